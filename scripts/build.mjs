@@ -1,0 +1,36 @@
+// Bundles the CLI into one ESM file: start-up is dominated by module loading, and one bundled file loads
+// several times faster than node_modules (see shared STACK.md).
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
+await rm(join(root, 'dist'), { recursive: true, force: true })
+const stubDir = join(root, 'dist', '.stubs')
+await mkdir(stubDir, { recursive: true })
+// ink imports react-devtools-core only when DEV is set; marking it external breaks at run time.
+await writeFile(join(stubDir, 'react-devtools-core.js'), 'export default { connectToDevTools() {} }\n')
+
+await build({
+  entryPoints: [join(root, 'source', 'cli.ts')],
+  outdir: join(root, 'dist'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: 'linked',
+  legalComments: 'none',
+  logLevel: 'warning',
+  alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.js') },
+  // ripgrep resolves its binary from node_modules and throws at import when the platform package is missing.
+  external: ['@vscode/ripgrep', '@lydell/node-pty'],
+  define: { 'process.env.NODE_ENV': '"production"', AGENT_TUI_VERSION: JSON.stringify(pkg.version) },
+  banner: {
+    js: "import { createRequire as __agentTuiCreateRequire } from 'node:module'; const require = __agentTuiCreateRequire(import.meta.url);",
+  },
+})

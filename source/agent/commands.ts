@@ -1,0 +1,47 @@
+import type { ContentPart } from '../provider/messages.js'
+import type { ConsentDecision, Mode, QuestionAnswer } from '../store/domain.js'
+
+export interface ImageAttachment {
+  /** Absolute path the image was read from (for display). */
+  path: string
+  /** data: URL with the image bytes. */
+  url: string
+}
+
+export interface SubmitInput {
+  text: string
+  images?: ImageAttachment[]
+}
+
+/**
+ * Everything the UI may ask of the runtime. The UI never calls tools or the provider directly; it calls
+ * these and reads the store. All commands are safe to call at any time (e.g. interrupt when idle is a no-op).
+ */
+export interface RuntimeCommands {
+  /** Starts a turn, or queues the message for the next step when a turn is running. */
+  submit(input: SubmitInput): void
+  /** Aborts the foreground step (stream and running tools); background jobs keep running. */
+  interrupt(): void
+  resolveConsent(id: string, decision: ConsentDecision): void
+  answerQuestion(id: string, answer: QuestionAnswer): void
+  setMode(mode: Mode): void
+  /** Stops a background job; resolves when its process group is gone. */
+  stopTask(id: string): Promise<void>
+  /** Moves the running foreground Bash command to the TaskManager; false when there is none. */
+  backgroundForeground(): boolean
+  /** Full output of a background job so far (bounded), for the live-tail viewer. */
+  readTaskLog(id: string, maxBytes: number): Promise<string>
+  /** `!cmd`: runs a shell command directly and adds its output to the conversation. */
+  runShell(command: string): Promise<void>
+  /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
+  loadImage(path: string): Promise<ImageAttachment>
+  /** Writes the transcript as Markdown; resolves with the file path. */
+  exportTranscript(path?: string): Promise<string>
+  /** Starts a fresh conversation (same session settings). */
+  clear(): void
+  setModel(model: string): void
+  /** Stops jobs, flushes the session; the UI exits after it resolves. */
+  shutdown(): Promise<void>
+}
+
+export type { ContentPart }

@@ -1,0 +1,36 @@
+import type { ErrorCategory } from '../store/domain.js'
+
+export interface ErrorEnvelope {
+  tool: string
+  category: ErrorCategory
+  retryable: boolean
+  message: string
+  hint?: string
+}
+
+const RETRYABLE: ReadonlySet<ErrorCategory> = new Set(['network', 'timeout'])
+
+/** The structured, model-visible form of every tool failure (SPEC §5). */
+export function envelope(
+  tool: string,
+  category: ErrorCategory,
+  message: string,
+  opts: { hint?: string; retryable?: boolean } = {},
+): ErrorEnvelope {
+  const value: ErrorEnvelope = {
+    tool,
+    category,
+    retryable: opts.retryable ?? RETRYABLE.has(category),
+    message,
+  }
+  if (opts.hint) value.hint = opts.hint
+  return value
+}
+
+export function formatEnvelope(value: ErrorEnvelope): string {
+  return JSON.stringify({ error: value })
+}
+
+export function cancelledEnvelope(tool: string): string {
+  return formatEnvelope(envelope(tool, 'aborted', 'cancelled by user before this call finished'))
+}

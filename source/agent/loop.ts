@@ -1,0 +1,276 @@
+import { repairPairing } from '../provider/pairing.js'
+import type { ChatMessage, ContentPart, ToolCall, ToolChoice, ToolDefinition, UserMessage } from '../provider/messages.js'
+import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
+import type { Store } from '../store/create-store.js'
+import type { TurnResult } from '../store/domain.js'
+import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
+import { DeltaCoalescer } from './delta-coalescer.js'
+import { type CallOutcome, cancelled, type ExecutorDeps, executeCall } from './executor.js'
+import { LoopGuard, reminderText } from './loop-guard.js'
+
+export const MAX_STEPS_INSTRUCTION =
+  'MAX_STEPS: this is the last step of this turn, so tools are disabled. Do not call any tool. Summarise what ' +
+  'was done, what remains, and what the user should do next.'
+
+export interface UserInput {
+  content: string | ContentPart[]
+  text: string
+}
+
+export interface TurnDeps {
+  store: Store
+  provider: ChatProvider
+  model(): string
+  systemPrompt: string
+  /** Byte-stable for the session: never filtered per step (SPEC §9). */
+  toolDefinitions: ToolDefinition[]
+  executor: ExecutorDeps
+  /** Tools callable in plan mode, for `tool_choice` allowed_tools where the endpoint supports it. */
+  planModeToolNames: string[]
+  supportsAllowedTools(): boolean
+  supportsVision(): boolean
+  maxSteps: number
+  breaker: CircuitBreakerConfig
+  /** Interactive sessions pause (end the turn and wait for the user); headless follows silentBehavior. */
+  interactive: boolean
+  takeQueued(): UserInput[]
+  newId(prefix: string): string
+  now(): number
+}
+
+/** One user turn: request → stream → tools → repeat, until done, capped, stopped or interrupted. */
+export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSignal): Promise<TurnResult> {
+  const { store } = deps
+  const dispatch = store.dispatch
+  dispatch({ type: 'turn/started', turnId: deps.newId('turn'), at: deps.now() })
+  dispatch({ type: 'user/submitted', id: deps.newId('user'), content: input.content, text: input.text })
+  const guard = new LoopGuard()
+  const breaker = new CircuitBreaker(deps.breaker, deps.now())
+  let step = 0
+  let lastText = ''
+  const end = (result: Omit<TurnResult, 'steps'>): TurnResult => {
+    const full = { ...result, steps: step }
+    dispatch({ type: 'turn/ended', result: full })
+    return full
+  }
+
+  while (true) {
+    step++
+    dispatch({ type: 'step/started', step })
+    for (const queued of deps.takeQueued()) {
+      dispatch({ type: 'user/submitted', id: deps.newId('user'), content: queued.content, text: queued.text })
+    }
+    const lastStep = step >= deps.maxSteps
+    if (lastStep) {
+      dispatch({
+        type: 'history/appended',
+        message: { role: 'user', content: MAX_STEPS_INSTRUCTION },
+        note: `step limit (${deps.maxSteps}) reached: tools disabled for the final answer`,
+      })
+    }
+    const response = await requestStep(deps, lastStep, signal)
+    if (response instanceof Error) {
+      dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'error', text: response.message })
+      return end({ kind: 'error', text: lastText, error: response.message })
+    }
+    const assistantId = response.assistantId
+    const toolCalls = response.aborted ? [] : response.toolCalls
+    if (response.text || response.reasoning || toolCalls.length > 0) {
+      dispatch({
+        type: 'assistant/settled',
+        id: assistantId,
+        message: {
+          role: 'assistant',
+          content: response.text || null,
+          ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          ...(response.reasoning ? { reasoning: response.reasoning } : {}),
+        },
+      })
+    }
+    if (response.text) lastText = response.text
+    if (response.aborted || signal.aborted) return end({ kind: 'interrupted', text: lastText })
+    if (toolCalls.length === 0) {
+      return end({ kind: lastStep ? 'max-steps' : 'completed', text: lastText })
+    }
+    if (lastStep) {
+      // The model called tools despite tool_choice "none": answer them so the history stays paired.
+      for (const call of toolCalls) finish(deps, disabledOutcome(call, deps.now()))
+      return end({ kind: 'max-steps', text: lastText })
+    }
+
+    dispatch({ type: 'phase/changed', phase: 'tools' })
+    const outcomes = await executeBatch(deps, toolCalls, signal)
+    const images: ContentPart[] = []
+    let stop: Omit<TurnResult, 'steps'> | null = null
+    for (const outcome of outcomes) {
+      finish(deps, outcome)
+      if (outcome.images.length && deps.supportsVision()) {
+        images.push({ type: 'text', text: `Image returned by ${outcome.summary}:` }, ...outcome.images)
+      }
+      if (outcome.status === 'cancelled') continue
+      const call = toolCalls.find((c) => c.id === outcome.callId)
+      const verdict = guard.record(outcome.name, call?.function.arguments ?? '', outcome)
+      if (verdict === 'remind') {
+        dispatch({
+          type: 'history/appended',
+          message: { role: 'user', content: reminderText(outcome.name, outcome.errorMessage ?? 'error') },
+          note: `loop guard: ${outcome.name} failed repeatedly with the same arguments; reminded the model`,
+        })
+      } else if (verdict === 'stop' && !stop) {
+        stop = {
+          kind: 'stopped',
+          text: lastText,
+          error: `stopped: the model kept repeating a failing ${outcome.name} call after a reminder`,
+        }
+      }
+      const tripped = breaker.record(outcome.name, deps.now())
+      if (tripped.kind === 'warn') {
+        dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: tripped.message })
+      } else if (tripped.kind === 'stop' && !stop) {
+        stop = { kind: 'stopped', text: lastText, error: tripped.message }
+      } else if (tripped.kind === 'pause' && !stop) {
+        stop = pauseResult(deps, tripped.message, lastText)
+      }
+    }
+    if (images.length) {
+      dispatch({ type: 'history/appended', message: { role: 'user', content: images } satisfies UserMessage })
+    }
+    if (signal.aborted) return end({ kind: 'interrupted', text: lastText })
+    if (stop) {
+      if (stop.error) dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: stop.error })
+      return end(stop)
+    }
+  }
+}
+
+function pauseResult(deps: TurnDeps, message: string, text: string): Omit<TurnResult, 'steps'> | null {
+  if (deps.interactive) {
+    return { kind: 'stopped', text, error: `${message}: paused — send a message (e.g. "continue") to go on` }
+  }
+  const behavior = deps.breaker.silentBehavior
+  if (behavior === 'warn-and-continue') {
+    deps.store.dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: message })
+    return null
+  }
+  return { kind: behavior === 'error' ? 'error' : 'stopped', text, error: `${message}: stopped (headless)` }
+}
+
+type StepOutcome = StepResponse & { assistantId: string }
+
+async function requestStep(deps: TurnDeps, lastStep: boolean, signal: AbortSignal): Promise<StepOutcome | Error> {
+  const { dispatch, getState } = deps.store
+  const state = getState()
+  const messages: ChatMessage[] = [{ role: 'system', content: deps.systemPrompt }, ...repairPairing(state.messages)]
+  let toolChoice: ToolChoice = 'auto'
+  if (lastStep) toolChoice = 'none'
+  else if (state.mode === 'plan' && deps.supportsAllowedTools()) toolChoice = { allowed: deps.planModeToolNames }
+  const assistantId = deps.newId('assistant')
+  const coalescer = new DeltaCoalescer((text, reasoning) =>
+    dispatch({ type: 'assistant/delta', id: assistantId, text, reasoning }),
+  )
+  dispatch({ type: 'phase/changed', phase: 'requesting' })
+  let streaming = false
+  const markStreaming = () => {
+    if (streaming) return
+    streaming = true
+    dispatch({ type: 'phase/changed', phase: 'streaming' })
+  }
+  try {
+    const response = await deps.provider.stream(
+      {
+        model: deps.model(),
+        messages,
+        tools: deps.toolDefinitions,
+        toolChoice,
+        signal,
+      },
+      {
+        onText: (d) => {
+          markStreaming()
+          coalescer.push('text', d)
+        },
+        onReasoning: (d) => {
+          markStreaming()
+          coalescer.push('reasoning', d)
+        },
+        onRetry: (info) => {
+          dispatch({ type: 'provider/retried', ...info })
+          dispatch({
+            type: 'notice/added',
+            id: deps.newId('notice'),
+            level: 'warn',
+            text: `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of ${info.maxAttempts})`,
+          })
+        },
+      },
+    )
+    coalescer.flush()
+    if (response.usage) {
+      dispatch({ type: 'usage/recorded', usage: response.usage, contextTokens: response.usage.input })
+    }
+    return { ...response, assistantId }
+  } catch (err) {
+    coalescer.flush()
+    if (err instanceof ProviderError) return err
+    return new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
+/** Runs calls in order; consecutive read-only calls run concurrently. Results come back in call order. */
+async function executeBatch(deps: TurnDeps, calls: ToolCall[], signal: AbortSignal): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = []
+  let i = 0
+  while (i < calls.length) {
+    if (signal.aborted) {
+      for (const call of calls.slice(i)) outcomes.push(cancelled(call, call.function.name, call.function.name, deps.now(), deps.now()))
+      break
+    }
+    const group = [calls[i] as ToolCall]
+    if (isReadOnlyCall(deps, group[0] as ToolCall)) {
+      while (i + group.length < calls.length && isReadOnlyCall(deps, calls[i + group.length] as ToolCall)) {
+        group.push(calls[i + group.length] as ToolCall)
+      }
+    }
+    const results = await Promise.all(group.map((call) => executeCall(call, deps.executor, signal)))
+    outcomes.push(...results)
+    i += group.length
+  }
+  return outcomes
+}
+
+function isReadOnlyCall(deps: TurnDeps, call: ToolCall): boolean {
+  const tool = deps.executor.tools.get(call.function.name)
+  if (!tool || tool.risk !== 'read') return false
+  try {
+    const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
+    return args.success && tool.isReadOnly(args.data)
+  } catch {
+    return false
+  }
+}
+
+function finish(deps: TurnDeps, outcome: CallOutcome): void {
+  deps.store.dispatch({
+    type: 'tool/finished',
+    callId: outcome.callId,
+    name: outcome.name,
+    summary: outcome.summary,
+    status: outcome.status,
+    content: outcome.content,
+    preview: outcome.preview,
+    display: outcome.display,
+    durationMs: outcome.durationMs,
+  })
+}
+
+function disabledOutcome(call: ToolCall, now: number): CallOutcome {
+  const out = cancelled(call, call.function.name, call.function.name, now, now)
+  return {
+    ...out,
+    status: 'error',
+    content: JSON.stringify({
+      error: { tool: call.function.name, category: 'permission', retryable: false, message: 'tools are disabled on the last step' },
+    }),
+    preview: 'tools disabled on the last step',
+  }
+}

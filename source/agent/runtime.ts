@@ -1,0 +1,260 @@
+import { readFile } from 'node:fs/promises'
+import type { ChatProvider } from '../provider/types.js'
+import type { Store } from '../store/create-store.js'
+import type { ConsentDecision, Mode, QuestionAnswer, TurnResult } from '../store/domain.js'
+import type { AnyTool, FileStateTracker, OutputSpiller, ToolContext } from '../tools/types.js'
+import type { TaskManagerApi } from '../tasks/types.js'
+import type { ContentPart } from '../provider/messages.js'
+import type { CircuitBreakerConfig } from './circuit-breaker.js'
+import type { ImageAttachment, RuntimeCommands, SubmitInput } from './commands.js'
+import { loadImageAttachment } from './images.js'
+import { type TurnDeps, type UserInput, runTurn } from './loop.js'
+import { modeInstruction } from './mode-instructions.js'
+import type { PermissionGate } from './permission-gate.js'
+import { buildToolDefinitions } from './tool-definitions.js'
+
+export interface ModelCapabilities {
+  supportsVision: boolean
+  supportsAllowedTools: boolean
+}
+
+export interface RuntimeOptions {
+  store: Store
+  provider: ChatProvider
+  tools: AnyTool[]
+  gate: PermissionGate & { resolve(id: string, decision: ConsentDecision): void; cancelAll(note: string): void }
+  workspace: string
+  sessionId: string
+  files: FileStateTracker
+  spill: OutputSpiller
+  systemPrompt: string
+  capabilities(model: string): ModelCapabilities
+  maxSteps: number
+  breaker: CircuitBreakerConfig
+  interactive: boolean
+  tasks?: TaskManagerApi
+  /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
+  exportMarkdown?: () => string
+  exportDir?: string
+  now?: () => number
+}
+
+/**
+ * The only writer of conversation state. Commands are fire-and-forget for the UI; `runTurn` returns the
+ * turn's result for headless callers.
+ */
+export class Runtime implements RuntimeCommands {
+  private readonly opts: RuntimeOptions
+  private readonly now: () => number
+  private readonly toolMap: ReadonlyMap<string, AnyTool>
+  private readonly toolDefinitions
+  private readonly queue: UserInput[] = []
+  private controller: AbortController | null = null
+  private current: Promise<TurnResult> | null = null
+  private cwd: string
+  private counter = 0
+
+  constructor(opts: RuntimeOptions) {
+    this.opts = opts
+    this.now = opts.now ?? Date.now
+    this.toolMap = new Map(opts.tools.map((t) => [t.name, t]))
+    this.toolDefinitions = buildToolDefinitions(opts.tools)
+    this.cwd = opts.workspace
+  }
+
+  get store(): Store {
+    return this.opts.store
+  }
+
+  isBusy(): boolean {
+    return this.current !== null
+  }
+
+  /** Runs one turn to completion (headless), or queues when a turn is running. */
+  async runTurn(input: SubmitInput): Promise<TurnResult> {
+    const user = toUserInput(input)
+    while (this.current) await this.current.catch(() => undefined)
+    const controller = new AbortController()
+    this.controller = controller
+    const turn = runTurn(this.turnDeps(), user, controller.signal)
+    this.current = turn
+    try {
+      return await turn
+    } finally {
+      this.current = null
+      this.controller = null
+      const next = this.queue.shift()
+      if (next) void this.runTurn({ text: next.text }).catch(() => undefined)
+    }
+  }
+
+  submit(input: SubmitInput): void {
+    if (this.current) {
+      this.queue.push(toUserInput(input))
+      this.notice('info', 'queued: your message will be sent with the next step')
+      return
+    }
+    void this.runTurn(input).catch((err: unknown) => this.notice('error', `turn failed: ${String(err)}`))
+  }
+
+  interrupt(): void {
+    this.controller?.abort(new Error('interrupted by user'))
+  }
+
+  /** Waits for the running turn (if any) to settle. */
+  async idle(): Promise<void> {
+    while (this.current) await this.current.catch(() => undefined)
+  }
+
+  resolveConsent(id: string, decision: ConsentDecision): void {
+    this.opts.gate.resolve(id, decision)
+  }
+
+  answerQuestion(_id: string, _answer: QuestionAnswer): void {
+    this.notice('warn', 'questions from the model are not supported in this build yet')
+  }
+
+  setMode(mode: Mode): void {
+    const previous = this.opts.store.getState().mode
+    if (previous === mode) return
+    this.opts.store.dispatch({ type: 'mode/changed', mode })
+    const message = modeInstruction(previous, mode)
+    if (message) this.pendingInjections.push(message)
+  }
+
+  private readonly pendingInjections: string[] = []
+
+  async stopTask(id: string): Promise<void> {
+    if (!this.opts.tasks) throw new Error('background tasks are not available in this build')
+    await this.opts.tasks.stop(id)
+  }
+
+  backgroundForeground(): boolean {
+    return false
+  }
+
+  async readTaskLog(id: string, maxBytes: number): Promise<string> {
+    const task = this.opts.tasks?.get(id)
+    if (!task) return ''
+    try {
+      const text = await readFile(task.logPath, 'utf8')
+      return text.length > maxBytes ? text.slice(-maxBytes) : text
+    } catch {
+      return ''
+    }
+  }
+
+  async runShell(command: string): Promise<void> {
+    const bash = this.toolMap.get('Bash')
+    if (!bash) throw new Error('Bash is not available')
+    const controller = new AbortController()
+    const result = await bash.execute({ command }, this.toolContext(controller.signal, () => undefined))
+    const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
+    this.opts.store.dispatch({
+      type: 'user/submitted',
+      id: this.newId('user'),
+      content,
+      text: `! ${command}\n${result.forModel}`,
+    })
+  }
+
+  loadImage(path: string): Promise<ImageAttachment> {
+    return loadImageAttachment(path, this.cwd)
+  }
+
+  async exportTranscript(path?: string): Promise<string> {
+    const { writeFile } = await import('node:fs/promises')
+    const { join, resolve } = await import('node:path')
+    if (!this.opts.exportMarkdown) throw new Error('export is not available')
+    const target = path
+      ? resolve(this.cwd, path)
+      : join(this.opts.exportDir ?? this.opts.workspace, `agent-tui-${this.opts.sessionId}.md`)
+    await writeFile(target, this.opts.exportMarkdown())
+    return target
+  }
+
+  clear(): void {
+    this.notice('info', '/clear starts a fresh conversation: restart agent-tui (in-place clearing is not built yet)')
+  }
+
+  setModel(model: string): void {
+    this.opts.store.dispatch({ type: 'model/changed', model })
+  }
+
+  async shutdown(): Promise<void> {
+    this.interrupt()
+    this.opts.gate.cancelAll('agent-tui is exiting')
+    await this.idle()
+    await this.opts.tasks?.stopAll()
+  }
+
+  private turnDeps(): TurnDeps {
+    const store = this.opts.store
+    return {
+      store,
+      provider: this.opts.provider,
+      model: () => store.getState().session.model,
+      systemPrompt: this.opts.systemPrompt,
+      toolDefinitions: this.toolDefinitions,
+      executor: {
+        tools: this.toolMap,
+        gate: this.opts.gate,
+        dispatch: store.dispatch,
+        makeContext: (signal, onProgress, callId) => this.toolContext(signal, onProgress, callId),
+        now: this.now,
+      },
+      planModeToolNames: this.opts.tools.filter((t) => t.risk !== 'edit' && t.risk !== 'config').map((t) => t.name),
+      supportsAllowedTools: () => this.opts.capabilities(store.getState().session.model).supportsAllowedTools,
+      supportsVision: () => this.opts.capabilities(store.getState().session.model).supportsVision,
+      maxSteps: this.opts.maxSteps,
+      breaker: this.opts.breaker,
+      interactive: this.opts.interactive,
+      takeQueued: () => {
+        const injected = this.pendingInjections.splice(0)
+        for (const text of injected) {
+          store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
+        }
+        return this.queue.splice(0)
+      },
+      newId: (prefix) => this.newId(prefix),
+      now: this.now,
+    }
+  }
+
+  private toolContext(signal: AbortSignal, onProgress: (text: string) => void, callId = 'user'): ToolContext {
+    const ctx: ToolContext = {
+      workspace: this.opts.workspace,
+      cwd: () => this.cwd,
+      setCwd: (dir) => {
+        this.cwd = dir
+      },
+      signal,
+      sessionId: this.opts.sessionId,
+      files: this.opts.files,
+      spill: this.opts.spill,
+      onProgress,
+      callId,
+      mode: () => this.opts.store.getState().mode,
+      switchMode: (mode) => this.setMode(mode),
+      supportsVision: this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
+      ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
+    }
+    return ctx
+  }
+
+  private notice(level: 'info' | 'warn' | 'error', text: string): void {
+    this.opts.store.dispatch({ type: 'notice/added', id: this.newId('notice'), level, text })
+  }
+
+  private newId(prefix: string): string {
+    this.counter++
+    return `${prefix}-${this.now().toString(36)}-${this.counter}`
+  }
+}
+
+function toUserInput(input: SubmitInput): UserInput {
+  if (!input.images?.length) return { content: input.text, text: input.text }
+  const parts: ContentPart[] = [{ type: 'text', text: input.text }]
+  for (const image of input.images) parts.push({ type: 'image_url', image_url: { url: image.url } })
+  return { content: parts, text: input.text }
+}

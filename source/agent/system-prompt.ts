@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Mode } from '../store/domain.js'
+
+export interface PromptContext {
+  workspace: string
+  /** Repository root if different from the workspace (AGENTS.md is read from both). */
+  repoRoot?: string
+  platform: string
+  shell: string
+  model: string
+  date: string
+  gitBranch?: string
+  mode: Mode
+}
+
+const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
+engineering tasks: reading and changing code, running commands, explaining and fixing problems.
+
+How to work:
+- Use the tools to look before you act: Read files before editing them, search with Grep and Glob.
+- Make focused changes with Edit (or Write for new files); keep the project's style.
+- Run the project's tests or build with Bash to check your work when that is cheap and relevant.
+- Tool results may be truncated; large outputs are stored in a file whose path is given — Read it with offset/limit.
+- A tool error comes back as {"error": {category, message, hint}}: read it and change approach; never repeat an
+  identical failing call.
+- Some calls need the user's permission; a denial is final for that call — adapt or ask.
+- Be concise. When you finish, say what you changed and anything left to do.`
+
+/**
+ * Assembled once per session and never changed afterwards (no clock, no counters), so providers can
+ * cache the prefix. Mode changes and reminders are appended as messages instead.
+ */
+export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
+  const env = [
+    '# Environment',
+    `Working directory: ${ctx.workspace}`,
+    `Platform: ${ctx.platform}; shell: ${ctx.shell}`,
+    `Session started: ${ctx.date}`,
+    ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
+    `Permission mode at start: ${ctx.mode}`,
+  ].join('\n')
+  const parts = [BASE, env]
+  const seen = new Set<string>()
+  const roots = [ctx.repoRoot, ctx.workspace].filter((r): r is string => Boolean(r))
+  for (const root of roots) {
+    for (const name of ['AGENTS.md', 'CLAUDE.md', join('.agent-tui', 'memory.md')]) {
+      const path = join(root, name)
+      if (seen.has(path)) continue
+      seen.add(path)
+      const text = await readFile(path, 'utf8').catch(() => null)
+      if (text?.trim()) parts.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
+    }
+  }
+  return parts.join('\n\n')
+}

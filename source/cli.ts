@@ -1,0 +1,39 @@
+// Entry point. Kept tiny: --version/--help never load the runtime, the provider or the UI (they are
+// imported lazily, and esbuild splits them into separate chunks).
+import { helpText, parseArgs } from './config/flags.js'
+import { UsageError } from './config/errors.js'
+
+declare const AGENT_TUI_VERSION: string
+
+async function main(argv: string[]): Promise<number> {
+  let args: ReturnType<typeof parseArgs>
+  try {
+    args = parseArgs(argv)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`agent-tui: ${err.message}\n`)
+      return 2
+    }
+    throw err
+  }
+  if (args.version) {
+    process.stdout.write(`${typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev'}\n`)
+    return 0
+  }
+  if (args.help) {
+    process.stdout.write(`${helpText()}\n`)
+    return 0
+  }
+  const { start } = await import('./wiring/start.js')
+  return start(args)
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (err: unknown) => {
+    process.stderr.write(`agent-tui: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

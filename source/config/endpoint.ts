@@ -1,0 +1,206 @@
+/**
+ * Finds the model endpoint (SPEC §2): a configured base URL, else a local server found on loopback
+ * (Ollama, LM Studio, llama.cpp, vLLM). Also picks the first listed model when none is configured and
+ * reads the context length from the model metadata when the server reports it.
+ */
+
+export interface ProbeTarget {
+  name: string
+  /** Base URL ending in `/v1`; `/models` is appended. */
+  url: string
+}
+
+/** Probed in parallel; when several answer, the earlier entry wins. */
+export const DEFAULT_PROBE_TARGETS: readonly ProbeTarget[] = [
+  { name: 'Ollama', url: 'http://127.0.0.1:11434/v1' },
+  { name: 'LM Studio', url: 'http://127.0.0.1:1234/v1' },
+  { name: 'llama.cpp', url: 'http://127.0.0.1:8080/v1' },
+  { name: 'vLLM', url: 'http://127.0.0.1:8000/v1' },
+]
+
+export interface EndpointOptions {
+  baseUrl?: string
+  apiKey?: string
+  model?: string
+  /** false: no network at all (a configured URL is used as is; nothing is probed). Default true. */
+  probe?: boolean
+  fetchImpl?: typeof fetch
+  probeTargets?: readonly ProbeTarget[]
+  /** Total budget for the loopback probe (default 300 ms). */
+  probeBudgetMs?: number
+  /** Timeout for listing the models of a configured endpoint (default 2000 ms). */
+  listTimeoutMs?: number
+}
+
+export interface ProbeResult {
+  name: string
+  url: string
+  /** What happened: `connection refused`, `no answer within 300 ms`, `HTTP 404`, `found 3 models`… */
+  result: string
+}
+
+export type ResolvedEndpoint =
+  | {
+      kind: 'configured' | 'probed'
+      baseUrl: string
+      apiKey?: string
+      model?: string
+      /** From the endpoint's model metadata; beats the profile table. */
+      contextLength?: number
+      /** Ids the endpoint lists (empty when listing failed or was skipped). */
+      models: string[]
+      /** Which probe target answered (kind 'probed'). */
+      serverName?: string
+      /** Why listing the models of a configured endpoint failed (not fatal). */
+      listError?: string
+    }
+  | { kind: 'none'; probed: ProbeResult[] }
+
+interface ModelInfo {
+  id: string
+  contextLength?: number
+}
+
+type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string }
+
+/** Resolve the endpoint. Never throws: failures are reported in the result. */
+export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
+  const fetchImpl = opts.fetchImpl ?? fetch
+  if (opts.baseUrl !== undefined) {
+    const baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    const base = { kind: 'configured' as const, baseUrl, apiKey: opts.apiKey, model: opts.model }
+    if (opts.probe === false) return { ...base, models: [] }
+    const timeoutMs = opts.listTimeoutMs ?? 2000
+    const listing = await listModels(baseUrl, {
+      apiKey: opts.apiKey,
+      fetchImpl,
+      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+    })
+    if (!listing.ok)
+      return {
+        ...base,
+        models: [],
+        listError: `listing models at ${baseUrl}/models failed: ${listing.error}`,
+      }
+    return { ...base, ...chooseModel(listing.models, opts.model), models: listing.models.map((m) => m.id) }
+  }
+  if (opts.probe === false) return { kind: 'none', probed: [] }
+  return probe(opts.probeTargets ?? DEFAULT_PROBE_TARGETS, opts.probeBudgetMs ?? 300, fetchImpl, opts.model)
+}
+
+async function probe(
+  targets: readonly ProbeTarget[],
+  budgetMs: number,
+  fetchImpl: typeof fetch,
+  model: string | undefined,
+): Promise<ResolvedEndpoint> {
+  const cancel = new AbortController()
+  const signal = AbortSignal.any([AbortSignal.timeout(budgetMs), cancel.signal])
+  const listings = targets.map((target) =>
+    listModels(target.url.replace(/\/+$/, ''), { fetchImpl, signal, timeoutMs: budgetMs }),
+  )
+  const probed: ProbeResult[] = []
+  try {
+    for (const [i, target] of targets.entries()) {
+      const listing = await listings[i]!
+      if (listing.ok && listing.models.length > 0) {
+        return {
+          kind: 'probed',
+          baseUrl: target.url.replace(/\/+$/, ''),
+          ...chooseModel(listing.models, model),
+          models: listing.models.map((m) => m.id),
+          serverName: target.name,
+        }
+      }
+      const result = listing.ok ? 'answered, but lists no models' : listing.error
+      probed.push({ name: target.name, url: target.url, result })
+    }
+    return { kind: 'none', probed }
+  } finally {
+    // Stop the slower probes once the outcome is known.
+    cancel.abort()
+  }
+}
+
+function chooseModel(
+  models: ModelInfo[],
+  configured: string | undefined,
+): { model?: string; contextLength?: number } {
+  const id = configured ?? models[0]?.id
+  const info = models.find((m) => m.id === id)
+  const out: { model?: string; contextLength?: number } = {}
+  if (id !== undefined) out.model = id
+  if (info?.contextLength !== undefined) out.contextLength = info.contextLength
+  return out
+}
+
+async function listModels(
+  baseUrl: string,
+  opts: { apiKey?: string | undefined; fetchImpl: typeof fetch; signal: AbortSignal; timeoutMs: number },
+): Promise<Listing> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
+  try {
+    const response = await opts.fetchImpl(`${baseUrl}/models`, { headers, signal: opts.signal })
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined)
+      const hint = response.status === 401 || response.status === 403 ? ' (check the API key)' : ''
+      return { ok: false, error: `HTTP ${response.status}${hint}` }
+    }
+    let body: unknown
+    try {
+      body = await response.json()
+    } catch {
+      if (opts.signal.aborted) return { ok: false, error: `no answer within ${opts.timeoutMs} ms` }
+      return { ok: false, error: 'answered, but not with JSON' }
+    }
+    const models = extractModels(body)
+    return models ? { ok: true, models } : { ok: false, error: 'answered, but not with a model list' }
+  } catch (err) {
+    if (opts.signal.aborted) return { ok: false, error: `no answer within ${opts.timeoutMs} ms` }
+    return { ok: false, error: describeFetchError(err) }
+  }
+}
+
+/** OpenAI's `{data: [{id}]}`, or the `{models: [{id|name|model}]}` some local servers use. */
+function extractModels(body: unknown): ModelInfo[] | undefined {
+  if (!isRecord(body)) return undefined
+  const list = Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : undefined
+  if (!list) return undefined
+  const models: ModelInfo[] = []
+  for (const item of list) {
+    if (!isRecord(item)) continue
+    const id = [item.id, item.name, item.model].find((v): v is string => typeof v === 'string' && v !== '')
+    if (id === undefined) continue
+    const contextLength = contextLengthOf(item)
+    models.push(contextLength === undefined ? { id } : { id, contextLength })
+  }
+  return models
+}
+
+function contextLengthOf(item: Record<string, unknown>): number | undefined {
+  const meta = isRecord(item.meta) ? item.meta : {}
+  const candidates = [
+    item.context_length,
+    item.max_model_len,
+    item.context_window,
+    item.max_context_length,
+    meta.n_ctx_train,
+  ]
+  return candidates.find((v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+}
+
+function describeFetchError(err: unknown): string {
+  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'
+  if (code !== undefined) return code
+  return err instanceof Error ? err.message : String(err)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

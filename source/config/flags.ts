@@ -1,0 +1,305 @@
+import { MODES, type Mode } from '../store/domain.js'
+import { parseRule } from '../permissions/rules.js'
+import { UsageError } from './errors.js'
+
+/**
+ * Command-line parsing (SPEC §2). Hand-rolled so every error names the option and what it needs.
+ */
+
+export type OutputFormat = 'text' | 'json' | 'stream-json'
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json']
+
+export interface ParsedArgs {
+  /** Positional words joined with spaces; undefined when none were given. */
+  prompt: string | undefined
+  print: boolean
+  outputFormat: OutputFormat
+  model: string | undefined
+  baseUrl: string | undefined
+  apiKey: string | undefined
+  /** From `--mode`, `--dangerously-skip-permissions` or `--yolo`; undefined = default. */
+  mode: Mode | undefined
+  /** Rules from `--allowed-tools` (validated, in order). */
+  allowedTools: string[]
+  disallowedTools: string[]
+  maxSteps: number | undefined
+  continue: boolean
+  /** `--resume ID` → the id; bare `--resume` → true (picker). */
+  resume: string | true | undefined
+  agent: string | undefined
+  debug: boolean
+  verbose: boolean
+  printOnExit: boolean
+  version: boolean
+  help: boolean
+}
+
+type Kind = 'boolean' | 'value' | 'optional-value'
+
+interface OptionSpec {
+  long: string
+  short?: string
+  kind: Kind
+  /** Placeholder shown in help, e.g. NAME. */
+  arg?: string
+  help: string
+}
+
+const OPTIONS: readonly OptionSpec[] = [
+  { long: 'print', short: 'p', kind: 'boolean', help: 'headless: run the prompt, print the result, exit' },
+  {
+    long: 'output-format',
+    kind: 'value',
+    arg: 'FORMAT',
+    help: 'with -p: text (default), json (one result object) or stream-json (events)',
+  },
+  { long: 'model', kind: 'value', arg: 'NAME', help: 'model id (env AGENT_TUI_MODEL; settings "model")' },
+  { long: 'base-url', kind: 'value', arg: 'URL', help: 'OpenAI-compatible base URL (env OPENAI_BASE_URL)' },
+  {
+    long: 'api-key',
+    kind: 'value',
+    arg: 'KEY',
+    help: 'API key (env OPENAI_API_KEY); local servers need none',
+  },
+  {
+    long: 'mode',
+    kind: 'value',
+    arg: 'MODE',
+    help: 'permission mode: safe (default), auto, plan, dangerous, ci (default with -p)',
+  },
+  { long: 'dangerously-skip-permissions', kind: 'boolean', help: 'same as --mode dangerous' },
+  { long: 'yolo', kind: 'boolean', help: 'same as --mode dangerous' },
+  {
+    long: 'allowed-tools',
+    kind: 'value',
+    arg: 'RULES',
+    help: 'extra allow rules, comma-separated: "Read,Grep,Bash(npm test *)"',
+  },
+  { long: 'disallowed-tools', kind: 'value', arg: 'RULES', help: 'extra deny rules, same form' },
+  { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
+  { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
+  { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },
+  {
+    long: 'agent',
+    kind: 'value',
+    arg: 'NAME',
+    help: 'primary agent profile: build, explore or a custom agent',
+  },
+  { long: 'debug', kind: 'boolean', help: 'write a JSONL debug log (path printed on exit)' },
+  { long: 'verbose', kind: 'boolean', help: 'with -p: progress on stderr' },
+  { long: 'print-on-exit', kind: 'boolean', help: 'write the last turn to the normal scrollback on exit' },
+  { long: 'version', short: 'v', kind: 'boolean', help: 'print the version' },
+  { long: 'help', short: 'h', kind: 'boolean', help: 'show this help' },
+]
+
+const BY_LONG = new Map(OPTIONS.map((o) => [o.long, o]))
+const BY_SHORT = new Map(OPTIONS.filter((o) => o.short !== undefined).map((o) => [o.short!, o]))
+
+/** Parse `argv` (without node and script). Throws UsageError with a specific message. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const values = new Map<string, string | true>()
+  const lists = { 'allowed-tools': [] as string[], 'disallowed-tools': [] as string[] }
+  const positionals: string[] = []
+  const set = (spec: OptionSpec, value: string | true, shownAs: string) => {
+    if (spec.long === 'allowed-tools' || spec.long === 'disallowed-tools') {
+      lists[spec.long].push(...splitRules(String(value), shownAs))
+    } else {
+      values.set(spec.long, value)
+    }
+  }
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1))
+      break
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=')
+      const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
+      const spec = BY_LONG.get(name)
+      if (!spec) throw new UsageError(`unknown option --${name} (see --help)`)
+      const shownAs = `--${name}`
+      if (eq !== -1) {
+        if (spec.kind === 'boolean') throw new UsageError(`${shownAs} does not take a value`)
+        const value = arg.slice(eq + 1)
+        if (value === '' && spec.kind === 'value') throw new UsageError(`${shownAs} needs a value`)
+        set(spec, value === '' ? true : value, shownAs)
+        continue
+      }
+      i = takeValue(spec, argv, i, shownAs, set)
+      continue
+    }
+    if (arg.startsWith('-') && arg.length > 1) {
+      const letters = arg.slice(1)
+      const specs = [...letters].map((letter) => {
+        const spec = BY_SHORT.get(letter)
+        if (!spec) throw new UsageError(`unknown option -${letter} (see --help)`)
+        return spec
+      })
+      // Only boolean short options exist, so clusters like -pc are simply several flags.
+      for (const spec of specs) set(spec, true, `-${spec.short}`)
+      continue
+    }
+    positionals.push(arg)
+  }
+  return build(values, lists, positionals)
+}
+
+type Setter = (spec: OptionSpec, value: string | true, shownAs: string) => void
+
+/** Handles `--name value` / `--name` for one option; returns the index of the last consumed word. */
+function takeValue(
+  spec: OptionSpec,
+  argv: readonly string[],
+  i: number,
+  shownAs: string,
+  set: Setter,
+): number {
+  const next = argv[i + 1]
+  // `-5` is a (bad) value, not an option, so --max-steps -5 reports the number.
+  const looksLikeOption = next !== undefined && /^-[^\d]/.test(next)
+  if (spec.kind === 'boolean') {
+    set(spec, true, shownAs)
+    return i
+  }
+  if (spec.kind === 'optional-value') {
+    // A following word is the id only when it cannot be a prompt (ids have no spaces).
+    if (next !== undefined && !looksLikeOption && !/\s/.test(next) && next !== '') {
+      set(spec, next, shownAs)
+      return i + 1
+    }
+    set(spec, true, shownAs)
+    return i
+  }
+  if (next === undefined || looksLikeOption) throw new UsageError(`${shownAs} needs a value`)
+  if (next === '') throw new UsageError(`${shownAs} needs a value`)
+  set(spec, next, shownAs)
+  return i + 1
+}
+
+function build(
+  values: Map<string, string | true>,
+  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[] },
+  positionals: string[],
+): ParsedArgs {
+  const str = (name: string): string | undefined => {
+    const v = values.get(name)
+    return typeof v === 'string' ? v : undefined
+  }
+  const flag = (name: string) => values.has(name)
+  const print = flag('print')
+
+  const format = str('output-format')
+  if (format !== undefined && !OUTPUT_FORMATS.includes(format as OutputFormat)) {
+    throw new UsageError(`--output-format must be one of ${OUTPUT_FORMATS.join(', ')} (got "${format}")`)
+  }
+  if (format !== undefined && !print) throw new UsageError('--output-format only applies with -p/--print')
+
+  const modeText = str('mode')
+  if (modeText !== undefined && !MODES.includes(modeText as Mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(', ')} (got "${modeText}")`)
+  }
+  const dangerFlag = flag('yolo')
+    ? '--yolo'
+    : flag('dangerously-skip-permissions')
+      ? '--dangerously-skip-permissions'
+      : undefined
+  if (dangerFlag && modeText !== undefined && modeText !== 'dangerous') {
+    throw new UsageError(`${dangerFlag} conflicts with --mode ${modeText}`)
+  }
+  const mode = dangerFlag ? 'dangerous' : (modeText as Mode | undefined)
+
+  const stepsText = str('max-steps')
+  let maxSteps: number | undefined
+  if (stepsText !== undefined) {
+    if (!/^\d+$/.test(stepsText) || Number(stepsText) < 1 || !Number.isSafeInteger(Number(stepsText))) {
+      throw new UsageError(`--max-steps needs a positive whole number (got "${stepsText}")`)
+    }
+    maxSteps = Number(stepsText)
+  }
+
+  const resumeValue = values.get('resume')
+  if (flag('continue') && resumeValue !== undefined)
+    throw new UsageError('use either --continue or --resume, not both')
+
+  const prompt = positionals.length > 0 ? positionals.join(' ') : undefined
+  return {
+    prompt,
+    print,
+    outputFormat: (format as OutputFormat | undefined) ?? 'text',
+    model: str('model'),
+    baseUrl: str('base-url'),
+    apiKey: str('api-key'),
+    mode,
+    allowedTools: lists['allowed-tools'],
+    disallowedTools: lists['disallowed-tools'],
+    maxSteps,
+    continue: flag('continue'),
+    resume: resumeValue,
+    agent: str('agent'),
+    debug: flag('debug'),
+    verbose: flag('verbose'),
+    printOnExit: flag('print-on-exit'),
+    version: flag('version'),
+    help: flag('help'),
+  }
+}
+
+/**
+ * Split a comma-separated rule list; commas inside parentheses belong to the rule
+ * (`Bash(git log --format=%h,%s)`). Each rule must parse.
+ */
+export function splitRules(text: string, optionName: string): string[] {
+  const rules: string[] = []
+  let depth = 0
+  let current = ''
+  for (const ch of text) {
+    if (ch === '(') depth++
+    if (ch === ')') depth = Math.max(0, depth - 1)
+    if (ch === ',' && depth === 0) {
+      rules.push(current)
+      current = ''
+    } else {
+      current += ch
+    }
+  }
+  rules.push(current)
+  return rules
+    .map((r) => r.trim())
+    .filter((r) => r !== '')
+    .map((rule) => {
+      try {
+        return parseRule(rule).text
+      } catch (err) {
+        throw new UsageError(`${optionName}: ${(err as Error).message}`)
+      }
+    })
+}
+
+/** The `--help` text: usage, every option aligned, environment, exit codes. */
+export function helpText(): string {
+  const labels = OPTIONS.map((o) => {
+    const names = o.short ? `-${o.short}, --${o.long}` : `    --${o.long}`
+    return o.arg ? `${names} ${o.arg}` : names
+  })
+  const width = Math.max(...labels.map((l) => l.length)) + 2
+  const lines = OPTIONS.map((o, i) => `  ${labels[i]!.padEnd(width)}${o.help}`)
+  return [
+    'agent-tui — a terminal coding agent for any OpenAI-compatible endpoint',
+    '',
+    'Usage:',
+    '  agent-tui [options] [prompt]        full-screen session (the prompt is sent at start)',
+    '  agent-tui -p [options] "prompt"     headless: print the result and exit',
+    '',
+    'Options:',
+    ...lines,
+    '',
+    'Environment:',
+    '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, XDG_CONFIG_HOME, XDG_STATE_HOME',
+    '',
+    'Settings: ~/.config/agent-tui/settings.json, .agent-tui/settings.json, .agent-tui/settings.local.json',
+    'With -p and piped stdin, stdin is appended to the prompt.',
+    'Exit codes (-p): 0 done, 1 error, 2 bad usage or config, 3 step limit, 130 interrupted.',
+  ].join('\n')
+}

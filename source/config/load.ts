@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises'
+import { relative } from 'node:path'
+import type { z } from 'zod'
+import { parseRule, type Rule } from '../permissions/rules.js'
+import { ConfigError } from './errors.js'
+import { cleanJsonMessage, locateJsonError } from './json-error.js'
+import { projectSettingsPaths, resolvePaths } from './paths.js'
+import { type Settings, settingsSchema } from './schema.js'
+
+/**
+ * Reads and merges the settings files: user → project `.agent-tui/settings.json` → local
+ * `.agent-tui/settings.local.json` (later wins). Missing files are fine; anything invalid is a
+ * ConfigError naming the file, the key path and what was expected.
+ */
+
+export type SettingsScope = 'user' | 'project' | 'local'
+
+export interface SettingsSource {
+  scope: SettingsScope
+  path: string
+  /** Short name for messages: `.agent-tui/settings.json`, `~/.config/agent-tui/settings.json`. */
+  label: string
+  exists: boolean
+  /** The file's own (validated) settings; `{}` when it does not exist. */
+  settings: Settings
+}
+
+export interface SourcedRules {
+  allow: Rule[]
+  ask: Rule[]
+  deny: Rule[]
+}
+
+export interface LoadedSettings {
+  /** All files merged: scalars from the highest file that sets them, rule lists concatenated. */
+  merged: Settings
+  /** Lowest precedence first (user, project, local). */
+  sources: SettingsSource[]
+  /** Every rule of every file, parsed, with `source` set to the file's label. */
+  rules: SourcedRules
+  /** Where "allow always" decisions are saved. */
+  localSettingsPath: string
+}
+
+export interface LoadSettingsOptions {
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  home: string
+}
+
+/** Load all settings files. Throws ConfigError (never anything else for bad content). */
+export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSettings> {
+  const paths = resolvePaths(opts.env, opts.home)
+  const project = projectSettingsPaths(opts.cwd)
+  const homeDir = opts.env.HOME || opts.home
+  const files: Array<{ scope: SettingsScope; path: string; label: string }> = [
+    { scope: 'user', path: paths.userSettingsFile, label: tildify(paths.userSettingsFile, homeDir) },
+    { scope: 'project', path: project.project, label: relative(opts.cwd, project.project) },
+    { scope: 'local', path: project.local, label: relative(opts.cwd, project.local) },
+  ]
+  const sources = await Promise.all(
+    files.map(async (file): Promise<SettingsSource> => {
+      const text = await readOptional(file.path)
+      if (text === undefined) return { ...file, exists: false, settings: {} }
+      return { ...file, exists: true, settings: parseSettingsText(text, file.path) }
+    }),
+  )
+  const rules: SourcedRules = { allow: [], ask: [], deny: [] }
+  for (const source of sources) {
+    for (const kind of ['allow', 'ask', 'deny'] as const) {
+      for (const text of source.settings.permissions?.[kind] ?? [])
+        rules[kind].push(parseRule(text, source.label))
+    }
+  }
+  return {
+    merged: mergeSettings(sources.map((s) => s.settings)),
+    sources,
+    rules,
+    localSettingsPath: project.local,
+  }
+}
+
+/** Parse and validate one settings file's text. `file` is used in error messages. */
+export function parseSettingsText(text: string, file: string): Settings {
+  const body = text.replace(/^\uFEFF/, '')
+  if (body.trim() === '') return {}
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch (err) {
+    const at = locateJsonError(body)
+    const where = at ? `${file}:${at.line}:${at.column}` : file
+    throw new ConfigError(`${where}: invalid JSON: ${cleanJsonMessage((err as Error).message)}`, {
+      file,
+      cause: err,
+    })
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError(`${file}: expected a JSON object at the top level`, { file })
+  }
+  const result = settingsSchema.safeParse(json)
+  if (result.success) return result.data
+  const problems = result.error.issues.flatMap(describeIssue)
+  const first = problems[0]!
+  const message =
+    problems.length === 1
+      ? `${file}: ${first.keyPath || '(top level)'}: ${first.message}`
+      : `invalid settings in ${file}:\n${problems.map((p) => `  ${p.keyPath || '(top level)'}: ${p.message}`).join('\n')}`
+  return fail(message, file, first.keyPath)
+}
+
+function fail(message: string, file: string, keyPath: string): never {
+  throw new ConfigError(message, keyPath === '' ? { file } : { file, keyPath })
+}
+
+const TOP_LEVEL_KEYS = Object.keys(settingsSchema.shape)
+
+function describeIssue(issue: z.core.$ZodIssue): Array<{ keyPath: string; message: string }> {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const suggestion = issue.path.length === 0 ? closest(key, TOP_LEVEL_KEYS) : undefined
+      const hint = suggestion ? ` (did you mean "${suggestion}"?)` : ''
+      return { keyPath: formatKeyPath([...issue.path, key]), message: `unknown key "${key}"${hint}` }
+    })
+  }
+  const message = issue.message.replace(
+    /^(Invalid input|Invalid option|Too small|Too big|Invalid string|Invalid number): /,
+    '',
+  )
+  return [{ keyPath: formatKeyPath(issue.path), message }]
+}
+
+/** `permissions.allow[2]`, `models["qwen*"].contextLimit`. */
+export function formatKeyPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) out += out === '' ? key : `.${key}`
+    else out += `[${JSON.stringify(String(key))}]`
+  }
+  return out
+}
+
+/**
+ * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
+ * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
+ * `contextManagement` per field; `mcpServers` and `keybindings` per entry; `search` as a whole.
+ */
+export function mergeSettings(layers: readonly Settings[]): Settings {
+  const merged: Settings = {}
+  for (const layer of layers) {
+    const { permissions, models, circuitBreaker, contextManagement, mcpServers, keybindings, ...scalars } =
+      layer
+    Object.assign(merged, scalars)
+    if (permissions) {
+      const base = merged.permissions ?? {}
+      merged.permissions = {
+        allow: [...(base.allow ?? []), ...(permissions.allow ?? [])],
+        ask: [...(base.ask ?? []), ...(permissions.ask ?? [])],
+        deny: [...(base.deny ?? []), ...(permissions.deny ?? [])],
+      }
+    }
+    if (models) {
+      const next = { ...merged.models }
+      for (const [pattern, profile] of Object.entries(models))
+        next[pattern] = { ...next[pattern], ...profile }
+      merged.models = next
+    }
+    if (circuitBreaker) merged.circuitBreaker = { ...merged.circuitBreaker, ...circuitBreaker }
+    if (contextManagement) merged.contextManagement = { ...merged.contextManagement, ...contextManagement }
+    if (mcpServers) merged.mcpServers = { ...merged.mcpServers, ...mcpServers }
+    if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
+  }
+  return merged
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`, { file, cause: err })
+  }
+}
+
+function tildify(path: string, home: string): string {
+  const rel = relative(home, path)
+  return rel.startsWith('..') || rel === path ? path : `~/${rel}`
+}
+
+/** The known key closest to `key` (edit distance ≤ 2), for "did you mean" hints. */
+function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = 3
+  for (const candidate of known) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase())
+    if (d < bestDistance) {
+      best = candidate
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+/** Optimal-string-alignment distance: Levenshtein plus adjacent transpositions ("modle" → "model"). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  )
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1)
+      d[i]![j] = best
+    }
+  }
+  return d[a.length]![b.length]!
+}

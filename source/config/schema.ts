@@ -1,0 +1,175 @@
+import { z } from 'zod'
+import { parseRule } from '../permissions/rules.js'
+
+/**
+ * The settings file schema (user, project and local files share it). Objects are strict: an unknown
+ * key is an error that names it, because a misspelt key silently doing nothing is worse.
+ */
+
+const positiveInt = z.number().int('expected a whole number').positive('expected a number above 0')
+const nonNegativeInt = z.number().int('expected a whole number').min(0, 'expected 0 or more')
+
+const httpUrl = z.string().refine(
+  (value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:'
+    } catch {
+      return false
+    }
+  },
+  { message: 'expected an http(s) URL such as http://127.0.0.1:11434/v1' },
+)
+
+const ruleString = z.string().superRefine((value, ctx) => {
+  try {
+    parseRule(value)
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message })
+  }
+})
+
+const ruleList = z.array(ruleString)
+
+export const permissionsSchema = z.strictObject({
+  allow: ruleList.optional(),
+  ask: ruleList.optional(),
+  deny: ruleList.optional(),
+})
+
+/** Per-model overrides of the provider's model profile (all optional). */
+export const profileOverrideSchema = z.strictObject({
+  contextLimit: positiveInt.optional(),
+  compactAt: z
+    .number()
+    .gt(0, 'expected a fraction above 0')
+    .max(1, 'expected a fraction of at most 1')
+    .optional(),
+  observationWindow: nonNegativeInt.optional(),
+  charToTokenRatio: z.number().positive('expected a number above 0').optional(),
+  architecture: z.string().min(1).optional(),
+  supportsTools: z.boolean().optional(),
+  supportsVision: z.boolean().optional(),
+  supportsAllowedTools: z.boolean().optional(),
+  supportsParallelToolCalls: z.boolean().optional(),
+})
+
+export const searchSchema = z.strictObject({
+  provider: z.enum(['searxng', 'brave', 'tavily', 'exa']),
+  url: httpUrl.optional(),
+  apiKeyEnv: z.string().min(1).optional(),
+})
+
+const stringRecord = z.record(z.string(), z.string())
+
+export const stdioServerSchema = z.strictObject({
+  command: z.string().min(1, 'expected a command to start the server'),
+  args: z.array(z.string()).optional(),
+  env: stringRecord.optional(),
+})
+
+export const httpServerSchema = z.strictObject({
+  url: httpUrl,
+  headers: stringRecord.optional(),
+})
+
+export type McpServerSettings = z.infer<typeof stdioServerSchema> | z.infer<typeof httpServerSchema>
+
+/**
+ * An MCP server is either `{command, args?, env?}` (stdio) or `{url, headers?}` (HTTP). Dispatching on
+ * the key present gives a precise message instead of zod's generic "invalid union".
+ */
+export const mcpServerSchema = z.unknown().transform((value, ctx): McpServerSettings => {
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value)
+  const schema = !isObject
+    ? undefined
+    : 'command' in value
+      ? stdioServerSchema
+      : 'url' in value
+        ? httpServerSchema
+        : undefined
+  if (!schema) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'expected {"command": …} (stdio server) or {"url": …} (HTTP server)',
+    })
+    return z.NEVER
+  }
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  for (const issue of parsed.error.issues) {
+    // Forward the issue as it is (code, keys, path) so the loader formats it like any other.
+    ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0])
+  }
+  return z.NEVER
+})
+
+export const circuitBreakerSchema = z
+  .strictObject({
+    warnAt: positiveInt.optional(),
+    pauseAt: positiveInt.optional(),
+    hardStopAt: positiveInt.optional(),
+    perToolLimit: positiveInt.optional(),
+    maxDurationSeconds: positiveInt.optional(),
+    silentBehavior: z.enum(['stop', 'warn-and-continue', 'error']).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const order: Array<'warnAt' | 'pauseAt' | 'hardStopAt'> = ['warnAt', 'pauseAt', 'hardStopAt']
+    for (let i = 0; i < order.length; i++) {
+      for (let j = i + 1; j < order.length; j++) {
+        const low = value[order[i]!]
+        const high = value[order[j]!]
+        if (low !== undefined && high !== undefined && low >= high) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [order[i]!],
+            message: `must be less than ${order[j]} (${high})`,
+          })
+        }
+      }
+    }
+  })
+
+export const contextManagementSchema = z.strictObject({
+  observationWindow: nonNegativeInt.optional(),
+  compactAt: z
+    .number()
+    .gt(0, 'expected a fraction above 0')
+    .max(1, 'expected a fraction of at most 1')
+    .optional(),
+  maskingEnabled: z.boolean().optional(),
+})
+
+export const settingsSchema = z.strictObject({
+  /** Editors add it for completion; ignored. */
+  $schema: z.string().optional(),
+  model: z.string().min(1, 'expected a model id').optional(),
+  baseUrl: httpUrl.optional(),
+  apiKey: z.string().optional(),
+  mode: z.enum(['safe', 'auto', 'plan', 'dangerous', 'ci']).optional(),
+  permissions: permissionsSchema.optional(),
+  models: z.record(z.string(), profileOverrideSchema).optional(),
+  maxSteps: positiveInt.optional(),
+  search: searchSchema.optional(),
+  mcpServers: z.record(z.string(), mcpServerSchema).optional(),
+  consentTimeoutSeconds: z.number().min(0, 'expected 0 (wait forever) or more seconds').optional(),
+  circuitBreaker: circuitBreakerSchema.optional(),
+  contextManagement: contextManagementSchema.optional(),
+  keybindings: z
+    .record(
+      z.string(),
+      z.union([z.string(), z.array(z.string()).min(1)], {
+        error: 'expected a key or a list of keys, e.g. "ctrl+t" or ["ctrl+t", "f2"]',
+      }),
+    )
+    .optional(),
+  theme: z.string().min(1).optional(),
+  summarizerModel: z.string().min(1).optional(),
+})
+
+/** One validated settings file, or the merge of several. */
+export type Settings = z.infer<typeof settingsSchema>
+export type ProfileOverride = z.infer<typeof profileOverrideSchema>
+export type SearchSettings = z.infer<typeof searchSchema>
+export type CircuitBreakerSettings = z.infer<typeof circuitBreakerSchema>
+export type ContextManagementSettings = z.infer<typeof contextManagementSchema>

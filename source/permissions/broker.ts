@@ -1,0 +1,207 @@
+import type { Dispatch } from '../store/create-store.js'
+import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../store/domain.js'
+import type { PermissionTarget } from '../tools/types.js'
+import { isReadOnlyPart } from './classifier.js'
+import { matchCommandPart, matchRule, parseRule, type Rule, ruleCoversTool } from './rules.js'
+import { splitShell } from './shell-split.js'
+
+/**
+ * The consent broker: turns "ask" decisions into promises the executor awaits and the UI (or the
+ * headless policy) resolves. It is an app-owned instance; its state lives in the closure.
+ */
+
+/** A request as the executor files it. `target` lets a later "session"/"always" grant cover it. */
+export type ConsentRequestInput = Omit<ConsentRequest, 'id' | 'createdAt'> & { target?: PermissionTarget }
+
+export interface ConsentBrokerOptions {
+  dispatch: Dispatch
+  /** `deny-all` (headless): every request is denied at once and nothing is dispatched. */
+  policy: 'interactive' | 'deny-all'
+  /** Persists an "allow always" rule (to `.agent-tui/settings.local.json`). Failures become a notice. */
+  onAlways?: (rule: string) => Promise<void> | void
+  /** Auto-deny after this many seconds; 0 or undefined waits forever. */
+  timeoutSeconds?: number
+  now?: () => number
+  newId?: () => string
+  /** Used to decide whether a new session rule covers other pending path requests. */
+  workspace?: string
+  home?: string
+}
+
+export interface ConsentBroker {
+  /**
+   * Files a request and resolves with the user's decision. Rejects with a ConsentAbortedError when
+   * `signal` aborts first (the request is withdrawn from the store).
+   */
+  request(req: ConsentRequestInput, signal: AbortSignal): Promise<ConsentDecision>
+  /**
+   * Settles a pending request; false when the id is unknown (already settled). `session` and
+   * `always` add the request's suggested rule to the session rules and settle every other pending
+   * request the rule now covers; `always` also persists the rule through `onAlways`.
+   */
+  resolve(id: string, decision: ConsentDecision): boolean
+  /** Pending requests, oldest first. */
+  pending(): ConsentRequest[]
+  /** Allow rules granted in this session, for the policy. */
+  sessionRules(): Rule[]
+  /** Denies every pending request (shutdown). */
+  denyAll(note: string): void
+}
+
+/** Rejection of a request whose AbortSignal fired. `name` is 'AbortError', as for fetch. */
+export class ConsentAbortedError extends Error {
+  constructor(cause: unknown) {
+    super('consent request aborted', { cause })
+    this.name = 'AbortError'
+  }
+}
+
+interface Entry {
+  request: ConsentRequest
+  target: PermissionTarget
+  resolve: (decision: ConsentDecision) => void
+  cleanup: () => void
+}
+
+const SESSION_SOURCE = 'this session'
+
+export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
+  const { dispatch } = opts
+  const now = opts.now ?? Date.now
+  let counter = 0
+  const newId = opts.newId ?? (() => `consent-${++counter}`)
+  const entries = new Map<string, Entry>()
+  const rules: Rule[] = []
+  const workspace = opts.workspace ?? process.cwd()
+  const home = opts.home ?? workspace
+
+  /** Removes a pending request from the broker and the store without settling its promise. */
+  function withdraw(id: string): Entry | undefined {
+    const entry = entries.get(id)
+    if (!entry) return undefined
+    entries.delete(id)
+    entry.cleanup()
+    dispatch({ type: 'consent/resolved', id })
+    return entry
+  }
+
+  function settle(id: string, decision: ConsentDecision): Entry | undefined {
+    const entry = withdraw(id)
+    entry?.resolve(decision)
+    return entry
+  }
+
+  function covers(rule: Rule, entry: Entry): boolean {
+    const { request, target } = entry
+    if (target.kind === 'none') return request.suggestedRule === rule.text
+    if (!ruleCoversTool(rule, request.tool)) return false
+    if (target.kind !== 'command') return matchRule(rule, { tool: request.tool, target, workspace, home })
+    // Like the policy: every part must be granted by the rule or be a harmless read-only command.
+    const split = splitShell(target.command)
+    if (!split.ok) return false
+    return split.parts.every(
+      (part) =>
+        rule.specifier === undefined ||
+        matchCommandPart(rule.specifier, part) ||
+        (part.writes.length === 0 && isReadOnlyPart(part)),
+    )
+  }
+
+  function persist(rule: string): void {
+    if (!opts.onAlways) return
+    const onAlways = opts.onAlways
+    Promise.resolve()
+      .then(() => onAlways(rule))
+      .catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err)
+        dispatch({
+          type: 'notice/added',
+          id: newId(),
+          level: 'warn',
+          text: `could not save rule ${rule}: ${message}`,
+        })
+      })
+  }
+
+  return {
+    request(input, signal) {
+      if (signal.aborted) return Promise.reject(new ConsentAbortedError(signal.reason))
+      if (opts.policy === 'deny-all')
+        return Promise.resolve({ kind: 'deny', note: 'no user available (ci mode)' })
+      const { target, ...fields } = input
+      const request: ConsentRequest = { ...fields, id: newId(), createdAt: now() }
+      return new Promise<ConsentDecision>((resolve, reject) => {
+        const onAbort = () => {
+          if (withdraw(request.id)) reject(new ConsentAbortedError(signal.reason))
+        }
+        const seconds = opts.timeoutSeconds ?? 0
+        const timer =
+          seconds > 0
+            ? setTimeout(() => {
+                settle(request.id, {
+                  kind: 'deny',
+                  note: `no answer within ${seconds}s; denied automatically (consentTimeoutSeconds)`,
+                })
+              }, seconds * 1000)
+            : undefined
+        signal.addEventListener('abort', onAbort, { once: true })
+        entries.set(request.id, {
+          request,
+          target: target ?? targetFromPreview(input.preview),
+          resolve,
+          cleanup: () => {
+            if (timer !== undefined) clearTimeout(timer)
+            signal.removeEventListener('abort', onAbort)
+          },
+        })
+        dispatch({ type: 'consent/requested', request })
+      })
+    },
+
+    resolve(id, decision) {
+      const entry = settle(id, decision)
+      if (!entry) return false
+      if (decision.kind !== 'session' && decision.kind !== 'always') return true
+      let rule: Rule
+      try {
+        rule = parseRule(entry.request.suggestedRule, SESSION_SOURCE)
+      } catch (err) {
+        dispatch({
+          type: 'notice/added',
+          id: newId(),
+          level: 'warn',
+          text: `could not remember ${entry.request.suggestedRule}: ${(err as Error).message}`,
+        })
+        return true
+      }
+      if (!rules.some((r) => r.text === rule.text)) rules.push(rule)
+      if (decision.kind === 'always') persist(rule.text)
+      for (const other of [...entries.values()]) {
+        if (covers(rule, other)) settle(other.request.id, { kind: 'once' })
+      }
+      return true
+    },
+
+    pending: () => [...entries.values()].map((e) => e.request),
+
+    sessionRules: () => [...rules],
+
+    denyAll(note) {
+      for (const id of [...entries.keys()]) settle(id, { kind: 'deny', note })
+    },
+  }
+}
+
+/** Best-effort target for requests filed without one, so grants can still cover them. */
+function targetFromPreview(preview: ConsentPreview): PermissionTarget {
+  switch (preview.kind) {
+    case 'command':
+      return { kind: 'command', command: preview.command }
+    case 'diff':
+      return { kind: 'path', path: preview.path, access: 'write' }
+    case 'url':
+      return { kind: 'url', url: preview.url }
+    default:
+      return { kind: 'none' }
+  }
+}

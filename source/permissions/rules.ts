@@ -1,0 +1,308 @@
+import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import picomatch from 'picomatch'
+import type { PermissionTarget } from '../tools/types.js'
+import { isReadOnlyPart } from './classifier.js'
+import { type ShellPart, splitShell } from './shell-split.js'
+
+/**
+ * Permission rules: `Tool` or `Tool(specifier)`, e.g. `Bash(npm test *)`, `Edit(source/**)`,
+ * `Read(~/.ssh/**)`, `WebFetch(domain:example.com)`, `mcp__server__*`. Pure.
+ */
+
+export interface Rule {
+  /** Canonical text, e.g. `Bash(npm test *)`. */
+  readonly text: string
+  /** Tool name; `*` is a wildcard (`mcp__server__*`). */
+  readonly tool: string
+  /** What inside the tool the rule covers; absent = every call of the tool. */
+  readonly specifier?: string
+  /** Where the rule came from (settings file, flag, session), for messages. */
+  readonly source?: string
+}
+
+/** A rule that does not parse; the message names the rule and what is wrong. */
+export class RuleSyntaxError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RuleSyntaxError'
+  }
+}
+
+/** A call as the rules see it. Relative paths are relative to `workspace`; `~` is `home`. */
+export interface RuleCall {
+  tool: string
+  target: PermissionTarget
+  workspace: string
+  home: string
+}
+
+/** Tools covered by a rule naming the first tool of the family. */
+const FAMILIES: Readonly<Record<string, readonly string[]>> = {
+  Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'],
+  Read: ['Read', 'Glob', 'Grep'],
+}
+
+const TOOL_NAME = /^[A-Za-z*][A-Za-z0-9_.*-]*$/
+
+/** Parse one rule. Throws RuleSyntaxError with a message that quotes the rule. */
+export function parseRule(text: string, source?: string): Rule {
+  const trimmed = text.trim()
+  if (trimmed === '')
+    throw new RuleSyntaxError('empty rule; expected a tool name like Bash or Bash(npm test *)')
+  const open = trimmed.indexOf('(')
+  const tool = open === -1 ? trimmed : trimmed.slice(0, open).trim()
+  if (!TOOL_NAME.test(tool)) {
+    throw new RuleSyntaxError(
+      `invalid tool name "${tool}" in rule "${trimmed}"; expected a name like Bash, Edit or mcp__server__tool`,
+    )
+  }
+  const withSource = source === undefined ? {} : { source }
+  if (open === -1) return { text: tool, tool, ...withSource }
+  if (!trimmed.endsWith(')')) {
+    throw new RuleSyntaxError(`rule "${trimmed}" must end with ")" (form: Tool(specifier))`)
+  }
+  let specifier = trimmed.slice(open + 1, -1).trim()
+  if (specifier === '') {
+    throw new RuleSyntaxError(`empty specifier in rule "${trimmed}"; write "${tool}" to cover every call`)
+  }
+  if (tool === 'Bash') specifier = specifier.replace(/\s+/g, ' ')
+  if (tool === 'WebFetch' && specifier !== '*') {
+    const host = specifier.startsWith('domain:') ? specifier.slice('domain:'.length).trim() : ''
+    if (host === '' || /[/\s:]/.test(host)) {
+      throw new RuleSyntaxError(
+        `rule "${trimmed}": WebFetch rules take "domain:<host>", e.g. WebFetch(domain:example.com)`,
+      )
+    }
+  }
+  return { text: `${tool}(${specifier})`, tool, specifier, ...withSource }
+}
+
+/**
+ * Parse a list of rules from one source. Never throws: rules that do not parse are reported as
+ * errors naming the source and the index, e.g. `.agent-tui/settings.json permissions.allow[2]: …`.
+ */
+export function parseRules(
+  list: readonly string[],
+  source: string,
+  listName = 'rules',
+): { rules: Rule[]; errors: string[] } {
+  const rules: Rule[] = []
+  const errors: string[] = []
+  list.forEach((text, index) => {
+    try {
+      rules.push(parseRule(text, source))
+    } catch (err) {
+      errors.push(`${source} ${listName}[${index}]: ${(err as Error).message}`)
+    }
+  })
+  return { rules, errors }
+}
+
+/** "rule Bash(rm *) in .agent-tui/settings.json" — for consent reasons and error messages. */
+export function describeRule(rule: Rule): string {
+  return rule.source === undefined ? `rule ${rule.text}` : `rule ${rule.text} in ${rule.source}`
+}
+
+/** Whether the rule's tool part covers `tool` (wildcards, and the Edit/Read families). */
+export function ruleCoversTool(rule: Rule, tool: string): boolean {
+  if (rule.tool.includes('*')) return wildcardRegex(rule.tool).test(tool)
+  return rule.tool === tool || (FAMILIES[rule.tool]?.includes(tool) ?? false)
+}
+
+/**
+ * Whether `rule` covers the call. For a compound shell command every simple command must match
+ * (the policy splits commands itself and uses `matchCommandPart`).
+ */
+export function matchRule(rule: Rule, call: RuleCall): boolean {
+  if (!ruleCoversTool(rule, call.tool)) return false
+  const spec = rule.specifier
+  if (spec === undefined || spec === '*') return true
+  const { target } = call
+  switch (target.kind) {
+    case 'command': {
+      const split = splitShell(target.command)
+      if (!split.ok) return false
+      return split.parts.length > 0 && split.parts.every((part) => matchCommandPart(spec, part))
+    }
+    case 'path':
+      return matchPathPattern(spec, target.path, call)
+    case 'url':
+      return matchDomain(spec, target.url)
+    case 'none':
+      return false
+  }
+}
+
+/** Whether a command specifier covers one simple command (its unquoted or its raw text). */
+export function matchCommandPart(specifier: string, part: ShellPart): boolean {
+  return matchCommandPattern(specifier, part.text) || matchCommandPattern(specifier, part.raw)
+}
+
+/**
+ * Command specifiers: `*` is a wildcard; a trailing ` *` (or the legacy `:*`) also matches the bare
+ * prefix, so `npm test *` matches `npm test` and `npm test -- foo` but not `npm testing`.
+ */
+export function matchCommandPattern(specifier: string, command: string): boolean {
+  const text = command.trim().replace(/\s+/g, ' ')
+  let spec = specifier.trim().replace(/\s+/g, ' ')
+  if (spec.endsWith(':*')) spec = `${spec.slice(0, -2).trimEnd()} *`
+  if (spec.endsWith(' *')) {
+    const prefix = spec.slice(0, -2)
+    return wildcardRegex(prefix, '(?: .*)?').test(text)
+  }
+  return wildcardRegex(spec).test(text)
+}
+
+/** Resolve a target path the way the rules see it (absolute, `~` expanded). */
+export function absoluteTarget(path: string, call: Pick<RuleCall, 'workspace' | 'home'>): string {
+  if (path === '~' || path.startsWith('~/')) return resolve(call.home, path.slice(2))
+  return resolve(call.workspace, path)
+}
+
+/**
+ * Path specifiers are globs: absolute (`/x/**`, or `//x/**`), under home (`~/x/**`) or relative to
+ * the workspace. Matching happens relative to the base directory so that glob characters in the
+ * workspace path itself are never interpreted.
+ */
+function matchPathPattern(spec: string, path: string, call: RuleCall): boolean {
+  const target = absoluteTarget(path, call)
+  const matches = (pattern: string, candidate: string) => picomatch(pattern, { dot: true })(candidate)
+  if (spec.startsWith('//')) return matches(spec.slice(1), target)
+  if (spec.startsWith('/')) return matches(spec, target)
+  const [base, pattern] =
+    spec === '~' || spec.startsWith('~/') ? [call.home, spec.slice(2) || '.'] : [call.workspace, spec]
+  const rel = relative(base, target)
+  if (rel.startsWith('..') || isAbsolute(rel)) return false
+  const cleaned = pattern.replace(/^(\.\/)+/, '')
+  if (rel === '') return cleaned === '.' || cleaned === '**'
+  return matches(cleaned, rel)
+}
+
+function matchDomain(spec: string, url: string): boolean {
+  if (!spec.startsWith('domain:')) return false
+  let host: string
+  try {
+    host = new URL(url).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  const want = spec.slice('domain:'.length).trim().toLowerCase()
+  if (want.startsWith('*.')) return host.endsWith(want.slice(1))
+  return host === want
+}
+
+function wildcardRegex(pattern: string, suffix = ''): RegExp {
+  const body = pattern
+    .split('*')
+    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*')
+  return new RegExp(`^${body}${suffix}$`, 's')
+}
+
+function trimSlash(dir: string): string {
+  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir
+}
+
+/** Programs whose first argument is a subcommand worth keeping in a suggested rule. */
+const SUBCOMMAND_PROGRAMS = new Set([
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'gh',
+  'brew',
+  'apt',
+  'apt-get',
+  'systemctl',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'terraform',
+  'helm',
+  'rustup',
+])
+const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'exec'])
+
+/**
+ * The rule "allow always" saves for this call: `Bash(npm test *)` for `npm test`, `Bash(ls *)` for
+ * `ls -la`, `Edit(source/**)` for an edit of `source/a.ts` (`Edit(README.md)` at the workspace root),
+ * `WebFetch(domain:host)` for URLs, else the bare tool name.
+ */
+export function suggestRule(
+  tool: string,
+  target: PermissionTarget,
+  workspace?: string,
+  home?: string,
+): string {
+  switch (target.kind) {
+    case 'command':
+      return `${tool}(${suggestCommandSpecifier(target.command)})`
+    case 'path': {
+      const family = FAMILIES.Edit!.includes(tool) ? 'Edit' : FAMILIES.Read!.includes(tool) ? 'Read' : tool
+      return `${family}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
+    }
+    case 'url':
+      try {
+        return `${tool}(domain:${new URL(target.url).hostname.toLowerCase()})`
+      } catch {
+        return tool
+      }
+    case 'none':
+      return tool
+  }
+}
+
+function suggestCommandSpecifier(command: string): string {
+  const normalized = command.trim().replace(/\s+/g, ' ')
+  const split = splitShell(command)
+  if (!split.ok || split.parts.length === 0) return normalized
+  // The part that actually needs the grant: the first one that is not read-only.
+  const part = split.parts.find((p) => p.writes.length > 0 || !isReadOnlyPart(p)) ?? split.parts[0]!
+  const words = part.words
+  let i = 0
+  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.raw)) i++
+  const program = words[i]
+  if (!program || program.expands) return part.raw || normalized
+  const kept = words.slice(0, i + 1).map((w) => w.raw)
+  const sub = words[i + 1]
+  if (SUBCOMMAND_PROGRAMS.has(program.value) && sub && isPlainWord(sub.value)) {
+    kept.push(sub.value)
+    const script = words[i + 2]
+    if (RUN_SUBCOMMANDS.has(sub.value) && script && isPlainWord(script.value)) kept.push(script.value)
+  }
+  return `${kept.join(' ')} *`
+}
+
+function isPlainWord(value: string): boolean {
+  return /^[A-Za-z0-9][\w.:@/+-]*$/.test(value)
+}
+
+function suggestPathSpecifier(tool: string, path: string, workspace?: string, home?: string): string {
+  const base = workspace ?? '/'
+  const abs = absoluteTarget(path, { workspace: base, home: home ?? base })
+  // Glob/Grep target a directory to search; the others a file.
+  const dir = tool === 'Glob' || tool === 'Grep' ? abs : dirname(abs)
+  if (workspace !== undefined) {
+    const rel = relative(workspace, dir)
+    if (rel === '' && dir !== abs) return relative(workspace, abs)
+    if (rel === '') return '**'
+    if (!rel.startsWith('..') && !isAbsolute(rel)) return `${rel}/**`
+  }
+  if (home !== undefined) {
+    const rel = relative(home, dir)
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `~/${rel}/**`
+  }
+  return `${trimSlash(dir)}/**`
+}

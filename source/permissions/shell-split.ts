@@ -1,0 +1,447 @@
+/**
+ * Splits a shell command line into the simple commands bash would run, so the permission policy can
+ * judge each one. Pure: no I/O.
+ *
+ * The parser is deliberately conservative. Anything it does not understand (unbalanced quotes or
+ * parentheses, `case` clauses, here-documents with substitutions, …) makes the whole command
+ * "unparseable", which callers must treat as needing consent — never as allowed.
+ */
+
+/** One word of a simple command. */
+export interface ShellWord {
+  /** Text after quote removal; expansions stay verbatim (`$HOME`, `$(date)`). */
+  value: string
+  /** The word as written in the source. */
+  raw: string
+  /** Contains a parameter, arithmetic, command or process substitution: its final text is unknown. */
+  expands: boolean
+  /** Contains an unquoted glob or brace expansion: it may turn into several words. */
+  glob: boolean
+}
+
+export interface ShellRedirect {
+  /** `>`, `>>`, `>|`, `<`, `<<`, `<<-`, `<<<`, `<>`, `>&`, `<&`, `&>` or `&>>`. */
+  op: string
+  /** Explicit file descriptor (`2>`), or null. */
+  fd: number | null
+  target: ShellWord
+}
+
+/** A file a redirection writes to. `dynamic` means the name contains expansions (unknown target). */
+export interface ShellWrite {
+  path: string
+  dynamic: boolean
+}
+
+/** One simple command. */
+export interface ShellPart {
+  /** Words without redirections (assignments like `FOO=1` included). */
+  words: ShellWord[]
+  /** Word values joined by single spaces. */
+  text: string
+  /** Raw words joined by single spaces (quotes kept). */
+  raw: string
+  redirects: ShellRedirect[]
+  /** Files written by output redirection (`/dev/null` and fd duplications excluded). */
+  writes: ShellWrite[]
+  /** Comes from inside `$( )`, backticks or `<( )`. */
+  nested: boolean
+}
+
+export type ShellSplit = { ok: true; parts: ShellPart[] } | { ok: false; reason: string }
+
+/** Split `command` into simple commands (including those inside substitutions and subshells). */
+export function splitShell(command: string): ShellSplit {
+  const parts: ShellPart[] = []
+  try {
+    new Parser(command, parts, false, 0).parseScript()
+    return { ok: true, parts }
+  } catch (err) {
+    if (err instanceof ParseFailure) return { ok: false, reason: err.message }
+    throw err
+  }
+}
+
+class ParseFailure extends Error {}
+
+function fail(reason: string): never {
+  throw new ParseFailure(reason)
+}
+
+const MAX_DEPTH = 48
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
+const REDIRECT_SOURCE = String.raw`(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|<)`
+const BLANK = new Set([' ', '\t', '\r'])
+const WORD_END = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>'])
+
+interface WordBuilder {
+  value: string
+  unquoted: string
+  expands: boolean
+  glob: boolean
+}
+
+interface PendingHeredoc {
+  delimiter: string
+  quoted: boolean
+  stripTabs: boolean
+}
+
+/** Recursive-descent parser over one source string; an instance lives for one split. */
+class Parser {
+  private pos = 0
+  private substitutionDepth = 0
+  private heredocs: PendingHeredoc[] = []
+  // Sticky regexes carry `lastIndex`, so each parser owns its own.
+  private readonly redirectPattern = new RegExp(REDIRECT_SOURCE, 'y')
+  private readonly src: string
+  private readonly out: ShellPart[]
+  private readonly nested: boolean
+  private depth: number
+
+  constructor(src: string, out: ShellPart[], nested: boolean, depth: number) {
+    if (depth > MAX_DEPTH) fail('command is nested too deeply')
+    this.src = src
+    this.out = out
+    this.nested = nested
+    this.depth = depth
+  }
+
+  parseScript(): void {
+    this.parseList(false)
+    if (this.pos < this.src.length) fail(`unbalanced "${this.src[this.pos]}"`)
+    if (this.heredocs.length > 0) fail(`unterminated here-document (${this.heredocs[0]!.delimiter})`)
+  }
+
+  /** Parses commands and operators until the end, or until `)` when `inParens` (not consumed). */
+  private parseList(inParens: boolean): void {
+    // Operators need a command on their left (bash rejects `&& ls` and `; ls`); `&&`, `||`, `|`
+    // also need one on their right.
+    let sawCommand = false
+    let expectCommand = false
+    const operator = (text: string, needsRight: boolean) => {
+      if (!sawCommand) fail(`unexpected "${text}"`)
+      this.pos += text.length
+      sawCommand = false
+      expectCommand = needsRight
+    }
+    for (;;) {
+      this.skipBlanks()
+      const c = this.src[this.pos]
+      if (c === undefined || c === ')') {
+        if (c === ')' && !inParens) fail('unbalanced ")"')
+        if (c === undefined && inParens) fail('missing ")"')
+        if (expectCommand) fail('command ends with an operator')
+        return
+      }
+      const next = this.src[this.pos + 1]
+      if (c === '#') {
+        this.skipComment()
+      } else if (c === '\n') {
+        this.pos++
+        this.readHeredocBodies()
+        if (!expectCommand) sawCommand = false
+      } else if ((c === '&' && next === '&') || (c === '|' && next === '|')) {
+        operator(`${c}${next}`, true)
+      } else if (c === '|') {
+        operator(next === '&' ? '|&' : '|', true)
+      } else if (c === ';') {
+        if (next === ';' || next === '&') fail('case clauses are not supported')
+        operator(';', false)
+      } else if (c === '&' && next !== '>') {
+        operator('&', false)
+      } else {
+        if (c === '(') this.parseSubshell()
+        else this.parseSimple()
+        sawCommand = true
+        expectCommand = false
+      }
+    }
+  }
+
+  private parseSubshell(): void {
+    this.pos++
+    const start = this.out.length
+    this.enter()
+    this.parseList(true)
+    this.depth--
+    if (this.src[this.pos] !== ')') fail('missing ")"')
+    this.pos++
+    if (this.out.length === start) fail('empty subshell "()"')
+    const redirects: ShellRedirect[] = []
+    for (;;) {
+      this.skipBlanks()
+      const redirect = this.tryRedirect()
+      if (!redirect) break
+      redirects.push(redirect)
+    }
+    const c = this.src[this.pos]
+    if (c !== undefined && !'\n;&|)#'.includes(c)) fail('unexpected text after ")"')
+    // Output redirection of a subshell applies to every command inside it.
+    const writes = writesOf(redirects)
+    for (const part of this.out.slice(start)) {
+      part.redirects.push(...redirects)
+      part.writes.push(...writes)
+    }
+  }
+
+  private parseSimple(): void {
+    const index = this.out.length
+    const words: ShellWord[] = []
+    const redirects: ShellRedirect[] = []
+    for (;;) {
+      this.skipBlanks()
+      const c = this.src[this.pos]
+      if (c === undefined || c === '\n' || c === ';' || c === '|' || c === ')') break
+      if (c === '&' && this.src[this.pos + 1] !== '>') break
+      if (c === '#') {
+        this.skipComment()
+        break
+      }
+      if (c === '(') fail('unexpected "("')
+      const redirect = this.tryRedirect()
+      if (redirect) redirects.push(redirect)
+      else words.push(this.readWord())
+    }
+    if (words.length === 0 && redirects.length === 0) return
+    // Keep the outer command ahead of the commands found inside its substitutions.
+    this.out.splice(index, 0, {
+      words,
+      text: words.map((w) => w.value).join(' '),
+      raw: words.map((w) => w.raw).join(' '),
+      redirects,
+      writes: writesOf(redirects),
+      nested: this.nested || this.substitutionDepth > 0,
+    })
+  }
+
+  private tryRedirect(): ShellRedirect | null {
+    this.redirectPattern.lastIndex = this.pos
+    const m = this.redirectPattern.exec(this.src)
+    if (!m) return null
+    const fdText = m[1] ?? ''
+    const op = m[2] ?? ''
+    const after = this.src[this.pos + m[0].length]
+    // `<(…)` / `>(…)` are process substitutions, read as words.
+    if ((op === '<' || op === '>') && fdText === '' && after === '(') return null
+    if (op.startsWith('&') && fdText !== '') return null
+    this.pos += m[0].length
+    this.skipBlanks()
+    const c = this.src[this.pos]
+    if (c === undefined || '\n;&|()<>'.includes(c)) fail(`redirection "${op}" has no target`)
+    const target = this.readWord()
+    if (op === '<<' || op === '<<-') {
+      this.heredocs.push({
+        delimiter: target.value,
+        quoted: /['"\\]/.test(target.raw),
+        stripTabs: op === '<<-',
+      })
+    }
+    return { op, fd: fdText === '' ? null : Number(fdText), target }
+  }
+
+  private readHeredocBodies(): void {
+    for (const doc of this.heredocs) {
+      for (;;) {
+        if (this.pos >= this.src.length) fail(`unterminated here-document (${doc.delimiter})`)
+        let end = this.src.indexOf('\n', this.pos)
+        if (end === -1) end = this.src.length
+        const line = this.src.slice(this.pos, end)
+        this.pos = Math.min(end + 1, this.src.length)
+        if ((doc.stripTabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break
+        // An unquoted here-document expands `$( )` and backticks; we do not parse those bodies.
+        if (!doc.quoted && /\$\(|`/.test(line)) fail('here-document containing command substitution')
+      }
+    }
+    this.heredocs = []
+  }
+
+  private readWord(): ShellWord {
+    const start = this.pos
+    const b: WordBuilder = { value: '', unquoted: '', expands: false, glob: false }
+    for (;;) {
+      const c = this.src[this.pos]
+      if (c === undefined) break
+      if (WORD_END.has(c)) {
+        const isProcessSubstitution = (c === '<' || c === '>') && this.src[this.pos + 1] === '('
+        if (!(isProcessSubstitution && this.pos === start)) break
+        this.readSubstitution(b, 2)
+        continue
+      }
+      if (c === '\\') {
+        const next = this.src[this.pos + 1]
+        if (next === undefined) fail('command ends with a backslash')
+        if (next !== '\n') b.value += next
+        this.pos += 2
+      } else if (c === "'") {
+        const end = this.src.indexOf("'", this.pos + 1)
+        if (end === -1) fail('unterminated single quote')
+        b.value += this.src.slice(this.pos + 1, end)
+        this.pos = end + 1
+      } else if (c === '"') {
+        this.readDoubleQuoted(b)
+      } else if (c === '`') {
+        this.readBackticks(b)
+      } else if (c === '$') {
+        this.readDollar(b, false)
+      } else {
+        if (c === '*' || c === '?' || c === '[') b.glob = true
+        b.value += c
+        b.unquoted += c
+        this.pos++
+      }
+    }
+    if (/\{[^}]*(,|\.\.)[^}]*\}/.test(b.unquoted)) b.glob = true
+    return { value: b.value, raw: this.src.slice(start, this.pos), expands: b.expands, glob: b.glob }
+  }
+
+  private readDoubleQuoted(b: WordBuilder): void {
+    this.pos++
+    for (;;) {
+      const c = this.src[this.pos]
+      if (c === undefined) fail('unterminated double quote')
+      if (c === '"') {
+        this.pos++
+        return
+      }
+      if (c === '\\') {
+        const next = this.src[this.pos + 1]
+        if (next !== undefined && '$`"\\\n'.includes(next)) {
+          if (next !== '\n') b.value += next
+          this.pos += 2
+        } else {
+          b.value += c
+          this.pos++
+        }
+      } else if (c === '`') {
+        this.readBackticks(b)
+      } else if (c === '$') {
+        this.readDollar(b, true)
+      } else {
+        b.value += c
+        this.pos++
+      }
+    }
+  }
+
+  private readDollar(b: WordBuilder, inDouble: boolean): void {
+    const next = this.src[this.pos + 1]
+    if (next === '(') {
+      this.readSubstitution(b, 2)
+    } else if (next === '{') {
+      const start = this.pos
+      let depth = 0
+      for (let i = this.pos + 1; i < this.src.length; i++) {
+        const c = this.src[i]
+        if (c === '`' || (c === '$' && this.src[i + 1] === '(')) {
+          fail('command substitution inside a parameter expansion is not supported')
+        }
+        if (c === '\\') i++
+        else if (c === '{') depth++
+        else if (c === '}' && --depth === 0) {
+          this.pos = i + 1
+          b.value += this.src.slice(start, this.pos)
+          b.expands = true
+          return
+        }
+      }
+      fail('unterminated parameter expansion')
+    } else if (next === "'" && !inDouble) {
+      // ANSI-C quoting: escapes make the final text uncertain, so it counts as an expansion.
+      let i = this.pos + 2
+      while (i < this.src.length && this.src[i] !== "'") i += this.src[i] === '\\' ? 2 : 1
+      if (i >= this.src.length) fail("unterminated $'…' quote")
+      b.value += this.src.slice(this.pos + 2, i)
+      b.expands = true
+      this.pos = i + 1
+    } else if (next === '"' && !inDouble) {
+      this.pos++
+      this.readDoubleQuoted(b)
+    } else if (next !== undefined && /[A-Za-z_]/.test(next)) {
+      const m = /[A-Za-z_][A-Za-z0-9_]*/y
+      m.lastIndex = this.pos + 1
+      const name = m.exec(this.src)?.[0] ?? ''
+      b.value += `$${name}`
+      b.expands = true
+      this.pos += 1 + name.length
+    } else if (next !== undefined && /[0-9?$!#*@-]/.test(next)) {
+      b.value += `$${next}`
+      b.expands = true
+      this.pos += 2
+    } else {
+      b.value += '$'
+      b.unquoted += '$'
+      this.pos++
+    }
+  }
+
+  /** `$(…)`, `$((…))`, `<(…)`, `>(…)`: the inside is parsed as commands of its own. */
+  private readSubstitution(b: WordBuilder, openerLength: number): void {
+    const start = this.pos
+    this.pos += openerLength
+    this.enter()
+    this.substitutionDepth++
+    this.parseList(true)
+    this.substitutionDepth--
+    this.depth--
+    if (this.src[this.pos] !== ')') fail('missing ")"')
+    this.pos++
+    b.value += this.src.slice(start, this.pos)
+    b.expands = true
+  }
+
+  private readBackticks(b: WordBuilder): void {
+    const start = this.pos
+    this.pos++
+    let inner = ''
+    for (;;) {
+      const c = this.src[this.pos]
+      if (c === undefined) fail('unterminated backquote')
+      const next = this.src[this.pos + 1]
+      if (c === '\\' && next !== undefined && '`$\\'.includes(next)) {
+        inner += next
+        this.pos += 2
+      } else if (c === '`') {
+        this.pos++
+        break
+      } else {
+        inner += c
+        this.pos++
+      }
+    }
+    new Parser(inner, this.out, true, this.depth + 1).parseScript()
+    b.value += this.src.slice(start, this.pos)
+    b.expands = true
+  }
+
+  private enter(): void {
+    this.depth++
+    if (this.depth > MAX_DEPTH) fail('command is nested too deeply')
+  }
+
+  private skipBlanks(): void {
+    for (;;) {
+      const c = this.src[this.pos]
+      if (c !== undefined && BLANK.has(c)) this.pos++
+      else if (c === '\\' && this.src[this.pos + 1] === '\n') this.pos += 2
+      else return
+    }
+  }
+
+  private skipComment(): void {
+    const end = this.src.indexOf('\n', this.pos)
+    this.pos = end === -1 ? this.src.length : end
+  }
+}
+
+function writesOf(redirects: readonly ShellRedirect[]): ShellWrite[] {
+  const writes: ShellWrite[] = []
+  for (const r of redirects) {
+    const target = r.target.value
+    const isWrite = WRITE_OPS.has(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(target))
+    if (!isWrite || HARMLESS_TARGETS.has(target)) continue
+    writes.push({ path: target, dynamic: r.target.expands || r.target.glob })
+  }
+  return writes
+}

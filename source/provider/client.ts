@@ -1,0 +1,172 @@
+import OpenAI, { APIError } from 'openai'
+import { modelNotFoundError, toProviderError } from './errors.js'
+import { buildChatBody, parseModelList } from './request-body.js'
+import {
+  DEFAULT_RETRY_POLICY,
+  isRetryableError,
+  parseRetryAfter,
+  type RetryPolicy,
+  RetryableFailure,
+  withRetry,
+} from './retry.js'
+import { type AssemblerHandlers, StreamAssembler } from './stream-assembler.js'
+import {
+  type ChatProvider,
+  type ChatRequest,
+  type ModelInfo,
+  ProviderError,
+  type StepResponse,
+  type StreamHandlers,
+} from './types.js'
+
+export interface OpenAIProviderOptions {
+  /** OpenAI-compatible base URL, usually ending in /v1. */
+  baseUrl: string
+  /** Sent as a bearer token; local servers need none. */
+  apiKey?: string
+  /** Extra headers on every request (corporate proxies, OpenRouter attribution). */
+  headers?: Record<string, string>
+  /** An attempt that receives nothing (headers or chunks) for this long is aborted and retried. Default 60000. */
+  idleTimeoutMs?: number
+  /** Total attempts per step, including the first. Default 5. */
+  maxAttempts?: number
+  /** Backoff base between attempts. Default 500. */
+  baseDelayMs?: number
+}
+
+/** Wraps an exception thrown by a caller's handler, so it is rethrown as is instead of read as a network fault. */
+class HandlerFailure extends Error {
+  constructor(cause: unknown) {
+    super('stream handler threw', { cause })
+    this.name = 'HandlerFailure'
+  }
+}
+
+function guard(handlers: StreamHandlers): AssemblerHandlers {
+  const wrap =
+    <A>(fn: ((arg: A) => void) | undefined) =>
+    (arg: A) => {
+      if (fn === undefined) return
+      try {
+        fn.call(handlers, arg)
+      } catch (err) {
+        throw new HandlerFailure(err)
+      }
+    }
+  return {
+    onText: wrap(handlers.onText),
+    onReasoning: wrap(handlers.onReasoning),
+    onToolCallStart: wrap(handlers.onToolCallStart),
+  }
+}
+
+function emptyAborted(): StepResponse {
+  return { text: '', reasoning: '', toolCalls: [], finishReason: 'aborted', usage: null, aborted: true }
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
+}
+
+function retryAfterOf(err: ProviderError): number | undefined {
+  return err.cause instanceof APIError ? parseRetryAfter(err.cause.headers) : undefined
+}
+
+/**
+ * A ChatProvider over the `openai` SDK against any OpenAI-compatible endpoint. The SDK's own retries are
+ * off; ours (retry.ts) cover 408/409/429/5xx, connection faults, idle timeouts and streams that die
+ * before delivering anything, and never repeat a step whose output already reached the handlers.
+ * `onRetry` gets `attempt` = the number of the attempt about to start (2 = first retry).
+ */
+export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider {
+  const url = opts.baseUrl.replace(/\/+$/, '')
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 60_000
+  const policy: RetryPolicy = {
+    ...DEFAULT_RETRY_POLICY,
+    maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts),
+    baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+  }
+  const client = new OpenAI({
+    baseURL: url,
+    apiKey: opts.apiKey ?? 'not-needed',
+    maxRetries: 0,
+    // The SDK would print malformed-chunk diagnostics to the console, under the full-screen UI.
+    logLevel: 'off',
+    ...(opts.headers !== undefined ? { defaultHeaders: opts.headers } : {}),
+  })
+
+  const listModels = async (signal?: AbortSignal): Promise<ModelInfo[]> => {
+    try {
+      const body = await client.get<unknown>('/models', signal !== undefined ? { signal } : {})
+      return parseModelList(body)
+    } catch (err) {
+      throw toProviderError(err, { url })
+    }
+  }
+
+  /** For a missing model, the endpoint's own list is the most useful thing to show. */
+  const explain = async (err: ProviderError, model: string, signal: AbortSignal): Promise<ProviderError> => {
+    if (err.kind !== 'not_found' && err.kind !== 'model_not_found') return err
+    try {
+      const ids = (await listModels(signal)).map((m) => m.id)
+      return ids.includes(model) ? err : modelNotFoundError(model, url, ids, err)
+    } catch {
+      return err
+    }
+  }
+
+  const attempt = async (req: ChatRequest, handlers: AssemblerHandlers): Promise<StepResponse> => {
+    const assembler = new StreamAssembler({ url, handlers })
+    const watchdog = new AbortController()
+    const signal = AbortSignal.any([req.signal, watchdog.signal])
+    const timer = setTimeout(() => watchdog.abort(), idleTimeoutMs)
+    let opened = false
+    let failure: ProviderError | undefined
+    try {
+      const stream = await client.chat.completions.create(buildChatBody(req), { signal })
+      opened = true
+      timer.refresh()
+      for await (const chunk of stream) {
+        timer.refresh()
+        assembler.push(chunk)
+      }
+    } catch (err) {
+      if (err instanceof HandlerFailure) throw err
+      if (!req.signal.aborted && !watchdog.signal.aborted) {
+        failure = await explain(toProviderError(err, { url, model: req.model }), req.model, req.signal)
+      }
+    } finally {
+      clearTimeout(timer)
+    }
+    if (req.signal.aborted) return assembler.result({ aborted: true })
+    if (watchdog.signal.aborted) {
+      const what = assembler.delivered ? 'stalled' : 'sent nothing'
+      failure = new ProviderError('timeout', `${url} ${what} for ${formatDuration(idleTimeoutMs)}`, { url })
+    } else if (failure === undefined && !assembler.finished && !assembler.delivered) {
+      failure = new ProviderError('network', `${url} closed the stream before sending any content`, { url })
+    }
+    if (failure === undefined) return assembler.result()
+    // Once output reached the handlers a retry would show it twice: surface the error instead. A corrupt
+    // stream (malformed chunk) that delivered nothing yet is worth another try like a dropped one.
+    const retryable = isRetryableError(failure) || (opened && failure.kind === 'protocol')
+    if (retryable && !assembler.delivered) throw new RetryableFailure(failure, retryAfterOf(failure))
+    throw failure
+  }
+
+  return {
+    stream(req: ChatRequest, handlers: StreamHandlers): Promise<StepResponse> {
+      const guarded = guard(handlers)
+      const run = withRetry(() => attempt(req, guarded), {
+        policy,
+        signal: req.signal,
+        onAborted: emptyAborted,
+        ...(handlers.onRetry !== undefined ? { onRetry: (info) => handlers.onRetry?.(info) } : {}),
+      })
+      // A handler's own exception is the caller's bug: hand it back untouched, not as a provider fault.
+      return run.catch((err: unknown) => {
+        throw err instanceof HandlerFailure ? err.cause : err
+      })
+    },
+    listModels,
+  }
+}

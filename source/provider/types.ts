@@ -1,0 +1,74 @@
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition, Usage } from './messages.js'
+
+export interface ChatRequest {
+  model: string
+  /** Full history including the system prompt, already obeying the tool_calls ↔ tool pairing rule. */
+  messages: ChatMessage[]
+  tools: ToolDefinition[]
+  toolChoice: ToolChoice
+  signal: AbortSignal
+  maxTokens?: number
+}
+
+export interface RetryInfo {
+  attempt: number
+  maxAttempts: number
+  delayMs: number
+  reason: string
+}
+
+export interface StreamHandlers {
+  onText?(delta: string): void
+  onReasoning?(delta: string): void
+  /** A tool call's name became known (for a "running" card before arguments finish). */
+  onToolCallStart?(call: { index: number; id: string; name: string }): void
+  onRetry?(info: RetryInfo): void
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'aborted' | 'unknown'
+
+export interface StepResponse {
+  text: string
+  reasoning: string
+  toolCalls: ToolCall[]
+  finishReason: FinishReason
+  usage: Usage | null
+  /** True when the caller's signal aborted the stream; text/toolCalls hold what arrived before. */
+  aborted: boolean
+}
+
+export interface ModelInfo {
+  id: string
+  contextLength?: number
+}
+
+/** Never rejects for an abort (returns `aborted: true`); rejects with ProviderError for everything else. */
+export interface ChatProvider {
+  stream(request: ChatRequest, handlers: StreamHandlers): Promise<StepResponse>
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]>
+}
+
+export type ProviderErrorKind =
+  | 'auth'
+  | 'not_found'
+  | 'model_not_found'
+  | 'context_overflow'
+  | 'rate_limit'
+  | 'server'
+  | 'network'
+  | 'timeout'
+  | 'bad_request'
+  | 'protocol'
+
+export class ProviderError extends Error {
+  readonly kind: ProviderErrorKind
+  readonly status: number | undefined
+  readonly url: string
+  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; url: string; cause?: unknown }) {
+    super(message, { cause: opts.cause })
+    this.name = 'ProviderError'
+    this.kind = kind
+    this.status = opts.status
+    this.url = opts.url
+  }
+}

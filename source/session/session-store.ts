@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { readSessionHeader } from './read-session.js'
+import type { SessionHeader } from './session-log.js'
+
+export interface SessionEntry {
+  id: string
+  path: string
+  mtimeMs: number
+  header: SessionHeader
+}
+
+export function newSessionId(): string {
+  // Sortable by creation time, short enough to type for --resume.
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)
+  return `${stamp}-${randomUUID().slice(0, 6)}`
+}
+
+export function sessionPath(sessionsDir: string, id: string): string {
+  return join(sessionsDir, `${id}.jsonl`)
+}
+
+/** Lists sessions of one project, newest first, reading only file headers. */
+export async function listSessions(sessionsDir: string): Promise<SessionEntry[]> {
+  let names: string[]
+  try {
+    names = (await readdir(sessionsDir)).filter((n) => n.endsWith('.jsonl'))
+  } catch {
+    return []
+  }
+  const entries = await Promise.all(
+    names.map(async (name) => {
+      const path = join(sessionsDir, name)
+      const [info, header] = await Promise.all([stat(path), readSessionHeader(path)])
+      return header ? { id: header.id, path, mtimeMs: info.mtimeMs, header } : null
+    }),
+  )
+  return entries.filter((e): e is SessionEntry => e !== null).sort((a, b) => b.mtimeMs - a.mtimeMs)
+}
+
+export async function findSession(sessionsDir: string, id: string): Promise<SessionEntry | undefined> {
+  const all = await listSessions(sessionsDir)
+  const exact = all.find((e) => e.id === id)
+  if (exact) return exact
+  const byPrefix = all.filter((e) => e.id.startsWith(id))
+  return byPrefix.length === 1 ? byPrefix[0] : undefined
+}

@@ -1,0 +1,80 @@
+import type { AssistantMessage, ChatMessage, ContentPart, Usage } from '../provider/messages.js'
+import type {
+  ConsentRequest,
+  Mode,
+  QuestionRequest,
+  TaskSummary,
+  Todo,
+  ToolDisplay,
+  TurnResult,
+} from './domain.js'
+import type { Focus, NoticeLevel, Phase, SessionInfo, ToolStatus } from './state.js'
+
+/**
+ * Actions that change the conversation. They are appended to the session log as they happen, and
+ * replaying them through the reducer rebuilds both the transcript and the model history.
+ */
+export type PersistedAction =
+  | { type: 'session/started'; session: SessionInfo; mode: Mode }
+  | { type: 'user/submitted'; id: string; content: string | ContentPart[]; text: string }
+  | { type: 'assistant/settled'; id: string; message: AssistantMessage }
+  | {
+      type: 'tool/finished'
+      callId: string
+      name: string
+      summary: string
+      status: Exclude<ToolStatus, 'pending' | 'running'>
+      /** Exactly what the model receives as the tool message. */
+      content: string
+      preview: string
+      display: ToolDisplay | null
+      durationMs: number
+    }
+  /** A message the runtime adds to the history (reminders, mode instructions, image follow-ups). */
+  | { type: 'history/appended'; message: ChatMessage; note?: string }
+  | { type: 'mode/changed'; mode: Mode }
+  | { type: 'todos/replaced'; todos: Todo[] }
+  | { type: 'usage/recorded'; usage: Usage; contextTokens: number }
+  | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
+  | { type: 'turn/ended'; result: TurnResult }
+  | { type: 'session/titled'; title: string }
+
+/** Live-only actions: streaming, running tools, prompts, UI. Not persisted. */
+export type EphemeralAction =
+  | { type: 'turn/started'; turnId: string; at: number }
+  | { type: 'step/started'; step: number }
+  | { type: 'phase/changed'; phase: Phase }
+  | { type: 'assistant/delta'; id: string; text?: string; reasoning?: string }
+  | { type: 'tool/started'; callId: string; name: string; summary: string; at: number }
+  | { type: 'tool/progress'; callId: string; preview: string }
+  | { type: 'consent/requested'; request: ConsentRequest }
+  | { type: 'consent/resolved'; id: string }
+  | { type: 'question/requested'; request: QuestionRequest }
+  | { type: 'question/resolved'; id: string }
+  | { type: 'task/updated'; task: TaskSummary }
+  | { type: 'ui/focus'; focus: Focus }
+  | { type: 'ui/todos-toggled' }
+  | { type: 'ui/expand-toggled'; id: string }
+  | { type: 'model/changed'; model: string }
+  /** The provider is about to retry a failed request (also shown as a notice). */
+  | { type: 'provider/retried'; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+
+export type Action = PersistedAction | EphemeralAction
+
+const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>([
+  'session/started',
+  'user/submitted',
+  'assistant/settled',
+  'tool/finished',
+  'history/appended',
+  'mode/changed',
+  'todos/replaced',
+  'usage/recorded',
+  'notice/added',
+  'turn/ended',
+  'session/titled',
+])
+
+export function isPersisted(action: Action): action is PersistedAction {
+  return PERSISTED.has(action.type)
+}

@@ -1,0 +1,123 @@
+/**
+ * Plain-data domain types shared by the runtime, the tools and the UI. No behaviour lives here.
+ */
+
+export type Mode = 'safe' | 'auto' | 'plan' | 'dangerous' | 'ci'
+export const MODES: readonly Mode[] = ['safe', 'auto', 'plan', 'dangerous', 'ci']
+
+/** Risk classes of SPEC §6: they drive the default permission policy and read-only concurrency. */
+export type Risk = 'read' | 'edit' | 'exec' | 'network' | 'spawn' | 'config'
+
+export type ErrorCategory =
+  | 'validation'
+  | 'not_found'
+  | 'permission'
+  | 'filesystem'
+  | 'network'
+  | 'timeout'
+  | 'execution'
+  | 'aborted'
+  | 'unknown'
+
+/** Typed data a tool hands the UI next to its model-facing text; the UI never switches on tool names. */
+export type ToolDisplay =
+  | { kind: 'diff'; path: string; diff: string; added: number; removed: number; created: boolean }
+  | {
+      kind: 'command'
+      command: string
+      exitCode: number | null
+      output: string
+      truncated: boolean
+      taskId?: string
+      timedOut?: boolean
+    }
+  | { kind: 'file'; path: string; lines: number; note?: string }
+  | { kind: 'list'; count: number; truncated: boolean; items: string[] }
+  | { kind: 'todos'; todos: Todo[] }
+  | { kind: 'task'; taskId: string; status: TaskStatus; output?: string }
+  | { kind: 'text'; text: string }
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed'
+
+export interface Todo {
+  content: string
+  status: TodoStatus
+  activeForm: string
+}
+
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped'
+
+/** What the store knows about a background job: summaries only, never the full output. */
+export interface TaskSummary {
+  id: string
+  kind: 'bash' | 'agent'
+  command: string
+  description?: string
+  pid?: number
+  status: TaskStatus
+  exitCode: number | null
+  startedAt: number
+  endedAt: number | null
+  lastLine: string
+  outputBytes: number
+  logPath: string
+  ports?: number[]
+}
+
+export type ConsentPreview =
+  | { kind: 'command'; command: string; cwd: string }
+  | { kind: 'diff'; path: string; diff: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'json'; text: string }
+  | { kind: 'none' }
+
+export interface ConsentRequest {
+  id: string
+  callId: string
+  tool: string
+  risk: Risk
+  summary: string
+  /** Why the prompt appears: which mode or rule asked. */
+  reason: string
+  preview: ConsentPreview
+  /** The exact rule "allow always" would save, e.g. `Bash(npm test *)`. */
+  suggestedRule: string
+  createdAt: number
+}
+
+export type ConsentDecision =
+  | { kind: 'once'; note?: string }
+  | { kind: 'session'; note?: string }
+  | { kind: 'always'; note?: string }
+  | { kind: 'deny'; note?: string }
+
+export interface QuestionOption {
+  label: string
+  description: string
+}
+
+export interface Question {
+  question: string
+  header: string
+  options: QuestionOption[]
+  multiSelect: boolean
+}
+
+/** A pending AskUserQuestion (kind 'questions') or ExitPlanMode approval (kind 'plan'). */
+export type QuestionRequest =
+  | { id: string; kind: 'questions'; callId: string; questions: Question[]; createdAt: number }
+  | { id: string; kind: 'plan'; callId: string; plan: string; createdAt: number }
+
+export type QuestionAnswer =
+  | { kind: 'questions'; answers: Record<string, string> }
+  | { kind: 'plan'; decision: 'approve-auto' | 'approve-safe' | 'keep-planning'; feedback?: string }
+  | { kind: 'cancelled' }
+
+export type TurnResultKind = 'completed' | 'max-steps' | 'interrupted' | 'error' | 'stopped'
+
+export interface TurnResult {
+  kind: TurnResultKind
+  text: string
+  error?: string
+  steps: number
+}

@@ -1,0 +1,205 @@
+import { addUsage, type ChatMessage, ZERO_USAGE } from '../provider/messages.js'
+import type { Action } from './actions.js'
+import type { State, ToolItem, TranscriptItem } from './state.js'
+
+/** Pure and total: returns the same object when an action changes nothing. */
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'session/started':
+      return { ...state, session: action.session, mode: action.mode }
+    case 'session/titled':
+      return { ...state, session: { ...state.session, title: action.title } }
+    case 'model/changed':
+      return { ...state, session: { ...state.session, model: action.model } }
+    case 'user/submitted':
+      return withMessage(
+        addItem(state, { kind: 'user', id: action.id, text: action.text, images: countImages(action.content) }),
+        { role: 'user', content: action.content },
+      )
+    case 'assistant/delta':
+      return applyDelta(state, action.id, action.text ?? '', action.reasoning ?? '')
+    case 'assistant/settled':
+      return settleAssistant(state, action.id, action.message)
+    case 'tool/started': {
+      const existing = state.transcript.items[action.callId]
+      const base = existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
+      return putItem(state, { ...base, summary: action.summary, status: 'running', startedAt: action.at })
+    }
+    case 'tool/progress': {
+      const item = state.transcript.items[action.callId]
+      if (item?.kind !== 'tool' || item.preview === action.preview) return state
+      return putItem(state, { ...item, preview: action.preview })
+    }
+    case 'tool/finished': {
+      const existing = state.transcript.items[action.callId]
+      const base = existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
+      const item: TranscriptItem = {
+        ...base,
+        summary: action.summary,
+        status: action.status,
+        durationMs: action.durationMs,
+        preview: action.preview,
+        display: action.display,
+        result: action.content,
+      }
+      return withMessage(putItem(state, item), {
+        role: 'tool',
+        tool_call_id: action.callId,
+        content: action.content,
+      })
+    }
+    case 'history/appended': {
+      const next = withMessage(state, action.message)
+      if (!action.note) return next
+      const id = `note-${state.messages.length}`
+      return addItem(next, { kind: 'notice', id, level: 'info', text: action.note })
+    }
+    case 'mode/changed':
+      return state.mode === action.mode ? state : { ...state, mode: action.mode }
+    case 'todos/replaced':
+      return { ...state, todos: action.todos }
+    case 'usage/recorded':
+      return {
+        ...state,
+        usage: {
+          session: addUsage(state.usage.session, action.usage),
+          turn: addUsage(state.usage.turn, action.usage),
+          lastStep: action.usage,
+          contextTokens: action.contextTokens,
+          requests: state.usage.requests + 1,
+        },
+      }
+    case 'notice/added':
+      return addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+    case 'turn/started':
+      return {
+        ...state,
+        run: { ...state.run, phase: 'requesting', turnId: action.turnId, turnStartedAt: action.at, step: 0 },
+        usage: { ...state.usage, turn: ZERO_USAGE },
+      }
+    case 'step/started':
+      return { ...state, run: { ...state.run, step: action.step } }
+    case 'phase/changed':
+      return state.run.phase === action.phase ? state : { ...state, run: { ...state.run, phase: action.phase } }
+    case 'turn/ended':
+      return {
+        ...state,
+        run: { ...state.run, phase: 'idle', turnId: null, turnStartedAt: null, lastResult: action.result },
+        transcript: { ...state.transcript, liveId: null },
+      }
+    case 'consent/requested':
+      return {
+        ...state,
+        consent: {
+          queue: [...state.consent.queue, action.request.id],
+          byId: { ...state.consent.byId, [action.request.id]: action.request },
+        },
+      }
+    case 'consent/resolved': {
+      if (!state.consent.byId[action.id]) return state
+      const { [action.id]: _gone, ...byId } = state.consent.byId
+      return { ...state, consent: { queue: state.consent.queue.filter((id) => id !== action.id), byId } }
+    }
+    case 'question/requested':
+      return {
+        ...state,
+        questions: {
+          queue: [...state.questions.queue, action.request.id],
+          byId: { ...state.questions.byId, [action.request.id]: action.request },
+        },
+      }
+    case 'question/resolved': {
+      if (!state.questions.byId[action.id]) return state
+      const { [action.id]: _gone, ...byId } = state.questions.byId
+      return { ...state, questions: { queue: state.questions.queue.filter((id) => id !== action.id), byId } }
+    }
+    case 'task/updated': {
+      const known = action.task.id in state.tasks.byId
+      return {
+        ...state,
+        tasks: {
+          order: known ? state.tasks.order : [...state.tasks.order, action.task.id],
+          byId: { ...state.tasks.byId, [action.task.id]: action.task },
+        },
+      }
+    }
+    case 'ui/focus':
+      return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
+    case 'ui/todos-toggled':
+      return { ...state, ui: { ...state.ui, showTodos: !state.ui.showTodos } }
+    case 'ui/expand-toggled': {
+      const { [action.id]: was, ...rest } = state.ui.expanded
+      const expanded = was ? rest : { ...state.ui.expanded, [action.id]: true as const }
+      return { ...state, ui: { ...state.ui, expanded } }
+    }
+    default:
+      return state
+  }
+}
+
+function newToolItem(id: string, name: string, summary: string): ToolItem {
+  return {
+    kind: 'tool',
+    id,
+    name,
+    summary,
+    status: 'pending',
+    startedAt: null,
+    durationMs: null,
+    preview: '',
+    display: null,
+    result: '',
+    masked: false,
+  }
+}
+
+function countImages(content: string | readonly { type: string }[]): number {
+  return typeof content === 'string' ? 0 : content.filter((p) => p.type === 'image_url').length
+}
+
+function withMessage(state: State, message: ChatMessage): State {
+  return { ...state, messages: [...state.messages, message] }
+}
+
+function addItem(state: State, item: TranscriptItem): State {
+  if (state.transcript.items[item.id]) return putItem(state, item)
+  return {
+    ...state,
+    transcript: {
+      ...state.transcript,
+      order: [...state.transcript.order, item.id],
+      items: { ...state.transcript.items, [item.id]: item },
+    },
+  }
+}
+
+function putItem(state: State, item: TranscriptItem): State {
+  if (!state.transcript.items[item.id]) return addItem(state, item)
+  return { ...state, transcript: { ...state.transcript, items: { ...state.transcript.items, [item.id]: item } } }
+}
+
+function applyDelta(state: State, id: string, text: string, reasoning: string): State {
+  if (!text && !reasoning) return state
+  const existing = state.transcript.items[id]
+  const base =
+    existing?.kind === 'assistant'
+      ? existing
+      : { kind: 'assistant' as const, id, text: '', reasoning: '', streaming: true }
+  const next = addItem(state, { ...base, text: base.text + text, reasoning: base.reasoning + reasoning })
+  return next.transcript.liveId === id ? next : { ...next, transcript: { ...next.transcript, liveId: id } }
+}
+
+function settleAssistant(state: State, id: string, message: State['messages'][number]): State {
+  if (message.role !== 'assistant') return state
+  let next = state
+  const text = message.content ?? ''
+  const reasoning = message.reasoning ?? ''
+  if (text || reasoning || next.transcript.items[id]) {
+    next = addItem(next, { kind: 'assistant', id, text, reasoning, streaming: false })
+  }
+  for (const call of message.tool_calls ?? []) {
+    if (!next.transcript.items[call.id]) next = addItem(next, newToolItem(call.id, call.function.name, call.function.name))
+  }
+  next = withMessage(next, message)
+  return next.transcript.liveId === id ? { ...next, transcript: { ...next.transcript, liveId: null } } : next
+}

@@ -1,0 +1,50 @@
+import type { ConsentRequest, QuestionRequest, TaskSummary } from './domain.js'
+import type { State, TranscriptItem } from './state.js'
+
+/** Selectors return stored references or primitives so React bindings re-render only on real change. */
+export const selectMode = (s: State) => s.mode
+export const selectPhase = (s: State) => s.run.phase
+export const selectIsBusy = (s: State) => s.run.phase !== 'idle'
+export const selectTurnStartedAt = (s: State) => s.run.turnStartedAt
+export const selectTodos = (s: State) => s.todos
+export const selectTranscriptOrder = (s: State) => s.transcript.order
+export const selectTranscriptItems = (s: State) => s.transcript.items
+export const selectLiveId = (s: State) => s.transcript.liveId
+export const selectUsage = (s: State) => s.usage
+export const selectSession = (s: State) => s.session
+export const selectUi = (s: State) => s.ui
+export const selectTasksState = (s: State) => s.tasks
+
+export function selectItem(s: State, id: string): TranscriptItem | undefined {
+  return s.transcript.items[id]
+}
+
+export function selectActiveConsent(s: State): ConsentRequest | undefined {
+  const id = s.consent.queue[0]
+  return id === undefined ? undefined : s.consent.byId[id]
+}
+
+export const selectConsentQueueLength = (s: State) => s.consent.queue.length
+
+export function selectActiveQuestion(s: State): QuestionRequest | undefined {
+  const id = s.questions.queue[0]
+  return id === undefined ? undefined : s.questions.byId[id]
+}
+
+/** Tasks in start order; callers memoise on `s.tasks`. */
+export function listTasks(tasks: State['tasks']): TaskSummary[] {
+  return tasks.order.map((id) => tasks.byId[id]).filter((t): t is TaskSummary => t !== undefined)
+}
+
+export const selectRunningTaskCount = (s: State) =>
+  s.tasks.order.reduce((n, id) => (s.tasks.byId[id]?.status === 'running' ? n + 1 : n), 0)
+
+/** Final assistant text of the last turn (what headless prints). */
+export function selectLastAssistantText(s: State): string {
+  for (let i = s.messages.length - 1; i >= 0; i--) {
+    const m = s.messages[i]
+    if (m?.role === 'user' && typeof m.content === 'string' && !s.messages.slice(i + 1).length) return ''
+    if (m?.role === 'assistant' && m.content) return m.content
+  }
+  return ''
+}

@@ -1,0 +1,188 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import {
+  currentBootId,
+  groupAlive,
+  isProcessAlive,
+  pollUntil,
+  processStartTime,
+  signalGroup,
+} from './process-group.js'
+
+/** One running background job, as recorded for the next start-up in case this process crashes. */
+export interface PidEntry {
+  /** The job's process-group leader. */
+  pid: number
+  pgid: number
+  command: string
+  cwd?: string
+  startedAt: number
+  /** The agent-tui process that owns the job. */
+  ownerPid: number
+  /** Kernel start time of the leader (Linux), so a reused pid is never mistaken for the job. */
+  leaderStart?: string
+  /** Boot the entry was written in (Linux); entries from an earlier boot are stale. */
+  bootId?: string
+}
+
+export interface ReapedOrphan {
+  pid: number
+  command: string
+  cwd?: string
+  /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user). */
+  killed: boolean
+}
+
+export interface PidRegistry {
+  readonly file: string
+  /** Records a job; `ownerPid` defaults to this process. Never throws (see `onError`). */
+  add(entry: {
+    pid: number
+    pgid?: number
+    command: string
+    cwd?: string
+    startedAt?: number
+    ownerPid?: number
+  }): void
+  /** Forgets the job led by `pid`. Never throws (see `onError`). */
+  remove(pid: number): void
+  /** The recorded entries; a missing or corrupt file reads as empty. */
+  list(): PidEntry[]
+  /**
+   * At start-up: kills the groups of jobs whose owner is gone (SIGTERM, then SIGKILL after `graceMs`,
+   * default 2000), reports them, and drops entries whose group no longer exists. Entries of live
+   * owners (other agent-tui instances) are left alone.
+   */
+  reapOrphans(opts?: { graceMs?: number; killWaitMs?: number }): Promise<ReapedOrphan[]>
+}
+
+export interface PidRegistryOptions {
+  /** Called when the file cannot be written; the registry is best-effort and never fails a launch. */
+  onError?: (error: Error) => void
+}
+
+const entrySchema = z.object({
+  pid: z.number().int().positive(),
+  pgid: z.number().int().positive(),
+  command: z.string(),
+  cwd: z.string().optional(),
+  startedAt: z.number(),
+  ownerPid: z.number().int().positive(),
+  leaderStart: z.string().optional(),
+  bootId: z.string().optional(),
+})
+
+const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown()) })
+
+/**
+ * A JSON file of running jobs in the state dir. Writes are atomic (temp file + rename), so a crash
+ * mid-write never corrupts it. Several agent-tui processes may share one file; each write re-reads it
+ * first, which keeps their entries apart except for writes that race within the same instant.
+ */
+export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): PidRegistry {
+  let writes = 0
+
+  const read = (): PidEntry[] => {
+    let raw: unknown
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'))
+    } catch {
+      return []
+    }
+    const parsed = fileSchema.safeParse(raw)
+    if (!parsed.success) return []
+    // Keep every well-formed entry even if a neighbour is damaged.
+    return parsed.data.entries.flatMap((entry) => {
+      const result = entrySchema.safeParse(entry)
+      return result.success ? [result.data] : []
+    })
+  }
+
+  const write = (entries: PidEntry[]): void => {
+    const temp = `${file}.${process.pid}.${++writes}.tmp`
+    try {
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(temp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`)
+      renameSync(temp, file)
+    } catch (error) {
+      try {
+        rmSync(temp, { force: true })
+      } catch {
+        // The temp file was never created (e.g. the directory is unusable); nothing to clean.
+      }
+      const cause = error instanceof Error ? error.message : String(error)
+      opts.onError?.(new Error(`could not update the background job registry ${file}: ${cause}`))
+    }
+  }
+
+  const keyOf = (entry: PidEntry): string => `${entry.ownerPid}:${entry.pid}`
+
+  const isOrphanWorthKilling = (entry: PidEntry, bootId: string | undefined): boolean => {
+    if (entry.bootId !== undefined && bootId !== undefined && entry.bootId !== bootId) return false
+    if (!groupAlive(entry.pgid)) return false
+    // A live leader with another start time is an unrelated process that reused the pid (and so the
+    // group id): the original group is gone.
+    if (entry.leaderStart !== undefined && isProcessAlive(entry.pid)) {
+      const start = processStartTime(entry.pid)
+      if (start !== undefined && start !== entry.leaderStart) return false
+    }
+    return true
+  }
+
+  const killGroup = async (entry: PidEntry, graceMs: number, killWaitMs: number): Promise<ReapedOrphan> => {
+    const gone = () => !groupAlive(entry.pgid)
+    signalGroup(entry.pgid, 'SIGTERM')
+    let killed = await pollUntil(gone, { timeoutMs: graceMs })
+    if (!killed) {
+      signalGroup(entry.pgid, 'SIGKILL')
+      killed = await pollUntil(gone, { timeoutMs: killWaitMs })
+    }
+    return {
+      pid: entry.pid,
+      command: entry.command,
+      ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+      killed,
+    }
+  }
+
+  return {
+    file,
+    add(entry) {
+      const bootId = currentBootId()
+      const leaderStart = processStartTime(entry.pid)
+      const full: PidEntry = {
+        pid: entry.pid,
+        pgid: entry.pgid ?? entry.pid,
+        command: entry.command,
+        ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+        startedAt: entry.startedAt ?? Date.now(),
+        ownerPid: entry.ownerPid ?? process.pid,
+        ...(leaderStart !== undefined && { leaderStart }),
+        ...(bootId !== undefined && { bootId }),
+      }
+      write([...read().filter((e) => e.pid !== entry.pid), full])
+    },
+    remove(pid) {
+      const entries = read()
+      if (entries.some((e) => e.pid === pid)) write(entries.filter((e) => e.pid !== pid))
+    },
+    list: read,
+    async reapOrphans(reapOpts = {}) {
+      const graceMs = reapOpts.graceMs ?? 2000
+      const killWaitMs = reapOpts.killWaitMs ?? 2000
+      const bootId = currentBootId()
+      const orphans: PidEntry[] = []
+      const dropped = new Set<string>()
+      for (const entry of read()) {
+        if (entry.ownerPid === process.pid || isProcessAlive(entry.ownerPid)) continue
+        dropped.add(keyOf(entry))
+        if (isOrphanWorthKilling(entry, bootId)) orphans.push(entry)
+      }
+      const reaped = await Promise.all(orphans.map((entry) => killGroup(entry, graceMs, killWaitMs)))
+      // Re-read: other instances may have written while the groups were dying.
+      if (dropped.size > 0) write(read().filter((e) => !dropped.has(keyOf(e))))
+      return reaped
+    },
+  }
+}

@@ -1,0 +1,224 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { closeSync, constants as fsConstants, mkdirSync, openSync } from 'node:fs'
+import { join } from 'node:path'
+import type { TaskSummary } from '../store/domain.js'
+import { createFileFollower, type FileFollower } from './file-follower.js'
+import { createJobOutput } from './job-output.js'
+import type { OutputBufferOptions } from './output-buffer.js'
+import type { PidRegistry } from './pid-registry.js'
+import { createPipeReader } from './pipe-reader.js'
+import { processGroupId } from './process-group.js'
+import { createTaskJob, type TaskJob, type TaskJobInit } from './task-job.js'
+import type { TaskManagerApi } from './types.js'
+
+export interface TaskManagerOptions {
+  /** The session's outputs dir; logs go to `<outputsDir>/tasks/<id>.log`. */
+  outputsDir: string
+  registry?: PidRegistry
+  /** Receives summaries (copies): throttled while output flows, immediately on status changes. Must not throw. */
+  onUpdate?: (summary: TaskSummary) => void
+  /** At most one output-driven update per task per this many ms (default 250). */
+  updateThrottleMs?: number
+  /** In-memory bounds per task (default 64 KiB head + 1 MiB tail). */
+  buffer?: OutputBufferOptions
+  /** Time between SIGTERM and SIGKILL in `stop` (default 2000 ms). */
+  killGraceMs?: number
+}
+
+/** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
+export type AdoptableChild = ChildProcess | { readonly nodeChildProcess: ChildProcess }
+
+export interface AdoptOptions {
+  /**
+   * A running process that leads its own process group (spawned with `detached: true`) with piped
+   * stdout/stderr. Hand-over contract for the foreground Bash tool: remove your own 'data' listeners
+   * (and pipes) and call `adopt` in the same synchronous turn, so no chunk falls between the two; do
+   * not use execa's `timeout`/`cancelSignal`/`buffer` for a process you may hand over, and keep a
+   * rejection handler on the execa promise. From then on the manager owns the process and its output.
+   */
+  child: AdoptableChild
+  command: string
+  cwd: string
+  description?: string
+  /** Output the caller already collected; it goes into the buffer and the log before anything newer. */
+  initialOutput: string
+  /** When true, the first `read` starts after `initialOutput` (the caller already showed it). */
+  initialOutputSeen?: boolean
+  /** When the process really started (default: now). */
+  startedAt?: number
+}
+
+/** The TaskManager: `TaskManagerApi` plus hand-over, viewing and shutdown. */
+export interface TaskManager extends TaskManagerApi {
+  /** Takes over a running foreground process as a background task. Throws if it has no pid or group. */
+  adopt(opts: AdoptOptions): TaskSummary
+  /** The last `maxBytes` (default 64 KiB) of held output, for live viewers; does not move read cursors. */
+  tail(id: string, maxBytes?: number): string
+  /** SIGKILLs every running job's group at once; for exit paths that cannot wait. */
+  stopAllSync(): void
+  /** Kills everything, waits for the processes to go and stops all timers. For tests and shutdown. */
+  dispose(): Promise<void>
+}
+
+// O_APPEND: stdout and stderr share one file description, so writes interleave without overwriting.
+const LOG_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_APPEND
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Creates a manager; ids are `b1`, `b2`, … in start order for this instance. A launched job runs as
+ * `bash -c command` in its own process group (and session), stdin from /dev/null, with stdout and
+ * stderr both writing straight into `<outputsDir>/tasks/<id>.log`: interleaved exactly as produced and
+ * at no cost to this process. Memory holds a bounded head and tail of each job's output.
+ */
+export function createTaskManager(opts: TaskManagerOptions): TaskManager {
+  const logDir = join(opts.outputsDir, 'tasks')
+  const jobs = new Map<string, TaskJob>()
+  let disposed = false
+
+  const requireJob = (id: string): TaskJob => {
+    const job = jobs.get(id)
+    if (job) return job
+    const known = [...jobs.keys()]
+    throw new Error(
+      known.length === 0
+        ? `unknown task id "${id}"; no background tasks exist`
+        : `unknown task id "${id}"; known: ${known.join(', ')}`,
+    )
+  }
+
+  /** Checked before anything starts, so a failure leaves no process behind and consumes no id. */
+  const prepare = (): { id: string; logPath: string } => {
+    if (disposed) throw new Error('the task manager has been disposed; no new background tasks can start')
+    try {
+      mkdirSync(logDir, { recursive: true })
+    } catch (error) {
+      throw new Error(`cannot create the task log directory ${logDir}: ${errorMessage(error)}`)
+    }
+    const id = `b${jobs.size + 1}`
+    return { id, logPath: join(logDir, `${id}.log`) }
+  }
+
+  const jobInit = (
+    fields: Pick<TaskJobInit, 'id' | 'logPath' | 'child' | 'output' | 'command' | 'cwd' | 'startedAt'> & {
+      description: string | undefined
+    },
+  ): TaskJobInit => ({
+    ...fields,
+    throttleMs: opts.updateThrottleMs ?? 250,
+    killGraceMs: opts.killGraceMs ?? 2000,
+    onUpdate: opts.onUpdate,
+    onEnd: (summary) => {
+      if (summary.pid !== undefined) opts.registry?.remove(summary.pid)
+    },
+  })
+
+  const begin = (job: TaskJob, init: TaskJobInit): TaskSummary => {
+    jobs.set(init.id, job)
+    const { pid } = init.child
+    if (pid !== undefined) {
+      opts.registry?.add({ pid, command: init.command, cwd: init.cwd, startedAt: init.startedAt })
+    }
+    job.start()
+    return job.summary()
+  }
+
+  const runningJobs = (): TaskJob[] => [...jobs.values()].filter((job) => job.isRunning())
+
+  const manager: TaskManager = {
+    launch({ command, cwd, description }) {
+      const { id, logPath } = prepare()
+      const output = createJobOutput(opts.buffer)
+      let logFd: number
+      try {
+        logFd = openSync(logPath, LOG_FLAGS, 0o644)
+      } catch (error) {
+        throw new Error(`cannot create the task log ${logPath}: ${errorMessage(error)}`)
+      }
+      let follower: FileFollower
+      let child: ChildProcess
+      try {
+        follower = createFileFollower(logPath, output)
+      } catch (error) {
+        closeSync(logFd)
+        throw new Error(`cannot read back the task log ${logPath}: ${errorMessage(error)}`)
+      }
+      try {
+        // Own process group: stop() and the exit clean-up signal the whole tree at once.
+        child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', logFd, logFd] })
+      } catch (error) {
+        follower.close(undefined, () => {})
+        throw new Error(`cannot start "${command}": ${errorMessage(error)}`)
+      } finally {
+        // The child holds its own copy; ours would only keep the file open.
+        closeSync(logFd)
+      }
+      const init = jobInit({ id, logPath, child, output, command, cwd, description, startedAt: Date.now() })
+      const job = createTaskJob(init, (events) => {
+        // Without a listener nobody needs live updates: reads sync on demand, no watcher at all.
+        if (opts.onUpdate) follower.watch(events.changed)
+        return follower
+      })
+      return begin(job, init)
+    },
+
+    adopt({ child, command, cwd, description, initialOutput, initialOutputSeen, startedAt }) {
+      const node = 'nodeChildProcess' in child ? child.nodeChildProcess : child
+      if (node.pid === undefined)
+        throw new Error(`cannot adopt "${command}": the process never started (no pid)`)
+      const pgid = processGroupId(node.pid)
+      if (pgid !== undefined && pgid !== node.pid) {
+        throw new Error(
+          `cannot adopt "${command}": pid ${node.pid} is not a process-group leader (group ${pgid}); spawn it with detached: true`,
+        )
+      }
+      const { id, logPath } = prepare()
+      const output = createJobOutput(opts.buffer)
+      const init = jobInit({
+        id,
+        logPath,
+        child: node,
+        output,
+        command,
+        cwd,
+        description,
+        startedAt: startedAt ?? Date.now(),
+      })
+      const job = createTaskJob(init, (events) =>
+        createPipeReader({ child: node, logPath, output, initialOutput }, events),
+      )
+      if (initialOutputSeen) job.markAllRead()
+      return begin(job, init)
+    },
+
+    get: (id) => jobs.get(id)?.summary(),
+
+    list: () => [...jobs.values()].map((job) => job.summary()),
+
+    read: async (id, readOpts) => requireJob(id).read(readOpts),
+
+    tail: (id, maxBytes = 64 * 1024) => requireJob(id).tail(maxBytes),
+
+    stop: async (id) => requireJob(id).stop(),
+
+    async stopAll() {
+      await Promise.all(runningJobs().map((job) => job.stop()))
+    },
+
+    stopAllSync() {
+      for (const job of runningJobs()) {
+        // The exit event may never be processed (we are likely exiting), so forget the entry now.
+        if (job.pid !== undefined) opts.registry?.remove(job.pid)
+        job.killNow()
+      }
+    },
+
+    async dispose() {
+      manager.stopAllSync()
+      await Promise.all([...jobs.values()].map((job) => job.done))
+      disposed = true
+      for (const job of jobs.values()) job.mute()
+    },
+  }
+  return manager
+}

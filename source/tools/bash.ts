@@ -1,0 +1,182 @@
+import { realpath, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { z } from 'zod'
+import { createHeadTailBuffer } from './head-tail-buffer.js'
+import { displayPath, isInside } from './paths.js'
+import { type ShellExit, startShell } from './shell-process.js'
+import { boundOutput } from './spill.js'
+import { defineTool, type Tool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
+
+const DEFAULT_TIMEOUT_MS = 120_000
+const MAX_TIMEOUT_MS = 600_000
+const INLINE_CHARS = 30_000
+// Output kept in memory for one command; beyond it the middle is dropped (head and tail survive).
+const MAX_KEPT_CHARS = 4_000_000
+const PROGRESS_CHARS = 2_000
+
+const DESCRIPTION = `Runs a bash command and returns its output (stdout and stderr interleaved), exit code and duration.
+- Runs \`bash -c\` in the current directory with stdin closed; do not start interactive programs (editors, pagers, prompts) — pass flags such as --yes or --no-pager.
+- A \`cd\` persists between calls while it stays inside the workspace; environment variables and shell state do not.
+- timeout is in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}); a command that runs longer is stopped with its whole process tree.
+- Output over ${INLINE_CHARS} characters is shortened to its start and end; the full output is saved to a file whose path is given (Read it).
+- Processes left running in the background with & are stopped when the command ends; use run_in_background for servers and watchers.
+- Prefer the dedicated tools: Read/Write/Edit for files, Glob to find files, Grep to search contents.
+- Quote paths that contain spaces. Chain dependent commands with &&.`
+
+const schema = z.strictObject({
+  command: z.string().min(1).describe('The bash command to run'),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`),
+  description: z
+    .string()
+    .optional()
+    .describe('What the command does, in 5–10 words (e.g. "Install dependencies", "Run unit tests")'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Run as a background task and return its id at once; read its output later with TaskOutput'),
+})
+
+export type BashArgs = z.infer<typeof schema>
+
+export interface BashToolOptions {
+  /** Read-only command classifier (permissions module): read-only calls may run without consent and concurrently. */
+  isReadOnlyCommand: (command: string) => boolean
+}
+
+/** Builds the Bash tool around the read-only command classifier it is given. */
+export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
+  return defineTool<BashArgs>({
+    name: 'Bash',
+    description: DESCRIPTION,
+    schema,
+    risk: 'exec',
+    isReadOnly: (args) => opts.isReadOnlyCommand(args.command),
+    permissionTarget: (args) => ({ kind: 'command', command: args.command }),
+    preview: async (args, ctx) => ({ kind: 'command', command: args.command, cwd: ctx.cwd() }),
+    summarize: (args) => `Bash ${oneLine(args.command)}`,
+    execute: (args, ctx) => (args.run_in_background ? runInBackground(args, ctx) : runForeground(args, ctx)),
+  })
+}
+
+function oneLine(command: string): string {
+  const first = command.trim().split('\n')[0] ?? ''
+  const line = first.length > 80 ? `${first.slice(0, 79)}…` : first
+  return command.trim().includes('\n') && !line.endsWith('…') ? `${line} …` : line
+}
+
+async function runInBackground(args: BashArgs, ctx: ToolContext): Promise<ToolSuccess> {
+  if (!ctx.tasks) throw new ToolError('execution', 'background jobs are not available in this build')
+  const task = ctx.tasks.launch({
+    command: args.command,
+    cwd: ctx.cwd(),
+    ...(args.description ? { description: args.description } : {}),
+  })
+  return {
+    forModel: `Started background task ${task.id}${task.pid ? ` (pid ${task.pid})` : ''}. Read its output with TaskOutput (task_id "${task.id}"); stop it with TaskStop.`,
+    display: { kind: 'task', taskId: task.id, status: task.status },
+  }
+}
+
+async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSuccess> {
+  if (ctx.signal.aborted) throw new ToolError('aborted', 'The command was cancelled before it started.')
+  const notes: string[] = []
+  let cwd = ctx.cwd()
+  if (
+    !(await stat(cwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    notes.push(`The previous directory ${cwd} no longer exists; cwd reset to workspace.`)
+    cwd = ctx.workspace
+    ctx.setCwd(cwd)
+  }
+  const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS
+  const shell = startShell({ command: args.command, cwd })
+  const output = createHeadTailBuffer(MAX_KEPT_CHARS)
+  shell.onOutput((chunk) => {
+    output.append(chunk)
+    ctx.onProgress(output.tail(PROGRESS_CHARS))
+  })
+  let timedOut = false
+  let aborted = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    void shell.kill()
+  }, timeout)
+  const onAbort = (): void => {
+    aborted = true
+    void shell.kill()
+  }
+  ctx.signal.addEventListener('abort', onAbort, { once: true })
+  // The signal may have fired while the cwd was being checked; 'abort' does not fire twice.
+  if (ctx.signal.aborted) onAbort()
+  let exit: ShellExit
+  try {
+    exit = await shell.exited
+  } catch (error) {
+    throw new ToolError(
+      'execution',
+      `Could not start bash: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  } finally {
+    clearTimeout(timer)
+    ctx.signal.removeEventListener('abort', onAbort)
+  }
+  const seconds = `${(exit.durationMs / 1000).toFixed(1)} s`
+  if (aborted) {
+    const partial = output.tail(2_000)
+    throw new ToolError(
+      'aborted',
+      `The command was interrupted after ${seconds} and its process group was killed.${partial ? `\nLast output:\n${partial}` : ''}`,
+    )
+  }
+
+  if (!timedOut) notes.push(...(await followCwd(exit, cwd, ctx)))
+  if (exit.killedLeftovers) {
+    notes.push(
+      'Background processes started by the command were stopped when it ended; use run_in_background for long-running processes.',
+    )
+  }
+  const bounded = await boundOutput(output.text(), { limit: INLINE_CHARS, spiller: ctx.spill, hint: 'bash' })
+  const status = timedOut
+    ? `Command timed out after ${timeout} ms and was stopped (its whole process group was killed).`
+    : exit.exitCode !== null
+      ? `Exit code ${exit.exitCode} · ${seconds}`
+      : `Killed by ${exit.signal ?? 'a signal'} · ${seconds}`
+  const body = bounded.text === '' ? '(no output)' : bounded.text.replace(/\n$/, '')
+  return {
+    forModel: [body, '', status, ...notes].join('\n'),
+    display: {
+      kind: 'command',
+      command: args.command,
+      exitCode: exit.exitCode,
+      output: bounded.text,
+      truncated: bounded.truncated,
+      ...(timedOut ? { timedOut: true } : {}),
+    },
+    ...(timedOut || exit.exitCode !== 0 ? { failed: true } : {}),
+  }
+}
+
+/** Applies a `cd` the command made: kept inside the workspace, otherwise cwd goes back to the workspace. */
+async function followCwd(exit: ShellExit, before: string, ctx: ToolContext): Promise<string[]> {
+  if (!exit.cwd) return []
+  const realBefore = await realpath(before).catch(() => before)
+  if (exit.cwd === realBefore) return []
+  const realWorkspace = await realpath(ctx.workspace).catch(() => ctx.workspace)
+  if (!isInside(realWorkspace, exit.cwd)) {
+    ctx.setCwd(ctx.workspace)
+    return [`cwd reset to workspace (${ctx.workspace}): ${exit.cwd} is outside it.`]
+  }
+  // Keep the workspace's own spelling when it is reached through a symlink.
+  const next = join(ctx.workspace, relative(realWorkspace, exit.cwd))
+  ctx.setCwd(next)
+  return [`cwd is now ${displayPath(next, ctx.workspace)}`]
+}

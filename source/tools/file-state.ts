@@ -1,0 +1,18 @@
+import type { FileStateTracker } from './types.js'
+
+/**
+ * Creates the per-session record of files the model has read or written. Write and Edit consult it
+ * to refuse blind overwrites and writes over files that changed on disk since the model last saw them.
+ * Keys are absolute paths as the tools resolve them (real paths for existing files).
+ */
+export function createFileStateTracker(): FileStateTracker {
+  const seen = new Map<string, { mtimeMs: number; size: number }>()
+  const remember = (absPath: string, stat: { mtimeMs: number; size: number }): void => {
+    seen.set(absPath, { mtimeMs: stat.mtimeMs, size: stat.size })
+  }
+  return {
+    recordRead: remember,
+    recordWrite: remember,
+    get: (absPath) => seen.get(absPath),
+  }
+}

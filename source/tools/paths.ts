@@ -1,0 +1,26 @@
+import { homedir } from 'node:os'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+
+/**
+ * Resolves a path given by the model: `~` and `~/…` expand to the home directory, relative paths
+ * resolve against `cwd` (the session's current directory), absolute paths stay as they are.
+ * Always returns a normalised absolute path.
+ */
+export function resolveToolPath(input: string, cwd: string): string {
+  if (input === '~') return homedir()
+  if (input.startsWith('~/')) return join(homedir(), input.slice(2))
+  return isAbsolute(input) ? resolve(input) : resolve(cwd, input)
+}
+
+/** True when `p` is `root` itself or lies below it (purely lexical; resolve symlinks first if needed). */
+export function isInside(root: string, p: string): boolean {
+  const rel = relative(resolve(root), resolve(p))
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}
+
+/** Path for messages and labels: relative to the workspace when inside it, else absolute. */
+export function displayPath(absPath: string, workspace: string): string {
+  if (!isInside(workspace, absPath)) return absPath
+  const rel = relative(workspace, absPath)
+  return rel === '' ? '.' : rel
+}

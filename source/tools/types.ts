@@ -1,0 +1,124 @@
+import type { z } from 'zod'
+import type { ImagePart } from '../provider/messages.js'
+import type {
+  ConsentPreview,
+  ErrorCategory,
+  Mode,
+  Question,
+  QuestionAnswer,
+  Risk,
+  ToolDisplay,
+} from '../store/domain.js'
+import type { TaskManagerApi } from '../tasks/types.js'
+
+/** What a call touches, for the permission policy. */
+export type PermissionTarget =
+  | { kind: 'none' }
+  | { kind: 'command'; command: string }
+  | { kind: 'path'; path: string; access: 'read' | 'write' }
+  | { kind: 'url'; url: string }
+
+/** Remembers what the model has read so Write/Edit can refuse blind or stale writes. */
+export interface FileStateTracker {
+  recordRead(absPath: string, stat: { mtimeMs: number; size: number }): void
+  recordWrite(absPath: string, stat: { mtimeMs: number; size: number }): void
+  get(absPath: string): { mtimeMs: number; size: number } | undefined
+}
+
+/** Stores oversized tool output in the session's outputs dir so Read can restore it. */
+export interface OutputSpiller {
+  readonly dir: string
+  /** Returns the absolute path of the (content-addressed) file holding `text`. */
+  spill(text: string, hint: string): Promise<string>
+  isSpillPath(absPath: string): boolean
+}
+
+/** Asks the user (question dialog / plan approval). Absent when nobody can answer (headless, ci). */
+export interface QuestionAsker {
+  ask(
+    request: { kind: 'questions'; questions: Question[] } | { kind: 'plan'; plan: string },
+    signal: AbortSignal,
+  ): Promise<QuestionAnswer>
+}
+
+/** Whitelisted runtime settings the Config tool may read or change (never permissions). */
+export interface RuntimeSettingsApi {
+  list(): Array<{ name: string; value: unknown; description: string }>
+  get(name: string): unknown
+  /** Returns a confirmation message; throws ToolError for unknown names or invalid values. */
+  set(name: string, value: unknown): string
+}
+
+export interface ToolContext {
+  /** Workspace root (the directory agent-tui started in). */
+  readonly workspace: string
+  /** Current directory for Bash; a `cd` inside the workspace persists. */
+  cwd(): string
+  setCwd(dir: string): void
+  readonly signal: AbortSignal
+  readonly sessionId: string
+  readonly files: FileStateTracker
+  readonly spill: OutputSpiller
+  /** Live output preview for the running card (throttled by the caller). */
+  onProgress(text: string): void
+  readonly supportsVision: boolean
+  /** Present once the TaskManager exists (background Bash, TaskOutput, TaskStop). */
+  readonly tasks?: TaskManagerApi
+  /** Id of the tool call being executed. */
+  readonly callId: string
+  /** Current permission mode. */
+  mode(): Mode
+  /** Only ExitPlanMode uses this, and only after the user approved the plan. */
+  switchMode?(mode: Mode): void
+  readonly questions?: QuestionAsker
+  readonly settings?: RuntimeSettingsApi
+}
+
+export interface ToolSuccess {
+  forModel: string
+  /** Images for vision models; sent in a user message right after the tool message. */
+  images?: ImagePart[]
+  display?: ToolDisplay
+  /** Marks the card as failed (e.g. non-zero exit) without turning the result into an error envelope. */
+  failed?: boolean
+}
+
+/** Thrown by tools for expected failures; the executor turns it into a model-visible error envelope. */
+export class ToolError extends Error {
+  readonly category: ErrorCategory
+  readonly hint: string | undefined
+  readonly retryable: boolean
+  constructor(category: ErrorCategory, message: string, opts: { hint?: string; retryable?: boolean } = {}) {
+    super(message)
+    this.name = 'ToolError'
+    this.category = category
+    this.hint = opts.hint
+    this.retryable = opts.retryable ?? false
+  }
+}
+
+/**
+ * One tool. `execute` may throw ToolError (expected failures) or anything else (bugs); the executor
+ * converts both into error envelopes so a tool never breaks the loop.
+ */
+export interface Tool<A = unknown> {
+  readonly name: string
+  readonly description: string
+  readonly schema: z.ZodType<A>
+  readonly risk: Risk
+  /** Whether this particular call only reads (consecutive read-only calls may run concurrently). */
+  isReadOnly(args: A): boolean
+  permissionTarget(args: A, ctx: ToolContext): PermissionTarget
+  /** What the consent prompt shows (command, diff, URL). Computing a diff may read files. */
+  preview(args: A, ctx: ToolContext): Promise<ConsentPreview>
+  /** One-line label for the transcript card and the consent prompt. */
+  summarize(args: A): string
+  execute(args: A, ctx: ToolContext): Promise<ToolSuccess>
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the catalog holds tools of different argument types
+export type AnyTool = Tool<any>
+
+export function defineTool<A>(tool: Tool<A>): Tool<A> {
+  return tool
+}

@@ -1,0 +1,230 @@
+import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
+import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
+import type { Mode } from '../store/domain.js'
+import {
+  selectActiveConsent,
+  selectActiveQuestion,
+  selectIsBusy,
+  selectMode,
+  selectTodos,
+  selectUi,
+} from '../store/selectors.js'
+import type { Theme } from './components/theme.js'
+import { useCommands, useDispatch, useStore } from './hooks/use-store.js'
+import { keyLabel } from './keys/bindings.js'
+import { KEY_PRIORITY, useBindings, useKeyHandler } from './keys/dispatcher.js'
+import { ConsentPrompt } from './panes/consent/consent-prompt.js'
+import { OverlayView } from './panes/help/overlay.js'
+import { InputPane } from './panes/input/input-pane.js'
+import type { FlashLevel } from './panes/input/slash-commands.js'
+import { PlanDialog } from './panes/question/plan-dialog.js'
+import { QuestionDialog } from './panes/question/question-dialog.js'
+import { SidePanes, sideLayout } from './panes/side-panes.js'
+import type { Prices } from './panes/status/format.js'
+import { StatusBar } from './panes/status/status-bar.js'
+import { TaskViewer } from './panes/tasks/task-viewer.js'
+import { useTasksController } from './panes/tasks/use-tasks-controller.js'
+import { TranscriptPane } from './panes/transcript/transcript-pane.js'
+import { createTranscriptView } from './panes/transcript/transcript-view.js'
+import { useTranscriptScroll } from './panes/transcript/use-transcript-scroll.js'
+import { type Flash, type Overlay, type ShellApi, ShellContext } from './shell-context.js'
+
+export interface AppProps {
+  contextLimit: number
+  theme: Theme
+  branch?: string
+  prices?: Prices
+  /** Shown above the input at start (e.g. a keybindings settings error). */
+  startupMessage?: Flash
+  /** Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit); the caller shuts down. */
+  onExit(code: number): void
+}
+
+/** SAFE → AUTO → PLAN → SAFE; DANGEROUS and CI (set by flags) fall back to SAFE. */
+export function nextMode(mode: Mode): Mode {
+  if (mode === 'safe') return 'auto'
+  if (mode === 'auto') return 'plan'
+  return 'safe'
+}
+
+/** Below this size the layout drops side panes and caps docks hard instead of failing. */
+const COMPACT_ROWS = 12
+
+/**
+ * Layout only: status bar, transcript (or task viewer / overlay) with side panes, dialogs docked above
+ * the input, input at the bottom. The root box is exactly the terminal size, so a frame can never be
+ * taller than the screen; the transcript gets the measured remaining height.
+ */
+export function App({ contextLimit, theme, branch, prices, startupMessage, onExit }: AppProps) {
+  const { columns, rows } = useWindowSize()
+  const width = Math.max(1, columns)
+  const height = Math.max(1, rows)
+  const commands = useCommands()
+  const dispatch = useDispatch()
+  const bindings = useBindings()
+  const { suspendTerminal } = useApp()
+  const busy = useStore(selectIsBusy)
+  const mode = useStore(selectMode)
+  const ui = useStore(selectUi)
+  const todos = useStore(selectTodos)
+  const consent = useStore(selectActiveConsent)
+  const question = useStore(selectActiveQuestion)
+  const [flash, setFlash] = useState<Flash | null>(startupMessage ?? null)
+  const [overlay, setOverlay] = useState<Overlay | null>(null)
+  const exiting = useRef(false)
+  const ctrlCArmedAt = useRef(0)
+
+  const view = useMemo(() => createTranscriptView(theme), [theme])
+  const scroll = useTranscriptScroll(view)
+
+  const requestExit = useCallback(
+    (code: number) => {
+      if (exiting.current) return
+      exiting.current = true
+      setFlash({ text: 'Exiting…', level: 'info' })
+      onExit(code)
+    },
+    [onExit],
+  )
+  const shell = useMemo<ShellApi>(
+    () => ({
+      contextLimit,
+      prices,
+      flash: (text: string, level: FlashLevel = 'info') => setFlash({ text, level }),
+      clearFlash: () => setFlash(null),
+      showHelp: () => setOverlay({ kind: 'help' }),
+      showInfo: (title: string, lines: string[]) => setOverlay({ kind: 'info', title, lines }),
+      requestExit,
+    }),
+    [contextLimit, prices, requestExit],
+  )
+
+  const tasksUi = useTasksController((text) => setFlash({ text, level: 'warn' }))
+  const dialogOpen = consent !== undefined || question !== undefined
+  const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
+
+  useKeyHandler(KEY_PRIORITY.global, (ev) => {
+    if (ev.has('app.ctrlC')) {
+      if (busy) commands.interrupt()
+      else if (Date.now() - ctrlCArmedAt.current < 1500) requestExit(0)
+      else {
+        ctrlCArmedAt.current = Date.now()
+        setFlash({ text: `Press ${keyLabel(bindings, 'app.ctrlC')} again to exit`, level: 'info' })
+      }
+      return true
+    }
+    ctrlCArmedAt.current = 0
+    if (ev.has('app.exit')) requestExit(0)
+    else if (ev.armed.has('app.exit'))
+      setFlash({
+        text: `Press ${keyLabel(bindings, 'app.exit').replace(' ×2', '')} again to exit`,
+        level: 'info',
+      })
+    else if (ev.has('app.interrupt')) {
+      if (!busy) return false
+      commands.interrupt()
+    } else if (ev.has('app.redraw')) {
+      // Hands the terminal back and forth: Ink then repaints every row from scratch.
+      void suspendTerminal(() => {})
+    } else if (ev.has('mode.cycle')) commands.setMode(nextMode(mode))
+    else if (ev.has('bash.background')) {
+      // Under tmux Ctrl+B is the prefix, so users press it twice: a repeat that finds nothing is fine.
+      if (!commands.backgroundForeground() && !ev.repeat)
+        setFlash({ text: 'No running command to background', level: 'info' })
+    } else if (ev.has('todos.toggle')) dispatch({ type: 'ui/todos-toggled' })
+    else if (ev.has('transcript.expand')) {
+      const target = scroll.expandTarget()
+      if (target) dispatch({ type: 'ui/expand-toggled', id: target })
+    } else if (ev.has('help.show')) setOverlay({ kind: 'help' })
+    else if (ev.has('focus.next')) {
+      if (ui.focus === 'tasks' || tasksUi.tasks.length === 0) dispatch({ type: 'ui/focus', focus: 'input' })
+      else dispatch({ type: 'ui/focus', focus: 'tasks' })
+    } else if (ev.has('transcript.pageUp')) scroll.pageUp()
+    else if (ev.has('transcript.pageDown')) scroll.pageDown()
+    else if (ev.has('transcript.home')) scroll.home()
+    else if (ev.has('transcript.end')) scroll.end()
+    else return false
+    return true
+  })
+  // Budget: status row, then input and dock caps that always leave the transcript a few rows.
+  const available = Math.max(0, height - 1)
+  const inputMax = Math.max(2, Math.min(14, Math.floor(available * 0.35)))
+  const minTranscript = available >= COMPACT_ROWS ? 3 : 0
+  const dockMax = Math.max(0, available - inputMax - minTranscript)
+  const side = sideLayout({
+    columns: width,
+    rows: height,
+    showTodos: ui.showTodos && todos.length > 0,
+    taskCount: tasksUi.tasks.length,
+  })
+
+  const middleRef = useRef(null)
+  const middle = useBoxMetrics(middleRef)
+  const mainWidth = side.kind === 'column' ? Math.max(1, width - side.width) : width
+  const stackedRows = side.kind === 'stacked' ? side.rowsFor(middle.height, tasksUi.focused) : 0
+  const mainHeight = Math.max(0, middle.height - stackedRows)
+  const viewing = tasksUi.viewingId ? tasksUi.tasks.find((t) => t.id === tasksUi.viewingId) : undefined
+
+  let main: ReactNode
+  if (overlay)
+    main = (
+      <OverlayView overlay={overlay} width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />
+    )
+  else if (viewing) {
+    main = (
+      <TaskViewer
+        task={viewing}
+        commands={commands}
+        width={mainWidth}
+        height={mainHeight}
+        confirming={tasksUi.confirmId === viewing.id}
+      />
+    )
+  } else main = <TranscriptPane view={view} width={mainWidth} height={mainHeight} />
+
+  return (
+    <ShellContext.Provider value={shell}>
+      <Box flexDirection="column" width={width} height={height} overflow="hidden">
+        <StatusBar width={width} contextLimit={contextLimit} branch={branch} prices={prices} />
+        <Box
+          ref={middleRef}
+          flexDirection={side.kind === 'column' ? 'row' : 'column'}
+          flexGrow={1}
+          flexShrink={1}
+          flexBasis={0}
+          overflow="hidden"
+        >
+          {middle.hasMeasured ? main : null}
+          {side.kind !== 'none' && middle.hasMeasured ? (
+            <SidePanes
+              layout={side}
+              width={side.kind === 'column' ? side.width : width}
+              height={side.kind === 'column' ? middle.height : stackedRows}
+              tasksUi={tasksUi}
+            />
+          ) : null}
+        </Box>
+        {dialogOpen && dockMax > 0 ? (
+          <Box flexShrink={0} maxHeight={dockMax} overflow="hidden" flexDirection="column">
+            {consent ? (
+              <ConsentPrompt width={width} maxHeight={dockMax} theme={theme} />
+            ) : question?.kind === 'questions' ? (
+              <QuestionDialog key={question.id} request={question} width={width} maxHeight={dockMax} />
+            ) : question?.kind === 'plan' ? (
+              <PlanDialog
+                key={question.id}
+                request={question}
+                width={width}
+                maxHeight={dockMax}
+                theme={theme}
+              />
+            ) : null}
+          </Box>
+        ) : null}
+        <Box flexShrink={0} maxHeight={inputMax} overflow="hidden" flexDirection="column">
+          <InputPane width={width} maxHeight={inputMax} active={inputActive} flash={flash} />
+        </Box>
+      </Box>
+    </ShellContext.Provider>
+  )
+}

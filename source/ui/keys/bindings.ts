@@ -1,0 +1,255 @@
+import { formatKeySpec, isKeySpec, type KeySpec, parseKeySpec } from './key-spec.js'
+
+/** Where a command applies; used for help grouping and to tell the user which handler owns a key. */
+export type KeyContext = 'global' | 'input' | 'transcript' | 'tasks' | 'consent' | 'question' | 'plan'
+
+interface BindingDef {
+  context: KeyContext
+  keys: readonly string[]
+  description: string
+  /** The command fires on the second consecutive press; the first press only arms it (and shows a hint). */
+  double?: boolean
+}
+
+/**
+ * Every shortcut of the app, as data. Handlers match command names, never raw keys, and the `?` help
+ * overlay is generated from this table, so changing a key here changes both.
+ */
+const DEFAULTS = {
+  'app.interrupt': { context: 'global', keys: ['escape'], description: 'Interrupt the running step' },
+  'app.ctrlC': {
+    context: 'global',
+    keys: ['ctrl+c'],
+    description: 'Interrupt, then clear the input, then (twice) exit',
+  },
+  'app.exit': { context: 'global', keys: ['ctrl+d'], description: 'Exit (press twice)', double: true },
+  'app.redraw': { context: 'global', keys: ['ctrl+l'], description: 'Redraw the screen' },
+  'mode.cycle': { context: 'global', keys: ['shift+tab'], description: 'Cycle mode SAFE → AUTO → PLAN' },
+  'bash.background': {
+    context: 'global',
+    keys: ['ctrl+b'],
+    description: 'Move the running command to the background (tmux: press twice)',
+  },
+  'todos.toggle': { context: 'global', keys: ['ctrl+t'], description: 'Show or hide the todo pane' },
+  'transcript.expand': {
+    context: 'global',
+    keys: ['ctrl+o'],
+    description: 'Expand or collapse the last tool card',
+  },
+  'help.show': { context: 'global', keys: ['?'], description: 'Show all keys (on empty input)' },
+  'focus.next': { context: 'global', keys: ['tab'], description: 'Move focus between input and tasks' },
+  'transcript.pageUp': { context: 'transcript', keys: ['pageup'], description: 'Scroll the transcript up' },
+  'transcript.pageDown': {
+    context: 'transcript',
+    keys: ['pagedown'],
+    description: 'Scroll the transcript down',
+  },
+  'transcript.home': {
+    context: 'transcript',
+    keys: ['home'],
+    description: 'Transcript top (on empty input)',
+  },
+  'transcript.end': {
+    context: 'transcript',
+    keys: ['end'],
+    description: 'Transcript bottom, follow output (on empty input)',
+  },
+  'input.submit': { context: 'input', keys: ['enter'], description: 'Send (queued while the agent works)' },
+  'input.newline': {
+    context: 'input',
+    keys: ['ctrl+j', 'shift+enter', 'meta+enter'],
+    description: 'New line (also \\ then Enter)',
+  },
+  'input.clear': {
+    context: 'input',
+    keys: ['escape'],
+    description: 'Clear the input (press twice)',
+    double: true,
+  },
+  'input.history.prev': {
+    context: 'input',
+    keys: ['up'],
+    description: 'Previous prompt (on the first line)',
+  },
+  'input.history.next': { context: 'input', keys: ['down'], description: 'Next prompt (on the last line)' },
+  'input.history.search': { context: 'input', keys: ['ctrl+r'], description: 'Search prompt history' },
+  'input.editor': { context: 'input', keys: ['ctrl+g'], description: 'Edit the prompt in $EDITOR' },
+  'input.complete': { context: 'input', keys: ['tab'], description: 'Accept the completion' },
+  'input.left': { context: 'input', keys: ['left'], description: 'Cursor left' },
+  'input.right': { context: 'input', keys: ['right'], description: 'Cursor right' },
+  'input.wordLeft': {
+    context: 'input',
+    keys: ['ctrl+left', 'meta+left', 'meta+b'],
+    description: 'Word left',
+  },
+  'input.wordRight': {
+    context: 'input',
+    keys: ['ctrl+right', 'meta+right', 'meta+f'],
+    description: 'Word right',
+  },
+  'input.lineStart': { context: 'input', keys: ['home', 'ctrl+a'], description: 'Start of line' },
+  'input.lineEnd': { context: 'input', keys: ['end', 'ctrl+e'], description: 'End of line' },
+  'input.backspace': { context: 'input', keys: ['backspace'], description: 'Delete left' },
+  'input.delete': { context: 'input', keys: ['delete'], description: 'Delete right' },
+  'input.deleteWord': {
+    context: 'input',
+    keys: ['ctrl+w', 'meta+backspace'],
+    description: 'Delete word left',
+  },
+  'input.killLineLeft': { context: 'input', keys: ['ctrl+u'], description: 'Delete to start of line' },
+  'input.killLineRight': { context: 'input', keys: ['ctrl+k'], description: 'Delete to end of line' },
+  'tasks.up': { context: 'tasks', keys: ['up'], description: 'Select previous task' },
+  'tasks.down': { context: 'tasks', keys: ['down'], description: 'Select next task' },
+  'tasks.open': { context: 'tasks', keys: ['enter'], description: 'Open the live output' },
+  'tasks.stop': { context: 'tasks', keys: ['k'], description: 'Stop the selected task' },
+  'tasks.confirm': { context: 'tasks', keys: ['y'], description: 'Confirm stopping' },
+  'tasks.back': { context: 'tasks', keys: ['escape'], description: 'Back / leave the tasks pane' },
+  'consent.once': { context: 'consent', keys: ['1', 'y'], description: 'Allow once' },
+  'consent.session': { context: 'consent', keys: ['2', 'a'], description: 'Allow for this session' },
+  'consent.always': { context: 'consent', keys: ['3', 'A'], description: 'Always allow (saves the rule)' },
+  'consent.deny': { context: 'consent', keys: ['escape', 'n'], description: 'Deny' },
+  'consent.note': { context: 'consent', keys: ['tab'], description: 'Add a note to the answer' },
+  'consent.select': { context: 'consent', keys: ['enter'], description: 'Pick the highlighted option' },
+  'consent.prev': { context: 'consent', keys: ['left', 'up'], description: 'Previous option' },
+  'consent.next': { context: 'consent', keys: ['right', 'down'], description: 'Next option' },
+  'question.up': { context: 'question', keys: ['up'], description: 'Previous option' },
+  'question.down': { context: 'question', keys: ['down'], description: 'Next option' },
+  'question.toggle': {
+    context: 'question',
+    keys: ['space'],
+    description: 'Toggle the option (multi-select)',
+  },
+  'question.choose': { context: 'question', keys: ['enter'], description: 'Choose / next question' },
+  'question.cancel': { context: 'question', keys: ['escape'], description: 'Cancel the question' },
+  'plan.up': { context: 'plan', keys: ['up'], description: 'Previous option' },
+  'plan.down': { context: 'plan', keys: ['down'], description: 'Next option' },
+  'plan.choose': { context: 'plan', keys: ['enter'], description: 'Choose' },
+  'plan.scrollUp': { context: 'plan', keys: ['pageup'], description: 'Scroll the plan up' },
+  'plan.scrollDown': { context: 'plan', keys: ['pagedown'], description: 'Scroll the plan down' },
+} as const satisfies Record<string, BindingDef>
+
+export type CommandName = keyof typeof DEFAULTS
+
+export interface Binding {
+  command: CommandName
+  context: KeyContext
+  description: string
+  double: boolean
+  /** The spec strings as written (for messages) and parsed. */
+  keys: readonly string[]
+  specs: readonly KeySpec[]
+}
+
+export type Bindings = readonly Binding[]
+
+export const COMMAND_NAMES = Object.keys(DEFAULTS) as CommandName[]
+
+function parseAll(command: string, keys: readonly string[]): KeySpec[] | string {
+  const specs: KeySpec[] = []
+  for (const key of keys) {
+    const parsed = parseKeySpec(key)
+    if (!isKeySpec(parsed)) return `${command}: ${parsed.error}`
+    specs.push(parsed)
+  }
+  return specs
+}
+
+function build(): Binding[] {
+  return COMMAND_NAMES.map((command) => {
+    const def: BindingDef = DEFAULTS[command]
+    const specs = parseAll(command, def.keys)
+    // The defaults are authored here; a bad one is a programming error caught by the unit tests.
+    if (typeof specs === 'string') throw new Error(`bad default binding ${specs}`)
+    return {
+      command,
+      context: def.context,
+      description: def.description,
+      double: def.double ?? false,
+      keys: def.keys,
+      specs,
+    }
+  })
+}
+
+export const DEFAULT_BINDINGS: Bindings = build()
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(DEFAULTS, name)
+}
+
+export type OverrideResult = { ok: true; bindings: Bindings } | { ok: false; error: string }
+
+/**
+ * Applies settings `keybindings` ({"todos.toggle": "ctrl+y"} or an array of keys; an empty array
+ * unbinds). Unknown command names or unparsable keys are reported together, never half-applied.
+ */
+export function applyKeybindingOverrides(
+  defaults: Bindings,
+  overrides: Readonly<Record<string, string | readonly string[]>> | undefined,
+): OverrideResult {
+  if (!overrides) return { ok: true, bindings: defaults }
+  const unknown: string[] = []
+  const bad: string[] = []
+  const replaced = new Map<string, { keys: readonly string[]; specs: KeySpec[] }>()
+  for (const [command, value] of Object.entries(overrides)) {
+    if (!isCommandName(command)) {
+      unknown.push(command)
+      continue
+    }
+    const keys = typeof value === 'string' ? [value] : value
+    const specs = parseAll(command, keys)
+    if (typeof specs === 'string') bad.push(specs)
+    else replaced.set(command, { keys, specs })
+  }
+  const errors: string[] = []
+  if (unknown.length) {
+    errors.push(`unknown command${unknown.length > 1 ? 's' : ''} in keybindings: ${unknown.join(', ')}`)
+  }
+  errors.push(...bad.map((b) => `bad key in keybindings: ${b}`))
+  if (errors.length) return { ok: false, error: errors.join('; ') }
+  return {
+    ok: true,
+    bindings: defaults.map((b) => {
+      const r = replaced.get(b.command)
+      return r ? { ...b, keys: r.keys, specs: r.specs } : b
+    }),
+  }
+}
+
+export function bindingFor(bindings: Bindings, command: CommandName): Binding | undefined {
+  return bindings.find((b) => b.command === command)
+}
+
+/** Display label for a command's keys, e.g. "Ctrl+T" or "1 / y". */
+export function keyLabel(bindings: Bindings, command: CommandName): string {
+  const binding = bindingFor(bindings, command)
+  if (!binding || binding.specs.length === 0) return 'unbound'
+  const label = binding.specs.map(formatKeySpec).join(' / ')
+  return binding.double ? `${label} ×2` : label
+}
+
+const CONTEXT_TITLES: Record<KeyContext, string> = {
+  global: 'Anywhere',
+  transcript: 'Transcript',
+  input: 'Input',
+  tasks: 'Tasks pane',
+  consent: 'Permission prompt',
+  question: 'Question dialog',
+  plan: 'Plan approval',
+}
+
+export interface HelpSection {
+  title: string
+  rows: Array<{ keys: string; description: string }>
+}
+
+/** The `?` overlay content, generated from the bindings so it can never drift from the real keys. */
+export function helpSections(bindings: Bindings): HelpSection[] {
+  const order: KeyContext[] = ['global', 'transcript', 'input', 'tasks', 'consent', 'question', 'plan']
+  return order.map((context) => ({
+    title: CONTEXT_TITLES[context],
+    rows: bindings
+      .filter((b) => b.context === context)
+      .map((b) => ({ keys: keyLabel(bindings, b.command), description: b.description })),
+  }))
+}

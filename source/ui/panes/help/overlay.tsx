@@ -1,0 +1,91 @@
+import { Box, Text } from 'ink'
+import { useMemo, useState } from 'react'
+import { type Bindings, helpSections } from '../../keys/bindings.js'
+import { KEY_PRIORITY, useBindings, useKeyHandler } from '../../keys/dispatcher.js'
+import type { Overlay } from '../../shell-context.js'
+import { SLASH_COMMANDS } from '../input/slash-commands.js'
+
+interface Line {
+  text: string
+  kind: 'title' | 'section' | 'row' | 'blank'
+}
+
+/** The `?` help text, generated from the bindings table and the slash command table. */
+export function helpLines(bindings: Bindings): Line[] {
+  const lines: Line[] = [{ text: 'Keys and commands', kind: 'title' }]
+  for (const section of helpSections(bindings)) {
+    if (section.rows.length === 0) continue
+    lines.push({ text: '', kind: 'blank' }, { text: section.title, kind: 'section' })
+    for (const row of section.rows)
+      lines.push({ text: `  ${row.keys.padEnd(26)} ${row.description}`, kind: 'row' })
+  }
+  lines.push({ text: '', kind: 'blank' }, { text: 'Slash commands', kind: 'section' })
+  for (const c of SLASH_COMMANDS) {
+    const usage = `/${c.name}${c.args ? ` ${c.args}` : ''}`
+    const note = c.unavailable ? ' (not available yet)' : ''
+    lines.push({ text: `  ${usage.padEnd(26)} ${c.description}${note}`, kind: 'row' })
+  }
+  lines.push(
+    { text: '', kind: 'blank' },
+    {
+      text: 'Input: @path mentions a file · !cmd runs a shell command · paste or type an image path to attach it',
+      kind: 'row',
+    },
+  )
+  return lines
+}
+
+export interface OverlayViewProps {
+  overlay: Overlay
+  width: number
+  height: number
+  onClose(): void
+}
+
+/**
+ * Help and info (/cost, /context) overlays, drawn in the transcript's place so the frame keeps its
+ * height. PgUp/PgDn/↑/↓ scroll; any other key closes.
+ */
+export function OverlayView({ overlay, width, height, onClose }: OverlayViewProps) {
+  const bindings = useBindings()
+  const [top, setTop] = useState(0)
+  const lines = useMemo<Line[]>(
+    () =>
+      overlay.kind === 'help'
+        ? helpLines(bindings)
+        : [
+            { text: overlay.title, kind: 'title' },
+            { text: '', kind: 'blank' },
+            ...overlay.lines.map((text): Line => ({ text, kind: 'row' })),
+          ],
+    [overlay, bindings],
+  )
+  const body = Math.max(1, height - 1)
+  const maxTop = Math.max(0, lines.length - body)
+  const start = Math.min(top, maxTop)
+
+  useKeyHandler(KEY_PRIORITY.overlay, (ev) => {
+    const k = ev.key
+    if (k.pageUp || k.upArrow) setTop(Math.max(0, start - (k.pageUp ? body : 1)))
+    else if (k.pageDown || k.downArrow) setTop(Math.min(maxTop, start + (k.pageDown ? body : 1)))
+    else onClose()
+    return true
+  })
+
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      {lines.slice(start, start + body).map((line, i) => {
+        const style = { bold: line.kind !== 'row', color: line.kind === 'title' ? 'cyan' : undefined }
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: overlay lines are positional
+          <Text key={i} wrap="truncate" {...style}>
+            {line.text || ' '}
+          </Text>
+        )
+      })}
+      <Text wrap="truncate" dimColor>
+        {maxTop > 0 ? 'PgUp/PgDn scroll · ' : ''}any other key closes
+      </Text>
+    </Box>
+  )
+}

@@ -1,0 +1,62 @@
+import stringWidth from 'string-width'
+
+export interface EditorLayout {
+  /** Visual rows after wrapping, without the caret. */
+  rows: string[]
+  caretRow: number
+  /** Index into `rows[caretRow]` (code units) where the caret sits. */
+  caretIndex: number
+}
+
+/**
+ * Wraps the editor text to `width` columns by display width (CJK and emoji count double) and finds the
+ * caret's visual row. Character wrap, not word wrap: the caret must map to one cell predictably.
+ */
+export function layoutEditor(text: string, cursor: number, width: number): EditorLayout {
+  const w = Math.max(2, width)
+  const rows: string[] = []
+  let caretRow = 0
+  let caretIndex = 0
+  let offset = 0
+  for (const line of text.split('\n')) {
+    let row = ''
+    let rowWidth = 0
+    let rowStart = offset
+    const chars = [...line]
+    const flush = () => {
+      rows.push(row)
+      row = ''
+      rowWidth = 0
+    }
+    for (const ch of chars) {
+      const cw = stringWidth(ch)
+      // Leave one cell free at the end of a row so a caret after the last character still fits.
+      if (rowWidth + cw > w - 1) {
+        flush()
+        rowStart = offset
+      }
+      if (offset === cursor) {
+        caretRow = rows.length
+        caretIndex = offset - rowStart
+      }
+      row += ch
+      rowWidth += cw
+      offset += ch.length
+    }
+    if (offset === cursor) {
+      caretRow = rows.length
+      caretIndex = offset - rowStart
+    }
+    flush()
+    offset += 1 // the "\n"
+  }
+  return { rows, caretRow, caretIndex }
+}
+
+/** The window of `maxRows` rows that keeps the caret visible (caret near the bottom when scrolling). */
+export function visibleWindow(layout: EditorLayout, maxRows: number): { start: number; end: number } {
+  const total = layout.rows.length
+  if (total <= maxRows) return { start: 0, end: total }
+  const start = Math.min(Math.max(0, layout.caretRow - maxRows + 1), total - maxRows)
+  return { start, end: start + maxRows }
+}

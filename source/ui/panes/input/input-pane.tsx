@@ -1,0 +1,126 @@
+import { Box, Text } from 'ink'
+import type { Flash } from '../../shell-context.js'
+import { layoutEditor, visibleWindow } from './editor-layout.js'
+import { type CompletionItem, usePrompt } from './use-prompt.js'
+
+export interface InputPaneProps {
+  width: number
+  /** Rows the whole pane may take (separator, flash, popup and editor). */
+  maxHeight: number
+  /** Whether keys and pastes go to the prompt (false while a dialog, overlay or other pane has focus). */
+  active: boolean
+  flash: Flash | null
+}
+
+const PROMPT = '❯ '
+const MAX_POPUP = 8
+const PLACEHOLDER = 'Message · / commands · @ files · ! shell · ? keys'
+
+/** Rows the pane renders for a given state; the app uses it to size the transcript exactly. */
+export function inputPaneRows(opts: { editorRows: number; popupRows: number; flash: boolean }): number {
+  return 1 + (opts.flash ? 1 : 0) + opts.popupRows + opts.editorRows
+}
+
+/**
+ * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
+ * completion popup, and the multi-line editor with a visible caret. All behaviour is in `usePrompt`.
+ */
+export function InputPane({ width, maxHeight, active, flash }: InputPaneProps) {
+  const view = usePrompt({ active })
+  const textWidth = Math.max(4, width - PROMPT.length)
+  const shownText = view.search ? view.searchMatch : view.editor.text
+  const cursor = view.search ? shownText.length : view.editor.cursor
+  const layout = layoutEditor(shownText, cursor, textWidth)
+  const fixed = 1 + (flash ? 1 : 0)
+  const popupRows = Math.min(view.items.length, MAX_POPUP, Math.max(0, maxHeight - fixed - 1))
+  const editorRows = Math.max(1, Math.min(layout.rows.length, maxHeight - fixed - popupRows, 12))
+  const window = visibleWindow(layout, editorRows)
+
+  return (
+    <Box flexDirection="column" width={width} flexShrink={0}>
+      <Text wrap="truncate" dimColor>
+        {separator(width, view.busy)}
+      </Text>
+      {flash ? (
+        <Text
+          wrap="truncate"
+          color={flash.level === 'error' ? 'red' : flash.level === 'warn' ? 'yellow' : 'cyan'}
+        >
+          {flash.text}
+        </Text>
+      ) : null}
+      {popupRows > 0 ? (
+        <Popup items={view.items} selected={view.popupIndex} rows={popupRows} width={width} />
+      ) : null}
+      {layout.rows.slice(window.start, window.end).map((row, i) => {
+        const rowIndex = window.start + i
+        const prefix = view.search
+          ? i === 0
+            ? `(search) ${view.search.query}: `
+            : ''
+          : rowIndex === 0
+            ? PROMPT
+            : '  '
+        const showCaret = active && rowIndex === layout.caretRow
+        return (
+          <Text key={rowIndex} wrap="truncate">
+            <Text color={view.search ? 'yellow' : 'cyan'}>{prefix}</Text>
+            {!shownText && rowIndex === 0 && !view.search ? (
+              <>
+                {showCaret ? <Text inverse> </Text> : null}
+                <Text dimColor>{PLACEHOLDER}</Text>
+              </>
+            ) : showCaret ? (
+              <>
+                {row.slice(0, layout.caretIndex)}
+                <Text inverse>{charAt(row, layout.caretIndex) || ' '}</Text>
+                {row.slice(layout.caretIndex + charAt(row, layout.caretIndex).length)}
+              </>
+            ) : (
+              row
+            )}
+          </Text>
+        )
+      })}
+    </Box>
+  )
+}
+
+function charAt(row: string, index: number): string {
+  const cp = row.codePointAt(index)
+  return cp === undefined ? '' : String.fromCodePoint(cp)
+}
+
+function separator(width: number, busy: boolean): string {
+  const label = busy ? ' Enter queues your message · Esc interrupts ' : ''
+  return label + '─'.repeat(Math.max(0, width - label.length))
+}
+
+function Popup({
+  items,
+  selected,
+  rows,
+  width,
+}: {
+  items: CompletionItem[]
+  selected: number
+  rows: number
+  width: number
+}) {
+  const start = Math.min(Math.max(0, selected - rows + 1), Math.max(0, items.length - rows))
+  const labelWidth = Math.min(28, Math.max(...items.map((i) => i.label.length)) + 2)
+  return (
+    <Box flexDirection="column" width={width}>
+      {items.slice(start, start + rows).map((item, i) => {
+        const active = start + i === selected
+        return (
+          <Text key={item.label} wrap="truncate" inverse={active}>
+            {'  '}
+            <Text color={active ? undefined : 'cyan'}>{item.label.padEnd(labelWidth)}</Text>
+            <Text dimColor={!active}>{item.detail}</Text>
+          </Text>
+        )
+      })}
+    </Box>
+  )
+}

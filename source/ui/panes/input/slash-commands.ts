@@ -1,0 +1,270 @@
+import type { ImageAttachment, RuntimeCommands } from '../../../agent/commands.js'
+import { MODES, type Mode } from '../../../store/domain.js'
+import type { State } from '../../../store/state.js'
+import {
+  cachedPercent,
+  contextPercent,
+  estimateCost,
+  formatCost,
+  formatTokens,
+  type Prices,
+} from '../status/format.js'
+
+export interface SlashCommand {
+  name: string
+  aliases: readonly string[]
+  args: string
+  description: string
+  /** Set when the runtime cannot do this yet; shown instead of pretending to run. */
+  unavailable?: string
+}
+
+/** SPEC §10 slash commands, in the order the completion popup lists them. */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: 'help', aliases: [], args: '', description: 'Show keys and commands' },
+  { name: 'plan', aliases: [], args: '[on|off]', description: 'Toggle plan mode (read-only planning)' },
+  { name: 'mode', aliases: [], args: '<safe|auto|plan>', description: 'Set the permission mode' },
+  { name: 'model', aliases: [], args: '[id]', description: 'Show or switch the model' },
+  {
+    name: 'image',
+    aliases: [],
+    args: '<path> [question]',
+    description: 'Attach an image (and ask about it)',
+  },
+  {
+    name: 'compact',
+    aliases: [],
+    args: '[focus]',
+    description: 'Summarise older history now',
+    unavailable: 'manual compaction is coming; automatic compaction still applies when the context fills up',
+  },
+  { name: 'clear', aliases: [], args: '', description: 'Start a fresh conversation' },
+  { name: 'context', aliases: [], args: '', description: 'Show context window usage' },
+  { name: 'cost', aliases: [], args: '', description: 'Show token usage and cost' },
+  { name: 'tasks', aliases: ['bashes'], args: '', description: 'Focus the background tasks pane' },
+  { name: 'todos', aliases: [], args: '', description: 'Show or hide the todo pane' },
+  {
+    name: 'permissions',
+    aliases: [],
+    args: '',
+    description: 'Show permission rules',
+    unavailable: 'a rules viewer is coming; rules live in .agent-tui/settings.json and settings.local.json',
+  },
+  {
+    name: 'mcp',
+    aliases: [],
+    args: '',
+    description: 'Show MCP servers',
+    unavailable: 'MCP server status is coming (servers come from settings and .mcp.json)',
+  },
+  {
+    name: 'agents',
+    aliases: [],
+    args: '',
+    description: 'List agent profiles',
+    unavailable: 'listing agent profiles (.agent-tui/agents/*.md) is coming',
+  },
+  {
+    name: 'resume',
+    aliases: [],
+    args: '[id]',
+    description: 'Resume an earlier session',
+    unavailable: 'the in-app session picker is coming',
+  },
+  {
+    name: 'init',
+    aliases: [],
+    args: '',
+    description: 'Write a starter AGENTS.md',
+    unavailable: 'writing a starter AGENTS.md is coming',
+  },
+  {
+    name: 'memory',
+    aliases: [],
+    args: 'add <text>',
+    description: 'Add a line to project memory',
+    unavailable: 'appending to .agent-tui/memory.md is coming',
+  },
+  { name: 'export', aliases: [], args: '[path]', description: 'Write the transcript to a Markdown file' },
+  { name: 'quit', aliases: ['exit'], args: '', description: 'Exit agent-tui' },
+]
+
+export function findSlashCommand(name: string): SlashCommand | undefined {
+  const lower = name.toLowerCase()
+  return SLASH_COMMANDS.find((c) => c.name === lower || c.aliases.includes(lower))
+}
+
+/** "/mode auto" → {name: 'mode', args: 'auto'}; null for text that is not a command (or "//escape"). */
+export function parseSlash(text: string): { name: string; args: string } | null {
+  const m = /^\/([a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim())
+  if (!m) return null
+  return { name: m[1] ?? '', args: (m[2] ?? '').trim() }
+}
+
+/** Completion candidates while the user types the command name (before any space). */
+export function completeSlash(text: string): SlashCommand[] {
+  const m = /^\/([\w-]*)$/.exec(text)
+  if (!m) return []
+  const prefix = (m[1] ?? '').toLowerCase()
+  return SLASH_COMMANDS.filter(
+    (c) => c.name.startsWith(prefix) || c.aliases.some((a) => a.startsWith(prefix)),
+  )
+}
+
+export type FlashLevel = 'info' | 'warn' | 'error'
+
+/** What a slash command may do to the shell around it; implemented by the app, faked in tests. */
+export interface SlashContext {
+  commands: RuntimeCommands
+  getState(): State
+  contextLimit: number
+  prices?: Prices
+  flash(text: string, level?: FlashLevel): void
+  showHelp(): void
+  showInfo(title: string, lines: string[]): void
+  toggleTodos(): void
+  focusTasks(): void
+  /** Adds an `[Image #N]` chip for an already loaded image to the input. */
+  attachImage(image: ImageAttachment): void
+  exit(code: number): void
+}
+
+/** Modes a user may pick in-app; dangerous and ci come only from launch flags (SPEC §7). */
+const USER_MODES: readonly Mode[] = ['safe', 'auto', 'plan']
+
+/** Runs one slash command line; never throws (failures become an error flash). */
+export async function runSlashCommand(line: string, ctx: SlashContext): Promise<void> {
+  const parsed = parseSlash(line)
+  const command = parsed ? findSlashCommand(parsed.name) : undefined
+  if (!parsed || !command) {
+    ctx.flash(`Unknown command ${line.trim().split(/\s/)[0]} — type / to list commands`, 'warn')
+    return
+  }
+  if (command.unavailable) {
+    ctx.flash(`not available yet: /${command.name} — ${command.unavailable}`, 'warn')
+    return
+  }
+  try {
+    await run(command.name, parsed.args, ctx)
+  } catch (error) {
+    ctx.flash(`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+  }
+}
+
+async function run(name: string, args: string, ctx: SlashContext): Promise<void> {
+  const { commands } = ctx
+  switch (name) {
+    case 'help':
+      ctx.showHelp()
+      return
+    case 'plan': {
+      const current = ctx.getState().mode
+      const arg = args.toLowerCase()
+      if (arg && arg !== 'on' && arg !== 'off') {
+        ctx.flash('Usage: /plan [on|off]', 'warn')
+        return
+      }
+      const on = arg === 'on' || (arg === '' && current !== 'plan')
+      const next: Mode = on ? 'plan' : 'safe'
+      if (next !== current) commands.setMode(next)
+      ctx.flash(on ? 'Plan mode on: read-only until you approve a plan' : 'Plan mode off: SAFE mode')
+      return
+    }
+    case 'mode': {
+      const arg = args.toLowerCase()
+      if (!arg) {
+        ctx.flash(`Mode is ${ctx.getState().mode.toUpperCase()} — /mode ${USER_MODES.join('|')}`)
+        return
+      }
+      if (!(MODES as readonly string[]).includes(arg)) {
+        ctx.flash(`Unknown mode "${args}" — use one of ${USER_MODES.join(', ')}`, 'warn')
+        return
+      }
+      if (!(USER_MODES as readonly string[]).includes(arg)) {
+        ctx.flash(
+          `${arg} mode can only be chosen when starting agent-tui (${arg === 'ci' ? '-p or --mode ci' : '--dangerously-skip-permissions'})`,
+          'warn',
+        )
+        return
+      }
+      commands.setMode(arg as Mode)
+      ctx.flash(`Mode set to ${arg.toUpperCase()}`)
+      return
+    }
+    case 'model':
+      if (!args) {
+        ctx.flash(`Model: ${ctx.getState().session.model} — /model <id> to switch`)
+        return
+      }
+      commands.setModel(args)
+      ctx.flash(`Model set to ${args}`)
+      return
+    case 'image': {
+      const m = /^("[^"]+"|'[^']+'|(?:\\ |\S)+)\s*([\s\S]*)$/.exec(args)
+      if (!m?.[1]) {
+        ctx.flash('Usage: /image <path> [question]', 'warn')
+        return
+      }
+      const path = m[1].replace(/^["']|["']$/g, '').replace(/\\ /g, ' ')
+      const image = await commands.loadImage(path)
+      const question = (m[2] ?? '').trim()
+      if (question) commands.submit({ text: question, images: [image] })
+      else {
+        ctx.attachImage(image)
+        ctx.flash('Image attached — type your question and press Enter')
+      }
+      return
+    }
+    case 'clear':
+      commands.clear()
+      ctx.flash('Started a fresh conversation')
+      return
+    case 'context':
+      ctx.showInfo('Context', contextLines(ctx))
+      return
+    case 'cost':
+      ctx.showInfo('Cost', costLines(ctx))
+      return
+    case 'tasks':
+      if (ctx.getState().tasks.order.length === 0) ctx.flash('No background tasks')
+      else ctx.focusTasks()
+      return
+    case 'todos':
+      ctx.toggleTodos()
+      return
+    case 'export': {
+      const path = await commands.exportTranscript(args || undefined)
+      ctx.flash(`Transcript exported to ${path}`)
+      return
+    }
+    case 'quit':
+      ctx.exit(0)
+      return
+  }
+}
+
+function contextLines(ctx: SlashContext): string[] {
+  const { usage, session, messages } = ctx.getState()
+  const pct = contextPercent(usage.contextTokens, ctx.contextLimit)
+  return [
+    `Model            ${session.model}`,
+    `Context window   ${formatTokens(usage.contextTokens)} of ${formatTokens(ctx.contextLimit)} tokens (${pct}%)`,
+    `Cached (last)    ${cachedPercent(usage.lastStep)}% of the last prompt`,
+    `Messages         ${messages.length} in history`,
+    `Requests         ${usage.requests} this session`,
+  ]
+}
+
+function costLines(ctx: SlashContext): string[] {
+  const { usage } = ctx.getState()
+  const row = (label: string, u: State['usage']['session']) =>
+    `${label.padEnd(17)}${formatTokens(u.input)} in (${formatTokens(u.cached)} cached) · ${formatTokens(u.output)} out` +
+    (ctx.prices ? ` · ${formatCost(estimateCost(u, ctx.prices))}` : '')
+  return [
+    row('Session', usage.session),
+    row('Last turn', usage.turn),
+    ctx.prices
+      ? 'Cost is an estimate from the configured prices.'
+      : 'Prices for this model are unknown: tokens only.',
+  ]
+}

@@ -1,0 +1,112 @@
+import { Box, Text } from 'ink'
+import type { TaskStatus, TaskSummary } from '../../../store/domain.js'
+import { formatElapsed } from '../status/format.js'
+
+export interface TasksPaneProps {
+  tasks: readonly TaskSummary[]
+  width: number
+  /** Rows available, including the title row. */
+  height: number
+  focused: boolean
+  selectedId: string | null
+  confirmId: string | null
+  /** One line with counts (narrow terminals, unfocused). */
+  compact?: boolean
+}
+
+const STATUS_COLOR: Record<TaskStatus, string> = {
+  running: 'yellow',
+  completed: 'green',
+  failed: 'red',
+  stopped: 'gray',
+}
+
+/** Runtime so far (running) or total (finished); refreshed whenever the task reports output. */
+export function taskRuntime(task: TaskSummary, now = Date.now()): string {
+  return formatElapsed((task.endedAt ?? now) - task.startedAt)
+}
+
+export function tasksSummary(tasks: readonly TaskSummary[]): string {
+  const running = tasks.filter((t) => t.status === 'running').length
+  return `Tasks ${running} running / ${tasks.length}`
+}
+
+/**
+ * Background jobs: id, status, runtime, command, ports, and the last output line under each.
+ * Tab focuses, ↑/↓ select, Enter opens the live tail, k stops after a y/n confirmation.
+ */
+export function TasksPane({
+  tasks,
+  width,
+  height,
+  focused,
+  selectedId,
+  confirmId,
+  compact = false,
+}: TasksPaneProps) {
+  if (tasks.length === 0 || height <= 0) return null
+  if (compact || height === 1) {
+    return (
+      <Box width={width} height={1}>
+        <Text wrap="truncate" color={focused ? 'cyan' : 'magenta'}>
+          {tasksSummary(tasks)}
+          {focused ? '' : ' · Tab to focus'}
+        </Text>
+      </Box>
+    )
+  }
+  const footer = confirmId
+    ? `Stop ${confirmId}? (y/n)`
+    : focused
+      ? '↑↓ select · Enter open · k stop · Esc back'
+      : ''
+  const bodyRows = Math.max(1, height - 1 - (footer ? 1 : 0))
+  // Two rows per task (summary + last output line) when there is room, else one.
+  const perTask = bodyRows >= tasks.length * 2 ? 2 : 1
+  const fit = Math.max(1, Math.floor(bodyRows / perTask))
+  const selectedIndex = Math.max(
+    0,
+    tasks.findIndex((t) => t.id === selectedId),
+  )
+  const start = Math.min(Math.max(0, selectedIndex - fit + 1), Math.max(0, tasks.length - fit))
+  const visible = tasks.slice(start, start + fit)
+  const now = Date.now()
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate" color={focused ? 'cyan' : undefined}>
+        {tasksSummary(tasks)}
+        {focused ? '' : <Text dimColor> · Tab to focus</Text>}
+      </Text>
+      {visible.map((task) => {
+        const isSelected = focused && task.id === selectedId
+        const ports = task.ports?.length ? ` :${task.ports.join(' :')}` : ''
+        return (
+          <Box key={task.id} flexDirection="column">
+            <Text wrap="truncate" inverse={isSelected}>
+              {isSelected ? '▸ ' : '  '}
+              <Text bold>{task.id}</Text> <Text color={STATUS_COLOR[task.status]}>{task.status}</Text>{' '}
+              <Text dimColor>{taskRuntime(task, now)}</Text> {task.description || task.command}
+              <Text color="blue">{ports}</Text>
+            </Text>
+            {perTask === 2 ? (
+              <Text wrap="truncate" dimColor>
+                {'    '}
+                {task.lastLine || '(no output yet)'}
+              </Text>
+            ) : null}
+          </Box>
+        )
+      })}
+      {footer ? (
+        <Text wrap="truncate" color={confirmId ? 'yellow' : 'gray'} bold={confirmId !== null}>
+          {footer}
+        </Text>
+      ) : null}
+    </Box>
+  )
+}
+
+/** Rows the pane wants when given the space (title + two rows per task + footer). */
+export function tasksPaneWantedRows(count: number, focused: boolean): number {
+  return count === 0 ? 0 : 1 + count * 2 + (focused ? 1 : 0)
+}

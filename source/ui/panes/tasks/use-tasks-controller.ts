@@ -1,0 +1,92 @@
+import { useContext, useMemo } from 'react'
+import type { TaskSummary } from '../../../store/domain.js'
+import { listTasks, selectTasksState, selectUi } from '../../../store/selectors.js'
+import { StoreContext, useCommands, useDispatch, useStore } from '../../hooks/use-store.js'
+import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
+import { useKeyState } from '../../keys/use-key-state.js'
+
+export interface TasksUi {
+  tasks: TaskSummary[]
+  focused: boolean
+  selectedId: string | null
+  /** Task awaiting "Stop b1? (y/n)". */
+  confirmId: string | null
+  /** Task shown in the live-tail viewer. */
+  viewingId: string | null
+  closeViewer(): void
+}
+
+/**
+ * Keyboard and selection state of the tasks pane and its viewer. Lives above both because the
+ * viewer takes the transcript's place while the list stays in the side column.
+ */
+export function useTasksController(onError: (message: string) => void): TasksUi {
+  const store = useContext(StoreContext)
+  const tasksState = useStore(selectTasksState)
+  const tasks = useMemo(() => listTasks(tasksState), [tasksState])
+  const ui = useStore(selectUi)
+  const dispatch = useDispatch()
+  const commands = useCommands()
+  const [selectedId, setSelectedId, selectedRef] = useKeyState<string | null>(null)
+  const [confirmId, setConfirmId, confirmRef] = useKeyState<string | null>(null)
+  const [viewingId, setViewingId, viewingRef] = useKeyState<string | null>(null)
+  const focused = ui.focus === 'tasks'
+  // Default to the newest task; a selection that disappeared falls back the same way.
+  const pick = (list: TaskSummary[], id: string | null) =>
+    list.find((t) => t.id === id) ?? list.at(-1) ?? null
+  const selected = pick(tasks, selectedId)
+  const viewing = viewingId !== null && tasks.some((t) => t.id === viewingId) ? viewingId : null
+
+  const stop = (id: string) => {
+    setConfirmId(null)
+    commands.stopTask(id).catch((error: unknown) => {
+      onError(`Could not stop ${id}: ${error instanceof Error ? error.message : String(error)}`)
+    })
+  }
+
+  useKeyHandler(
+    KEY_PRIORITY.pane,
+    (ev) => {
+      // Read the store and refs at key time: several keys may arrive before the next render.
+      const current = store ? listTasks(store.getState().tasks) : tasks
+      const sel = pick(current, selectedRef.current)
+      const view = current.some((t) => t.id === viewingRef.current) ? viewingRef.current : null
+      const confirming = confirmRef.current
+      if (confirming !== null) {
+        if (ev.has('tasks.confirm')) stop(confirming)
+        else setConfirmId(null)
+        return true
+      }
+      if (ev.has('tasks.back')) {
+        if (view) setViewingId(null)
+        else dispatch({ type: 'ui/focus', focus: 'input' })
+        return true
+      }
+      if (ev.has('tasks.stop')) {
+        const target = view ?? sel?.id
+        const status = current.find((t) => t.id === target)?.status
+        if (target && status === 'running') setConfirmId(target)
+        else if (target) onError(`${target} is not running`)
+        return true
+      }
+      if (view || !sel) return false
+      const index = current.indexOf(sel)
+      if (ev.has('tasks.up')) setSelectedId(current[Math.max(0, index - 1)]?.id ?? null)
+      else if (ev.has('tasks.down'))
+        setSelectedId(current[Math.min(current.length - 1, index + 1)]?.id ?? null)
+      else if (ev.has('tasks.open')) setViewingId(sel.id)
+      else return false
+      return true
+    },
+    focused || viewing !== null || confirmId !== null,
+  )
+
+  return {
+    tasks,
+    focused,
+    selectedId: selected?.id ?? null,
+    confirmId,
+    viewingId: viewing,
+    closeViewer: () => setViewingId(null),
+  }
+}

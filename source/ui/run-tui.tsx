@@ -1,0 +1,151 @@
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { render } from 'ink'
+import type { RuntimeCommands } from '../agent/commands.js'
+import type { Store } from '../store/create-store.js'
+import type { State } from '../store/state.js'
+import { createTheme, type Theme } from './components/theme.js'
+import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
+import type { Prices } from './panes/status/format.js'
+import { transcriptToMarkdown } from './panes/transcript/export.js'
+import { type ProbeResult, SetupPanel } from './setup-panel.js'
+import type { Flash } from './shell-context.js'
+import { TuiRoot } from './tui-root.js'
+
+export interface RunTuiOptions {
+  store: Store
+  commands: RuntimeCommands
+  /** The model's context window in tokens. */
+  contextLimit: number
+  /** Settings `keybindings`: command name → key spec(s). */
+  keybindings?: Record<string, string | string[]>
+  /** Git branch for the status bar; read from .git/HEAD of the session cwd when omitted. */
+  branch?: string
+  prices?: Prices
+  /** Write the last turn to the normal scrollback after leaving the alternate screen. */
+  printOnExit?: boolean
+  theme?: Theme
+  stdin?: NodeJS.ReadStream
+  stdout?: NodeJS.WriteStream
+}
+
+/**
+ * Runs the full-screen TUI until the user exits. Resolves with the exit status once the runtime has
+ * shut down and Ink has restored the terminal (raw mode off, alternate screen left); Ink also restores
+ * it on SIGTERM/SIGHUP/SIGINT.
+ */
+export async function runTui(opts: RunTuiOptions): Promise<number> {
+  const stdout = opts.stdout ?? process.stdout
+  const stdin = opts.stdin ?? process.stdin
+  const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
+  const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
+  const startupMessage: Flash | undefined = overrides.ok
+    ? undefined
+    : { text: `Settings ${overrides.error} — using the default keys`, level: 'warn' }
+  const branch = opts.branch ?? readGitBranch(opts.store.getState().session.cwd)
+
+  let exitCode = 0
+  let shutdown: Promise<void> | null = null
+  // Once, whoever asks first (the user exiting, or Ink unmounting on a signal).
+  const shutdownOnce = () => {
+    shutdown ??= opts.commands.shutdown().catch(() => {})
+    return shutdown
+  }
+  let instance: ReturnType<typeof render> | null = null
+  const onExit = (code: number) => {
+    exitCode = code
+    void shutdownOnce().finally(() => instance?.unmount())
+  }
+
+  instance = render(
+    <TuiRoot
+      store={opts.store}
+      commands={opts.commands}
+      bindings={bindings}
+      contextLimit={opts.contextLimit}
+      theme={opts.theme ?? createTheme()}
+      branch={branch}
+      prices={opts.prices}
+      startupMessage={startupMessage}
+      onExit={onExit}
+    />,
+    {
+      stdout,
+      stdin,
+      alternateScreen: true,
+      incrementalRendering: true,
+      maxFps: 30,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      // Decided from the TTY, not from CI detection: an e2e test in a pty under CI=true must be interactive.
+      interactive: Boolean(stdout.isTTY),
+    },
+  )
+  try {
+    await instance.waitUntilExit()
+  } finally {
+    await shutdownOnce()
+  }
+  if (opts.printOnExit) stdout.write(lastTurnMarkdown(opts.store.getState()))
+  return exitCode
+}
+
+/** The last user turn and everything after it, as Markdown for the normal scrollback. */
+export function lastTurnMarkdown(state: State): string {
+  const order = state.transcript.order
+  let start = 0
+  for (let i = order.length - 1; i >= 0; i--) {
+    const id = order[i]
+    if (id !== undefined && state.transcript.items[id]?.kind === 'user') {
+      start = i
+      break
+    }
+  }
+  return transcriptToMarkdown({ ...state, transcript: { ...state.transcript, order: order.slice(start) } })
+}
+
+/**
+ * The checked-out branch from .git/HEAD (following a worktree's `gitdir:` file), read once at start-up.
+ * A detached HEAD shows its short hash; no repository gives undefined.
+ */
+export function readGitBranch(cwd: string): string | undefined {
+  let dir = resolve(cwd)
+  for (;;) {
+    const dotGit = join(dir, '.git')
+    try {
+      const gitDir = statSync(dotGit).isDirectory()
+        ? dotGit
+        : resolve(
+            dir,
+            readFileSync(dotGit, 'utf8')
+              .replace(/^gitdir:\s*/, '')
+              .trim(),
+          )
+      const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()
+      const ref = /^ref: refs\/heads\/(.+)$/.exec(head)
+      return ref ? ref[1] : head.slice(0, 7)
+    } catch {
+      const parent = dirname(dir)
+      if (parent === dir) return undefined
+      dir = parent
+    }
+  }
+}
+
+/** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */
+export async function runSetupPanel(
+  probed: readonly ProbeResult[],
+  io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
+): Promise<number> {
+  const stdout = io.stdout ?? process.stdout
+  let instance: ReturnType<typeof render> | null = null
+  instance = render(<SetupPanel probed={probed} onExit={() => instance?.unmount()} />, {
+    stdout,
+    stdin: io.stdin ?? process.stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    interactive: Boolean(stdout.isTTY),
+  })
+  await instance.waitUntilExit()
+  return 2
+}

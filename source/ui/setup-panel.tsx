@@ -1,0 +1,71 @@
+import { Box, Text, useInput } from 'ink'
+
+export interface ProbeResult {
+  name: string
+  url: string
+  /** What happened, e.g. "connection refused", "no models listed", "timed out after 300 ms". */
+  result: string
+}
+
+export interface SetupPanelProps {
+  probed: readonly ProbeResult[]
+  onExit(): void
+}
+
+/**
+ * Shown when no endpoint was configured and no local server answered: says exactly what to set and
+ * what was tried. It has no other keys than exit, so it uses its own input hook (the app's
+ * dispatcher is not mounted here).
+ */
+export function SetupPanel({ probed, onExit }: SetupPanelProps) {
+  useInput((input, key) => {
+    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) onExit()
+  })
+  return (
+    <Box flexDirection="column" paddingX={1} paddingY={1} borderStyle="round" borderColor="yellow">
+      <Text bold color="yellow">
+        agent-tui needs an OpenAI-compatible endpoint
+      </Text>
+      <Text> </Text>
+      <Text>No endpoint is configured and no local server answered. Set one of these and start again:</Text>
+      <Text> </Text>
+      <Text bold>Environment</Text>
+      <Text>
+        {'  '}
+        <Text color="cyan">OPENAI_BASE_URL</Text>=https://api.example.com/v1
+      </Text>
+      <Text>
+        {'  '}
+        <Text color="cyan">OPENAI_API_KEY</Text>=sk-…{'   '}
+        <Text dimColor>(not needed for local servers)</Text>
+      </Text>
+      <Text>
+        {'  '}
+        <Text color="cyan">AGENT_TUI_MODEL</Text>=model-id{'   '}
+        <Text dimColor>(default: the first model the endpoint lists)</Text>
+      </Text>
+      <Text bold>Flags</Text>
+      <Text>
+        {'  '}
+        <Text color="cyan">agent-tui --base-url</Text> URL <Text color="cyan">--model</Text> NAME{' '}
+        <Text color="cyan">--api-key</Text> KEY
+      </Text>
+      <Text bold>Settings</Text>
+      <Text>
+        {'  '}
+        <Text color="cyan">~/.config/agent-tui/settings.json</Text>: {'{ "baseUrl": "…", "model": "…" }'}
+      </Text>
+      <Text> </Text>
+      <Text bold>Local servers probed</Text>
+      {probed.length === 0 ? <Text dimColor>{'  '}(none)</Text> : null}
+      {probed.map((p) => (
+        <Text key={`${p.name} ${p.url}`}>
+          {'  '}
+          {p.name.padEnd(10)} <Text dimColor>{p.url.padEnd(36)}</Text> <Text color="red">{p.result}</Text>
+        </Text>
+      ))}
+      <Text> </Text>
+      <Text dimColor>Press q or Esc to exit.</Text>
+    </Box>
+  )
+}

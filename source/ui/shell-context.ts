@@ -1,0 +1,33 @@
+import { createContext, useContext } from 'react'
+import type { FlashLevel } from './panes/input/slash-commands.js'
+import type { Prices } from './panes/status/format.js'
+
+export interface Flash {
+  text: string
+  level: FlashLevel
+}
+
+export type Overlay = { kind: 'help' } | { kind: 'info'; title: string; lines: string[] }
+
+/**
+ * What panes may ask of the app shell: one-line messages above the input, overlays, exit. Created by
+ * the App (no module state); panes read it with `useShell`.
+ */
+export interface ShellApi {
+  contextLimit: number
+  prices?: Prices
+  flash(text: string, level?: FlashLevel): void
+  clearFlash(): void
+  showHelp(): void
+  showInfo(title: string, lines: string[]): void
+  /** Shuts the runtime down, restores the terminal and resolves runTui with `code`. */
+  requestExit(code: number): void
+}
+
+export const ShellContext = createContext<ShellApi | null>(null)
+
+export function useShell(): ShellApi {
+  const shell = useContext(ShellContext)
+  if (!shell) throw new Error('ShellContext is missing: render panes inside <App>')
+  return shell
+}

@@ -1,0 +1,33 @@
+import type { RuntimeCommands } from '../agent/commands.js'
+import type { Store } from '../store/create-store.js'
+import { App, type AppProps } from './app.js'
+import { CommandsContext, StoreContext } from './hooks/use-store.js'
+import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
+import { KeyDispatcher } from './keys/dispatcher.js'
+
+export interface TuiRootProps extends AppProps {
+  store: Store
+  commands: RuntimeCommands
+  bindings?: Bindings
+  /** Window for double presses; tests may widen it. */
+  doublePressMs?: number
+}
+
+/** The providers around the App: store, runtime commands and the one key dispatcher. */
+export function TuiRoot({
+  store,
+  commands,
+  bindings = DEFAULT_BINDINGS,
+  doublePressMs,
+  ...app
+}: TuiRootProps) {
+  return (
+    <StoreContext.Provider value={store}>
+      <CommandsContext.Provider value={commands}>
+        <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs}>
+          <App {...app} />
+        </KeyDispatcher>
+      </CommandsContext.Provider>
+    </StoreContext.Provider>
+  )
+}

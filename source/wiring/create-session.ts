@@ -1,0 +1,233 @@
+import { homedir } from 'node:os'
+import { Runtime } from '../agent/runtime.js'
+import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
+import { buildSystemPrompt } from '../agent/system-prompt.js'
+import type { ResolvedConfig } from '../config/resolve.js'
+import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
+import { createConsentBroker } from '../permissions/broker.js'
+import { isReadOnlyCommand } from '../permissions/classifier.js'
+import { appendAllowRule } from '../permissions/save-rule.js'
+import { createOpenAIProvider } from '../provider/client.js'
+import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
+import { readSession } from '../session/read-session.js'
+import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
+import { findSession, listSessions, newSessionId, sessionPath } from '../session/session-store.js'
+import { type Action, isPersisted } from '../store/actions.js'
+import { createStore, type Store } from '../store/create-store.js'
+import { reducer } from '../store/reducer.js'
+import { initialState, type State } from '../store/state.js'
+import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
+import { createPidRegistry } from '../tasks/pid-registry.js'
+import { createCoreTools } from '../tools/catalog.js'
+import { createFileStateTracker } from '../tools/file-state.js'
+import { createOutputSpiller } from '../tools/spill.js'
+import { readGitBranch } from './git.js'
+import { createPermissionGate } from './permission-gate.js'
+
+export interface SessionOptions {
+  config: ResolvedConfig
+  paths: AppPaths
+  endpoint: { baseUrl: string; apiKey?: string; model: string; contextLength?: number }
+  workspace: string
+  interactive: boolean
+  resume?: { kind: 'continue' } | { kind: 'id'; id: string }
+  /** Extra observers of every action (headless output, debug log). */
+  observers?: Array<(action: Action, state: State) => void>
+  /** Renders the transcript for /export (the UI's renderer, injected so the runtime stays UI-free). */
+  exportMarkdown?: (state: State) => string
+}
+
+export interface Session {
+  id: string
+  store: Store
+  runtime: Runtime
+  tasks: TaskManager
+  log: SessionLog
+  profile(): ModelProfile
+  warnings: string[]
+  close(): Promise<void>
+}
+
+export class SessionError extends Error {}
+
+/** Builds the whole service graph of one session: store ← runtime → provider, tools, permissions, tasks. */
+export async function createSession(opts: SessionOptions): Promise<Session> {
+  const { config, paths, endpoint, workspace } = opts
+  const home = homedir()
+  const warnings: string[] = [...config.warnings]
+  const projectSessions = sessionsDir(paths, workspace)
+
+  let restored: { id: string; path: string; state: State } | null = null
+  if (opts.resume) {
+    const entry =
+      opts.resume.kind === 'continue'
+        ? (await listSessions(projectSessions))[0]
+        : await findSession(projectSessions, opts.resume.id)
+    if (!entry) {
+      throw new SessionError(
+        opts.resume.kind === 'continue'
+          ? `no previous session in ${workspace} to continue`
+          : `no session "${opts.resume.id}" in ${workspace} (sessions live in ${projectSessions})`,
+      )
+    }
+    const loaded = await readSession(entry.path)
+    warnings.push(...loaded.warnings)
+    let state = initialState(
+      { id: loaded.header.id, cwd: workspace, model: endpoint.model, baseUrl: endpoint.baseUrl, title: '', startedAt: loaded.header.createdAt },
+      config.mode,
+    )
+    for (const action of loaded.actions) state = reducer(state, action)
+    restored = { id: loaded.header.id, path: entry.path, state }
+  }
+
+  const id = restored?.id ?? newSessionId()
+  const logPath = restored?.path ?? sessionPath(projectSessions, id)
+  const createdAt = Date.now()
+  const log = openSessionLog(
+    logPath,
+    restored ? undefined : { type: 'header', format: SESSION_FORMAT, id, cwd: workspace, createdAt },
+  )
+  const sessionInfo = {
+    id,
+    cwd: workspace,
+    model: endpoint.model,
+    baseUrl: endpoint.baseUrl,
+    title: restored?.state.session.title ?? '',
+    startedAt: restored?.state.session.startedAt ?? createdAt,
+  }
+  const base = restored
+    ? { ...restored.state, session: sessionInfo, mode: config.mode }
+    : initialState(sessionInfo, config.mode)
+  const observers = opts.observers ?? []
+  const store = createStore(base, (action, state) => {
+    if (isPersisted(action)) log.append(action)
+    for (const observe of observers) observe(action, state)
+  })
+  if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode: config.mode })
+
+  const outputs = outputsDir(paths, id)
+  const registry = createPidRegistry(paths.pidRegistryFile, {
+    onError: (err) => warnings.push(`pid registry: ${err.message}`),
+  })
+  const reaped = await registry.reapOrphans().catch(() => [])
+  for (const orphan of reaped) {
+    warnings.push(`stopped an orphaned background job from a crashed run: pid ${orphan.pid} (${orphan.command})`)
+  }
+  const tasks = createTaskManager({
+    outputsDir: outputs,
+    registry,
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
+  })
+
+  const broker = createConsentBroker({
+    dispatch: store.dispatch,
+    policy: opts.interactive ? 'interactive' : 'deny-all',
+    onAlways: async (rule) => {
+      await appendAllowRule(config.localSettingsPath, rule)
+    },
+    timeoutSeconds: config.consentTimeoutSeconds,
+    workspace,
+    home,
+  })
+  const spill = createOutputSpiller(outputs)
+  const gate = createPermissionGate({
+    store,
+    rules: config.rules,
+    broker,
+    workspace,
+    home,
+    trustedReadDirs: [outputs],
+    interactive: opts.interactive,
+  })
+  const profiles = (model: string) =>
+    resolveProfile(model, {
+      ...(config.settings.models
+        ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
+        : {}),
+      ...(endpoint.contextLength && model === endpoint.model ? { endpointContextLength: endpoint.contextLength } : {}),
+    })
+  const profile = () => profiles(store.getState().session.model)
+  const systemPrompt = await buildSystemPrompt({
+    workspace,
+    platform: `${process.platform} ${process.arch}`,
+    shell: 'bash',
+    model: endpoint.model,
+    date: new Date(createdAt).toISOString().slice(0, 10),
+    mode: config.mode,
+    ...(await readGitBranch(workspace).then((b) => (b ? { gitBranch: b } : {}))),
+  })
+  const provider = createOpenAIProvider({
+    baseUrl: endpoint.baseUrl,
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+  })
+  const tools = createCoreTools({ isReadOnlyCommand })
+  const breakerSettings = config.settings.circuitBreaker
+  const runtime = new Runtime({
+    store,
+    provider,
+    tools,
+    gate,
+    workspace,
+    sessionId: id,
+    files: createFileStateTracker(),
+    spill,
+    systemPrompt,
+    capabilities: (model) => {
+      const p = profiles(model)
+      return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
+    },
+    maxSteps: config.maxSteps ?? 50,
+    breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
+    interactive: opts.interactive,
+    tasks,
+    ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
+  })
+  if (restored) closeDanglingCalls(store)
+
+  return {
+    id,
+    store,
+    runtime,
+    tasks,
+    log,
+    profile,
+    warnings,
+    async close() {
+      await runtime.shutdown()
+      await tasks.dispose()
+      log.close()
+    },
+  }
+}
+
+/**
+ * A crash can leave an assistant message whose tool calls never got results. Answer them now (and log
+ * it) so the resumed history keeps the pairing rule.
+ */
+function closeDanglingCalls(store: Store): void {
+  const { messages } = store.getState()
+  const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : '')))
+  const last = [...messages].reverse().find((m) => m.role === 'assistant')
+  if (last?.role !== 'assistant') return
+  for (const call of last.tool_calls ?? []) {
+    if (answered.has(call.id)) continue
+    store.dispatch({
+      type: 'tool/finished',
+      callId: call.id,
+      name: call.function.name,
+      summary: call.function.name,
+      status: 'cancelled',
+      content: JSON.stringify({
+        error: {
+          tool: call.function.name,
+          category: 'aborted',
+          retryable: false,
+          message: 'the previous run ended before this call finished; it did not complete',
+        },
+      }),
+      preview: 'interrupted by the end of the previous run',
+      display: null,
+      durationMs: 0,
+    })
+  }
+}

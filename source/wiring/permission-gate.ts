@@ -1,0 +1,54 @@
+import type { PermissionGate } from '../agent/permission-gate.js'
+import type { SourcedRules } from '../config/load.js'
+import type { ConsentBroker } from '../permissions/broker.js'
+import { evaluate } from '../permissions/policy.js'
+import { suggestRule } from '../permissions/rules.js'
+import type { Store } from '../store/create-store.js'
+import type { ConsentDecision } from '../store/domain.js'
+
+export interface GateOptions {
+  store: Store
+  rules: SourcedRules
+  broker: ConsentBroker
+  workspace: string
+  home: string
+  trustedReadDirs: string[]
+  /** False in headless runs: a call that would ask is denied. */
+  interactive: boolean
+}
+
+export type RuntimeGate = PermissionGate & {
+  resolve(id: string, decision: ConsentDecision): void
+  cancelAll(note: string): void
+}
+
+/** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
+export function createPermissionGate(opts: GateOptions): RuntimeGate {
+  const { store, broker, workspace, home } = opts
+  return {
+    mode: () => store.getState().mode,
+    check: ({ tool, risk, target, readOnly }) =>
+      evaluate({
+        mode: store.getState().mode,
+        tool,
+        risk,
+        target,
+        readOnly,
+        rules: {
+          allow: [...opts.rules.allow, ...broker.sessionRules()],
+          ask: opts.rules.ask,
+          deny: opts.rules.deny,
+        },
+        workspace,
+        home,
+        trustedReadDirs: opts.trustedReadDirs,
+      }),
+    suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),
+    canAsk: () => opts.interactive,
+    request: (req, signal) => broker.request(req, signal),
+    resolve: (id, decision) => {
+      broker.resolve(id, decision)
+    },
+    cancelAll: (note) => broker.denyAll(note),
+  }
+}

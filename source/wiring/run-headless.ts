@@ -1,0 +1,82 @@
+import type { ParsedArgs } from '../config/flags.js'
+import { exitCodeFor, streamEvent, TraceCollector } from '../headless/trace.js'
+import type { Action } from '../store/actions.js'
+import type { State } from '../store/state.js'
+import { installExitCleanup } from '../tasks/exit-hooks.js'
+import { createSession, type SessionOptions } from './create-session.js'
+import type { DebugLog } from './debug-log.js'
+
+export interface HeadlessOptions extends Omit<SessionOptions, 'interactive' | 'observers'> {
+  args: ParsedArgs
+  prompt: string
+  debug?: DebugLog
+}
+
+/** `-p`: the same runtime and store, without Ink. Returns the exit code (0/1/2/3/130). */
+export async function runHeadless(opts: HeadlessOptions): Promise<number> {
+  const started = performance.now()
+  const format = opts.args.outputFormat
+  const trace = new TraceCollector()
+  const out = process.stdout
+  const err = process.stderr
+  const observers: Array<(action: Action, state: State) => void> = [(action) => trace.observe(action)]
+  if (format === 'stream-json') {
+    observers.push((action) => {
+      const event = streamEvent(action)
+      if (event) out.write(`${JSON.stringify(event)}\n`)
+    })
+  }
+  if (opts.args.verbose && format === 'text') observers.push((action) => progressLine(action, err))
+  if (opts.debug) observers.push((action) => opts.debug?.write(action))
+
+  const session = await createSession({ ...opts, interactive: false, observers })
+  for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+  if (format === 'stream-json') {
+    const state = session.store.getState()
+    out.write(
+      `${JSON.stringify({ type: 'init', session_id: session.id, model: state.session.model, cwd: state.session.cwd, mode: state.mode })}\n`,
+    )
+  }
+
+  // First Ctrl+C interrupts the turn (exit 130 after the result is printed); a second one exits at once.
+  let interrupts = 0
+  const onSigint = () => {
+    interrupts++
+    if (interrupts === 1) session.runtime.interrupt()
+    else {
+      session.tasks.stopAllSync()
+      process.exit(130)
+    }
+  }
+  process.on('SIGINT', onSigint)
+  const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
+  try {
+    const result = await session.runtime.runTurn({ text: opts.prompt })
+    const state = session.store.getState()
+    const built = trace.build({
+      result,
+      usage: state.usage.session,
+      durationMs: performance.now() - started,
+      sessionId: session.id,
+    })
+    if (format === 'json') out.write(`${JSON.stringify(built, null, 2)}\n`)
+    else if (format === 'stream-json') out.write(`${JSON.stringify({ type: 'result', ...built })}\n`)
+    else if (result.text) out.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`)
+    if (format === 'text' && result.error) err.write(`agent-tui: ${result.error}\n`)
+    if (format === 'text' && result.kind === 'max-steps') {
+      err.write(`agent-tui: stopped at the step limit (${result.steps} steps); raise it with --max-steps\n`)
+    }
+    return exitCodeFor(result.kind)
+  } finally {
+    process.off('SIGINT', onSigint)
+    await session.close()
+    uninstall()
+    if (opts.debug) err.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
+  }
+}
+
+function progressLine(action: Action, err: NodeJS.WriteStream): void {
+  if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
+  else if (action.type === 'tool/finished') err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
+  else if (action.type === 'notice/added') err.write(`[${action.level}] ${action.text}\n`)
+}

@@ -1,0 +1,78 @@
+import type { ResolvedEndpoint } from '../config/endpoint.js'
+import type { ParsedArgs } from '../config/flags.js'
+import type { AppPaths } from '../config/paths.js'
+import type { ResolvedConfig } from '../config/resolve.js'
+import { installExitCleanup } from '../tasks/exit-hooks.js'
+import { createSession } from './create-session.js'
+import type { DebugLog } from './debug-log.js'
+import { readGitBranch } from './git.js'
+
+export interface InteractiveOptions {
+  args: ParsedArgs
+  config: ResolvedConfig
+  paths: AppPaths
+  workspace: string
+  endpoint: ResolvedEndpoint
+  resume?: { kind: 'continue' } | { kind: 'id'; id: string }
+  debug?: DebugLog
+}
+
+/** The full-screen session (or the setup panel when no endpoint was found). Returns the exit status. */
+export async function runInteractive(opts: InteractiveOptions): Promise<number> {
+  const ui = await import('../ui/run-tui.js')
+  const { endpoint, config } = opts
+  if (endpoint.kind === 'none') return ui.runSetupPanel(endpoint.probed)
+  const model = config.model ?? endpoint.model
+  if (!model) {
+    return ui.runSetupPanel([
+      {
+        name: 'configured',
+        url: endpoint.baseUrl,
+        result: `reachable, but no model configured and none listed${endpoint.listError ? ` (${endpoint.listError})` : ''}`,
+      },
+    ])
+  }
+  if (opts.args.resume === true) {
+    process.stderr.write('agent-tui: the session picker is not built yet; use --continue or --resume ID\n')
+    return 2
+  }
+  const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
+  const session = await createSession({
+    config,
+    paths: opts.paths,
+    workspace: opts.workspace,
+    interactive: true,
+    endpoint: {
+      baseUrl: endpoint.baseUrl,
+      model,
+      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+    },
+    ...(opts.resume ? { resume: opts.resume } : {}),
+    observers: opts.debug ? [(action) => opts.debug?.write(action)] : [],
+    exportMarkdown: (state) => transcriptToMarkdown(state),
+  })
+  for (const warning of session.warnings) {
+    session.store.dispatch({ type: 'notice/added', id: `warn-${warning.length}-${Math.random()}`, level: 'warn', text: warning })
+  }
+  const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
+  try {
+    if (config.prompt) session.runtime.submit({ text: config.prompt })
+    const branch = await readGitBranch(opts.workspace)
+    return await ui.runTui({
+      store: session.store,
+      commands: session.runtime,
+      contextLimit: session.profile().contextLimit,
+      ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
+      ...(branch ? { branch } : {}),
+      printOnExit: opts.args.printOnExit,
+    })
+  } finally {
+    await session.close()
+    uninstall()
+    if (opts.debug) {
+      opts.debug.close()
+      process.stderr.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
+    }
+  }
+}

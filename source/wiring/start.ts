@@ -1,0 +1,99 @@
+import { homedir } from 'node:os'
+import { resolveEndpoint } from '../config/endpoint.js'
+import { ConfigError, UsageError } from '../config/errors.js'
+import type { ParsedArgs } from '../config/flags.js'
+import { loadSettings } from '../config/load.js'
+import { resolvePaths } from '../config/paths.js'
+import { resolveConfig } from '../config/resolve.js'
+import { SessionError } from './create-session.js'
+import { openDebugLog } from './debug-log.js'
+import { readStdin } from './stdin.js'
+
+/** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
+export async function start(args: ParsedArgs): Promise<number> {
+  const env = process.env
+  const workspace = process.cwd()
+  const err = process.stderr
+  try {
+    const home = env.HOME || homedir()
+    const paths = resolvePaths(env, home)
+    const loaded = await loadSettings({ cwd: workspace, env, home })
+    const config = resolveConfig(args, loaded, env)
+    for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+    if (config.headless && !config.prompt && process.stdin.isTTY) {
+      throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
+    }
+    const endpoint = await resolveEndpoint({
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.model ? { model: config.model } : {}),
+    })
+    const resume = args.continue
+      ? ({ kind: 'continue' } as const)
+      : typeof args.resume === 'string'
+        ? ({ kind: 'id', id: args.resume } as const)
+        : undefined
+    if (args.resume === true && config.headless) {
+      throw new UsageError('--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p')
+    }
+    const debug = args.debug ? openDebugLog(paths.debugDir, String(process.pid)) : undefined
+
+    if (config.headless) {
+      if (endpoint.kind === 'none') {
+        err.write(`${noEndpointMessage(endpoint.probed)}\n`)
+        return 2
+      }
+      const model = config.model ?? endpoint.model
+      if (!model) {
+        err.write(
+          `agent-tui: no model configured and ${endpoint.baseUrl} lists none${endpoint.listError ? ` (${endpoint.listError})` : ''}; pass --model or set AGENT_TUI_MODEL\n`,
+        )
+        return 2
+      }
+      const stdin = process.stdin.isTTY ? '' : await readStdin(process.stdin)
+      const prompt = [config.prompt ?? '', stdin ? `<stdin>\n${stdin}\n</stdin>` : ''].filter(Boolean).join('\n\n')
+      if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
+      const { runHeadless } = await import('./run-headless.js')
+      return await runHeadless({
+        args,
+        prompt,
+        config,
+        paths,
+        workspace,
+        endpoint: {
+          baseUrl: endpoint.baseUrl,
+          model,
+          ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+        },
+        ...(resume ? { resume } : {}),
+        ...(debug ? { debug } : {}),
+      })
+    }
+
+    const { runInteractive } = await import('./run-interactive.js')
+    return await runInteractive({ args, config, paths, workspace, endpoint, ...(resume ? { resume } : {}), ...(debug ? { debug } : {}) })
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      err.write(`agent-tui: ${error.message}\n`)
+      return 2
+    }
+    if (error instanceof SessionError) {
+      err.write(`agent-tui: ${error.message}\n`)
+      return 2
+    }
+    throw error
+  }
+}
+
+export function noEndpointMessage(probed: Array<{ name: string; url: string; result: string }>): string {
+  return [
+    'agent-tui: no model endpoint configured and no local server found.',
+    'Set one of:',
+    '  OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_API_KEY=sk-…   (environment)',
+    '  --base-url URL --model NAME [--api-key KEY]                      (flags)',
+    '  "baseUrl" and "model" in ~/.config/agent-tui/settings.json       (settings)',
+    'Local servers probed:',
+    ...probed.map((p) => `  ${p.name.padEnd(10)} ${p.url.padEnd(30)} ${p.result}`),
+  ].join('\n')
+}

@@ -1,0 +1,100 @@
+/** Types of the scripted OpenAI-compatible test server (see scripted-server.ts). */
+
+export interface ScriptedToolCall {
+  /** Call id on the wire. Omitted → the server invents a unique one; '' → no id is sent at all. */
+  id?: string
+  name: string
+  /** Objects are JSON-encoded; strings are sent verbatim (so malformed arguments can be scripted). */
+  arguments: string | Record<string, unknown>
+}
+
+export interface ScriptedUsage {
+  prompt: number
+  completion: number
+  cached?: number
+}
+
+/** A successful completion, streamed as SSE chunks (or one JSON object for non-streaming requests). */
+export interface ScriptedCompletion {
+  text?: string
+  reasoning?: string
+  toolCalls?: ScriptedToolCall[]
+  /** Default: a rough estimate (characters / 4) of the request and the reply. */
+  usage?: ScriptedUsage
+  /** Default: 'tool_calls' when toolCalls is non-empty, else 'stop'. */
+  finishReason?: string
+  /**
+   * How tool-call fragments are cut: 'fine' (id+name first, args in small pieces — default), 'whole'
+   * (all calls complete in one chunk), 'late-ids' (id/name only arrive in a later fragment),
+   * 'repeated-ids' (id and name repeated on every fragment).
+   */
+  fragments?: 'fine' | 'whole' | 'late-ids' | 'repeated-ids'
+  /** Text, reasoning and arguments are split into pieces of this many characters (default 8). */
+  chunkSize?: number
+  /** Delay between chunks in ms (default 0: everything is written at once). */
+  chunkDelayMs?: number
+  /** Stop sending after N chunks and end the response WITHOUT [DONE]. */
+  cutAfterChunks?: number
+  /** Stop sending after N chunks and keep the connection open until the client goes away. */
+  hangAfterChunks?: number
+  /** Insert a malformed SSE data line after N chunks (the stream then continues normally). */
+  malformedAfterChunks?: number
+  /** Send `data: {"error":{...}}` after N chunks, then end the response without [DONE]. */
+  streamErrorAfterChunks?: number
+}
+
+/** An HTTP error reply. `body` defaults to an OpenAI-style `{error: {message, type, code}}` object. */
+export interface ScriptedHttpError {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+
+/** Destroys the socket without sending a response. */
+export interface ScriptedReset {
+  reset: true
+}
+
+export type ScriptedReply = ScriptedCompletion | ScriptedHttpError | ScriptedReset
+
+export interface RecordedRequest {
+  /** Parsed JSON body: model, messages, tools, tool_choice, stream, stream_options… */
+  body: Record<string, unknown>
+  /** Lower-case header names; repeated headers joined with ', '. */
+  headers: Record<string, string>
+  path: string
+  receivedAt: number
+}
+
+export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedReply)
+
+export interface ScriptedModel {
+  id: string
+  context_length?: number
+}
+
+export interface ScriptedServerOptions {
+  replies?: ReplySource[]
+  /** Used when the queue is empty; without it the server answers "(script exhausted)". */
+  fallback?: ReplySource
+  /** Models listed by GET /v1/models (default: one model, `test-model`). */
+  models?: ScriptedModel[]
+  /** Port on 127.0.0.1 (default: a random free port). */
+  port?: number
+}
+
+export interface ScriptedServer {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  readonly baseUrl: string
+  /** Chat-completion requests in arrival order. */
+  readonly requests: RecordedRequest[]
+  /** One message per request whose history broke the tool_calls ↔ tool pairing rule. */
+  readonly pairingViolations: string[]
+  /** Chat requests that arrived after the script was exhausted (and no fallback was given). */
+  readonly unexpectedRequests: number
+  enqueue(...replies: ReplySource[]): void
+  /** Resolves once at least `n` chat requests arrived; rejects after `timeoutMs` (default 10000). */
+  waitForRequests(n: number, timeoutMs?: number): Promise<void>
+  /** Stops listening and destroys open connections (including hanging streams). */
+  close(): Promise<void>
+}

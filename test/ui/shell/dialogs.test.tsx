@@ -1,0 +1,311 @@
+import { describe, expect, it } from 'vitest'
+import type { ConsentRequest, QuestionRequest } from '../../../source/store/domain.js'
+import { createTheme } from '../../../source/ui/components/theme.js'
+import { ConsentPrompt } from '../../../source/ui/panes/consent/consent-prompt.js'
+import { PlanDialog } from '../../../source/ui/panes/question/plan-dialog.js'
+import { QuestionDialog } from '../../../source/ui/panes/question/question-dialog.js'
+import { fakeCommands, KEYS, makeStore, renderPane, waitFor } from './helpers.js'
+
+const theme = createTheme({ level: 0 })
+
+function consent(id: string, over: Partial<ConsentRequest> = {}): ConsentRequest {
+  return {
+    id,
+    callId: `call-${id}`,
+    tool: 'Bash',
+    risk: 'exec',
+    summary: 'Run npm test',
+    reason: 'SAFE mode asks before running commands',
+    preview: { kind: 'command', command: 'npm test -- --run', cwd: '/tmp/project' },
+    suggestedRule: 'Bash(npm test *)',
+    createdAt: 0,
+    ...over,
+  }
+}
+
+function renderConsent(...requests: ConsentRequest[]) {
+  const store = makeStore(requests.map((request) => ({ type: 'consent/requested' as const, request })))
+  const commands = fakeCommands({ store })
+  const r = renderPane(<ConsentPrompt width={100} maxHeight={20} theme={theme} />, { store, commands })
+  return { ...r, commands, store }
+}
+
+describe('ConsentPrompt', () => {
+  it('shows tool, risk, summary, reason, the full command and the rule "always" saves', () => {
+    const r = renderConsent(consent('c1'))
+    const frame = r.frame()
+    expect(frame).toContain('Bash (exec) Run npm test')
+    expect(frame).toContain('Why: SAFE mode asks before running commands')
+    expect(frame).toContain('$ npm test -- --run')
+    expect(frame).toContain('1 Allow once')
+    expect(frame).toContain('2 Allow for session')
+    expect(frame).toContain('3 Always allow: Bash(npm test *) (saved to .agent-tui/settings.local.json)')
+    expect(frame).toContain('Esc Deny')
+    r.unmount()
+  })
+
+  it('renders a diff preview for edits', () => {
+    const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line\n'
+    const r = renderConsent(
+      consent('c1', {
+        tool: 'Edit',
+        risk: 'edit',
+        preview: { kind: 'diff', path: 'src/a.ts', diff },
+        suggestedRule: 'Edit(src/**)',
+      }),
+    )
+    const frame = r.frame()
+    expect(frame).toContain('src/a.ts')
+    expect(frame).toMatch(/\d -old line/)
+    expect(frame).toMatch(/\d \+new line/)
+    expect(frame).toContain('Always allow: Edit(src/**)')
+    r.unmount()
+  })
+
+  it('shows the URL for fetches and the queue position', () => {
+    const r = renderConsent(
+      consent('c1', {
+        tool: 'WebFetch',
+        risk: 'network',
+        preview: { kind: 'url', url: 'https://example.com/x' },
+      }),
+      consent('c2'),
+    )
+    expect(r.frame()).toContain('https://example.com/x')
+    expect(r.frame()).toContain('1 of 2')
+    r.unmount()
+  })
+
+  it.each([
+    ['y', 'once'],
+    ['1', 'once'],
+    [KEYS.enter, 'once'],
+    ['2', 'session'],
+    ['a', 'session'],
+    ['3', 'always'],
+    ['A', 'always'],
+    [KEYS.esc, 'deny'],
+    ['n', 'deny'],
+  ])('key %j decides %s', async (key, kind) => {
+    const r = renderConsent(consent('c1'))
+    r.stdin.write(key)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind }])
+    r.unmount()
+  })
+
+  it('arrows move the selection and Enter picks it', async () => {
+    const r = renderConsent(consent('c1'))
+    r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ 2 Allow for session'), r.frame)
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ Esc Deny'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'deny' }])
+    r.unmount()
+  })
+
+  it('Tab adds a note that goes with the decision (deny with feedback)', async () => {
+    const r = renderConsent(consent('c1'))
+    r.stdin.write(KEYS.left) // stays on "allow once"
+    r.stdin.write(KEYS.up)
+    for (let i = 0; i < 3; i++) r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ Esc Deny'), r.frame)
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.frame().includes('Note:'), r.frame)
+    r.stdin.write('use pnpm instead')
+    await waitFor(() => r.frame().includes('use pnpm instead'), r.frame)
+    // Keys that are consent shortcuts are plain text inside the note.
+    r.stdin.write(' y')
+    await waitFor(() => r.frame().includes('pnpm instead y'), r.frame)
+    r.stdin.write(KEYS.backspace)
+    r.stdin.write(KEYS.backspace)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'deny', note: 'use pnpm instead' }])
+    r.unmount()
+  })
+
+  it('a note with the default selection allows once with the note', async () => {
+    const r = renderConsent(consent('c1'))
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.frame().includes('Note:'), r.frame)
+    r.stdin.write('only this time')
+    await waitFor(() => r.frame().includes('only this time'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'once', note: 'only this time' }])
+    r.unmount()
+  })
+
+  it('moves on to the next queued request when the runtime resolves the first', async () => {
+    const r = renderConsent(consent('c1'), consent('c2', { summary: 'Run second' }))
+    r.store.dispatch({ type: 'consent/resolved', id: 'c1' })
+    await waitFor(() => r.frame().includes('Run second'), r.frame)
+    expect(r.frame()).not.toContain('1 of')
+    r.unmount()
+  })
+})
+
+const QUESTIONS: Extract<QuestionRequest, { kind: 'questions' }> = {
+  id: 'q1',
+  kind: 'questions',
+  callId: 'call-q1',
+  createdAt: 0,
+  questions: [
+    {
+      question: 'Which database?',
+      header: 'Database',
+      multiSelect: false,
+      options: [
+        { label: 'Postgres', description: 'Relational, robust' },
+        { label: 'SQLite', description: 'Single file' },
+      ],
+    },
+    {
+      question: 'Which features?',
+      header: 'Features',
+      multiSelect: true,
+      options: [
+        { label: 'Auth', description: 'Login' },
+        { label: 'Search', description: 'Full text' },
+        { label: 'Billing', description: 'Stripe' },
+      ],
+    },
+  ],
+}
+
+function renderQuestion(request: Extract<QuestionRequest, { kind: 'questions' }> = QUESTIONS) {
+  const store = makeStore([{ type: 'question/requested', request }])
+  const commands = fakeCommands({ store })
+  const r = renderPane(<QuestionDialog request={request} width={100} maxHeight={20} />, { store, commands })
+  return { ...r, commands }
+}
+
+describe('QuestionDialog', () => {
+  it('shows headers, the question, options with descriptions and an Other row', () => {
+    const r = renderQuestion()
+    const frame = r.frame()
+    expect(frame).toContain('Database')
+    expect(frame).toContain('Features')
+    expect(frame).toContain('Which database?')
+    expect(frame).toContain('❯ 1. Postgres')
+    expect(frame).toContain('Relational, robust')
+    expect(frame).toContain('3. Other:')
+    r.unmount()
+  })
+
+  it('answers single and multi-select questions', async () => {
+    const r = renderQuestion()
+    r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ 2. SQLite'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.frame().includes('Which features?'), r.frame)
+    r.stdin.write(' ')
+    await waitFor(() => r.frame().includes('[x] Auth'), r.frame)
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ 3. [ ] Billing'), r.frame)
+    r.stdin.write(' ')
+    await waitFor(() => r.frame().includes('[x] Billing'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('answerQuestion').length === 1, r.frame)
+    expect(r.commands.named('answerQuestion')[0]).toEqual([
+      'q1',
+      { kind: 'questions', answers: { 'Which database?': 'SQLite', 'Which features?': 'Auth, Billing' } },
+    ])
+    r.unmount()
+  })
+
+  it('takes free text on the Other row', async () => {
+    const single = { ...QUESTIONS, questions: [QUESTIONS.questions[0]!] }
+    const r = renderQuestion(single)
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ 3. Other:'), r.frame)
+    r.stdin.write('MySQL 8')
+    await waitFor(() => r.frame().includes('MySQL 8'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('answerQuestion').length === 1, r.frame)
+    expect(r.commands.named('answerQuestion')[0]).toEqual([
+      'q1',
+      { kind: 'questions', answers: { 'Which database?': 'MySQL 8' } },
+    ])
+    r.unmount()
+  })
+
+  it('asks for a choice instead of sending an empty multi-select, and Esc cancels', async () => {
+    const multi = { ...QUESTIONS, questions: [QUESTIONS.questions[1]!] }
+    const r = renderQuestion(multi)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.frame().includes('Pick at least one option'), r.frame)
+    expect(r.commands.named('answerQuestion')).toEqual([])
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => r.commands.named('answerQuestion').length === 1)
+    expect(r.commands.named('answerQuestion')[0]).toEqual(['q1', { kind: 'cancelled' }])
+    r.unmount()
+  })
+})
+
+describe('PlanDialog', () => {
+  const request: Extract<QuestionRequest, { kind: 'plan' }> = {
+    id: 'p1',
+    kind: 'plan',
+    callId: 'call-p1',
+    createdAt: 0,
+    plan: '# Plan\n\n1. Add the route\n2. Write **tests**',
+  }
+
+  function renderPlan() {
+    const store = makeStore([{ type: 'question/requested', request }])
+    const commands = fakeCommands({ store })
+    const r = renderPane(<PlanDialog request={request} width={100} maxHeight={20} theme={theme} />, {
+      store,
+      commands,
+    })
+    return { ...r, commands }
+  }
+
+  it('renders the plan as Markdown with the three options', () => {
+    const r = renderPlan()
+    const frame = r.frame()
+    expect(frame).toContain('Plan ready for approval')
+    expect(frame).toContain('Add the route')
+    expect(frame).toContain('Write tests')
+    expect(frame).toContain('❯ 1. Approve, switch to AUTO')
+    expect(frame).toContain('2. Approve, stay in SAFE')
+    expect(frame).toContain('3. Keep planning')
+    r.unmount()
+  })
+
+  it.each([
+    [0, 'approve-auto'],
+    [1, 'approve-safe'],
+    [2, 'keep-planning'],
+  ])('option %i sends %s', async (downs, decision) => {
+    const r = renderPlan()
+    for (let i = 0; i < downs; i++) r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes(`❯ ${downs + 1}.`), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('answerQuestion').length === 1)
+    expect(r.commands.named('answerQuestion')[0]).toEqual(['p1', { kind: 'plan', decision }])
+    r.unmount()
+  })
+
+  it('sends the feedback line with the choice', async () => {
+    const r = renderPlan()
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    r.stdin.write('also cover errors')
+    await waitFor(() => r.frame().includes('also cover errors'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('answerQuestion').length === 1)
+    expect(r.commands.named('answerQuestion')[0]).toEqual([
+      'p1',
+      { kind: 'plan', decision: 'keep-planning', feedback: 'also cover errors' },
+    ])
+    r.unmount()
+  })
+})

@@ -1,0 +1,217 @@
+import { EventEmitter } from 'node:events'
+import { render as inkRender } from 'ink'
+import { render } from 'ink-testing-library'
+import type { ReactElement } from 'react'
+import stripAnsi from 'strip-ansi'
+import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../source/agent/commands.js'
+import type { Action } from '../../../source/store/actions.js'
+import { createStore, type Store } from '../../../source/store/create-store.js'
+import type { Mode } from '../../../source/store/domain.js'
+import { reducer } from '../../../source/store/reducer.js'
+import { initialState, type State } from '../../../source/store/state.js'
+import { CommandsContext, StoreContext } from '../../../source/ui/hooks/use-store.js'
+import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
+import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
+import { type Flash, type Overlay, type ShellApi, ShellContext } from '../../../source/ui/shell-context.js'
+
+export const KEYS = {
+  esc: '\x1b',
+  enter: '\r',
+  tab: '\t',
+  shiftTab: '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  home: '\x1b[H',
+  end: '\x1b[F',
+  backspace: '\x7f',
+  delete: '\x1b[3~',
+  ctrl: (letter: string) => String.fromCharCode(letter.toLowerCase().charCodeAt(0) - 96),
+  paste: (text: string) => `\x1b[200~${text}\x1b[201~`,
+} as const
+
+export function makeState(actions: Action[] = [], mode: Mode = 'safe'): State {
+  const base = initialState(
+    {
+      id: 's1',
+      cwd: '/tmp/project',
+      model: 'test-model',
+      baseUrl: 'http://127.0.0.1:1/v1',
+      title: '',
+      startedAt: 0,
+    },
+    mode,
+  )
+  return actions.reduce(reducer, base)
+}
+
+export function makeStore(actions: Action[] = [], mode: Mode = 'safe'): Store {
+  return createStore(makeState(actions, mode))
+}
+
+export interface Call {
+  name: keyof RuntimeCommands
+  args: unknown[]
+}
+
+export interface FakeCommands extends RuntimeCommands {
+  calls: Call[]
+  named(name: keyof RuntimeCommands): unknown[][]
+}
+
+/**
+ * A recording RuntimeCommands. With a store, `setMode`/`setModel` also dispatch what the runtime
+ * would, so sequences (Shift+Tab cycling) see the new state.
+ */
+export function fakeCommands(
+  opts: { store?: Store; taskLog?: string; background?: boolean; image?: ImageAttachment } = {},
+): FakeCommands {
+  const calls: Call[] = []
+  const record = (name: keyof RuntimeCommands, args: unknown[]) => calls.push({ name, args })
+  return {
+    calls,
+    named: (name) => calls.filter((c) => c.name === name).map((c) => c.args),
+    submit: (input: SubmitInput) => record('submit', [input]),
+    interrupt: () => record('interrupt', []),
+    resolveConsent: (id, decision) => record('resolveConsent', [id, decision]),
+    answerQuestion: (id, answer) => record('answerQuestion', [id, answer]),
+    setMode: (mode) => {
+      record('setMode', [mode])
+      opts.store?.dispatch({ type: 'mode/changed', mode })
+    },
+    stopTask: async (id) => {
+      record('stopTask', [id])
+    },
+    backgroundForeground: () => {
+      record('backgroundForeground', [])
+      return opts.background ?? false
+    },
+    readTaskLog: async (id, max) => {
+      record('readTaskLog', [id, max])
+      return opts.taskLog ?? ''
+    },
+    runShell: async (command) => {
+      record('runShell', [command])
+    },
+    loadImage: async (path) => {
+      record('loadImage', [path])
+      return opts.image ?? { path, url: 'data:image/png;base64,AAAA' }
+    },
+    exportTranscript: async (path) => {
+      record('exportTranscript', [path])
+      return path ?? '/tmp/project/transcript.md'
+    },
+    clear: () => record('clear', []),
+    setModel: (model) => {
+      record('setModel', [model])
+      opts.store?.dispatch({ type: 'model/changed', model })
+    },
+    shutdown: async () => {
+      record('shutdown', [])
+    },
+  }
+}
+
+export interface FakeShell extends ShellApi {
+  flashes: Flash[]
+  overlays: Overlay[]
+  exits: number[]
+}
+
+export function fakeShell(): FakeShell {
+  const flashes: Flash[] = []
+  const overlays: Overlay[] = []
+  const exits: number[] = []
+  return {
+    flashes,
+    overlays,
+    exits,
+    contextLimit: 100_000,
+    flash: (text, level = 'info') => flashes.push({ text, level }),
+    clearFlash: () => {},
+    showHelp: () => overlays.push({ kind: 'help' }),
+    showInfo: (title, lines) => overlays.push({ kind: 'info', title, lines }),
+    requestExit: (code) => exits.push(code),
+  }
+}
+
+/** Renders a pane with the store, commands, key dispatcher and a recording shell around it. */
+export function renderPane(
+  node: ReactElement,
+  opts: { store: Store; commands: RuntimeCommands; shell?: ShellApi; bindings?: Bindings },
+) {
+  const shell = opts.shell ?? fakeShell()
+  const result = render(
+    <StoreContext.Provider value={opts.store}>
+      <CommandsContext.Provider value={opts.commands}>
+        <KeyDispatcher bindings={opts.bindings ?? DEFAULT_BINDINGS} doublePressMs={60_000}>
+          <ShellContext.Provider value={shell}>{node}</ShellContext.Provider>
+        </KeyDispatcher>
+      </CommandsContext.Provider>
+    </StoreContext.Provider>,
+  )
+  return { ...result, frame: () => stripAnsi(result.lastFrame() ?? '') }
+}
+
+/** Polls a condition (no fixed sleeps): resolves as soon as it holds, fails with the last frame after 5 s. */
+export async function waitFor(condition: () => boolean, describe: () => string = () => ''): Promise<void> {
+  const deadline = Date.now() + 5000
+  while (!condition()) {
+    if (Date.now() > deadline)
+      throw new Error(`waitFor timed out${describe() ? `; last frame:\n${describe()}` : ''}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** A fake terminal for ink's own `render`: a sized, TTY-less stdout that keeps the last frame. */
+export class FakeStdout extends EventEmitter {
+  frames: string[] = []
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super()
+  }
+  write = (frame: string) => {
+    this.frames.push(frame)
+    return true
+  }
+  lastFrame = () => this.frames.at(-1) ?? ''
+}
+
+export class FakeStdin extends EventEmitter {
+  isTTY = true
+  private data: string | null = null
+  write = (data: string) => {
+    this.data = data
+    this.emit('readable')
+  }
+  read = () => {
+    const d = this.data
+    this.data = null
+    return d
+  }
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+/** Renders with ink itself at a given terminal size (ink-testing-library is always 100 columns). */
+export function renderSized(node: ReactElement, columns: number, rows: number) {
+  const stdout = new FakeStdout(columns, rows)
+  const stdin = new FakeStdin()
+  const instance = inkRender(node, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  })
+  return { instance, stdout, stdin, frame: () => stripAnsi(stdout.lastFrame()) }
+}

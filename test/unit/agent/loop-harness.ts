@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import { DEFAULT_BREAKER, type CircuitBreakerConfig } from '../../../source/agent/circuit-breaker.js'
+import { type TurnDeps, runTurn } from '../../../source/agent/loop.js'
+import type { PermissionGate } from '../../../source/agent/permission-gate.js'
+import { buildToolDefinitions } from '../../../source/agent/tool-definitions.js'
+import { createOpenAIProvider } from '../../../source/provider/client.js'
+import { createStore, type Store } from '../../../source/store/create-store.js'
+import { initialState } from '../../../source/store/state.js'
+import { type AnyTool, defineTool, ToolError, type ToolContext } from '../../../source/tools/types.js'
+
+/** A gate that allows everything: loop tests are about the loop, permissions have their own tests. */
+export const allowAllGate: PermissionGate = {
+  mode: () => 'dangerous',
+  check: () => ({ decision: 'allow', reason: 'test' }),
+  suggestRule: (tool) => tool,
+  canAsk: () => false,
+  request: async () => ({ kind: 'deny' }),
+}
+
+export function echoTool(log: string[] = []): AnyTool {
+  return defineTool({
+    name: 'Echo',
+    description: 'Echoes text',
+    schema: z.strictObject({ text: z.string().describe('text') }),
+    risk: 'read',
+    isReadOnly: () => true,
+    permissionTarget: () => ({ kind: 'none' }),
+    preview: async () => ({ kind: 'none' }),
+    summarize: (a) => `Echo ${a.text}`,
+    async execute(a) {
+      log.push(`start ${a.text}`)
+      await new Promise((r) => setImmediate(r))
+      log.push(`end ${a.text}`)
+      return { forModel: `echo: ${a.text}` }
+    },
+  })
+}
+
+export function failingTool(): AnyTool {
+  return defineTool({
+    name: 'Fail',
+    description: 'Always fails',
+    schema: z.strictObject({ path: z.string().describe('path') }),
+    risk: 'read',
+    isReadOnly: () => true,
+    permissionTarget: () => ({ kind: 'none' }),
+    preview: async () => ({ kind: 'none' }),
+    summarize: (a) => `Fail ${a.path}`,
+    async execute(a) {
+      throw new ToolError('not_found', `no such file: ${a.path}`)
+    },
+  })
+}
+
+/** Blocks until its signal aborts — stands in for a long-running command. */
+export function blockingTool(started: () => void): AnyTool {
+  return defineTool({
+    name: 'Block',
+    description: 'Blocks until aborted',
+    schema: z.strictObject({}),
+    risk: 'exec',
+    isReadOnly: () => false,
+    permissionTarget: () => ({ kind: 'none' }),
+    preview: async () => ({ kind: 'none' }),
+    summarize: () => 'Block',
+    execute: (_a, ctx: ToolContext) =>
+      new Promise((_resolve, reject) => {
+        started()
+        ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })
+      }),
+  })
+}
+
+export interface Harness {
+  store: Store
+  deps: TurnDeps
+  run(text: string, signal?: AbortSignal): ReturnType<typeof runTurn>
+}
+
+export function makeHarness(opts: {
+  baseUrl: string
+  tools: AnyTool[]
+  maxSteps?: number
+  breaker?: Partial<CircuitBreakerConfig>
+  interactive?: boolean
+}): Harness {
+  const store = createStore(
+    initialState({ id: 's', cwd: process.cwd(), model: 'test-model', baseUrl: opts.baseUrl, title: '', startedAt: 0 }, 'dangerous'),
+  )
+  const provider = createOpenAIProvider({ baseUrl: opts.baseUrl, baseDelayMs: 1 })
+  let n = 0
+  const deps: TurnDeps = {
+    store,
+    provider,
+    model: () => 'test-model',
+    systemPrompt: 'You are a test.',
+    toolDefinitions: buildToolDefinitions(opts.tools),
+    executor: {
+      tools: new Map(opts.tools.map((t) => [t.name, t])),
+      gate: allowAllGate,
+      dispatch: store.dispatch,
+      makeContext: (signal, onProgress, callId) => ({
+        callId,
+        mode: () => 'dangerous',
+        workspace: process.cwd(),
+        cwd: () => process.cwd(),
+        setCwd: () => undefined,
+        signal,
+        sessionId: 's',
+        files: { recordRead: () => undefined, recordWrite: () => undefined, get: () => undefined },
+        spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
+        onProgress,
+        supportsVision: false,
+      }),
+      now: Date.now,
+    },
+    planModeToolNames: opts.tools.map((t) => t.name),
+    supportsAllowedTools: () => false,
+    supportsVision: () => false,
+    maxSteps: opts.maxSteps ?? 50,
+    breaker: { ...DEFAULT_BREAKER, ...opts.breaker },
+    interactive: opts.interactive ?? false,
+    takeQueued: () => [],
+    newId: (p) => `${p}-${++n}`,
+    now: Date.now,
+  }
+  return {
+    store,
+    deps,
+    run: (text, signal = new AbortController().signal) => runTurn(deps, { content: text, text }, signal),
+  }
+}

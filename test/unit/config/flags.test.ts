@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest'
+import { UsageError } from '../../../source/config/errors.js'
+import { helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+
+const DEFAULTS: ParsedArgs = {
+  prompt: undefined,
+  print: false,
+  outputFormat: 'text',
+  model: undefined,
+  baseUrl: undefined,
+  apiKey: undefined,
+  mode: undefined,
+  allowedTools: [],
+  disallowedTools: [],
+  maxSteps: undefined,
+  continue: false,
+  resume: undefined,
+  agent: undefined,
+  debug: false,
+  verbose: false,
+  printOnExit: false,
+  version: false,
+  help: false,
+}
+
+describe('parseArgs: accepted forms', () => {
+  it.each<[string, string[], Partial<ParsedArgs>]>([
+    ['nothing', [], {}],
+    ['a prompt', ['fix', 'the', 'bug'], { prompt: 'fix the bug' }],
+    ['-p with a prompt', ['-p', 'hello'], { print: true, prompt: 'hello' }],
+    ['--print', ['--print', 'hi'], { print: true, prompt: 'hi' }],
+    ['--output-format json', ['-p', 'x', '--output-format', 'json'], { print: true, prompt: 'x', outputFormat: 'json' }],
+    ['--output-format=stream-json', ['-p', '--output-format=stream-json', 'x'], { print: true, prompt: 'x', outputFormat: 'stream-json' }],
+    ['--model', ['--model', 'qwen'], { model: 'qwen' }],
+    ['--model=', ['--model=qwen:7b'], { model: 'qwen:7b' }],
+    ['--base-url', ['--base-url', 'http://h/v1'], { baseUrl: 'http://h/v1' }],
+    ['--api-key=', ['--api-key=sk-1'], { apiKey: 'sk-1' }],
+    ['--mode', ['--mode', 'plan'], { mode: 'plan' }],
+    ['--mode=ci', ['--mode=ci'], { mode: 'ci' }],
+    ['--yolo', ['--yolo'], { mode: 'dangerous' }],
+    ['--dangerously-skip-permissions', ['--dangerously-skip-permissions'], { mode: 'dangerous' }],
+    ['--yolo with --mode dangerous', ['--yolo', '--mode', 'dangerous'], { mode: 'dangerous' }],
+    [
+      '--allowed-tools splits on top-level commas only',
+      ['--allowed-tools', 'Read, Grep,Bash(git log --format=%h,%s)'],
+      { allowedTools: ['Read', 'Grep', 'Bash(git log --format=%h,%s)'] },
+    ],
+    [
+      'repeated --allowed-tools accumulate',
+      ['--allowed-tools=Read', '--allowed-tools', 'Bash(npm test *)'],
+      { allowedTools: ['Read', 'Bash(npm test *)'] },
+    ],
+    ['--disallowed-tools', ['--disallowed-tools', 'Bash(rm *),WebFetch'], { disallowedTools: ['Bash(rm *)', 'WebFetch'] }],
+    ['--max-steps', ['--max-steps', '12'], { maxSteps: 12 }],
+    ['--max-steps=', ['--max-steps=3'], { maxSteps: 3 }],
+    ['--continue', ['--continue'], { continue: true }],
+    ['-c', ['-c'], { continue: true }],
+    ['bare --resume', ['--resume'], { resume: true }],
+    ['--resume ID', ['--resume', 'abc123'], { resume: 'abc123' }],
+    ['--resume=ID', ['--resume=abc123'], { resume: 'abc123' }],
+    ['--resume before a flag', ['--resume', '--debug'], { resume: true, debug: true }],
+    ['--resume before a prompt with spaces', ['--resume', 'fix the bug'], { resume: true, prompt: 'fix the bug' }],
+    ['--agent', ['--agent', 'explore'], { agent: 'explore' }],
+    ['--debug --verbose --print-on-exit', ['--debug', '--verbose', '--print-on-exit'], { debug: true, verbose: true, printOnExit: true }],
+    ['--version', ['--version'], { version: true }],
+    ['-v', ['-v'], { version: true }],
+    ['--help', ['--help'], { help: true }],
+    ['-h', ['-h'], { help: true }],
+    ['short cluster', ['-pc', 'go'], { print: true, continue: true, prompt: 'go' }],
+    ['-- ends options', ['-p', '--', '--not-a-flag', '-x'], { print: true, prompt: '--not-a-flag -x' }],
+    ['a lone dash is a positional', ['-'], { prompt: '-' }],
+    ['flags after the prompt', ['hello', '--model', 'm'], { prompt: 'hello', model: 'm' }],
+  ])('%s', (_name, argv, expected) => {
+    expect(parseArgs(argv)).toEqual({ ...DEFAULTS, ...expected })
+  })
+})
+
+describe('parseArgs: errors', () => {
+  it.each<[string[], string]>([
+    [['--foo'], 'unknown option --foo (see --help)'],
+    [['--foo=1'], 'unknown option --foo (see --help)'],
+    [['-x'], 'unknown option -x (see --help)'],
+    [['-px'], 'unknown option -x (see --help)'],
+    [['--model'], '--model needs a value'],
+    [['--model', '--debug'], '--model needs a value'],
+    [['--model='], '--model needs a value'],
+    [['--base-url'], '--base-url needs a value'],
+    [['--api-key'], '--api-key needs a value'],
+    [['--agent'], '--agent needs a value'],
+    [['--allowed-tools'], '--allowed-tools needs a value'],
+    [['--mode'], '--mode needs a value'],
+    [['--mode', 'yolo'], '--mode must be one of safe, auto, plan, dangerous, ci (got "yolo")'],
+    [['-p', '--output-format', 'xml'], '--output-format must be one of text, json, stream-json (got "xml")'],
+    [['--output-format', 'json'], '--output-format only applies with -p/--print'],
+    [['--max-steps', '0'], '--max-steps needs a positive whole number (got "0")'],
+    [['--max-steps', '-5'], '--max-steps needs a positive whole number (got "-5")'],
+    [['--max-steps', '2.5'], '--max-steps needs a positive whole number (got "2.5")'],
+    [['--max-steps', 'ten'], '--max-steps needs a positive whole number (got "ten")'],
+    [['--debug=yes'], '--debug does not take a value'],
+    [['--yolo', '--mode', 'plan'], '--yolo conflicts with --mode plan'],
+    [['--dangerously-skip-permissions', '--mode=safe'], '--dangerously-skip-permissions conflicts with --mode safe'],
+    [['--continue', '--resume', 'x'], 'use either --continue or --resume, not both'],
+    [['--allowed-tools', 'Bash(npm'], '--allowed-tools: rule "Bash(npm" must end with ")"'],
+    [['--disallowed-tools', 'Read,WebFetch(example.com)'], '--disallowed-tools: rule "WebFetch(example.com)": WebFetch rules take'],
+  ])('%j → %s', (argv, message) => {
+    expect(() => parseArgs(argv)).toThrow(UsageError)
+    expect(() => parseArgs(argv)).toThrow(message)
+  })
+})
+
+describe('helpText', () => {
+  const text = helpText()
+
+  it.each([
+    '-p, --print',
+    '--output-format FORMAT',
+    '--model NAME',
+    '--base-url URL',
+    '--api-key KEY',
+    '--mode MODE',
+    '--dangerously-skip-permissions',
+    '--yolo',
+    '--allowed-tools RULES',
+    '--disallowed-tools RULES',
+    '--max-steps N',
+    '-c, --continue',
+    '--resume [ID]',
+    '--agent NAME',
+    '--debug',
+    '--verbose',
+    '--print-on-exit',
+    '-v, --version',
+    '-h, --help',
+  ])('documents %s', (option) => {
+    expect(text).toContain(option)
+  })
+
+  it('aligns the descriptions in one column', () => {
+    const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
+    expect(optionLines).toHaveLength(19)
+    const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
+    expect(new Set(columns).size).toBe(1)
+    expect(columns[0]).toBeGreaterThan(20)
+  })
+})

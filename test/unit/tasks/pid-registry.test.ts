@@ -1,0 +1,160 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createPidRegistry, type PidEntry } from '../../../source/tasks/pid-registry.js'
+import { isGone, killGroupQuietly, makeTempDir, readPidFile, waitFor } from './helpers.js'
+
+let dir: string
+let cleanup: () => Promise<void>
+let file: string
+let groups: ChildProcess[]
+
+beforeEach(async () => {
+  ;({ dir, cleanup } = await makeTempDir())
+  file = join(dir, 'state', 'jobs.json')
+  await mkdir(join(dir, 'state'))
+  groups = []
+})
+
+afterEach(async () => {
+  for (const child of groups) killGroupQuietly(child.pid)
+  await cleanup()
+})
+
+/** A pid that surely belongs to no process: one that has just exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn('true')
+  await once(child, 'exit')
+  return child.pid!
+}
+
+/** Starts `script` in its own process group, as a job of a crashed agent-tui would have been. */
+function startGroup(script: string): ChildProcess {
+  const child = spawn('bash', ['-c', script], { cwd: dir, detached: true, stdio: 'ignore' })
+  groups.push(child)
+  return child
+}
+
+const writeEntries = (entries: unknown[]) => writeFile(file, JSON.stringify({ version: 1, entries }))
+
+describe('createPidRegistry', () => {
+  it('reads a missing or corrupt file as empty and recovers on the next write', async () => {
+    const registry = createPidRegistry(file)
+    expect(registry.list()).toEqual([])
+    registry.add({ pid: 4242, command: 'first' })
+    await writeFile(file, '{ not json')
+    expect(registry.list()).toEqual([])
+    registry.add({ pid: 4343, command: 'second', startedAt: 1 })
+    expect(registry.list()).toMatchObject([{ pid: 4343, pgid: 4343, command: 'second', startedAt: 1 }])
+  })
+
+  it('keeps well-formed entries next to damaged ones', async () => {
+    await writeEntries([{ pid: 'x' }, { pid: 7, pgid: 7, command: 'ok', startedAt: 1, ownerPid: 9 }])
+    expect(createPidRegistry(file).list()).toEqual([
+      { pid: 7, pgid: 7, command: 'ok', startedAt: 1, ownerPid: 9 },
+    ])
+  })
+
+  it('adds and removes entries atomically, leaving no temp files', async () => {
+    const registry = createPidRegistry(file)
+    registry.add({ pid: 10, command: 'a', cwd: '/work' })
+    registry.add({ pid: 11, command: 'b' })
+    registry.add({ pid: 10, command: 'a again' })
+    expect(registry.list().map((e) => [e.pid, e.command, e.ownerPid])).toEqual([
+      [11, 'b', process.pid],
+      [10, 'a again', process.pid],
+    ])
+    registry.remove(11)
+    expect(registry.list().map((e) => e.pid)).toEqual([10])
+    expect(await readdir(join(dir, 'state'))).toEqual(['jobs.json'])
+  })
+
+  it('reports write failures through onError instead of throwing', async () => {
+    await writeFile(join(dir, 'blocker'), '')
+    const errors: Error[] = []
+    const registry = createPidRegistry(join(dir, 'blocker', 'jobs.json'), { onError: (e) => errors.push(e) })
+    registry.add({ pid: 1, command: 'x' })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.message).toMatch(/could not update the background job registry .*blocker/)
+  })
+})
+
+describe('reapOrphans', () => {
+  it('kills the group of a job whose owner died, grandchildren included', async () => {
+    const leader = startGroup('sleep 300 & echo $! > gpid; wait')
+    const grandchild = await readPidFile(join(dir, 'gpid'))
+    const registry = createPidRegistry(file)
+    registry.add({ pid: leader.pid!, command: 'orphan job', cwd: dir, ownerPid: await deadPid() })
+
+    const reaped = await registry.reapOrphans()
+    expect(reaped).toEqual([{ pid: leader.pid, command: 'orphan job', cwd: dir, killed: true }])
+    for (const pid of [leader.pid!, grandchild]) await waitFor(() => isGone(pid), `pid ${pid} to exit`)
+    expect(registry.list()).toEqual([])
+  })
+
+  it('uses SIGKILL for an orphan that ignores SIGTERM', async () => {
+    const leader = startGroup("trap '' TERM; echo $$ > ready; while :; do sleep 0.02; done")
+    await readPidFile(join(dir, 'ready'))
+    const registry = createPidRegistry(file)
+    registry.add({ pid: leader.pid!, command: 'stubborn', ownerPid: await deadPid() })
+
+    expect(await registry.reapOrphans({ graceMs: 100 })).toEqual([
+      { pid: leader.pid, command: 'stubborn', killed: true },
+    ])
+    await waitFor(() => isGone(leader.pid!), 'the stubborn orphan to exit')
+  })
+
+  it('leaves the jobs of live owners alone', async () => {
+    const leader = startGroup('sleep 300')
+    const registry = createPidRegistry(file)
+    registry.add({ pid: leader.pid!, command: 'mine' })
+    registry.add({ pid: 9_999_991, pgid: 9_999_991, command: 'other instance', ownerPid: process.ppid })
+
+    expect(await registry.reapOrphans()).toEqual([])
+    expect(registry.list().map((e) => e.command)).toEqual(['mine', 'other instance'])
+    expect(isGone(leader.pid!)).toBe(false)
+  })
+
+  it('drops entries whose group is already gone without reporting them', async () => {
+    const registry = createPidRegistry(file)
+    const gone = await deadPid()
+    registry.add({ pid: gone, command: 'finished long ago', ownerPid: await deadPid() })
+    expect(await registry.reapOrphans()).toEqual([])
+    expect(registry.list()).toEqual([])
+  })
+
+  it('never kills a process that merely reused a recorded pid', async () => {
+    const unrelated = startGroup('sleep 300')
+    const stale: PidEntry = {
+      pid: unrelated.pid!,
+      pgid: unrelated.pid!,
+      command: 'old job',
+      startedAt: 1,
+      ownerPid: await deadPid(),
+      leaderStart: '1',
+    }
+    await writeEntries([stale])
+    const registry = createPidRegistry(file)
+
+    expect(await registry.reapOrphans()).toEqual([])
+    expect(isGone(unrelated.pid!)).toBe(false)
+    expect(registry.list()).toEqual([])
+  })
+
+  it('ignores entries written before a reboot', async () => {
+    const unrelated = startGroup('sleep 300')
+    const stale: PidEntry = {
+      pid: unrelated.pid!,
+      pgid: unrelated.pid!,
+      command: 'before reboot',
+      startedAt: 1,
+      ownerPid: await deadPid(),
+      bootId: 'another-boot',
+    }
+    await writeEntries([stale])
+    expect(await createPidRegistry(file).reapOrphans()).toEqual([])
+    expect(isGone(unrelated.pid!)).toBe(false)
+  })
+})

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createCoreTools } from '../../../source/tools/catalog.js'
+
+describe('createCoreTools', () => {
+  const tools = createCoreTools({ isReadOnlyCommand: () => false })
+
+  it('returns the six core tools in Claude Code order, fresh each call', () => {
+    expect(tools.map((t) => t.name)).toEqual(['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep'])
+    expect(createCoreTools({ isReadOnlyCommand: () => false })).not.toBe(tools)
+    expect(tools.map((t) => t.risk)).toEqual(['exec', 'read', 'edit', 'edit', 'read', 'read'])
+  })
+
+  it('generates JSON Schemas with the exact field names and a description on every field', () => {
+    const fields: Record<string, string[]> = {}
+    for (const tool of tools) {
+      const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as {
+        properties: Record<string, { description?: string }>
+        additionalProperties: boolean
+      }
+      expect(schema.additionalProperties).toBe(false)
+      for (const [name, prop] of Object.entries(schema.properties)) {
+        expect(prop.description, `${tool.name}.${name}`).toBeTruthy()
+      }
+      fields[tool.name] = Object.keys(schema.properties)
+      expect(tool.description.length).toBeGreaterThan(50)
+    }
+    expect(fields).toEqual({
+      Bash: ['command', 'timeout', 'description', 'run_in_background'],
+      Read: ['file_path', 'offset', 'limit'],
+      Write: ['file_path', 'content'],
+      Edit: ['file_path', 'old_string', 'new_string', 'replace_all'],
+      Glob: ['pattern', 'path'],
+      Grep: [
+        'pattern',
+        'path',
+        'glob',
+        'type',
+        'output_mode',
+        '-i',
+        '-n',
+        '-A',
+        '-B',
+        '-C',
+        'multiline',
+        'head_limit',
+        'offset',
+      ],
+    })
+  })
+
+  it('rejects unknown fields', () => {
+    const read = tools.find((t) => t.name === 'Read')
+    expect(read?.schema.safeParse({ file_path: 'x', bogus: 1 }).success).toBe(false)
+  })
+})
