@@ -65,19 +65,36 @@ async function stepOverhead() {
   const server = await startScriptedServer({
     fallback: () =>
       ++n < steps
-        ? { toolCalls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }], usage: { prompt: 10, completion: 1 } }
+        ? {
+            toolCalls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }],
+            usage: { prompt: 10, completion: 1 },
+          }
         : { text: 'done', usage: { prompt: 10, completion: 1 } },
   })
   const r = await timeCommand(
     node,
-    [cli, '-p', 'read a lot', '--base-url', server.baseUrl, '--model', 'test-model', '--max-steps', String(steps + 5)],
+    [
+      cli,
+      '-p',
+      'read a lot',
+      '--base-url',
+      server.baseUrl,
+      '--model',
+      'test-model',
+      '--max-steps',
+      String(steps + 5),
+    ],
     { env, cwd: work },
   )
   if (r.code !== 0) throw new Error(`overhead run failed (${r.code}): ${r.stderr}`)
   const times = server.requests.map((q) => q.receivedAt)
   const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t))
   // Each gap = response transfer + parse + tool (a 1-line Read) + request build + loopback HTTP.
-  report(`per-step loop overhead (median of ${gaps.length} steps)`, fmt(median(gaps)), 'budget: ≤ 5 ms headless')
+  report(
+    `per-step loop overhead (median of ${gaps.length} steps)`,
+    fmt(median(gaps)),
+    'budget: ≤ 5 ms headless',
+  )
   await server.close()
   await rm(home, { recursive: true, force: true })
 }

@@ -15,7 +15,8 @@ async function* walk(dir) {
   }
 }
 
-const importRe = /(?:^|\n)\s*(?:import|export)[^'"\n]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+const importRe =
+  /(?:^|\n)\s*(?:import|export)[^'"\n]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
 const problems = []
 for await (const file of walk(source)) {
   const rel = relative(source, file).split('\\').join('/')
@@ -23,7 +24,11 @@ for await (const file of walk(source)) {
   const text = await readFile(file, 'utf8')
   for (const match of text.matchAll(importRe)) {
     const spec = match[1] ?? match[2]
-    const target = spec.startsWith('.') ? relative(source, resolve(dirname(file), spec)).split('\\').join('/') : null
+    const target = spec.startsWith('.')
+      ? relative(source, resolve(dirname(file), spec))
+          .split('\\')
+          .join('/')
+      : null
     const targetArea = target?.split('/')[0]
     const say = (why) => problems.push(`${rel}: imports "${spec}" — ${why}`)
     if (area !== 'ui' && (spec === 'react' || spec === 'ink' || spec.startsWith('ink-'))) {

@@ -38,10 +38,16 @@ export class CircuitBreaker {
     this.perTool.set(tool, forTool)
     const { warnAt, pauseAt, hardStopAt, perToolLimit, maxDurationSeconds } = this.config
     if (this.calls >= hardStopAt) {
-      return { kind: 'stop', message: `circuit breaker: hard stop after ${this.calls} tool calls in one turn` }
+      return {
+        kind: 'stop',
+        message: `circuit breaker: hard stop after ${this.calls} tool calls in one turn`,
+      }
     }
     if (perToolLimit !== undefined && forTool > perToolLimit) {
-      return { kind: 'stop', message: `circuit breaker: ${tool} was called ${forTool} times (limit ${perToolLimit})` }
+      return {
+        kind: 'stop',
+        message: `circuit breaker: ${tool} was called ${forTool} times (limit ${perToolLimit})`,
+      }
     }
     if (maxDurationSeconds !== undefined && now - this.startedAt > maxDurationSeconds * 1000) {
       return { kind: 'stop', message: `circuit breaker: the turn ran longer than ${maxDurationSeconds} s` }

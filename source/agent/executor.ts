@@ -34,12 +34,29 @@ export interface ExecutorDeps {
 }
 
 /** Looks a call up, validates and authorises it, runs it. Never throws: every failure is an envelope. */
-export async function executeCall(call: ToolCall, deps: ExecutorDeps, signal: AbortSignal): Promise<CallOutcome> {
+export async function executeCall(
+  call: ToolCall,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+): Promise<CallOutcome> {
   const started = deps.now()
   const name = call.function.name
   const tool = deps.tools.get(name)
-  const fail = (category: ErrorCategory, message: string, opts: { hint?: string; status?: CallOutcome['status'] } = {}) =>
-    failure(call, tool?.name ?? name, summaryOf(tool, undefined, name), started, deps.now(), category, message, opts)
+  const fail = (
+    category: ErrorCategory,
+    message: string,
+    opts: { hint?: string; status?: CallOutcome['status'] } = {},
+  ) =>
+    failure(
+      call,
+      tool?.name ?? name,
+      summaryOf(tool, undefined, name),
+      started,
+      deps.now(),
+      category,
+      message,
+      opts,
+    )
 
   if (!tool) {
     const available = [...deps.tools.keys()].join(', ')
@@ -67,16 +84,25 @@ export async function executeCall(call: ToolCall, deps: ExecutorDeps, signal: Ab
 
   let lastProgress = 0
   const interval = deps.progressIntervalMs ?? 100
-  const ctx = deps.makeContext(signal, (text) => {
-    const now = deps.now()
-    if (now - lastProgress < interval) return
-    lastProgress = now
-    deps.dispatch({ type: 'tool/progress', callId: call.id, preview: tailLines(text, 4) })
-  }, call.id)
+  const ctx = deps.makeContext(
+    signal,
+    (text) => {
+      const now = deps.now()
+      if (now - lastProgress < interval) return
+      lastProgress = now
+      deps.dispatch({ type: 'tool/progress', callId: call.id, preview: tailLines(text, 4) })
+    },
+    call.id,
+  )
 
   try {
     const target = tool.permissionTarget(args, ctx)
-    const verdict = deps.gate.check({ tool: tool.name, risk: tool.risk, target, readOnly: tool.isReadOnly(args) })
+    const verdict = deps.gate.check({
+      tool: tool.name,
+      risk: tool.risk,
+      target,
+      readOnly: tool.isReadOnly(args),
+    })
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
         hint: 'do not retry this call; choose another approach or ask the user',
@@ -85,10 +111,14 @@ export async function executeCall(call: ToolCall, deps: ExecutorDeps, signal: Ab
     }
     if (verdict.decision === 'ask') {
       if (!deps.gate.canAsk()) {
-        return failWith('permission', `${tool.name} needs approval (${verdict.reason}) and no user is available`, {
-          hint: `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${deps.gate.suggestRule(tool.name, target)}" or another --mode`,
-          status: 'denied',
-        })
+        return failWith(
+          'permission',
+          `${tool.name} needs approval (${verdict.reason}) and no user is available`,
+          {
+            hint: `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${deps.gate.suggestRule(tool.name, target)}" or another --mode`,
+            status: 'denied',
+          },
+        )
       }
       deps.dispatch({ type: 'phase/changed', phase: 'awaiting-user' })
       const preview = await tool.preview(args, ctx)
@@ -142,7 +172,13 @@ export async function executeCall(call: ToolCall, deps: ExecutorDeps, signal: Ab
 }
 
 /** Result for a call that never finished because the user interrupted (keeps the pairing rule). */
-export function cancelled(call: ToolCall, name: string, summary: string, started: number, now: number): CallOutcome {
+export function cancelled(
+  call: ToolCall,
+  name: string,
+  summary: string,
+  started: number,
+  now: number,
+): CallOutcome {
   return {
     callId: call.id,
     name,

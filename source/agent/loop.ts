@@ -1,5 +1,12 @@
 import { repairPairing } from '../provider/pairing.js'
-import type { ChatMessage, ContentPart, ToolCall, ToolChoice, ToolDefinition, UserMessage } from '../provider/messages.js'
+import type {
+  ChatMessage,
+  ContentPart,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  UserMessage,
+} from '../provider/messages.js'
 import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { TurnResult } from '../store/domain.js'
@@ -137,7 +144,8 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
     if (signal.aborted) return end({ kind: 'interrupted', text: lastText })
     if (stop) {
-      if (stop.error) dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: stop.error })
+      if (stop.error)
+        dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: stop.error })
       return end(stop)
     }
   }
@@ -157,13 +165,21 @@ function pauseResult(deps: TurnDeps, message: string, text: string): Omit<TurnRe
 
 type StepOutcome = StepResponse & { assistantId: string }
 
-async function requestStep(deps: TurnDeps, lastStep: boolean, signal: AbortSignal): Promise<StepOutcome | Error> {
+async function requestStep(
+  deps: TurnDeps,
+  lastStep: boolean,
+  signal: AbortSignal,
+): Promise<StepOutcome | Error> {
   const { dispatch, getState } = deps.store
   const state = getState()
-  const messages: ChatMessage[] = [{ role: 'system', content: deps.systemPrompt }, ...repairPairing(state.messages)]
+  const messages: ChatMessage[] = [
+    { role: 'system', content: deps.systemPrompt },
+    ...repairPairing(state.messages),
+  ]
   let toolChoice: ToolChoice = 'auto'
   if (lastStep) toolChoice = 'none'
-  else if (state.mode === 'plan' && deps.supportsAllowedTools()) toolChoice = { allowed: deps.planModeToolNames }
+  else if (state.mode === 'plan' && deps.supportsAllowedTools())
+    toolChoice = { allowed: deps.planModeToolNames }
   const assistantId = deps.newId('assistant')
   const coalescer = new DeltaCoalescer((text, reasoning) =>
     dispatch({ type: 'assistant/delta', id: assistantId, text, reasoning }),
@@ -222,7 +238,8 @@ async function executeBatch(deps: TurnDeps, calls: ToolCall[], signal: AbortSign
   let i = 0
   while (i < calls.length) {
     if (signal.aborted) {
-      for (const call of calls.slice(i)) outcomes.push(cancelled(call, call.function.name, call.function.name, deps.now(), deps.now()))
+      for (const call of calls.slice(i))
+        outcomes.push(cancelled(call, call.function.name, call.function.name, deps.now(), deps.now()))
       break
     }
     const group = [calls[i] as ToolCall]
@@ -240,7 +257,7 @@ async function executeBatch(deps: TurnDeps, calls: ToolCall[], signal: AbortSign
 
 function isReadOnlyCall(deps: TurnDeps, call: ToolCall): boolean {
   const tool = deps.executor.tools.get(call.function.name)
-  if (!tool || tool.risk !== 'read') return false
+  if (tool?.risk !== 'read') return false
   try {
     const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
     return args.success && tool.isReadOnly(args.data)
@@ -250,6 +267,10 @@ function isReadOnlyCall(deps: TurnDeps, call: ToolCall): boolean {
 }
 
 function finish(deps: TurnDeps, outcome: CallOutcome): void {
+  // Tools never touch the store; typed display data that is also state is applied here.
+  if (outcome.display?.kind === 'todos') {
+    deps.store.dispatch({ type: 'todos/replaced', todos: outcome.display.todos })
+  }
   deps.store.dispatch({
     type: 'tool/finished',
     callId: outcome.callId,
@@ -269,7 +290,12 @@ function disabledOutcome(call: ToolCall, now: number): CallOutcome {
     ...out,
     status: 'error',
     content: JSON.stringify({
-      error: { tool: call.function.name, category: 'permission', retryable: false, message: 'tools are disabled on the last step' },
+      error: {
+        tool: call.function.name,
+        category: 'permission',
+        retryable: false,
+        message: 'tools are disabled on the last step',
+      },
     }),
     preview: 'tools disabled on the last step',
   }

@@ -61,7 +61,8 @@ function parseBoolean(raw: unknown, name: string): boolean {
 
 function parseNumber(raw: unknown, name: string, min: number, max: number, integer: boolean): number {
   const kind = integer ? 'an integer' : 'a number'
-  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN
+  const value =
+    typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN
   if (!Number.isFinite(value) || (integer && !Number.isInteger(value)) || value < min || value > max) {
     throw invalid(name, raw, `${kind} from ${min} to ${max}`)
   }
@@ -91,7 +92,8 @@ const SPECS: { [K in RuntimeSettingName]: Spec<RuntimeSettingValues[K]> } = {
     parse: parseBoolean,
   },
   observationWindow: {
-    description: 'How many of the most recent tool results stay in full in the context; older ones are masked (1–50)',
+    description:
+      'How many of the most recent tool results stay in full in the context; older ones are masked (1–50)',
     parse: (raw, name) => parseNumber(raw, name, 1, 50, true),
   },
   compactAt: {
@@ -151,7 +153,8 @@ export function createRuntimeSettings(opts: RuntimeSettingsOptions): RuntimeSett
   }
 
   return {
-    list: () => [...entries.values()].map((e) => ({ name: e.name, value: e.get(), description: e.description })),
+    list: () =>
+      [...entries.values()].map((e) => ({ name: e.name, value: e.get(), description: e.description })),
     get: (name) => lookup(name).get(),
     set: (name, value) => lookup(name).set(value),
   }

@@ -2,7 +2,14 @@ import { readFile } from 'node:fs/promises'
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TurnResult } from '../store/domain.js'
-import type { AnyTool, FileStateTracker, OutputSpiller, ToolContext } from '../tools/types.js'
+import type { QuestionBroker } from '../permissions/question-broker.js'
+import type {
+  AnyTool,
+  FileStateTracker,
+  OutputSpiller,
+  RuntimeSettingsApi,
+  ToolContext,
+} from '../tools/types.js'
 import type { TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
@@ -10,6 +17,7 @@ import type { ImageAttachment, RuntimeCommands, SubmitInput } from './commands.j
 import { loadImageAttachment } from './images.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
+import { createRuntimeSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import { buildToolDefinitions } from './tool-definitions.js'
 
@@ -22,7 +30,10 @@ export interface RuntimeOptions {
   store: Store
   provider: ChatProvider
   tools: AnyTool[]
-  gate: PermissionGate & { resolve(id: string, decision: ConsentDecision): void; cancelAll(note: string): void }
+  gate: PermissionGate & {
+    resolve(id: string, decision: ConsentDecision): void
+    cancelAll(note: string): void
+  }
   workspace: string
   sessionId: string
   files: FileStateTracker
@@ -33,6 +44,8 @@ export interface RuntimeOptions {
   breaker: CircuitBreakerConfig
   interactive: boolean
   tasks?: TaskManagerApi
+  /** Present when a user can answer (interactive sessions). */
+  questions?: QuestionBroker
   /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
   exportMarkdown?: () => string
   exportDir?: string
@@ -53,6 +66,9 @@ export class Runtime implements RuntimeCommands {
   private current: Promise<TurnResult> | null = null
   private cwd: string
   private counter = 0
+  private readonly settings: RuntimeSettingsApi
+  /** Running foreground commands that Ctrl+B can move to the background, newest last. */
+  private readonly foreground: Array<{ command: string; background(): string }> = []
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -60,6 +76,16 @@ export class Runtime implements RuntimeCommands {
     this.toolMap = new Map(opts.tools.map((t) => [t.name, t]))
     this.toolDefinitions = buildToolDefinitions(opts.tools)
     this.cwd = opts.workspace
+    const store = opts.store
+    this.settings = createRuntimeSettings({
+      model: { get: () => store.getState().session.model, set: (model) => this.setModel(model) },
+      showTodos: {
+        get: () => store.getState().ui.showTodos,
+        set: (show) => {
+          if (store.getState().ui.showTodos !== show) store.dispatch({ type: 'ui/todos-toggled' })
+        },
+      },
+    })
   }
 
   get store(): Store {
@@ -72,7 +98,10 @@ export class Runtime implements RuntimeCommands {
 
   /** Runs one turn to completion (headless), or queues when a turn is running. */
   async runTurn(input: SubmitInput): Promise<TurnResult> {
-    const user = toUserInput(input)
+    return this.runUserTurn(toUserInput(input))
+  }
+
+  private async runUserTurn(user: UserInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     const controller = new AbortController()
     this.controller = controller
@@ -84,7 +113,7 @@ export class Runtime implements RuntimeCommands {
       this.current = null
       this.controller = null
       const next = this.queue.shift()
-      if (next) void this.runTurn({ text: next.text }).catch(() => undefined)
+      if (next) void this.runUserTurn(next).catch(() => undefined)
     }
   }
 
@@ -110,8 +139,8 @@ export class Runtime implements RuntimeCommands {
     this.opts.gate.resolve(id, decision)
   }
 
-  answerQuestion(_id: string, _answer: QuestionAnswer): void {
-    this.notice('warn', 'questions from the model are not supported in this build yet')
+  answerQuestion(id: string, answer: QuestionAnswer): void {
+    this.opts.questions?.answer(id, answer)
   }
 
   setMode(mode: Mode): void {
@@ -130,7 +159,16 @@ export class Runtime implements RuntimeCommands {
   }
 
   backgroundForeground(): boolean {
-    return false
+    const handle = this.foreground.at(-1)
+    if (!handle) return false
+    try {
+      const id = handle.background()
+      this.notice('info', `moved \`${handle.command}\` to background task ${id}`)
+      return true
+    } catch (err) {
+      this.notice('error', `could not move the command to the background: ${String(err)}`)
+      return false
+    }
   }
 
   async readTaskLog(id: string, maxBytes: number): Promise<string> {
@@ -148,7 +186,10 @@ export class Runtime implements RuntimeCommands {
     const bash = this.toolMap.get('Bash')
     if (!bash) throw new Error('Bash is not available')
     const controller = new AbortController()
-    const result = await bash.execute({ command }, this.toolContext(controller.signal, () => undefined))
+    const result = await bash.execute(
+      { command },
+      this.toolContext(controller.signal, () => undefined),
+    )
     const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
     this.opts.store.dispatch({
       type: 'user/submitted',
@@ -174,7 +215,10 @@ export class Runtime implements RuntimeCommands {
   }
 
   clear(): void {
-    this.notice('info', '/clear starts a fresh conversation: restart agent-tui (in-place clearing is not built yet)')
+    this.notice(
+      'info',
+      '/clear starts a fresh conversation: restart agent-tui (in-place clearing is not built yet)',
+    )
   }
 
   setModel(model: string): void {
@@ -184,6 +228,7 @@ export class Runtime implements RuntimeCommands {
   async shutdown(): Promise<void> {
     this.interrupt()
     this.opts.gate.cancelAll('agent-tui is exiting')
+    this.opts.questions?.cancelAll()
     await this.idle()
     await this.opts.tasks?.stopAll()
   }
@@ -203,7 +248,9 @@ export class Runtime implements RuntimeCommands {
         makeContext: (signal, onProgress, callId) => this.toolContext(signal, onProgress, callId),
         now: this.now,
       },
-      planModeToolNames: this.opts.tools.filter((t) => t.risk !== 'edit' && t.risk !== 'config').map((t) => t.name),
+      planModeToolNames: this.opts.tools
+        .filter((t) => t.risk !== 'edit' && t.risk !== 'config')
+        .map((t) => t.name),
       supportsAllowedTools: () => this.opts.capabilities(store.getState().session.model).supportsAllowedTools,
       supportsVision: () => this.opts.capabilities(store.getState().session.model).supportsVision,
       maxSteps: this.opts.maxSteps,
@@ -236,10 +283,22 @@ export class Runtime implements RuntimeCommands {
       callId,
       mode: () => this.opts.store.getState().mode,
       switchMode: (mode) => this.setMode(mode),
+      settings: this.settings,
+      foreground: {
+        register: (handle) => {
+          this.foreground.push(handle)
+          return () => {
+            const at = this.foreground.indexOf(handle)
+            if (at >= 0) this.foreground.splice(at, 1)
+          }
+        },
+      },
       supportsVision: this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
       ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
     }
-    return ctx
+    const questions = this.opts.questions
+    if (!questions) return ctx
+    return { ...ctx, questions: { ask: (request, signal) => questions.ask(request, signal, callId) } }
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {

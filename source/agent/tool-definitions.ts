@@ -10,6 +10,9 @@ export function buildToolDefinitions(tools: readonly AnyTool[]): ToolDefinition[
   return tools.map((tool) => {
     const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>
     delete schema.$schema
-    return { type: 'function', function: { name: tool.name, description: tool.description, parameters: schema } }
+    return {
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: schema },
+    }
   })
 }

@@ -64,7 +64,11 @@ export class ProviderError extends Error {
   readonly kind: ProviderErrorKind
   readonly status: number | undefined
   readonly url: string
-  constructor(kind: ProviderErrorKind, message: string, opts: { status?: number; url: string; cause?: unknown }) {
+  constructor(
+    kind: ProviderErrorKind,
+    message: string,
+    opts: { status?: number; url: string; cause?: unknown },
+  ) {
     super(message, { cause: opts.cause })
     this.name = 'ProviderError'
     this.kind = kind

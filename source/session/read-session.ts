@@ -45,7 +45,9 @@ export async function readSession(path: string): Promise<LoadedSession> {
   })
   if (!header) throw new Error(`${path} is not an agent-tui session (no header line)`)
   if (header.format > SESSION_FORMAT) {
-    warnings.push(`${path} was written by a newer agent-tui (format ${header.format}); reading what is understood`)
+    warnings.push(
+      `${path} was written by a newer agent-tui (format ${header.format}); reading what is understood`,
+    )
   }
   return { header, actions, warnings }
 }

@@ -13,7 +13,12 @@ export function reducer(state: State, action: Action): State {
       return { ...state, session: { ...state.session, model: action.model } }
     case 'user/submitted':
       return withMessage(
-        addItem(state, { kind: 'user', id: action.id, text: action.text, images: countImages(action.content) }),
+        addItem(state, {
+          kind: 'user',
+          id: action.id,
+          text: action.text,
+          images: countImages(action.content),
+        }),
         { role: 'user', content: action.content },
       )
     case 'assistant/delta':
@@ -22,7 +27,8 @@ export function reducer(state: State, action: Action): State {
       return settleAssistant(state, action.id, action.message)
     case 'tool/started': {
       const existing = state.transcript.items[action.callId]
-      const base = existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
+      const base =
+        existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
       return putItem(state, { ...base, summary: action.summary, status: 'running', startedAt: action.at })
     }
     case 'tool/progress': {
@@ -32,7 +38,8 @@ export function reducer(state: State, action: Action): State {
     }
     case 'tool/finished': {
       const existing = state.transcript.items[action.callId]
-      const base = existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
+      const base =
+        existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
       const item: TranscriptItem = {
         ...base,
         summary: action.summary,
@@ -80,7 +87,9 @@ export function reducer(state: State, action: Action): State {
     case 'step/started':
       return { ...state, run: { ...state.run, step: action.step } }
     case 'phase/changed':
-      return state.run.phase === action.phase ? state : { ...state, run: { ...state.run, phase: action.phase } }
+      return state.run.phase === action.phase
+        ? state
+        : { ...state, run: { ...state.run, phase: action.phase } }
     case 'turn/ended':
       return {
         ...state,
@@ -175,7 +184,10 @@ function addItem(state: State, item: TranscriptItem): State {
 
 function putItem(state: State, item: TranscriptItem): State {
   if (!state.transcript.items[item.id]) return addItem(state, item)
-  return { ...state, transcript: { ...state.transcript, items: { ...state.transcript.items, [item.id]: item } } }
+  return {
+    ...state,
+    transcript: { ...state.transcript, items: { ...state.transcript.items, [item.id]: item } },
+  }
 }
 
 function applyDelta(state: State, id: string, text: string, reasoning: string): State {
@@ -198,7 +210,8 @@ function settleAssistant(state: State, id: string, message: State['messages'][nu
     next = addItem(next, { kind: 'assistant', id, text, reasoning, streaming: false })
   }
   for (const call of message.tool_calls ?? []) {
-    if (!next.transcript.items[call.id]) next = addItem(next, newToolItem(call.id, call.function.name, call.function.name))
+    if (!next.transcript.items[call.id])
+      next = addItem(next, newToolItem(call.id, call.function.name, call.function.name))
   }
   next = withMessage(next, message)
   return next.transcript.liveId === id ? { ...next, transcript: { ...next.transcript, liveId: null } } : next

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process'
 import type { TaskStatus, TaskSummary } from '../store/domain.js'
 
 export interface LaunchOptions {
@@ -24,4 +25,23 @@ export interface TaskManagerApi {
   read(id: string, opts: { block: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<TaskReadResult>
   stop(id: string): Promise<TaskSummary>
   stopAll(): Promise<void>
+}
+
+/** A running foreground process handed to the TaskManager (see `TaskManager.adopt` for the contract). */
+export interface AdoptRequest {
+  /** Leads its own process group, with piped stdout/stderr that nobody else reads any more. */
+  child: ChildProcess
+  command: string
+  cwd: string
+  description?: string
+  /** Output collected before the hand-over; the task's buffer and log start with it. */
+  initialOutput: string
+  /** When true, the first read starts after `initialOutput` (the caller already showed it). */
+  initialOutputSeen?: boolean
+  startedAt?: number
+}
+
+/** Hand-over seam for the foreground Bash tool; the real TaskManager implements it. */
+export interface TaskAdopter {
+  adopt(opts: AdoptRequest): TaskSummary
 }

@@ -16,8 +16,16 @@ const optionSchema = z.strictObject({
 
 const questionSchema = z.strictObject({
   question: z.string().min(1).describe('The full question, ending with a question mark'),
-  header: z.string().min(1).max(12).describe('Very short label for the question, at most 12 characters (e.g. "Auth method")'),
-  options: z.array(optionSchema).min(2).max(4).describe('2–4 distinct choices; the user may also type their own answer'),
+  header: z
+    .string()
+    .min(1)
+    .max(12)
+    .describe('Very short label for the question, at most 12 characters (e.g. "Auth method")'),
+  options: z
+    .array(optionSchema)
+    .min(2)
+    .max(4)
+    .describe('2–4 distinct choices; the user may also type their own answer'),
   multiSelect: z.boolean().describe('true when the user may pick more than one option'),
 })
 
@@ -36,7 +44,8 @@ function checkDistinct(questions: readonly Question[]): void {
     seen.add(q.question)
     const labels = q.options.map((o) => o.label.trim().toLowerCase())
     const dup = labels.find((label, j) => labels.indexOf(label) !== j)
-    if (dup !== undefined) problems.push(`question ${i + 1} ("${q.header}") has two options labelled "${dup}"`)
+    if (dup !== undefined)
+      problems.push(`question ${i + 1} ("${q.header}") has two options labelled "${dup}"`)
     if (labels.includes('other')) {
       problems.push(`question ${i + 1} ("${q.header}") has an option "Other"; the dialog already offers one`)
     }
@@ -68,7 +77,9 @@ export const askUserQuestionTool = defineTool<AskUserQuestionArgs>({
   permissionTarget: () => ({ kind: 'none' }),
   preview: async (args) => ({
     kind: 'json',
-    text: args.questions.map((q) => `[${q.header}] ${q.question}\n${q.options.map((o) => `- ${o.label}`).join('\n')}`).join('\n'),
+    text: args.questions
+      .map((q) => `[${q.header}] ${q.question}\n${q.options.map((o) => `- ${o.label}`).join('\n')}`)
+      .join('\n'),
   }),
   summarize(args) {
     const more = args.questions.length - 1

@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { z } from 'zod'
-import { createHeadTailBuffer } from './head-tail-buffer.js'
+import type { TaskSummary } from '../store/domain.js'
+import { createHeadTailBuffer, type HeadTailBuffer } from './head-tail-buffer.js'
 import { displayPath, isInside } from './paths.js'
 import { type ShellExit, startShell } from './shell-process.js'
 import { boundOutput } from './spill.js'
@@ -17,7 +18,7 @@ const PROGRESS_CHARS = 2_000
 const DESCRIPTION = `Runs a bash command and returns its output (stdout and stderr interleaved), exit code and duration.
 - Runs \`bash -c\` in the current directory with stdin closed; do not start interactive programs (editors, pagers, prompts) — pass flags such as --yes or --no-pager.
 - A \`cd\` persists between calls while it stays inside the workspace; environment variables and shell state do not.
-- timeout is in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}); a command that runs longer is stopped with its whole process tree.
+- timeout is in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}); a command still running then keeps running as a background task whose id the result gives (where background tasks are unavailable it is stopped with its whole process tree).
 - Output over ${INLINE_CHARS} characters is shortened to its start and end; the full output is saved to a file whose path is given (Read it).
 - Processes left running in the background with & are stopped when the command ends; use run_in_background for servers and watchers.
 - Prefer the dedicated tools: Read/Write/Edit for files, Glob to find files, Grep to search contents.
@@ -104,10 +105,34 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     output.append(chunk)
     ctx.onProgress(output.tail(PROGRESS_CHARS))
   })
+  const adopt = ctx.tasks?.adopt?.bind(ctx.tasks)
+  let task: TaskSummary | undefined
+  /** Moves the running command to the TaskManager; undefined when there is none or the command ended. */
+  const moveToBackground = (): TaskSummary | undefined => {
+    if (task || !adopt) return task
+    task = shell.handOver((child) =>
+      adopt({
+        child,
+        command: args.command,
+        cwd,
+        ...(args.description ? { description: args.description } : {}),
+        initialOutput: output.text(),
+        // The tool result shows this output, so the first TaskOutput read starts after it.
+        initialOutputSeen: true,
+        startedAt: shell.startedAt,
+      }),
+    )
+    return task
+  }
   let timedOut = false
   let aborted = false
   const timer = setTimeout(() => {
     timedOut = true
+    try {
+      if (moveToBackground()) return
+    } catch (error) {
+      notes.push(`It could not be moved to the background: ${errorMessage(error)}`)
+    }
     void shell.kill()
   }, timeout)
   const onAbort = (): void => {
@@ -117,18 +142,26 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
   ctx.signal.addEventListener('abort', onAbort, { once: true })
   // The signal may have fired while the cwd was being checked; 'abort' does not fire twice.
   if (ctx.signal.aborted) onAbort()
-  let exit: ShellExit
+  const unregister = ctx.foreground?.register({
+    command: args.command,
+    background: () => {
+      const moved = moveToBackground()
+      if (moved) return moved.id
+      throw new Error(adopt ? 'the command has already finished' : 'background tasks are not available')
+    },
+  })
+  let exit: ShellExit | 'handed-over'
   try {
     exit = await shell.exited
   } catch (error) {
-    throw new ToolError(
-      'execution',
-      `Could not start bash: ${error instanceof Error ? error.message : String(error)}`,
-    )
+    throw new ToolError('execution', `Could not start bash: ${errorMessage(error)}`)
   } finally {
     clearTimeout(timer)
     ctx.signal.removeEventListener('abort', onAbort)
+    unregister?.()
   }
+  if (exit === 'handed-over' && task) return movedResult(args, ctx, { task, timedOut, timeout, output })
+  if (exit === 'handed-over') throw new Error('the command was handed over but no task was recorded')
   const seconds = `${(exit.durationMs / 1000).toFixed(1)} s`
   if (aborted) {
     const partial = output.tail(2_000)
@@ -164,6 +197,40 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     ...(timedOut || exit.exitCode !== 0 ? { failed: true } : {}),
   }
 }
+
+/** The result of a command that keeps running as a background task (timeout or Ctrl+B). */
+async function movedResult(
+  args: BashArgs,
+  ctx: ToolContext,
+  moved: { task: TaskSummary; timedOut: boolean; timeout: number; output: HeadTailBuffer },
+): Promise<ToolSuccess> {
+  const { task, timedOut, timeout, output } = moved
+  const bounded = await boundOutput(output.text(), { limit: INLINE_CHARS, spiller: ctx.spill, hint: 'bash' })
+  const why = timedOut
+    ? `Command is still running after its ${timeout} ms timeout; it was not stopped but moved to background task ${task.id}.`
+    : `The user moved the still-running command to background task ${task.id}.`
+  const body = bounded.text === '' ? '(no output yet)' : bounded.text.replace(/\n$/, '')
+  return {
+    forModel: [
+      why,
+      'Output so far:',
+      body,
+      '',
+      `Use TaskOutput with task_id "${task.id}" to read more (it starts after the output above), TaskStop to stop it.`,
+    ].join('\n'),
+    display: {
+      kind: 'command',
+      command: args.command,
+      exitCode: null,
+      output: bounded.text,
+      truncated: bounded.truncated,
+      taskId: task.id,
+      ...(timedOut ? { timedOut: true } : {}),
+    },
+  }
+}
+
+const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** Applies a `cd` the command made: kept inside the workspace, otherwise cwd goes back to the workspace. */
 async function followCwd(exit: ShellExit, before: string, ctx: ToolContext): Promise<string[]> {

@@ -1,8 +1,16 @@
+import { askUserQuestionTool } from './ask-user-question.js'
 import { createBashTool } from './bash.js'
+import { configTool } from './config.js'
 import { editTool } from './edit.js'
+import { exitPlanModeTool } from './exit-plan-mode.js'
 import { globTool } from './glob.js'
 import { grepTool } from './grep.js'
+import { renderNotebook } from './notebook.js'
+import { notebookEditTool } from './notebook-edit.js'
 import { createReadTool } from './read.js'
+import { taskOutputTool } from './task-output.js'
+import { taskStopTool } from './task-stop.js'
+import { todoWriteTool } from './todo-write.js'
 import type { AnyTool } from './types.js'
 import { writeTool } from './write.js'
 
@@ -17,4 +25,26 @@ export interface CoreToolOptions {
  */
 export function createCoreTools(opts: CoreToolOptions): AnyTool[] {
   return [createBashTool(opts), createReadTool(), writeTool, editTool, globTool, grepTool]
+}
+
+/**
+ * Every tool of this build, in SPEC §6 order. The session sends exactly this list (same order, same
+ * bytes) with every request.
+ */
+export function createCatalog(opts: CoreToolOptions): AnyTool[] {
+  return [
+    createBashTool(opts),
+    taskOutputTool,
+    taskStopTool,
+    createReadTool({ renderNotebook: (raw) => renderNotebook(raw) }),
+    writeTool,
+    editTool,
+    globTool,
+    grepTool,
+    todoWriteTool,
+    askUserQuestionTool,
+    configTool,
+    exitPlanModeTool,
+    notebookEditTool,
+  ]
 }

@@ -55,7 +55,9 @@ const PERMISSION_FRAGMENTS = ['permission', 'bypass', 'yolo', 'dangerous', 'appr
 export function isPermissionSetting(setting: string): boolean {
   const normalized = setting.toLowerCase().replace(/[\s_-]+/g, '')
   if (PERMISSION_FRAGMENTS.some((fragment) => normalized.includes(fragment))) return true
-  return [normalized.replace(/\./g, ''), ...normalized.split(/[.[\]/:]+/)].some((part) => PERMISSION_NAMES.has(part))
+  return [normalized.replace(/\./g, ''), ...normalized.split(/[.[\]/:]+/)].some((part) =>
+    PERMISSION_NAMES.has(part),
+  )
 }
 
 const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
@@ -84,10 +86,13 @@ export const configTool = defineTool<ConfigArgs>({
   permissionTarget: () => ({ kind: 'none' }),
   preview: async (args) => ({
     kind: 'json',
-    text: args.value === undefined ? `read ${args.setting}` : `${args.setting} = ${JSON.stringify(args.value)}`,
+    text:
+      args.value === undefined ? `read ${args.setting}` : `${args.setting} = ${JSON.stringify(args.value)}`,
   }),
   summarize: (args) =>
-    args.value === undefined ? `Config ${args.setting}` : `Config ${args.setting} = ${JSON.stringify(args.value)}`,
+    args.value === undefined
+      ? `Config ${args.setting}`
+      : `Config ${args.setting} = ${JSON.stringify(args.value)}`,
   async execute(args, ctx): Promise<ToolSuccess> {
     // Refused before the settings are touched: the model must never raise its own permissions.
     if (isPermissionSetting(args.setting)) {

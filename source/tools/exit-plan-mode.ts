@@ -26,18 +26,28 @@ export const exitPlanModeTool = defineTool<ExitPlanModeArgs>({
   permissionTarget: () => ({ kind: 'none' }),
   preview: async (args) => ({ kind: 'json', text: args.plan }),
   summarize: (args) => {
-    const firstLine = args.plan.trim().split('\n')[0]?.replace(/^#+\s*/, '') ?? ''
+    const firstLine =
+      args.plan
+        .trim()
+        .split('\n')[0]
+        ?.replace(/^#+\s*/, '') ?? ''
     return `ExitPlanMode${firstLine ? `: ${firstLine.slice(0, 60)}` : ''}`
   },
   async execute(args, ctx): Promise<ToolSuccess> {
     const mode = ctx.mode()
     if (mode !== 'plan') {
-      throw new ToolError('validation', `ExitPlanMode is only meaningful in plan mode; you are in ${mode} mode`, {
-        hint: 'Carry on with the task; there is no plan to approve.',
-      })
+      throw new ToolError(
+        'validation',
+        `ExitPlanMode is only meaningful in plan mode; you are in ${mode} mode`,
+        {
+          hint: 'Carry on with the task; there is no plan to approve.',
+        },
+      )
     }
     if (args.plan.trim() === '') {
-      throw new ToolError('validation', 'The plan is empty.', { hint: 'Write the plan in markdown and call again.' })
+      throw new ToolError('validation', 'The plan is empty.', {
+        hint: 'Write the plan in markdown and call again.',
+      })
     }
     if (!ctx.questions) {
       throw new ToolError(
@@ -47,9 +57,13 @@ export const exitPlanModeTool = defineTool<ExitPlanModeArgs>({
     }
     const answer = await ctx.questions.ask({ kind: 'plan', plan: args.plan }, ctx.signal)
     if (answer.kind === 'cancelled') {
-      throw new ToolError('aborted', 'The user closed the plan dialog without deciding; you are still in plan mode.', {
-        hint: 'Make no changes. Wait for the user to say how to continue.',
-      })
+      throw new ToolError(
+        'aborted',
+        'The user closed the plan dialog without deciding; you are still in plan mode.',
+        {
+          hint: 'Make no changes. Wait for the user to say how to continue.',
+        },
+      )
     }
     if (answer.kind !== 'plan') {
       throw new ToolError('unknown', `expected a decision on the plan, got a "${answer.kind}" answer`)

@@ -101,7 +101,10 @@ function replaceCell(notebook: Notebook, index: number, args: NotebookEditArgs, 
   const fromType = cell.cell_type
   const toType = args.cell_type ?? fromType
   if (before === args.new_source && toType === fromType) {
-    throw new ToolError('validation', `Cell ${cellLabel(cell, index)} already has this source; nothing to change.`)
+    throw new ToolError(
+      'validation',
+      `Cell ${cellLabel(cell, index)} already has this source; nothing to change.`,
+    )
   }
   // Keep the source style of the cell (list of lines, as Jupyter writes, or one string).
   cell.source = Array.isArray(cell.source) ? splitSource(args.new_source) : args.new_source
@@ -146,14 +149,16 @@ function insertCell(
   const position = after === undefined ? 0 : after + 1
   // Follow the notebook's own source style; Jupyter writes lists of lines.
   const asString = cells.length > 0 && cells.every((c) => typeof c.source === 'string')
-  const cell: NotebookCell = { cell_type: args.cell_type }
-  if (args.cell_type === 'code') cell.execution_count = null
-  if (supportsCellIds(notebook)) cell.id = newCellId(cells)
-  cell.metadata = {}
-  if (args.cell_type === 'code') cell.outputs = []
-  cell.source = asString ? args.new_source : splitSource(args.new_source)
+  const source = asString ? args.new_source : splitSource(args.new_source)
+  const withId = supportsCellIds(notebook) ? { id: newCellId(cells) } : {}
+  // Keys in the order Jupyter writes them (sorted), so the file diff stays minimal.
+  const cell: NotebookCell =
+    args.cell_type === 'code'
+      ? { cell_type: 'code', execution_count: null, ...withId, metadata: {}, outputs: [], source }
+      : { cell_type: 'markdown', ...withId, metadata: {}, source }
   cells.splice(position, 0, cell)
-  const where = after === undefined ? 'at the start' : `after cell ${cellLabel(cells[after] as NotebookCell, after)}`
+  const where =
+    after === undefined ? 'at the start' : `after cell ${cellLabel(cells[after] as NotebookCell, after)}`
   return {
     before: '',
     after: args.new_source,
@@ -172,6 +177,9 @@ function deleteCell(notebook: Notebook, index: number, shown: string): EditResul
   }
 }
 
+/** Cell sources rarely end with a newline; adding one keeps "no newline at end of file" noise out of diffs. */
+const diffText = (source: string): string => (source === '' || source.endsWith('\n') ? source : `${source}\n`)
+
 const diffPath = (shown: string, cell: NotebookCell, index: number): string =>
   `${shown}#${typeof cell.id === 'string' ? cell.id : `cell-${index}`}`
 
@@ -183,9 +191,13 @@ async function readNotebook(path: string, shown: string): Promise<string> {
 
 function checkPath(abs: string, shown: string): void {
   if (extname(abs).toLowerCase() !== '.ipynb') {
-    throw new ToolError('validation', `${shown} is not a .ipynb notebook; NotebookEdit only edits notebooks.`, {
-      hint: 'Use Edit or Write for other files.',
-    })
+    throw new ToolError(
+      'validation',
+      `${shown} is not a .ipynb notebook; NotebookEdit only edits notebooks.`,
+      {
+        hint: 'Use Edit or Write for other files.',
+      },
+    )
   }
 }
 
@@ -209,12 +221,17 @@ export const notebookEditTool = defineTool<NotebookEditArgs>({
       .catch(() => undefined)
     // An edit that will fail still shows what the model asked for.
     const diff = planned
-      ? summarizeDiff(planned.diffPath, planned.before, planned.after).diff
-      : summarizeDiff(shown, '', args.edit_mode === 'delete' ? '' : args.new_source).diff
+      ? summarizeDiff(planned.diffPath, diffText(planned.before), diffText(planned.after)).diff
+      : summarizeDiff(shown, '', args.edit_mode === 'delete' ? '' : diffText(args.new_source)).diff
     return { kind: 'diff', path: shown, diff }
   },
   summarize(args) {
-    const cell = args.cell_id !== undefined ? ` cell ${args.cell_id}` : args.cell_number !== undefined ? ` cell ${args.cell_number}` : ''
+    const cell =
+      args.cell_id !== undefined
+        ? ` cell ${args.cell_id}`
+        : args.cell_number !== undefined
+          ? ` cell ${args.cell_number}`
+          : ''
     return `NotebookEdit ${args.edit_mode ?? 'replace'}${cell} in ${args.notebook_path}`
   },
   async execute(args, ctx: ToolContext): Promise<ToolSuccess> {
@@ -232,7 +249,11 @@ export const notebookEditTool = defineTool<NotebookEditArgs>({
       throw fsError(error, shown)
     })
     ctx.files.recordWrite(await realpath(target.path), st)
-    const { diff, added, removed } = summarizeDiff(planned.diffPath, planned.before, planned.after)
+    const { diff, added, removed } = summarizeDiff(
+      planned.diffPath,
+      diffText(planned.before),
+      diffText(planned.after),
+    )
     return {
       forModel: planned.message,
       display: { kind: 'diff', path: shown, diff, added, removed, created: false },

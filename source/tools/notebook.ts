@@ -212,7 +212,10 @@ function header(notebook: Notebook, from: number, to: number): string {
   const meta = notebook.metadata
   const kernel = isRecord(meta.kernelspec) ? meta.kernelspec.display_name : undefined
   const language = isRecord(meta.language_info) ? meta.language_info.name : undefined
-  const about = [typeof kernel === 'string' ? `kernel ${kernel}` : '', typeof language === 'string' ? language : '']
+  const about = [
+    typeof kernel === 'string' ? `kernel ${kernel}` : '',
+    typeof language === 'string' ? language : '',
+  ]
     .filter(Boolean)
     .join(', ')
   const total = notebook.cells.length
@@ -270,7 +273,9 @@ function renderOutput(output: unknown): string {
         : []
       const kept = traceback.slice(-MAX_TRACEBACK_LINES)
       const cut = traceback.length - kept.length
-      const body = kept.length ? `\n${cut > 0 ? `[… ${cut} traceback lines not shown …]\n` : ''}${kept.join('\n')}` : ''
+      const body = kept.length
+        ? `\n${cut > 0 ? `[… ${cut} traceback lines not shown …]\n` : ''}${kept.join('\n')}`
+        : ''
       return `[error] ${ename}: ${evalue}${body}`
     }
     default:
@@ -293,14 +298,16 @@ function renderMimeBundle(data: unknown, kind: string): string {
       const bytes = mime === 'image/svg+xml' ? Buffer.byteLength(raw) : Buffer.from(raw, 'base64').length
       parts.push(`[${mime} output, ${bytes} bytes]`)
     } else if (!textMime || !TEXT_MIMES.includes(mime)) {
-      const size = typeof value === 'string' || Array.isArray(value) ? sourceText(value).length : JSON.stringify(value).length
+      const size =
+        typeof value === 'string' || Array.isArray(value)
+          ? sourceText(value).length
+          : JSON.stringify(value).length
       parts.push(`[${mime} output, ${size} characters]`)
     }
   }
   return parts.join('\n')
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escapes are control characters
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
 /** Progress bars redraw a line with "\r"; only the final state of each line is worth showing. */

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto'
 import { readFile, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { StringDecoder } from 'node:string_decoder'
 import { setTimeout as delay } from 'node:timers/promises'
 
 export interface ShellExit {
@@ -26,10 +25,22 @@ export interface ShellProcess {
    * command wrote. Earlier output is not replayed. Returns an unsubscribe function.
    */
   onOutput(listener: (chunk: string) => void): () => void
-  /** Settles once the shell has exited and its output is drained; rejects only if bash could not start. */
-  readonly exited: Promise<ShellExit>
+  /**
+   * Settles once the shell has exited and its output is drained, or with 'handed-over' as soon as
+   * `handOver` succeeded; rejects only if bash could not start.
+   */
+  readonly exited: Promise<ShellExit | 'handed-over'>
   /** SIGTERM to the whole group, SIGKILL after `graceMs` if any member survives. Resolves once the shell exited. */
   kill(graceMs?: number): Promise<void>
+  /**
+   * Gives the running process to `take` (e.g. a task manager's adopt), which must start reading its
+   * pipes before it returns. Our output listeners are gone and the pipes paused before `take` runs,
+   * so no output is lost or read twice; a character split across the hand-over goes back into the
+   * pipe. If `take` throws, the process stays ours (output keeps flowing to our listeners) and the
+   * error propagates. Returns undefined without calling `take` when the shell has already exited, is
+   * being killed or was handed over.
+   */
+  handOver<T>(take: (child: ChildProcess) => T): T | undefined
 }
 
 export interface ShellOptions {
@@ -63,15 +74,28 @@ export function startShell(opts: ShellOptions): ShellProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const listeners = new Set<(chunk: string) => void>()
-  const decoder = new StringDecoder('utf8')
   const emit = (text: string): void => {
     if (text === '') return
     for (const listener of listeners) listener(text)
   }
-  child.stdout?.on('data', (buf: Buffer) => emit(decoder.write(buf)))
-  child.stderr?.on('data', (buf: Buffer) => emit(decoder.write(buf)))
+  const pipes = [child.stdout, child.stderr].flatMap((stream) => {
+    if (!stream) return []
+    const decoder = createUtf8Decoder()
+    const onData = (buf: Buffer): void => emit(decoder.write(buf))
+    stream.on('data', onData)
+    return [{ stream, decoder, onData }]
+  })
 
-  const exited = waitForExit(child, startedAt, cwdFile).finally(() => emit(decoder.end()))
+  let handedOver = false
+  let markHandedOver = (): void => {}
+  const handedOverPromise = new Promise<'handed-over'>((resolve) => {
+    markHandedOver = () => resolve('handed-over')
+  })
+  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver).then((exit) => {
+    if (exit !== 'handed-over') for (const pipe of pipes) emit(pipe.decoder.end())
+    return exit
+  })
+  const exited = Promise.race([shellExit, handedOverPromise])
   let killing: Promise<void> | undefined
   return {
     pid: child.pid,
@@ -82,21 +106,105 @@ export function startShell(opts: ShellOptions): ShellProcess {
     },
     exited,
     kill(graceMs = KILL_GRACE_MS) {
+      // Once handed over the process belongs to its new owner.
+      if (handedOver) return Promise.resolve()
       killing ??= (async () => {
         if (child.pid !== undefined) await killGroup(child.pid, graceMs)
         await exited.catch(() => undefined)
       })()
       return killing
     },
+    handOver<T>(take: (child: ChildProcess) => T): T | undefined {
+      const running = child.pid !== undefined && child.exitCode === null && child.signalCode === null
+      if (!running || handedOver || killing) return undefined
+      for (const { stream, decoder, onData } of pipes) {
+        stream.off('data', onData)
+        // Paused, the pipe holds what arrives until the new owner resumes it.
+        stream.pause()
+        const split = decoder.takePending()
+        if (split.length > 0) stream.unshift(split)
+      }
+      let taken: T
+      try {
+        taken = take(child)
+      } catch (error) {
+        for (const { stream, onData } of pipes) {
+          stream.on('data', onData)
+          stream.resume()
+        }
+        throw error
+      }
+      handedOver = true
+      listeners.clear()
+      markHandedOver()
+      return taken
+    },
   }
 }
 
-async function waitForExit(child: ChildProcess, startedAt: number, cwdFile: string): Promise<ShellExit> {
+interface Utf8Decoder {
+  write(buf: Buffer): string
+  /** What is left at the end of the stream (an incomplete character decodes to U+FFFD). */
+  end(): string
+  /** Returns and forgets the bytes of a character not complete yet. */
+  takePending(): Buffer
+}
+
+/**
+ * A UTF-8 decoder for one pipe that holds back a character split across chunks. Unlike StringDecoder
+ * it can give those bytes back, so a hand-over can return them to the pipe for the next reader.
+ */
+function createUtf8Decoder(): Utf8Decoder {
+  let pending: Buffer = Buffer.alloc(0)
+  return {
+    write(buf) {
+      const all = pending.length === 0 ? buf : Buffer.concat([pending, buf])
+      const cut = all.length - incompleteTail(all)
+      pending = all.subarray(cut)
+      return all.toString('utf8', 0, cut)
+    },
+    end() {
+      const rest = pending.toString('utf8')
+      pending = Buffer.alloc(0)
+      return rest
+    },
+    takePending() {
+      const taken = pending
+      pending = Buffer.alloc(0)
+      return taken
+    },
+  }
+}
+
+/** How many bytes at the end of `buf` start a UTF-8 character that continues in the next chunk. */
+function incompleteTail(buf: Buffer): number {
+  for (let back = 1; back <= Math.min(3, buf.length); back++) {
+    const byte = buf[buf.length - back] ?? 0
+    // Continuation bytes (10xxxxxx): keep looking for the lead byte.
+    if ((byte & 0xc0) === 0x80) continue
+    const length = byte >= 0xf8 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1
+    return length > back ? back : 0
+  }
+  return 0
+}
+
+async function waitForExit(
+  child: ChildProcess,
+  startedAt: number,
+  cwdFile: string,
+  handedOver: () => boolean,
+): Promise<ShellExit | 'handed-over'> {
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
     child.once('error', reject)
     child.once('exit', (code, sig) => resolve([code, sig]))
   })
+  // A hand-over is refused once the shell has exited, so this answer is final. The new owner handles
+  // the output; only the cwd file (written by the EXIT trap just before) is still ours to remove.
+  if (handedOver()) {
+    await unlink(cwdFile).catch(() => undefined)
+    return 'handed-over'
+  }
   const durationMs = Date.now() - startedAt
   const drained = await Promise.race([closed.then(() => true), delay(DRAIN_GRACE_MS).then(() => false)])
   if (!drained && child.pid !== undefined) {

@@ -63,7 +63,8 @@ function validate(todos: readonly Todo[]): Todo[] {
 function nudge(todos: readonly Todo[]): string {
   const count = (status: TodoStatus) => todos.filter((todo) => todo.status === status).length
   if (count('completed') === todos.length) return 'All items are completed.'
-  if (count('in_progress') === 0) return 'No item is in progress: mark the next one in_progress before you start it.'
+  if (count('in_progress') === 0)
+    return 'No item is in progress: mark the next one in_progress before you start it.'
   return 'Keep working on the item in progress and mark it completed as soon as it is done.'
 }
 

@@ -9,7 +9,7 @@ import type {
   Risk,
   ToolDisplay,
 } from '../store/domain.js'
-import type { TaskManagerApi } from '../tasks/types.js'
+import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 
 /** What a call touches, for the permission policy. */
 export type PermissionTarget =
@@ -49,6 +49,15 @@ export interface RuntimeSettingsApi {
   set(name: string, value: unknown): string
 }
 
+/**
+ * Lets the runtime move a running foreground command to the TaskManager on demand (Ctrl+B). Bash
+ * registers its running process while it waits for it.
+ */
+export interface ForegroundRegistry {
+  /** Returns an unregister function. `background()` hands the process over and returns the task id. */
+  register(handle: { command: string; background(): string }): () => void
+}
+
 export interface ToolContext {
   /** Workspace root (the directory agent-tui started in). */
   readonly workspace: string
@@ -62,8 +71,11 @@ export interface ToolContext {
   /** Live output preview for the running card (throttled by the caller). */
   onProgress(text: string): void
   readonly supportsVision: boolean
-  /** Present once the TaskManager exists (background Bash, TaskOutput, TaskStop). */
-  readonly tasks?: TaskManagerApi
+  /**
+   * Present once the TaskManager exists (background Bash, TaskOutput, TaskStop). With `adopt`, a
+   * foreground command can move there instead of being killed at its timeout.
+   */
+  readonly tasks?: TaskManagerApi & Partial<TaskAdopter>
   /** Id of the tool call being executed. */
   readonly callId: string
   /** Current permission mode. */
@@ -72,6 +84,7 @@ export interface ToolContext {
   switchMode?(mode: Mode): void
   readonly questions?: QuestionAsker
   readonly settings?: RuntimeSettingsApi
+  readonly foreground?: ForegroundRegistry
 }
 
 export interface ToolSuccess {

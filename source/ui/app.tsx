@@ -1,18 +1,12 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
-import { type ReactNode, useCallback, useMemo, useRef, useState } from 'react'
+import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { Mode } from '../store/domain.js'
-import {
-  selectActiveConsent,
-  selectActiveQuestion,
-  selectIsBusy,
-  selectMode,
-  selectTodos,
-  selectUi,
-} from '../store/selectors.js'
+import { selectActiveConsent, selectActiveQuestion, selectTodos, selectUi } from '../store/selectors.js'
 import type { Theme } from './components/theme.js'
-import { useCommands, useDispatch, useStore } from './hooks/use-store.js'
+import { StoreContext, useCommands, useDispatch, useStore } from './hooks/use-store.js'
 import { keyLabel } from './keys/bindings.js'
-import { KEY_PRIORITY, useBindings, useKeyHandler } from './keys/dispatcher.js'
+import { KEY_PRIORITY, useBindings, useDoublePressMs, useKeyHandler } from './keys/dispatcher.js'
+import { useKeyState } from './keys/use-key-state.js'
 import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
 import { InputPane } from './panes/input/input-pane.js'
@@ -63,13 +57,14 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   const dispatch = useDispatch()
   const bindings = useBindings()
   const { suspendTerminal } = useApp()
-  const busy = useStore(selectIsBusy)
-  const mode = useStore(selectMode)
+  const store = useContext(StoreContext)
+  if (!store) throw new Error('StoreContext is missing: render the App inside <TuiRoot>')
   const ui = useStore(selectUi)
   const todos = useStore(selectTodos)
   const consent = useStore(selectActiveConsent)
   const question = useStore(selectActiveQuestion)
-  const [flash, setFlash] = useState<Flash | null>(startupMessage ?? null)
+  const [flash, setFlash, flashRef] = useKeyState<Flash | null>(startupMessage ?? null)
+  const doublePressMs = useDoublePressMs()
   const [overlay, setOverlay] = useState<Overlay | null>(null)
   const exiting = useRef(false)
   const ctrlCArmedAt = useRef(0)
@@ -84,49 +79,61 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
       setFlash({ text: 'Exiting…', level: 'info' })
       onExit(code)
     },
-    [onExit],
+    [onExit, setFlash],
   )
   const shell = useMemo<ShellApi>(
     () => ({
       contextLimit,
       prices,
       flash: (text: string, level: FlashLevel = 'info') => setFlash({ text, level }),
+      hint: (text: string) => setFlash({ text, level: 'info', transient: true }),
       clearFlash: () => setFlash(null),
       showHelp: () => setOverlay({ kind: 'help' }),
       showInfo: (title: string, lines: string[]) => setOverlay({ kind: 'info', title, lines }),
       requestExit,
     }),
-    [contextLimit, prices, requestExit],
+    [contextLimit, prices, requestExit, setFlash],
   )
+
+  // A hint such as "press again to exit" is only true until the next key or the end of the window.
+  useKeyHandler(KEY_PRIORITY.observer, (ev) => {
+    if (flashRef.current?.transient) setFlash(null)
+    if (!ev.has('app.ctrlC')) ctrlCArmedAt.current = 0
+    return false
+  })
+  useEffect(() => {
+    if (!flash?.transient) return
+    const timer = setTimeout(() => setFlash((f) => (f === flash ? null : f)), doublePressMs)
+    return () => clearTimeout(timer)
+  }, [flash, doublePressMs, setFlash])
 
   const tasksUi = useTasksController((text) => setFlash({ text, level: 'warn' }))
   const dialogOpen = consent !== undefined || question !== undefined
   const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
 
   useKeyHandler(KEY_PRIORITY.global, (ev) => {
+    // Read the store at key time: several keys can arrive before the next render.
+    const now = store.getState()
+    const isBusy = now.run.phase !== 'idle'
     if (ev.has('app.ctrlC')) {
-      if (busy) commands.interrupt()
-      else if (Date.now() - ctrlCArmedAt.current < 1500) requestExit(0)
+      if (isBusy) commands.interrupt()
+      else if (Date.now() - ctrlCArmedAt.current < doublePressMs) requestExit(0)
       else {
         ctrlCArmedAt.current = Date.now()
-        setFlash({ text: `Press ${keyLabel(bindings, 'app.ctrlC')} again to exit`, level: 'info' })
+        shell.hint(`Press ${keyLabel(bindings, 'app.ctrlC')} again to exit`)
       }
       return true
     }
-    ctrlCArmedAt.current = 0
     if (ev.has('app.exit')) requestExit(0)
     else if (ev.armed.has('app.exit'))
-      setFlash({
-        text: `Press ${keyLabel(bindings, 'app.exit').replace(' ×2', '')} again to exit`,
-        level: 'info',
-      })
+      shell.hint(`Press ${keyLabel(bindings, 'app.exit').replace(' ×2', '')} again to exit`)
     else if (ev.has('app.interrupt')) {
-      if (!busy) return false
+      if (!isBusy) return false
       commands.interrupt()
     } else if (ev.has('app.redraw')) {
       // Hands the terminal back and forth: Ink then repaints every row from scratch.
       void suspendTerminal(() => {})
-    } else if (ev.has('mode.cycle')) commands.setMode(nextMode(mode))
+    } else if (ev.has('mode.cycle')) commands.setMode(nextMode(now.mode))
     else if (ev.has('bash.background')) {
       // Under tmux Ctrl+B is the prefix, so users press it twice: a repeat that finds nothing is fine.
       if (!commands.backgroundForeground() && !ev.repeat)
@@ -137,7 +144,10 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
       if (target) dispatch({ type: 'ui/expand-toggled', id: target })
     } else if (ev.has('help.show')) setOverlay({ kind: 'help' })
     else if (ev.has('focus.next')) {
-      if (ui.focus === 'tasks' || tasksUi.tasks.length === 0) dispatch({ type: 'ui/focus', focus: 'input' })
+      // Focus stays put while a dialog owns the keys.
+      if (now.consent.queue.length > 0 || now.questions.queue.length > 0) return true
+      if (now.ui.focus === 'tasks' || now.tasks.order.length === 0)
+        dispatch({ type: 'ui/focus', focus: 'input' })
       else dispatch({ type: 'ui/focus', focus: 'tasks' })
     } else if (ev.has('transcript.pageUp')) scroll.pageUp()
     else if (ev.has('transcript.pageDown')) scroll.pageDown()
@@ -148,7 +158,9 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   })
   // Budget: status row, then input and dock caps that always leave the transcript a few rows.
   const available = Math.max(0, height - 1)
-  const inputMax = Math.max(2, Math.min(14, Math.floor(available * 0.35)))
+  // While a dialog is open the prompt cannot be typed into, so it shrinks to one line and the dialog
+  // gets the room (a consent preview matters more than a draft).
+  const inputMax = dialogOpen ? 2 + (flash ? 1 : 0) : Math.max(2, Math.min(14, Math.floor(available * 0.35)))
   const minTranscript = available >= COMPACT_ROWS ? 3 : 0
   const dockMax = Math.max(0, available - inputMax - minTranscript)
   const side = sideLayout({

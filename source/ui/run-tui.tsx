@@ -4,7 +4,7 @@ import { render } from 'ink'
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
-import { createTheme, type Theme } from './components/theme.js'
+import { defaultTheme, type Theme } from './components/theme.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
@@ -63,7 +63,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       commands={opts.commands}
       bindings={bindings}
       contextLimit={opts.contextLimit}
-      theme={opts.theme ?? createTheme()}
+      theme={opts.theme ?? defaultTheme}
       branch={branch}
       prices={opts.prices}
       startupMessage={startupMessage}

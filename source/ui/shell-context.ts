@@ -5,6 +5,8 @@ import type { Prices } from './panes/status/format.js'
 export interface Flash {
   text: string
   level: FlashLevel
+  /** Hints like "press again to exit": cleared by the next key or after the double-press window. */
+  transient?: boolean
 }
 
 export type Overlay = { kind: 'help' } | { kind: 'info'; title: string; lines: string[] }
@@ -17,6 +19,8 @@ export interface ShellApi {
   contextLimit: number
   prices?: Prices
   flash(text: string, level?: FlashLevel): void
+  /** A transient hint (see Flash.transient). */
+  hint(text: string): void
   clearFlash(): void
   showHelp(): void
   showInfo(title: string, lines: string[]): void

@@ -6,6 +6,7 @@ import type { ResolvedConfig } from '../config/resolve.js'
 import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
+import { createQuestionBroker } from '../permissions/question-broker.js'
 import { appendAllowRule } from '../permissions/save-rule.js'
 import { createOpenAIProvider } from '../provider/client.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
@@ -18,7 +19,7 @@ import { reducer } from '../store/reducer.js'
 import { initialState, type State } from '../store/state.js'
 import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
-import { createCoreTools } from '../tools/catalog.js'
+import { createCatalog } from '../tools/catalog.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
 import { readGitBranch } from './git.js'
@@ -73,7 +74,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     const loaded = await readSession(entry.path)
     warnings.push(...loaded.warnings)
     let state = initialState(
-      { id: loaded.header.id, cwd: workspace, model: endpoint.model, baseUrl: endpoint.baseUrl, title: '', startedAt: loaded.header.createdAt },
+      {
+        id: loaded.header.id,
+        cwd: workspace,
+        model: endpoint.model,
+        baseUrl: endpoint.baseUrl,
+        title: '',
+        startedAt: loaded.header.createdAt,
+      },
       config.mode,
     )
     for (const action of loaded.actions) state = reducer(state, action)
@@ -111,7 +119,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const reaped = await registry.reapOrphans().catch(() => [])
   for (const orphan of reaped) {
-    warnings.push(`stopped an orphaned background job from a crashed run: pid ${orphan.pid} (${orphan.command})`)
+    warnings.push(
+      `stopped an orphaned background job from a crashed run: pid ${orphan.pid} (${orphan.command})`,
+    )
   }
   const tasks = createTaskManager({
     outputsDir: outputs,
@@ -144,7 +154,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       ...(config.settings.models
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
-      ...(endpoint.contextLength && model === endpoint.model ? { endpointContextLength: endpoint.contextLength } : {}),
+      ...(endpoint.contextLength && model === endpoint.model
+        ? { endpointContextLength: endpoint.contextLength }
+        : {}),
     })
   const profile = () => profiles(store.getState().session.model)
   const systemPrompt = await buildSystemPrompt({
@@ -160,7 +172,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     baseUrl: endpoint.baseUrl,
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
   })
-  const tools = createCoreTools({ isReadOnlyCommand })
+  const tools = createCatalog({ isReadOnlyCommand })
   const breakerSettings = config.settings.circuitBreaker
   const runtime = new Runtime({
     store,
@@ -180,6 +192,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
     interactive: opts.interactive,
     tasks,
+    ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
   if (restored) closeDanglingCalls(store)
@@ -206,7 +219,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
  */
 function closeDanglingCalls(store: Store): void {
   const { messages } = store.getState()
-  const answered = new Set(messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : '')))
+  const answered = new Set(
+    messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : '')),
+  )
   const last = [...messages].reverse().find((m) => m.role === 'assistant')
   if (last?.role !== 'assistant') return
   for (const call of last.tool_calls ?? []) {

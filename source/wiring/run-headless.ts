@@ -77,6 +77,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
 
 function progressLine(action: Action, err: NodeJS.WriteStream): void {
   if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
-  else if (action.type === 'tool/finished') err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
+  else if (action.type === 'tool/finished')
+    err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
   else if (action.type === 'notice/added') err.write(`[${action.level}] ${action.text}\n`)
 }

@@ -53,7 +53,12 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     exportMarkdown: (state) => transcriptToMarkdown(state),
   })
   for (const warning of session.warnings) {
-    session.store.dispatch({ type: 'notice/added', id: `warn-${warning.length}-${Math.random()}`, level: 'warn', text: warning })
+    session.store.dispatch({
+      type: 'notice/added',
+      id: `warn-${warning.length}-${Math.random()}`,
+      level: 'warn',
+      text: warning,
+    })
   }
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   try {

@@ -34,7 +34,9 @@ export async function start(args: ParsedArgs): Promise<number> {
         ? ({ kind: 'id', id: args.resume } as const)
         : undefined
     if (args.resume === true && config.headless) {
-      throw new UsageError('--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p')
+      throw new UsageError(
+        '--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p',
+      )
     }
     const debug = args.debug ? openDebugLog(paths.debugDir, String(process.pid)) : undefined
 
@@ -51,7 +53,9 @@ export async function start(args: ParsedArgs): Promise<number> {
         return 2
       }
       const stdin = process.stdin.isTTY ? '' : await readStdin(process.stdin)
-      const prompt = [config.prompt ?? '', stdin ? `<stdin>\n${stdin}\n</stdin>` : ''].filter(Boolean).join('\n\n')
+      const prompt = [config.prompt ?? '', stdin ? `<stdin>\n${stdin}\n</stdin>` : '']
+        .filter(Boolean)
+        .join('\n\n')
       if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
       return await runHeadless({
@@ -72,7 +76,15 @@ export async function start(args: ParsedArgs): Promise<number> {
     }
 
     const { runInteractive } = await import('./run-interactive.js')
-    return await runInteractive({ args, config, paths, workspace, endpoint, ...(resume ? { resume } : {}), ...(debug ? { debug } : {}) })
+    return await runInteractive({
+      args,
+      config,
+      paths,
+      workspace,
+      endpoint,
+      ...(resume ? { resume } : {}),
+      ...(debug ? { debug } : {}),
+    })
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {
       err.write(`agent-tui: ${error.message}\n`)

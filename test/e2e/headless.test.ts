@@ -17,12 +17,20 @@ afterEach(async () => {
 })
 
 const cli = (args: string[], extra: { stdin?: string } = {}) =>
-  runCli(['--base-url', server.baseUrl, '--model', 'm', ...args], { cwd: box.workspace, env: box.env, ...extra })
+  runCli(['--base-url', server.baseUrl, '--model', 'm', ...args], {
+    cwd: box.workspace,
+    env: box.env,
+    ...extra,
+  })
 
 function scriptReadEditBash() {
   server.enqueue(
     { toolCalls: [{ name: 'Read', arguments: { file_path: 'greeting.txt' } }] },
-    { toolCalls: [{ name: 'Edit', arguments: { file_path: 'greeting.txt', old_string: 'world', new_string: 'there' } }] },
+    {
+      toolCalls: [
+        { name: 'Edit', arguments: { file_path: 'greeting.txt', old_string: 'world', new_string: 'there' } },
+      ],
+    },
     { toolCalls: [{ name: 'Bash', arguments: { command: 'cat greeting.txt > seen.txt; pwd' } }] },
     { text: 'Greeting updated.' },
   )
@@ -100,7 +108,10 @@ describe('headless -p', () => {
   it('streams one JSON event per line with init, deltas, tool events and the result', async () => {
     server.enqueue({ toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] }, { text: 'listed' })
     const r = await cli(['-p', 'list', '--output-format', 'stream-json'])
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string })
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string })
     const types = events.map((e) => e.type)
     expect(types[0]).toBe('init')
     expect(types).toContain('tool_use')
@@ -113,7 +124,10 @@ describe('headless -p', () => {
     server.enqueue({ status: 503, headers: { 'retry-after': '0' } }, { text: 'recovered' })
     const r = await cli(['-p', 'x', '--output-format', 'stream-json'])
     expect(r.code).toBe(0)
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string })
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string })
     expect(events.some((e) => e.type === 'retry')).toBe(true)
     expect(events.at(-1)).toMatchObject({ type: 'result', result: 'recovered' })
   })
@@ -168,7 +182,10 @@ describe('headless -p', () => {
     const second = await cli(['-p', 'second question', '--continue', '--output-format', 'json'])
     expect(JSON.parse(second.stdout).session_id).toBe(id)
     const messages = server.requests.at(-1)?.body.messages as Array<{ role: string; content: string }>
-    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first question', 'second question'])
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'first question',
+      'second question',
+    ])
     expect(messages.some((m) => m.role === 'tool')).toBe(true)
     server.enqueue({ text: 'third' })
     const third = await cli(['-p', 'third', '--resume', id])
@@ -183,7 +200,11 @@ describe('headless -p', () => {
     const [project] = await readdir(dir)
     const file = join(dir, String(project), `${id}.jsonl`)
     // Simulate a crash: an assistant message with a tool call whose result never got written, then a torn line.
-    const call = { id: 'call_dangling', type: 'function', function: { name: 'Glob', arguments: '{"pattern":"*"}' } }
+    const call = {
+      id: 'call_dangling',
+      type: 'function',
+      function: { name: 'Glob', arguments: '{"pattern":"*"}' },
+    }
     await appendFile(
       file,
       `${JSON.stringify({ type: 'assistant/settled', id: 'a9', message: { role: 'assistant', content: null, tool_calls: [call] } })}\n{"type":"tool/fin`,

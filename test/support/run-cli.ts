@@ -47,7 +47,13 @@ export async function makeSandbox(): Promise<Sandbox> {
 /** Runs the built CLI to completion. `stdin` undefined means no stdin at all (like CI). */
 export function runCli(
   args: string[],
-  opts: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; timeoutMs?: number; onSpawn?: (pid: number) => void },
+  opts: {
+    cwd: string
+    env: NodeJS.ProcessEnv
+    stdin?: string
+    timeoutMs?: number
+    onSpawn?: (pid: number) => void
+  },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], {
@@ -66,7 +72,9 @@ export function runCli(
     })
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`agent-tui ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`))
+      reject(
+        new Error(`agent-tui ${args.join(' ')} did not finish in time\nstdout: ${stdout}\nstderr: ${stderr}`),
+      )
     }, opts.timeoutMs ?? 20_000)
     child.on('error', reject)
     child.on('close', (code, signal) => {

@@ -18,6 +18,8 @@ import { type KeySpec, keyFromInk, sameKey } from './key-spec.js'
  * consent > question/plan dialog > help overlay > focused pane (tasks / viewer) > input > global.
  */
 export const KEY_PRIORITY = {
+  /** Sees every key first and never takes it (e.g. to clear transient hints). */
+  observer: 1000,
   consent: 600,
   dialog: 500,
   overlay: 400,
@@ -107,6 +109,7 @@ export function createKeyRouter(bindings: Bindings, doublePressMs: number): KeyR
 interface DispatcherValue {
   router: KeyRouter
   bindings: Bindings
+  doublePressMs: number
 }
 
 const DispatcherContext = createContext<DispatcherValue | null>(null)
@@ -130,7 +133,7 @@ export function KeyDispatcher({
     if (key.eventType === 'release') return
     router.handle(input, key, Date.now())
   })
-  const value = useMemo(() => ({ router, bindings }), [router, bindings])
+  const value = useMemo(() => ({ router, bindings, doublePressMs }), [router, bindings, doublePressMs])
   return createElement(DispatcherContext.Provider, { value }, children)
 }
 
@@ -158,4 +161,8 @@ export function useKeyHandler(priority: number, handler: KeyHandler, active = tr
 
 export function useBindings(): Bindings {
   return useDispatcherValue().bindings
+}
+
+export function useDoublePressMs(): number {
+  return useDispatcherValue().doublePressMs
 }

@@ -124,3 +124,18 @@ describe('@path completion', () => {
     expect(await listPathCandidates(dir, 'nope/')).toEqual([])
   })
 })
+
+describe('external editor', () => {
+  it('edits the text in $VISUAL/$EDITOR and drops the final newline', async () => {
+    const { editInExternalEditor, editorCommand } = await import(
+      '../../../source/ui/panes/input/external-editor.js'
+    )
+    expect(editorCommand({ VISUAL: 'code --wait', EDITOR: 'nano' })).toBe('code --wait')
+    expect(editorCommand({ EDITOR: 'nano' })).toBe('nano')
+    expect(editorCommand({})).toBe('vi')
+    const env = { ...process.env, VISUAL: '', EDITOR: `sed -i -e 's/hello/bye/' -e '$a\\'` }
+    expect(editInExternalEditor('hello world', env)).toEqual({ ok: true, text: 'bye world' })
+    const failing = editInExternalEditor('x', { ...process.env, VISUAL: 'false' })
+    expect(failing.ok).toBe(false)
+  })
+})

@@ -131,6 +131,7 @@ export function fakeShell(): FakeShell {
     exits,
     contextLimit: 100_000,
     flash: (text, level = 'info') => flashes.push({ text, level }),
+    hint: (text) => flashes.push({ text, level: 'info', transient: true }),
     clearFlash: () => {},
     showHelp: () => overlays.push({ kind: 'help' }),
     showInfo: (title, lines) => overlays.push({ kind: 'info', title, lines }),
@@ -175,8 +176,11 @@ export class FakeStdout extends EventEmitter {
   ) {
     super()
   }
-  write = (frame: string) => {
+  write = (frame: string, ...rest: unknown[]) => {
     this.frames.push(frame)
+    // Ink waits for write callbacks before it reports the app as exited.
+    const callback = rest.find((r): r is () => void => typeof r === 'function')
+    callback?.()
     return true
   }
   lastFrame = () => this.frames.at(-1) ?? ''

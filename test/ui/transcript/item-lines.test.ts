@@ -91,6 +91,16 @@ describe('renderItemLines', () => {
     ])
   })
 
+  it('shows the tool name once when the summary starts with it', () => {
+    const item = tool(
+      [{ type: 'tool/started', callId: 't2', name: 'Read', summary: 'Read a.txt', at: 0 }],
+      't2',
+    )
+    expect(lines(item)[0]).toBe('◌ Read a.txt · running…')
+    const own = tool([{ type: 'tool/started', callId: 't3', name: 'Read', summary: 'Read', at: 0 }], 't3')
+    expect(lines(own)[0]).toBe('◌ Read · running…')
+  })
+
   it('marks each final status with its glyph and duration', () => {
     expect(lines(tool(finished('t', 'done'), 't'))[0]).toBe('✓ Bash npm test · 1.5s')
     expect(lines(tool(finished('t', 'error', { content: 'boom' }), 't'))).toEqual([

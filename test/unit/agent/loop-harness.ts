@@ -85,7 +85,10 @@ export function makeHarness(opts: {
   interactive?: boolean
 }): Harness {
   const store = createStore(
-    initialState({ id: 's', cwd: process.cwd(), model: 'test-model', baseUrl: opts.baseUrl, title: '', startedAt: 0 }, 'dangerous'),
+    initialState(
+      { id: 's', cwd: process.cwd(), model: 'test-model', baseUrl: opts.baseUrl, title: '', startedAt: 0 },
+      'dangerous',
+    ),
   )
   const provider = createOpenAIProvider({ baseUrl: opts.baseUrl, baseDelayMs: 1 })
   let n = 0

@@ -34,7 +34,9 @@ describe('agent loop', () => {
     const result = await h.run('loop')
     expect(result).toMatchObject({ kind: 'max-steps', steps: 3, text: 'summary of work' })
     expect(server.requests.map((r) => r.body.tool_choice)).toEqual(['auto', 'auto', 'none'])
-    expect(JSON.stringify(server.requests[2]?.body.tools)).toBe(JSON.stringify(server.requests[0]?.body.tools))
+    expect(JSON.stringify(server.requests[2]?.body.tools)).toBe(
+      JSON.stringify(server.requests[0]?.body.tools),
+    )
     expect(messagesOf(2).at(-1)).toEqual({ role: 'user', content: MAX_STEPS_INSTRUCTION })
   })
 
@@ -100,7 +102,9 @@ describe('agent loop', () => {
     expect(result.kind).toBe('stopped')
     expect(result.error).toContain('3 tool calls')
     const notices = Object.values(h.store.getState().transcript.items).filter((i) => i.kind === 'notice')
-    expect(notices.map((n) => (n.kind === 'notice' ? n.text : ''))).toContainEqual(expect.stringContaining('2 tool calls'))
+    expect(notices.map((n) => (n.kind === 'notice' ? n.text : ''))).toContainEqual(
+      expect.stringContaining('2 tool calls'),
+    )
   })
 
   it('runs consecutive read-only calls concurrently and keeps results in call order', async () => {
@@ -156,7 +160,9 @@ describe('agent loop', () => {
   })
 
   it('interrupt during streaming keeps the partial assistant text', async () => {
-    server = await startScriptedServer({ replies: [{ text: 'partial answer that hangs', chunkSize: 4, hangAfterChunks: 3 }] })
+    server = await startScriptedServer({
+      replies: [{ text: 'partial answer that hangs', chunkSize: 4, hangAfterChunks: 3 }],
+    })
     const h = makeHarness({ baseUrl: server.baseUrl, tools: [echoTool()] })
     const controller = new AbortController()
     const seen = new Promise<void>((resolve) => {

@@ -29,8 +29,16 @@ describe('parseArgs: accepted forms', () => {
     ['a prompt', ['fix', 'the', 'bug'], { prompt: 'fix the bug' }],
     ['-p with a prompt', ['-p', 'hello'], { print: true, prompt: 'hello' }],
     ['--print', ['--print', 'hi'], { print: true, prompt: 'hi' }],
-    ['--output-format json', ['-p', 'x', '--output-format', 'json'], { print: true, prompt: 'x', outputFormat: 'json' }],
-    ['--output-format=stream-json', ['-p', '--output-format=stream-json', 'x'], { print: true, prompt: 'x', outputFormat: 'stream-json' }],
+    [
+      '--output-format json',
+      ['-p', 'x', '--output-format', 'json'],
+      { print: true, prompt: 'x', outputFormat: 'json' },
+    ],
+    [
+      '--output-format=stream-json',
+      ['-p', '--output-format=stream-json', 'x'],
+      { print: true, prompt: 'x', outputFormat: 'stream-json' },
+    ],
     ['--model', ['--model', 'qwen'], { model: 'qwen' }],
     ['--model=', ['--model=qwen:7b'], { model: 'qwen:7b' }],
     ['--base-url', ['--base-url', 'http://h/v1'], { baseUrl: 'http://h/v1' }],
@@ -50,7 +58,11 @@ describe('parseArgs: accepted forms', () => {
       ['--allowed-tools=Read', '--allowed-tools', 'Bash(npm test *)'],
       { allowedTools: ['Read', 'Bash(npm test *)'] },
     ],
-    ['--disallowed-tools', ['--disallowed-tools', 'Bash(rm *),WebFetch'], { disallowedTools: ['Bash(rm *)', 'WebFetch'] }],
+    [
+      '--disallowed-tools',
+      ['--disallowed-tools', 'Bash(rm *),WebFetch'],
+      { disallowedTools: ['Bash(rm *)', 'WebFetch'] },
+    ],
     ['--max-steps', ['--max-steps', '12'], { maxSteps: 12 }],
     ['--max-steps=', ['--max-steps=3'], { maxSteps: 3 }],
     ['--continue', ['--continue'], { continue: true }],
@@ -59,9 +71,17 @@ describe('parseArgs: accepted forms', () => {
     ['--resume ID', ['--resume', 'abc123'], { resume: 'abc123' }],
     ['--resume=ID', ['--resume=abc123'], { resume: 'abc123' }],
     ['--resume before a flag', ['--resume', '--debug'], { resume: true, debug: true }],
-    ['--resume before a prompt with spaces', ['--resume', 'fix the bug'], { resume: true, prompt: 'fix the bug' }],
+    [
+      '--resume before a prompt with spaces',
+      ['--resume', 'fix the bug'],
+      { resume: true, prompt: 'fix the bug' },
+    ],
     ['--agent', ['--agent', 'explore'], { agent: 'explore' }],
-    ['--debug --verbose --print-on-exit', ['--debug', '--verbose', '--print-on-exit'], { debug: true, verbose: true, printOnExit: true }],
+    [
+      '--debug --verbose --print-on-exit',
+      ['--debug', '--verbose', '--print-on-exit'],
+      { debug: true, verbose: true, printOnExit: true },
+    ],
     ['--version', ['--version'], { version: true }],
     ['-v', ['-v'], { version: true }],
     ['--help', ['--help'], { help: true }],
@@ -98,10 +118,16 @@ describe('parseArgs: errors', () => {
     [['--max-steps', 'ten'], '--max-steps needs a positive whole number (got "ten")'],
     [['--debug=yes'], '--debug does not take a value'],
     [['--yolo', '--mode', 'plan'], '--yolo conflicts with --mode plan'],
-    [['--dangerously-skip-permissions', '--mode=safe'], '--dangerously-skip-permissions conflicts with --mode safe'],
+    [
+      ['--dangerously-skip-permissions', '--mode=safe'],
+      '--dangerously-skip-permissions conflicts with --mode safe',
+    ],
     [['--continue', '--resume', 'x'], 'use either --continue or --resume, not both'],
     [['--allowed-tools', 'Bash(npm'], '--allowed-tools: rule "Bash(npm" must end with ")"'],
-    [['--disallowed-tools', 'Read,WebFetch(example.com)'], '--disallowed-tools: rule "WebFetch(example.com)": WebFetch rules take'],
+    [
+      ['--disallowed-tools', 'Read,WebFetch(example.com)'],
+      '--disallowed-tools: rule "WebFetch(example.com)": WebFetch rules take',
+    ],
   ])('%j → %s', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(UsageError)
     expect(() => parseArgs(argv)).toThrow(message)

@@ -39,15 +39,30 @@ function thrown(fn: () => unknown): ConfigError {
 
 describe('parseSettingsText: invalid content', () => {
   it.each<[string, string, string, string | undefined]>([
-    ['bad JSON with position', '{\n  "model": "x",\n  mode: "safe"\n}', 'f.json:3:3: invalid JSON: ', undefined],
+    [
+      'bad JSON with position',
+      '{\n  "model": "x",\n  mode: "safe"\n}',
+      'f.json:3:3: invalid JSON: ',
+      undefined,
+    ],
     ['unexpected token', '{\n  "model": }', 'f.json:2:12: invalid JSON: Unexpected token', undefined],
     ['truncated JSON', '{"model": "x"', 'f.json:1:14: invalid JSON:', undefined],
     ['not an object', '[1]', 'f.json: expected a JSON object at the top level', undefined],
     ['unknown key', '{"modle": "x"}', 'f.json: modle: unknown key "modle" (did you mean "model"?)', 'modle'],
-    ['nested unknown key', '{"permissions": {"allowed": []}}', 'f.json: permissions.allowed: unknown key "allowed"', 'permissions.allowed'],
+    [
+      'nested unknown key',
+      '{"permissions": {"allowed": []}}',
+      'f.json: permissions.allowed: unknown key "allowed"',
+      'permissions.allowed',
+    ],
     ['wrong type', '{"maxSteps": "ten"}', 'f.json: maxSteps: expected number, received string', 'maxSteps'],
     ['not positive', '{"maxSteps": 0}', 'f.json: maxSteps: expected a number above 0', 'maxSteps'],
-    ['bad enum', '{"mode": "yolo"}', 'f.json: mode: expected one of "safe"|"auto"|"plan"|"dangerous"|"ci"', 'mode'],
+    [
+      'bad enum',
+      '{"mode": "yolo"}',
+      'f.json: mode: expected one of "safe"|"auto"|"plan"|"dangerous"|"ci"',
+      'mode',
+    ],
     [
       'bad rule',
       '{"permissions": {"allow": ["Read", "Bash", "Bash(npm"]}}',
@@ -67,16 +82,36 @@ describe('parseSettingsText: invalid content', () => {
       'f.json: mcpServers.docs: expected {"command": …} (stdio server) or {"url": …} (HTTP server)',
       'mcpServers.docs',
     ],
-    ['mcp unknown key', '{"mcpServers": {"docs": {"command": "x", "cwd": "/"}}}', 'f.json: mcpServers.docs.cwd: unknown key "cwd"', 'mcpServers.docs.cwd'],
+    [
+      'mcp unknown key',
+      '{"mcpServers": {"docs": {"command": "x", "cwd": "/"}}}',
+      'f.json: mcpServers.docs.cwd: unknown key "cwd"',
+      'mcpServers.docs.cwd',
+    ],
     [
       'circuit breaker order',
       '{"circuitBreaker": {"warnAt": 50, "pauseAt": 40}}',
       'f.json: circuitBreaker.warnAt: must be less than pauseAt (40)',
       'circuitBreaker.warnAt',
     ],
-    ['search provider', '{"search": {"provider": "google"}}', 'f.json: search.provider: expected one of', 'search.provider'],
-    ['keybinding value', '{"keybindings": {"tasks.toggle": 5}}', 'f.json: keybindings["tasks.toggle"]: expected a key or a list of keys', 'keybindings["tasks.toggle"]'],
-    ['negative timeout', '{"consentTimeoutSeconds": -1}', 'f.json: consentTimeoutSeconds: expected 0 (wait forever)', 'consentTimeoutSeconds'],
+    [
+      'search provider',
+      '{"search": {"provider": "google"}}',
+      'f.json: search.provider: expected one of',
+      'search.provider',
+    ],
+    [
+      'keybinding value',
+      '{"keybindings": {"tasks.toggle": 5}}',
+      'f.json: keybindings["tasks.toggle"]: expected a key or a list of keys',
+      'keybindings["tasks.toggle"]',
+    ],
+    [
+      'negative timeout',
+      '{"consentTimeoutSeconds": -1}',
+      'f.json: consentTimeoutSeconds: expected 0 (wait forever)',
+      'consentTimeoutSeconds',
+    ],
   ])('%s', (_name, text, message, keyPath) => {
     const err = thrown(() => parseSettingsText(text, 'f.json'))
     expect(err.message.startsWith(message)).toBe(true)
@@ -87,7 +122,9 @@ describe('parseSettingsText: invalid content', () => {
 
   it('lists every problem of a file', () => {
     const err = thrown(() => parseSettingsText('{"theme": 1, "extra": true}', 'f.json'))
-    expect(err.message).toBe('invalid settings in f.json:\n  theme: expected string, received number\n  extra: unknown key "extra"')
+    expect(err.message).toBe(
+      'invalid settings in f.json:\n  theme: expected string, received number\n  extra: unknown key "extra"',
+    )
     expect(err.keyPath).toBe('theme')
   })
 })
@@ -100,13 +137,35 @@ describe('parseSettingsText: valid content', () => {
       baseUrl: 'http://127.0.0.1:11434/v1',
       apiKey: 'k',
       mode: 'auto',
-      permissions: { allow: ['Read', 'Bash(npm test *)'], ask: ['Bash(git push *)'], deny: ['Read(~/.ssh/**)'] },
-      models: { 'qwen*': { contextLimit: 32768, compactAt: 0.7, observationWindow: 4, charToTokenRatio: 3.5, supportsTools: true } },
+      permissions: {
+        allow: ['Read', 'Bash(npm test *)'],
+        ask: ['Bash(git push *)'],
+        deny: ['Read(~/.ssh/**)'],
+      },
+      models: {
+        'qwen*': {
+          contextLimit: 32768,
+          compactAt: 0.7,
+          observationWindow: 4,
+          charToTokenRatio: 3.5,
+          supportsTools: true,
+        },
+      },
       maxSteps: 40,
       search: { provider: 'searxng', url: 'http://localhost:8888', apiKeyEnv: 'SEARX_KEY' },
-      mcpServers: { docs: { command: 'npx', args: ['docs-mcp'], env: { A: '1' } }, remote: { url: 'https://mcp.example.com/mcp', headers: { x: 'y' } } },
+      mcpServers: {
+        docs: { command: 'npx', args: ['docs-mcp'], env: { A: '1' } },
+        remote: { url: 'https://mcp.example.com/mcp', headers: { x: 'y' } },
+      },
       consentTimeoutSeconds: 0,
-      circuitBreaker: { warnAt: 20, pauseAt: 40, hardStopAt: 100, perToolLimit: 30, maxDurationSeconds: 600, silentBehavior: 'stop' },
+      circuitBreaker: {
+        warnAt: 20,
+        pauseAt: 40,
+        hardStopAt: 100,
+        perToolLimit: 30,
+        maxDurationSeconds: 600,
+        silentBehavior: 'stop',
+      },
       contextManagement: { observationWindow: 6, compactAt: 0.8, maskingEnabled: true },
       keybindings: { 'tasks.toggle': 'ctrl+t', 'consent.approveOnce': ['y', 'enter'] },
       theme: 'dark',
@@ -145,7 +204,11 @@ describe('mergeSettings', () => {
     expect(merged).toEqual({
       model: 'local-model',
       theme: 'dark',
-      permissions: { allow: ['Read', 'Edit(source/**)', 'Bash(npm test *)'], ask: ['WebFetch'], deny: ['Bash(rm *)'] },
+      permissions: {
+        allow: ['Read', 'Edit(source/**)', 'Bash(npm test *)'],
+        ask: ['WebFetch'],
+        deny: ['Bash(rm *)'],
+      },
       models: { 'qwen*': { contextLimit: 2000, compactAt: 0.5 } },
       circuitBreaker: { warnAt: 10, pauseAt: 30 },
       search: { provider: 'searxng', url: 'http://s' },
@@ -167,8 +230,14 @@ describe('loadSettings', () => {
   })
 
   it('applies local > project > user and records rule sources', async () => {
-    await writeFile(userFile(), JSON.stringify({ model: 'u', theme: 't', permissions: { deny: ['Read(~/.ssh/**)'] } }))
-    await writeFile(projectFile(), JSON.stringify({ model: 'p', maxSteps: 5, permissions: { allow: ['Bash(npm test *)'] } }))
+    await writeFile(
+      userFile(),
+      JSON.stringify({ model: 'u', theme: 't', permissions: { deny: ['Read(~/.ssh/**)'] } }),
+    )
+    await writeFile(
+      projectFile(),
+      JSON.stringify({ model: 'p', maxSteps: 5, permissions: { allow: ['Bash(npm test *)'] } }),
+    )
     await writeFile(localFile(), JSON.stringify({ model: 'l', permissions: { allow: ['Edit(source/**)'] } }))
     const loaded = await loadSettings({ cwd, env, home })
     expect(loaded.merged).toMatchObject({ model: 'l', theme: 't', maxSteps: 5 })
@@ -183,7 +252,10 @@ describe('loadSettings', () => {
   it('shows the user file with ~ when it lives under HOME', async () => {
     const underHome = { HOME: home }
     await mkdir(join(home, '.config', 'agent-tui'), { recursive: true })
-    await writeFile(join(home, '.config', 'agent-tui', 'settings.json'), JSON.stringify({ permissions: { ask: ['Bash'] } }))
+    await writeFile(
+      join(home, '.config', 'agent-tui', 'settings.json'),
+      JSON.stringify({ permissions: { ask: ['Bash'] } }),
+    )
     const loaded = await loadSettings({ cwd, env: underHome, home })
     expect(loaded.rules.ask.map((r) => r.source)).toEqual(['~/.config/agent-tui/settings.json'])
   })

@@ -1,10 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError } from '../../../source/config/errors.js'
-import { outputsDir, projectKey, projectSettingsPaths, resolvePaths, sessionsDir } from '../../../source/config/paths.js'
+import {
+  outputsDir,
+  projectKey,
+  projectSettingsPaths,
+  resolvePaths,
+  sessionsDir,
+} from '../../../source/config/paths.js'
 
 describe('resolvePaths', () => {
-  it.each<[string, Record<string, string | undefined>, string | undefined, { config: string; state: string }]>([
-    ['defaults under HOME', { HOME: '/h' }, undefined, { config: '/h/.config/agent-tui', state: '/h/.local/state/agent-tui' }],
+  it.each<
+    [string, Record<string, string | undefined>, string | undefined, { config: string; state: string }]
+  >([
+    [
+      'defaults under HOME',
+      { HOME: '/h' },
+      undefined,
+      { config: '/h/.config/agent-tui', state: '/h/.local/state/agent-tui' },
+    ],
     [
       'XDG variables win',
       { HOME: '/h', XDG_CONFIG_HOME: '/cfg', XDG_STATE_HOME: '/st' },
@@ -17,7 +30,12 @@ describe('resolvePaths', () => {
       undefined,
       { config: '/h/.config/agent-tui', state: '/h/.local/state/agent-tui' },
     ],
-    ['home argument when HOME is unset', {}, '/fallback', { config: '/fallback/.config/agent-tui', state: '/fallback/.local/state/agent-tui' }],
+    [
+      'home argument when HOME is unset',
+      {},
+      '/fallback',
+      { config: '/fallback/.config/agent-tui', state: '/fallback/.local/state/agent-tui' },
+    ],
   ])('%s', (_name, env, home, expected) => {
     const paths = resolvePaths(env, home)
     expect(paths.configDir).toBe(expected.config)

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ConsentAbortedError, type ConsentRequestInput, createConsentBroker } from '../../../source/permissions/broker.js'
+import {
+  ConsentAbortedError,
+  type ConsentRequestInput,
+  createConsentBroker,
+} from '../../../source/permissions/broker.js'
 import type { Action } from '../../../source/store/actions.js'
 
 function setup(opts: { timeoutSeconds?: number; onAlways?: (rule: string) => Promise<void> | void } = {}) {
@@ -40,7 +44,10 @@ describe('createConsentBroker', () => {
   it('dispatches the request and resolves with the decision', async () => {
     const { broker, actions } = setup()
     const promise = broker.request(bashRequest('rm x', 'Bash(rm *)'), new AbortController().signal)
-    expect(actions[0]).toMatchObject({ type: 'consent/requested', request: { id: 'id1', createdAt: 1000, tool: 'Bash' } })
+    expect(actions[0]).toMatchObject({
+      type: 'consent/requested',
+      request: { id: 'id1', createdAt: 1000, tool: 'Bash' },
+    })
     expect(actions[0]?.type === 'consent/requested' && 'target' in actions[0].request).toBe(false)
     expect(broker.pending().map((r) => r.id)).toEqual(['id1'])
     expect(broker.resolve('id1', { kind: 'once', note: 'careful' })).toBe(true)
@@ -62,7 +69,9 @@ describe('createConsentBroker', () => {
   it('deny-all resolves at once without dispatching', async () => {
     const actions: Action[] = []
     const broker = createConsentBroker({ dispatch: (a) => actions.push(a), policy: 'deny-all' })
-    await expect(broker.request(bashRequest('rm x', 'Bash(rm *)'), new AbortController().signal)).resolves.toEqual({
+    await expect(
+      broker.request(bashRequest('rm x', 'Bash(rm *)'), new AbortController().signal),
+    ).resolves.toEqual({
       kind: 'deny',
       note: 'no user available (ci mode)',
     })
@@ -81,7 +90,9 @@ describe('createConsentBroker', () => {
     await expect(covered).resolves.toEqual({ kind: 'once' })
     await expect(coveredCompound).resolves.toEqual({ kind: 'once' })
     expect(broker.pending().map((r) => r.summary)).toEqual(['npm test && rm x'])
-    expect(broker.sessionRules().map((r) => [r.text, r.source])).toEqual([['Bash(npm test *)', 'this session']])
+    expect(broker.sessionRules().map((r) => [r.text, r.source])).toEqual([
+      ['Bash(npm test *)', 'this session'],
+    ])
     expect(actions.filter((a) => a.type === 'consent/resolved')).toHaveLength(3)
     broker.denyAll('shutting down')
     await expect(other).resolves.toEqual({ kind: 'deny', note: 'shutting down' })

@@ -27,7 +27,10 @@ describe('appendAllowRule', () => {
 
   it('keeps other keys and appends without duplicates', async () => {
     await appendAllowRule(file, 'Read')
-    await writeFile(file, JSON.stringify({ model: 'm', permissions: { allow: ['Read'], deny: ['Bash(rm *)'] } }))
+    await writeFile(
+      file,
+      JSON.stringify({ model: 'm', permissions: { allow: ['Read'], deny: ['Bash(rm *)'] } }),
+    )
     expect(await appendAllowRule(file, 'Edit(source/**)')).toBe(true)
     expect(await appendAllowRule(file, 'Edit(source/**)')).toBe(false)
     expect(await read()).toEqual({

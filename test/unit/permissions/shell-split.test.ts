@@ -88,6 +88,7 @@ describe('splitShell: word flags', () => {
     ['{a,b}', false, true],
     ['$HOME', true, false],
     ['"$HOME"', true, false],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     ['${HOME}/x', true, false],
     ['$(date)', true, false],
     ['`date`', true, false],
@@ -120,6 +121,7 @@ describe('splitShell: unparseable input', () => {
     ['cat <<EOF\nno end', 'unterminated here-document (EOF)'],
     ['cat <<EOF\n$(rm x)\nEOF', 'here-document containing command substitution'],
     ['echo ${a', 'unterminated parameter expansion'],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     ['echo ${a:-$(rm x)}', 'command substitution inside a parameter expansion is not supported'],
     ['()', 'empty subshell "()"'],
     ['(ls) foo', 'unexpected text after ")"'],

@@ -19,9 +19,18 @@ describe('reducer', () => {
       { type: 'assistant/delta', id: 'a1', text: 'lo', reasoning: 'think' },
     ])
     expect(s1.transcript.liveId).toBe('a1')
-    expect(s1.transcript.items.a1).toMatchObject({ kind: 'assistant', text: 'Hello', reasoning: 'think', streaming: true })
+    expect(s1.transcript.items.a1).toMatchObject({
+      kind: 'assistant',
+      text: 'Hello',
+      reasoning: 'think',
+      streaming: true,
+    })
     expect(s1.messages).toEqual([{ role: 'user', content: 'hi' }])
-    const s2 = reducer(s1, { type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: 'Hello' } })
+    const s2 = reducer(s1, {
+      type: 'assistant/settled',
+      id: 'a1',
+      message: { role: 'assistant', content: 'Hello' },
+    })
     expect(s2.transcript.liveId).toBeNull()
     expect(s2.transcript.items.a1).toMatchObject({ text: 'Hello', streaming: false })
     expect(s2.transcript.order).toEqual(['u1', 'a1'])
@@ -29,9 +38,17 @@ describe('reducer', () => {
   })
 
   it('creates pending tool cards from tool calls and pairs results in history', () => {
-    const call = { id: 'c1', type: 'function' as const, function: { name: 'Read', arguments: '{"file_path":"a"}' } }
+    const call = {
+      id: 'c1',
+      type: 'function' as const,
+      function: { name: 'Read', arguments: '{"file_path":"a"}' },
+    }
     const s = run([
-      { type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: null, tool_calls: [call] } },
+      {
+        type: 'assistant/settled',
+        id: 'a1',
+        message: { role: 'assistant', content: null, tool_calls: [call] },
+      },
     ])
     expect(s.transcript.items.c1).toMatchObject({ kind: 'tool', status: 'pending', name: 'Read' })
     expect(s.transcript.order).toEqual(['c1'])
@@ -53,7 +70,12 @@ describe('reducer', () => {
       ],
       s,
     )
-    expect(s2.transcript.items.c1).toMatchObject({ status: 'done', summary: 'Read a', durationMs: 3, result: '1\tx' })
+    expect(s2.transcript.items.c1).toMatchObject({
+      status: 'done',
+      summary: 'Read a',
+      durationMs: 3,
+      result: '1\tx',
+    })
     expect(s2.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: '1\tx' })
   })
 
@@ -125,7 +147,11 @@ describe('reducer', () => {
   })
 
   it('toggles UI flags without touching the conversation', () => {
-    const s = run([{ type: 'ui/todos-toggled' }, { type: 'ui/expand-toggled', id: 'c1' }, { type: 'ui/focus', focus: 'tasks' }])
+    const s = run([
+      { type: 'ui/todos-toggled' },
+      { type: 'ui/expand-toggled', id: 'c1' },
+      { type: 'ui/focus', focus: 'tasks' },
+    ])
     expect(s.ui).toEqual({ focus: 'tasks', showTodos: false, expanded: { c1: true } })
     expect(reducer(s, { type: 'ui/expand-toggled', id: 'c1' }).ui.expanded).toEqual({})
   })
@@ -135,12 +161,20 @@ describe('reducer', () => {
     const store = createStore(fresh(), (action) => {
       if (isPersisted(action)) log.push(action)
     })
-    const call = { id: 'c1', type: 'function' as const, function: { name: 'Bash', arguments: '{"command":"ls"}' } }
+    const call = {
+      id: 'c1',
+      type: 'function' as const,
+      function: { name: 'Bash', arguments: '{"command":"ls"}' },
+    }
     const actions: Action[] = [
       { type: 'turn/started', turnId: 't', at: 0 },
       { type: 'user/submitted', id: 'u1', content: 'list', text: 'list' },
       { type: 'assistant/delta', id: 'a1', text: 'Listing' },
-      { type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: 'Listing', tool_calls: [call] } },
+      {
+        type: 'assistant/settled',
+        id: 'a1',
+        message: { role: 'assistant', content: 'Listing', tool_calls: [call] },
+      },
       { type: 'tool/started', callId: 'c1', name: 'Bash', summary: 'Bash ls', at: 1 },
       {
         type: 'tool/finished',

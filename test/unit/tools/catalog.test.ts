@@ -54,3 +54,25 @@ describe('createCoreTools', () => {
     expect(read?.schema.safeParse({ file_path: 'x', bogus: 1 }).success).toBe(false)
   })
 })
+
+describe('createCatalog', () => {
+  it('lists every tool of this build once, in SPEC §6 order', async () => {
+    const { createCatalog } = await import('../../../source/tools/catalog.js')
+    const names = createCatalog({ isReadOnlyCommand: () => false }).map((t) => t.name)
+    expect(names).toEqual([
+      'Bash',
+      'TaskOutput',
+      'TaskStop',
+      'Read',
+      'Write',
+      'Edit',
+      'Glob',
+      'Grep',
+      'TodoWrite',
+      'AskUserQuestion',
+      'Config',
+      'ExitPlanMode',
+      'NotebookEdit',
+    ])
+  })
+})

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createFileStateTracker } from '../../../source/tools/file-state.js'
 import { createOutputSpiller } from '../../../source/tools/spill.js'
-import { type Tool, type ToolContext, ToolError, type ToolSuccess } from '../../../source/tools/types.js'
+import {
+  type QuestionAsker,
+  type RuntimeSettingsApi,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolSuccess,
+} from '../../../source/tools/types.js'
 import type { Mode } from '../../../source/store/domain.js'
 import type { TaskManagerApi } from '../../../source/tasks/types.js'
 
@@ -20,7 +27,14 @@ export interface TestEnv {
 
 /** A real ToolContext on a fresh temp workspace (real paths, so comparisons need no realpath). */
 export async function createTestEnv(
-  opts: { supportsVision?: boolean; tasks?: TaskManagerApi; mode?: Mode } = {},
+  opts: {
+    supportsVision?: boolean
+    tasks?: TaskManagerApi
+    mode?: Mode
+    questions?: QuestionAsker
+    settings?: RuntimeSettingsApi
+    switchMode?: (mode: Mode) => void
+  } = {},
 ): Promise<TestEnv> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-tools-')))
   const workspace = join(root, 'ws')
@@ -43,6 +57,9 @@ export async function createTestEnv(
     onProgress: (text) => progress.push(text),
     supportsVision: opts.supportsVision ?? false,
     ...(opts.tasks ? { tasks: opts.tasks } : {}),
+    ...(opts.questions ? { questions: opts.questions } : {}),
+    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.switchMode ? { switchMode: opts.switchMode } : {}),
   }
   return {
     root,

@@ -12,19 +12,26 @@ interface Line {
 
 /** The `?` help text, generated from the bindings table and the slash command table. */
 export function helpLines(bindings: Bindings): Line[] {
+  const sections = helpSections(bindings).filter((s) => s.rows.length > 0)
+  const usages = SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`)
+  // One key column for the whole overlay, as wide as the longest label (capped so descriptions stay visible).
+  const keyWidth = Math.min(
+    34,
+    Math.max(...sections.flatMap((s) => s.rows.map((r) => r.keys.length)), ...usages.map((u) => u.length)),
+  )
+  const row = (left: string, right: string): Line => ({
+    text: `  ${left.padEnd(keyWidth)}  ${right}`,
+    kind: 'row',
+  })
   const lines: Line[] = [{ text: 'Keys and commands', kind: 'title' }]
-  for (const section of helpSections(bindings)) {
-    if (section.rows.length === 0) continue
+  for (const section of sections) {
     lines.push({ text: '', kind: 'blank' }, { text: section.title, kind: 'section' })
-    for (const row of section.rows)
-      lines.push({ text: `  ${row.keys.padEnd(26)} ${row.description}`, kind: 'row' })
+    for (const r of section.rows) lines.push(row(r.keys, r.description))
   }
   lines.push({ text: '', kind: 'blank' }, { text: 'Slash commands', kind: 'section' })
-  for (const c of SLASH_COMMANDS) {
-    const usage = `/${c.name}${c.args ? ` ${c.args}` : ''}`
-    const note = c.unavailable ? ' (not available yet)' : ''
-    lines.push({ text: `  ${usage.padEnd(26)} ${c.description}${note}`, kind: 'row' })
-  }
+  SLASH_COMMANDS.forEach((c, i) => {
+    lines.push(row(usages[i] ?? '', `${c.description}${c.unavailable ? ' (not available yet)' : ''}`))
+  })
   lines.push(
     { text: '', kind: 'blank' },
     {

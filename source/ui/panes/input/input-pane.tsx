@@ -1,7 +1,9 @@
-import { Box, Text } from 'ink'
+import { Box, Text, useCursor, useWindowSize } from 'ink'
+import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
-import { type CompletionItem, usePrompt } from './use-prompt.js'
+import type { CompletionItem } from './completion.js'
+import { usePrompt } from './use-prompt.js'
 
 export interface InputPaneProps {
   width: number
@@ -15,11 +17,6 @@ export interface InputPaneProps {
 const PROMPT = '❯ '
 const MAX_POPUP = 8
 const PLACEHOLDER = 'Message · / commands · @ files · ! shell · ? keys'
-
-/** Rows the pane renders for a given state; the app uses it to size the transcript exactly. */
-export function inputPaneRows(opts: { editorRows: number; popupRows: number; flash: boolean }): number {
-  return 1 + (opts.flash ? 1 : 0) + opts.popupRows + opts.editorRows
-}
 
 /**
  * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
@@ -35,6 +32,16 @@ export function InputPane({ width, maxHeight, active, flash }: InputPaneProps) {
   const popupRows = Math.min(view.items.length, MAX_POPUP, Math.max(0, maxHeight - fixed - 1))
   const editorRows = Math.max(1, Math.min(layout.rows.length, maxHeight - fixed - popupRows, 12))
   const window = visibleWindow(layout, editorRows)
+  // The real terminal cursor goes to the caret so IME composition (CJK input) appears in place. The pane
+  // is the bottom of a full-screen frame, so its rows are counted up from the last terminal row.
+  const { rows: screenRows } = useWindowSize()
+  const { setCursorPosition } = useCursor()
+  const paneRows = fixed + popupRows + (window.end - window.start)
+  const caretY = screenRows - paneRows + fixed + popupRows + (layout.caretRow - window.start)
+  const caretRowText = layout.rows[layout.caretRow] ?? ''
+  const caretX = PROMPT.length + stringWidth(caretRowText.slice(0, layout.caretIndex))
+  const showCursor = active && !view.search && caretY >= 0 && caretY < screenRows && caretX < width
+  setCursorPosition(showCursor ? { x: caretX, y: caretY } : undefined)
 
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>

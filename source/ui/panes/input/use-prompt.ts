@@ -14,6 +14,7 @@ import {
   isLargePaste,
   pasteChip,
 } from './chips.js'
+import { type CompletionItem, completionItems } from './completion.js'
 import {
   EMPTY_EDITOR,
   type EditorOp,
@@ -32,19 +33,7 @@ import {
   searchHistory,
 } from './history.js'
 import { listPathCandidates, mentionAtCursor, type PathCandidate } from './path-complete.js'
-import { completeSlash, parseSlash, runSlashCommand, type SlashContext } from './slash-commands.js'
-
-export interface CompletionItem {
-  kind: 'slash' | 'path'
-  /** What the popup shows. */
-  label: string
-  detail: string
-  /** Slash: command name; path: the path after "@". */
-  value: string
-  /** Slash commands that take no required argument run on Enter. */
-  runsOnEnter: boolean
-  isDir: boolean
-}
+import { parseSlash, runSlashCommand, type SlashContext } from './slash-commands.js'
 
 export interface SearchState {
   query: string
@@ -165,7 +154,13 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     }
   }, [cwd, mentionQuery])
 
-  const items = completionItems(model.current, mentionQuery, pathItems)
+  const items = completionItems({
+    editor: model.current.editor,
+    searching: model.current.search !== null,
+    dismissedAt: model.current.dismissedAt,
+    mentionQuery,
+    pathItems,
+  })
 
   const slashContext = (): SlashContext => ({
     commands,
@@ -315,7 +310,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
         return true
       }
       if (ev.armed.has('input.clear') && editor.text && !busy) {
-        shell.flash('Press Esc again to clear the input')
+        shell.hint('Press Esc again to clear the input')
         return true
       }
       if (ev.has('input.submit')) {
@@ -372,8 +367,15 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
         return true
       }
       if (ev.input && !ev.key.ctrl && !ev.key.meta && !ev.key.escape && !ev.key.tab && !ev.key.return) {
+        // Typed text followed by Enter can reach us as one chunk (a busy machine, tmux send-keys): submit it.
+        const typedThenEnter = /^[^\r\n]+\r$/.exec(ev.input)
+        if (typedThenEnter && !editor.text.includes('\n')) {
+          const text = editorReducer(editor, { type: 'insert', text: ev.input.slice(0, -1) }).text
+          if (text.endsWith('\\')) edit({ type: 'insert', text: ev.input.slice(0, -1) })
+          else void submit(text)
+        }
         // Several characters with a newline in one chunk is a paste from a terminal without bracketed paste.
-        if (ev.input.length > 1 && /[\r\n]/.test(ev.input)) handlePaste(ev.input)
+        else if (ev.input.length > 1 && /[\r\n]/.test(ev.input)) handlePaste(ev.input)
         else edit({ type: 'insert', text: ev.input })
         return true
       }
@@ -407,34 +409,4 @@ function editOp(ev: KeyEvent): EditorOp | null {
   if (ev.has('input.killLineLeft')) return { type: 'killLineLeft' }
   if (ev.has('input.killLineRight')) return { type: 'killLineRight' }
   return null
-}
-
-function completionItems(
-  m: Model,
-  mentionQuery: string | null,
-  pathItems: { query: string; items: PathCandidate[] },
-): CompletionItem[] {
-  const { text, cursor } = m.editor
-  if (m.search || m.dismissedAt === text) return []
-  if (text.startsWith('/') && cursor === text.length) {
-    return completeSlash(text).map((c) => ({
-      kind: 'slash',
-      label: `/${c.name}${c.aliases.length ? ` (/${c.aliases.join(', /')})` : ''}`,
-      detail: `${c.args ? `${c.args}  ` : ''}${c.description}${c.unavailable ? ' (not available yet)' : ''}`,
-      value: c.name,
-      runsOnEnter: !c.args.startsWith('<') && !c.args.startsWith('add'),
-      isDir: false,
-    }))
-  }
-  if (mentionQuery !== null && pathItems.query === mentionQuery) {
-    return pathItems.items.map((p) => ({
-      kind: 'path',
-      label: `@${p.value}`,
-      detail: p.isDir ? 'directory' : '',
-      value: p.value,
-      runsOnEnter: false,
-      isDir: p.isDir,
-    }))
-  }
-  return []
 }

@@ -84,8 +84,11 @@ function renderAssistant(
 function renderTool(item: ToolItem, width: number, { expanded, theme }: ItemLinesOptions): string[] {
   const status = theme.toolStatus[item.status]
   const parts = [theme.toolName(clean(item.name))]
-  const summary = clean(item.summary).replace(/\s*\n\s*/g, ' ')
-  if (summary && summary !== item.name) parts.push(summary)
+  // Tool summaries usually start with the tool's own name ("Read a.txt"); show the name once.
+  const summary = clean(item.summary)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(new RegExp(`^${escapeRegExp(item.name)}(?::\\s*|\\s+|$)`), '')
+  if (summary) parts.push(summary)
   const facts: string[] = []
   if (item.status === 'running') facts.push('running…')
   else if (item.status === 'pending') facts.push('waiting…')
@@ -235,4 +238,8 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000)
   const seconds = Math.round((ms % 60_000) / 1000)
   return `${minutes}m ${String(seconds).padStart(2, '0')}s`
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

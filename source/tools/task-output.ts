@@ -1,0 +1,115 @@
+import { z } from 'zod'
+import type { TaskSummary } from '../store/domain.js'
+import type { TaskManagerApi } from '../tasks/types.js'
+import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const MAX_TIMEOUT_MS = 600_000
+/** Output beyond this is cut to head and tail; the log file holds all of it. */
+const MAX_OUTPUT_CHARS = 30_000
+
+const DESCRIPTION = `Gets the status and new output of a background task (a Bash command run in the background, or a background agent).
+- Returns the status (running, completed, failed, stopped), the exit code, the output produced since your previous TaskOutput call for that task, and the path of the full log.
+- block (default true) waits until the task ends or timeout ms pass (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}), then returns what there is; block: false returns at once.
+- Task ids look like "b1"; they are given when a task starts.
+- To see older output again, Read the log file.`
+
+const schema = z.strictObject({
+  task_id: z.string().min(1).describe('Id of the background task, e.g. "b1"'),
+  block: z.boolean().optional().describe('Wait for the task to finish (default true)'),
+  timeout: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(
+      `Maximum wait in milliseconds when block is true (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS})`,
+    ),
+})
+
+export type TaskOutputArgs = z.infer<typeof schema>
+
+/** The task manager, or a ToolError when this session has none. */
+export function requireTasks(ctx: ToolContext): TaskManagerApi {
+  if (ctx.tasks) return ctx.tasks
+  throw new ToolError('execution', 'background tasks are not available in this session', {
+    hint: 'Run commands in the foreground with Bash instead.',
+  })
+}
+
+/** The task's summary, or a not_found ToolError listing the known ids. */
+export function requireTask(tasks: TaskManagerApi, id: string): TaskSummary {
+  const task = tasks.get(id)
+  if (task) return task
+  const known = tasks.list()
+  throw new ToolError(
+    'not_found',
+    known.length === 0
+      ? `unknown task id "${id}"; no background tasks exist in this session`
+      : `unknown task id "${id}"; known tasks: ${known.map((t) => `${t.id} (${t.status}: ${oneLine(t.command)})`).join(', ')}`,
+    { hint: 'Use one of the listed ids exactly as given.' },
+  )
+}
+
+/** `completed, exit code 0` / `running (pid 123)` */
+export function describeStatus(task: Pick<TaskSummary, 'status' | 'exitCode' | 'pid'>): string {
+  if (task.status === 'running') return task.pid !== undefined ? `running (pid ${task.pid})` : 'running'
+  return task.exitCode === null ? task.status : `${task.status}, exit code ${task.exitCode}`
+}
+
+export function oneLine(command: string, max = 80): string {
+  const line = command.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+const formatWait = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`)
+
+function bound(output: string, logPath: string): string {
+  if (output.length <= MAX_OUTPUT_CHARS) return output
+  const half = MAX_OUTPUT_CHARS / 2
+  const cut = output.length - MAX_OUTPUT_CHARS
+  return `${output.slice(0, half)}\n[… ${cut} characters not shown; the full log is ${logPath} …]\n${output.slice(-half)}`
+}
+
+/** The TaskOutput tool: status and new output of a background task, optionally waiting for its end. */
+export const taskOutputTool = defineTool<TaskOutputArgs>({
+  name: 'TaskOutput',
+  description: DESCRIPTION,
+  schema,
+  risk: 'read',
+  isReadOnly: () => true,
+  permissionTarget: () => ({ kind: 'none' }),
+  preview: async (args) => ({ kind: 'json', text: `TaskOutput ${args.task_id}` }),
+  summarize: (args) => `TaskOutput ${args.task_id}${args.block === false ? ' (no wait)' : ''}`,
+  async execute(args, ctx): Promise<ToolSuccess> {
+    const tasks = requireTasks(ctx)
+    const task = requireTask(tasks, args.task_id)
+    const block = args.block ?? true
+    const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS
+    const read = await tasks.read(task.id, { block, timeoutMs, signal: ctx.signal })
+    const output = bound(read.output, read.logPath)
+    const status = describeStatus({ status: read.status, exitCode: read.exitCode, pid: task.pid })
+    const lines = [`Task ${task.id} (${oneLine(task.description ?? task.command)}): ${status}.`]
+    if (read.status === 'running' && block && !ctx.signal.aborted) {
+      lines.push(
+        `It is still running after waiting ${formatWait(timeoutMs)}; call TaskOutput again to wait longer, or TaskStop to stop it.`,
+      )
+    }
+    lines.push(
+      output === ''
+        ? 'No new output since the last TaskOutput call.'
+        : `Output since the last TaskOutput call:\n${output.replace(/\n$/, '')}`,
+    )
+    if (read.droppedBytes > 0) {
+      lines.push(
+        `${read.droppedBytes} bytes of this output were not kept in memory; they are in the full log.`,
+      )
+    }
+    lines.push(`Full log: ${read.logPath}`)
+    return {
+      forModel: lines.join('\n'),
+      display: { kind: 'task', taskId: task.id, status: read.status, output },
+    }
+  },
+})

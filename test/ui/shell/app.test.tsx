@@ -1,0 +1,518 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it, vi } from 'vitest'
+import type { Action } from '../../../source/store/actions.js'
+import type { Store } from '../../../source/store/create-store.js'
+import type { Mode, TaskSummary } from '../../../source/store/domain.js'
+import { nextMode } from '../../../source/ui/app.js'
+import { createTheme } from '../../../source/ui/components/theme.js'
+import { TuiRoot } from '../../../source/ui/tui-root.js'
+import { type FakeCommands, fakeCommands, KEYS, makeStore, renderSized, waitFor } from './helpers.js'
+
+const theme = createTheme({ level: 0 })
+const dir = mkdtempSync(join(tmpdir(), 'agent-tui-app-'))
+writeFileSync(join(dir, 'README.md'), '# hi')
+writeFileSync(join(dir, 'shot.png'), 'png')
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function task(id: string): TaskSummary {
+  return {
+    id,
+    kind: 'bash',
+    command: 'npm run dev',
+    status: 'running',
+    exitCode: null,
+    startedAt: Date.now(),
+    endedAt: null,
+    lastLine: 'ready on :3000',
+    outputBytes: 1,
+    logPath: '/tmp/b1.log',
+    ports: [3000],
+  }
+}
+
+const BUSY: Action[] = [{ type: 'turn/started', turnId: 't1', at: Date.now() }]
+
+function start(
+  opts: { actions?: Action[]; mode?: Mode; columns?: number; rows?: number; store?: Store } = {},
+) {
+  const store = opts.store ?? makeStore(opts.actions ?? [], opts.mode)
+  // The session cwd drives @path completion and image paths.
+  store.dispatch({
+    type: 'session/started',
+    session: { ...store.getState().session, cwd: dir },
+    mode: store.getState().mode,
+  })
+  const commands = fakeCommands({ store })
+  const exits: number[] = []
+  const r = renderSized(
+    <TuiRoot
+      store={store}
+      commands={commands}
+      contextLimit={100_000}
+      theme={theme}
+      branch="main"
+      doublePressMs={60_000}
+      onExit={(code) => exits.push(code)}
+    />,
+    opts.columns ?? 120,
+    opts.rows ?? 30,
+  )
+  const waitFrame = (text: string) => waitFor(() => r.frame().includes(text), r.frame)
+  const type = async (text: string) => {
+    r.stdin.write(text)
+    await waitFrame(text.split('\n').at(-1) ?? text)
+  }
+  return { ...r, store, commands, exits, waitFrame, type }
+}
+
+const submitted = (commands: FakeCommands) => commands.named('submit').map((args) => args[0])
+
+describe('layout', () => {
+  it.each([
+    [140, 40],
+    [90, 28],
+  ])('renders exactly %i×%i (rows) with panes, tasks and a consent prompt', async (columns, rows) => {
+    const actions: Action[] = [
+      {
+        type: 'todos/replaced',
+        todos: [{ content: 'Do it', status: 'in_progress', activeForm: 'Doing it' }],
+      },
+      { type: 'task/updated', task: task('b1') },
+      { type: 'user/submitted', id: 'u1', content: 'hello', text: 'hello' },
+      {
+        type: 'consent/requested',
+        request: {
+          id: 'c1',
+          callId: 'x',
+          tool: 'Bash',
+          risk: 'exec',
+          summary: 'Run tests',
+          reason: 'SAFE mode asks',
+          preview: {
+            kind: 'command',
+            command: Array.from({ length: 6 }, (_, i) => `echo ${i}`).join('\n'),
+            cwd: dir,
+          },
+          suggestedRule: 'Bash(echo *)',
+          createdAt: 0,
+        },
+      },
+    ]
+    const r = start({ actions, columns, rows })
+    await r.waitFrame('Allow once')
+    await r.waitFrame('hello')
+    const lines = r.frame().split('\n')
+    expect(lines).toHaveLength(rows)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(columns)
+    expect(r.frame()).toContain('Todos')
+    expect(r.frame()).toContain('Tasks 1 running')
+    r.instance.unmount()
+  })
+
+  it('keeps the consent options visible when the preview is long', async () => {
+    const command = Array.from({ length: 60 }, (_, i) => `echo ${i}`).join('\n')
+    const r = start({
+      columns: 90,
+      rows: 28,
+      actions: [
+        {
+          type: 'consent/requested',
+          request: {
+            id: 'c1',
+            callId: 'x',
+            tool: 'Bash',
+            risk: 'exec',
+            summary: 'Run',
+            reason: 'SAFE mode asks',
+            preview: { kind: 'command', command, cwd: dir },
+            suggestedRule: 'Bash(echo *)',
+            createdAt: 0,
+          },
+        },
+      ],
+    })
+    await r.waitFrame('Esc Deny')
+    expect(r.frame()).toContain('more lines')
+    expect(r.frame()).toContain('❯ 1 Allow once')
+    expect(r.frame().split('\n')).toHaveLength(28)
+    r.instance.unmount()
+  })
+
+  it('runs no interval timer while idle; the spinner timer lives only while busy', async () => {
+    const setSpy = vi.spyOn(globalThis, 'setInterval')
+    const clearSpy = vi.spyOn(globalThis, 'clearInterval')
+    try {
+      const r = start()
+      await r.waitFrame('SAFE')
+      expect(setSpy).not.toHaveBeenCalled()
+      r.store.dispatch({ type: 'turn/started', turnId: 't1', at: Date.now() })
+      await r.waitFrame('thinking')
+      expect(setSpy).toHaveBeenCalledTimes(1)
+      r.store.dispatch({ type: 'turn/ended', result: { kind: 'completed', text: '', steps: 1 } })
+      await waitFor(() => !r.frame().includes('thinking'), r.frame)
+      expect(clearSpy).toHaveBeenCalledTimes(1)
+      r.instance.unmount()
+    } finally {
+      setSpy.mockRestore()
+      clearSpy.mockRestore()
+    }
+  })
+
+  it('side panes sit right of the transcript on wide terminals and stack on narrow ones', async () => {
+    const actions: Action[] = [
+      {
+        type: 'todos/replaced',
+        todos: [{ content: 'Write docs', status: 'pending', activeForm: 'Writing docs' }],
+      },
+      { type: 'user/submitted', id: 'u1', content: 'first message', text: 'first message' },
+    ]
+    const wide = start({ actions, columns: 140, rows: 30 })
+    await wide.waitFrame('☐ Write docs')
+    const wideLine =
+      wide
+        .frame()
+        .split('\n')
+        .find((l) => l.includes('☐ Write docs')) ?? ''
+    expect(wideLine.indexOf('☐')).toBeGreaterThan(80)
+    wide.instance.unmount()
+    const narrow = start({ actions, columns: 90, rows: 30 })
+    await narrow.waitFrame('Todos 0/1')
+    expect(narrow.frame()).not.toContain('☐ Write docs')
+    narrow.instance.unmount()
+  })
+
+  it('re-lays out on resize and survives tiny terminals', async () => {
+    const r = start({ columns: 120, rows: 30, actions: [{ type: 'task/updated', task: task('b1') }] })
+    await r.waitFrame('SAFE')
+    r.stdout.columns = 30
+    r.stdout.rows = 5
+    r.stdout.emit('resize')
+    await waitFor(() => r.frame().split('\n').length === 5, r.frame)
+    r.stdout.columns = 10
+    r.stdout.rows = 2
+    r.stdout.emit('resize')
+    await waitFor(() => r.frame().split('\n').length === 2, r.frame)
+    r.instance.unmount()
+  })
+})
+
+describe('input', () => {
+  it('types, edits and submits with Enter; Ctrl+J and \\+Enter add lines', async () => {
+    const r = start()
+    await r.type('helo')
+    r.stdin.write(KEYS.left)
+    await r.type('l')
+    await r.waitFrame('hello')
+    r.stdin.write(KEYS.end)
+    r.stdin.write(KEYS.ctrl('j'))
+    await r.type('world\\')
+    r.stdin.write(KEYS.enter)
+    await r.type('!')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toEqual({ text: 'hello\nworld\n!' })
+    await waitFor(() => !r.frame().includes('world'), r.frame)
+    r.instance.unmount()
+  })
+
+  it('submits typed text that arrives in one chunk together with Enter', async () => {
+    const r = start()
+    r.stdin.write('fix the greeting please\r')
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toEqual({ text: 'fix the greeting please' })
+    r.instance.unmount()
+  })
+
+  it('Enter while busy still submits and says it is queued', async () => {
+    const r = start({ actions: BUSY })
+    await r.type('also check the docs')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Queued')
+    expect(submitted(r.commands)).toEqual([{ text: 'also check the docs' }])
+    r.instance.unmount()
+  })
+
+  it('↑/↓ browse history and Ctrl+R searches it', async () => {
+    const r = start()
+    for (const text of ['npm test', 'git status']) {
+      await r.type(text)
+      r.stdin.write(KEYS.enter)
+      await waitFor(() => !r.frame().includes(`❯ ${text}`), r.frame)
+    }
+    r.stdin.write(KEYS.up)
+    await r.waitFrame('❯ git status')
+    r.stdin.write(KEYS.up)
+    await r.waitFrame('❯ npm test')
+    r.stdin.write(KEYS.down)
+    await r.waitFrame('❯ git status')
+    r.stdin.write(KEYS.down)
+    await waitFor(() => !r.frame().includes('❯ git status'), r.frame)
+    r.stdin.write(KEYS.ctrl('r'))
+    await r.waitFrame('(search)')
+    r.stdin.write('npm')
+    await r.waitFrame('(search) npm: npm test')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('❯ npm test')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 3)
+    expect(submitted(r.commands)[2]).toEqual({ text: 'npm test' })
+    r.instance.unmount()
+  })
+
+  it('a large paste becomes a chip, never submits, and is expanded on submit', async () => {
+    const r = start()
+    const big = Array.from({ length: 12 }, (_, i) => `log line ${i}`).join('\n')
+    r.stdin.write(KEYS.paste(big))
+    await r.waitFrame('[Pasted text #1 +12 lines]')
+    expect(submitted(r.commands)).toEqual([])
+    await r.type(' explain')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toEqual({ text: `${big} explain` })
+    r.instance.unmount()
+  })
+
+  it('a small multi-line paste is inserted as text and does not submit', async () => {
+    const r = start()
+    r.stdin.write(KEYS.paste('one\ntwo'))
+    await r.waitFrame('two')
+    expect(submitted(r.commands)).toEqual([])
+    r.instance.unmount()
+  })
+
+  it('a pasted image path becomes an [Image #1] chip sent as an attachment', async () => {
+    const r = start()
+    r.stdin.write(KEYS.paste(join(dir, 'shot.png')))
+    await r.waitFrame('[Image #1]')
+    await r.type(' what is this?')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(r.commands.named('loadImage')).toEqual([[join(dir, 'shot.png')]])
+    expect(submitted(r.commands)[0]).toEqual({
+      text: '[Image #1] what is this?',
+      images: [{ path: join(dir, 'shot.png'), url: 'data:image/png;base64,AAAA' }],
+    })
+    r.instance.unmount()
+  })
+
+  it('!cmd runs a shell command', async () => {
+    const r = start()
+    await r.type('!ls -la')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('runShell').length === 1)
+    expect(r.commands.named('runShell')).toEqual([['ls -la']])
+    expect(submitted(r.commands)).toEqual([])
+    r.instance.unmount()
+  })
+
+  it('@ completes file paths from the session directory', async () => {
+    const r = start()
+    await r.type('read @RE')
+    await r.waitFrame('@README.md')
+    r.stdin.write(KEYS.tab)
+    await r.waitFrame('❯ read @README.md')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toEqual({ text: 'read @README.md ' })
+    r.instance.unmount()
+  })
+})
+
+describe('slash commands', () => {
+  it('shows the completion popup and runs the highlighted command with Enter', async () => {
+    const r = start()
+    await r.type('/co')
+    await r.waitFrame('/compact')
+    await r.waitFrame('/cost')
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Cost')
+    await r.waitFrame('Session')
+    r.instance.unmount()
+  })
+
+  it('/mode auto calls setMode', async () => {
+    const r = start()
+    await r.type('/mode auto')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('setMode').length === 1)
+    expect(r.commands.named('setMode')).toEqual([['auto']])
+    await r.waitFrame('AUTO')
+    r.instance.unmount()
+  })
+
+  it('/mode dangerous is refused in-app', async () => {
+    const r = start()
+    await r.type('/mode dangerous')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('can only be chosen when starting')
+    expect(r.commands.named('setMode')).toEqual([])
+    r.instance.unmount()
+  })
+
+  it('runs the wired commands', async () => {
+    const r = start({ actions: [{ type: 'task/updated', task: task('b1') }] })
+    const run = async (line: string) => {
+      await r.type(line)
+      r.stdin.write(KEYS.enter)
+    }
+    await run('/plan')
+    await waitFor(() => r.commands.named('setMode').length === 1)
+    expect(r.commands.named('setMode')[0]).toEqual(['plan'])
+    await run('/model gpt-x')
+    await waitFor(() => r.commands.named('setModel').length === 1)
+    expect(r.commands.named('setModel')[0]).toEqual(['gpt-x'])
+    await run('/clear')
+    await waitFor(() => r.commands.named('clear').length === 1)
+    await run('/export /tmp/out.md')
+    await r.waitFrame('Transcript exported to /tmp/out.md')
+    await run('/image shot.png what is it')
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toMatchObject({ text: 'what is it', images: [{ path: 'shot.png' }] })
+    await run('/compact')
+    await r.waitFrame('not available yet: /compact')
+    await run('/todos')
+    await waitFor(() => !r.store.getState().ui.showTodos)
+    await run('/bashes')
+    await waitFor(() => r.store.getState().ui.focus === 'tasks')
+    r.instance.unmount()
+  })
+
+  it('/quit shuts down through onExit', async () => {
+    const r = start()
+    await r.type('/quit')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.exits.length === 1)
+    expect(r.exits).toEqual([0])
+    r.instance.unmount()
+  })
+
+  it('/help and ? show the help overlay generated from the bindings', async () => {
+    const r = start()
+    r.stdin.write('?')
+    await r.waitFrame('Keys and commands')
+    await waitFor(() => /Ctrl\+T\s+Show or hide the todo pane/.test(r.frame()), r.frame)
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => !r.frame().includes('Keys and commands'), r.frame)
+    // With text in the prompt, ? is just a character.
+    await r.type('why?')
+    expect(r.frame()).not.toContain('Keys and commands')
+    r.instance.unmount()
+  })
+})
+
+describe('global keys', () => {
+  it('Shift+Tab cycles SAFE → AUTO → PLAN → SAFE via setMode', async () => {
+    const r = start()
+    for (const label of ['AUTO', 'PLAN', 'SAFE']) {
+      r.stdin.write(KEYS.shiftTab)
+      await r.waitFrame(` ${label} `)
+    }
+    expect(r.commands.named('setMode')).toEqual([['auto'], ['plan'], ['safe']])
+    expect(nextMode('dangerous')).toBe('safe')
+    expect(nextMode('ci')).toBe('safe')
+    r.instance.unmount()
+  })
+
+  it('Ctrl+C interrupts when busy, then clears the input, then exits on a double press', async () => {
+    const r = start({ actions: BUSY })
+    await r.type('draft text')
+    r.stdin.write(KEYS.ctrl('c'))
+    await waitFor(() => r.commands.named('interrupt').length === 1)
+    expect(r.frame()).toContain('draft text')
+    r.store.dispatch({ type: 'turn/ended', result: { kind: 'interrupted', text: '', steps: 1 } })
+    await waitFor(() => !r.frame().includes('thinking'), r.frame)
+    r.stdin.write(KEYS.ctrl('c'))
+    await waitFor(() => !r.frame().includes('draft text'), r.frame)
+    expect(r.exits).toEqual([])
+    r.stdin.write(KEYS.ctrl('c'))
+    await r.waitFrame('again to exit')
+    expect(r.exits).toEqual([])
+    r.stdin.write(KEYS.ctrl('c'))
+    await waitFor(() => r.exits.length === 1)
+    expect(r.commands.named('interrupt')).toHaveLength(1)
+    r.instance.unmount()
+  })
+
+  it('Ctrl+D twice exits', async () => {
+    const r = start()
+    r.stdin.write(KEYS.ctrl('d'))
+    await r.waitFrame('again to exit')
+    expect(r.exits).toEqual([])
+    r.stdin.write(KEYS.ctrl('d'))
+    await waitFor(() => r.exits.length === 1)
+    r.instance.unmount()
+  })
+
+  it('Esc interrupts a running step; Esc Esc clears the input when idle', async () => {
+    const busy = start({ actions: BUSY })
+    busy.stdin.write(KEYS.esc)
+    await waitFor(() => busy.commands.named('interrupt').length === 1)
+    busy.instance.unmount()
+    const idle = start()
+    await idle.type('some text')
+    idle.stdin.write(KEYS.esc)
+    await idle.waitFrame('Esc again')
+    idle.stdin.write(KEYS.esc)
+    await waitFor(() => !idle.frame().includes('some text'), idle.frame)
+    expect(idle.commands.named('interrupt')).toEqual([])
+    idle.instance.unmount()
+  })
+
+  it('Ctrl+T toggles todos, Ctrl+B backgrounds, Tab focuses the tasks pane', async () => {
+    const r = start({
+      actions: [
+        { type: 'todos/replaced', todos: [{ content: 'Step', status: 'pending', activeForm: 'Stepping' }] },
+        { type: 'task/updated', task: task('b1') },
+      ],
+    })
+    await r.waitFrame('☐ Step')
+    r.stdin.write(KEYS.ctrl('t'))
+    await waitFor(() => !r.frame().includes('☐ Step'), r.frame)
+    r.stdin.write(KEYS.ctrl('b'))
+    await waitFor(() => r.commands.named('backgroundForeground').length === 1)
+    await r.waitFrame('No running command to background')
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.store.getState().ui.focus === 'tasks')
+    await r.waitFrame('▸ b1')
+    r.stdin.write('k')
+    await r.waitFrame('Stop b1? (y/n)')
+    r.stdin.write('y')
+    await waitFor(() => r.commands.named('stopTask').length === 1)
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => r.store.getState().ui.focus === 'input')
+    r.instance.unmount()
+  })
+
+  it('keys go to the consent prompt first, but PgUp still scrolls and typing does not reach the input', async () => {
+    const r = start({
+      actions: [
+        {
+          type: 'consent/requested',
+          request: {
+            id: 'c1',
+            callId: 'x',
+            tool: 'Bash',
+            risk: 'exec',
+            summary: 'Run it',
+            reason: 'SAFE mode asks',
+            preview: { kind: 'command', command: 'make', cwd: dir },
+            suggestedRule: 'Bash(make *)',
+            createdAt: 0,
+          },
+        },
+      ],
+    })
+    await r.waitFrame('Allow once')
+    r.stdin.write(KEYS.pageUp)
+    r.stdin.write('x')
+    r.stdin.write('y')
+    await waitFor(() => r.commands.named('resolveConsent').length === 1)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'once' }])
+    expect(r.frame()).not.toContain('❯ x')
+    r.instance.unmount()
+  })
+})

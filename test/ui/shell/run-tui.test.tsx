@@ -1,0 +1,170 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { render } from 'ink-testing-library'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createTheme } from '../../../source/ui/components/theme.js'
+import { lastTurnMarkdown, readGitBranch, runSetupPanel, runTui } from '../../../source/ui/run-tui.js'
+import { SetupPanel } from '../../../source/ui/setup-panel.js'
+import { FakeStdin, FakeStdout, fakeCommands, KEYS, makeState, makeStore, waitFor } from './helpers.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'agent-tui-run-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const theme = createTheme({ level: 0 })
+
+function io() {
+  const stdout = new FakeStdout(100, 30)
+  const stdin = new FakeStdin()
+  return {
+    stdout,
+    stdin,
+    streams: {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+    },
+  }
+}
+
+describe('runTui', () => {
+  it('resolves 0 after /quit, once the runtime has shut down', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({ store })
+    const { stdin, streams } = io()
+    const done = runTui({ store, commands, contextLimit: 1000, theme, branch: 'main', ...streams })
+    // Non-interactive (no TTY): keys still arrive; the frame is only written at unmount.
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    stdin.write('/quit')
+    stdin.write(KEYS.enter)
+    await expect(done).resolves.toBe(0)
+    expect(commands.named('shutdown')).toHaveLength(1)
+  })
+
+  it('exits on Ctrl+D twice and can print the last turn to the normal screen', async () => {
+    const store = makeStore([
+      { type: 'user/submitted', id: 'u1', content: 'old question', text: 'old question' },
+      { type: 'user/submitted', id: 'u2', content: 'what is 2+2?', text: 'what is 2+2?' },
+      { type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: 'It is 4.' } },
+    ])
+    const commands = fakeCommands({ store })
+    const { stdin, stdout, streams } = io()
+    const done = runTui({ store, commands, contextLimit: 1000, theme, printOnExit: true, ...streams })
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    stdin.write(KEYS.ctrl('d'))
+    stdin.write(KEYS.ctrl('d'))
+    await expect(done).resolves.toBe(0)
+    const printed = stdout.lastFrame()
+    expect(printed).toContain('what is 2+2?')
+    expect(printed).toContain('It is 4.')
+    expect(printed).not.toContain('old question')
+  })
+
+  it('reports bad keybindings settings and keeps the defaults', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({ store })
+    const { stdin, stdout, streams } = io()
+    // A TTY makes Ink interactive, so frames are written while the app runs (and the alternate screen is used).
+    Object.assign(stdout, { isTTY: true })
+    const done = runTui({
+      store,
+      commands,
+      contextLimit: 1000,
+      theme,
+      keybindings: { 'no.such': 'x' },
+      ...streams,
+    })
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    stdin.write(KEYS.ctrl('d'))
+    stdin.write(KEYS.ctrl('d'))
+    await expect(done).resolves.toBe(0)
+    const written = stdout.frames.join('')
+    expect(written).toContain('unknown command in keybindings: no.such')
+    // The alternate screen is entered and left again.
+    expect(written).toContain('\x1b[?1049h')
+    expect(written).toContain('\x1b[?1049l')
+    // Bracketed paste is switched on for the prompt and off again on exit.
+    expect(written).toContain('\x1b[?2004h')
+    expect(written.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(written.lastIndexOf('\x1b[?2004h'))
+  })
+})
+
+describe('lastTurnMarkdown', () => {
+  it('starts at the last user message', () => {
+    const state = makeState([
+      { type: 'user/submitted', id: 'u1', content: 'first', text: 'first' },
+      { type: 'user/submitted', id: 'u2', content: 'second', text: 'second' },
+    ])
+    expect(lastTurnMarkdown(state)).toContain('second')
+    expect(lastTurnMarkdown(state)).not.toContain('first')
+  })
+})
+
+describe('readGitBranch', () => {
+  it('reads the branch from .git/HEAD, walking up from a subdirectory', () => {
+    const repo = join(dir, 'repo')
+    mkdirSync(join(repo, '.git'), { recursive: true })
+    mkdirSync(join(repo, 'src', 'deep'), { recursive: true })
+    writeFileSync(join(repo, '.git', 'HEAD'), 'ref: refs/heads/feature/x\n')
+    expect(readGitBranch(join(repo, 'src', 'deep'))).toBe('feature/x')
+  })
+
+  it('follows a worktree gitdir file and shows a detached HEAD as a short hash', () => {
+    const wt = join(dir, 'wt')
+    const gitdir = join(dir, 'gitdirs', 'wt')
+    mkdirSync(wt, { recursive: true })
+    mkdirSync(gitdir, { recursive: true })
+    writeFileSync(join(wt, '.git'), `gitdir: ${gitdir}\n`)
+    writeFileSync(join(gitdir, 'HEAD'), '0123456789abcdef\n')
+    expect(readGitBranch(wt)).toBe('0123456')
+  })
+
+  it('is undefined outside a repository', () => {
+    expect(readGitBranch('/')).toBeUndefined()
+  })
+})
+
+describe('SetupPanel', () => {
+  const probed = [
+    { name: 'Ollama', url: 'http://127.0.0.1:11434/v1/models', result: 'connection refused' },
+    { name: 'LM Studio', url: 'http://127.0.0.1:1234/v1/models', result: 'timed out after 300 ms' },
+  ]
+
+  it('says exactly what to set and what was probed', () => {
+    const r = render(<SetupPanel probed={probed} onExit={() => {}} />)
+    const frame = r.lastFrame() ?? ''
+    for (const text of [
+      'OPENAI_BASE_URL',
+      'OPENAI_API_KEY',
+      'AGENT_TUI_MODEL',
+      '--base-url',
+      '--model',
+      '--api-key',
+      '~/.config/agent-tui/settings.json',
+      '"baseUrl"',
+      '"model"',
+      'Ollama',
+      'connection refused',
+      'LM Studio',
+      'timed out after 300 ms',
+    ]) {
+      expect(frame).toContain(text)
+    }
+    r.unmount()
+  })
+
+  it.each([['q'], [KEYS.esc], [KEYS.ctrl('c')]])('%j exits', async (key) => {
+    let exited = 0
+    const r = render(<SetupPanel probed={probed} onExit={() => exited++} />)
+    r.stdin.write(key)
+    await waitFor(() => exited === 1)
+    r.unmount()
+  })
+
+  it('runSetupPanel resolves when the user leaves', async () => {
+    const { stdin, streams } = io()
+    const done = runSetupPanel(probed, streams)
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    stdin.write('q')
+    await expect(done).resolves.toBe(2)
+  })
+})

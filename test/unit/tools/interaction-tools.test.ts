@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createInteractionTools } from '../../../source/tools/interaction-tools.js'
+
+interface JsonSchema {
+  description?: string
+  properties?: Record<string, JsonSchema>
+  items?: JsonSchema
+  additionalProperties?: boolean
+}
+
+/** Every property at every depth, as `path: schema`. */
+function properties(schema: JsonSchema, prefix = ''): Array<[string, JsonSchema]> {
+  const own = Object.entries(schema.properties ?? {}).flatMap(
+    ([name, prop]): Array<[string, JsonSchema]> => [
+      [`${prefix}${name}`, prop],
+      ...properties(prop, `${prefix}${name}.`),
+    ],
+  )
+  return schema.items ? [...own, ...properties(schema.items, `${prefix}[].`)] : own
+}
+
+describe('createInteractionTools', () => {
+  const tools = createInteractionTools()
+
+  it('returns the seven tools in Claude Code order with their risk classes', () => {
+    expect(tools.map((t) => [t.name, t.risk])).toEqual([
+      ['TaskOutput', 'read'],
+      ['TaskStop', 'exec'],
+      ['TodoWrite', 'read'],
+      ['AskUserQuestion', 'read'],
+      ['Config', 'config'],
+      ['ExitPlanMode', 'read'],
+      ['NotebookEdit', 'edit'],
+    ])
+    expect(createInteractionTools()).not.toBe(tools)
+  })
+
+  it('generates strict JSON Schemas with Claude Code field names and a description on every field', () => {
+    const fields: Record<string, string[]> = {}
+    for (const tool of tools) {
+      const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as JsonSchema
+      expect(schema.additionalProperties, tool.name).toBe(false)
+      for (const [path, prop] of properties(schema)) {
+        if (path.endsWith('[]') || prop.properties) continue
+        expect(prop.description, `${tool.name}.${path}`).toBeTruthy()
+      }
+      fields[tool.name] = properties(schema).map(([path]) => path)
+      expect(tool.description.length).toBeGreaterThan(50)
+    }
+    expect(fields).toEqual({
+      TaskOutput: ['task_id', 'block', 'timeout'],
+      TaskStop: ['task_id'],
+      TodoWrite: ['todos', 'todos.[].content', 'todos.[].status', 'todos.[].activeForm'],
+      AskUserQuestion: [
+        'questions',
+        'questions.[].question',
+        'questions.[].header',
+        'questions.[].options',
+        'questions.[].options.[].label',
+        'questions.[].options.[].description',
+        'questions.[].multiSelect',
+      ],
+      Config: ['setting', 'value'],
+      ExitPlanMode: ['plan'],
+      NotebookEdit: ['notebook_path', 'cell_id', 'cell_number', 'new_source', 'cell_type', 'edit_mode'],
+    })
+  })
+})
