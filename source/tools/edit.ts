@@ -5,7 +5,7 @@ import { summarizeDiff } from './diff-summary.js'
 import { findClosestRegion } from './edit-closest.js'
 import { type MatcherName, planEdit, type Replacement } from './edit-matchers.js'
 import { cutLine, numberLines } from './numbered-lines.js'
-import { displayPath, resolveToolPath } from './paths.js'
+import { displayPath, resolveToolPath, writeTarget } from './paths.js'
 import { DEFAULT_FORMAT, decodeText, encodeText, type TextFormat } from './text-file.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { checkWriteTarget, fsError } from './write-guard.js'
@@ -148,11 +148,7 @@ export const editTool = defineTool<EditArgs>({
   schema,
   risk: 'edit',
   isReadOnly: () => false,
-  permissionTarget: (args, ctx) => ({
-    kind: 'path',
-    path: resolveToolPath(args.file_path, ctx.cwd()),
-    access: 'write',
-  }),
+  permissionTarget: (args, ctx) => writeTarget(args.file_path, ctx),
   async preview(args, ctx) {
     const abs = resolveToolPath(args.file_path, ctx.cwd())
     const shown = displayPath(abs, ctx.workspace)

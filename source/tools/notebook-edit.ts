@@ -15,7 +15,7 @@ import {
   splitSource,
   supportsCellIds,
 } from './notebook.js'
-import { displayPath, resolveToolPath } from './paths.js'
+import { displayPath, resolveToolPath, writeTarget } from './paths.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { checkWriteTarget, fsError } from './write-guard.js'
 
@@ -208,11 +208,7 @@ export const notebookEditTool = defineTool<NotebookEditArgs>({
   schema,
   risk: 'edit',
   isReadOnly: () => false,
-  permissionTarget: (args, ctx) => ({
-    kind: 'path',
-    path: resolveToolPath(args.notebook_path, ctx.cwd()),
-    access: 'write',
-  }),
+  permissionTarget: (args, ctx) => writeTarget(args.notebook_path, ctx),
   async preview(args, ctx) {
     const abs = resolveToolPath(args.notebook_path, ctx.cwd())
     const shown = displayPath(abs, ctx.workspace)

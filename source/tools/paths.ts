@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import type { PermissionTarget } from './types.js'
 
 /**
  * Resolves a path given by the model: `~` and `~/…` expand to the home directory, relative paths
@@ -23,4 +24,9 @@ export function displayPath(absPath: string, workspace: string): string {
   if (!isInside(workspace, absPath)) return absPath
   const rel = relative(workspace, absPath)
   return rel === '' ? '.' : rel
+}
+
+/** The permission target of a tool that writes the file the model named. */
+export function writeTarget(input: string, ctx: { cwd(): string }): PermissionTarget {
+  return { kind: 'path', path: resolveToolPath(input, ctx.cwd()), access: 'write' }
 }

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises'
 import { z } from 'zod'
 import { atomicWriteFile } from './atomic-write.js'
 import { summarizeDiff } from './diff-summary.js'
-import { displayPath, resolveToolPath } from './paths.js'
+import { displayPath, resolveToolPath, writeTarget } from './paths.js'
 import { DEFAULT_FORMAT, decodeText, encodeText, type TextFormat } from './text-file.js'
 import { defineTool, type ToolContext, type ToolSuccess } from './types.js'
 import { checkWriteTarget, fsError } from './write-guard.js'
@@ -82,11 +82,7 @@ export const writeTool = defineTool<WriteArgs>({
   schema,
   risk: 'edit',
   isReadOnly: () => false,
-  permissionTarget: (args, ctx) => ({
-    kind: 'path',
-    path: resolveToolPath(args.file_path, ctx.cwd()),
-    access: 'write',
-  }),
+  permissionTarget: (args, ctx) => writeTarget(args.file_path, ctx),
   async preview(args, ctx) {
     const abs = resolveToolPath(args.file_path, ctx.cwd())
     const planned = await plan(abs, args.content, ctx).catch(() => undefined)

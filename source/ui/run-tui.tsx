@@ -1,5 +1,3 @@
-import { readFileSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
 import { render } from 'ink'
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
@@ -19,7 +17,7 @@ export interface RunTuiOptions {
   contextLimit: number
   /** Settings `keybindings`: command name → key spec(s). */
   keybindings?: Record<string, string | string[]>
-  /** Git branch for the status bar; read from .git/HEAD of the session cwd when omitted. */
+  /** Git branch for the status bar (read once by the caller). */
   branch?: string
   prices?: Prices
   /** Write the last turn to the normal scrollback after leaving the alternate screen. */
@@ -42,7 +40,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   const startupMessage: Flash | undefined = overrides.ok
     ? undefined
     : { text: `Settings ${overrides.error} — using the default keys`, level: 'warn' }
-  const branch = opts.branch ?? readGitBranch(opts.store.getState().session.cwd)
+  const branch = opts.branch
 
   let exitCode = 0
   let shutdown: Promise<void> | null = null
@@ -102,34 +100,6 @@ export function lastTurnMarkdown(state: State): string {
     }
   }
   return transcriptToMarkdown({ ...state, transcript: { ...state.transcript, order: order.slice(start) } })
-}
-
-/**
- * The checked-out branch from .git/HEAD (following a worktree's `gitdir:` file), read once at start-up.
- * A detached HEAD shows its short hash; no repository gives undefined.
- */
-export function readGitBranch(cwd: string): string | undefined {
-  let dir = resolve(cwd)
-  for (;;) {
-    const dotGit = join(dir, '.git')
-    try {
-      const gitDir = statSync(dotGit).isDirectory()
-        ? dotGit
-        : resolve(
-            dir,
-            readFileSync(dotGit, 'utf8')
-              .replace(/^gitdir:\s*/, '')
-              .trim(),
-          )
-      const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()
-      const ref = /^ref: refs\/heads\/(.+)$/.exec(head)
-      return ref ? ref[1] : head.slice(0, 7)
-    } catch {
-      const parent = dirname(dir)
-      if (parent === dir) return undefined
-      dir = parent
-    }
-  }
 }
 
 /** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */

@@ -45,6 +45,8 @@ export interface Session {
   tasks: TaskManager
   log: SessionLog
   profile(): ModelProfile
+  /** Git branch at start (read once). */
+  branch: string | undefined
   warnings: string[]
   close(): Promise<void>
 }
@@ -159,6 +161,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         : {}),
     })
   const profile = () => profiles(store.getState().session.model)
+  const branch = readGitBranch(workspace)
   const systemPrompt = await buildSystemPrompt({
     workspace,
     platform: `${process.platform} ${process.arch}`,
@@ -166,7 +169,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     model: endpoint.model,
     date: new Date(createdAt).toISOString().slice(0, 10),
     mode: config.mode,
-    ...(await readGitBranch(workspace).then((b) => (b ? { gitBranch: b } : {}))),
+    ...(branch ? { gitBranch: branch } : {}),
   })
   const provider = createOpenAIProvider({
     baseUrl: endpoint.baseUrl,
@@ -204,6 +207,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     tasks,
     log,
     profile,
+    branch,
     warnings,
     async close() {
       await runtime.shutdown()

@@ -1,18 +1,30 @@
-import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 
-/** Reads the current branch from .git/HEAD (walking up), without spawning git. */
-export async function readGitBranch(dir: string): Promise<string | undefined> {
-  let current = dir
-  for (let i = 0; i < 40; i++) {
-    const head = await readFile(join(current, '.git', 'HEAD'), 'utf8').catch(() => null)
-    if (head !== null) {
-      const ref = /^ref: refs\/heads\/(.+)$/m.exec(head.trim())
-      return ref?.[1] ?? head.trim().slice(0, 8)
+/**
+ * The checked-out branch from .git/HEAD (following a worktree's `gitdir:` file), read once at start-up.
+ * A detached HEAD shows its short hash; no repository gives undefined.
+ */
+export function readGitBranch(cwd: string): string | undefined {
+  let dir = resolve(cwd)
+  for (;;) {
+    const dotGit = join(dir, '.git')
+    try {
+      const gitDir = statSync(dotGit).isDirectory()
+        ? dotGit
+        : resolve(
+            dir,
+            readFileSync(dotGit, 'utf8')
+              .replace(/^gitdir:\s*/, '')
+              .trim(),
+          )
+      const head = readFileSync(join(gitDir, 'HEAD'), 'utf8').trim()
+      const ref = /^ref: refs\/heads\/(.+)$/.exec(head)
+      return ref ? ref[1] : head.slice(0, 7)
+    } catch {
+      const parent = dirname(dir)
+      if (parent === dir) return undefined
+      dir = parent
     }
-    const parent = dirname(current)
-    if (parent === current) return undefined
-    current = parent
   }
-  return undefined
 }

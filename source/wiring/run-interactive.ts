@@ -5,7 +5,6 @@ import type { ResolvedConfig } from '../config/resolve.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
-import { readGitBranch } from './git.js'
 
 export interface InteractiveOptions {
   args: ParsedArgs
@@ -63,7 +62,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   try {
     if (config.prompt) session.runtime.submit({ text: config.prompt })
-    const branch = await readGitBranch(opts.workspace)
+    const branch = session.branch
     return await ui.runTui({
       store: session.store,
       commands: session.runtime,
