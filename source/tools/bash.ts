@@ -147,7 +147,9 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     background: () => {
       const moved = moveToBackground()
       if (moved) return moved.id
-      throw new Error(adopt ? 'the command has already finished' : 'background tasks are not available')
+      throw new Error(
+        adopt ? 'the command has already finished or is being stopped' : 'background tasks are not available',
+      )
     },
   })
   let exit: ShellExit | 'handed-over'

@@ -71,7 +71,10 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     process.off('SIGINT', onSigint)
     await session.close()
     uninstall()
-    if (opts.debug) err.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
+    if (opts.debug) {
+      opts.debug.close()
+      err.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { isGone, waitFor } from '../unit/tasks/helpers.ts'
 import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
 
@@ -36,6 +37,9 @@ function scriptReadEditBash() {
   )
 }
 
+type Msg = { role: string; content: string; tool_call_id?: string }
+const messagesOf = (i: number) => (server.requests[i]?.body.messages ?? []) as Msg[]
+
 type Trace = {
   result: string
   status: string
@@ -63,7 +67,7 @@ describe('headless -p', () => {
     ])
     expect(await readFile(join(box.workspace, 'greeting.txt'), 'utf8')).toBe('hello there\n')
     expect(await readFile(join(box.workspace, 'seen.txt'), 'utf8')).toBe('hello there\n')
-    const bashResult = (server.requests[3]?.body.messages as Array<{ role: string; content: string }>).at(-1)
+    const bashResult = messagesOf(3).at(-1)
     expect(bashResult?.content).toContain(box.workspace)
   })
 
@@ -74,7 +78,7 @@ describe('headless -p', () => {
     expect(r.code).toBe(0)
     const trace = JSON.parse(r.stdout) as Trace
     expect(trace.tool_calls.map((c) => c.status)).toEqual(['done', 'denied', 'denied'])
-    const editResult = (server.requests[2]?.body.messages as Array<{ role: string; content: string }>).at(-1)
+    const editResult = messagesOf(2).at(-1)
     const envelope = JSON.parse(editResult?.content ?? '{}')
     expect(envelope.error).toMatchObject({ tool: 'Edit', category: 'permission' })
     expect(await readFile(join(box.workspace, 'greeting.txt'), 'utf8')).toBe('hello world\n')
@@ -98,9 +102,7 @@ describe('headless -p', () => {
     const r = await cli(['-p', 'what does stdin say?'], { stdin: 'hi from a pipe' })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('It says hi.\n')
-    const user = (server.requests[0]?.body.messages as Array<{ role: string; content: string }>).find(
-      (m) => m.role === 'user',
-    )
+    const user = messagesOf(0).find((m) => m.role === 'user')
     expect(user?.content).toContain('what does stdin say?')
     expect(user?.content).toContain('hi from a pipe')
   })
@@ -216,5 +218,65 @@ describe('headless -p', () => {
     expect(r.stderr).toContain('torn')
     const messages = server.requests.at(-1)?.body.messages as Array<{ role: string; tool_call_id?: string }>
     expect(messages.some((m) => m.role === 'tool' && m.tool_call_id === 'call_dangling')).toBe(true)
+  })
+
+  it('Ctrl+C (SIGINT) interrupts the turn: the command tree is killed, partial text kept, exit 130', async () => {
+    server.enqueue(
+      {
+        text: 'Running the long check.',
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: '(sleep 300 & echo $! > child.pid; wait) & echo $$ > leader.pid; wait' },
+          },
+        ],
+      },
+      { text: 'never reached' },
+    )
+    let cliPid = 0
+    const run = runCli(
+      [
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'm',
+        '-p',
+        'check',
+        '--mode',
+        'dangerous',
+        '--output-format',
+        'json',
+      ],
+      { cwd: box.workspace, env: box.env, onSpawn: (pid) => (cliPid = pid) },
+    )
+    const pidFile = (name: string) => readFile(join(box.workspace, name), 'utf8').then(Number, () => 0)
+    await waitFor(
+      async () => (await pidFile('child.pid')) > 0 && (await pidFile('leader.pid')) > 0,
+      'the command to start',
+    )
+    process.kill(cliPid, 'SIGINT')
+    const r = await run
+    expect(r.code).toBe(130)
+    const trace = JSON.parse(r.stdout)
+    expect(trace.status).toBe('interrupted')
+    expect(trace.result).toBe('Running the long check.')
+    expect(trace.tool_calls[0].status).toBe('cancelled')
+    const child = await pidFile('child.pid')
+    const leader = await pidFile('leader.pid')
+    await waitFor(() => isGone(child) && isGone(leader), 'the interrupted command tree to be gone')
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('--debug writes every action to a JSONL file and prints its path', async () => {
+    server.enqueue({ text: 'hi' })
+    const r = await cli(['-p', 'x', '--debug'])
+    const path = /debug log written to (.+)$/m.exec(r.stderr)?.[1]
+    expect(path).toBeTruthy()
+    const types = (await readFile(String(path), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).type)
+    expect(types).toContain('assistant/delta')
+    expect(types).toContain('turn/ended')
   })
 })

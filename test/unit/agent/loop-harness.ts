@@ -83,6 +83,8 @@ export function makeHarness(opts: {
   maxSteps?: number
   breaker?: Partial<CircuitBreakerConfig>
   interactive?: boolean
+  vision?: boolean
+  allowedTools?: boolean
 }): Harness {
   const store = createStore(
     initialState(
@@ -113,13 +115,13 @@ export function makeHarness(opts: {
         files: { recordRead: () => undefined, recordWrite: () => undefined, get: () => undefined },
         spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
         onProgress,
-        supportsVision: false,
+        supportsVision: opts.vision ?? false,
       }),
       now: Date.now,
     },
     planModeToolNames: opts.tools.map((t) => t.name),
-    supportsAllowedTools: () => false,
-    supportsVision: () => false,
+    supportsAllowedTools: () => opts.allowedTools ?? false,
+    supportsVision: () => opts.vision ?? false,
     maxSteps: opts.maxSteps ?? 50,
     breaker: { ...DEFAULT_BREAKER, ...opts.breaker },
     interactive: opts.interactive ?? false,
