@@ -10,7 +10,7 @@ import type {
   RuntimeSettingsApi,
   ToolContext,
 } from '../tools/types.js'
-import type { TaskManagerApi } from '../tasks/types.js'
+import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import type { ImageAttachment, RuntimeCommands, SubmitInput } from './commands.js'
@@ -43,7 +43,7 @@ export interface RuntimeOptions {
   maxSteps: number
   breaker: CircuitBreakerConfig
   interactive: boolean
-  tasks?: TaskManagerApi
+  tasks?: TaskManagerApi & Partial<TaskAdopter>
   /** Present when a user can answer (interactive sessions). */
   questions?: QuestionBroker
   /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
@@ -215,10 +215,15 @@ export class Runtime implements RuntimeCommands {
   }
 
   clear(): void {
-    this.notice(
-      'info',
-      '/clear starts a fresh conversation: restart agent-tui (in-place clearing is not built yet)',
-    )
+    if (this.current) {
+      this.notice('warn', 'the agent is working: press Esc to interrupt it, then /clear')
+      return
+    }
+    this.queue.length = 0
+    this.pendingInjections.length = 0
+    // The model no longer remembers reading anything, so Write/Edit must Read again first.
+    this.opts.files.clear()
+    this.opts.store.dispatch({ type: 'conversation/cleared' })
   }
 
   setModel(model: string): void {

@@ -38,6 +38,8 @@ export type PersistedAction =
   | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
   | { type: 'turn/ended'; result: TurnResult }
   | { type: 'session/titled'; title: string }
+  /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
+  | { type: 'conversation/cleared' }
 
 /** Live-only actions: streaming, running tools, prompts, UI. Not persisted. */
 export type EphemeralAction =
@@ -73,6 +75,7 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'notice/added',
   'turn/ended',
   'session/titled',
+  'conversation/cleared',
 ])
 
 export function isPersisted(action: Action): action is PersistedAction {

@@ -9,6 +9,15 @@ export function reducer(state: State, action: Action): State {
       return { ...state, session: action.session, mode: action.mode }
     case 'session/titled':
       return { ...state, session: { ...state.session, title: action.title } }
+    case 'conversation/cleared':
+      return {
+        ...state,
+        messages: [],
+        transcript: { order: [], items: {}, liveId: null },
+        todos: [],
+        usage: { ...state.usage, contextTokens: 0 },
+        ui: { ...state.ui, expanded: {} },
+      }
     case 'model/changed':
       return { ...state, session: { ...state.session, model: action.model } }
     case 'user/submitted':

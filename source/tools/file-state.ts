@@ -14,5 +14,6 @@ export function createFileStateTracker(): FileStateTracker {
     recordRead: remember,
     recordWrite: remember,
     get: (absPath) => seen.get(absPath),
+    clear: () => seen.clear(),
   }
 }

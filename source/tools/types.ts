@@ -23,6 +23,8 @@ export interface FileStateTracker {
   recordRead(absPath: string, stat: { mtimeMs: number; size: number }): void
   recordWrite(absPath: string, stat: { mtimeMs: number; size: number }): void
   get(absPath: string): { mtimeMs: number; size: number } | undefined
+  /** Forgets every record (the conversation that read the files is gone). */
+  clear(): void
 }
 
 /** Stores oversized tool output in the session's outputs dir so Read can restore it. */

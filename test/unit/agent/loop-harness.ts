@@ -112,7 +112,12 @@ export function makeHarness(opts: {
         setCwd: () => undefined,
         signal,
         sessionId: 's',
-        files: { recordRead: () => undefined, recordWrite: () => undefined, get: () => undefined },
+        files: {
+          recordRead: () => undefined,
+          recordWrite: () => undefined,
+          get: () => undefined,
+          clear: () => undefined,
+        },
         spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
         onProgress,
         supportsVision: opts.vision ?? false,

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { DEFAULT_BREAKER } from '../../../source/agent/circuit-breaker.js'
+import { Runtime } from '../../../source/agent/runtime.js'
+import { createOpenAIProvider } from '../../../source/provider/client.js'
+import { createStore, type Store } from '../../../source/store/create-store.js'
+import { initialState } from '../../../source/store/state.js'
+import { createFileStateTracker } from '../../../source/tools/file-state.js'
+import { type ScriptedServer, startScriptedServer } from '../../support/scripted-server.ts'
+import { allowAllGate, echoTool } from './loop-harness.js'
+
+let server: ScriptedServer
+afterEach(async () => {
+  expect(server.pairingViolations).toEqual([])
+  await server.close()
+})
+
+function makeRuntime(store: Store, files = createFileStateTracker()) {
+  return new Runtime({
+    store,
+    provider: createOpenAIProvider({ baseUrl: server.baseUrl, baseDelayMs: 1 }),
+    tools: [echoTool()],
+    gate: { ...allowAllGate, resolve: () => undefined, cancelAll: () => undefined },
+    workspace: process.cwd(),
+    sessionId: 's',
+    files,
+    spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
+    systemPrompt: 'system',
+    capabilities: () => ({ supportsVision: false, supportsAllowedTools: false }),
+    maxSteps: 10,
+    breaker: DEFAULT_BREAKER,
+    interactive: true,
+  })
+}
+
+const fresh = () =>
+  createStore(
+    initialState({ id: 's', cwd: process.cwd(), model: 'm', baseUrl: 'x', title: '', startedAt: 0 }, 'safe'),
+  )
+type Msg = { role: string; content: unknown }
+const userTexts = (i: number) =>
+  ((server.requests[i]?.body.messages ?? []) as Msg[]).filter((m) => m.role === 'user').map((m) => m.content)
+
+describe('Runtime', () => {
+  it('queues a message submitted while busy and sends it with the next step', async () => {
+    server = await startScriptedServer({
+      replies: [
+        { toolCalls: [{ name: 'Echo', arguments: { text: 'x' } }], chunkDelayMs: 20 },
+        { text: 'done' },
+      ],
+    })
+    const store = fresh()
+    const runtime = makeRuntime(store)
+    runtime.submit({ text: 'first' })
+    expect(runtime.isBusy()).toBe(true)
+    runtime.submit({ text: 'also this' })
+    await runtime.idle()
+    expect(userTexts(1)).toEqual(['first', 'also this'])
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('appends the plan-mode instruction as a message, never editing the system prompt', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'a' }, { text: 'b' }] })
+    const store = fresh()
+    const runtime = makeRuntime(store)
+    await runtime.runTurn({ text: 'one' })
+    runtime.setMode('plan')
+    await runtime.runTurn({ text: 'two' })
+    const [first, second] = server.requests.map((r) => r.body.messages as Msg[])
+    expect(second?.[0]).toEqual(first?.[0])
+    expect(userTexts(1).some((t) => String(t).startsWith('PLAN MODE is now on'))).toBe(true)
+    expect(store.getState().mode).toBe('plan')
+  })
+
+  it('/clear starts a fresh conversation and forgets which files were read', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'a' }, { text: 'b' }] })
+    const store = fresh()
+    const files = createFileStateTracker()
+    const runtime = makeRuntime(store, files)
+    await runtime.runTurn({ text: 'remember me' })
+    files.recordRead('/tmp/f', { mtimeMs: 1, size: 1 })
+    runtime.clear()
+    expect(store.getState().messages).toEqual([])
+    expect(store.getState().transcript.order).toEqual([])
+    expect(files.get('/tmp/f')).toBeUndefined()
+    await runtime.runTurn({ text: 'new start' })
+    expect(userTexts(1)).toEqual(['new start'])
+  })
+
+  it('reports that nothing can be backgrounded when no command runs', async () => {
+    server = await startScriptedServer()
+    const store = fresh()
+    expect(makeRuntime(store).backgroundForeground()).toBe(false)
+  })
+})
