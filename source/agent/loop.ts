@@ -57,6 +57,14 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   let lastText = ''
   const end = (result: Omit<TurnResult, 'steps'>): TurnResult => {
     const full = { ...result, steps: step }
+    if (result.kind === 'interrupted') {
+      dispatch({
+        type: 'notice/added',
+        id: deps.newId('notice'),
+        level: 'info',
+        text: 'Interrupted — what arrived so far is kept. Send a message to continue.',
+      })
+    }
     dispatch({ type: 'turn/ended', result: full })
     return full
   }

@@ -51,7 +51,9 @@ export interface TuiSession {
   /** Resolves with the screen once `condition` holds; rejects with the screen after `timeoutMs`. */
   waitFor(condition: ScreenCondition, timeoutMs?: number): Promise<string>
   write(data: string): void
-  /** Writes `text`, waits until it is on screen, then presses Enter. */
+  /** Resolves once everything received so far has been parsed by the emulator. */
+  settle(): Promise<void>
+  /** Types one line of `text`, waits until the prompt row shows `❯ text`, then presses Enter. */
   submit(text: string, timeoutMs?: number): Promise<void>
   resize(cols: number, rows: number): void
   readonly exited: Promise<TuiExit>
@@ -61,6 +63,8 @@ export interface TuiSession {
 }
 
 export const DEFAULT_WAIT_MS = 15_000
+/** The input prompt of the TUI, at the start of its row. */
+export const PROMPT = '❯ '
 const POLL_MS = 25
 
 function matches(condition: ScreenCondition, screen: string): boolean {
@@ -97,7 +101,7 @@ export function startTui(opts: StartTuiOptions): TuiSession {
     if (value !== undefined && name !== 'CI') env[name] = value
   }
   env.TERM ??= 'xterm-256color'
-  const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 })
+  const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true })
   const pty: IPty = spawn(process.execPath, [cliPath, ...opts.args], {
     name: env.TERM,
     cols,
@@ -139,9 +143,16 @@ export function startTui(opts: StartTuiOptions): TuiSession {
     let last = ''
     await pollUntil(
       () => {
-        if (inFlight > 0) return false
+        // Read only settled frames: no write still being parsed, no synchronized update (DEC 2026) open.
+        if (inFlight > 0 || term.modes.synchronizedOutputMode) return false
         last = screen()
-        return matches(condition, last)
+        if (matches(condition, last)) return true
+        // Nothing will change any more once the child is gone: fail now rather than at the deadline.
+        if (!running)
+          throw new Error(
+            `the TUI exited while waiting for ${describeCondition(condition)}; screen:\n${last}`,
+          )
+        return false
       },
       () =>
         `timed out after ${timeoutMs} ms waiting for ${describeCondition(condition)}${running ? '' : ' (the TUI exited)'}; screen:\n${screen()}`,
@@ -161,9 +172,15 @@ export function startTui(opts: StartTuiOptions): TuiSession {
     lines,
     waitFor,
     write,
+    settle: () =>
+      new Promise<void>((resolve) => {
+        // xterm runs write callbacks in order: an empty write completes after every earlier one.
+        if (disposed) resolve()
+        else term.write('', resolve)
+      }),
     async submit(text, timeoutMs) {
       write(text)
-      await waitFor(text, timeoutMs)
+      await waitFor((s) => s.split('\n').some((line) => line.startsWith(`${PROMPT}${text}`)), timeoutMs)
       write(keys.enter)
     },
     resize(newCols, newRows) {

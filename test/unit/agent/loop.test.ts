@@ -181,5 +181,9 @@ describe('agent loop', () => {
     expect(result.text.length).toBeGreaterThan(0)
     expect('partial answer that hangs'.startsWith(result.text)).toBe(true)
     expect(h.store.getState().messages.at(-1)).toMatchObject({ role: 'assistant', content: result.text })
+    const notices = Object.values(h.store.getState().transcript.items).filter((i) => i.kind === 'notice')
+    expect(notices.map((n) => (n.kind === 'notice' ? n.text : ''))).toContainEqual(
+      expect.stringContaining('Interrupted'),
+    )
   })
 })
