@@ -39,7 +39,8 @@ export async function executeCall(
   deps: ExecutorDeps,
   signal: AbortSignal,
 ): Promise<CallOutcome> {
-  const started = deps.now()
+  // Reset once the call is authorised, so durations show the tool's own time, not the user's.
+  let started = deps.now()
   const name = call.function.name
   const tool = deps.tools.get(name)
   const fail = (
@@ -142,6 +143,7 @@ export async function executeCall(
           status: 'denied',
         })
       }
+      started = deps.now()
     }
     const result = await tool.execute(args, ctx)
     if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())

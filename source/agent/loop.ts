@@ -51,6 +51,9 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   const dispatch = store.dispatch
   dispatch({ type: 'turn/started', turnId: deps.newId('turn'), at: deps.now() })
   dispatch({ type: 'user/submitted', id: deps.newId('user'), content: input.content, text: input.text })
+  if (!store.getState().session.title && input.text.trim()) {
+    dispatch({ type: 'session/titled', title: titleFrom(input.text) })
+  }
   const guard = new LoopGuard()
   const breaker = new CircuitBreaker(deps.breaker, deps.now())
   let step = 0
@@ -307,4 +310,10 @@ function disabledOutcome(call: ToolCall, now: number): CallOutcome {
     }),
     preview: 'tools disabled on the last step',
   }
+}
+
+/** A session title from the first user message: its first line, at most 60 characters. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0] ?? ''
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line
 }

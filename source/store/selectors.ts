@@ -38,13 +38,3 @@ export function listTasks(tasks: State['tasks']): TaskSummary[] {
 
 export const selectRunningTaskCount = (s: State) =>
   s.tasks.order.reduce((n, id) => (s.tasks.byId[id]?.status === 'running' ? n + 1 : n), 0)
-
-/** Final assistant text of the last turn (what headless prints). */
-export function selectLastAssistantText(s: State): string {
-  for (let i = s.messages.length - 1; i >= 0; i--) {
-    const m = s.messages[i]
-    if (m?.role === 'user' && typeof m.content === 'string' && !s.messages.slice(i + 1).length) return ''
-    if (m?.role === 'assistant' && m.content) return m.content
-  }
-  return ''
-}

@@ -20,6 +20,9 @@ export async function start(args: ParsedArgs): Promise<number> {
     const loaded = await loadSettings({ cwd: workspace, env, home })
     const config = resolveConfig(args, loaded, env)
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+    if (args.agent) {
+      err.write(`agent-tui: warning: --agent ${args.agent} ignored: agent profiles are not built yet\n`)
+    }
     if (config.headless && !config.prompt && process.stdin.isTTY) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }

@@ -55,6 +55,7 @@ describe('Runtime', () => {
     runtime.submit({ text: 'also this' })
     await runtime.idle()
     expect(userTexts(1)).toEqual(['first', 'also this'])
+    expect(store.getState().session.title).toBe('first')
     expect(server.requests).toHaveLength(2)
   })
 
