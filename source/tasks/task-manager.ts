@@ -9,7 +9,7 @@ import type { PidRegistry } from './pid-registry.js'
 import { createPipeReader } from './pipe-reader.js'
 import { processGroupId } from './process-group.js'
 import { createTaskJob, type TaskJob, type TaskJobInit } from './task-job.js'
-import type { TaskManagerApi } from './types.js'
+import type { AdoptRequest, TaskManagerApi } from './types.js'
 
 export interface TaskManagerOptions {
   /** The session's outputs dir; logs go to `<outputsDir>/tasks/<id>.log`. */
@@ -28,7 +28,8 @@ export interface TaskManagerOptions {
 /** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
 export type AdoptableChild = ChildProcess | { readonly nodeChildProcess: ChildProcess }
 
-export interface AdoptOptions {
+/** `adopt`'s options: the shared AdoptRequest, also accepting an execa subprocess. */
+export interface AdoptOptions extends Omit<AdoptRequest, 'child'> {
   /**
    * A running process that leads its own process group (spawned with `detached: true`) with piped
    * stdout/stderr. Hand-over contract for the foreground Bash tool: remove your own 'data' listeners
@@ -37,15 +38,6 @@ export interface AdoptOptions {
    * rejection handler on the execa promise. From then on the manager owns the process and its output.
    */
   child: AdoptableChild
-  command: string
-  cwd: string
-  description?: string
-  /** Output the caller already collected; it goes into the buffer and the log before anything newer. */
-  initialOutput: string
-  /** When true, the first `read` starts after `initialOutput` (the caller already showed it). */
-  initialOutputSeen?: boolean
-  /** When the process really started (default: now). */
-  startedAt?: number
 }
 
 /** The TaskManager: `TaskManagerApi` plus hand-over, viewing and shutdown. */

@@ -1,31 +1,15 @@
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isGone, waitFor } from '../unit/tasks/helpers.ts'
-import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
-import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
+import { setupE2eEnv } from '../support/e2e-env.ts'
+import { runCli } from '../support/run-cli.ts'
 
-let box: Sandbox
-let server: ScriptedServer
-beforeEach(async () => {
-  box = await makeSandbox()
-  server = await startScriptedServer()
-})
-afterEach(async () => {
-  expect(server.pairingViolations).toEqual([])
-  await server.close()
-  await box.cleanup()
-})
-
-const cli = (args: string[], extra: { stdin?: string } = {}) =>
-  runCli(['--base-url', server.baseUrl, '--model', 'm', ...args], {
-    cwd: box.workspace,
-    env: box.env,
-    ...extra,
-  })
+const env = setupE2eEnv()
+const { cli } = env
 
 function scriptReadEditBash() {
-  server.enqueue(
+  env.server.enqueue(
     { toolCalls: [{ name: 'Read', arguments: { file_path: 'greeting.txt' } }] },
     {
       toolCalls: [
@@ -38,7 +22,7 @@ function scriptReadEditBash() {
 }
 
 type Msg = { role: string; content: string; tool_call_id?: string }
-const messagesOf = (i: number) => (server.requests[i]?.body.messages ?? []) as Msg[]
+const messagesOf = (i: number) => (env.server.requests[i]?.body.messages ?? []) as Msg[]
 
 type Trace = {
   result: string
@@ -52,7 +36,7 @@ type Trace = {
 
 describe('headless -p', () => {
   it('Read → Edit → Bash in dangerous mode edits the file, runs in the workspace and prints the trace', async () => {
-    await writeFile(join(box.workspace, 'greeting.txt'), 'hello world\n')
+    await writeFile(join(env.box.workspace, 'greeting.txt'), 'hello world\n')
     scriptReadEditBash()
     const r = await cli(['-p', 'fix the greeting', '--mode', 'dangerous', '--output-format', 'json'])
     expect(r.stderr).toBe('')
@@ -65,14 +49,14 @@ describe('headless -p', () => {
       ['Edit', true],
       ['Bash', true],
     ])
-    expect(await readFile(join(box.workspace, 'greeting.txt'), 'utf8')).toBe('hello there\n')
-    expect(await readFile(join(box.workspace, 'seen.txt'), 'utf8')).toBe('hello there\n')
+    expect(await readFile(join(env.box.workspace, 'greeting.txt'), 'utf8')).toBe('hello there\n')
+    expect(await readFile(join(env.box.workspace, 'seen.txt'), 'utf8')).toBe('hello there\n')
     const bashResult = messagesOf(3).at(-1)
-    expect(bashResult?.content).toContain(box.workspace)
+    expect(bashResult?.content).toContain(env.box.workspace)
   })
 
   it('refuses the Edit with a permission envelope in the default ci mode and leaves the file unchanged', async () => {
-    await writeFile(join(box.workspace, 'greeting.txt'), 'hello world\n')
+    await writeFile(join(env.box.workspace, 'greeting.txt'), 'hello world\n')
     scriptReadEditBash()
     const r = await cli(['-p', 'fix the greeting', '--output-format', 'json'])
     expect(r.code).toBe(0)
@@ -81,11 +65,11 @@ describe('headless -p', () => {
     const editResult = messagesOf(2).at(-1)
     const envelope = JSON.parse(editResult?.content ?? '{}')
     expect(envelope.error).toMatchObject({ tool: 'Edit', category: 'permission' })
-    expect(await readFile(join(box.workspace, 'greeting.txt'), 'utf8')).toBe('hello world\n')
+    expect(await readFile(join(env.box.workspace, 'greeting.txt'), 'utf8')).toBe('hello world\n')
   })
 
   it('lets --allowed-tools permit a specific command in ci mode', async () => {
-    server.enqueue(
+    env.server.enqueue(
       { toolCalls: [{ name: 'Bash', arguments: { command: 'mkdir made' } }] },
       { toolCalls: [{ name: 'Bash', arguments: { command: 'mkdir made2 > log.txt' } }] },
       { text: 'done' },
@@ -94,11 +78,11 @@ describe('headless -p', () => {
     const calls = JSON.parse(r.stdout).tool_calls as Array<{ status: string }>
     // The rule covers the plain command; the redirection to a file is a write the rule does not cover.
     expect(calls.map((c) => c.status)).toEqual(['done', 'denied'])
-    expect((await stat(join(box.workspace, 'made'))).isDirectory()).toBe(true)
+    expect((await stat(join(env.box.workspace, 'made'))).isDirectory()).toBe(true)
   })
 
   it('prints the final text in text mode and appends stdin to the prompt', async () => {
-    server.enqueue({ text: 'It says hi.' })
+    env.server.enqueue({ text: 'It says hi.' })
     const r = await cli(['-p', 'what does stdin say?'], { stdin: 'hi from a pipe' })
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('It says hi.\n')
@@ -108,7 +92,7 @@ describe('headless -p', () => {
   })
 
   it('streams one JSON event per line with init, deltas, tool events and the result', async () => {
-    server.enqueue({ toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] }, { text: 'listed' })
+    env.server.enqueue({ toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] }, { text: 'listed' })
     const r = await cli(['-p', 'list', '--output-format', 'stream-json'])
     const events = r.stdout
       .trim()
@@ -123,7 +107,7 @@ describe('headless -p', () => {
   })
 
   it('shows retries as events and succeeds after a transient 503', async () => {
-    server.enqueue({ status: 503, headers: { 'retry-after': '0' } }, { text: 'recovered' })
+    env.server.enqueue({ status: 503, headers: { 'retry-after': '0' } }, { text: 'recovered' })
     const r = await cli(['-p', 'x', '--output-format', 'stream-json'])
     expect(r.code).toBe(0)
     const events = r.stdout
@@ -135,15 +119,15 @@ describe('headless -p', () => {
   })
 
   it('exits 1 with a clear message when the endpoint keeps failing', async () => {
-    server.enqueue({ status: 401, body: { error: { message: 'bad key' } } })
+    env.server.enqueue({ status: 401, body: { error: { message: 'bad key' } } })
     const r = await cli(['-p', 'x'])
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/authentication failed/i)
-    expect(r.stderr).toContain(server.baseUrl)
+    expect(r.stderr).toContain(env.server.baseUrl)
   })
 
   it('exits 3 at the step limit after a final answer without tools', async () => {
-    server.enqueue(
+    env.server.enqueue(
       { toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] },
       { toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] },
       { text: 'summary' },
@@ -151,15 +135,18 @@ describe('headless -p', () => {
     const r = await cli(['-p', 'x', '--max-steps', '3'])
     expect(r.code).toBe(3)
     expect(r.stdout).toBe('summary\n')
-    expect(server.requests.at(-1)?.body.tool_choice).toBe('none')
+    expect(env.server.requests.at(-1)?.body.tool_choice).toBe('none')
   })
 
   it('exits 2 naming the problem for a bad flag and for invalid settings', async () => {
     const bad = await cli(['--frobnicate'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--frobnicate')
-    await mkdir(join(box.workspace, '.agent-tui'))
-    await writeFile(join(box.workspace, '.agent-tui', 'settings.json'), '{"permissions": {"allow": [42]}}')
+    await mkdir(join(env.box.workspace, '.agent-tui'))
+    await writeFile(
+      join(env.box.workspace, '.agent-tui', 'settings.json'),
+      '{"permissions": {"allow": [42]}}',
+    )
     const invalid = await cli(['-p', 'x'])
     expect(invalid.code).toBe(2)
     expect(invalid.stderr).toContain('.agent-tui/settings.json')
@@ -168,37 +155,40 @@ describe('headless -p', () => {
   })
 
   it('prints --version and --help without an endpoint', async () => {
-    const v = await runCli(['--version'], { cwd: box.workspace, env: box.env })
+    const v = await runCli(['--version'], { cwd: env.box.workspace, env: env.box.env })
     expect(v.code).toBe(0)
     expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
-    const h = await runCli(['--help'], { cwd: box.workspace, env: box.env })
+    const h = await runCli(['--help'], { cwd: env.box.workspace, env: env.box.env })
     expect(h.stdout).toContain('--output-format')
     expect(h.stdout).toContain('--dangerously-skip-permissions')
   })
 
   it('--continue resumes the session with its history and keeps the pairing rule', async () => {
-    server.enqueue({ toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] }, { text: 'first answer' })
+    env.server.enqueue(
+      { toolCalls: [{ name: 'Glob', arguments: { pattern: '*' } }] },
+      { text: 'first answer' },
+    )
     const first = await cli(['-p', 'first question', '--output-format', 'json'])
     const id = JSON.parse(first.stdout).session_id as string
-    server.enqueue({ text: 'second answer' })
+    env.server.enqueue({ text: 'second answer' })
     const second = await cli(['-p', 'second question', '--continue', '--output-format', 'json'])
     expect(JSON.parse(second.stdout).session_id).toBe(id)
-    const messages = server.requests.at(-1)?.body.messages as Array<{ role: string; content: string }>
+    const messages = env.server.requests.at(-1)?.body.messages as Array<{ role: string; content: string }>
     expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
       'first question',
       'second question',
     ])
     expect(messages.some((m) => m.role === 'tool')).toBe(true)
-    server.enqueue({ text: 'third' })
+    env.server.enqueue({ text: 'third' })
     const third = await cli(['-p', 'third', '--resume', id])
     expect(third.stdout).toBe('third\n')
   })
 
   it('skips a torn last line of a session with a warning and answers dangling tool calls on resume', async () => {
-    server.enqueue({ text: 'one' })
+    env.server.enqueue({ text: 'one' })
     const first = await cli(['-p', 'one', '--output-format', 'json'])
     const id = JSON.parse(first.stdout).session_id as string
-    const dir = join(box.home, '.local', 'state', 'agent-tui', 'sessions')
+    const dir = join(env.box.home, '.local', 'state', 'agent-tui', 'sessions')
     const [project] = await readdir(dir)
     const file = join(dir, String(project), `${id}.jsonl`)
     // Simulate a crash: an assistant message with a tool call whose result never got written, then a torn line.
@@ -211,17 +201,20 @@ describe('headless -p', () => {
       file,
       `${JSON.stringify({ type: 'assistant/settled', id: 'a9', message: { role: 'assistant', content: null, tool_calls: [call] } })}\n{"type":"tool/fin`,
     )
-    server.enqueue({ text: 'resumed fine' })
+    env.server.enqueue({ text: 'resumed fine' })
     const r = await cli(['-p', 'go on', '--continue'])
     expect(r.code).toBe(0)
     expect(r.stdout).toBe('resumed fine\n')
     expect(r.stderr).toContain('torn')
-    const messages = server.requests.at(-1)?.body.messages as Array<{ role: string; tool_call_id?: string }>
+    const messages = env.server.requests.at(-1)?.body.messages as Array<{
+      role: string
+      tool_call_id?: string
+    }>
     expect(messages.some((m) => m.role === 'tool' && m.tool_call_id === 'call_dangling')).toBe(true)
   })
 
   it('Ctrl+C (SIGINT) interrupts the turn: the command tree is killed, partial text kept, exit 130', async () => {
-    server.enqueue(
+    env.server.enqueue(
       {
         text: 'Running the long check.',
         toolCalls: [
@@ -237,7 +230,7 @@ describe('headless -p', () => {
     const run = runCli(
       [
         '--base-url',
-        server.baseUrl,
+        env.server.baseUrl,
         '--model',
         'm',
         '-p',
@@ -247,9 +240,9 @@ describe('headless -p', () => {
         '--output-format',
         'json',
       ],
-      { cwd: box.workspace, env: box.env, onSpawn: (pid) => (cliPid = pid) },
+      { cwd: env.box.workspace, env: env.box.env, onSpawn: (pid) => (cliPid = pid) },
     )
-    const pidFile = (name: string) => readFile(join(box.workspace, name), 'utf8').then(Number, () => 0)
+    const pidFile = (name: string) => readFile(join(env.box.workspace, name), 'utf8').then(Number, () => 0)
     await waitFor(
       async () => (await pidFile('child.pid')) > 0 && (await pidFile('leader.pid')) > 0,
       'the command to start',
@@ -264,11 +257,11 @@ describe('headless -p', () => {
     const child = await pidFile('child.pid')
     const leader = await pidFile('leader.pid')
     await waitFor(() => isGone(child) && isGone(leader), 'the interrupted command tree to be gone')
-    expect(server.requests).toHaveLength(1)
+    expect(env.server.requests).toHaveLength(1)
   })
 
   it('--debug writes every action to a JSONL file and prints its path', async () => {
-    server.enqueue({ text: 'hi' })
+    env.server.enqueue({ text: 'hi' })
     const r = await cli(['-p', 'x', '--debug'])
     const path = /debug log written to (.+)$/m.exec(r.stderr)?.[1]
     expect(path).toBeTruthy()

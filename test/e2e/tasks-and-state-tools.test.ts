@@ -1,39 +1,22 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isGone, waitFor } from '../unit/tasks/helpers.ts'
-import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
+import { setupE2eEnv } from '../support/e2e-env.ts'
 import type { RecordedRequest } from '../support/scripted-server.ts'
-import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
 
-let box: Sandbox
-let server: ScriptedServer
-beforeEach(async () => {
-  box = await makeSandbox()
-  server = await startScriptedServer()
-})
-afterEach(async () => {
-  expect(server.pairingViolations).toEqual([])
-  await server.close()
-  await box.cleanup()
-})
-
-const cli = (args: string[]) =>
-  runCli(['--base-url', server.baseUrl, '--model', 'm', ...args], {
-    cwd: box.workspace,
-    env: box.env,
-    timeoutMs: 40_000,
-  })
+const env = setupE2eEnv()
+const { cli } = env
 
 type Msg = { role: string; content: string; tool_call_id?: string }
 const lastToolResult = (req: RecordedRequest | undefined) =>
   ((req?.body.messages as Msg[]) ?? []).filter((m) => m.role === 'tool').at(-1)?.content ?? ''
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
-const pidIn = async (file: string) => Number((await readFile(join(box.workspace, file), 'utf8')).trim())
+const pidIn = async (file: string) => Number((await readFile(join(env.box.workspace, file), 'utf8')).trim())
 
 describe('background jobs through the CLI (dangerous mode)', () => {
   it('returns b1 at once, TaskOutput blocks for the full output, TaskStop kills the job tree', async () => {
-    server.enqueue(
+    env.server.enqueue(
       call('Bash', { command: 'sleep 0.3; echo first-line; echo second-line', run_in_background: true }),
       call('TaskOutput', { task_id: 'b1', block: true, timeout: 20000 }),
       call('Bash', {
@@ -49,13 +32,13 @@ describe('background jobs through the CLI (dangerous mode)', () => {
     )
     const r = await cli(['-p', 'jobs', '--mode', 'dangerous', '--output-format', 'json'])
     expect(r.code, r.stderr).toBe(0)
-    expect(lastToolResult(server.requests[1])).toContain('b1')
-    const output = lastToolResult(server.requests[2])
+    expect(lastToolResult(env.server.requests[1])).toContain('b1')
+    const output = lastToolResult(env.server.requests[2])
     expect(output).toContain('first-line')
     expect(output).toContain('second-line')
     expect(output).toMatch(/completed/)
-    expect(lastToolResult(server.requests[4])).toMatch(/stop/i)
-    const unknown = JSON.parse(lastToolResult(server.requests[5]))
+    expect(lastToolResult(env.server.requests[4])).toMatch(/stop/i)
+    const unknown = JSON.parse(lastToolResult(env.server.requests[5]))
     expect(unknown.error.message).toContain('b1')
     expect(unknown.error.message).toContain('b2')
     const leader = await pidIn('leader.pid')
@@ -64,7 +47,7 @@ describe('background jobs through the CLI (dangerous mode)', () => {
   })
 
   it('moves a foreground command that hits its timeout to the background as b2 and still collects it', async () => {
-    server.enqueue(
+    env.server.enqueue(
       call('Bash', { command: 'echo warm', run_in_background: true }),
       call('Bash', { command: 'echo early; sleep 3; echo late', timeout: 1000 }),
       call('TaskOutput', { task_id: 'b2', block: true, timeout: 20000 }),
@@ -72,16 +55,19 @@ describe('background jobs through the CLI (dangerous mode)', () => {
     )
     const r = await cli(['-p', 'slow', '--mode', 'dangerous'])
     expect(r.code, r.stderr).toBe(0)
-    const moved = lastToolResult(server.requests[2])
+    const moved = lastToolResult(env.server.requests[2])
     expect(moved).toContain('b2')
     expect(moved).toContain('early')
-    expect(lastToolResult(server.requests[3])).toContain('late')
+    expect(lastToolResult(env.server.requests[3])).toContain('late')
   })
 
   it('leaves no job process behind when agent-tui exits', async () => {
-    server.enqueue(call('Bash', { command: 'echo $$ > job.pid; exec sleep 300', run_in_background: true }), {
-      text: 'started a job',
-    })
+    env.server.enqueue(
+      call('Bash', { command: 'echo $$ > job.pid; exec sleep 300', run_in_background: true }),
+      {
+        text: 'started a job',
+      },
+    )
     const r = await cli(['-p', 'start', '--mode', 'dangerous'])
     expect(r.code).toBe(0)
     const pid = await pidIn('job.pid')
@@ -91,7 +77,7 @@ describe('background jobs through the CLI (dangerous mode)', () => {
 
 describe('state and interaction tools in headless mode', () => {
   it('TodoWrite rejects two in_progress items and accepts a valid list', async () => {
-    server.enqueue(
+    env.server.enqueue(
       call('TodoWrite', {
         todos: [
           { content: 'a', status: 'in_progress', activeForm: 'Doing a' },
@@ -109,11 +95,11 @@ describe('state and interaction tools in headless mode', () => {
     const r = await cli(['-p', 'plan', '--output-format', 'json'])
     const trace = JSON.parse(r.stdout) as { tool_calls: Array<{ ok: boolean }> }
     expect(trace.tool_calls.map((c) => c.ok)).toEqual([false, true])
-    expect(JSON.parse(lastToolResult(server.requests[1])).error.message).toMatch(/in_progress/)
+    expect(JSON.parse(lastToolResult(env.server.requests[1])).error.message).toMatch(/in_progress/)
   })
 
   it('AskUserQuestion and ExitPlanMode fail clearly, Config refuses mode', async () => {
-    server.enqueue(
+    env.server.enqueue(
       call('AskUserQuestion', {
         questions: [
           {
@@ -132,35 +118,35 @@ describe('state and interaction tools in headless mode', () => {
     )
     const r = await cli(['-p', 'ask', '--mode', 'plan'])
     expect(r.code).toBe(0)
-    expect(lastToolResult(server.requests[1])).toContain('no user available')
-    expect(lastToolResult(server.requests[2])).toMatch(/no user available/)
+    expect(lastToolResult(env.server.requests[1])).toContain('no user available')
+    expect(lastToolResult(env.server.requests[2])).toMatch(/no user available/)
     // Even where the policy lets config calls through, the tool never changes permissions.
-    server.enqueue(call('Config', { setting: 'mode', value: 'dangerous' }), { text: 'fine' })
+    env.server.enqueue(call('Config', { setting: 'mode', value: 'dangerous' }), { text: 'fine' })
     await cli(['-p', 'config', '--mode', 'dangerous'])
-    expect(lastToolResult(server.requests.at(-1))).toMatch(/cannot be changed by the model/)
+    expect(lastToolResult(env.server.requests.at(-1))).toMatch(/cannot be changed by the model/)
   })
 
   it('plan mode keeps the tool definitions byte-identical to safe mode and refuses Edit', async () => {
-    await writeFile(join(box.workspace, 'f.txt'), 'one\n')
-    server.enqueue({ text: 'safe run' })
+    await writeFile(join(env.box.workspace, 'f.txt'), 'one\n')
+    env.server.enqueue({ text: 'safe run' })
     await cli(['-p', 'hello', '--mode', 'safe'])
-    server.enqueue(
+    env.server.enqueue(
       call('Read', { file_path: 'f.txt' }),
       call('Edit', { file_path: 'f.txt', old_string: 'one', new_string: 'two' }),
       { text: 'could not edit' },
     )
     const r = await cli(['-p', 'change it', '--mode', 'plan', '--output-format', 'json'])
     expect(r.code).toBe(0)
-    const tools = server.requests.map((q) => JSON.stringify(q.body.tools))
+    const tools = env.server.requests.map((q) => JSON.stringify(q.body.tools))
     expect(new Set(tools).size).toBe(1)
-    const envelope = JSON.parse(lastToolResult(server.requests[3]))
+    const envelope = JSON.parse(lastToolResult(env.server.requests[3]))
     expect(envelope.error).toMatchObject({ tool: 'Edit', category: 'permission' })
-    expect(await readFile(join(box.workspace, 'f.txt'), 'utf8')).toBe('one\n')
+    expect(await readFile(join(env.box.workspace, 'f.txt'), 'utf8')).toBe('one\n')
   })
 
   it('Write to an existing unread file and Edit after an external change are refused', async () => {
-    await writeFile(join(box.workspace, 'g.txt'), 'original\n')
-    server.enqueue(
+    await writeFile(join(env.box.workspace, 'g.txt'), 'original\n')
+    env.server.enqueue(
       call('Write', { file_path: 'g.txt', content: 'clobbered\n' }),
       call('Read', { file_path: 'g.txt' }),
       call('Bash', { command: 'sleep 0.05; echo changed-outside > g.txt' }),
@@ -175,8 +161,8 @@ describe('state and interaction tools in headless mode', () => {
       'Bash:true',
       'Edit:false',
     ])
-    expect(lastToolResult(server.requests[1])).toMatch(/Read/)
-    expect(lastToolResult(server.requests[4])).toMatch(/changed|modified|stale/i)
-    expect(await readFile(join(box.workspace, 'g.txt'), 'utf8')).toBe('changed-outside\n')
+    expect(lastToolResult(env.server.requests[1])).toMatch(/Read/)
+    expect(lastToolResult(env.server.requests[4])).toMatch(/changed|modified|stale/i)
+    expect(await readFile(join(env.box.workspace, 'g.txt'), 'utf8')).toBe('changed-outside\n')
   })
 })
