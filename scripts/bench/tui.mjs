@@ -1,0 +1,356 @@
+// SPEC §14 budgets of the full-screen TUI, measured on the built CLI in a pseudo-terminal (140×40)
+// read through @xterm/headless, against a local streaming endpoint. Each export is one bench section.
+import { performance } from 'node:perf_hooks'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { makeMarkdown } from './markdown.mjs'
+import { median } from './measure.mjs'
+import { cpuMs, exeOf, mainThreadCpuMs, mainThreadRuns, rssMb } from './proc.mjs'
+import { countOf, PROMPT, SYNC_BEGIN, startPty } from './pty.mjs'
+import { makeSandbox, writeSessionFixture } from './sandbox.mjs'
+import { startStreamServer } from './stream-server.mjs'
+
+const COLS = 140
+const ROWS = 40
+/** Ink throttles frames to 30 fps: keys are spaced wider than one frame so each echo is a leading-edge frame. */
+const KEY_GAP_MS = 50
+const PAGE_UP = '\x1b[5~'
+const PAGE_DOWN = '\x1b[6~'
+
+/** The status bar (row 1) shows the mode badge and the model: the first interactive frame. */
+const statusBarShown = (_screen, lines) => lines[0].includes('SAFE') && lines[0].includes('test-model')
+const promptShows = (text) => (_screen, lines) => lines.some((line) => line.startsWith(`${PROMPT}${text}`))
+
+/** Sandbox + endpoint for one section; everything is released by the section runner (ctx.defer). */
+async function setUp(ctx, reply = () => ({ text: 'ok' }), onRequest) {
+  const box = await makeSandbox()
+  ctx.defer(() => box.cleanup())
+  const server = await startStreamServer({ reply, onRequest })
+  ctx.defer(() => server.close())
+  return { box, server }
+}
+
+/** Starts the TUI and waits for its first frame; returns the session and the spawn → frame time. */
+async function launch(ctx, box, server, extraArgs = [], firstFrameTimeoutMs = 15_000) {
+  const tui = startPty({
+    args: [ctx.cli, '--base-url', server.baseUrl, '--model', 'test-model', ...extraArgs],
+    cwd: box.work,
+    env: box.env,
+    cols: COLS,
+    rows: ROWS,
+  })
+  ctx.defer(() => tui.kill())
+  const at = await tui.waitFor(statusBarShown, firstFrameTimeoutMs, 'the first frame (status bar)')
+  return { tui, firstFrameMs: at - tui.spawnedAt }
+}
+
+function checkNotWrapped(pid) {
+  const exe = exeOf(pid)
+  if (exe && exe !== process.execPath)
+    throw new Error(`the pty child is ${exe}, not node: CPU/RSS would be wrong`)
+}
+
+/** Types `text` (already shown on the prompt row afterwards) and presses Enter. */
+async function submit(tui, text) {
+  tui.write(text)
+  await tui.waitFor(promptShows(text), 5_000, `"${text}" on the prompt row`)
+  tui.write('\r')
+}
+
+// ── 1. start → first frame ───────────────────────────────────────────────────────────────────────────
+
+export async function tuiFirstFrame(ctx) {
+  const runs = 10
+  const { box, server } = await setUp(ctx)
+  // Harness floor: a program printing the same text at once, in the same pty + emulator.
+  const floor = []
+  for (let i = 0; i <= runs; i++) {
+    const probe = startPty({
+      args: ['-e', "process.stdout.write(' SAFE  test-model')"],
+      cwd: box.work,
+      env: box.env,
+    })
+    const at = await probe.waitFor(statusBarShown, 5_000, 'the probe text')
+    if (i > 0) floor.push(at - probe.spawnedAt)
+    await probe.exited
+    await probe.kill()
+  }
+  ctx.report('pty: node -e write (harness floor)', median(floor))
+  const times = []
+  const listed = []
+  for (let i = 0; i <= runs; i++) {
+    const before = server.listings.length
+    const { tui, firstFrameMs } = await launch(ctx, box, server)
+    if (i === 0) checkNotWrapped(tui.pid)
+    else {
+      times.push(firstFrameMs) // run 0 warms the compile cache
+      if (server.listings.length > before) listed.push(server.listings[before] - tui.spawnedAt)
+    }
+    await tui.kill()
+  }
+  if (listed.length) ctx.report('TUI start → GET /models request (before the frame)', median(listed))
+  ctx.report(`TUI start → first frame (median of ${runs})`, median(times), { max: 150, budget: '≤ 150 ms' })
+}
+
+// ── 2. streaming a reply ─────────────────────────────────────────────────────────────────────────────
+
+const FAST_MARK = 'ZZFASTENDZZ'
+const SLOW_MARK = 'ZZSLOWENDZZ'
+
+/** One turn in a fresh TUI; returns timings, CPU and frame counts measured around it. */
+async function streamTurn(ctx, { text, mark, chunkSize, chunkDelayMs }) {
+  let pid = 0
+  let cpuAtRequest = 0
+  const { box, server } = await setUp(
+    ctx,
+    () => ({ text, chunkSize, chunkDelayMs, usage: { prompt: 100, completion: Math.ceil(text.length / 4) } }),
+    () => {
+      if (pid) cpuAtRequest = cpuMs(pid)
+    },
+  )
+  const { tui } = await launch(ctx, box, server)
+  checkNotWrapped(tui.pid)
+  await tui.quiet(300, 3_000)
+  tui.write('go')
+  await tui.waitFor(promptShows('go'), 5_000, 'the typed prompt')
+  await tui.quiet(100, 2_000)
+  pid = tui.pid
+  const cpuBefore = cpuMs(pid)
+  tui.write('\r')
+  const seenAt = await tui.waitFor((screen) => screen.includes(mark), 60_000, `the end marker ${mark}`)
+  const cpuAtMarker = cpuMs(pid)
+  await server.until((requests) => requests[0]?.finishedAt != null, 5_000, 'the end of the response')
+  const { receivedAt, finishedAt } = server.requests[0]
+  await tui.quiet(300, 5_000) // the turn settles (final Markdown render, spinner stops)
+  const cpuAfter = cpuMs(pid)
+  const frames = countOf(tui.rawBetween(receivedAt, seenAt), SYNC_BEGIN)
+  await tui.kill()
+  return {
+    lastTokenMs: seenAt - finishedAt,
+    sendMs: finishedAt - receivedAt,
+    turnCpuMs: cpuAfter - cpuBefore,
+    streamCpuMs: cpuAtMarker - cpuAtRequest,
+    streamWallMs: seenAt - receivedAt,
+    frames,
+  }
+}
+
+export async function streamRender(ctx) {
+  const runs = 3
+  const fastText = makeMarkdown(80_000, FAST_MARK) // ≈ 20k tokens at 4 characters per token
+  const fast = []
+  for (let i = 0; i < runs; i++) {
+    fast.push(await streamTurn(ctx, { text: fastText, mark: FAST_MARK, chunkSize: 16, chunkDelayMs: 0 }))
+  }
+  const pick = (key) => median(fast.map((r) => r[key]))
+  ctx.report(`20k-token reply: endpoint send time (median of ${runs})`, pick('sendMs'))
+  ctx.report('20k-token reply: endpoint done → last token on screen', pick('lastTokenMs'), {
+    max: 300,
+    budget: '≤ 300 ms',
+  })
+  ctx.report('20k-token reply: CPU of the whole turn', pick('turnCpuMs') / 1000, {
+    unit: 's',
+    digits: 2,
+    max: 0.4,
+    budget: '≤ 0.4 s',
+  })
+  ctx.report(
+    '20k-token reply: frames/s while drawing',
+    median(fast.map((r) => (r.frames * 1000) / r.streamWallMs)),
+    { unit: 'fps', max: 30, budget: '≤ 30 fps' },
+  )
+
+  // ≈ 1,000 tokens at 200 tokens/s: 16-character chunks (≈ 4 tokens) every 20 ms, ≈ 5 s.
+  const slowText = makeMarkdown(4_000, SLOW_MARK)
+  const slow = await streamTurn(ctx, { text: slowText, mark: SLOW_MARK, chunkSize: 16, chunkDelayMs: 20 })
+  const seconds = slow.streamWallMs / 1000
+  ctx.report(`200 tok/s stream: actual rate over ${seconds.toFixed(1)} s`, slowText.length / 4 / seconds, {
+    unit: 'tok/s',
+    digits: 0,
+  })
+  ctx.report('200 tok/s stream: CPU while streaming', (slow.streamCpuMs / slow.streamWallMs) * 100, {
+    unit: '%',
+    max: 5,
+    budget: '≤ 5 %',
+  })
+  ctx.report('200 tok/s stream: frames/s', slow.frames / seconds, {
+    unit: 'fps',
+    max: 30,
+    budget: '≤ 30 fps',
+  })
+}
+
+// ── 3. transcript size: keystroke echo and frame cost ────────────────────────────────────────────────
+
+/** Echo latency of `keys` typed one by one, and main-thread CPU per keystroke (ms). */
+async function typeAndTime(tui, keys, already = '') {
+  const latencies = []
+  const cpu = []
+  let typed = already
+  for (const key of keys) {
+    typed += key
+    const cpu0 = mainThreadCpuMs(tui.pid)
+    const wroteAt = performance.now()
+    tui.write(key)
+    const at = await tui.waitFor(promptShows(typed), 5_000, `"${typed}" on the prompt row`)
+    latencies.push(at - wroteAt)
+    await sleep(KEY_GAP_MS)
+    cpu.push(mainThreadCpuMs(tui.pid) - cpu0)
+  }
+  return { latencies, cpu, typed }
+}
+
+/** Time from PgUp/PgDn to the first frame that differs, alternating so every press moves the view. */
+async function scrollTimes(tui, presses) {
+  const times = []
+  for (let i = 0; i < presses; i++) {
+    const before = tui.screen()
+    const wroteAt = performance.now()
+    tui.write(i % 2 === 0 ? PAGE_UP : PAGE_DOWN)
+    const at = await tui.waitFor((screen) => screen !== before, 5_000, 'the transcript to scroll')
+    times.push(at - wroteAt)
+    await sleep(KEY_GAP_MS)
+  }
+  return times
+}
+
+export async function transcriptScale(ctx) {
+  // Harness floor: a raw-mode program echoing each key back, in the same pty + emulator.
+  const { box: floorBox } = await setUp(ctx)
+  const echo = startPty({
+    args: [
+      '-e',
+      "process.stdin.setRawMode(true);process.stdout.write('❯ ');process.stdin.on('data',(d)=>process.stdout.write(d))",
+    ],
+    cwd: floorBox.work,
+    env: floorBox.env,
+  })
+  ctx.defer(() => echo.kill())
+  await echo.waitFor((screen) => screen.startsWith(PROMPT), 5_000, 'the echo probe')
+  const floor = await typeAndTime(echo, 'abcdefghijklmnopqrst')
+  ctx.report('pty: raw echo program, key → echo (harness floor)', median(floor.latencies))
+  await echo.kill()
+
+  const keys = 'abcdefghijklmnopqrstuvwxyzabcd' // 30 keystrokes
+  const results = {}
+  for (const items of [50, 5000]) {
+    const { box, server } = await setUp(ctx)
+    const fixture = await writeSessionFixture(box, items, server.baseUrl)
+    const { tui, firstFrameMs } = await launch(ctx, box, server, ['--continue'], 60_000)
+    checkNotWrapped(tui.pid)
+    await tui.waitFor((screen) => screen.includes('parse() in turn'), 10_000, 'the resumed transcript')
+    await tui.quiet(500, 10_000)
+    const warm = await typeAndTime(tui, 'xyz') // warm-up keys, not counted
+    const run = await typeAndTime(tui, keys, warm.typed)
+    const scroll = await scrollTimes(tui, 10)
+    results[items] = {
+      firstFrameMs,
+      echo: median(run.latencies),
+      echoMax: Math.max(...run.latencies),
+      frameCpu: median(run.cpu),
+      scroll: median(scroll),
+      rss: rssMb(tui.pid),
+    }
+    const r = results[items]
+    const label = `${fixture.items} items`
+    ctx.report(`transcript ${label}: --continue start → first frame`, r.firstFrameMs, {
+      max: 150,
+      budget: '≤ 150 ms',
+    })
+    ctx.report(`transcript ${label}: key → echo (median of ${keys.length})`, r.echo, {
+      max: 10,
+      budget: '≤ 10 ms',
+    })
+    ctx.report(`transcript ${label}: key → echo, worst`, r.echoMax)
+    ctx.report(`transcript ${label}: main-thread CPU per keystroke`, r.frameCpu, { digits: 2 })
+    ctx.report(`transcript ${label}: PgUp/PgDn → new frame (median of 10)`, r.scroll)
+    ctx.report(`transcript ${label}: RSS`, r.rss, { unit: 'MB' })
+    await tui.kill()
+  }
+  const ratio = (key) => results[5000][key] / results[50][key]
+  ctx.report('transcript 5000 vs 50: echo latency ratio', ratio('echo'), {
+    unit: '×',
+    digits: 2,
+    max: 1.5,
+    budget: 'flat (≤ 1.5×)',
+  })
+  ctx.report('transcript 5000 vs 50: CPU per keystroke ratio', ratio('frameCpu'), {
+    unit: '×',
+    digits: 2,
+    max: 1.5,
+    budget: 'flat (≤ 1.5×)',
+  })
+  ctx.report('transcript 5000 vs 50: scroll frame ratio', ratio('scroll'), {
+    unit: '×',
+    digits: 2,
+    max: 1.5,
+    budget: 'flat (≤ 1.5×)',
+  })
+}
+
+// ── 4. idle ──────────────────────────────────────────────────────────────────────────────────────────
+
+export async function idle(ctx) {
+  const seconds = 10
+  const { box, server } = await setUp(ctx)
+  const { tui } = await launch(ctx, box, server)
+  checkNotWrapped(tui.pid)
+  await tui.quiet(1_000, 5_000) // lazy imports after the first frame, first GC
+  const cpu0 = cpuMs(tui.pid)
+  const runs0 = mainThreadRuns(tui.pid)
+  const bytes0 = tui.raw().length
+  await sleep(seconds * 1000)
+  const cpu = cpuMs(tui.pid) - cpu0
+  ctx.report(`idle ${seconds} s: CPU time`, cpu, { max: 10, budget: '0 (≤ 1 tick)' })
+  ctx.report(`idle ${seconds} s: main-thread wake-ups`, mainThreadRuns(tui.pid) - runs0, {
+    unit: '',
+    digits: 0,
+    max: 10,
+    budget: '≈ 0 (no timers)',
+  })
+  ctx.report(`idle ${seconds} s: bytes written to the terminal`, tui.raw().length - bytes0, {
+    unit: 'B',
+    digits: 0,
+    max: 0,
+    budget: '0',
+  })
+  ctx.report('idle RSS', rssMb(tui.pid), { unit: 'MB', max: 90, budget: '≤ 90 MB' })
+}
+
+// ── 6. memory over 40 turns ──────────────────────────────────────────────────────────────────────────
+
+export async function turnsGrowth(ctx) {
+  const turns = 40
+  let reply = 0
+  const { box, server } = await setUp(ctx, (index) => {
+    reply = index + 1
+    return {
+      text: makeMarkdown(2_000, `ZZTURN${index + 1}ZZ`),
+      chunkSize: 16,
+      usage: { prompt: 500, completion: 500 },
+    }
+  })
+  const { tui } = await launch(ctx, box, server)
+  checkNotWrapped(tui.pid)
+  await tui.quiet(1_000, 5_000)
+  const rssStart = rssMb(tui.pid)
+  let rssAfterFirst = 0
+  const started = performance.now()
+  for (let turn = 1; turn <= turns; turn++) {
+    await submit(tui, `turn ${turn}`)
+    await tui.waitFor((screen) => screen.includes(`ZZTURN${turn}ZZ`), 15_000, `the end of turn ${turn}`)
+    await tui.quiet(150, 5_000)
+    if (turn === 1) rssAfterFirst = rssMb(tui.pid)
+    if (performance.now() - started > 90_000) throw new Error(`only ${turn} turns in 90 s (${reply} replies)`)
+  }
+  const rssEnd = rssMb(tui.pid)
+  ctx.report(`${turns} turns × 500 tokens: RSS at start → end`, rssEnd, {
+    unit: 'MB',
+    note: `from ${rssStart.toFixed(1)} MB`,
+  })
+  ctx.report(`${turns} turns × 500 tokens: RSS growth`, rssEnd - rssStart, {
+    unit: 'MB',
+    max: 30,
+    budget: '≤ 30 MB',
+  })
+  ctx.report(`${turns} turns: RSS growth after turn 1`, rssEnd - rssAfterFirst, { unit: 'MB' })
+}
