@@ -226,7 +226,7 @@ async function requestStep(
             type: 'notice/added',
             id: deps.newId('notice'),
             level: 'warn',
-            text: `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt + 1} of ${info.maxAttempts})`,
+            text: `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt} of ${info.maxAttempts})`,
           })
         },
       },

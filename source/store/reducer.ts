@@ -4,6 +4,54 @@ import type { State, ToolItem, TranscriptItem } from './state.js'
 
 /** Pure and total: returns the same object when an action changes nothing. */
 export function reducer(state: State, action: Action): State {
+  return reduceWith(IMMUTABLE, state, action)
+}
+
+/**
+ * Rebuilds a state from a whole action log (session resume). Same transitions as `reducer`, but the
+ * history and transcript collections are copied once and then appended in place, so replaying N
+ * actions costs O(N) instead of O(N²) — a 5,000-item session resumes in milliseconds.
+ */
+export function replay(state: State, actions: Iterable<Action>): State {
+  let next: State = {
+    ...state,
+    messages: [...state.messages],
+    transcript: {
+      ...state.transcript,
+      order: [...state.transcript.order],
+      items: { ...state.transcript.items },
+    },
+  }
+  for (const action of actions) next = reduceWith(OWNED, next, action)
+  return next
+}
+
+/** How the history and transcript collections grow: copied (normal) or in place (replay). */
+interface Collections {
+  withMessage(state: State, message: ChatMessage): State
+  addItem(state: State, item: TranscriptItem): State
+  putItem(state: State, item: TranscriptItem): State
+}
+
+const IMMUTABLE: Collections = { withMessage, addItem, putItem }
+
+/** Only for states whose collections replay() owns; never for a state the store has published. */
+const OWNED: Collections = {
+  withMessage(state, message) {
+    state.messages.push(message)
+    return state
+  },
+  addItem: putOwned,
+  putItem: putOwned,
+}
+
+function putOwned(state: State, item: TranscriptItem): State {
+  if (!state.transcript.items[item.id]) state.transcript.order.push(item.id)
+  state.transcript.items[item.id] = item
+  return state
+}
+
+function reduceWith(c: Collections, state: State, action: Action): State {
   switch (action.type) {
     case 'session/started':
       return { ...state, session: action.session, mode: action.mode }
@@ -21,8 +69,8 @@ export function reducer(state: State, action: Action): State {
     case 'model/changed':
       return { ...state, session: { ...state.session, model: action.model } }
     case 'user/submitted':
-      return withMessage(
-        addItem(state, {
+      return c.withMessage(
+        c.addItem(state, {
           kind: 'user',
           id: action.id,
           text: action.text,
@@ -31,19 +79,19 @@ export function reducer(state: State, action: Action): State {
         { role: 'user', content: action.content },
       )
     case 'assistant/delta':
-      return applyDelta(state, action.id, action.text ?? '', action.reasoning ?? '')
+      return applyDelta(c, state, action.id, action.text ?? '', action.reasoning ?? '')
     case 'assistant/settled':
-      return settleAssistant(state, action.id, action.message)
+      return settleAssistant(c, state, action.id, action.message)
     case 'tool/started': {
       const existing = state.transcript.items[action.callId]
       const base =
         existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
-      return putItem(state, { ...base, summary: action.summary, status: 'running', startedAt: action.at })
+      return c.putItem(state, { ...base, summary: action.summary, status: 'running', startedAt: action.at })
     }
     case 'tool/progress': {
       const item = state.transcript.items[action.callId]
       if (item?.kind !== 'tool' || item.preview === action.preview) return state
-      return putItem(state, { ...item, preview: action.preview })
+      return c.putItem(state, { ...item, preview: action.preview })
     }
     case 'tool/finished': {
       const existing = state.transcript.items[action.callId]
@@ -58,17 +106,17 @@ export function reducer(state: State, action: Action): State {
         display: action.display,
         result: action.content,
       }
-      return withMessage(putItem(state, item), {
+      return c.withMessage(c.putItem(state, item), {
         role: 'tool',
         tool_call_id: action.callId,
         content: action.content,
       })
     }
     case 'history/appended': {
-      const next = withMessage(state, action.message)
+      const next = c.withMessage(state, action.message)
       if (!action.note) return next
       const id = `note-${state.messages.length}`
-      return addItem(next, { kind: 'notice', id, level: 'info', text: action.note })
+      return c.addItem(next, { kind: 'notice', id, level: 'info', text: action.note })
     }
     case 'mode/changed':
       return state.mode === action.mode ? state : { ...state, mode: action.mode }
@@ -86,7 +134,7 @@ export function reducer(state: State, action: Action): State {
         },
       }
     case 'notice/added':
-      return addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+      return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
     case 'turn/started':
       return {
         ...state,
@@ -199,29 +247,34 @@ function putItem(state: State, item: TranscriptItem): State {
   }
 }
 
-function applyDelta(state: State, id: string, text: string, reasoning: string): State {
+function applyDelta(c: Collections, state: State, id: string, text: string, reasoning: string): State {
   if (!text && !reasoning) return state
   const existing = state.transcript.items[id]
   const base =
     existing?.kind === 'assistant'
       ? existing
       : { kind: 'assistant' as const, id, text: '', reasoning: '', streaming: true }
-  const next = addItem(state, { ...base, text: base.text + text, reasoning: base.reasoning + reasoning })
+  const next = c.addItem(state, { ...base, text: base.text + text, reasoning: base.reasoning + reasoning })
   return next.transcript.liveId === id ? next : { ...next, transcript: { ...next.transcript, liveId: id } }
 }
 
-function settleAssistant(state: State, id: string, message: State['messages'][number]): State {
+function settleAssistant(
+  c: Collections,
+  state: State,
+  id: string,
+  message: State['messages'][number],
+): State {
   if (message.role !== 'assistant') return state
   let next = state
   const text = message.content ?? ''
   const reasoning = message.reasoning ?? ''
   if (text || reasoning || next.transcript.items[id]) {
-    next = addItem(next, { kind: 'assistant', id, text, reasoning, streaming: false })
+    next = c.addItem(next, { kind: 'assistant', id, text, reasoning, streaming: false })
   }
   for (const call of message.tool_calls ?? []) {
     if (!next.transcript.items[call.id])
-      next = addItem(next, newToolItem(call.id, call.function.name, call.function.name))
+      next = c.addItem(next, newToolItem(call.id, call.function.name, call.function.name))
   }
-  next = withMessage(next, message)
+  next = c.withMessage(next, message)
   return next.transcript.liveId === id ? { ...next, transcript: { ...next.transcript, liveId: null } } : next
 }

@@ -15,7 +15,7 @@ import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/sess
 import { findSession, listSessions, newSessionId, sessionPath } from '../session/session-store.js'
 import { type Action, isPersisted } from '../store/actions.js'
 import { createStore, type Store } from '../store/create-store.js'
-import { reducer } from '../store/reducer.js'
+import { replay } from '../store/reducer.js'
 import { initialState, type State } from '../store/state.js'
 import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
@@ -86,7 +86,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       },
       config.mode,
     )
-    for (const action of loaded.actions) state = reducer(state, action)
+    state = replay(state, loaded.actions)
     restored = { id: loaded.header.id, path: entry.path, state }
   }
 

@@ -2,6 +2,7 @@ import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
+import { pricesForModel } from '../provider/prices.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
@@ -63,12 +64,15 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   try {
     if (config.prompt) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
+    // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
+    const prices = pricesForModel(model)
     return await ui.runTui({
       store: session.store,
       commands: session.runtime,
       contextLimit: session.profile().contextLimit,
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
       ...(branch ? { branch } : {}),
+      ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
     })
   } finally {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../source/store/actions.js'
 import { isPersisted } from '../../../source/store/actions.js'
 import { createStore } from '../../../source/store/create-store.js'
-import { reducer } from '../../../source/store/reducer.js'
+import { reducer, replay } from '../../../source/store/reducer.js'
 import { selectActiveConsent, selectRunningTaskCount } from '../../../source/store/selectors.js'
 import { initialState, type State } from '../../../source/store/state.js'
 
@@ -194,6 +194,7 @@ describe('reducer', () => {
     expect(log.map((a) => a.type)).not.toContain('assistant/delta')
     const replayed = run(log)
     expect(replayed.messages).toEqual(store.getState().messages)
+    expect(replay(fresh(), log)).toEqual(replayed)
     expect(replayed.transcript.order).toEqual(store.getState().transcript.order)
     expect(replayed.todos).toEqual(store.getState().todos)
   })
@@ -210,5 +211,22 @@ describe('createStore', () => {
     store.dispatch({ type: 'mode/changed', mode: 'plan' })
     expect(calls).toBe(1)
     expect(store.getState().mode).toBe('plan')
+  })
+})
+
+describe('replay', () => {
+  it('matches reducing action by action, including a clear, and leaves the input state untouched', () => {
+    const start = run([{ type: 'user/submitted', id: 'u0', content: 'before', text: 'before' }])
+    const log: Action[] = []
+    for (let i = 0; i < 300; i++) {
+      log.push({ type: 'user/submitted', id: `u${i + 1}`, content: `q${i}`, text: `q${i}` })
+      log.push({ type: 'assistant/settled', id: `a${i}`, message: { role: 'assistant', content: `a${i}` } })
+      if (i === 100) log.push({ type: 'conversation/cleared' })
+    }
+    const expected = log.reduce(reducer, start)
+    const snapshot = structuredClone(start)
+    expect(replay(start, log)).toEqual(expected)
+    expect(start).toEqual(snapshot)
+    expect(expected.transcript.order).toHaveLength(398)
   })
 })
