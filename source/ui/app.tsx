@@ -5,7 +5,13 @@ import { selectActiveConsent, selectActiveQuestion, selectTodos, selectUi } from
 import type { Theme } from './components/theme.js'
 import { StoreContext, useCommands, useDispatch, useStore } from './hooks/use-store.js'
 import { keyLabel } from './keys/bindings.js'
-import { KEY_PRIORITY, useBindings, useDoublePressMs, useKeyHandler } from './keys/dispatcher.js'
+import {
+  KEY_PRIORITY,
+  useBindings,
+  useDoublePressMs,
+  useKeyHandler,
+  useWheelHandler,
+} from './keys/dispatcher.js'
 import { useKeyState } from './keys/use-key-state.js'
 import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
@@ -176,6 +182,14 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   const stackedRows = side.kind === 'stacked' ? side.rowsFor(middle.height, tasksUi.focused) : 0
   const mainHeight = Math.max(0, middle.height - stackedRows)
   const viewing = tasksUi.viewingId ? tasksUi.tasks.find((t) => t.id === tasksUi.viewingId) : undefined
+  // The wheel scrolls the transcript only while it is on screen (not under the help or a task's output).
+  useWheelHandler(
+    (lines) => {
+      scroll.scrollBy(lines)
+      return true
+    },
+    overlay === null && viewing === undefined,
+  )
 
   let main: ReactNode
   if (overlay)

@@ -4,6 +4,7 @@ import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
+import { createMouseHub, createMouseInput, mouseWanted } from './keys/mouse.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
@@ -23,6 +24,11 @@ export interface RunTuiOptions {
   /** Write the last turn to the normal scrollback after leaving the alternate screen. */
   printOnExit?: boolean
   theme?: Theme
+  /**
+   * Mouse-wheel scrolling via xterm mouse reporting; only ever in a terminal. Default: on unless
+   * AGENT_TUI_NO_MOUSE is set (with reporting on, terminals select text with Shift+drag).
+   */
+  mouse?: boolean
   stdin?: NodeJS.ReadStream
   stdout?: NodeJS.WriteStream
 }
@@ -34,7 +40,13 @@ export interface RunTuiOptions {
  */
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   const stdout = opts.stdout ?? process.stdout
-  const stdin = opts.stdin ?? process.stdin
+  const terminalStdin = opts.stdin ?? process.stdin
+  const mouseHub = createMouseHub()
+  const mouseInput =
+    opts.mouse !== false && mouseWanted(terminalStdin, stdout)
+      ? createMouseInput({ stdin: terminalStdin, stdout, onMouse: mouseHub.emit })
+      : null
+  const stdin = mouseInput?.stdin ?? terminalStdin
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
   const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
   const startupMessage: Flash | undefined = overrides.ok
@@ -66,6 +78,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       prices={opts.prices}
       startupMessage={startupMessage}
       onExit={onExit}
+      {...(mouseInput ? { mouse: mouseHub } : {})}
     />,
     {
       stdout,

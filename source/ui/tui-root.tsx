@@ -4,6 +4,7 @@ import { App, type AppProps } from './app.js'
 import { CommandsContext, StoreContext } from './hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { KeyDispatcher } from './keys/dispatcher.js'
+import type { MouseSource } from './keys/mouse.js'
 
 export interface TuiRootProps extends AppProps {
   store: Store
@@ -11,6 +12,8 @@ export interface TuiRootProps extends AppProps {
   bindings?: Bindings
   /** Window for double presses; tests may widen it. */
   doublePressMs?: number
+  /** Mouse reports from the stdin filter (absent when mouse reporting is off). */
+  mouse?: MouseSource
 }
 
 /** The providers around the App: store, runtime commands and the one key dispatcher. */
@@ -19,12 +22,13 @@ export function TuiRoot({
   commands,
   bindings = DEFAULT_BINDINGS,
   doublePressMs,
+  mouse,
   ...app
 }: TuiRootProps) {
   return (
     <StoreContext.Provider value={store}>
       <CommandsContext.Provider value={commands}>
-        <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs}>
+        <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
           <App {...app} />
         </KeyDispatcher>
       </CommandsContext.Provider>

@@ -26,6 +26,20 @@ export async function start(args: ParsedArgs): Promise<number> {
     if (config.headless && !config.prompt && process.stdin.isTTY) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }
+    if (!config.headless && !(process.stdin.isTTY && process.stdout.isTTY)) {
+      throw new UsageError(
+        'the full-screen session needs a terminal (stdin and stdout must be a TTY); for scripts and pipes use -p "prompt"',
+      )
+    }
+    // Compile the UI and session modules while the endpoint probe waits on the network.
+    const preload = config.headless
+      ? undefined
+      : Promise.all([
+          import('./run-interactive.js'),
+          import('../ui/run-tui.js'),
+          import('./create-session.js'),
+        ])
+    preload?.catch(() => undefined)
     const endpoint = await resolveEndpoint({
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),

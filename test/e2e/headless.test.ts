@@ -154,6 +154,13 @@ describe('headless -p', () => {
     expect(invalid.stderr).not.toMatch(/\bat .*\.js:\d+/)
   })
 
+  it('explains that the full-screen session needs a terminal when run from a pipe without -p', async () => {
+    const r = await cli(['fix it'], { stdin: '' })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('needs a terminal')
+    expect(r.stderr).toContain('-p')
+  })
+
   it('prints --version and --help without an endpoint', async () => {
     const v = await runCli(['--version'], { cwd: env.box.workspace, env: env.box.env })
     expect(v.code).toBe(0)

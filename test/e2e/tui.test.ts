@@ -94,6 +94,9 @@ describe('agent-tui in a pseudo-terminal', () => {
     const screen = tui.screen()
     expect(firstLine(screen)).toMatch(/^ SAFE {2}test-model/)
     expect(tui.term.buffer.active.type).toBe('alternate')
+    // Button-event mouse reporting (1000) in SGR encoding (1006) for the wheel.
+    expect(tui.term.modes.mouseTrackingMode).toBe('vt200')
+    expect(tui.output()).toContain('\x1b[?1006h')
 
     tui.write(keys.ctrlD)
     await tui.waitFor(/again to exit/)
@@ -107,7 +110,23 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(raw.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1049h'))
     expect(tui.term.modes.bracketedPasteMode).toBe(false)
     expect(tui.term.modes.mouseTrackingMode).toBe('none')
+    expect(raw.lastIndexOf('\x1b[?1006l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1006h'))
     expect(tui.term.modes.applicationCursorKeysMode).toBe(false)
+  })
+
+  it('restores the terminal, mouse reporting included, when killed with SIGTERM', async () => {
+    const { tui } = await launch([])
+    expect(tui.term.modes.mouseTrackingMode).toBe('vt200')
+    process.kill(tui.pid, 'SIGTERM')
+    const exit = await tui.exited
+    expect(exit.exitCode).toBe(143)
+    await tui.settle()
+    const raw = tui.output()
+    expect(tui.term.buffer.active.type).toBe('normal')
+    expect(tui.term.modes.mouseTrackingMode).toBe('none')
+    expect(raw.lastIndexOf('\x1b[?1006l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1006h'))
+    // Switched off before Ink leaves the alternate screen.
+    expect(raw.lastIndexOf('\x1b[?1000l')).toBeLessThan(raw.lastIndexOf('\x1b[?1049l'))
   })
 
   it('shows todos, asks before an edit and a background command, and stops the job from /tasks', async () => {
@@ -207,6 +226,26 @@ describe('agent-tui in a pseudo-terminal', () => {
     await tui.waitFor((s) => s.includes('Back again.') && idle(s))
     expect(server.requests).toHaveLength(2)
     expect(server.pairingViolations).toEqual([])
+  })
+
+  it('scrolls the transcript with the mouse wheel, and clicks never reach the prompt', async () => {
+    const long = Array.from({ length: 60 }, (_, i) => `row ${i}`).join('\n\n')
+    const { tui } = await launch([{ text: long }])
+    await tui.submit('print rows')
+    await tui.waitFor((s) => /\brow 59\b/.test(s) && idle(s))
+    const wheelUp = '\x1b[<64;20;10M'
+    const wheelDown = '\x1b[<65;20;10M'
+    tui.write(wheelUp.repeat(5))
+    const scrolled = await tui.waitFor((s) => !/\brow 59\b/.test(s))
+    expect(scrolled).toMatch(/\brow 45\b/)
+    // A click (press and release) is swallowed; typing still goes to the prompt, nothing else does.
+    tui.write('\x1b[<0;20;10M\x1b[<0;20;10m')
+    tui.write('x')
+    const typed = await tui.waitFor((s) => s.includes('❯ x'))
+    expect(typed).not.toMatch(/\[<|;20;10/)
+    expect(typed).not.toMatch(/\brow 59\b/)
+    tui.write(wheelDown.repeat(5))
+    await tui.waitFor((s) => /\brow 59\b/.test(s))
   })
 
   it('re-lays out the frame when the terminal is resized to 90×28', async () => {

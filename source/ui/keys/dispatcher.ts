@@ -12,6 +12,7 @@ import {
 import type { Bindings, CommandName } from './bindings.js'
 import { DEFAULT_BINDINGS } from './bindings.js'
 import { type KeySpec, keyFromInk, sameKey } from './key-spec.js'
+import type { MouseSource } from './mouse.js'
 
 /**
  * Who sees a key first. A handler returns true when it handled the key, which stops propagation:
@@ -43,6 +44,12 @@ export interface KeyEvent {
 
 export type KeyHandler = (event: KeyEvent) => boolean
 
+/** Gets one wheel step in lines (negative is up); returns true when it scrolled something. */
+export type WheelHandler = (lines: number) => boolean
+
+/** Lines per wheel notch, as in most terminal programs. */
+export const WHEEL_LINES = 3
+
 /** Commands whose keys match this Ink event, before double-press handling. */
 export function matchCommands(bindings: Bindings, input: string, key: Key): CommandName[] {
   const spec = keyFromInk(input, key)
@@ -54,6 +61,10 @@ export interface KeyRouter {
   register(priority: number, handler: { current: KeyHandler }): () => void
   /** Offers one key to the handlers; returns the event (for tests) and whether someone handled it. */
   handle(input: string, key: Key, now: number): { event: KeyEvent; handled: boolean }
+  /** Wheel handlers are separate from keys: a wheel notch is never text, a command or a double press. */
+  registerWheel(handler: { current: WheelHandler }): () => void
+  /** Offers one wheel step to the wheel handlers, most recently mounted first. */
+  wheel(lines: number): boolean
 }
 
 interface Registration {
@@ -62,9 +73,17 @@ interface Registration {
   handler: { current: KeyHandler }
 }
 
+function removeFrom<T>(list: T[], item: T): () => void {
+  return () => {
+    const i = list.indexOf(item)
+    if (i >= 0) list.splice(i, 1)
+  }
+}
+
 /** The non-React core of the dispatcher: matching, double presses and priority order. */
 export function createKeyRouter(bindings: Bindings, doublePressMs: number): KeyRouter {
   const registrations: Registration[] = []
+  const wheelHandlers: { current: WheelHandler }[] = []
   let counter = 0
   let last: { spec: KeySpec; at: number } | null = null
   return {
@@ -73,10 +92,14 @@ export function createKeyRouter(bindings: Bindings, doublePressMs: number): KeyR
       registrations.push(reg)
       // Highest priority first; among equals the most recently mounted wins (it is the innermost UI).
       registrations.sort((a, b) => b.priority - a.priority || b.order - a.order)
-      return () => {
-        const i = registrations.indexOf(reg)
-        if (i >= 0) registrations.splice(i, 1)
-      }
+      return removeFrom(registrations, reg)
+    },
+    registerWheel(handler) {
+      wheelHandlers.unshift(handler)
+      return removeFrom(wheelHandlers, handler)
+    },
+    wheel(lines) {
+      return [...wheelHandlers].some((handler) => handler.current(lines))
     },
     handle(input, key, now) {
       const spec = keyFromInk(input, key)
@@ -118,13 +141,19 @@ export interface KeyDispatcherProps {
   bindings?: Bindings
   /** Window for double presses (Ctrl+D twice, Esc Esc). */
   doublePressMs?: number
+  /** Mouse reports taken out of stdin before Ink (Ink never passes them to `useInput`). */
+  mouse?: MouseSource
   children?: ReactNode
 }
 
-/** The ONE stdin key listener of the app; everything else registers handlers with `useKeyHandler`. */
+/**
+ * The ONE stdin key listener of the app; everything else registers handlers with `useKeyHandler`
+ * (and `useWheelHandler` for the mouse wheel).
+ */
 export function KeyDispatcher({
   bindings = DEFAULT_BINDINGS,
   doublePressMs = 1500,
+  mouse,
   children,
 }: KeyDispatcherProps) {
   const router = useMemo(() => createKeyRouter(bindings, doublePressMs), [bindings, doublePressMs])
@@ -133,6 +162,14 @@ export function KeyDispatcher({
     if (key.eventType === 'release') return
     router.handle(input, key, Date.now())
   })
+  useEffect(() => {
+    if (!mouse) return
+    // Only the wheel means something here; clicks and drags are swallowed.
+    return mouse.subscribe((event) => {
+      if (event.kind === 'wheelUp') router.wheel(-WHEEL_LINES)
+      else if (event.kind === 'wheelDown') router.wheel(WHEEL_LINES)
+    })
+  }, [mouse, router])
   const value = useMemo(() => ({ router, bindings, doublePressMs }), [router, bindings, doublePressMs])
   return createElement(DispatcherContext.Provider, { value }, children)
 }
@@ -157,6 +194,19 @@ export function useKeyHandler(priority: number, handler: KeyHandler, active = tr
     if (!active) return
     return router.register(priority, ref)
   }, [router, priority, active])
+}
+
+/** Registers a wheel handler while `active`; like `useKeyHandler`, the latest closure is always used. */
+export function useWheelHandler(handler: WheelHandler, active = true): void {
+  const { router } = useDispatcherValue()
+  const ref = useRef(handler)
+  useLayoutEffect(() => {
+    ref.current = handler
+  })
+  useEffect(() => {
+    if (!active) return
+    return router.registerWheel(ref)
+  }, [router, active])
 }
 
 export function useBindings(): Bindings {

@@ -20,9 +20,11 @@ export function estimateCost(usage: Usage, prices: Prices): number {
   )
 }
 
+/** Two or three significant digits, so a cheap session still moves: 0.0045 → "$0.0045", 0.0123 → "$0.012". */
 export function formatCost(usd: number): string {
   if (usd === 0) return '$0'
   if (usd < 0.01) return `$${usd.toFixed(4)}`
+  if (usd < 1) return `$${usd.toFixed(3)}`
   if (usd < 10) return `$${usd.toFixed(2)}`
   return `$${usd.toFixed(1)}`
 }

@@ -64,7 +64,8 @@ export const StatusBar = memo(function StatusBar({ width, contextLimit, branch, 
   const pct = contextPercent(usage.contextTokens, contextLimit)
   const cached = cachedPercent(usage.lastStep)
   const tokens = `${formatTokens(usage.session.input)}↑ ${formatTokens(usage.session.output)}↓`
-  const cost = prices ? ` ${formatCost(estimateCost(usage.session, prices))}` : ''
+  // "~": prices are approximate list prices, and the session total may span a /model switch.
+  const cost = prices ? ` ~${formatCost(estimateCost(usage.session, prices))}` : ''
   const location =
     shortenPath(session.cwd, Math.max(12, Math.floor(width / 4))) + (branch ? ` (${branch})` : '')
   const segments: Segment[] = [
