@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { Runtime } from '../agent/runtime.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
@@ -126,7 +127,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     )
   }
   const tasks = createTaskManager({
-    outputsDir: outputs,
+    // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
+    outputsDir: join(outputs, `run-${createdAt}`),
     registry,
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })

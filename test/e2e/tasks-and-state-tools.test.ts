@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isGone, waitFor } from '../unit/tasks/helpers.ts'
@@ -59,6 +59,33 @@ describe('background jobs through the CLI (dangerous mode)', () => {
     expect(moved).toContain('b2')
     expect(moved).toContain('early')
     expect(lastToolResult(env.server.requests[3])).toContain('late')
+  })
+
+  it('keeps the logs of an earlier run when a resumed session starts its ids at b1 again', async () => {
+    for (const word of ['first-run', 'second-run']) {
+      env.server.enqueue(
+        call('Bash', { command: `echo ${word}`, run_in_background: true }),
+        call('TaskOutput', { task_id: 'b1', block: true, timeout: 20000 }),
+        { text: 'ok' },
+      )
+      const r = await cli([
+        '-p',
+        'go',
+        '--mode',
+        'dangerous',
+        ...(word === 'second-run' ? ['--continue'] : []),
+      ])
+      expect(r.code, r.stderr).toBe(0)
+    }
+    const outputs = join(env.box.home, '.local', 'state', 'agent-tui', 'outputs')
+    const [session] = await readdir(outputs)
+    const runs = await readdir(join(outputs, String(session)))
+    const logs = await Promise.all(
+      runs
+        .filter((r) => r.startsWith('run-'))
+        .map((r) => readFile(join(outputs, String(session), r, 'tasks', 'b1.log'), 'utf8')),
+    )
+    expect(logs.sort()).toEqual(['first-run\n', 'second-run\n'])
   })
 
   it('leaves no job process behind when agent-tui exits', async () => {
