@@ -95,7 +95,11 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(firstLine(screen)).toMatch(/^ SAFE {2}test-model/)
     expect(tui.term.buffer.active.type).toBe('alternate')
     // Button-event mouse reporting (1000) in SGR encoding (1006) for the wheel.
-    expect(tui.term.modes.mouseTrackingMode).toBe('vt200')
+    // Mouse reporting is switched on with raw mode, which may land just after the first frame.
+    await pollUntil(
+      () => tui.term.modes.mouseTrackingMode === 'vt200',
+      () => `mouse reporting never switched on (mode ${tui.term.modes.mouseTrackingMode})`,
+    )
     expect(tui.output()).toContain('\x1b[?1006h')
 
     tui.write(keys.ctrlD)
@@ -116,7 +120,11 @@ describe('agent-tui in a pseudo-terminal', () => {
 
   it('restores the terminal, mouse reporting included, when killed with SIGTERM', async () => {
     const { tui } = await launch([])
-    expect(tui.term.modes.mouseTrackingMode).toBe('vt200')
+    // Mouse reporting is switched on with raw mode, which may land just after the first frame.
+    await pollUntil(
+      () => tui.term.modes.mouseTrackingMode === 'vt200',
+      () => `mouse reporting never switched on (mode ${tui.term.modes.mouseTrackingMode})`,
+    )
     process.kill(tui.pid, 'SIGTERM')
     const exit = await tui.exited
     expect(exit.exitCode).toBe(143)
