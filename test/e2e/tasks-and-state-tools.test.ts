@@ -23,10 +23,9 @@ describe('background jobs through the CLI (dangerous mode)', () => {
         command: '(sleep 300 & echo $! > grandchild.pid; wait) & echo $$ > leader.pid; wait',
         run_in_background: true,
       }),
-      (req) => {
-        void req
-        return call('TaskStop', { task_id: 'b2' })
-      },
+      // Stop only once the job has started its tree (waits on the files, bounded by Bash's timeout).
+      call('Bash', { command: 'until [ -s grandchild.pid ] && [ -s leader.pid ]; do sleep 0.02; done' }),
+      call('TaskStop', { task_id: 'b2' }),
       call('TaskOutput', { task_id: 'b9' }),
       { text: 'all done' },
     )
@@ -37,8 +36,8 @@ describe('background jobs through the CLI (dangerous mode)', () => {
     expect(output).toContain('first-line')
     expect(output).toContain('second-line')
     expect(output).toMatch(/completed/)
-    expect(lastToolResult(env.server.requests[4])).toMatch(/stop/i)
-    const unknown = JSON.parse(lastToolResult(env.server.requests[5]))
+    expect(lastToolResult(env.server.requests[5])).toMatch(/stop/i)
+    const unknown = JSON.parse(lastToolResult(env.server.requests[6]))
     expect(unknown.error.message).toContain('b1')
     expect(unknown.error.message).toContain('b2')
     const leader = await pidIn('leader.pid')
@@ -91,9 +90,9 @@ describe('background jobs through the CLI (dangerous mode)', () => {
   it('leaves no job process behind when agent-tui exits', async () => {
     env.server.enqueue(
       call('Bash', { command: 'echo $$ > job.pid; exec sleep 300', run_in_background: true }),
-      {
-        text: 'started a job',
-      },
+      // Finish only once the job is really running, so the test knows its pid.
+      call('Bash', { command: 'until [ -s job.pid ]; do sleep 0.02; done' }),
+      { text: 'started a job' },
     )
     const r = await cli(['-p', 'start', '--mode', 'dangerous'])
     expect(r.code).toBe(0)
