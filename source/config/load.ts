@@ -65,6 +65,17 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
       return { ...file, exists: true, settings: parseSettingsText(text, file.path) }
     }),
   )
+  return {
+    merged: mergeSettings(sources.map((s) => s.settings)),
+    sources,
+    rules: collectRules(sources),
+    localSettingsPath: project.local,
+  }
+}
+
+/** Parse and validate one settings file's text. `file` is used in error messages. */
+/** Every rule of every settings file, parsed, lowest precedence first, with the file as its source. */
+export function collectRules(sources: readonly Pick<SettingsSource, 'settings' | 'label'>[]): SourcedRules {
   const rules: SourcedRules = { allow: [], ask: [], deny: [] }
   for (const source of sources) {
     for (const kind of ['allow', 'ask', 'deny'] as const) {
@@ -72,15 +83,9 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
         rules[kind].push(parseRule(text, source.label))
     }
   }
-  return {
-    merged: mergeSettings(sources.map((s) => s.settings)),
-    sources,
-    rules,
-    localSettingsPath: project.local,
-  }
+  return rules
 }
 
-/** Parse and validate one settings file's text. `file` is used in error messages. */
 export function parseSettingsText(text: string, file: string): Settings {
   const body = text.replace(/^\uFEFF/, '')
   if (body.trim() === '') return {}

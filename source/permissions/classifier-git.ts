@@ -133,15 +133,8 @@ const TAG_LIST_FLAGS = new Set([
   '-i',
   '--ignore-case',
 ])
-const TAG_FLAGS_WITH_VALUE = new Set([
-  '--contains',
-  '--no-contains',
-  '--merged',
-  '--no-merged',
-  '--points-at',
-  '--sort',
-  '--format',
-])
+// `git tag --list` filters take the same valued flags as `git branch --list`.
+const TAG_FLAGS_WITH_VALUE = BRANCH_FLAGS_WITH_VALUE
 
 /**
  * `git branch` / `git tag` list when every flag is a listing flag; a bare name creates a ref unless

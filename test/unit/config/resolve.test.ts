@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, UsageError } from '../../../source/config/errors.js'
 import { parseArgs } from '../../../source/config/flags.js'
 import type { LoadedSettings, SettingsScope } from '../../../source/config/load.js'
-import { mergeSettings } from '../../../source/config/load.js'
+import { collectRules, mergeSettings } from '../../../source/config/load.js'
 import { resolveConfig } from '../../../source/config/resolve.js'
 import type { Settings } from '../../../source/config/schema.js'
-import { parseRule } from '../../../source/permissions/rules.js'
 
 /** Builds what loadSettings returns, from per-scope settings. */
 function loaded(layers: Partial<Record<SettingsScope, Settings>> = {}): LoadedSettings {
@@ -17,21 +16,10 @@ function loaded(layers: Partial<Record<SettingsScope, Settings>> = {}): LoadedSe
     exists: layers[scope] !== undefined,
     settings: layers[scope] ?? {},
   }))
-  const rules = {
-    allow: [] as ReturnType<typeof parseRule>[],
-    ask: [] as ReturnType<typeof parseRule>[],
-    deny: [] as ReturnType<typeof parseRule>[],
-  }
-  for (const source of sources) {
-    for (const kind of ['allow', 'ask', 'deny'] as const) {
-      for (const text of source.settings.permissions?.[kind] ?? [])
-        rules[kind].push(parseRule(text, source.label))
-    }
-  }
   return {
     merged: mergeSettings(sources.map((s) => s.settings)),
     sources,
-    rules,
+    rules: collectRules(sources),
     localSettingsPath: '/p/local.json',
   }
 }
