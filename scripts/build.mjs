@@ -22,7 +22,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  minify: true,
+  // AGENT_TUI_READABLE_BUILD=1 keeps names, for reading CPU profiles.
+  minify: !process.env.AGENT_TUI_READABLE_BUILD,
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',

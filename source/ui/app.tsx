@@ -206,7 +206,7 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
         confirming={tasksUi.confirmId === viewing.id}
       />
     )
-  } else main = <TranscriptPane view={view} width={mainWidth} height={mainHeight} />
+  } else main = <TranscriptPane view={view} theme={theme} width={mainWidth} height={mainHeight} />
 
   return (
     <ShellContext.Provider value={shell}>

@@ -9,6 +9,7 @@ import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
 import type { Flash } from './shell-context.js'
+import { RegionPainter } from './terminal/region-painter.js'
 import { TuiRoot } from './tui-root.js'
 
 export interface RunTuiOptions {
@@ -47,6 +48,8 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       ? createMouseInput({ stdin: terminalStdin, stdout, onMouse: mouseHub.emit })
       : null
   const stdin = mouseInput?.stdin ?? terminalStdin
+  // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
+  const painter = stdout.isTTY ? new RegionPainter({ write: (text) => stdout.write(text) }) : undefined
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
   const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
   const startupMessage: Flash | undefined = overrides.ok
@@ -67,6 +70,9 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     void shutdownOnce().finally(() => instance?.unmount())
   }
 
+  // Ink turns raw mode on only after its first frame; keys typed before that would be echoed by the
+  // terminal onto the screen (over the prompt). Raw mode from here on; Ink turns it off when it exits.
+  if (terminalStdin.isTTY) terminalStdin.setRawMode(true)
   instance = render(
     <TuiRoot
       store={opts.store}
@@ -79,9 +85,10 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       startupMessage={startupMessage}
       onExit={onExit}
       {...(mouseInput ? { mouse: mouseHub } : {})}
+      {...(painter ? { painter } : {})}
     />,
     {
-      stdout,
+      stdout: painter ? painter.wrapStdout(stdout) : stdout,
       stdin,
       alternateScreen: true,
       incrementalRendering: true,
@@ -95,6 +102,8 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   try {
     await instance.waitUntilExit()
   } finally {
+    painter?.dispose()
+    if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
   }
   if (opts.printOnExit) stdout.write(lastTurnMarkdown(opts.store.getState()))

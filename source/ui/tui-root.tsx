@@ -5,6 +5,8 @@ import { CommandsContext, StoreContext } from './hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { KeyDispatcher } from './keys/dispatcher.js'
 import type { MouseSource } from './keys/mouse.js'
+import { PainterContext } from './terminal/painter-context.js'
+import type { RegionPainter } from './terminal/region-painter.js'
 
 export interface TuiRootProps extends AppProps {
   store: Store
@@ -14,6 +16,8 @@ export interface TuiRootProps extends AppProps {
   doublePressMs?: number
   /** Mouse reports from the stdin filter (absent when mouse reporting is off). */
   mouse?: MouseSource
+  /** Paints the transcript straight to the terminal (real terminals only; tests render it in Ink). */
+  painter?: RegionPainter
 }
 
 /** The providers around the App: store, runtime commands and the one key dispatcher. */
@@ -23,14 +27,17 @@ export function TuiRoot({
   bindings = DEFAULT_BINDINGS,
   doublePressMs,
   mouse,
+  painter,
   ...app
 }: TuiRootProps) {
   return (
     <StoreContext.Provider value={store}>
       <CommandsContext.Provider value={commands}>
-        <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
-          <App {...app} />
-        </KeyDispatcher>
+        <PainterContext.Provider value={painter ?? null}>
+          <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
+            <App {...app} />
+          </KeyDispatcher>
+        </PainterContext.Provider>
       </CommandsContext.Provider>
     </StoreContext.Provider>
   )

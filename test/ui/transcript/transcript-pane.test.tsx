@@ -11,10 +11,11 @@ import stripAnsi from 'strip-ansi'
 
 function mount(state: State, height: number, width = 60) {
   const store = createStore(state)
-  const view = createTranscriptView(createTheme({ level: 0 }))
+  const theme = createTheme({ level: 0 })
+  const view = createTranscriptView(theme)
   const app = render(
     <StoreContext.Provider value={store}>
-      <TranscriptPane view={view} width={width} height={height} />
+      <TranscriptPane view={view} theme={theme} width={width} height={height} />
     </StoreContext.Provider>,
   )
   const rows = () => stripAnsi(app.lastFrame() ?? '').split('\n')

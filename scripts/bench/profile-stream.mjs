@@ -1,0 +1,43 @@
+// Dev helper (not part of the bench): CPU-profiles the TUI while it streams a reply at 200 tok/s.
+// Usage: node scripts/bench/profile-stream.mjs [outDir] [chunkDelayMs]
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { makeMarkdown } from './markdown.mjs'
+import { startPty } from './pty.mjs'
+import { makeSandbox } from './sandbox.mjs'
+import { startStreamServer } from './stream-server.mjs'
+
+const outDir = process.argv[2] ?? '/tmp/prof'
+const delay = Number(process.argv[3] ?? 20)
+const size = Number(process.argv[4] ?? 4000)
+const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'agent-tui.cjs')
+const box = await makeSandbox()
+const text = makeMarkdown(size, 'ZZENDZZ')
+const server = await startStreamServer({ reply: () => ({ text, chunkSize: 16, chunkDelayMs: delay }) })
+const tui = startPty({
+  args: [cli, '--base-url', server.baseUrl, '--model', 'test-model'],
+  cwd: box.work,
+  env: { ...box.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${outDir}` },
+  cols: 140,
+  rows: 40,
+})
+await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
+await tui.quiet(500, 3000)
+tui.write('go')
+await tui.quiet(100, 2000)
+tui.write('\r')
+await tui
+  .waitFor((s) => s.includes('ZZENDZZ'), 15000, 'end')
+  .catch((e) => {
+    console.log(e.message.slice(0, 3000))
+    console.log('sync', tui.term?.modes?.synchronizedOutputMode)
+    process.exit(1)
+  })
+await tui.quiet(300, 3000)
+tui.write('\x04')
+await tui.quiet(50, 1000)
+tui.write('\x04')
+await tui.exited
+await server.close()
+await box.cleanup()
+console.log('done')

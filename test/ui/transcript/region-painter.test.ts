@@ -1,0 +1,148 @@
+import { PassThrough } from 'node:stream'
+import xtermHeadless from '@xterm/headless'
+import { describe, expect, it, vi } from 'vitest'
+import { type Rect, RegionPainter } from '../../../source/ui/terminal/region-painter.js'
+
+const BSU = '\x1b[?2026h'
+const ESU = '\x1b[?2026l'
+
+/**
+ * A painter writing into a real terminal emulator, next to a stand-in for Ink that writes whole lines
+ * through the painter's stdout proxy (as Ink does: BSU, frame, ESU as separate writes).
+ */
+function setUp(cols = 40, rows = 8) {
+  const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true })
+  const pending: Promise<void>[] = []
+  const toTerminal = (text: string) => pending.push(new Promise<void>((resolve) => term.write(text, resolve)))
+  const real = Object.assign(new PassThrough(), {
+    isTTY: true,
+    columns: cols,
+    rows,
+  }) as unknown as NodeJS.WriteStream
+  real.write = ((chunk: string) => {
+    toTerminal(chunk)
+    return true
+  }) as typeof real.write
+  const writes: string[] = []
+  const painter = new RegionPainter({
+    write: (text) => {
+      writes.push(text)
+      toTerminal(text)
+    },
+    minIntervalMs: 30,
+  })
+  const ink = painter.wrapStdout(real)
+  let rect: Rect | null = { top: 1, left: 0, width: 20, height: 4 }
+  let content = ['alpha', 'beta', 'gamma', 'delta']
+  const source = {
+    rect: () => rect,
+    rows: (r: Rect) => Array.from({ length: r.height }, (_, i) => content[i] ?? ''),
+  }
+  /** Ink redraws the screen: `lines` are full rows, written from the top-left. */
+  const inkFrame = (lines: string[]) => {
+    ink.write(BSU)
+    ink.write(`\x1b[H${lines.map((l) => `\x1b[2K${l}`).join('\r\n')}`)
+    ink.write(ESU)
+  }
+  const screen = async () => {
+    await Promise.all(pending)
+    const buffer = term.buffer.active
+    return Array.from({ length: rows }, (_, y) => buffer.getLine(y)?.translateToString(true) ?? '')
+  }
+  return {
+    painter,
+    source,
+    ink,
+    writes,
+    inkFrame,
+    screen,
+    setRect: (r: Rect | null) => {
+      rect = r
+    },
+    setContent: (c: string[]) => {
+      content = c
+    },
+  }
+}
+
+describe('RegionPainter', () => {
+  it('paints the rows into the rectangle, leaving the cells beside it to Ink', async () => {
+    const t = setUp()
+    t.inkFrame(['status', `${' '.repeat(20)}| side`, `${' '.repeat(20)}| pane`])
+    t.painter.attach(t.source, true)
+    const screen = await t.screen()
+    expect(screen[0]).toBe('status')
+    expect(screen[1]).toBe(`alpha${' '.repeat(15)}| side`)
+    expect(screen[2]).toBe(`beta${' '.repeat(16)}| pane`)
+    expect(screen[4]).toBe('delta')
+  })
+
+  it('writes only the rows that changed, at most once per interval', async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    t.writes.length = 0
+    t.setContent(['alpha', 'BETA', 'gamma', 'delta'])
+    t.painter.invalidate()
+    t.setContent(['alpha', 'BETA!', 'gamma', 'delta'])
+    t.painter.invalidate()
+    expect(t.writes).toEqual([])
+    await vi.waitFor(() => expect(t.writes.length).toBeGreaterThan(0))
+    expect(t.writes).toHaveLength(1)
+    expect(t.writes[0]).toContain('BETA!')
+    expect(t.writes[0]).not.toContain('alpha')
+    expect((await t.screen())[2]).toBe('BETA!')
+  })
+
+  it('repaints inside every Ink frame, since Ink may have erased the rows', async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    t.inkFrame(['status 2', '', '', '', '', ''])
+    const screen = await t.screen()
+    expect(screen[0]).toBe('status 2')
+    expect(screen.slice(1, 5)).toEqual(['alpha', 'beta', 'gamma', 'delta'])
+  })
+
+  it('keeps to the rectangle of the last Ink frame until Ink draws the next one', async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    // The layout moved a dialog over rows 3–4, but Ink has not written that frame yet.
+    t.setRect({ top: 1, left: 0, width: 20, height: 2 })
+    t.setContent(['one', 'two', 'three', 'four'])
+    t.painter.invalidate(true)
+    expect((await t.screen()).slice(1, 5)).toEqual(['one', 'two', 'three', 'four'])
+    // Ink's frame arrives: the cells that left the rectangle are blanked before Ink draws there.
+    t.ink.write(BSU)
+    t.ink.write('\x1b[4;1Hdialog')
+    t.ink.write(ESU)
+    const screen = await t.screen()
+    expect(screen.slice(1, 5)).toEqual(['one', 'two', 'dialog', ''])
+  })
+
+  it('blanks its rectangle when detached, and paints nothing while Ink has left the screen', async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    t.ink.write('\x1b[?1049l')
+    t.writes.length = 0
+    t.setContent(['hidden'])
+    t.painter.invalidate(true)
+    expect(t.writes).toEqual([])
+    t.ink.write('\x1b[?1049h')
+    t.inkFrame(['status'])
+    expect((await t.screen())[1]).toBe('hidden')
+    t.painter.detach(t.source)
+    expect((await t.screen()).slice(1, 5)).toEqual(['', '', '', ''])
+  })
+
+  it('waits for the Ink frame that shows the pane before painting a newly mounted one', async () => {
+    const t = setUp()
+    t.inkFrame(['help overlay', 'line', 'line', 'line', 'line'])
+    t.painter.attach(t.source, false)
+    expect((await t.screen())[1]).toBe('line')
+    t.inkFrame(['status'])
+    expect((await t.screen()).slice(1, 3)).toEqual(['alpha', 'beta'])
+  })
+})
