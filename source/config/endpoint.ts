@@ -65,11 +65,15 @@ type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string }
 
 /** Resolve the endpoint. Never throws: failures are reported in the result. */
 export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
+  if (opts.baseUrl !== undefined && opts.probe === false) {
+    // Before touching the global fetch: its first use loads undici, tens of milliseconds.
+    const baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    return { kind: 'configured', baseUrl, apiKey: opts.apiKey, model: opts.model, models: [] }
+  }
   const fetchImpl = opts.fetchImpl ?? fetch
   if (opts.baseUrl !== undefined) {
     const baseUrl = opts.baseUrl.replace(/\/+$/, '')
     const base = { kind: 'configured' as const, baseUrl, apiKey: opts.apiKey, model: opts.model }
-    if (opts.probe === false) return { ...base, models: [] }
     const timeoutMs = opts.listTimeoutMs ?? 2000
     const listing = await listModels(baseUrl, {
       apiKey: opts.apiKey,

@@ -17,6 +17,8 @@ export interface RunTuiOptions {
   commands: RuntimeCommands
   /** The model's context window in tokens. */
   contextLimit: number
+  /** A better context window, learnt after the first frame (the endpoint's model metadata). */
+  contextLimitLater?: Promise<number | undefined>
   /** Settings `keybindings`: command name → key spec(s). */
   keybindings?: Record<string, string | string[]>
   /** Git branch for the status bar (read once by the caller). */
@@ -73,12 +75,12 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   // Ink turns raw mode on only after its first frame; keys typed before that would be echoed by the
   // terminal onto the screen (over the prompt). Raw mode from here on; Ink turns it off when it exits.
   if (terminalStdin.isTTY) terminalStdin.setRawMode(true)
-  instance = render(
+  const root = (contextLimit: number) => (
     <TuiRoot
       store={opts.store}
       commands={opts.commands}
       bindings={bindings}
-      contextLimit={opts.contextLimit}
+      contextLimit={contextLimit}
       theme={opts.theme ?? defaultTheme}
       branch={branch}
       prices={opts.prices}
@@ -86,22 +88,27 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       onExit={onExit}
       {...(mouseInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}
-    />,
-    {
-      stdout: painter ? painter.wrapStdout(stdout) : stdout,
-      stdin,
-      alternateScreen: true,
-      incrementalRendering: true,
-      maxFps: 30,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      // Decided from the TTY, not from CI detection: an e2e test in a pty under CI=true must be interactive.
-      interactive: Boolean(stdout.isTTY),
-    },
+    />
   )
+  instance = render(root(opts.contextLimit), {
+    stdout: painter ? painter.wrapStdout(stdout) : stdout,
+    stdin,
+    alternateScreen: true,
+    incrementalRendering: true,
+    maxFps: 30,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    // Decided from the TTY, not from CI detection: an e2e test in a pty under CI=true must be interactive.
+    interactive: Boolean(stdout.isTTY),
+  })
+  let closed = false
+  void opts.contextLimitLater?.then((limit) => {
+    if (!closed && limit !== undefined && limit !== opts.contextLimit) instance?.rerender(root(limit))
+  })
   try {
     await instance.waitUntilExit()
   } finally {
+    closed = true
     painter?.dispose()
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()

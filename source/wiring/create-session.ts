@@ -25,6 +25,7 @@ import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
 import { readGitBranch } from './git.js'
 import { createPermissionGate } from './permission-gate.js'
+import { SessionError } from './session-error.js'
 
 export interface SessionOptions {
   config: ResolvedConfig
@@ -51,8 +52,6 @@ export interface Session {
   warnings: string[]
   close(): Promise<void>
 }
-
-export class SessionError extends Error {}
 
 /** Builds the whole service graph of one session: store ← runtime → provider, tools, permissions, tasks. */
 export async function createSession(opts: SessionOptions): Promise<Session> {

@@ -13,6 +13,8 @@ export interface InteractiveOptions {
   paths: AppPaths
   workspace: string
   endpoint: ResolvedEndpoint
+  /** Lists the endpoint's models (for the context length) when that was left until after the first frame. */
+  describeEndpoint?: () => Promise<ResolvedEndpoint>
   resume?: { kind: 'continue' } | { kind: 'id'; id: string }
   debug?: DebugLog
 }
@@ -37,17 +39,19 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     return 2
   }
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
+  // The session reads contextLength whenever it resolves a profile, so a late listing can fill it in.
+  const sessionEndpoint: { baseUrl: string; model: string; apiKey?: string; contextLength?: number } = {
+    baseUrl: endpoint.baseUrl,
+    model,
+    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+  }
   const session = await createSession({
     config,
     paths: opts.paths,
     workspace: opts.workspace,
     interactive: true,
-    endpoint: {
-      baseUrl: endpoint.baseUrl,
-      model,
-      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-      ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
-    },
+    endpoint: sessionEndpoint,
     ...(opts.resume ? { resume: opts.resume } : {}),
     observers: opts.debug ? [(action) => opts.debug?.write(action)] : [],
     exportMarkdown: (state) => transcriptToMarkdown(state),
@@ -66,10 +70,21 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
+    // setImmediate: runTui draws its first frame synchronously, so the listing starts right after it.
+    const describe = opts.describeEndpoint
+    const contextLimitLater = describe
+      ? new Promise((resolve) => setImmediate(resolve)).then(describe)
+      : undefined
+    const limitLater = contextLimitLater?.then((details) => {
+      if (details.kind === 'none' || !details.contextLength) return undefined
+      sessionEndpoint.contextLength = details.contextLength
+      return session.profile().contextLimit
+    })
     return await ui.runTui({
       store: session.store,
       commands: session.runtime,
       contextLimit: session.profile().contextLimit,
+      ...(limitLater ? { contextLimitLater: limitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),

@@ -5,8 +5,8 @@ import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/paths.js'
 import { resolveConfig } from '../config/resolve.js'
-import { SessionError } from './create-session.js'
 import { openDebugLog } from './debug-log.js'
+import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
@@ -40,11 +40,17 @@ export async function start(args: ParsedArgs): Promise<number> {
           import('./create-session.js'),
         ])
     preload?.catch(() => undefined)
-    const endpoint = await resolveEndpoint({
+    const endpointOptions = {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.model ? { model: config.model } : {}),
-    })
+    }
+    // With a URL and a model configured the TUI has all it needs to open: the listing (which only adds the
+    // context length from the model metadata) must not hold back the first frame — a remote /models can
+    // take a second.
+    const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
+    const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
+    const describeEndpoint = listLater ? () => resolveEndpoint(endpointOptions) : undefined
     const resume = args.continue
       ? ({ kind: 'continue' } as const)
       : typeof args.resume === 'string'
@@ -99,6 +105,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       paths,
       workspace,
       endpoint,
+      ...(describeEndpoint ? { describeEndpoint } : {}),
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
     })

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keys, pollUntil, startTui, type TuiSession } from '../support/pty-terminal.ts'
-import { makeSandbox, type Sandbox } from '../support/run-cli.ts'
+import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
 import { type ReplySource, type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
 import { isGone } from '../unit/tasks/helpers.ts'
 
@@ -293,6 +293,34 @@ describe('agent-tui in a pseudo-terminal', () => {
       expect(buffer.getLine(buffer.viewportY + y)?.isWrapped ?? false).toBe(false)
     }
     expect(buffer.type).toBe('alternate')
+  })
+
+  it('shows the resumed conversation at once on --continue, and new output below it', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({
+      replies: [{ text: 'The earlier answer.' }, { text: 'A fresh answer.' }],
+    })
+    const first = await runCli(
+      ['-p', 'an earlier question', '--base-url', server.baseUrl, '--model', 'test-model'],
+      {
+        cwd: box.workspace,
+        env: box.env,
+      },
+    )
+    expect(first.code).toBe(0)
+    tui = startTui({
+      args: ['--continue', '--base-url', server.baseUrl, '--model', 'test-model'],
+      cwd: box.workspace,
+      env: box.env,
+      cols: 140,
+      rows: 40,
+    })
+    // Nothing is typed: the resumed transcript must be painted without any further frame.
+    const resumed = await tui.waitFor('The earlier answer.')
+    expect(resumed).toContain('› an earlier question')
+    await tui.submit('and now?')
+    const after = await tui.waitFor('A fresh answer.')
+    expect(after.indexOf('The earlier answer.')).toBeLessThan(after.indexOf('A fresh answer.'))
   })
 
   it('shows the setup panel when no endpoint is configured, and q exits', async () => {

@@ -46,6 +46,9 @@ const ALT_SCREEN_OFF = `${ESC}[?1049l`
 /** Erase display / line (any variant): a write outside a frame containing one may have hit our cells. */
 const ERASES = /\x1b\[[0-3]?[JK]/
 
+/** Longer than Ink's throttle window at its 30 fps cap. */
+const INK_FRAME_WAIT_MS = 50
+
 const moveTo = (row: number, column: number) => `${ESC}[${row + 1};${column + 1}H`
 /** ECH: blanks `n` cells from the cursor without moving it or touching cells beyond (the side panes). */
 const ECH = (n: number) => `${ESC}[${n}X`
@@ -63,6 +66,8 @@ export class RegionPainter {
   /** Rows as painted in `#rect`; null means unknown (repaint everything). */
   #painted: readonly string[] | null = null
   #timer: NodeJS.Timeout | null = null
+  /** After a mount that Ink has not drawn yet: see `attach`. */
+  #settleTimer: NodeJS.Timeout | null = null
   #lastPaintAt = Number.NEGATIVE_INFINITY
   #frames = 0
   #inFrame = false
@@ -90,7 +95,18 @@ export class RegionPainter {
     if (inkDrewIt) {
       this.#rect = source.rect()
       this.#paint()
+      return
     }
+    // Ink writes nothing when its new frame equals the one on screen (a blank pane replacing nothing):
+    // once a throttled frame would have arrived, what is on screen is the pane's frame.
+    const frames = this.#frames
+    this.#cancelTimer()
+    this.#settleTimer = setTimeout(() => {
+      this.#settleTimer = null
+      if (this.#source !== source || this.#frames !== frames || this.#rect) return
+      this.#rect = source.rect()
+      this.#paint()
+    }, INK_FRAME_WAIT_MS)
   }
 
   /** Stops painting and blanks what was painted, before Ink draws whatever replaces the pane. */
@@ -111,7 +127,8 @@ export class RegionPainter {
   invalidate(urgent = false): void {
     if (!this.#source || this.#suspended) return
     if (urgent) {
-      this.#cancelTimer()
+      if (this.#timer) clearTimeout(this.#timer)
+      this.#timer = null
       this.#paint()
       return
     }
@@ -217,6 +234,8 @@ export class RegionPainter {
   #cancelTimer(): void {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
+    if (this.#settleTimer) clearTimeout(this.#settleTimer)
+    this.#settleTimer = null
   }
 }
 

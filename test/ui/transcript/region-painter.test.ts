@@ -145,4 +145,12 @@ describe('RegionPainter', () => {
     t.inkFrame(['status'])
     expect((await t.screen()).slice(1, 3)).toEqual(['alpha', 'beta'])
   })
+
+  it('paints a newly mounted pane by itself when Ink has no new frame to write (its output was unchanged)', async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, false)
+    expect((await t.screen())[1]).toBe('')
+    await vi.waitFor(async () => expect((await t.screen())[1]).toBe('alpha'))
+  })
 })
