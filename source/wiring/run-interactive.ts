@@ -72,19 +72,17 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const prices = pricesForModel(model)
     // setImmediate: runTui draws its first frame synchronously, so the listing starts right after it.
     const describe = opts.describeEndpoint
-    const contextLimitLater = describe
-      ? new Promise((resolve) => setImmediate(resolve)).then(describe)
-      : undefined
-    const limitLater = contextLimitLater?.then((details) => {
-      if (details.kind === 'none' || !details.contextLength) return undefined
-      sessionEndpoint.contextLength = details.contextLength
+    const details = describe ? new Promise((resolve) => setImmediate(resolve)).then(describe) : undefined
+    const contextLimitLater = details?.then((described) => {
+      if (described.kind === 'none' || !described.contextLength) return undefined
+      sessionEndpoint.contextLength = described.contextLength
       return session.profile().contextLimit
     })
     return await ui.runTui({
       store: session.store,
       commands: session.runtime,
       contextLimit: session.profile().contextLimit,
-      ...(limitLater ? { contextLimitLater: limitLater } : {}),
+      ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
