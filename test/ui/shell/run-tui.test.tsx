@@ -41,6 +41,28 @@ describe('runTui', () => {
     expect(commands.named('shutdown')).toHaveLength(1)
   })
 
+  it('re-renders with a context window learnt after the first frame', async () => {
+    const store = makeStore([
+      { type: 'usage/recorded', usage: { input: 25_000, output: 100, cached: 0 }, contextTokens: 25_000 },
+    ])
+    const commands = fakeCommands({ store })
+    const { stdout, stdin, streams } = io()
+    let learn: (limit: number) => void = () => {}
+    const contextLimitLater = new Promise<number | undefined>((resolve) => {
+      learn = resolve
+    })
+    const done = runTui({ store, commands, contextLimit: 50_000, contextLimitLater, theme, ...streams })
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    learn(100_000)
+    await contextLimitLater
+    stdin.write('/quit')
+    stdin.write(KEYS.enter)
+    await expect(done).resolves.toBe(0)
+    const written = stdout.frames.join('')
+    expect(written).toContain('ctx 25%')
+    expect(written).not.toContain('ctx 50%')
+  })
+
   it('exits on Ctrl+D twice and can print the last turn to the normal screen', async () => {
     const store = makeStore([
       { type: 'user/submitted', id: 'u1', content: 'old question', text: 'old question' },
