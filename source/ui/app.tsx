@@ -211,7 +211,7 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   return (
     <ShellContext.Provider value={shell}>
       <Box flexDirection="column" width={width} height={height} overflow="hidden">
-        <StatusBar width={width} contextLimit={contextLimit} branch={branch} prices={prices} />
+        <StatusBar width={width} contextLimit={contextLimit} branch={branch} prices={prices} theme={theme} />
         <Box
           ref={middleRef}
           flexDirection={side.kind === 'column' ? 'row' : 'column'}

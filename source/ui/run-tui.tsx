@@ -9,7 +9,7 @@ import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
 import type { Flash } from './shell-context.js'
-import { RegionPainter } from './terminal/region-painter.js'
+import { ScreenPainter } from './terminal/screen-painter.js'
 import { TuiRoot } from './tui-root.js'
 
 export interface RunTuiOptions {
@@ -51,7 +51,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       : null
   const stdin = mouseInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
-  const painter = stdout.isTTY ? new RegionPainter({ write: (text) => stdout.write(text) }) : undefined
+  const painter = stdout.isTTY ? new ScreenPainter({ write: (text) => stdout.write(text) }) : undefined
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
   const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
   const startupMessage: Flash | undefined = overrides.ok

@@ -6,7 +6,7 @@ import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { KeyDispatcher } from './keys/dispatcher.js'
 import type { MouseSource } from './keys/mouse.js'
 import { PainterContext } from './terminal/painter-context.js'
-import type { RegionPainter } from './terminal/region-painter.js'
+import type { ScreenPainter } from './terminal/screen-painter.js'
 
 export interface TuiRootProps extends AppProps {
   store: Store
@@ -17,7 +17,7 @@ export interface TuiRootProps extends AppProps {
   /** Mouse reports from the stdin filter (absent when mouse reporting is off). */
   mouse?: MouseSource
   /** Paints the transcript straight to the terminal (real terminals only; tests render it in Ink). */
-  painter?: RegionPainter
+  painter?: ScreenPainter
 }
 
 /** The providers around the App: store, runtime commands and the one key dispatcher. */

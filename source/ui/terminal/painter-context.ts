@@ -1,9 +1,10 @@
 import type { DOMElement } from 'ink'
 import { createContext } from 'react'
-import type { Rect, RegionPainter } from './region-painter.js'
+import type { Rect } from './painted-region.js'
+import type { ScreenPainter } from './screen-painter.js'
 
 /** Present only in a real terminal: panes that can paint themselves do so instead of rendering rows in Ink. */
-export const PainterContext = createContext<RegionPainter | null>(null)
+export const PainterContext = createContext<ScreenPainter | null>(null)
 
 /**
  * Where an Ink element is visible on screen, from the layout Ink computed for its latest frame: its box

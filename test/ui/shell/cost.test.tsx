@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest'
 import { pricesForModel } from '../../../source/provider/prices.js'
 import type { Action } from '../../../source/store/actions.js'
 import { estimateCost, formatCost } from '../../../source/ui/panes/status/format.js'
+import { createTheme } from '../../../source/ui/components/theme.js'
 import { StatusBar } from '../../../source/ui/panes/status/status-bar.js'
 import { fakeCommands, makeStore, renderPane } from './helpers.js'
+
+const theme = createTheme({ level: 0 })
 
 describe('pricesForModel', () => {
   it('knows the well-known hosted models, dated snapshots and vendor-prefixed ids included', () => {
@@ -74,14 +77,17 @@ describe('cost estimate', () => {
     }
     const prices = pricesForModel('gpt-4.1')
     // 2000 × $2 + 2000 × $0.50 + 500 × $8, per million = $0.009
-    const priced = renderPane(<StatusBar width={120} contextLimit={100_000} prices={prices} />, {
-      store: makeStore([usage]),
-      commands: fakeCommands(),
-    })
+    const priced = renderPane(
+      <StatusBar theme={theme} width={120} contextLimit={100_000} prices={prices} />,
+      {
+        store: makeStore([usage]),
+        commands: fakeCommands(),
+      },
+    )
     expect(priced.frame()).toContain('4k↑ 500↓ ~$0.0090')
     priced.unmount()
     const unpriced = renderPane(
-      <StatusBar width={120} contextLimit={100_000} prices={pricesForModel('test-model')} />,
+      <StatusBar theme={theme} width={120} contextLimit={100_000} prices={pricesForModel('test-model')} />,
       { store: makeStore([usage]), commands: fakeCommands() },
     )
     expect(unpriced.frame()).toContain('4k↑ 500↓')

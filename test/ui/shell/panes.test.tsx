@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../source/store/actions.js'
 import { MODES, type Mode, type TaskSummary } from '../../../source/store/domain.js'
 import { listTasks } from '../../../source/store/selectors.js'
-import { MODE_BADGES } from '../../../source/ui/components/theme.js'
+import { createTheme, MODE_BADGES } from '../../../source/ui/components/theme.js'
 import { contextPercent, formatTokens, shortenPath } from '../../../source/ui/panes/status/format.js'
 import { StatusBar } from '../../../source/ui/panes/status/status-bar.js'
 import { TaskViewer, tailLines } from '../../../source/ui/panes/tasks/task-viewer.js'
@@ -11,6 +11,8 @@ import { useTasksController } from '../../../source/ui/panes/tasks/use-tasks-con
 import { TodoPane } from '../../../source/ui/panes/todo/todo-pane.js'
 import { useCommands } from '../../../source/ui/hooks/use-store.js'
 import { fakeCommands, KEYS, makeStore, renderPane, waitFor } from './helpers.js'
+
+const theme = createTheme({ level: 0 })
 
 function task(id: string, over: Partial<TaskSummary> = {}): TaskSummary {
   return {
@@ -31,7 +33,10 @@ function task(id: string, over: Partial<TaskSummary> = {}): TaskSummary {
 describe('StatusBar', () => {
   it.each(MODES)('shows the %s badge', (mode: Mode) => {
     const store = makeStore([], mode)
-    const r = renderPane(<StatusBar width={100} contextLimit={1000} />, { store, commands: fakeCommands() })
+    const r = renderPane(<StatusBar theme={theme} width={100} contextLimit={1000} />, {
+      store,
+      commands: fakeCommands(),
+    })
     expect(r.frame()).toContain(` ${mode.toUpperCase()} `)
     r.unmount()
   })
@@ -47,7 +52,7 @@ describe('StatusBar', () => {
       usage: { input: 25_000, output: 1200, cached: 20_000 },
       contextTokens: 25_000,
     }
-    const r = renderPane(<StatusBar width={100} contextLimit={100_000} branch="main" />, {
+    const r = renderPane(<StatusBar theme={theme} width={100} contextLimit={100_000} branch="main" />, {
       store: makeStore([usage]),
       commands: fakeCommands(),
     })
@@ -67,7 +72,12 @@ describe('StatusBar', () => {
       contextTokens: 10,
     }
     const r = renderPane(
-      <StatusBar width={120} contextLimit={100_000} prices={{ inputPerMillion: 1, outputPerMillion: 10 }} />,
+      <StatusBar
+        theme={theme}
+        width={120}
+        contextLimit={100_000}
+        prices={{ inputPerMillion: 1, outputPerMillion: 10 }}
+      />,
       { store: makeStore([usage]), commands: fakeCommands() },
     )
     expect(r.frame()).toContain('$2.00')
@@ -76,7 +86,10 @@ describe('StatusBar', () => {
 
   it('shows the spinner and phase only while busy', async () => {
     const store = makeStore()
-    const r = renderPane(<StatusBar width={100} contextLimit={1000} />, { store, commands: fakeCommands() })
+    const r = renderPane(<StatusBar theme={theme} width={100} contextLimit={1000} />, {
+      store,
+      commands: fakeCommands(),
+    })
     expect(r.frame()).not.toContain('thinking')
     store.dispatch({ type: 'turn/started', turnId: 't1', at: Date.now() })
     await waitFor(() => r.frame().includes('thinking 0s'), r.frame)
@@ -86,7 +99,7 @@ describe('StatusBar', () => {
   })
 
   it('drops low-priority segments instead of wrapping on narrow terminals', () => {
-    const r = renderPane(<StatusBar width={30} contextLimit={1000} />, {
+    const r = renderPane(<StatusBar theme={theme} width={30} contextLimit={1000} />, {
       store: makeStore(),
       commands: fakeCommands(),
     })

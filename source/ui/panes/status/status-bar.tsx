@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink'
-import { memo, useEffect, useState } from 'react'
+import { memo } from 'react'
 import stringWidth from 'string-width'
 import type { Phase } from '../../../store/state.js'
 import {
@@ -10,14 +10,14 @@ import {
   selectTurnStartedAt,
   selectUsage,
 } from '../../../store/selectors.js'
-import { MODE_BADGES } from '../../components/theme.js'
+import { MODE_BADGES, type Theme } from '../../components/theme.js'
 import { useStore } from '../../hooks/use-store.js'
+import { BusyIndicator } from './busy-indicator.js'
 import {
   cachedPercent,
   contextPercent,
   estimateCost,
   formatCost,
-  formatElapsed,
   formatTokens,
   type Prices,
   shortenPath,
@@ -30,6 +30,7 @@ export interface StatusBarProps {
   /** Git branch, read once at start-up by the caller. */
   branch?: string
   prices?: Prices
+  theme: Theme
 }
 
 const PHASE_LABEL: Record<Phase, string> = {
@@ -51,7 +52,13 @@ interface Segment {
  * One-line status: model, mode badge, context meter, tokens/cost, cwd and branch, busy spinner.
  * Segments that do not fit are dropped by priority rather than wrapping, so the bar is always one row.
  */
-export const StatusBar = memo(function StatusBar({ width, contextLimit, branch, prices }: StatusBarProps) {
+export const StatusBar = memo(function StatusBar({
+  width,
+  contextLimit,
+  branch,
+  prices,
+  theme,
+}: StatusBarProps) {
   const mode = useStore(selectMode)
   const session = useStore(selectSession)
   const usage = useStore(selectUsage)
@@ -101,11 +108,7 @@ export const StatusBar = memo(function StatusBar({ width, contextLimit, branch, 
           </Text>
         ))}
       </Text>
-      {busy ? (
-        <Box flexGrow={1} justifyContent="flex-end">
-          <BusyIndicator startedAt={startedAt} label={PHASE_LABEL[phase]} />
-        </Box>
-      ) : null}
+      {busy ? <BusyIndicator startedAt={startedAt} label={PHASE_LABEL[phase]} theme={theme} /> : null}
     </Box>
   )
 })
@@ -118,25 +121,4 @@ function fitSegments(segments: Segment[], budget: number): Segment[] {
     shown = shown.filter((s) => s !== lowest)
   }
   return shown
-}
-
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
-
-/**
- * Mounted only while a turn runs, so its timer exists only then: an idle app has no intervals at all.
- */
-export function BusyIndicator({ startedAt, label }: { startedAt: number | null; label: string }) {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 120)
-    return () => clearInterval(timer)
-  }, [])
-  const frame = SPINNER[Math.floor(now / 120) % SPINNER.length]
-  const elapsed = startedAt === null ? '' : ` ${formatElapsed(now - startedAt)}`
-  return (
-    <Text color="yellow" wrap="truncate">
-      {frame} {label}
-      {elapsed}
-    </Text>
-  )
 }

@@ -5,7 +5,8 @@ import type { State } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { StoreContext, useStore } from '../../hooks/use-store.js'
 import { PainterContext, screenRect } from '../../terminal/painter-context.js'
-import type { PaintSource, RegionPainter } from '../../terminal/region-painter.js'
+import type { PaintSource } from '../../terminal/painted-region.js'
+import type { ScreenPainter } from '../../terminal/screen-painter.js'
 import type { TranscriptSnapshot, TranscriptView } from './transcript-view.js'
 
 export interface TranscriptPaneProps {
@@ -27,7 +28,7 @@ const snapshotOf = (s: State): TranscriptSnapshot => ({
 
 /**
  * The virtualised transcript: exactly `height` rows of pre-rendered lines. In a real terminal the rows
- * are painted directly by the RegionPainter (Ink only reserves the blank rectangle), so streaming text
+ * are painted directly by a PaintedRegion (Ink only reserves the blank rectangle), so streaming text
  * never costs an Ink frame; elsewhere (tests, no painter) Ink renders the same rows.
  */
 export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPaneProps) {
@@ -41,7 +42,7 @@ function PaintedTranscript({
   width,
   height,
   painter,
-}: TranscriptPaneProps & { painter: RegionPainter }) {
+}: TranscriptPaneProps & { painter: ScreenPainter }) {
   const store = useContext(StoreContext)
   if (!store) throw new Error('StoreContext is missing: render the transcript inside <TuiRoot>')
   const box = useRef<DOMElement>(null)
@@ -58,20 +59,21 @@ function PaintedTranscript({
         return [...frame.rows.slice(0, -1), newOutputHint(theme)]
       },
     }
+    const region = painter.region()
     let seen = snapshotOf(store.getState())
     const unsubscribeStore = store.subscribe(() => {
       const now = snapshotOf(store.getState())
       if (now.order === seen.order && now.items === seen.items && now.expanded === seen.expanded) return
       seen = now
-      painter.invalidate()
+      region.invalidate()
     })
     // Scrolling is the user's own action: it answers at once.
-    const unsubscribeView = view.subscribe(() => painter.invalidate(true))
-    painter.attach(source, painter.frameCount > framesAtMount.current)
+    const unsubscribeView = view.subscribe(() => region.invalidate(true))
+    region.attach(source, painter.frameCount > framesAtMount.current)
     return () => {
       unsubscribeStore()
       unsubscribeView()
-      painter.detach(source)
+      region.detach()
     }
   }, [painter, store, view, theme])
   // A size change re-renders this box; the Ink frame that follows has the painter repaint everything.

@@ -1,7 +1,8 @@
 import { PassThrough } from 'node:stream'
 import xtermHeadless from '@xterm/headless'
 import { describe, expect, it, vi } from 'vitest'
-import { type Rect, RegionPainter } from '../../../source/ui/terminal/region-painter.js'
+import type { Rect } from '../../../source/ui/terminal/painted-region.js'
+import { ScreenPainter } from '../../../source/ui/terminal/screen-painter.js'
 
 const BSU = '\x1b[?2026h'
 const ESU = '\x1b[?2026l'
@@ -24,14 +25,14 @@ function setUp(cols = 40, rows = 8) {
     return true
   }) as typeof real.write
   const writes: string[] = []
-  const painter = new RegionPainter({
+  const screenPainter = new ScreenPainter({
     write: (text) => {
       writes.push(text)
       toTerminal(text)
     },
-    minIntervalMs: 30,
   })
-  const ink = painter.wrapStdout(real)
+  const painter = screenPainter.region({ minIntervalMs: 30 })
+  const ink = screenPainter.wrapStdout(real)
   let rect: Rect | null = { top: 1, left: 0, width: 20, height: 4 }
   let content = ['alpha', 'beta', 'gamma', 'delta']
   const source = {
@@ -50,6 +51,7 @@ function setUp(cols = 40, rows = 8) {
     return Array.from({ length: rows }, (_, y) => buffer.getLine(y)?.translateToString(true) ?? '')
   }
   return {
+    screenPainter,
     painter,
     source,
     ink,
@@ -65,7 +67,7 @@ function setUp(cols = 40, rows = 8) {
   }
 }
 
-describe('RegionPainter', () => {
+describe('ScreenPainter and PaintedRegion', () => {
   it('paints the rows into the rectangle, leaving the cells beside it to Ink', async () => {
     const t = setUp()
     t.inkFrame(['status', `${' '.repeat(20)}| side`, `${' '.repeat(20)}| pane`])
@@ -133,7 +135,7 @@ describe('RegionPainter', () => {
     t.ink.write('\x1b[?1049h')
     t.inkFrame(['status'])
     expect((await t.screen())[1]).toBe('hidden')
-    t.painter.detach(t.source)
+    t.painter.detach()
     expect((await t.screen()).slice(1, 5)).toEqual(['', '', '', ''])
   })
 
@@ -152,5 +154,29 @@ describe('RegionPainter', () => {
     t.painter.attach(t.source, false)
     expect((await t.screen())[1]).toBe('')
     await vi.waitFor(async () => expect((await t.screen())[1]).toBe('alpha'))
+  })
+})
+
+describe('ScreenPainter with several regions', () => {
+  it('paints each region on its own, and repaints all of them inside an Ink frame', async () => {
+    const t = setUp()
+    const spinner = t.screenPainter.region({ minIntervalMs: 0 })
+    let glyph = '⠋ thinking'
+    spinner.attach({ rect: () => ({ top: 0, left: 25, width: 15, height: 1 }), rows: () => [glyph] }, false)
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    expect((await t.screen()).slice(0, 2)).toEqual([`status${' '.repeat(19)}⠋ thinking`, 'alpha'])
+    t.writes.length = 0
+    glyph = '⠙ thinking'
+    spinner.invalidate(true)
+    expect(t.writes).toHaveLength(1)
+    expect(t.writes[0]).toContain('⠙')
+    expect(t.writes[0]).not.toContain('alpha')
+    t.inkFrame(['status 2', '', ''])
+    expect((await t.screen()).slice(0, 3)).toEqual([`status 2${' '.repeat(17)}⠙ thinking`, 'alpha', 'beta'])
+    spinner.detach()
+    expect((await t.screen())[0]).toBe('status 2')
+    t.inkFrame(['status 3'])
+    expect((await t.screen()).slice(0, 2)).toEqual(['status 3', 'alpha'])
   })
 })

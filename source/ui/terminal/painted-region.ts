@@ -1,16 +1,7 @@
 /**
- * Paints one rectangle of the screen (the transcript) straight to the terminal, beside Ink.
- *
- * Why: Ink rebuilds its whole frame for every update — a cell grid of the full screen, ANSI tokenised per
- * cell — so a streaming reply that changes two rows paid for all of them, 20–30 times a second. Inside the
- * rectangle Ink renders only blank cells and never has a reason to rewrite them; this painter draws the
- * rows there itself and writes only the rows that changed.
- *
- * Coexisting with Ink: Ink's writes pass through `wrapStdout`. Ink frames are bracketed by synchronized
- * output (BSU … ESU). At BSU the painter erases cells that just left the rectangle (Ink believes they are
- * blank); at ESU it repaints the whole rectangle, since Ink may have cleared the screen or rewritten a
- * line that shares rows with it. Each paint saves and restores the cursor, so Ink's relative cursor moves
- * stay right. While Ink has left the alternate screen (an external editor, Ctrl+L) nothing is painted.
+ * One rectangle of the screen painted straight to the terminal (see `ScreenPainter` for why and how it
+ * coexists with Ink). It writes only the rows that changed; each paint saves and restores the cursor, so
+ * Ink's relative cursor moves stay right, and uses ECH so cells beside the rectangle are never touched.
  */
 
 export interface Rect {
@@ -27,24 +18,26 @@ export interface PaintSource {
   rows(rect: Rect): readonly string[]
 }
 
-export interface RegionPainterOptions {
-  /** The real terminal. */
-  write(text: string): void
+export interface PaintedRegionOptions {
   /** Minimum time between two content paints (ms); urgent paints (scrolling) skip it. */
   minIntervalMs?: number
-  now?: () => number
+}
+
+/** What a region needs from the screen painter that owns it. */
+export interface PaintHost {
+  /** Writes sequences to the terminal as one synchronized update. */
+  write(sequences: string): void
+  now(): number
+  frameCount(): number
+  /** False inside an Ink frame and while Ink has left the alternate screen. */
+  canPaint(): boolean
+  detached(region: PaintedRegion): void
 }
 
 const ESC = '\x1b'
-const BSU = `${ESC}[?2026h`
-const ESU = `${ESC}[?2026l`
 const SAVE_CURSOR = `${ESC}7`
 const RESTORE_CURSOR = `${ESC}8`
 const RESET = `${ESC}[0m`
-const ALT_SCREEN_ON = `${ESC}[?1049h`
-const ALT_SCREEN_OFF = `${ESC}[?1049l`
-/** Erase display / line (any variant): a write outside a frame containing one may have hit our cells. */
-const ERASES = /\x1b\[[0-3]?[JK]/
 
 /** Longer than Ink's throttle window at its 30 fps cap. */
 const INK_FRAME_WAIT_MS = 50
@@ -53,10 +46,9 @@ const moveTo = (row: number, column: number) => `${ESC}[${row + 1};${column + 1}
 /** ECH: blanks `n` cells from the cursor without moving it or touching cells beyond (the side panes). */
 const ECH = (n: number) => `${ESC}[${n}X`
 
-export class RegionPainter {
-  readonly #write: (text: string) => void
+export class PaintedRegion {
+  readonly #host: PaintHost
   readonly #minIntervalMs: number
-  readonly #now: () => number
   #source: PaintSource | null = null
   /**
    * The rectangle as of the last frame Ink wrote: the only cells Ink believes blank. Between frames the
@@ -69,19 +61,10 @@ export class RegionPainter {
   /** After a mount that Ink has not drawn yet: see `attach`. */
   #settleTimer: NodeJS.Timeout | null = null
   #lastPaintAt = Number.NEGATIVE_INFINITY
-  #frames = 0
-  #inFrame = false
-  #suspended = false
 
-  constructor(options: RegionPainterOptions) {
-    this.#write = options.write
+  constructor(host: PaintHost, options: PaintedRegionOptions) {
+    this.#host = host
     this.#minIntervalMs = options.minIntervalMs ?? 33
-    this.#now = options.now ?? (() => performance.now())
-  }
-
-  /** Ink frames written so far; a pane compares it across its commit to know if its frame is out. */
-  get frameCount(): number {
-    return this.#frames
   }
 
   /**
@@ -99,25 +82,23 @@ export class RegionPainter {
     }
     // Ink writes nothing when its new frame equals the one on screen (a blank pane replacing nothing):
     // once a throttled frame would have arrived, what is on screen is the pane's frame.
-    const frames = this.#frames
-    this.#cancelTimer()
+    const frames = this.#host.frameCount()
+    this.#cancelTimers()
     this.#settleTimer = setTimeout(() => {
       this.#settleTimer = null
-      if (this.#source !== source || this.#frames !== frames || this.#rect) return
+      if (this.#source !== source || this.#host.frameCount() !== frames || this.#rect) return
       this.#rect = source.rect()
       this.#paint()
     }, INK_FRAME_WAIT_MS)
   }
 
-  /** Stops painting and blanks what was painted, before Ink draws whatever replaces the pane. */
-  detach(source: PaintSource): void {
-    if (this.#source !== source) return
-    this.#source = null
-    this.#cancelTimer()
+  /** Stops painting for good and blanks what was painted, before Ink draws whatever replaces the pane. */
+  detach(): void {
     const rect = this.#rect
-    this.#rect = null
-    this.#painted = null
-    if (rect && !this.#suspended) this.#emit(`${SAVE_CURSOR}${eraseCells(rect)}${RESTORE_CURSOR}`)
+    const wasPainting = this.#source !== null
+    this.dispose()
+    if (wasPainting && rect && this.#host.canPaint())
+      this.#host.write(`${SAVE_CURSOR}${eraseCells(rect)}${RESTORE_CURSOR}`)
   }
 
   /**
@@ -125,7 +106,7 @@ export class RegionPainter {
    * user's scroll must answer within a frame).
    */
   invalidate(urgent = false): void {
-    if (!this.#source || this.#suspended) return
+    if (!this.#source || !this.#host.canPaint()) return
     if (urgent) {
       if (this.#timer) clearTimeout(this.#timer)
       this.#timer = null
@@ -133,69 +114,36 @@ export class RegionPainter {
       return
     }
     if (this.#timer) return
-    const wait = Math.max(0, this.#lastPaintAt + this.#minIntervalMs - this.#now())
+    const wait = Math.max(0, this.#lastPaintAt + this.#minIntervalMs - this.#host.now())
     this.#timer = setTimeout(() => {
       this.#timer = null
       this.#paint()
     }, wait)
   }
 
-  /** Ink's output stream: the real one, with every write passing through `#onInkWrite`. */
-  wrapStdout<T extends NodeJS.WriteStream>(stdout: T): T {
-    return new Proxy(stdout, {
-      get: (target, property) => {
-        if (property === 'write') {
-          return (chunk: unknown, ...rest: unknown[]) => {
-            const write = target.write as (...args: unknown[]) => boolean
-            if (typeof chunk !== 'string') return write.call(target, chunk, ...rest)
-            return write.call(target, this.#onInkWrite(chunk), ...rest)
-          }
-        }
-        const value = Reflect.get(target, property, target)
-        return typeof value === 'function' ? value.bind(target) : value
-      },
-    })
-  }
-
   dispose(): void {
-    this.#cancelTimer()
+    this.#cancelTimers()
     this.#source = null
+    this.#rect = null
+    this.#painted = null
+    this.#host.detached(this)
   }
 
-  /** What actually goes to the terminal for one Ink write. */
-  #onInkWrite(text: string): string {
-    if (text.includes(ALT_SCREEN_OFF)) {
-      this.#suspended = true
-      this.#cancelTimer()
-      return text
-    }
-    if (text.includes(ALT_SCREEN_ON)) {
-      this.#suspended = false
-      this.#painted = null
-      return text
-    }
-    if (text === BSU) {
-      this.#inFrame = true
-      this.#frames++
-      return this.#suspended ? text : text + this.#moveToFrameRect()
-    }
-    if (text === ESU && this.#inFrame) {
-      this.#inFrame = false
-      if (this.#suspended || !this.#source) return text
-      // Ink may have cleared the screen or rewritten a line that shares rows with the rectangle.
-      this.#painted = null
-      this.#cancelTimer()
-      return this.#rows() + text
-    }
-    // An erase outside a frame (a resize, a suspend) may have hit our cells: the next frame repaints them.
-    if (ERASES.test(text)) this.#painted = null
-    return text
+  /** Ink left the alternate screen: nothing is painted until it is back. */
+  suspend(): void {
+    this.#cancelTimers()
+  }
+
+  /** What is on screen in the rectangle is unknown: the next paint writes every row. */
+  forgetPainted(): void {
+    this.#painted = null
   }
 
   /** At the start of an Ink frame: adopt the rectangle of that frame, blanking cells it no longer covers. */
-  #moveToFrameRect(): string {
+  frameStart(): string {
+    if (!this.#source) return ''
     const before = this.#rect
-    const now = this.#source?.rect() ?? null
+    const now = this.#source.rect()
     this.#rect = now
     if (!before || (now && sameRect(before, now))) return ''
     this.#painted = null
@@ -203,17 +151,25 @@ export class RegionPainter {
     return out ? `${SAVE_CURSOR}${out}${RESTORE_CURSOR}` : ''
   }
 
+  /** At the end of an Ink frame: every row again, since Ink may have cleared the screen or shared a row. */
+  frameEnd(): string {
+    if (!this.#source) return ''
+    this.#painted = null
+    this.#cancelTimers()
+    return this.#rows()
+  }
+
   #paint(): void {
-    if (this.#suspended || !this.#source || this.#inFrame) return
+    if (!this.#source || !this.#host.canPaint()) return
     const rows = this.#rows()
-    if (rows) this.#emit(rows)
+    if (rows) this.#host.write(rows)
   }
 
   /** Sequences for the rows that differ from what is on screen, inside the frame's rectangle. */
   #rows(): string {
     const source = this.#source
     const rect = this.#rect
-    this.#lastPaintAt = this.#now()
+    this.#lastPaintAt = this.#host.now()
     if (!source || !rect || rect.width <= 0 || rect.height <= 0) return ''
     const rows = source.rows(rect)
     const painted = this.#painted ?? []
@@ -227,11 +183,7 @@ export class RegionPainter {
     return out ? `${SAVE_CURSOR}${out}${RESTORE_CURSOR}` : ''
   }
 
-  #emit(sequences: string): void {
-    this.#write(`${BSU}${sequences}${ESU}`)
-  }
-
-  #cancelTimer(): void {
+  #cancelTimers(): void {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
     if (this.#settleTimer) clearTimeout(this.#settleTimer)

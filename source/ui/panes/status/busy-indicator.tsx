@@ -1,0 +1,87 @@
+import { Box, type DOMElement, Text } from 'ink'
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import stringWidth from 'string-width'
+import type { Theme } from '../../components/theme.js'
+import type { PaintedRegion } from '../../terminal/painted-region.js'
+import { PainterContext, screenRect } from '../../terminal/painter-context.js'
+import type { ScreenPainter } from '../../terminal/screen-painter.js'
+import { formatElapsed } from './format.js'
+
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const TICK_MS = 120
+
+export interface BusyIndicatorProps {
+  startedAt: number | null
+  label: string
+  theme: Theme
+}
+
+function busyText(now: number, { startedAt, label }: Omit<BusyIndicatorProps, 'theme'>): string {
+  const frame = SPINNER[Math.floor(now / TICK_MS) % SPINNER.length]
+  const elapsed = startedAt === null ? '' : ` ${formatElapsed(now - startedAt)}`
+  return `${frame} ${label}${elapsed}`
+}
+
+/**
+ * Spinner, phase and elapsed time, right-aligned in the rest of the status bar. Mounted only while a turn
+ * runs, so its timer exists only then: an idle app has no intervals at all. In a real terminal it is
+ * painted beside Ink, so a streaming turn costs no Ink frame for the spinner's sake.
+ */
+export function BusyIndicator(props: BusyIndicatorProps) {
+  const painter = useContext(PainterContext)
+  return painter ? <PaintedBusyIndicator {...props} painter={painter} /> : <InkBusyIndicator {...props} />
+}
+
+function InkBusyIndicator(props: BusyIndicatorProps) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), TICK_MS)
+    return () => clearInterval(timer)
+  }, [])
+  return (
+    <Box flexGrow={1} justifyContent="flex-end">
+      <Text color="yellow" wrap="truncate">
+        {busyText(now, props)}
+      </Text>
+    </Box>
+  )
+}
+
+function PaintedBusyIndicator({
+  startedAt,
+  label,
+  theme,
+  painter,
+}: BusyIndicatorProps & { painter: ScreenPainter }) {
+  const box = useRef<DOMElement>(null)
+  const shown = useRef({ startedAt, label })
+  const region = useRef<PaintedRegion | null>(null)
+  const framesAtMount = useRef(painter.frameCount)
+  useLayoutEffect(() => {
+    const painted = painter.region({ minIntervalMs: 0 })
+    region.current = painted
+    painted.attach(
+      {
+        rect: () => (box.current ? screenRect(box.current) : null),
+        rows: (rect) => [rightAligned(theme.chalk.yellow(busyText(Date.now(), shown.current)), rect.width)],
+      },
+      painter.frameCount > framesAtMount.current,
+    )
+    const timer = setInterval(() => painted.invalidate(true), TICK_MS)
+    return () => {
+      clearInterval(timer)
+      region.current = null
+      painted.detach()
+    }
+  }, [painter, theme])
+  useLayoutEffect(() => {
+    shown.current = { startedAt, label }
+    region.current?.invalidate(true)
+  }, [startedAt, label])
+  return <Box ref={box} flexGrow={1} height={1} />
+}
+
+function rightAligned(text: string, width: number): string {
+  const gap = width - stringWidth(text)
+  return gap > 0 ? ' '.repeat(gap) + text : text
+}
