@@ -13,6 +13,28 @@ await mkdir(stubDir, { recursive: true })
 // ink imports react-devtools-core only when DEV is set; marking it external breaks at run time.
 await writeFile(join(stubDir, 'react-devtools-core.js'), 'export default { connectToDevTools() {} }\n')
 
+/**
+ * yoga-layout (Ink's layout engine) embeds its WebAssembly as a base64 data: URL and, being built for
+ * browsers too, reads it with `fetch` when fetch exists. In Node that first touch of `fetch` loads undici
+ * (~20 ms) just to decode a string, on the way to the first frame. Hiding fetch from that loader makes it
+ * decode the data URL directly, as it does where fetch is absent.
+ */
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(builder) {
+    builder.onLoad(
+      { filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      async (args) => {
+        const source = await readFile(args.path, 'utf8')
+        const patched = source.replaceAll('"function"!=typeof fetch', 'true')
+        if (patched === source)
+          throw new Error(`${args.path}: its fetch check changed; update yogaWithoutFetch`)
+        return { contents: patched, loader: 'js' }
+      },
+    )
+  },
+}
+
 await build({
   entryPoints: [join(root, 'source', 'cli.ts')],
   outdir: join(root, 'dist'),
@@ -27,6 +49,7 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [yogaWithoutFetch],
   alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.js') },
   // ripgrep resolves its binary from node_modules and throws at import when the platform package is missing.
   external: ['@vscode/ripgrep', '@lydell/node-pty'],

@@ -9,7 +9,7 @@ import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { appendAllowRule } from '../permissions/save-rule.js'
-import { createOpenAIProvider } from '../provider/client.js'
+import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { readSession } from '../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
@@ -50,6 +50,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** Loads what the first request will need (the provider), without waiting for it. */
+  preload(): void
   close(): Promise<void>
 }
 
@@ -172,10 +174,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     mode: config.mode,
     ...(branch ? { gitBranch: branch } : {}),
   })
-  const provider = createOpenAIProvider({
-    baseUrl: endpoint.baseUrl,
-    ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-  })
+  const provider = createLazyProvider(async () =>
+    (await import('../provider/client.js')).createOpenAIProvider({
+      baseUrl: endpoint.baseUrl,
+      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+    }),
+  )
   const tools = createCatalog({ isReadOnlyCommand })
   const breakerSettings = config.settings.circuitBreaker
   const runtime = new Runtime({
@@ -210,6 +214,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    preload: () => provider.preload(),
     async close() {
       await runtime.shutdown()
       await tasks.dispose()

@@ -70,9 +70,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
-    // setImmediate: runTui draws its first frame synchronously, so the listing starts right after it.
+    // setImmediate: runTui draws its first frame synchronously, so what was left until after that frame
+    // (the provider module, the endpoint's model listing) starts right after it.
+    const afterFirstFrame = new Promise((resolve) => setImmediate(resolve)).then(() => session.preload())
     const describe = opts.describeEndpoint
-    const details = describe ? new Promise((resolve) => setImmediate(resolve)).then(describe) : undefined
+    const details = describe ? afterFirstFrame.then(describe) : undefined
     const contextLimitLater = details?.then((described) => {
       if (described.kind === 'none' || !described.contextLength) return undefined
       sessionEndpoint.contextLength = described.contextLength
