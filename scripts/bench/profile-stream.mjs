@@ -13,7 +13,14 @@ const size = Number(process.argv[4] ?? 4000)
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'agent-tui.cjs')
 const box = await makeSandbox()
 const text = makeMarkdown(size, 'ZZENDZZ')
-const server = await startStreamServer({ reply: () => ({ text, chunkSize: 16, chunkDelayMs: delay }) })
+// WARM=1: a first, fast turn before the profiled one (see profile-threads.mjs).
+const warm = process.env.WARM === '1'
+const server = await startStreamServer({
+  reply: (index) =>
+    warm && index === 0
+      ? { text: makeMarkdown(size, 'ZZWARMZZ'), chunkSize: 16, chunkDelayMs: 0 }
+      : { text, chunkSize: 16, chunkDelayMs: delay },
+})
 const tui = startPty({
   args: [cli, '--base-url', server.baseUrl, '--model', 'test-model'],
   cwd: box.work,
@@ -23,6 +30,13 @@ const tui = startPty({
 })
 await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
 await tui.quiet(500, 3000)
+if (warm) {
+  tui.write('warm')
+  await tui.quiet(100, 2000)
+  tui.write('\r')
+  await tui.waitFor((s) => s.includes('ZZWARMZZ'), 60000, 'warm-up end')
+  await tui.quiet(500, 3000)
+}
 tui.write('go')
 await tui.quiet(100, 2000)
 tui.write('\r')
@@ -35,9 +49,14 @@ await tui
   })
 await tui.quiet(300, 3000)
 tui.write('\x04')
-await tui.quiet(50, 1000)
+await tui.quiet(300, 2000)
 tui.write('\x04')
-await tui.exited
+// The profile is written at exit, which can take a while under the profiler.
+const exited = await Promise.race([
+  tui.exited.then(() => true),
+  new Promise((r) => setTimeout(r, 30_000, false)),
+])
+if (!exited) console.log('the TUI did not exit after Ctrl+D twice; screen:\n', tui.screen())
 await server.close()
 await box.cleanup()
 console.log('done')

@@ -22,8 +22,13 @@ const threads = () => {
   }
   return out
 }
+// WARM=1: a first, fast turn before the measured one, to see the steady cost without one-off warm-up.
+const warm = process.env.WARM === '1'
 const server = await startStreamServer({
-  reply: () => ({ text, chunkSize: 16, chunkDelayMs: 20 }),
+  reply: (index) =>
+    warm && index === 0
+      ? { text: makeMarkdown(4000, 'ZZWARMZZ'), chunkSize: 16, chunkDelayMs: 0 }
+      : { text, chunkSize: 16, chunkDelayMs: 20 },
   onRequest: () => {
     snap0 = { t: performance.now(), th: threads() }
   },
@@ -36,6 +41,13 @@ const tui = startPty({
 pid = tui.pid
 await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
 await tui.quiet(500, 3000)
+if (warm) {
+  tui.write('warm')
+  await tui.quiet(100, 2000)
+  tui.write('\r')
+  await tui.waitFor((s) => s.includes('ZZWARMZZ'), 60000, 'warm-up end')
+  await tui.quiet(500, 3000)
+}
 tui.write('go')
 await tui.quiet(100, 2000)
 tui.write('\r')
