@@ -6,6 +6,7 @@ import { makeMarkdown } from './markdown.mjs'
 import { startPty } from './pty.mjs'
 import { makeSandbox } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
+import { warmUpTurn, warmUpWanted, withWarmUp } from './warm-up.mjs'
 
 const outDir = process.argv[2] ?? '/tmp/prof'
 const delay = Number(process.argv[3] ?? 20)
@@ -13,13 +14,9 @@ const size = Number(process.argv[4] ?? 4000)
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'agent-tui.cjs')
 const box = await makeSandbox()
 const text = makeMarkdown(size, 'ZZENDZZ')
-// WARM=1: a first, fast turn before the profiled one (see profile-threads.mjs).
-const warm = process.env.WARM === '1'
+const warm = warmUpWanted()
 const server = await startStreamServer({
-  reply: (index) =>
-    warm && index === 0
-      ? { text: makeMarkdown(size, 'ZZWARMZZ'), chunkSize: 16, chunkDelayMs: 0 }
-      : { text, chunkSize: 16, chunkDelayMs: delay },
+  reply: withWarmUp(warm, { text, chunkSize: 16, chunkDelayMs: delay }),
 })
 const tui = startPty({
   args: [cli, '--base-url', server.baseUrl, '--model', 'test-model'],
@@ -30,13 +27,7 @@ const tui = startPty({
 })
 await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
 await tui.quiet(500, 3000)
-if (warm) {
-  tui.write('warm')
-  await tui.quiet(100, 2000)
-  tui.write('\r')
-  await tui.waitFor((s) => s.includes('ZZWARMZZ'), 60000, 'warm-up end')
-  await tui.quiet(500, 3000)
-}
+if (warm) await warmUpTurn(tui)
 tui.write('go')
 await tui.quiet(100, 2000)
 tui.write('\r')

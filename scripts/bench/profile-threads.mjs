@@ -6,6 +6,7 @@ import { makeMarkdown } from './markdown.mjs'
 import { startPty } from './pty.mjs'
 import { makeSandbox } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
+import { warmUpTurn, warmUpWanted, withWarmUp } from './warm-up.mjs'
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'agent-tui.cjs')
 const box = await makeSandbox()
@@ -22,13 +23,9 @@ const threads = () => {
   }
   return out
 }
-// WARM=1: a first, fast turn before the measured one, to see the steady cost without one-off warm-up.
-const warm = process.env.WARM === '1'
+const warm = warmUpWanted()
 const server = await startStreamServer({
-  reply: (index) =>
-    warm && index === 0
-      ? { text: makeMarkdown(4000, 'ZZWARMZZ'), chunkSize: 16, chunkDelayMs: 0 }
-      : { text, chunkSize: 16, chunkDelayMs: 20 },
+  reply: withWarmUp(warm, { text, chunkSize: 16, chunkDelayMs: 20 }),
   onRequest: () => {
     snap0 = { t: performance.now(), th: threads() }
   },
@@ -41,13 +38,7 @@ const tui = startPty({
 pid = tui.pid
 await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
 await tui.quiet(500, 3000)
-if (warm) {
-  tui.write('warm')
-  await tui.quiet(100, 2000)
-  tui.write('\r')
-  await tui.waitFor((s) => s.includes('ZZWARMZZ'), 60000, 'warm-up end')
-  await tui.quiet(500, 3000)
-}
+if (warm) await warmUpTurn(tui)
 tui.write('go')
 await tui.quiet(100, 2000)
 tui.write('\r')

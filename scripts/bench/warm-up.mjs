@@ -1,0 +1,22 @@
+// Dev helpers' WARM=1 option: a first, fast turn before the measured one, so a profile shows the steady
+// cost of streaming rather than the first turn's one-off costs (JIT, first Markdown and grammar use).
+import { makeMarkdown } from './markdown.mjs'
+
+const WARM_MARK = 'ZZWARMZZ'
+
+export const warmUpWanted = () => process.env.WARM === '1'
+
+/** The endpoint's replies: a fast warm-up reply first when `warm`, then `measured` for every request. */
+export function withWarmUp(warm, measured) {
+  return (index) =>
+    warm && index === 0 ? { text: makeMarkdown(4000, WARM_MARK), chunkSize: 16, chunkDelayMs: 0 } : measured
+}
+
+/** Sends the warm-up prompt and waits until its reply is on screen and the TUI is quiet. */
+export async function warmUpTurn(tui) {
+  tui.write('warm')
+  await tui.quiet(100, 2000)
+  tui.write('\r')
+  await tui.waitFor((screen) => screen.includes(WARM_MARK), 60000, 'the warm-up reply')
+  await tui.quiet(500, 3000)
+}
