@@ -1,6 +1,5 @@
 import { Box, type DOMElement, Text } from 'ink'
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import stringWidth from 'string-width'
 import type { Theme } from '../../components/theme.js'
 import type { PaintedRegion } from '../../terminal/painted-region.js'
 import { PainterContext, screenRect } from '../../terminal/painter-context.js'
@@ -63,7 +62,7 @@ function PaintedBusyIndicator({
     painted.attach(
       {
         rect: () => (box.current ? screenRect(box.current) : null),
-        rows: (rect) => [rightAligned(theme.chalk.yellow(busyText(Date.now(), shown.current)), rect.width)],
+        rows: (rect) => [theme.chalk.yellow(rightAligned(busyText(Date.now(), shown.current), rect.width))],
       },
       painter.frameCount > framesAtMount.current,
     )
@@ -81,7 +80,9 @@ function PaintedBusyIndicator({
   return <Box ref={box} flexGrow={1} height={1} />
 }
 
+/** Pads or clips to exactly `width` cells: a painted row must never run past its rectangle (it would wrap). */
 function rightAligned(text: string, width: number): string {
-  const gap = width - stringWidth(text)
-  return gap > 0 ? ' '.repeat(gap) + text : text
+  // Spinner glyphs, labels and digits are all one cell wide.
+  const clipped = text.slice(0, Math.max(0, width))
+  return ' '.repeat(Math.max(0, width - clipped.length)) + clipped
 }
