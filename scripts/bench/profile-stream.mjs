@@ -6,7 +6,7 @@ import { makeMarkdown } from './markdown.mjs'
 import { startPty } from './pty.mjs'
 import { makeSandbox } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
-import { warmUpTurn, warmUpWanted, withWarmUp } from './warm-up.mjs'
+import { submitProfiledTurn, warmUpWanted, withWarmUp } from './profile-turn.mjs'
 
 const outDir = process.argv[2] ?? '/tmp/prof'
 const delay = Number(process.argv[3] ?? 20)
@@ -25,12 +25,7 @@ const tui = startPty({
   cols: 140,
   rows: 40,
 })
-await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
-await tui.quiet(500, 3000)
-if (warm) await warmUpTurn(tui)
-tui.write('go')
-await tui.quiet(100, 2000)
-tui.write('\r')
+await submitProfiledTurn(tui, warm)
 await tui
   .waitFor((s) => s.includes('ZZENDZZ'), 15000, 'end')
   .catch((e) => {

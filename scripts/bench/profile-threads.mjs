@@ -6,7 +6,7 @@ import { makeMarkdown } from './markdown.mjs'
 import { startPty } from './pty.mjs'
 import { makeSandbox } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
-import { warmUpTurn, warmUpWanted, withWarmUp } from './warm-up.mjs'
+import { submitProfiledTurn, warmUpWanted, withWarmUp } from './profile-turn.mjs'
 
 const cli = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'agent-tui.cjs')
 const box = await makeSandbox()
@@ -36,12 +36,7 @@ const tui = startPty({
   env: { ...box.env, ...(process.env.EXTRA_ENV ? JSON.parse(process.env.EXTRA_ENV) : {}) },
 })
 pid = tui.pid
-await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
-await tui.quiet(500, 3000)
-if (warm) await warmUpTurn(tui)
-tui.write('go')
-await tui.quiet(100, 2000)
-tui.write('\r')
+await submitProfiledTurn(tui, warm)
 await tui.waitFor((s) => s.includes('ZZENDZZ'), 60000, 'end')
 const t1 = performance.now()
 const th1 = threads()

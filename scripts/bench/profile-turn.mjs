@@ -1,5 +1,6 @@
-// Dev helpers' WARM=1 option: a first, fast turn before the measured one, so a profile shows the steady
-// cost of streaming rather than the first turn's one-off costs (JIT, first Markdown and grammar use).
+// The turn the dev profilers (profile-stream, profile-threads) measure. Their WARM=1 option runs a first,
+// fast turn before it, so a profile shows the steady cost of streaming rather than the first turn's one-off
+// costs (JIT, first Markdown and grammar use).
 import { makeMarkdown } from './markdown.mjs'
 
 const WARM_MARK = 'ZZWARMZZ'
@@ -19,4 +20,14 @@ export async function warmUpTurn(tui) {
   tui.write('\r')
   await tui.waitFor((screen) => screen.includes(WARM_MARK), 60000, 'the warm-up reply')
   await tui.quiet(500, 3000)
+}
+
+/** Waits for the first frame, runs the warm-up turn when `warm`, then submits the measured prompt. */
+export async function submitProfiledTurn(tui, warm) {
+  await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
+  await tui.quiet(500, 3000)
+  if (warm) await warmUpTurn(tui)
+  tui.write('go')
+  await tui.quiet(100, 2000)
+  tui.write('\r')
 }
