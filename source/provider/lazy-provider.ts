@@ -2,8 +2,11 @@ import type { ChatProvider } from './types.js'
 
 /** A ChatProvider whose implementation is loaded on first use, or earlier by `preload()`. */
 export interface LazyProvider extends ChatProvider {
-  /** Starts loading now (e.g. once the first frame is on screen); a failure surfaces on first use. */
-  preload(): void
+  /**
+   * Starts loading now (e.g. once the first frame is on screen). Resolves once loaded or failed, never
+   * rejects: a failure surfaces on first use.
+   */
+  preload(): Promise<void>
 }
 
 /**
@@ -24,7 +27,10 @@ export function createLazyProvider(load: () => Promise<ChatProvider>): LazyProvi
       return (await provider()).listModels(signal)
     },
     preload() {
-      provider().catch(() => {})
+      return provider().then(
+        () => undefined,
+        () => undefined,
+      )
     },
   }
 }

@@ -50,8 +50,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
-  /** Loads what the first request will need (the provider), without waiting for it. */
-  preload(): void
+  /** Loads what the first request will need (the provider); resolves when done, never rejects. */
+  preload(): Promise<void>
   close(): Promise<void>
 }
 
