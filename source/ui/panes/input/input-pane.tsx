@@ -2,6 +2,7 @@ import { Box, Text, useCursor, useWindowSize } from 'ink'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
+import { PLACEHOLDER, PROMPT, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
 
@@ -14,9 +15,7 @@ export interface InputPaneProps {
   flash: Flash | null
 }
 
-const PROMPT = '❯ '
 const MAX_POPUP = 8
-const PLACEHOLDER = 'Message · / commands · @ files · ! shell · ? keys'
 
 /**
  * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
@@ -96,11 +95,6 @@ export function InputPane({ width, maxHeight, active, flash }: InputPaneProps) {
 function charAt(row: string, index: number): string {
   const cp = row.codePointAt(index)
   return cp === undefined ? '' : String.fromCodePoint(cp)
-}
-
-function separator(width: number, busy: boolean): string {
-  const label = busy ? ' Enter queues your message · Esc interrupts ' : ''
-  return label + '─'.repeat(Math.max(0, width - label.length))
 }
 
 function Popup({

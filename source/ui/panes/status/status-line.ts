@@ -1,0 +1,88 @@
+import type { Usage } from '../../../provider/messages.js'
+import type { Mode } from '../../../store/domain.js'
+import { MODE_BADGES, type ColorName, type ModeBadge } from '../../components/theme.js'
+import {
+  cachedPercent,
+  contextPercent,
+  estimateCost,
+  formatCost,
+  formatTokens,
+  type Prices,
+  shortenPath,
+} from './format.js'
+
+/** Columns kept free on the right of a busy status bar for the spinner, phase and elapsed time. */
+export const BUSY_SLOT_WIDTH = 24
+
+export interface StatusLineInput {
+  width: number
+  mode: Mode
+  busy: boolean
+  model: string
+  usage: { session: Usage; lastStep: Usage; contextTokens: number }
+  /** The model's context window in tokens. */
+  contextLimit: number
+  prices?: Prices | undefined
+  runningTasks: number
+  cwd: string
+  branch?: string | undefined
+}
+
+export interface StatusSegment {
+  text: string
+  color: ColorName
+  /** Lower numbers are dropped first when the bar is too narrow. */
+  keep: number
+}
+
+export interface StatusLine {
+  badge: ModeBadge
+  /** The segments that fit, in order; each is drawn after " · " (the first after a space). */
+  segments: StatusSegment[]
+}
+
+/**
+ * What the one-line status bar shows: mode badge, model, context meter, tokens/cost, background jobs,
+ * cwd and branch. Segments that do not fit are dropped by priority rather than wrapping. `measure` is the
+ * terminal width of a string. Shared by the status bar and the frame painted before Ink has loaded.
+ */
+export function composeStatusLine(input: StatusLineInput, measure: (text: string) => number): StatusLine {
+  const { usage, width } = input
+  const badge = MODE_BADGES[input.mode]
+  const pct = contextPercent(usage.contextTokens, input.contextLimit)
+  const cached = cachedPercent(usage.lastStep)
+  const tokens = `${formatTokens(usage.session.input)}↑ ${formatTokens(usage.session.output)}↓`
+  // "~": prices are approximate list prices, and the session total may span a /model switch.
+  const cost = input.prices ? ` ~${formatCost(estimateCost(usage.session, input.prices))}` : ''
+  const location =
+    shortenPath(input.cwd, Math.max(12, Math.floor(width / 4))) + (input.branch ? ` (${input.branch})` : '')
+  const segments: StatusSegment[] = [
+    { text: input.model || 'no model', keep: 9, color: 'white' },
+    {
+      text: `ctx ${pct}%${cached > 0 ? ` (${cached}% cached)` : ''}`,
+      keep: 7,
+      color: pct >= 85 ? 'red' : pct >= 70 ? 'yellow' : 'gray',
+    },
+    { text: tokens + cost, keep: 5, color: 'gray' },
+    { text: input.runningTasks > 0 ? `${input.runningTasks} bg` : '', keep: 4, color: 'magenta' },
+    { text: location, keep: 3, color: 'blue' },
+  ]
+  // The badge (and the spinner, when busy) always stay; the rest must fit the remaining width.
+  const reserved = measure(` ${badge.label} `) + 1 + (input.busy ? BUSY_SLOT_WIDTH : 0)
+  return { badge, segments: fitSegments(segments, Math.max(0, width - reserved), measure) }
+}
+
+function fitSegments(
+  segments: StatusSegment[],
+  budget: number,
+  measure: (text: string) => number,
+): StatusSegment[] {
+  let shown = segments.filter((s) => s.text)
+  const width = (list: StatusSegment[]) =>
+    list.reduce((n, s, i) => n + measure(s.text) + (i === 0 ? 1 : 3), 0)
+  while (shown.length > 0 && width(shown) > budget) {
+    const lowest = shown.reduce((a, b) => (b.keep < a.keep ? b : a))
+    shown = shown.filter((s) => s !== lowest)
+  }
+  return shown
+}
