@@ -9,6 +9,7 @@ import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
 import type { Flash } from './shell-context.js'
+import type { EarlyFrame } from './terminal/early-frame.js'
 import { ScreenPainter } from './terminal/screen-painter.js'
 import { TuiRoot } from './tui-root.js'
 
@@ -34,6 +35,8 @@ export interface RunTuiOptions {
   mouse?: boolean
   stdin?: NodeJS.ReadStream
   stdout?: NodeJS.WriteStream
+  /** A first frame painted before the UI loaded, with the keys typed at it; taken over before Ink draws. */
+  earlyFrame?: EarlyFrame
 }
 
 /**
@@ -44,6 +47,8 @@ export interface RunTuiOptions {
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   const stdout = opts.stdout ?? process.stdout
   const terminalStdin = opts.stdin ?? process.stdin
+  // First, before anything else reads stdin: the keys typed at the early frame go back into it.
+  const replaceEarlyFrame = opts.earlyFrame?.handOff() ?? ''
   const mouseHub = createMouseHub()
   const mouseInput =
     opts.mouse !== false && mouseWanted(terminalStdin, stdout)
@@ -90,6 +95,8 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       {...(painter ? { painter } : {})}
     />
   )
+  // Written just before Ink's first frame, which then replaces the early frame in one synchronized update.
+  if (replaceEarlyFrame) stdout.write(replaceEarlyFrame)
   instance = render(root(opts.contextLimit), {
     stdout: painter ? painter.wrapStdout(stdout) : stdout,
     stdin,

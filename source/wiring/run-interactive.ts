@@ -2,8 +2,10 @@ import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
+import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import { pricesForModel } from '../provider/prices.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
+import { persistCompileCache } from './compile-cache.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 
@@ -17,14 +19,20 @@ export interface InteractiveOptions {
   describeEndpoint?: () => Promise<ResolvedEndpoint>
   resume?: { kind: 'continue' } | { kind: 'id'; id: string }
   debug?: DebugLog
+  /** The first frame, already on screen while the UI loaded; the TUI takes it over. */
+  earlyFrame?: EarlyFrame
 }
+
+const PRELOAD_DELAY_MS = 300
 
 /** The full-screen session (or the setup panel when no endpoint was found). Returns the exit status. */
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
   const ui = await import('../ui/run-tui.js')
   const { endpoint, config } = opts
+  const model = endpoint.kind === 'none' ? undefined : (config.model ?? endpoint.model)
+  // Anything but the session itself draws its own screen from scratch.
+  if (!model || opts.args.resume === true) opts.earlyFrame?.abandon()
   if (endpoint.kind === 'none') return ui.runSetupPanel(endpoint.probed)
-  const model = config.model ?? endpoint.model
   if (!model) {
     return ui.runSetupPanel([
       {
@@ -70,9 +78,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
-    // setImmediate: runTui draws its first frame synchronously, so what was left until after that frame
-    // (the provider module, the endpoint's model listing) starts right after it.
-    const afterFirstFrame = new Promise((resolve) => setImmediate(resolve)).then(() => session.preload())
+    // What was left until after the first frame (the provider module, the endpoint's model listing) waits
+    // a little longer: loading it blocks the event loop for ~100 ms, and the first keys (often typed at
+    // the early frame, replayed now) should be answered first. The first request loads it anyway.
+    const afterFirstFrame = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS)).then(() =>
+      session.preload(),
+    )
+    void afterFirstFrame.then(persistCompileCache)
     const describe = opts.describeEndpoint
     const details = describe ? afterFirstFrame.then(describe) : undefined
     const contextLimitLater = details?.then((described) => {
@@ -89,6 +101,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
+      ...(opts.earlyFrame ? { earlyFrame: opts.earlyFrame } : {}),
     })
   } finally {
     await session.close()

@@ -5,7 +5,10 @@ import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/paths.js'
 import { resolveConfig } from '../config/resolve.js'
+import { pricesForModel } from '../provider/prices.js'
+import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
 import { openDebugLog } from './debug-log.js'
+import { readGitBranch } from './git.js'
 import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 
@@ -14,6 +17,7 @@ export async function start(args: ParsedArgs): Promise<number> {
   const env = process.env
   const workspace = process.cwd()
   const err = process.stderr
+  let earlyFrame: EarlyFrame | null = null
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
@@ -31,6 +35,28 @@ export async function start(args: ParsedArgs): Promise<number> {
         'the full-screen session needs a terminal (stdin and stdout must be a TTY); for scripts and pipes use -p "prompt"',
       )
     }
+    const resume = args.continue
+      ? ({ kind: 'continue' } as const)
+      : typeof args.resume === 'string'
+        ? ({ kind: 'id', id: args.resume } as const)
+        : undefined
+    // With a URL and a model configured the TUI has all it needs to open: the listing (which only adds the
+    // context length from the model metadata) must not hold back the first frame — a remote /models can
+    // take a second.
+    const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
+    // A fresh session's first frame is known now; draw it while the UI loads. A resumed one shows its
+    // transcript, which only the UI can render.
+    if (listLater && config.model !== undefined && args.resume === undefined && !args.continue) {
+      earlyFrame = paintEarlyFrame({
+        stdin: process.stdin,
+        stdout: process.stdout,
+        mode: config.mode,
+        model: config.model,
+        cwd: workspace,
+        branch: readGitBranch(workspace),
+        prices: pricesForModel(config.model),
+      })
+    }
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless
       ? undefined
@@ -45,17 +71,8 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.model ? { model: config.model } : {}),
     }
-    // With a URL and a model configured the TUI has all it needs to open: the listing (which only adds the
-    // context length from the model metadata) must not hold back the first frame — a remote /models can
-    // take a second.
-    const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
     const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
     const describeEndpoint = listLater ? () => resolveEndpoint(endpointOptions) : undefined
-    const resume = args.continue
-      ? ({ kind: 'continue' } as const)
-      : typeof args.resume === 'string'
-        ? ({ kind: 'id', id: args.resume } as const)
-        : undefined
     if (args.resume === true && config.headless) {
       throw new UsageError(
         '--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p',
@@ -108,8 +125,11 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(describeEndpoint ? { describeEndpoint } : {}),
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
+      ...(earlyFrame ? { earlyFrame } : {}),
     })
   } catch (error) {
+    // Back to the normal screen first, or the message would be written to the one about to vanish.
+    earlyFrame?.abandon()
     if (error instanceof UsageError || error instanceof ConfigError) {
       err.write(`agent-tui: ${error.message}\n`)
       return 2
@@ -119,6 +139,8 @@ export async function start(args: ParsedArgs): Promise<number> {
       return 2
     }
     throw error
+  } finally {
+    earlyFrame?.abandon()
   }
 }
 

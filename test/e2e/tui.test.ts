@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { keys, pollUntil, startTui, type TuiSession } from '../support/pty-terminal.ts'
+import { keys, PROMPT, pollUntil, startTui, type TuiSession } from '../support/pty-terminal.ts'
 import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
 import { type ReplySource, type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
 import { isGone } from '../unit/tasks/helpers.ts'
@@ -116,6 +116,29 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(tui.term.modes.mouseTrackingMode).toBe('none')
     expect(raw.lastIndexOf('\x1b[?1006l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1006h'))
     expect(tui.term.modes.applicationCursorKeysMode).toBe(false)
+  })
+
+  it('keeps keys typed at the first frame while the UI loads: echoed at once, then sent on Enter', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({ replies: [{ text: 'Got it.' }] })
+    tui = startTui({
+      args: ['--base-url', server.baseUrl, '--model', 'test-model'],
+      cwd: box.workspace,
+      env: box.env,
+      cols: 140,
+      rows: 40,
+    })
+    // The status bar is on screen before the UI's modules have loaded; type straight away.
+    await tui.waitFor((screen) => /^ SAFE {2}test-model/.test(firstLine(screen)))
+    tui.write('hello early')
+    await tui.waitFor((screen) => screen.includes(`${PROMPT}hello early`))
+    tui.write('\r')
+    await server.waitForRequests(1)
+    const messages = server.requests[0]?.body.messages as Array<{ role: string; content: unknown }>
+    // Typed once, sent once: the UI saw each key exactly once.
+    expect(JSON.stringify(messages.at(-1)?.content)).toMatch(/"hello early"|[^y]hello early[^h]/)
+    await tui.waitFor('Got it.')
+    await tui.waitFor(idle)
   })
 
   it('restores the terminal, mouse reporting included, when killed with SIGTERM', async () => {

@@ -1,0 +1,186 @@
+import { ZERO_USAGE } from '../../provider/messages.js'
+import type { Mode } from '../../store/domain.js'
+import { defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
+import { PLACEHOLDER, PROMPT, separator } from '../panes/input/prompt-row.js'
+import type { Prices } from '../panes/status/format.js'
+import { composeStatusLine } from '../panes/status/status-line.js'
+
+export interface EarlyFrameOptions {
+  stdin: NodeJS.ReadStream
+  stdout: NodeJS.WriteStream
+  mode: Mode
+  model: string
+  cwd: string
+  branch?: string | undefined
+  prices?: Prices | undefined
+  theme?: Theme
+}
+
+/** The frame painted before Ink has loaded, and the keys typed at it. */
+export interface EarlyFrame {
+  /**
+   * Ink is about to draw: stops reading keys and puts every byte typed so far back into stdin, where Ink
+   * reads it as if typed now. Returns what to write just before Ink's first frame (a synchronized update
+   * that clears this frame, so Ink's frame replaces it in one step).
+   */
+  handOff(): string
+  /** Startup failed before Ink drew: leaves the alternate screen and restores the terminal. */
+  abandon(): void
+}
+
+const ESC = '\x1b['
+const ENTER_ALT_SCREEN = `${ESC}?1049h`
+const LEAVE_ALT_SCREEN = `${ESC}?1049l`
+const SHOW_CURSOR = `${ESC}?25h`
+const BRACKETED_PASTE_ON = `${ESC}?2004h`
+const BRACKETED_PASTE_OFF = `${ESC}?2004l`
+const SYNC_BEGIN = `${ESC}?2026h`
+const HOME_AND_CLEAR = `${ESC}H${ESC}2J`
+const MIN_COLUMNS = 60
+const MIN_ROWS = 8
+
+/**
+ * Paints the full-screen session's first frame — status bar, empty transcript, prompt — straight to the
+ * terminal, before React, Ink and the session's modules have loaded (about 100 ms on a 2-core machine).
+ * Keys typed meanwhile are echoed on the prompt row and handed to Ink unchanged, so nothing typed is lost
+ * or read twice. Returns null (nothing painted) when the frame could differ from Ink's: a small terminal,
+ * or text whose width needs string-width, which is itself one of the slow modules.
+ */
+export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
+  const { stdin, stdout } = opts
+  const columns = stdout.columns ?? 0
+  const rows = stdout.rows ?? 0
+  if (!stdin.isTTY || !stdout.isTTY || columns < MIN_COLUMNS || rows < MIN_ROWS) return null
+  const theme = opts.theme ?? defaultTheme
+  const status = statusRow(opts, columns, theme)
+  if (status === null) return null
+
+  const typed: Buffer[] = []
+  let preview = ''
+  let previewing = true
+  let done = false
+
+  const promptRow = () => {
+    const caret = theme.chalk.inverse(' ')
+    const text = preview ? preview + caret : caret + theme.chalk.dim(PLACEHOLDER)
+    const caretColumn = PROMPT.length + preview.length + 1
+    return `${ESC}${rows};1H${theme.chalk.cyan(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
+  }
+  const onData = (chunk: Buffer) => {
+    typed.push(chunk)
+    if (!previewing) return
+    const next = previewOf(preview, chunk.toString('latin1'))
+    // Anything beyond plain typing (Enter, arrows, a paste, a long line) is left for Ink to show.
+    if (next.stopped || PROMPT.length + next.text.length + 2 > columns) previewing = false
+    if (PROMPT.length + next.text.length + 2 > columns || next.text === preview) return
+    preview = next.text
+    stdout.write(promptRow())
+  }
+  // Paused-mode reads, as Ink's: stdin never flows, so whoever reads next simply finds the bytes.
+  const onReadable = () => {
+    for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
+      onData(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+    }
+  }
+  const stop = () => {
+    done = true
+    stdin.removeListener('readable', onReadable)
+    process.removeListener('exit', abandon)
+    for (const signal of SIGNALS) process.removeListener(signal, onSignal)
+  }
+  const abandon = () => {
+    if (done) return
+    stop()
+    // Stop reading, or the open terminal would keep a failed start from exiting.
+    stdin.pause()
+    if (stdin.isTTY) stdin.setRawMode(false)
+    stdout.write(`${BRACKETED_PASTE_OFF}${SHOW_CURSOR}${LEAVE_ALT_SCREEN}`)
+  }
+  // A signal before Ink has its own handlers: restore the terminal, then die of the signal as before.
+  const onSignal = (signal: NodeJS.Signals) => {
+    abandon()
+    process.kill(process.pid, signal)
+  }
+
+  // Raw mode first, so keys typed from now on are neither echoed by the terminal nor line-buffered.
+  stdin.setRawMode(true)
+  stdout.write(
+    ENTER_ALT_SCREEN +
+      HOME_AND_CLEAR +
+      status +
+      `${ESC}${rows - 1};1H${theme.chalk.dim(separator(columns, false))}` +
+      promptRow() +
+      SHOW_CURSOR +
+      BRACKETED_PASTE_ON,
+  )
+  stdin.on('readable', onReadable)
+  process.once('exit', abandon)
+  for (const signal of SIGNALS) process.once(signal, onSignal)
+
+  return {
+    handOff() {
+      if (done) return ''
+      stop()
+      if (typed.length > 0) stdin.unshift(Buffer.concat(typed))
+      return SYNC_BEGIN + HOME_AND_CLEAR
+    },
+    abandon,
+  }
+}
+
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP']
+
+/**
+ * The prompt text after `input` (raw key bytes), applied up to the first key that is not printable ASCII
+ * or backspace (`stopped`): only that much is sure to match what Ink's editor will show.
+ */
+export function previewOf(current: string, input: string): { text: string; stopped: boolean } {
+  let text = current
+  for (const char of input) {
+    if (char === '\x7f' || char === '\b') text = text.slice(0, -1)
+    else if (char >= ' ' && char <= '~') text += char
+    else return { text, stopped: true }
+  }
+  return { text, stopped: false }
+}
+
+/** The status bar's row for a fresh session, or null when a segment is not plain ASCII-width text. */
+function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): string | null {
+  let measurable = true
+  const measure = (text: string) => {
+    if (!NARROW_TEXT.test(text)) measurable = false
+    return text.length
+  }
+  const { badge, segments } = composeStatusLine(
+    {
+      width: columns,
+      mode: opts.mode,
+      busy: false,
+      model: opts.model,
+      usage: { session: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0 },
+      contextLimit: 0,
+      prices: opts.prices,
+      runningTasks: 0,
+      cwd: opts.cwd,
+      branch: opts.branch,
+    },
+    measure,
+  )
+  if (!measurable) return null
+  const c = theme.chalk
+  const parts = segments.map((s, i) => c[s.color](`${i === 0 ? ' ' : ' · '}${s.text}`))
+  return `${ESC}1;1H${badgeText(badge, theme)}${parts.join('')}`
+}
+
+/** Characters string-width counts as one column each: printable ASCII and the bar's own symbols. */
+const NARROW_TEXT = /^[\x20-\x7e·…↑↓]*$/
+
+function badgeText(badge: ModeBadge, theme: Theme): string {
+  let style = theme.chalk[badge.color]
+  if (badge.bold) style = style.bold
+  if (badge.backgroundColor) {
+    const name = badge.backgroundColor
+    style = style[`bg${name[0]?.toUpperCase()}${name.slice(1)}` as 'bgRed']
+  } else style = style.inverse
+  return style(` ${badge.label} `)
+}
