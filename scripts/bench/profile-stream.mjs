@@ -42,7 +42,11 @@ const exited = await Promise.race([
   tui.exited.then(() => true),
   new Promise((r) => setTimeout(r, 30_000, false)),
 ])
-if (!exited) console.log('the TUI did not exit after Ctrl+D twice; screen:\n', tui.screen())
+if (!exited) {
+  console.log('the TUI did not exit after Ctrl+D twice; sending SIGTERM. Screen:\n', tui.screen())
+  process.kill(tui.pid, 'SIGTERM')
+  await Promise.race([tui.exited, new Promise((r) => setTimeout(r, 30_000))])
+}
 await server.close()
 await box.cleanup()
 console.log('done')
