@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url'
 import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
-import { idle, streamRender, transcriptScale, tuiFirstFrame, turnsGrowth } from './bench/tui.mjs'
+import {
+  earlierSession,
+  idle,
+  streamRender,
+  transcriptScale,
+  tuiFirstFrame,
+  turnsGrowth,
+} from './bench/tui.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const cli = join(root, 'bin', 'agent-tui.cjs')
@@ -172,6 +179,7 @@ async function runSection(name, run) {
 
 console.log(`agent-tui bench — node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model ?? ''}\n`)
 const started = Date.now()
+await runSection('earlierSession', earlierSession)
 for (const [name, run] of Object.entries(sections)) {
   if (only.length && !only.includes(name)) continue
   console.log(`── ${name}`)

@@ -15,6 +15,8 @@ const ROWS = 40
 const KEY_GAP_MS = 50
 const PAGE_UP = '\x1b[5~'
 const PAGE_DOWN = '\x1b[6~'
+const CTRL_U = '\x15'
+const CTRL_D = '\x04'
 
 /** The status bar (row 1) shows the mode badge and the model: the first interactive frame. */
 const statusBarShown = (_screen, lines) => lines[0].includes('SAFE') && lines[0].includes('test-model')
@@ -56,6 +58,25 @@ async function submit(tui, text) {
   tui.write('\r')
 }
 
+// ── 0. an earlier session ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * One session with a turn, ended normally, before anything is measured: Node writes a module's compile
+ * cache once, with the functions compiled by then, so the sections measure a returning user's start (code
+ * for start-up and for a turn cached) rather than whatever an earlier run happened to leave.
+ */
+export async function earlierSession(ctx) {
+  const { box, server } = await setUp(ctx, () => ({ text: makeMarkdown(2_000, WARM_MARK), chunkSize: 16 }))
+  const { tui } = await launch(ctx, box, server)
+  await submit(tui, 'hello')
+  await tui.waitFor((screen) => screen.includes(WARM_MARK), 15_000, 'the reply')
+  await tui.quiet(300, 5_000)
+  tui.write(CTRL_D)
+  await tui.waitFor((screen) => screen.includes('again to exit'), 5_000, 'the exit hint')
+  tui.write(CTRL_D)
+  await tui.exited
+}
+
 // ── 1. start → first frame ───────────────────────────────────────────────────────────────────────────
 
 export async function tuiFirstFrame(ctx) {
@@ -89,8 +110,13 @@ export async function tuiFirstFrame(ctx) {
     const listAt = await tui.waitFor((screen) => screen.includes('/help'), 5_000, 'the command list')
     if (i === 0) {
       checkNotWrapped(tui.pid)
-      // Run 0 stands for an earlier session: it stays up long enough to write the compile cache.
-      await tui.quiet(1_000, 5_000)
+      // Run 0 stands for an earlier session, which ends normally: Node writes the compile cache at exit.
+      tui.write(CTRL_U)
+      await tui.waitFor(promptShows(' Message'), 5_000, 'the cleared prompt')
+      tui.write(CTRL_D)
+      await tui.waitFor((screen) => screen.includes('again to exit'), 5_000, 'the exit hint')
+      tui.write(CTRL_D)
+      await tui.exited
     } else {
       times.push(firstFrameMs) // run 0 warms the compile cache
       echoed.push(echoAt - tui.spawnedAt)

@@ -5,7 +5,7 @@ import type { ResolvedConfig } from '../config/resolve.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import { pricesForModel } from '../provider/prices.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
-import { persistCompileCache } from './compile-cache.js'
+import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 
@@ -73,6 +73,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     })
   }
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
+  const stopWatchingTurns = persistCompileCacheAfterFirstTurn(session.store)
   try {
     if (config.prompt) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
@@ -84,7 +85,6 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     const afterFirstFrame = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS)).then(() =>
       session.preload(),
     )
-    void afterFirstFrame.then(persistCompileCache)
     const describe = opts.describeEndpoint
     const details = describe ? afterFirstFrame.then(describe) : undefined
     const contextLimitLater = details?.then((described) => {
@@ -104,6 +104,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       ...(opts.earlyFrame ? { earlyFrame: opts.earlyFrame } : {}),
     })
   } finally {
+    stopWatchingTurns()
     await session.close()
     uninstall()
     if (opts.debug) {
