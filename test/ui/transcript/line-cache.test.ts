@@ -37,16 +37,32 @@ describe('LineCache', () => {
   it('re-renders when the item object, the expanded flag or the width changes', () => {
     const { calls, render } = counting()
     const cache = new LineCache({ render })
-    let state = apply(baseState(), assistantSettled('a1', 'text', 'why'))
-    cache.lines(item(state, 'a1'), 40, false)
-    cache.lines(item(state, 'a1'), 40, true)
+    let state = apply(baseState(), userSubmitted('u1', 'hello'))
+    cache.lines(item(state, 'u1'), 40, false)
+    cache.lines(item(state, 'u1'), 40, true)
     expect(calls).toHaveLength(2)
-    state = apply(state, assistantSettled('a1', 'new text', 'why'))
-    cache.lines(item(state, 'a1'), 40, true)
+    state = apply(state, userSubmitted('u1', 'hello again'))
+    cache.lines(item(state, 'u1'), 40, true)
     expect(calls).toHaveLength(3)
-    cache.lines(item(state, 'a1'), 30, true)
+    cache.lines(item(state, 'u1'), 30, true)
     expect(calls).toHaveLength(4)
     expect(calls.at(-1)?.width).toBe(30)
+  })
+
+  it('renders a reply as its reasoning and its text; Ctrl+O re-renders only the reasoning', () => {
+    const { calls, render } = counting()
+    const cache = new LineCache({ render })
+    let state = apply(baseState(), assistantSettled('a1', 'text', 'why'))
+    const collapsed = cache.lines(item(state, 'a1'), 40, false)
+    expect(calls.map((c) => c.text)).toEqual(['', 'text'])
+    const settled = item(state, 'a1')
+    expect(collapsed).toEqual(renderItemLines(settled, 40, { expanded: false, theme }))
+    const expanded = cache.lines(item(state, 'a1'), 40, true)
+    expect(calls.map((c) => c.text)).toEqual(['', 'text', ''])
+    expect(expanded).toEqual(renderItemLines(settled, 40, { expanded: true, theme }))
+    state = apply(state, assistantSettled('a1', 'new text', 'why'))
+    cache.lines(item(state, 'a1'), 40, true)
+    expect(calls.map((c) => c.text)).toEqual(['', 'text', '', 'new text'])
   })
 
   it('invalidates lazily on a width change: only items asked for are rendered again', () => {
@@ -84,7 +100,7 @@ describe('LineCache', () => {
       state = apply(state, { type: 'assistant/delta', id: 'a1', text: `${paragraph}\n\n` })
       rendered = cache.lines(item(state, 'a1'), 60, false)
     }
-    // Each paragraph is rendered once when it settles into the head; the tail is empty after "\n\n".
+    // Each paragraph is rendered once: as the live tail, whose lines it keeps when it becomes a piece.
     expect(calls).toHaveLength(40)
     expect(Math.max(...calls.map((c) => c.text.length))).toBeLessThan(40)
     state = apply(state, { type: 'assistant/delta', id: 'a1', text: 'tail being typed' })
@@ -101,22 +117,38 @@ describe('LineCache', () => {
     expect(calls).toHaveLength(before)
   })
 
-  it('settles a streamed reply by rendering only the tail after its cached head', () => {
+  it('settles a streamed reply without rendering it again', () => {
     const { calls, render } = counting()
     const cache = new LineCache({ render })
     const text = 'One.\n\nTwo.\n\nThree.'
     let state = apply(baseState(), { type: 'assistant/delta', id: 'a1', text })
     const streamed = cache.lines(item(state, 'a1'), 60, false)
-    expect(calls.map((c) => c.text)).toEqual(['One.\n\nTwo.\n\n', 'Three.'])
+    expect(calls.map((c) => c.text)).toEqual(['One.\n\n', 'Two.\n\n', 'Three.'])
     state = apply(state, assistantSettled('a1', text))
     const settled = cache.lines(item(state, 'a1'), 60, false)
-    expect(calls.map((c) => c.text)).toEqual(['One.\n\nTwo.\n\n', 'Three.', 'Three.'])
-    expect(settled).toEqual(streamed)
-    // From then on it is an ordinary settled item: cached, and rendered whole after a width change.
-    cache.lines(item(state, 'a1'), 60, false)
     expect(calls).toHaveLength(3)
+    expect(settled).toEqual(streamed)
+    // A width change renders it again, piece by piece.
     cache.lines(item(state, 'a1'), 50, false)
-    expect(calls.at(-1)?.text).toBe(text)
+    expect(calls.slice(3).map((c) => c.text)).toEqual(['One.\n\n', 'Two.\n\n', 'Three.'])
+    expect(calls.at(-1)?.width).toBe(50)
+  })
+
+  it('renders only the pieces asked for: the end of a long reply without the rest', () => {
+    const { calls, render } = counting()
+    const cache = new LineCache({ render })
+    const text = Array.from({ length: 500 }, (_, i) => `Paragraph ${i}.`).join('\n\n')
+    const state = apply(baseState(), assistantSettled('a1', text))
+    const pieces = cache.pieces(item(state, 'a1'), 60, false)
+    expect(pieces.count).toBe(500)
+    expect(calls).toHaveLength(0)
+    expect(pieces.lines(499)).toEqual(['  Paragraph 499.'])
+    expect(pieces.gapAbove(499)).toBe(1)
+    expect(calls.map((c) => c.text)).toEqual(['Paragraph 499.'])
+    // Whole, it is the reply rendered at once.
+    expect(cache.lines(item(state, 'a1'), 60, false)).toEqual(
+      renderItemLines(item(state, 'a1'), 60, { expanded: false, theme }),
+    )
   })
 
   it('keeps a streaming code block whole in the live tail until its fence closes', () => {

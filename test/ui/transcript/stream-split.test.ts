@@ -1,38 +1,56 @@
 import { describe, expect, it } from 'vitest'
-import { findSafeSplitPoint } from '../../../source/ui/panes/transcript/stream-split.js'
+import { safeBoundaries } from '../../../source/ui/panes/transcript/stream-split.js'
 
-describe('findSafeSplitPoint', () => {
-  it('returns 0 when there is no complete blank line', () => {
-    expect(findSafeSplitPoint('')).toBe(0)
-    expect(findSafeSplitPoint('one paragraph\nstill going')).toBe(0)
-    expect(findSafeSplitPoint('no newline yet')).toBe(0)
+/** The text cut at every safe boundary. */
+const cut = (text: string) => {
+  const pieces: string[] = []
+  let from = 0
+  for (const boundary of safeBoundaries(text)) {
+    pieces.push(text.slice(from, boundary))
+    from = boundary
+  }
+  pieces.push(text.slice(from))
+  return pieces
+}
+
+describe('safeBoundaries', () => {
+  it('finds none without a complete blank line followed by more text', () => {
+    expect(safeBoundaries('')).toEqual([])
+    expect(safeBoundaries('one paragraph\nstill going')).toEqual([])
+    expect(safeBoundaries('no newline yet')).toEqual([])
+    // Nothing after the blank line yet: the next line might still turn out to be indented.
+    expect(safeBoundaries('done\n\n')).toEqual([])
   })
 
-  it('splits after the last blank line', () => {
-    const text = 'first\n\nsecond\n\nthird still stream'
-    const at = findSafeSplitPoint(text)
-    expect(text.slice(0, at)).toBe('first\n\nsecond\n\n')
-    expect(text.slice(at)).toBe('third still stream')
-    expect(findSafeSplitPoint('done\n\n')).toBe('done\n\n'.length)
+  it('cuts after each blank line that is followed by a new block', () => {
+    expect(cut('first\n\nsecond\n\n\nthird still stream')).toEqual([
+      'first\n\n',
+      'second\n\n\n',
+      'third still stream',
+    ])
   })
 
-  it('never splits inside a fenced code block', () => {
+  it('never cuts inside a fenced code block', () => {
     const open = 'intro\n\n```ts\nconst a = 1\n\nconst b = 2\n'
-    expect(open.slice(0, findSafeSplitPoint(open))).toBe('intro\n\n')
-    const closed = `${open}\`\`\`\n\nafter`
-    expect(closed.slice(findSafeSplitPoint(closed))).toBe('after')
+    expect(cut(open)).toEqual(['intro\n\n', '```ts\nconst a = 1\n\nconst b = 2\n'])
+    expect(cut(`${open}\`\`\`\n\nafter`).at(-1)).toBe('after')
   })
 
   it('follows CommonMark fence rules: same character, at least as long, indented fences too', () => {
-    const tilde = 'a\n\n~~~~\n```\n\ninside\n~~~\n\nstill inside\n'
-    expect(findSafeSplitPoint(tilde)).toBe(3)
-    const indented = '- item\n\n  ```\n  code\n\n  more\n'
-    expect(findSafeSplitPoint(indented)).toBe('- item\n\n'.length)
+    expect(safeBoundaries('a\n\n~~~~\n```\n\ninside\n~~~\n\nstill inside\n')).toEqual([3])
     const inline = 'text with ``` inline ``` ticks\n\nnext'
-    expect(inline.slice(findSafeSplitPoint(inline))).toBe('next')
+    expect(cut(inline).at(-1)).toBe('next')
+  })
+
+  it('keeps indented lines after a blank line with the block they continue', () => {
+    const list = '1. Step one\n\n   More about it\n\n   ```sh\n   npm i\n\n   ```\n\n2. Step two\n'
+    expect(cut(list)).toEqual([
+      '1. Step one\n\n   More about it\n\n   ```sh\n   npm i\n\n   ```\n\n',
+      '2. Step two\n',
+    ])
   })
 
   it('treats an unterminated last line as still growing', () => {
-    expect(findSafeSplitPoint('para\n   ')).toBe(0)
+    expect(safeBoundaries('para\n   ')).toEqual([])
   })
 })

@@ -7,7 +7,7 @@ import {
   type TranscriptSnapshot,
   TranscriptView,
 } from '../../../source/ui/panes/transcript/transcript-view.js'
-import { apply, longConversation, plain, userSubmitted } from './fixtures.js'
+import { apply, assistantSettled, longConversation, plain, userSubmitted } from './fixtures.js'
 
 const theme = createTheme({ level: 0 })
 
@@ -65,6 +65,47 @@ describe('TranscriptView', () => {
     const beforeResize = renders()
     expect(plain(frame(next, 50, 20).rows).at(-1)).toBe('› one more')
     expect(renders() - beforeResize).toBeLessThanOrEqual(10)
+  })
+
+  it('shows the end of a very long reply without rendering the rest, and scrolls through it piece by piece', () => {
+    const { frame, renders, view } = setup()
+    const text = Array.from({ length: 2000 }, (_, i) => `Paragraph ${i}.`).join('\n\n')
+    const state = apply(
+      apply(longConversation(0), userSubmitted('u', 'write a lot')),
+      assistantSettled('a', text),
+    )
+    const end = frame(state, 40, 6)
+    expect(plain(end.rows)).toEqual([
+      '',
+      '  Paragraph 1997.',
+      '',
+      '  Paragraph 1998.',
+      '',
+      '  Paragraph 1999.',
+    ])
+    expect(renders()).toBeLessThanOrEqual(4)
+    // Page up moves by height - 1 rows.
+    view.pageUp()
+    expect(plain(frame(state, 40, 6).rows)).toEqual([
+      '  Paragraph 1994.',
+      '',
+      '  Paragraph 1995.',
+      '',
+      '  Paragraph 1996.',
+      '',
+    ])
+    expect(renders()).toBeLessThanOrEqual(7)
+    view.home()
+    expect(plain(frame(state, 40, 6).rows)).toEqual([
+      '› write a lot',
+      '',
+      '  Paragraph 0.',
+      '',
+      '  Paragraph 1.',
+      '',
+    ])
+    view.end()
+    expect(plain(frame(state, 40, 6).rows).at(-1)).toBe('  Paragraph 1999.')
   })
 
   it('keeps per-frame work flat while scrolling through 5,000 items', () => {

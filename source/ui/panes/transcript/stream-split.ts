@@ -1,15 +1,20 @@
 const FENCE = /^\s*(`{3,}|~{3,})(.*)$/
+const BLOCK_START = /\S/
 
 /**
- * The last safe Markdown boundary in `text`: the index just after the last complete blank line that is
- * outside a fenced code block, or 0 when there is none. `text.slice(0, i)` can then be rendered (and
- * cached) on its own while `text.slice(i)` stays live, and neither half cuts a code block in two.
+ * Every safe Markdown boundary in `text`, ascending: the index just after a blank line that is outside a
+ * fenced code block and is followed by a line starting in the first column. The text between two
+ * boundaries can then be rendered (and cached) on its own, and the pieces joined with one blank line look
+ * like the whole rendered at once: no piece cuts a code block in two, and an indented line after a blank
+ * one (a list item's second paragraph, its code block) stays with the item it belongs to.
  *
- * Fences may be indented (code inside list items), and a fence closes only with the same character at
- * least as long as the one that opened it, as in CommonMark. Pure, O(text length).
+ * A boundary is only reported once the first character after it has arrived, so a streaming text's
+ * boundaries never move as it grows. Fences may be indented (code inside list items), and a fence closes
+ * only with the same character at least as long as the one that opened it, as in CommonMark. Pure,
+ * O(text length).
  */
-export function findSafeSplitPoint(text: string): number {
-  let split = 0
+export function safeBoundaries(text: string): number[] {
+  const boundaries: number[] = []
   let fence: { char: string; length: number } | null = null
   let start = 0
   while (start < text.length) {
@@ -23,10 +28,10 @@ export function findSafeSplitPoint(text: string): number {
         fence = null
     } else if (match?.[1] && !(match[1][0] === '`' && match[2]?.includes('`'))) {
       fence = { char: match[1][0] ?? '`', length: match[1].length }
-    } else if (line.trim() === '') {
-      split = end + 1
+    } else if (line.trim() === '' && BLOCK_START.test(text.charAt(end + 1))) {
+      boundaries.push(end + 1)
     }
     start = end + 1
   }
-  return split
+  return boundaries
 }

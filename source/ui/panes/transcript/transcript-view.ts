@@ -1,7 +1,7 @@
 import type { TranscriptItem } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { renderItemLines } from './item-lines.js'
-import { LineCache } from './line-cache.js'
+import { type ItemPieces, LineCache } from './line-cache.js'
 
 /** The store slices the transcript is drawn from (all stable references in the store). */
 export interface TranscriptSnapshot {
@@ -19,19 +19,24 @@ export interface TranscriptFrame {
   newOutput: boolean
 }
 
-/** A line position: line `line` of the block of item `index` (its lines plus the gap above it). */
+/** A line position: line `line` of piece `piece` of item `index` (the piece's lines plus the gap above it). */
 interface Position {
   index: number
+  piece: number
   line: number
 }
 
 /** Blank rows between consecutive items. */
 const GAP = 1
 
-/** Block geometry of one snapshot at one width; every height comes from the line cache. */
+/**
+ * Block geometry of one snapshot at one width. A block is one piece of an item (see `ItemPieces`), so a
+ * long reply is walked piece by piece and only the pieces walked over are rendered. Every height comes
+ * from the line cache.
+ */
 class Blocks {
   private lastIndex = -1
-  private lastLines: readonly string[] = []
+  private lastPieces: ItemPieces | null = null
 
   constructor(
     private readonly cache: LineCache,
@@ -52,33 +57,62 @@ class Blocks {
     return this.snapshot.order.indexOf(id)
   }
 
-  lines(index: number): readonly string[] {
+  /** Blocks of item `index`: its pieces, or one empty block for an item that renders nothing. */
+  pieceCount(index: number): number {
+    return Math.max(1, this.pieces(index)?.count ?? 0)
+  }
+
+  /** An empty piece takes no rows, not even its gap. */
+  height(at: Position): number {
+    const n = this.pieces(at.index)?.lines(at.piece).length ?? 0
+    return n === 0 ? 0 : n + this.gap(at)
+  }
+
+  row(at: Position, line: number): string {
+    const gap = this.gap(at)
+    return line < gap ? '' : (this.pieces(at.index)?.lines(at.piece)[line - gap] ?? '')
+  }
+
+  next(at: Position): Position | null {
+    if (at.piece + 1 < this.pieceCount(at.index)) return { index: at.index, piece: at.piece + 1, line: 0 }
+    return at.index + 1 < this.count ? { index: at.index + 1, piece: 0, line: 0 } : null
+  }
+
+  previous(at: Position): Position | null {
+    if (at.piece > 0) return { index: at.index, piece: at.piece - 1, line: 0 }
+    if (at.index === 0) return null
+    return { index: at.index - 1, piece: this.pieceCount(at.index - 1) - 1, line: 0 }
+  }
+
+  last(): Position | null {
+    return this.count === 0
+      ? null
+      : { index: this.count - 1, piece: this.pieceCount(this.count - 1) - 1, line: 0 }
+  }
+
+  private gap(at: Position): number {
+    if (at.piece > 0) return this.pieces(at.index)?.gapAbove(at.piece) ?? 0
+    return at.index > 0 ? GAP : 0
+  }
+
+  private pieces(index: number): ItemPieces | null {
     // Rows are read one by one from the same item: remember the last lookup.
-    if (index === this.lastIndex) return this.lastLines
+    if (index === this.lastIndex) return this.lastPieces
     const item = this.item(index)
     this.lastIndex = index
-    this.lastLines = item ? this.cache.lines(item, this.width, this.snapshot.expanded[item.id] === true) : []
-    return this.lastLines
-  }
-
-  /** An item that renders nothing takes no rows, not even its gap. */
-  height(index: number): number {
-    const n = this.lines(index).length
-    return n === 0 ? 0 : n + (index > 0 ? GAP : 0)
-  }
-
-  row(index: number, line: number): string {
-    const gap = index > 0 ? GAP : 0
-    return line < gap ? '' : (this.lines(index)[line - gap] ?? '')
+    this.lastPieces = item
+      ? this.cache.pieces(item, this.width, this.snapshot.expanded[item.id] === true)
+      : null
+    return this.lastPieces
   }
 }
 
 /**
  * The transcript's viewport: scroll state plus windowing over the line cache. A frame walks only the
- * items that intersect the viewport (from the bottom when following, from the anchor otherwise), so its
- * cost does not grow with the transcript: 50 or 5,000 items take the same work.
+ * blocks that intersect the viewport (from the bottom when following, from the anchor otherwise), so its
+ * cost does not grow with the transcript: 50 or 5,000 items, or a reply of 20k tokens, take the same work.
  *
- * Scroll position is an anchor — an item id and a line offset inside it — rather than an absolute line
+ * Scroll position is an anchor — an item id, a piece and a line offset inside it — rather than an absolute line
  * number. Appending output then never moves what a scrolled-up user is reading, no total height has to
  * be known (it would need every item rendered at the current width), and a width change re-renders only
  * what comes into view.
@@ -89,7 +123,7 @@ class Blocks {
 export class TranscriptView {
   readonly cache: LineCache
   #following = true
-  #anchor: { id: string; index: number; line: number } | null = null
+  #anchor: { id: string; index: number; piece: number; line: number } | null = null
   /** The bottom of the transcript when the user left it, to tell whether new output arrived since. */
   #seen: { length: number; last: TranscriptItem | undefined } | null = null
   #input: { snapshot: TranscriptSnapshot; width: number; height: number } | null = null
@@ -122,12 +156,12 @@ export class TranscriptView {
     const { position: top, anchored } = this.#top(blocks, height)
     let first = -1
     let last = -1
-    for (let i = top.index, line = top.line; i < blocks.count && rows.length < height; i++, line = 0) {
-      const blockHeight = blocks.height(i)
-      for (let k = line; k < blockHeight && rows.length < height; k++) rows.push(blocks.row(i, k))
-      if (blockHeight > line) {
-        if (first < 0) first = i
-        last = i
+    for (let at: Position | null = top; at && rows.length < height; at = blocks.next(at)) {
+      const blockHeight = blocks.height(at)
+      for (let k = at.line; k < blockHeight && rows.length < height; k++) rows.push(blocks.row(at, k))
+      if (blockHeight > at.line) {
+        if (first < 0) first = at.index
+        last = at.index
       }
     }
     while (rows.length < height) rows.push('')
@@ -141,7 +175,7 @@ export class TranscriptView {
     if (!input || delta === 0 || !Number.isFinite(delta) || input.height <= 0) return
     const blocks = new Blocks(this.cache, input.snapshot, input.width)
     const current = this.#top(blocks, input.height).position
-    const next = normalise(blocks, { index: current.index, line: current.line + Math.trunc(delta) })
+    const next = normalise(blocks, { ...current, line: current.line + Math.trunc(delta) })
     if (remaining(blocks, next, input.height) <= input.height) this.#follow()
     else this.#anchorAt(blocks, next)
   }
@@ -159,7 +193,7 @@ export class TranscriptView {
     const input = this.#input
     if (!input || input.snapshot.order.length === 0) return
     const blocks = new Blocks(this.cache, input.snapshot, input.width)
-    const start = { index: 0, line: 0 }
+    const start = { index: 0, piece: 0, line: 0 }
     if (remaining(blocks, start, input.height) <= input.height) this.#follow()
     else this.#anchorAt(blocks, start)
   }
@@ -200,7 +234,7 @@ export class TranscriptView {
       if (index < 0) return { position: followTop(blocks, height), anchored: false }
       anchor.index = index
     }
-    const position = normalise(blocks, { index, line: anchor.line })
+    const position = normalise(blocks, { index, piece: anchor.piece, line: anchor.line })
     const clamped = remaining(blocks, position, height) <= height
     return { position: clamped ? followTop(blocks, height) : position, anchored: true }
   }
@@ -236,9 +270,14 @@ export class TranscriptView {
         last: lastId === undefined ? undefined : this.#input?.snapshot.items[lastId],
       }
     }
-    const same = !this.#following && this.#anchor?.id === item.id && this.#anchor.line === position.line
+    const anchor = this.#anchor
+    const same =
+      !this.#following &&
+      anchor?.id === item.id &&
+      anchor.piece === position.piece &&
+      anchor.line === position.line
     this.#following = false
-    this.#anchor = { id: item.id, index: position.index, line: position.line }
+    this.#anchor = { id: item.id, index: position.index, piece: position.piece, line: position.line }
     if (!same) this.#changed()
   }
 
@@ -251,36 +290,40 @@ export class TranscriptView {
 /** The top position that puts the last line of the transcript on the last row. */
 function followTop(blocks: Blocks, height: number): Position {
   let total = 0
-  for (let i = blocks.count - 1; i >= 0; i--) {
-    total += blocks.height(i)
-    if (total >= height) return { index: i, line: total - height }
+  for (let at = blocks.last(); at; at = blocks.previous(at)) {
+    total += blocks.height(at)
+    if (total >= height) return { ...at, line: total - height }
   }
-  return { index: 0, line: 0 }
+  return { index: 0, piece: 0, line: 0 }
 }
 
 /** Moves a position whose line is out of its block's range onto the block that holds that line. */
 function normalise(blocks: Blocks, position: Position): Position {
   const count = blocks.count
-  if (count === 0) return { index: 0, line: 0 }
-  let index = Math.min(Math.max(position.index, 0), count - 1)
+  if (count === 0) return { index: 0, piece: 0, line: 0 }
+  const index = Math.min(Math.max(position.index, 0), count - 1)
+  const piece = Math.min(Math.max(position.piece, 0), blocks.pieceCount(index) - 1)
+  let at: Position = { index, piece, line: 0 }
   let line = position.line
   while (line < 0) {
-    if (index === 0) return { index: 0, line: 0 }
-    index--
-    line += blocks.height(index)
+    const previous = blocks.previous(at)
+    if (!previous) return { index: 0, piece: 0, line: 0 }
+    at = previous
+    line += blocks.height(at)
   }
-  while (line > 0 && line >= blocks.height(index)) {
-    if (index === count - 1) return { index, line: Math.max(0, blocks.height(index) - 1) }
-    line -= blocks.height(index)
-    index++
+  while (line > 0 && line >= blocks.height(at)) {
+    const next = blocks.next(at)
+    if (!next) return { ...at, line: Math.max(0, blocks.height(at) - 1) }
+    line -= blocks.height(at)
+    at = next
   }
-  return { index, line }
+  return { ...at, line }
 }
 
 /** Lines from `position` to the end, counting no further than just past `limit`. */
 function remaining(blocks: Blocks, position: Position, limit: number): number {
-  let total = blocks.height(position.index) - position.line
-  for (let i = position.index + 1; i < blocks.count && total <= limit; i++) total += blocks.height(i)
+  let total = blocks.height(position) - position.line
+  for (let at = blocks.next(position); at && total <= limit; at = blocks.next(at)) total += blocks.height(at)
   return total
 }
 
