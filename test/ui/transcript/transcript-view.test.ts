@@ -74,36 +74,17 @@ describe('TranscriptView', () => {
       apply(longConversation(0), userSubmitted('u', 'write a lot')),
       assistantSettled('a', text),
     )
-    const end = frame(state, 40, 6)
-    expect(plain(end.rows)).toEqual([
-      '',
-      '  Paragraph 1997.',
-      '',
-      '  Paragraph 1998.',
-      '',
-      '  Paragraph 1999.',
-    ])
+    /** Paragraphs `from`..`to` as rows, each with the blank row above it. */
+    const paragraphs = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => ['', `  Paragraph ${from + i}.`]).flat()
+    expect(plain(frame(state, 40, 6).rows)).toEqual(paragraphs(1997, 1999))
     expect(renders()).toBeLessThanOrEqual(4)
     // Page up moves by height - 1 rows.
     view.pageUp()
-    expect(plain(frame(state, 40, 6).rows)).toEqual([
-      '  Paragraph 1994.',
-      '',
-      '  Paragraph 1995.',
-      '',
-      '  Paragraph 1996.',
-      '',
-    ])
+    expect(plain(frame(state, 40, 6).rows)).toEqual([...paragraphs(1994, 1996).slice(1), ''])
     expect(renders()).toBeLessThanOrEqual(7)
     view.home()
-    expect(plain(frame(state, 40, 6).rows)).toEqual([
-      '› write a lot',
-      '',
-      '  Paragraph 0.',
-      '',
-      '  Paragraph 1.',
-      '',
-    ])
+    expect(plain(frame(state, 40, 6).rows)).toEqual(['› write a lot', ...paragraphs(0, 1), ''])
     view.end()
     expect(plain(frame(state, 40, 6).rows).at(-1)).toBe('  Paragraph 1999.')
   })
