@@ -1,7 +1,7 @@
 import { ZERO_USAGE } from '../../provider/messages.js'
 import type { Mode } from '../../store/domain.js'
 import { defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
-import { PLACEHOLDER, PROMPT, separator } from '../panes/input/prompt-row.js'
+import { PROMPT_HINT, PROMPT, separator } from '../panes/input/prompt-row.js'
 import type { Prices } from '../panes/status/format.js'
 import { composeStatusLine } from '../panes/status/status-line.js'
 
@@ -62,7 +62,7 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
 
   const promptRow = () => {
     const caret = theme.chalk.inverse(' ')
-    const text = preview ? preview + caret : caret + theme.chalk.dim(PLACEHOLDER)
+    const text = preview ? preview + caret : caret + theme.chalk.dim(PROMPT_HINT)
     const caretColumn = PROMPT.length + preview.length + 1
     return `${ESC}${rows};1H${theme.chalk.cyan(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
   }

@@ -2,7 +2,7 @@ import { Box, Text, useCursor, useWindowSize } from 'ink'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
-import { PLACEHOLDER, PROMPT, separator } from './prompt-row.js'
+import { PROMPT_HINT, PROMPT, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
 
@@ -74,7 +74,7 @@ export function InputPane({ width, maxHeight, active, flash }: InputPaneProps) {
             {!shownText && rowIndex === 0 && !view.search ? (
               <>
                 {showCaret ? <Text inverse> </Text> : null}
-                <Text dimColor>{PLACEHOLDER}</Text>
+                <Text dimColor>{PROMPT_HINT}</Text>
               </>
             ) : showCaret ? (
               <>
