@@ -186,27 +186,21 @@ function useDispatcherValue(): DispatcherValue {
  */
 export function useKeyHandler(priority: number, handler: KeyHandler, active = true): void {
   const { router } = useDispatcherValue()
-  const ref = useRef(handler)
-  useLayoutEffect(() => {
-    ref.current = handler
-  })
+  const ref = useLatest(handler)
   useEffect(() => {
     if (!active) return
     return router.register(priority, ref)
-  }, [router, priority, active])
+  }, [router, priority, active, ref])
 }
 
 /** Registers a wheel handler while `active`; like `useKeyHandler`, the latest closure is always used. */
 export function useWheelHandler(handler: WheelHandler, active = true): void {
   const { router } = useDispatcherValue()
-  const ref = useRef(handler)
-  useLayoutEffect(() => {
-    ref.current = handler
-  })
+  const ref = useLatest(handler)
   useEffect(() => {
     if (!active) return
     return router.registerWheel(ref)
-  }, [router, active])
+  }, [router, active, ref])
 }
 
 export function useBindings(): Bindings {
@@ -215,4 +209,13 @@ export function useBindings(): Bindings {
 
 export function useDoublePressMs(): number {
   return useDispatcherValue().doublePressMs
+}
+
+/** A ref that always holds the latest `value`, so a handler registered once still sees fresh closures. */
+function useLatest<T>(value: T): { current: T } {
+  const ref = useRef(value)
+  useLayoutEffect(() => {
+    ref.current = value
+  })
+  return ref
 }
