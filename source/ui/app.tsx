@@ -206,7 +206,18 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
         confirming={tasksUi.confirmId === viewing.id}
       />
     )
-  } else main = <TranscriptPane view={view} theme={theme} width={mainWidth} height={mainHeight} />
+  } else {
+    // Before the middle is measured the transcript still takes its place, filling it: its rectangle is then
+    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later.
+    main = (
+      <TranscriptPane
+        view={view}
+        theme={theme}
+        width={mainWidth}
+        height={middle.hasMeasured ? mainHeight : undefined}
+      />
+    )
+  }
 
   return (
     <ShellContext.Provider value={shell}>
@@ -220,7 +231,7 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
           flexBasis={0}
           overflow="hidden"
         >
-          {middle.hasMeasured ? main : null}
+          {middle.hasMeasured || (!overlay && !viewing) ? main : null}
           {side.kind !== 'none' && middle.hasMeasured ? (
             <SidePanes
               layout={side}

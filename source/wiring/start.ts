@@ -44,9 +44,9 @@ export async function start(args: ParsedArgs): Promise<number> {
     // context length from the model metadata) must not hold back the first frame — a remote /models can
     // take a second.
     const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
-    // A fresh session's first frame is known now; draw it while the UI loads. A resumed one shows its
-    // transcript, which only the UI can render.
-    if (listLater && config.model !== undefined && args.resume === undefined && !args.continue) {
+    // The session's frame is known now but for a resumed transcript, which only the UI can render: draw
+    // the rest while the UI loads, so the user can start typing. (A bare --resume opens a picker instead.)
+    if (listLater && config.model !== undefined && args.resume !== true) {
       earlyFrame = paintEarlyFrame({
         stdin: process.stdin,
         stdout: process.stdout,
@@ -55,6 +55,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         cwd: workspace,
         branch: readGitBranch(workspace),
         prices: pricesForModel(config.model),
+        resumed: resume !== undefined,
       })
     }
     // Compile the UI and session modules while the endpoint probe waits on the network.

@@ -338,10 +338,18 @@ describe('agent-tui in a pseudo-terminal', () => {
       cols: 140,
       rows: 40,
     })
-    // Nothing is typed: the resumed transcript must be painted without any further frame.
+    // The status bar and prompt come first, with the usage left for the log to tell; keys typed at them
+    // are kept for the UI.
+    const early = await tui.waitFor((s) => /^ SAFE {2}test-model/.test(s))
+    expect(early.split('\n')[0]).not.toContain('ctx')
+    expect(early).not.toContain('The earlier answer.')
+    tui.write('and now?')
+    // Nothing else is typed: the resumed transcript must be painted without any further frame.
     const resumed = await tui.waitFor('The earlier answer.')
     expect(resumed).toContain('› an earlier question')
-    await tui.submit('and now?')
+    await tui.waitFor((s) => s.split('\n').some((line) => line.startsWith('❯ and now?')))
+    await tui.waitFor((s) => s.split('\n')[0]?.includes('ctx') === true)
+    tui.write('\r')
     const after = await tui.waitFor('A fresh answer.')
     expect(after.indexOf('The earlier answer.')).toBeLessThan(after.indexOf('A fresh answer.'))
   })

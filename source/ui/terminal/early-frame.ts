@@ -13,6 +13,8 @@ export interface EarlyFrameOptions {
   cwd: string
   branch?: string | undefined
   prices?: Prices | undefined
+  /** A resumed session: its usage is in its log, not read yet, so the status bar leaves it out. */
+  resumed?: boolean
   theme?: Theme
 }
 
@@ -44,7 +46,8 @@ const MIN_ROWS = 8
  * terminal, before React, Ink and the session's modules have loaded (about 100 ms on a 2-core machine).
  * Keys typed meanwhile are echoed on the prompt row and handed to Ink unchanged, so nothing typed is lost
  * or read twice. Returns null (nothing painted) when the frame could differ from Ink's: a small terminal,
- * or text whose width needs string-width, which is itself one of the slow modules.
+ * or text whose width needs string-width, which is itself one of the slow modules. A resumed session's
+ * transcript (and its usage in the status bar) appear once the UI has read and rendered its log.
  */
 export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
   const { stdin, stdout } = opts
@@ -144,7 +147,7 @@ export function previewOf(current: string, input: string): { text: string; stopp
   return { text, stopped: false }
 }
 
-/** The status bar's row for a fresh session, or null when a segment is not plain ASCII-width text. */
+/** The status bar's row, or null when a segment is not plain ASCII-width text. */
 function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): string | null {
   let measurable = true
   const measure = (text: string) => {
@@ -157,7 +160,7 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
       mode: opts.mode,
       busy: false,
       model: opts.model,
-      usage: { session: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0 },
+      usage: opts.resumed ? null : { session: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0 },
       contextLimit: 0,
       prices: opts.prices,
       runningTasks: 0,

@@ -71,6 +71,23 @@ describe('the early frame', () => {
     expect(t.rawModes).toEqual([true])
   })
 
+  it("leaves a resumed session's usage out of the status bar: its log has not been read yet", async () => {
+    const t = terminal()
+    frame = paintEarlyFrame({
+      stdin: t.stdin,
+      stdout: t.stdout,
+      mode: 'safe',
+      model: 'test-model',
+      cwd: '/work/app',
+      branch: 'main',
+      resumed: true,
+      theme,
+    })
+    const rows = await t.screen()
+    expect(rows[0]).toBe(' SAFE  test-model · /work/app (main)')
+    expect(rows[11]).toBe('❯  Message · / commands · @ files · ! shell · ? keys')
+  })
+
   it('echoes plain typing on the prompt row, backspace included', async () => {
     const t = terminal()
     frame = paint(t)

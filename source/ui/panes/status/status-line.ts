@@ -19,7 +19,8 @@ export interface StatusLineInput {
   mode: Mode
   busy: boolean
   model: string
-  usage: { session: Usage; lastStep: Usage; contextTokens: number }
+  /** Null while not known yet (a resumed session's frame drawn before its log is read): not shown. */
+  usage: { session: Usage; lastStep: Usage; contextTokens: number } | null
   /** The model's context window in tokens. */
   contextLimit: number
   prices?: Prices | undefined
@@ -49,27 +50,37 @@ export interface StatusLine {
 export function composeStatusLine(input: StatusLineInput, measure: (text: string) => number): StatusLine {
   const { usage, width } = input
   const badge = MODE_BADGES[input.mode]
-  const pct = contextPercent(usage.contextTokens, input.contextLimit)
-  const cached = cachedPercent(usage.lastStep)
-  const tokens = `${formatTokens(usage.session.input)}↑ ${formatTokens(usage.session.output)}↓`
-  // "~": prices are approximate list prices, and the session total may span a /model switch.
-  const cost = input.prices ? ` ~${formatCost(estimateCost(usage.session, input.prices))}` : ''
   const location =
     shortenPath(input.cwd, Math.max(12, Math.floor(width / 4))) + (input.branch ? ` (${input.branch})` : '')
   const segments: StatusSegment[] = [
     { text: input.model || 'no model', keep: 9, color: 'white' },
-    {
-      text: `ctx ${pct}%${cached > 0 ? ` (${cached}% cached)` : ''}`,
-      keep: 7,
-      color: pct >= 85 ? 'red' : pct >= 70 ? 'yellow' : 'gray',
-    },
-    { text: tokens + cost, keep: 5, color: 'gray' },
+    ...(usage ? usageSegments(usage, input) : []),
     { text: input.runningTasks > 0 ? `${input.runningTasks} bg` : '', keep: 4, color: 'magenta' },
     { text: location, keep: 3, color: 'blue' },
   ]
   // The badge (and the spinner, when busy) always stay; the rest must fit the remaining width.
   const reserved = measure(` ${badge.label} `) + 1 + (input.busy ? BUSY_SLOT_WIDTH : 0)
   return { badge, segments: fitSegments(segments, Math.max(0, width - reserved), measure) }
+}
+
+/** The context meter and the session's tokens (and approximate cost). */
+function usageSegments(
+  usage: NonNullable<StatusLineInput['usage']>,
+  input: StatusLineInput,
+): StatusSegment[] {
+  const pct = contextPercent(usage.contextTokens, input.contextLimit)
+  const cached = cachedPercent(usage.lastStep)
+  const tokens = `${formatTokens(usage.session.input)}↑ ${formatTokens(usage.session.output)}↓`
+  // "~": prices are approximate list prices, and the session total may span a /model switch.
+  const cost = input.prices ? ` ~${formatCost(estimateCost(usage.session, input.prices))}` : ''
+  return [
+    {
+      text: `ctx ${pct}%${cached > 0 ? ` (${cached}% cached)` : ''}`,
+      keep: 7,
+      color: pct >= 85 ? 'red' : pct >= 70 ? 'yellow' : 'gray',
+    },
+    { text: tokens + cost, keep: 5, color: 'gray' },
+  ]
 }
 
 function fitSegments(

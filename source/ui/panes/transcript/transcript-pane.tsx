@@ -14,8 +14,11 @@ export interface TranscriptPaneProps {
   view: TranscriptView
   theme: Theme
   width: number
-  /** Rows to fill, exactly: a taller frame would make Ink redraw the whole screen. */
-  height: number
+  /**
+   * Rows to fill, exactly: a taller frame would make Ink redraw the whole screen. Undefined before the
+   * parent has been measured: the pane then grows into the space it is given.
+   */
+  height: number | undefined
 }
 
 const selectExpanded = (s: State) => s.ui.expanded
@@ -77,7 +80,11 @@ function PaintedTranscript({
     }
   }, [painter, store, view, theme])
   // A size change re-renders this box; the Ink frame that follows has the painter repaint everything.
-  return <Box ref={box} width={width} height={Math.max(0, Math.floor(height))} />
+  return height === undefined ? (
+    <Box ref={box} width={width} flexGrow={1} />
+  ) : (
+    <Box ref={box} width={width} height={Math.max(0, Math.floor(height))} />
+  )
 }
 
 function InkTranscript({ view, width, height }: TranscriptPaneProps) {
@@ -85,7 +92,7 @@ function InkTranscript({ view, width, height }: TranscriptPaneProps) {
   const items = useStore(selectTranscriptItems)
   const expanded = useStore(selectExpanded)
   useSyncExternalStore(view.subscribe, view.getVersion)
-  const rows = Math.max(0, Math.floor(height))
+  const rows = Math.max(0, Math.floor(height ?? 0))
   const frame = view.layout({ order, items, expanded }, Math.max(1, Math.floor(width)), rows)
   const rowNodes = frame.rows.map((row, i) => {
     const hint = i === frame.rows.length - 1 && frame.newOutput
