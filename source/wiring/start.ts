@@ -1,4 +1,5 @@
 import { homedir } from 'node:os'
+import { setFlagsFromString } from 'node:v8'
 import { resolveEndpoint } from '../config/endpoint.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
@@ -58,6 +59,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         resumed: resume !== undefined,
       })
     }
+    if (!config.headless) keepLayoutWasmBaseline()
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless
       ? undefined
@@ -143,6 +145,16 @@ export async function start(args: ParsedArgs): Promise<number> {
   } finally {
     earlyFrame?.abandon()
   }
+}
+
+/**
+ * Ink lays out with Yoga compiled to WebAssembly. Once its functions get hot, V8 recompiles them with its
+ * optimising compiler on a worker thread, whose scratch memory (~15 MB for Yoga's largest function) stays
+ * in that thread's malloc arena for good: about half of the session's RSS growth over its first turns.
+ * The baseline code is fast enough for a few layouts per frame. Must run before Ink (and Yoga) load.
+ */
+function keepLayoutWasmBaseline(): void {
+  setFlagsFromString('--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering')
 }
 
 export function noEndpointMessage(probed: Array<{ name: string; url: string; result: string }>): string {
