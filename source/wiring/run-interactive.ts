@@ -8,6 +8,7 @@ import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
+import { reduceMemoryAfterTurns } from './memory-reducer.js'
 
 export interface InteractiveOptions {
   args: ParsedArgs
@@ -74,6 +75,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   const stopWatchingTurns = persistCompileCacheAfterFirstTurn(session.store)
+  const stopReducingMemory = reduceMemoryAfterTurns(session.store)
   try {
     if (config.prompt) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
@@ -105,6 +107,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     })
   } finally {
     stopWatchingTurns()
+    stopReducingMemory()
     await session.close()
     uninstall()
     if (opts.debug) {
