@@ -38,13 +38,17 @@ describe('reduceMemoryAfterTurns', () => {
 
   const start = (store: Store) =>
     reduceMemoryAfterTurns(store, { collect, heapUsed: () => heap, delayMs: 100, slackBytes: 8 * MB })
+  /** A turn runs and ends, leaving `bytes` on the heap. */
+  const turnLeaving = (setPhase: (phase: string) => void, bytes: number) => {
+    setPhase('streaming')
+    heap = bytes
+    setPhase('idle')
+  }
 
   it('collects shortly after a turn that left the heap well past what the last collection kept', () => {
     const { store, setPhase } = phaseStore()
     const stop = start(store)
-    setPhase('streaming')
-    heap = 40 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 40 * MB)
     vi.advanceTimersByTime(99)
     expect(collect).not.toHaveBeenCalled()
     vi.advanceTimersByTime(1)
@@ -58,20 +62,14 @@ describe('reduceMemoryAfterTurns', () => {
   it('leaves a heap that grew less than the slack alone, counting from the last collection', () => {
     const { store, setPhase } = phaseStore()
     const stop = start(store)
-    setPhase('streaming')
-    heap = 27 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 27 * MB)
     vi.advanceTimersByTime(1_000)
     expect(collect).not.toHaveBeenCalled()
-    setPhase('streaming')
-    heap = 30 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 30 * MB)
     vi.advanceTimersByTime(1_000)
     expect(collect).toHaveBeenCalledTimes(1)
     // The collection kept 21 MB: the next turn is measured from there.
-    setPhase('streaming')
-    heap = 28 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 28 * MB)
     vi.advanceTimersByTime(1_000)
     expect(collect).toHaveBeenCalledTimes(1)
     stop()
@@ -80,9 +78,7 @@ describe('reduceMemoryAfterTurns', () => {
   it('never collects while a turn runs: a new turn cancels the pending collection', () => {
     const { store, setPhase } = phaseStore()
     const stop = start(store)
-    setPhase('streaming')
-    heap = 40 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 40 * MB)
     vi.advanceTimersByTime(50)
     setPhase('streaming')
     vi.advanceTimersByTime(1_000)
@@ -93,9 +89,7 @@ describe('reduceMemoryAfterTurns', () => {
   it('stops for good when stopped', () => {
     const { store, setPhase } = phaseStore()
     const stop = start(store)
-    setPhase('streaming')
-    heap = 40 * MB
-    setPhase('idle')
+    turnLeaving(setPhase, 40 * MB)
     stop()
     vi.advanceTimersByTime(1_000)
     setPhase('streaming')
