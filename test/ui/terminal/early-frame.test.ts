@@ -44,7 +44,7 @@ function terminal(cols = 80, rows = 12) {
   }
 }
 
-const paint = (t: ReturnType<typeof terminal>, model = 'test-model') =>
+const paint = (t: ReturnType<typeof terminal>, model = 'test-model', resumed = false) =>
   paintEarlyFrame({
     stdin: t.stdin,
     stdout: t.stdout,
@@ -52,6 +52,7 @@ const paint = (t: ReturnType<typeof terminal>, model = 'test-model') =>
     model,
     cwd: '/work/app',
     branch: 'main',
+    resumed,
     theme,
   })
 
@@ -73,16 +74,7 @@ describe('the early frame', () => {
 
   it("leaves a resumed session's usage out of the status bar: its log has not been read yet", async () => {
     const t = terminal()
-    frame = paintEarlyFrame({
-      stdin: t.stdin,
-      stdout: t.stdout,
-      mode: 'safe',
-      model: 'test-model',
-      cwd: '/work/app',
-      branch: 'main',
-      resumed: true,
-      theme,
-    })
+    frame = paint(t, 'test-model', true)
     const rows = await t.screen()
     expect(rows[0]).toBe(' SAFE  test-model · /work/app (main)')
     expect(rows[11]).toBe('❯  Message · / commands · @ files · ! shell · ? keys')
