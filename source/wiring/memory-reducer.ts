@@ -28,7 +28,8 @@ export function reduceMemoryAfterTurns(store: Store, options: MemoryReducerOptio
   const delayMs = options.delayMs ?? 100
   const heapUsed = options.heapUsed ?? (() => getHeapStatistics().used_heap_size)
   const slack = options.slackBytes ?? 8 * MB
-  let collect = options.collect ?? null
+  // Undefined until first needed; null when the engine would not give its `gc`.
+  let collect: (() => void) | null | undefined = options.collect
   let kept = heapUsed()
   let busy = store.getState().run.phase !== 'idle'
   let timer: NodeJS.Timeout | null = null
@@ -49,7 +50,7 @@ export function reduceMemoryAfterTurns(store: Store, options: MemoryReducerOptio
     timer = setTimeout(() => {
       timer = null
       if (heapUsed() - kept < slack) return
-      collect ??= exposeGc()
+      if (collect === undefined) collect = exposeGc()
       collect?.()
       kept = heapUsed()
     }, delayMs)
