@@ -1,5 +1,4 @@
 import { homedir } from 'node:os'
-import { setFlagsFromString } from 'node:v8'
 import { resolveEndpoint } from '../config/endpoint.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
@@ -59,7 +58,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         resumed: resume !== undefined,
       })
     }
-    if (!config.headless) keepLayoutWasmBaseline()
+    if (!config.headless) await keepLayoutWasmBaseline()
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless
       ? undefined
@@ -156,7 +155,9 @@ export async function start(args: ParsedArgs): Promise<number> {
  * must run before Ink (and Yoga) load. It also keeps undici's HTTP parser on baseline code; measured, the
  * streaming turns cost no more for it.
  */
-function keepLayoutWasmBaseline(): void {
+async function keepLayoutWasmBaseline(): Promise<void> {
+  // Loaded here, not at the top: headless runs never load Ink and need not pay for `node:v8`.
+  const { setFlagsFromString } = await import('node:v8')
   setFlagsFromString('--wasm-tiering-budget=2000000000')
 }
 
