@@ -29,94 +29,126 @@ export interface WindowOptions {
 }
 
 /**
- * Streams a text file and returns only the requested window of lines, so a multi-gigabyte file or a
- * single enormous line costs at most the window in memory. Lines end at LF; a trailing CR is dropped;
- * a UTF-8 BOM is skipped. Rejects with the stream's error (an AbortError when `signal` fires).
+ * Cuts a window of lines out of text fed in chunks. Lines end at LF; a trailing CR is dropped; a UTF-8 BOM
+ * is skipped. Only the window is kept, so a huge file or a single enormous line costs at most the window.
  */
-export async function readLineWindow(path: string, opts: WindowOptions): Promise<LineWindow> {
-  const last = opts.offset + opts.limit - 1
-  const lines: string[] = []
-  let lineNo = 1
-  let kept = ''
-  let fullLen = 0
-  let chars = 0
-  let cutLines = 0
-  let windowDone = false
-  let stoppedByChars = false
-  let hasMore = false
-  let reachedEof = true
+class LineWindowScanner {
+  private readonly last: number
+  private readonly lines: string[] = []
+  private lineNo = 1
+  private kept = ''
+  private fullLen = 0
+  private chars = 0
+  private cutLines = 0
+  private windowDone = false
+  private stoppedByChars = false
+  private hasMore = false
+  private first = true
 
-  const takeLine = (): void => {
-    if (!windowDone && lineNo >= opts.offset) {
-      const hasCr = kept.length === fullLen && kept.endsWith('\r')
-      const text = cutLine(hasCr ? kept.slice(0, -1) : kept, hasCr ? fullLen - 1 : fullLen)
-      // Count the number prefix the caller adds (six columns and a tab) and the line break.
-      const cost = text.length + 8
-      if (lines.length > 0 && chars + cost > opts.maxChars) {
-        windowDone = true
-        stoppedByChars = true
-        hasMore = true
-      } else {
-        if (fullLen > MAX_LINE_CHARS) cutLines++
-        lines.push(text)
-        chars += cost
-        if (lineNo === last) windowDone = true
-      }
-    } else if (windowDone) {
-      hasMore = true
-    }
-    lineNo++
-    kept = ''
-    fullLen = 0
+  constructor(private readonly opts: WindowOptions) {
+    this.last = opts.offset + opts.limit - 1
   }
 
+  /** Takes the next chunk; false once nothing more is needed (the window is full and no count is wanted). */
+  push(raw: string): boolean {
+    let chunk = raw
+    if (this.first) {
+      this.first = false
+      if (chunk.startsWith('\uFEFF')) chunk = chunk.slice(1)
+    }
+    if (this.windowDone && !this.opts.countAll && chunk.length > 0) {
+      this.hasMore = true
+      return false
+    }
+    let start = 0
+    while (start < chunk.length) {
+      const nl = chunk.indexOf('\n', start)
+      const end = nl === -1 ? chunk.length : nl
+      if (!this.windowDone && this.lineNo >= this.opts.offset && this.kept.length <= MAX_LINE_CHARS) {
+        this.kept += chunk.slice(start, Math.min(end, start + MAX_LINE_CHARS + 1 - this.kept.length))
+      }
+      this.fullLen += end - start
+      if (nl === -1) break
+      this.takeLine()
+      start = nl + 1
+      if (this.windowDone && !this.opts.countAll && (this.hasMore || start < chunk.length)) {
+        this.hasMore = true
+        return false
+      }
+    }
+    return true
+  }
+
+  /** The window; `reachedEof` says the whole text was pushed, which makes the line count known. */
+  finish(reachedEof: boolean): LineWindow {
+    // A last line without a terminating newline still counts.
+    if (reachedEof && this.fullLen > 0) this.takeLine()
+    return {
+      lines: this.lines,
+      firstLine: this.opts.offset,
+      totalLines: reachedEof ? this.lineNo - 1 : undefined,
+      hasMore: this.hasMore,
+      cutLines: this.cutLines,
+      stoppedByChars: this.stoppedByChars,
+    }
+  }
+
+  private takeLine(): void {
+    if (!this.windowDone && this.lineNo >= this.opts.offset) {
+      const hasCr = this.kept.length === this.fullLen && this.kept.endsWith('\r')
+      const text = cutLine(
+        hasCr ? this.kept.slice(0, -1) : this.kept,
+        hasCr ? this.fullLen - 1 : this.fullLen,
+      )
+      // Count the number prefix the caller adds (six columns and a tab) and the line break.
+      const cost = text.length + 8
+      if (this.lines.length > 0 && this.chars + cost > this.opts.maxChars) {
+        this.windowDone = true
+        this.stoppedByChars = true
+        this.hasMore = true
+      } else {
+        if (this.fullLen > MAX_LINE_CHARS) this.cutLines++
+        this.lines.push(text)
+        this.chars += cost
+        if (this.lineNo === this.last) this.windowDone = true
+      }
+    } else if (this.windowDone) {
+      this.hasMore = true
+    }
+    this.lineNo++
+    this.kept = ''
+    this.fullLen = 0
+  }
+}
+
+/** The window of a file already in memory (small files are read whole, in one go). */
+export function lineWindowOf(text: string, opts: WindowOptions): LineWindow {
+  const scanner = new LineWindowScanner(opts)
+  const reachedEof = scanner.push(text)
+  return scanner.finish(reachedEof)
+}
+
+/**
+ * Streams a text file and returns only the requested window of lines (see LineWindowScanner).
+ * Rejects with the stream's error (an AbortError when `signal` fires).
+ */
+export async function readLineWindow(path: string, opts: WindowOptions): Promise<LineWindow> {
+  const scanner = new LineWindowScanner(opts)
   const stream = createReadStream(path, {
     encoding: opts.encoding,
     highWaterMark: 256 * 1024,
     ...(opts.signal ? { signal: opts.signal } : {}),
   })
-  let first = true
+  let reachedEof = true
   try {
-    outer: for await (const raw of stream) {
-      let chunk = raw as string
-      if (first) {
-        first = false
-        if (chunk.startsWith('\uFEFF')) chunk = chunk.slice(1)
-      }
-      if (windowDone && !opts.countAll && chunk.length > 0) {
-        hasMore = true
+    for await (const chunk of stream) {
+      if (!scanner.push(chunk as string)) {
         reachedEof = false
         break
-      }
-      let start = 0
-      while (start < chunk.length) {
-        const nl = chunk.indexOf('\n', start)
-        const end = nl === -1 ? chunk.length : nl
-        if (!windowDone && lineNo >= opts.offset && kept.length <= MAX_LINE_CHARS) {
-          kept += chunk.slice(start, Math.min(end, start + MAX_LINE_CHARS + 1 - kept.length))
-        }
-        fullLen += end - start
-        if (nl === -1) break
-        takeLine()
-        start = nl + 1
-        if (windowDone && !opts.countAll && (hasMore || start < chunk.length)) {
-          hasMore = true
-          reachedEof = false
-          break outer
-        }
       }
     }
   } finally {
     stream.destroy()
   }
-  // A last line without a terminating newline still counts.
-  if (reachedEof && fullLen > 0) takeLine()
-  return {
-    lines,
-    firstLine: opts.offset,
-    totalLines: reachedEof ? lineNo - 1 : undefined,
-    hasMore,
-    cutLines,
-    stoppedByChars,
-  }
+  return scanner.finish(reachedEof)
 }

@@ -3,7 +3,7 @@ import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
 import { numberLines } from './numbered-lines.js'
 import { displayPath, resolveToolPath } from './paths.js'
-import { readLineWindow } from './read-window.js'
+import { type LineWindow, lineWindowOf, readLineWindow, type WindowOptions } from './read-window.js'
 import { SNIFF_BYTES, sniffBytes } from './sniff.js'
 import { boundOutput } from './spill.js'
 import { defineTool, type Tool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
@@ -14,6 +14,9 @@ const MAX_WINDOW_CHARS = 100_000
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024
 // Below this size the whole file is scanned so the paging note can give the total line count.
 const COUNT_LINES_UP_TO = 16 * 1024 * 1024
+// Files up to this size are read in one read: the sniff and the lines come from the same bytes, which
+// saves the stream's round trips to the thread pool on the common small file.
+const READ_WHOLE_UP_TO = 256 * 1024
 
 const DESCRIPTION = `Reads a file from the local filesystem.
 - file_path should be absolute; a relative path resolves against the current directory.
@@ -88,14 +91,20 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
   if (!st.isFile()) {
     throw new ToolError('validation', `${shown} is not a regular file (device, socket or pipe).`)
   }
-  const real = await realpath(abs)
+  const renderNotebook = extname(abs).toLowerCase() === '.ipynb' ? opts.renderNotebook : undefined
+  const headBytes = renderNotebook ? 0 : st.size <= READ_WHOLE_UP_TO ? st.size : SNIFF_BYTES
+  const [real, head] = await Promise.all([realpath(abs), readHead(abs, headBytes)]).catch(
+    (error: NodeJS.ErrnoException) => {
+      throw fsError(error, shown)
+    },
+  )
   const record = () => ctx.files.recordRead(real, { mtimeMs: st.mtimeMs, size: st.size })
 
-  if (opts.renderNotebook && extname(abs).toLowerCase() === '.ipynb') {
+  if (renderNotebook) {
     const raw = await readFile(abs, 'utf8').catch((error: NodeJS.ErrnoException) => {
       throw fsError(error, shown)
     })
-    const bounded = await boundOutput(opts.renderNotebook(raw, real), {
+    const bounded = await boundOutput(renderNotebook(raw, real), {
       spiller: ctx.spill,
       hint: 'notebook',
     })
@@ -103,10 +112,9 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
     return { forModel: bounded.text, display: { kind: 'file', path: shown, lines: 0, note: 'notebook' } }
   }
 
-  const head = await readHead(abs, Math.min(st.size, SNIFF_BYTES)).catch((error: NodeJS.ErrnoException) => {
-    throw fsError(error, shown)
-  })
-  const sniff = sniffBytes(head, st.size > head.length)
+  const whole = st.size <= READ_WHOLE_UP_TO && head.length === st.size
+  const sniffed = head.subarray(0, SNIFF_BYTES)
+  const sniff = sniffBytes(sniffed, st.size > sniffed.length)
   if (sniff.kind === 'binary') {
     throw new ToolError('validation', `${shown} is a binary file (${sniff.type}, ${formatSize(st.size)}).`, {
       hint: 'Read only shows text and images. Inspect binary files with Bash tools such as `file`, `xxd | head` or `unzip -l`.',
@@ -127,7 +135,7 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
         display,
       }
     }
-    const data = await readFile(abs)
+    const data = whole ? head : await readFile(abs)
     return {
       forModel: `${shown}: ${sniff.label}, ${formatSize(st.size)}. The image follows.`,
       images: [
@@ -139,17 +147,20 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
 
   const offset = Math.max(1, args.offset ?? 1)
   const limit = args.limit ?? DEFAULT_LIMIT
-  const window = await readLineWindow(abs, {
+  const windowOpts: WindowOptions = {
     offset,
     limit,
     encoding: sniff.encoding,
     maxChars: MAX_WINDOW_CHARS,
     countAll: st.size <= COUNT_LINES_UP_TO,
     signal: ctx.signal,
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error.name === 'AbortError') throw new ToolError('aborted', `Reading ${shown} was cancelled.`)
-    throw fsError(error, shown)
-  })
+  }
+  const window: LineWindow = whole
+    ? lineWindowOf(head.toString(sniff.encoding), windowOpts)
+    : await readLineWindow(abs, windowOpts).catch((error: NodeJS.ErrnoException) => {
+        if (error.name === 'AbortError') throw new ToolError('aborted', `Reading ${shown} was cancelled.`)
+        throw fsError(error, shown)
+      })
   record()
 
   if (window.totalLines === 0) {
@@ -198,6 +209,7 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
 }
 
 async function readHead(path: string, bytes: number): Promise<Buffer> {
+  if (bytes === 0) return Buffer.alloc(0)
   const handle = await open(path, 'r')
   try {
     const buf = Buffer.alloc(bytes)

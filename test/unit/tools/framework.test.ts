@@ -6,7 +6,7 @@ import { atomicWriteFile } from '../../../source/tools/atomic-write.js'
 import { createFileStateTracker } from '../../../source/tools/file-state.js'
 import { createHeadTailBuffer } from '../../../source/tools/head-tail-buffer.js'
 import { displayPath, isInside, resolveToolPath } from '../../../source/tools/paths.js'
-import { readLineWindow } from '../../../source/tools/read-window.js'
+import { lineWindowOf, readLineWindow } from '../../../source/tools/read-window.js'
 import { sniffBytes } from '../../../source/tools/sniff.js'
 import { boundOutput, createOutputSpiller } from '../../../source/tools/spill.js'
 
@@ -159,6 +159,33 @@ describe('readLineWindow', () => {
       hasMore: true,
       totalLines: 3,
     })
+  })
+
+  it('cuts the same window from a file read whole as from the stream, chunk boundaries included', async () => {
+    const file = join(dir, 'same.txt')
+    // Multi-byte characters, CRLF, a BOM and a long line across the stream's 256 KB chunks.
+    const text = `\uFEFF${Array.from({ length: 40_000 }, (_, i) => `${i % 7 === 0 ? 'é✓' : 'x'}${i}\r`).join('\n')}\n${'y'.repeat(3000)}\nend`
+    await writeFile(file, text)
+    const cases = [
+      { offset: 1, limit: 3, countAll: false },
+      { offset: 39_999, limit: 5, countAll: true },
+      { offset: 40_001, limit: 1, countAll: false },
+      { offset: 10, limit: 20_000, countAll: true, maxChars: 5000 },
+      { offset: 50_000, limit: 1, countAll: true },
+    ]
+    for (const c of cases) {
+      const o = { ...opts, ...c }
+      const streamed = await readLineWindow(file, o)
+      const inMemory = lineWindowOf(text, o)
+      // Read whole, the end of the text is always known, so only a window that stopped early may differ there.
+      expect(inMemory.lines).toEqual(streamed.lines)
+      expect({ ...inMemory, totalLines: streamed.totalLines }).toEqual(streamed)
+      if (streamed.totalLines !== undefined) expect(inMemory.totalLines).toBe(streamed.totalLines)
+    }
+    const tail = lineWindowOf(text, { ...opts, offset: 40_001, limit: 2, countAll: false })
+    expect(tail.lines[1]).toBe('end')
+    expect(tail.lines[0]?.startsWith('y'.repeat(2000))).toBe(true)
+    expect(tail.cutLines).toBe(1)
   })
 })
 
