@@ -154,8 +154,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     trustedReadDirs: [outputs],
     interactive: opts.interactive,
   })
-  const profiles = (model: string) =>
-    resolveProfile(model, {
+  // Asked for on every tool call; the table and the settings are fixed for the session, so resolve once per model.
+  const resolvedProfiles = new Map<string, ModelProfile>()
+  const profiles = (model: string): ModelProfile => {
+    const known = resolvedProfiles.get(model)
+    if (known !== undefined) return known
+    const profile = resolveProfile(model, {
       ...(config.settings.models
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
@@ -163,6 +167,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         ? { endpointContextLength: endpoint.contextLength }
         : {}),
     })
+    resolvedProfiles.set(model, profile)
+    return profile
+  }
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
   const systemPrompt = await buildSystemPrompt({
