@@ -1,5 +1,6 @@
 import OpenAI, { APIError } from 'openai'
 import { modelNotFoundError, toProviderError } from './errors.js'
+import { createNodeFetch } from './node-fetch.js'
 import { buildChatBody, parseModelList } from './request-body.js'
 import {
   DEFAULT_RETRY_POLICY,
@@ -90,6 +91,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     baseURL: url,
     apiKey: opts.apiKey ?? 'not-needed',
     maxRetries: 0,
+    fetch: createNodeFetch(),
     // The SDK would print malformed-chunk diagnostics to the console, under the full-screen UI.
     logLevel: 'off',
     ...(opts.headers !== undefined ? { defaultHeaders: opts.headers } : {}),
