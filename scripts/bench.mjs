@@ -123,12 +123,18 @@ async function stepOverhead(ctx) {
     { env, cwd: work },
   )
   if (r.code !== 0) throw new Error(`overhead run failed (${r.code}): ${r.stderr.trim()}`)
-  const times = server.requests.map((q) => q.receivedAt)
-  const gaps = times.slice(1).map((t, i) => t - (times[i] ?? t))
-  // Each gap = response transfer + parse + tool (a 1-line Read) + request build + loopback HTTP.
-  report(`per-step loop overhead headless (median of ${gaps.length} steps)`, median(gaps), {
+  const steady = server.requests.slice(1)
+  // The loop's own time: from the endpoint's last response byte to the next request's arrival. It is
+  // receiving and parsing the stream, the tool (a 1-line Read), the session log, building and sending
+  // the next request, and the loopback in both directions. The endpoint's own handling is left out.
+  const overhead = steady.map((q, i) => q.arrivedAt - (server.requests[i]?.respondedAt ?? q.arrivedAt))
+  report(`per-step loop overhead headless (median of ${overhead.length} steps)`, median(overhead), {
     max: 5,
     budget: '≤ 5 ms',
+  })
+  const gaps = steady.map((q, i) => q.arrivedAt - (server.requests[i]?.arrivedAt ?? q.arrivedAt))
+  report('  request to next request, scripted endpoint included', median(gaps), {
+    note: 'info: adds the endpoint parsing the request and writing its reply',
   })
 }
 

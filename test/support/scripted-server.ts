@@ -177,6 +177,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   }
 
   const handleChat = async (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const arrivedAt = performance.now()
     const raw = await readBody(req)
     let body: Record<string, unknown>
     try {
@@ -190,7 +191,17 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       })
       return
     }
-    const recorded: RecordedRequest = { body, headers: flatHeaders(req), path, receivedAt: Date.now() }
+    const recorded: RecordedRequest = {
+      body,
+      headers: flatHeaders(req),
+      path,
+      receivedAt: Date.now(),
+      arrivedAt,
+      respondedAt: null,
+    }
+    res.once('finish', () => {
+      recorded.respondedAt = performance.now()
+    })
     requests.push(recorded)
     const messages = Array.isArray(body.messages) ? body.messages : []
     const violation = checkPairing(messages)

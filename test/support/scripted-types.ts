@@ -64,6 +64,10 @@ export interface RecordedRequest {
   headers: Record<string, string>
   path: string
   receivedAt: number
+  /** `performance.now()` when the request's headers arrived, before its body was read. */
+  arrivedAt: number
+  /** `performance.now()` when the whole response was handed to the socket; null until then. */
+  respondedAt: number | null
 }
 
 export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedReply)
