@@ -53,8 +53,8 @@ function decoded(res: IncomingMessage): NodeJS.ReadableStream {
 /** A web stream over a node one that pauses the socket while the reader is behind and closes it on cancel. */
 function webBody(res: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   const source = decoded(res)
-  const destroy = (err?: unknown) => {
-    res.destroy(err instanceof Error ? err : undefined)
+  const destroy = () => {
+    res.destroy()
     if (source !== res) (source as NodeJS.ReadableStream & { destroy(): void }).destroy()
   }
   let onAbort: (() => void) | undefined
