@@ -57,7 +57,8 @@ export class PaintedRegion {
   #rect: Rect | null = null
   /** Rows as painted in `#rect`; null means unknown (repaint everything). */
   #painted: readonly string[] | null = null
-  #timer: NodeJS.Timeout | null = null
+  /** Cancels the paint scheduled by `invalidate`, if any. */
+  #cancelPending: (() => void) | null = null
   /** After a mount that Ink has not drawn yet: see `attach`. */
   #settleTimer: NodeJS.Timeout | null = null
   #lastPaintAt = Number.NEGATIVE_INFINITY
@@ -108,17 +109,16 @@ export class PaintedRegion {
   invalidate(urgent = false): void {
     if (!this.#source || !this.#host.canPaint()) return
     if (urgent) {
-      if (this.#timer) clearTimeout(this.#timer)
-      this.#timer = null
+      this.#cancelPaint()
       this.#paint()
       return
     }
-    if (this.#timer) return
+    if (this.#cancelPending) return
     const wait = Math.max(0, this.#lastPaintAt + this.#minIntervalMs - this.#host.now())
-    this.#timer = setTimeout(() => {
-      this.#timer = null
+    this.#cancelPending = later(wait, () => {
+      this.#cancelPending = null
       this.#paint()
-    }, wait)
+    })
   }
 
   dispose(): void {
@@ -183,12 +183,29 @@ export class PaintedRegion {
     return out ? `${SAVE_CURSOR}${out}${RESTORE_CURSOR}` : ''
   }
 
+  #cancelPaint(): void {
+    this.#cancelPending?.()
+    this.#cancelPending = null
+  }
+
   #cancelTimers(): void {
-    if (this.#timer) clearTimeout(this.#timer)
-    this.#timer = null
+    this.#cancelPaint()
     if (this.#settleTimer) clearTimeout(this.#settleTimer)
     this.#settleTimer = null
   }
+}
+
+/**
+ * Runs `fn` after `ms`; with no wait, once the current burst of updates is done but in the same turn of the
+ * event loop: a 0 ms timer would wake the process once more, and a wake-up costs more than a paint.
+ */
+function later(ms: number, fn: () => void): () => void {
+  if (ms > 0) {
+    const timer = setTimeout(fn, ms)
+    return () => clearTimeout(timer)
+  }
+  const immediate = setImmediate(fn)
+  return () => clearImmediate(immediate)
 }
 
 function sameRect(a: Rect, b: Rect): boolean {
