@@ -22,6 +22,8 @@ export interface InteractiveOptions {
   debug?: DebugLog
   /** The first frame, already on screen while the UI loaded; the TUI takes it over. */
   earlyFrame?: EarlyFrame
+  /** Called once what was left until after the first frame (the provider) is loaded. */
+  startupSettled?: () => void
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -89,6 +91,8 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     )
     const describe = opts.describeEndpoint
     const details = describe ? afterFirstFrame.then(describe) : undefined
+    const settled = () => opts.startupSettled?.()
+    afterFirstFrame.then(settled, settled)
     const contextLimitLater = details?.then((described) => {
       if (described.kind === 'none' || !described.contextLength) return undefined
       sessionEndpoint.contextLength = described.contextLength

@@ -13,7 +13,12 @@ import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
-export async function start(args: ParsedArgs): Promise<number> {
+export interface StartHooks {
+  /** Start-up is over: the first frame is up and what was deferred past it is loaded (or the run began). */
+  startupSettled?: () => void
+}
+
+export async function start(args: ParsedArgs, hooks: StartHooks = {}): Promise<number> {
   const env = process.env
   const workspace = process.cwd()
   const err = process.stderr
@@ -100,6 +105,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         .join('\n\n')
       if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
+      hooks.startupSettled?.()
       return await runHeadless({
         args,
         prompt,
@@ -128,6 +134,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
       ...(earlyFrame ? { earlyFrame } : {}),
+      ...(hooks.startupSettled ? { startupSettled: hooks.startupSettled } : {}),
     })
   } catch (error) {
     // Back to the normal screen first, or the message would be written to the one about to vanish.

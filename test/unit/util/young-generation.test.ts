@@ -1,0 +1,35 @@
+import { getHeapSpaceStatistics } from 'node:v8'
+import { describe, expect, it } from 'vitest'
+import { holdYoungGeneration, sizedByUser } from '../../../source/util/young-generation.js'
+
+const newSpaceBytes = () =>
+  getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0
+
+/** Allocates objects that survive a scavenge or two, the pattern that makes V8 grow its young generation. */
+function churn(): void {
+  let keep: object[] = []
+  for (let i = 0; i < 400_000; i++) {
+    keep.push({ i, s: `x${i}` })
+    if (keep.length > 50_000) keep = []
+  }
+}
+
+describe('holdYoungGeneration', () => {
+  it('keeps the young generation from growing until released, then lets V8 grow it again', () => {
+    const release = holdYoungGeneration([])
+    const before = newSpaceBytes()
+    churn()
+    expect(newSpaceBytes()).toBeLessThanOrEqual(before)
+    release()
+    release()
+    churn()
+    churn()
+    expect(newSpaceBytes()).toBeGreaterThan(before)
+  })
+
+  it("leaves node's own young-generation flags in charge", () => {
+    expect(sizedByUser(['--max-semi-space-size=64'])).toBe(true)
+    expect(sizedByUser(['--semi_space_growth_factor=4'])).toBe(true)
+    expect(sizedByUser(['--max-old-space-size=4096', '--enable-source-maps'])).toBe(false)
+  })
+})
