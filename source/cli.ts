@@ -2,10 +2,6 @@
 // imported lazily, and esbuild splits them into separate chunks).
 import { helpText, parseArgs } from './config/flags.js'
 import { UsageError } from './config/errors.js'
-import { holdYoungGeneration } from './util/young-generation.js'
-
-// First thing, before start-up allocates.
-const releaseYoungGeneration = holdYoungGeneration()
 
 declare const AGENT_TUI_VERSION: string
 
@@ -29,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     return 0
   }
   const { start } = await import('./wiring/start.js')
-  return start(args, { startupSettled: releaseYoungGeneration })
+  return start(args)
 }
 
 main(process.argv.slice(2)).then(

@@ -4,6 +4,7 @@ import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import { pricesForModel } from '../provider/prices.js'
+import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
 import { createSession } from './create-session.js'
@@ -22,8 +23,8 @@ export interface InteractiveOptions {
   debug?: DebugLog
   /** The first frame, already on screen while the UI loaded; the TUI takes it over. */
   earlyFrame?: EarlyFrame
-  /** Called once what was left until after the first frame (the provider) is loaded. */
-  startupSettled?: () => void
+  /** Called when the first turn starts (once). */
+  firstTurn?: () => void
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -78,6 +79,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   const stopWatchingTurns = persistCompileCacheAfterFirstTurn(session.store)
   const stopReducingMemory = reduceMemoryAfterTurns(session.store)
+  const stopHoldingYoungGeneration = onFirstTurn(session.store, () => opts.firstTurn?.())
   try {
     if (config.prompt) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
@@ -91,8 +93,6 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     )
     const describe = opts.describeEndpoint
     const details = describe ? afterFirstFrame.then(describe) : undefined
-    const settled = () => opts.startupSettled?.()
-    afterFirstFrame.then(settled, settled)
     const contextLimitLater = details?.then((described) => {
       if (described.kind === 'none' || !described.contextLength) return undefined
       sessionEndpoint.contextLength = described.contextLength
@@ -112,6 +112,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   } finally {
     stopWatchingTurns()
     stopReducingMemory()
+    stopHoldingYoungGeneration()
     await session.close()
     uninstall()
     if (opts.debug) {
@@ -119,4 +120,18 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       process.stderr.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
     }
   }
+}
+
+/** Calls `then` once, when a turn first runs; returns a function that stops waiting. */
+function onFirstTurn(store: Store, then: () => void): () => void {
+  let unsubscribe: (() => void) | null = null
+  const check = () => {
+    if (store.getState().run.phase === 'idle') return
+    unsubscribe?.()
+    unsubscribe = () => {}
+    then()
+  }
+  unsubscribe = store.subscribe(check)
+  check()
+  return () => unsubscribe?.()
 }

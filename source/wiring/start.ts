@@ -1,3 +1,4 @@
+import { holdYoungGeneration } from '../util/young-generation.js'
 import { homedir } from 'node:os'
 import { resolveEndpoint } from '../config/endpoint.js'
 import { ConfigError, UsageError } from '../config/errors.js'
@@ -13,12 +14,7 @@ import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
-export interface StartHooks {
-  /** Start-up is over: the first frame is up and what was deferred past it is loaded (or the run began). */
-  startupSettled?: () => void
-}
-
-export async function start(args: ParsedArgs, hooks: StartHooks = {}): Promise<number> {
+export async function start(args: ParsedArgs): Promise<number> {
   const env = process.env
   const workspace = process.cwd()
   const err = process.stderr
@@ -63,6 +59,8 @@ export async function start(args: ParsedArgs, hooks: StartHooks = {}): Promise<n
         resumed: resume !== undefined,
       })
     }
+    // From here on (the first frame is up) the UI loads, and V8 would grow its young generation for good.
+    const releaseYoungGeneration = config.headless ? () => {} : holdYoungGeneration()
     if (!config.headless) await keepLayoutWasmBaseline()
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless
@@ -105,7 +103,6 @@ export async function start(args: ParsedArgs, hooks: StartHooks = {}): Promise<n
         .join('\n\n')
       if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
-      hooks.startupSettled?.()
       return await runHeadless({
         args,
         prompt,
@@ -134,7 +131,7 @@ export async function start(args: ParsedArgs, hooks: StartHooks = {}): Promise<n
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
       ...(earlyFrame ? { earlyFrame } : {}),
-      ...(hooks.startupSettled ? { startupSettled: hooks.startupSettled } : {}),
+      firstTurn: releaseYoungGeneration,
     })
   } catch (error) {
     // Back to the normal screen first, or the message would be written to the one about to vanish.
