@@ -19,6 +19,8 @@ export async function start(args: ParsedArgs): Promise<number> {
   const workspace = process.cwd()
   const err = process.stderr
   let earlyFrame: EarlyFrame | null = null
+  // Start-up from here on (settings, the early frame, the UI) would grow V8's young generation for good.
+  const releaseYoungGeneration = holdYoungGeneration()
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
@@ -59,8 +61,6 @@ export async function start(args: ParsedArgs): Promise<number> {
         resumed: resume !== undefined,
       })
     }
-    // From here on (the first frame is up) the UI loads, and V8 would grow its young generation for good.
-    const releaseYoungGeneration = config.headless ? () => {} : holdYoungGeneration()
     if (!config.headless) await keepLayoutWasmBaseline()
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless
@@ -103,6 +103,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         .join('\n\n')
       if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
+      releaseYoungGeneration()
       return await runHeadless({
         args,
         prompt,
