@@ -71,3 +71,37 @@ export async function readSessionHeader(path: string): Promise<SessionHeader | n
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+
+/** How much of a log `readSessionTitle` reads: the title is written with the first prompt, near the top. */
+const TITLE_SCAN_BYTES = 32 * 1024
+
+/**
+ * The session's title (set from its first prompt), read from the head of the log only; '' when it has none
+ * there (a session that never got a prompt) or the file cannot be read.
+ */
+export async function readSessionTitle(path: string): Promise<string> {
+  let head: string
+  try {
+    const handle = await open(path, 'r')
+    try {
+      const buffer = Buffer.alloc(TITLE_SCAN_BYTES)
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+      head = buffer.subarray(0, bytesRead).toString('utf8')
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    return ''
+  }
+  for (const line of head.split('\n')) {
+    if (!line.includes('"session/titled"')) continue
+    try {
+      const value: unknown = JSON.parse(line)
+      if (isRecord(value) && value.type === 'session/titled' && typeof value.title === 'string')
+        return value.title
+    } catch {
+      // A line cut by the scan's end or torn by a crash: keep looking.
+    }
+  }
+  return ''
+}

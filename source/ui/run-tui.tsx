@@ -7,6 +7,7 @@ import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, createMouseInput, mouseWanted } from './keys/mouse.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
+import { type PickableSession, SessionPicker } from './session-picker.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
 import type { Flash } from './shell-context.js'
 import type { EarlyFrame } from './terminal/early-frame.js'
@@ -154,4 +155,33 @@ export async function runSetupPanel(
   })
   await instance.waitUntilExit()
   return 2
+}
+
+/**
+ * The session picker of a bare `--resume`; resolves with the picked session's id, or null when the user
+ * backed out. Its lines are cleared before it resolves, so the session's screen starts clean.
+ */
+export async function runSessionPicker(
+  sessions: readonly PickableSession[],
+  io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
+): Promise<string | null> {
+  const stdout = io.stdout ?? process.stdout
+  let picked: string | null = null
+  let instance: ReturnType<typeof render> | null = null
+  // Title, hint, a blank line, "… more" and the prompt's line stay outside the list.
+  const rows = Math.max(3, (stdout.rows || 24) - 6)
+  const done = (id: string | null) => {
+    picked = id
+    instance?.clear()
+    instance?.unmount()
+  }
+  instance = render(<SessionPicker sessions={sessions} now={Date.now()} rows={rows} onDone={done} />, {
+    stdout,
+    stdin: io.stdin ?? process.stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    interactive: Boolean(stdout.isTTY),
+  })
+  await instance.waitUntilExit()
+  return picked
 }

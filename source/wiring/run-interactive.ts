@@ -1,9 +1,11 @@
 import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
-import type { AppPaths } from '../config/paths.js'
+import { type AppPaths, sessionsDir } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import { pricesForModel } from '../provider/prices.js'
+import { readSessionTitle } from '../session/read-session.js'
+import { listSessions } from '../session/session-store.js'
 import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
@@ -46,9 +48,21 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       },
     ])
   }
+  let resume = opts.resume
   if (opts.args.resume === true) {
-    process.stderr.write('agent-tui: the session picker is not built yet; use --continue or --resume ID\n')
-    return 2
+    const entries = await listSessions(sessionsDir(opts.paths, opts.workspace))
+    if (entries.length === 0) {
+      process.stderr.write(
+        `agent-tui: no sessions to resume in ${opts.workspace}; start one without --resume\n`,
+      )
+      return 1
+    }
+    const sessions = await Promise.all(
+      entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
+    )
+    const picked = await ui.runSessionPicker(sessions)
+    if (picked === null) return 0
+    resume = { kind: 'id', id: picked }
   }
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
   // The session reads contextLength whenever it resolves a profile, so a late listing can fill it in.
@@ -64,7 +78,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     workspace: opts.workspace,
     interactive: true,
     endpoint: sessionEndpoint,
-    ...(opts.resume ? { resume: opts.resume } : {}),
+    ...(resume ? { resume } : {}),
     observers: opts.debug ? [(action) => opts.debug?.write(action)] : [],
     exportMarkdown: (state) => transcriptToMarkdown(state),
   })

@@ -354,6 +354,49 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(after.indexOf('The earlier answer.')).toBeLessThan(after.indexOf('A fresh answer.'))
   })
 
+  it('opens a picker on a bare --resume and resumes the session picked there', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({
+      replies: [{ text: 'Answer one.' }, { text: 'Answer two.' }, { text: 'Answer three.' }],
+    })
+    const endpoint = ['--base-url', server.baseUrl, '--model', 'test-model']
+    for (const prompt of ['the older question', 'the newer question']) {
+      const run = await runCli(['-p', prompt, ...endpoint], { cwd: box.workspace, env: box.env })
+      expect(run.code).toBe(0)
+    }
+    tui = startTui({ args: ['--resume', ...endpoint], cwd: box.workspace, env: box.env, cols: 140, rows: 40 })
+    const list = await tui.waitFor('Resume a session of this directory')
+    await tui.waitFor((s) => s.includes('the older question'))
+    expect(list.indexOf('the newer question')).toBeLessThan(list.indexOf('the older question'))
+    tui.write(keys.down)
+    await tui.waitFor((s) => s.split('\n').some((line) => /❯ .*the older question/.test(line)))
+    tui.write('\r')
+    const resumed = await tui.waitFor('Answer one.')
+    expect(resumed).toContain('› the older question')
+    expect(resumed).not.toContain('the newer question')
+    await tui.waitFor((s) => s.includes('❯  Message'))
+    tui.write('one more')
+    await tui.waitFor((s) => s.split('\n').some((line) => line.startsWith('❯ one more')))
+    tui.write('\r')
+    await tui.waitFor('Answer three.')
+  })
+
+  it('says so and exits 1 on a bare --resume where there is no session to resume', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({ replies: [] })
+    tui = startTui({
+      args: ['--resume', '--base-url', server.baseUrl, '--model', 'test-model'],
+      cwd: box.workspace,
+      env: box.env,
+      cols: 140,
+      rows: 40,
+    })
+    const exit = await tui.exited
+    expect(exit.exitCode).toBe(1)
+    await tui.settle()
+    expect(tui.output()).toContain('no sessions to resume in')
+  })
+
   it('shows the setup panel when no endpoint is configured, and q exits', async () => {
     box = await makeSandbox()
     tui = startTui({ args: [], cwd: box.workspace, env: box.env, cols: 140, rows: 40 })

@@ -1,0 +1,82 @@
+import { Box, Text, useInput } from 'ink'
+import { useRef, useState } from 'react'
+
+export interface PickableSession {
+  id: string
+  title: string
+  /** Last written (ms since the epoch). */
+  updatedAt: number
+}
+
+export interface SessionPickerProps {
+  /** Newest first. */
+  sessions: readonly PickableSession[]
+  now: number
+  /** Rows of sessions shown at once; the list scrolls with the selection. */
+  rows: number
+  /** The picked session's id, or null when the user backed out. */
+  onDone(id: string | null): void
+}
+
+/**
+ * The list a bare `--resume` opens: ↑/↓ (or k/j) move, PgUp/PgDn jump a page, Enter resumes the selected
+ * session, Esc / q / Ctrl+C leave without resuming. Mounted on its own, before the session exists, so it
+ * reads keys itself rather than through the app's bindings.
+ */
+export function SessionPicker({ sessions, now, rows, onDone }: SessionPickerProps) {
+  const [selected, setSelected] = useState(0)
+  // Keys can arrive faster than renders (a paste, a fast typist): each must see the one before it.
+  const current = useRef(0)
+  const last = sessions.length - 1
+  const page = Math.max(1, rows)
+  useInput((input, key) => {
+    if (key.escape || input === 'q' || (key.ctrl && input === 'c')) return onDone(null)
+    if (key.return) return onDone(sessions[current.current]?.id ?? null)
+    const at = current.current
+    const move = (to: number) => {
+      current.current = Math.max(0, Math.min(last, to))
+      setSelected(current.current)
+    }
+    if (key.upArrow || input === 'k') move(at - 1)
+    else if (key.downArrow || input === 'j') move(at + 1)
+    else if (key.pageUp) move(at - page)
+    else if (key.pageDown) move(at + page)
+    else if (key.home) move(0)
+    else if (key.end) move(last)
+  })
+  const top = Math.min(Math.max(0, selected - page + 1), Math.max(0, sessions.length - page))
+  const shown = sessions.slice(top, top + page)
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      <Text bold>Resume a session of this directory</Text>
+      <Text dimColor>
+        ↑/↓ select · Enter resume · Esc cancel · {sessions.length} session{sessions.length === 1 ? '' : 's'}
+      </Text>
+      <Text> </Text>
+      {shown.map((session, i) => {
+        const isSelected = top + i === selected
+        return (
+          <Box key={session.id}>
+            <Text color={isSelected ? 'cyan' : undefined} bold={isSelected} wrap="truncate">
+              {isSelected ? '❯ ' : '  '}
+              {ago(now - session.updatedAt).padEnd(9)}
+              {session.title || <Text dimColor>(no prompt)</Text>}
+              <Text dimColor> {session.id}</Text>
+            </Text>
+          </Box>
+        )
+      })}
+      {top + page < sessions.length ? <Text dimColor> … {sessions.length - top - page} more</Text> : null}
+    </Box>
+  )
+}
+
+/** How long ago, in a 9-column field: "just now", "5 min", "3 h", "2 d". */
+export function ago(ms: number): string {
+  const minutes = Math.floor(ms / 60_000)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return `${hours} h`
+  return `${Math.floor(hours / 24)} d`
+}
