@@ -1,4 +1,5 @@
 import { render } from 'ink'
+import type { ReactElement } from 'react'
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
@@ -139,14 +140,20 @@ export function lastTurnMarkdown(state: State): string {
   return transcriptToMarkdown({ ...state, transcript: { ...state.transcript, order: order.slice(start) } })
 }
 
-/** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */
-export async function runSetupPanel(
-  probed: readonly ProbeResult[],
-  io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
-): Promise<number> {
+type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream }
+
+/**
+ * Renders a screen that runs before (or instead of) the session, reading its own keys, until `body`'s
+ * `close` is called; resolves then. `close(true)` also erases its lines first.
+ */
+async function runStandalone(io: StandaloneIo, body: (close: (erase?: boolean) => void) => ReactElement) {
   const stdout = io.stdout ?? process.stdout
   let instance: ReturnType<typeof render> | null = null
-  instance = render(<SetupPanel probed={probed} onExit={() => instance?.unmount()} />, {
+  const close = (erase = false) => {
+    if (erase) instance?.clear()
+    instance?.unmount()
+  }
+  instance = render(body(close), {
     stdout,
     stdin: io.stdin ?? process.stdin,
     exitOnCtrlC: false,
@@ -154,34 +161,35 @@ export async function runSetupPanel(
     interactive: Boolean(stdout.isTTY),
   })
   await instance.waitUntilExit()
+}
+
+/** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */
+export async function runSetupPanel(probed: readonly ProbeResult[], io: StandaloneIo = {}): Promise<number> {
+  await runStandalone(io, (close) => <SetupPanel probed={probed} onExit={() => close()} />)
   return 2
 }
 
 /**
  * The session picker of a bare `--resume`; resolves with the picked session's id, or null when the user
- * backed out. Its lines are cleared before it resolves, so the session's screen starts clean.
+ * backed out. Its lines are erased before it resolves, so the session's screen starts clean.
  */
 export async function runSessionPicker(
   sessions: readonly PickableSession[],
-  io: { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream } = {},
+  io: StandaloneIo = {},
 ): Promise<string | null> {
-  const stdout = io.stdout ?? process.stdout
   let picked: string | null = null
-  let instance: ReturnType<typeof render> | null = null
   // Title, hint, a blank line, "… more" and the prompt's line stay outside the list.
-  const rows = Math.max(3, (stdout.rows || 24) - 6)
-  const done = (id: string | null) => {
-    picked = id
-    instance?.clear()
-    instance?.unmount()
-  }
-  instance = render(<SessionPicker sessions={sessions} now={Date.now()} rows={rows} onDone={done} />, {
-    stdout,
-    stdin: io.stdin ?? process.stdin,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    interactive: Boolean(stdout.isTTY),
-  })
-  await instance.waitUntilExit()
+  const rows = Math.max(3, ((io.stdout ?? process.stdout).rows || 24) - 6)
+  await runStandalone(io, (close) => (
+    <SessionPicker
+      sessions={sessions}
+      now={Date.now()}
+      rows={rows}
+      onDone={(id) => {
+        picked = id
+        close(true)
+      }}
+    />
+  ))
   return picked
 }
