@@ -9,11 +9,12 @@ const V8_DEFAULT_GROWTH = 2
  *
  * Why: nearly everything start-up allocates (settings, the UI tree, the provider, the first frames) lives
  * on, which V8 reads as a reason to grow the young generation, to 4-8 MB semi-spaces that RSS then keeps
- * while the app sits idle: idle RSS was 92-93 MB, and 88 MB with the hold. Taken once the entry module
- * runs, where V8 has already grown it to 2 MB: held from the process start, the first frame took ~17 ms
- * longer (scavenging a 1 MB young generation). Released at the first turn, so V8 sizes it for the real
- * work: released any earlier, the rest of start-up grew it again in half the runs. Left alone when node
- * was given young-generation flags.
+ * while the app sits idle: idle RSS was 92-93 MB, and 87-89 MB with the hold. Taken when `start()` begins,
+ * where V8 has already grown it to 2 MB: held from the process start, the first frame took ~17 ms longer
+ * (scavenging a 1 MB young generation); taken at the early frame, start-up had sometimes grown it to 4 MB
+ * already. Released at the first turn, so V8 sizes it for the real work: released once the provider had
+ * loaded, the rest of start-up grew it again in some runs. Left alone when node was given
+ * young-generation flags.
  */
 export function holdYoungGeneration(execArgv: readonly string[] = process.execArgv): () => void {
   if (sizedByUser(execArgv)) return () => {}
