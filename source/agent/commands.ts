@@ -8,6 +8,30 @@ export interface ImageAttachment {
   url: string
 }
 
+/** One permission rule as `/permissions` shows it. */
+export interface RuleView {
+  /** Canonical text, e.g. `Bash(npm test *)`. */
+  text: string
+  /** Where it came from: a settings file, a flag, or "this session". */
+  source: string
+}
+
+export interface PermissionRulesView {
+  allow: RuleView[]
+  ask: RuleView[]
+  deny: RuleView[]
+  /** The file "allow always" decisions are saved to. */
+  savedTo: string
+}
+
+/** A project instruction file the system prompt reads at session start. */
+export interface MemoryFile {
+  /** Relative to the workspace, e.g. `.agent-tui/memory.md`. */
+  path: string
+  /** Lines in the file now; null when it does not exist. */
+  lines: number | null
+}
+
 export interface SubmitInput {
   text: string
   images?: ImageAttachment[]
@@ -40,6 +64,12 @@ export interface RuntimeCommands {
   /** Starts a fresh conversation (same session settings). */
   clear(): void
   setModel(model: string): void
+  /** The permission rules in force: configured, from flags, and granted in this session. */
+  permissionRules(): PermissionRulesView
+  /** The instruction and memory files read into the system prompt at session start. */
+  memoryFiles(): Promise<MemoryFile[]>
+  /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
+  addMemory(text: string): Promise<string>
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }

@@ -13,10 +13,17 @@ import type {
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
-import type { ImageAttachment, RuntimeCommands, SubmitInput } from './commands.js'
+import type {
+  ImageAttachment,
+  MemoryFile,
+  PermissionRulesView,
+  RuntimeCommands,
+  SubmitInput,
+} from './commands.js'
 import { loadImageAttachment } from './images.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
+import { appendMemory, listMemoryFiles } from './project-memory.js'
 import { createRuntimeSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import { buildToolDefinitions } from './tool-definitions.js'
@@ -33,6 +40,8 @@ export interface RuntimeOptions {
   gate: PermissionGate & {
     resolve(id: string, decision: ConsentDecision): void
     cancelAll(note: string): void
+    /** The rules the gate applies, for `/permissions`. */
+    describeRules(): PermissionRulesView
   }
   workspace: string
   sessionId: string
@@ -228,6 +237,18 @@ export class Runtime implements RuntimeCommands {
 
   setModel(model: string): void {
     this.opts.store.dispatch({ type: 'model/changed', model })
+  }
+
+  permissionRules(): PermissionRulesView {
+    return this.opts.gate.describeRules()
+  }
+
+  memoryFiles(): Promise<MemoryFile[]> {
+    return listMemoryFiles(this.opts.workspace)
+  }
+
+  addMemory(text: string): Promise<string> {
+    return appendMemory(this.opts.workspace, text)
   }
 
   async shutdown(): Promise<void> {

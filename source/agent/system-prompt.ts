@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Mode } from '../store/domain.js'
+import { INSTRUCTION_FILES } from './project-memory.js'
 
 export interface PromptContext {
   workspace: string
@@ -44,7 +45,7 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
   const seen = new Set<string>()
   const roots = [ctx.repoRoot, ctx.workspace].filter((r): r is string => Boolean(r))
   for (const root of roots) {
-    for (const name of ['AGENTS.md', 'CLAUDE.md', join('.agent-tui', 'memory.md')]) {
+    for (const name of INSTRUCTION_FILES) {
       const path = join(root, name)
       if (seen.has(path)) continue
       seen.add(path)

@@ -19,6 +19,8 @@ export interface ConsentBrokerOptions {
   policy: 'interactive' | 'deny-all'
   /** Persists an "allow always" rule (to `.agent-tui/settings.local.json`). Failures become a notice. */
   onAlways?: (rule: string) => Promise<void> | void
+  /** Source label of rules granted with "always" (the file they are saved to), for `/permissions`. */
+  alwaysSource?: string
   /** Auto-deny after this many seconds; 0 or undefined waits forever. */
   timeoutSeconds?: number
   now?: () => number
@@ -164,7 +166,8 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
       if (decision.kind !== 'session' && decision.kind !== 'always') return true
       let rule: Rule
       try {
-        rule = parseRule(entry.request.suggestedRule, SESSION_SOURCE)
+        const source = decision.kind === 'always' ? (opts.alwaysSource ?? SESSION_SOURCE) : SESSION_SOURCE
+        rule = parseRule(entry.request.suggestedRule, source)
       } catch (err) {
         dispatch({
           type: 'notice/added',
@@ -174,7 +177,9 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
         })
         return true
       }
-      if (!rules.some((r) => r.text === rule.text)) rules.push(rule)
+      const known = rules.findIndex((r) => r.text === rule.text)
+      if (known === -1) rules.push(rule)
+      else if (decision.kind === 'always') rules[known] = rule // now saved: say where
       if (decision.kind === 'always') persist(rule.text)
       for (const other of [...entries.values()]) {
         if (covers(rule, other)) settle(other.request.id, { kind: 'once' })

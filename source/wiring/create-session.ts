@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { Runtime } from '../agent/runtime.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
@@ -134,12 +134,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
 
+  const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   const broker = createConsentBroker({
     dispatch: store.dispatch,
     policy: opts.interactive ? 'interactive' : 'deny-all',
     onAlways: async (rule) => {
       await appendAllowRule(config.localSettingsPath, rule)
     },
+    alwaysSource: localSettingsLabel,
     timeoutSeconds: config.consentTimeoutSeconds,
     workspace,
     home,
@@ -153,6 +155,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     home,
     trustedReadDirs: [outputs],
     interactive: opts.interactive,
+    savedTo: localSettingsLabel,
   })
   // Asked for on every tool call; the table and the settings are fixed for the session, so resolve once per model.
   const resolvedProfiles = new Map<string, ModelProfile>()

@@ -1,8 +1,9 @@
+import type { PermissionRulesView, RuleView } from '../agent/commands.js'
 import type { PermissionGate } from '../agent/permission-gate.js'
 import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
-import { suggestRule } from '../permissions/rules.js'
+import { type Rule, suggestRule } from '../permissions/rules.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision } from '../store/domain.js'
 
@@ -15,11 +16,14 @@ export interface GateOptions {
   trustedReadDirs: string[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
+  /** Where "allow always" rules are saved, as shown to the user. */
+  savedTo: string
 }
 
 export type RuntimeGate = PermissionGate & {
   resolve(id: string, decision: ConsentDecision): void
   cancelAll(note: string): void
+  describeRules(): PermissionRulesView
 }
 
 /** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
@@ -50,5 +54,15 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       broker.resolve(id, decision)
     },
     cancelAll: (note) => broker.denyAll(note),
+    describeRules: () => ({
+      allow: [...opts.rules.allow, ...broker.sessionRules()].map(view),
+      ask: opts.rules.ask.map(view),
+      deny: opts.rules.deny.map(view),
+      savedTo: opts.savedTo,
+    }),
   }
+}
+
+function view(rule: Rule): RuleView {
+  return { text: rule.text, source: rule.source ?? 'unknown' }
 }

@@ -218,6 +218,32 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(server.pairingViolations).toEqual([])
   })
 
+  it('/permissions shows a rule granted for the session; /memory add writes .agent-tui/memory.md', async () => {
+    const { server, tui } = await launch([
+      call('Bash', { command: 'touch made.txt', description: 'make a file' }),
+      { text: 'Made it.' },
+    ])
+    await tui.submit('make a file')
+    await tui.waitFor('$ touch made.txt')
+    tui.write('2')
+    await tui.waitFor((s) => s.includes('Made it.') && idle(s))
+    expect(await readWorkspaceFile('made.txt')).toBe('')
+
+    await tui.submit('/permissions')
+    const rules = await tui.waitFor(/Allow\s+Bash\(touch[^)]*\)\s+this session/)
+    expect(rules).toMatch(/Deny\s+\(none\)/)
+    expect(rules).toMatch(/Mode\s+SAFE/)
+    tui.write(keys.esc)
+    await tui.waitFor((s) => !s.includes('this session') && idle(s))
+
+    await tui.submit('/memory add run make before committing')
+    await tui.waitFor('Remembered in .agent-tui/memory.md')
+    expect(await readWorkspaceFile('.agent-tui/memory.md')).toBe(
+      '# Project memory\n\n- run make before committing\n',
+    )
+    expect(server.pairingViolations).toEqual([])
+  })
+
   it('cycles SAFE → AUTO → PLAN with Shift+Tab, and plan mode refuses an edit without asking', async () => {
     const { server, tui } = await launch([
       call('Read', { file_path: 'notes.txt' }),

@@ -8,6 +8,7 @@ import type { Mode, TaskSummary } from '../../../source/store/domain.js'
 import { nextMode } from '../../../source/ui/app.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
+import { INIT_PROMPT } from '../../../source/ui/panes/input/slash-commands.js'
 import { type FakeCommands, fakeCommands, KEYS, makeStore, renderSized, waitFor } from './helpers.js'
 
 const theme = createTheme({ level: 0 })
@@ -35,7 +36,14 @@ function task(id: string): TaskSummary {
 const BUSY: Action[] = [{ type: 'turn/started', turnId: 't1', at: Date.now() }]
 
 function start(
-  opts: { actions?: Action[]; mode?: Mode; columns?: number; rows?: number; store?: Store } = {},
+  opts: {
+    actions?: Action[]
+    mode?: Mode
+    columns?: number
+    rows?: number
+    store?: Store
+    commands?: Omit<Parameters<typeof fakeCommands>[0], 'store'>
+  } = {},
 ) {
   const store = opts.store ?? makeStore(opts.actions ?? [], opts.mode)
   // The session cwd drives @path completion and image paths.
@@ -44,7 +52,7 @@ function start(
     session: { ...store.getState().session, cwd: dir },
     mode: store.getState().mode,
   })
-  const commands = fakeCommands({ store })
+  const commands = fakeCommands({ store, ...opts.commands })
   const exits: number[] = []
   const r = renderSized(
     <TuiRoot
@@ -378,6 +386,68 @@ describe('slash commands', () => {
     await waitFor(() => !r.store.getState().ui.showTodos)
     await run('/bashes')
     await waitFor(() => r.store.getState().ui.focus === 'tasks')
+    r.instance.unmount()
+  })
+
+  it('/permissions lists every rule in force with its source, deny first', async () => {
+    const r = start({
+      commands: {
+        rules: {
+          allow: [
+            { text: 'Bash(npm test *)', source: '.agent-tui/settings.json' },
+            { text: 'Edit(src/**)', source: 'this session' },
+          ],
+          ask: [],
+          deny: [{ text: 'Read(~/.ssh/**)', source: '~/.agent-tui/settings.json' }],
+          savedTo: '.agent-tui/settings.local.json',
+        },
+      },
+    })
+    await r.type('/permissions')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Permissions')
+    const frame = r.frame()
+    expect(frame).toMatch(/Mode\s+SAFE/)
+    expect(frame).toMatch(/Deny\s+Read\(~\/\.ssh\/\*\*\)\s+~\/\.agent-tui\/settings\.json/)
+    expect(frame).toMatch(/Ask\s+\(none\)/)
+    expect(frame).toMatch(/Allow\s+Bash\(npm test \*\)\s+\.agent-tui\/settings\.json/)
+    expect(frame).toMatch(/Edit\(src\/\*\*\)\s+this session/)
+    expect(frame).toContain('saves its rule to .agent-tui/settings.local.json')
+    expect(frame.indexOf('Deny')).toBeLessThan(frame.indexOf('Allow'))
+    r.instance.unmount()
+  })
+
+  it('/memory lists the instruction files; /memory add saves a line; /init asks the agent for AGENTS.md', async () => {
+    const r = start({
+      commands: {
+        memory: [
+          { path: 'AGENTS.md', lines: 12 },
+          { path: 'CLAUDE.md', lines: null },
+        ],
+      },
+    })
+    await r.type('/memory')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Read into the system prompt')
+    expect(r.frame()).toMatch(/AGENTS\.md\s+12 lines/)
+    expect(r.frame()).toMatch(/CLAUDE\.md\s+not there/)
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => !r.frame().includes('Read into the system prompt'), r.frame)
+
+    await r.type('/memory add tests need docker')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Remembered in .agent-tui/memory.md')
+    expect(r.commands.named('addMemory')).toEqual([['tests need docker']])
+
+    await r.type('/memory forget it')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Usage: /memory')
+    expect(r.commands.named('addMemory')).toHaveLength(1)
+
+    await r.type('/init')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => submitted(r.commands).length === 1)
+    expect(submitted(r.commands)[0]).toEqual({ text: INIT_PROMPT })
     r.instance.unmount()
   })
 

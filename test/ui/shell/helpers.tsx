@@ -3,7 +3,13 @@ import { render as inkRender } from 'ink'
 import { render } from 'ink-testing-library'
 import type { ReactElement } from 'react'
 import stripAnsi from 'strip-ansi'
-import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../source/agent/commands.js'
+import type {
+  ImageAttachment,
+  MemoryFile,
+  PermissionRulesView,
+  RuntimeCommands,
+  SubmitInput,
+} from '../../../source/agent/commands.js'
 import type { Action } from '../../../source/store/actions.js'
 import { createStore, type Store } from '../../../source/store/create-store.js'
 import type { Mode } from '../../../source/store/domain.js'
@@ -67,7 +73,14 @@ export interface FakeCommands extends RuntimeCommands {
  * would, so sequences (Shift+Tab cycling) see the new state.
  */
 export function fakeCommands(
-  opts: { store?: Store; taskLog?: string; background?: boolean; image?: ImageAttachment } = {},
+  opts: {
+    store?: Store
+    taskLog?: string
+    background?: boolean
+    image?: ImageAttachment
+    rules?: PermissionRulesView
+    memory?: MemoryFile[]
+  } = {},
 ): FakeCommands {
   const calls: Call[] = []
   const record = (name: keyof RuntimeCommands, args: unknown[]) => calls.push({ name, args })
@@ -108,6 +121,18 @@ export function fakeCommands(
     setModel: (model) => {
       record('setModel', [model])
       opts.store?.dispatch({ type: 'model/changed', model })
+    },
+    permissionRules: () => {
+      record('permissionRules', [])
+      return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
+    },
+    memoryFiles: async () => {
+      record('memoryFiles', [])
+      return opts.memory ?? []
+    },
+    addMemory: async (text) => {
+      record('addMemory', [text])
+      return '.agent-tui/memory.md'
     },
     shutdown: async () => {
       record('shutdown', [])

@@ -19,7 +19,12 @@ function makeRuntime(store: Store, files = createFileStateTracker()) {
     store,
     provider: createOpenAIProvider({ baseUrl: server.baseUrl, baseDelayMs: 1 }),
     tools: [echoTool()],
-    gate: { ...allowAllGate, resolve: () => undefined, cancelAll: () => undefined },
+    gate: {
+      ...allowAllGate,
+      resolve: () => undefined,
+      cancelAll: () => undefined,
+      describeRules: () => ({ allow: [], ask: [], deny: [], savedTo: 'settings.local.json' }),
+    },
     workspace: process.cwd(),
     sessionId: 's',
     files,

@@ -6,7 +6,13 @@ import {
 } from '../../../source/permissions/broker.js'
 import type { Action } from '../../../source/store/actions.js'
 
-function setup(opts: { timeoutSeconds?: number; onAlways?: (rule: string) => Promise<void> | void } = {}) {
+function setup(
+  opts: {
+    timeoutSeconds?: number
+    onAlways?: (rule: string) => Promise<void> | void
+    alwaysSource?: string
+  } = {},
+) {
   const actions: Action[] = []
   let n = 0
   const broker = createConsentBroker({
@@ -133,6 +139,30 @@ describe('createConsentBroker', () => {
     await b
     await vi.waitFor(() => expect(saved).toEqual(['Bash(git status *)', 'Bash(git status *)']))
     expect(broker.sessionRules().map((r) => r.text)).toEqual(['Bash(git status *)'])
+  })
+
+  it('labels each granted rule with where it lives: this session, or the file an always grant saved it to', async () => {
+    const { broker } = setup({ onAlways: () => undefined, alwaysSource: '.agent-tui/settings.local.json' })
+    const signal = new AbortController().signal
+    const a = broker.request(bashRequest('make', 'Bash(make *)'), signal)
+    broker.resolve('id1', { kind: 'session' })
+    await a
+    const b = broker.request(bashRequest('npm test', 'Bash(npm test *)'), signal)
+    broker.resolve('id2', { kind: 'always' })
+    await b
+    const sources = () => broker.sessionRules().map((r) => `${r.text} ${r.source}`)
+    expect(sources()).toEqual([
+      'Bash(make *) this session',
+      'Bash(npm test *) .agent-tui/settings.local.json',
+    ])
+    // A rule first granted for the session and then "always" is now saved: its source says so.
+    const c = broker.request(bashRequest('make all', 'Bash(make *)'), signal)
+    broker.resolve('id3', { kind: 'always' })
+    await c
+    expect(sources()).toEqual([
+      'Bash(make *) .agent-tui/settings.local.json',
+      'Bash(npm test *) .agent-tui/settings.local.json',
+    ])
   })
 
   it('a failing save becomes a warning notice', async () => {

@@ -1,14 +1,8 @@
 import type { ImageAttachment, RuntimeCommands } from '../../../agent/commands.js'
 import { MODES, type Mode } from '../../../store/domain.js'
 import type { State } from '../../../store/state.js'
-import {
-  cachedPercent,
-  contextPercent,
-  estimateCost,
-  formatCost,
-  formatTokens,
-  type Prices,
-} from '../status/format.js'
+import type { Prices } from '../status/format.js'
+import { contextLines, costLines, memoryLines, permissionLines } from './slash-info.js'
 
 export interface SlashCommand {
   name: string
@@ -36,7 +30,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     aliases: [],
     args: '[focus]',
     description: 'Summarise older history now',
-    unavailable: 'manual compaction is coming; automatic compaction still applies when the context fills up',
+    unavailable: 'compaction (manual and automatic) is not built yet; /clear starts afresh',
   },
   { name: 'clear', aliases: [], args: '', description: 'Start a fresh conversation' },
   { name: 'context', aliases: [], args: '', description: 'Show context window usage' },
@@ -47,8 +41,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'permissions',
     aliases: [],
     args: '',
-    description: 'Show permission rules',
-    unavailable: 'a rules viewer is coming; rules live in .agent-tui/settings.json and settings.local.json',
+    description: 'Show the permission rules in force',
   },
   {
     name: 'mcp',
@@ -75,15 +68,13 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'init',
     aliases: [],
     args: '',
-    description: 'Write a starter AGENTS.md',
-    unavailable: 'writing a starter AGENTS.md is coming',
+    description: 'Have the agent write (or improve) AGENTS.md',
   },
   {
     name: 'memory',
     aliases: [],
-    args: 'add <text>',
-    description: 'Add a line to project memory',
-    unavailable: 'appending to .agent-tui/memory.md is coming',
+    args: '[add <text>]',
+    description: 'Show memory files, or add a line to .agent-tui/memory.md',
   },
   { name: 'export', aliases: [], args: '[path]', description: 'Write the transcript to a Markdown file' },
   { name: 'quit', aliases: ['exit'], args: '', description: 'Exit agent-tui' },
@@ -128,6 +119,15 @@ export interface SlashContext {
   attachImage(image: ImageAttachment): void
   exit(code: number): void
 }
+
+/** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
+export const INIT_PROMPT = [
+  'Write AGENTS.md at the root of this repository: the instructions a coding agent needs to work here.',
+  'Look at the project first (README, manifests, build and CI files, the source layout, the tests).',
+  'Keep it short and specific: what the project is; the exact commands to install, build, test and lint;',
+  'where things live; the conventions the code follows; anything surprising.',
+  'If AGENTS.md already exists, improve it and keep what is still right.',
+].join(' ')
 
 /** Modes a user may pick in-app; dangerous and ci come only from launch flags (SPEC §7). */
 const USER_MODES: readonly Mode[] = ['safe', 'auto', 'plan']
@@ -232,6 +232,26 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
     case 'todos':
       ctx.toggleTodos()
       return
+    case 'permissions':
+      ctx.showInfo('Permissions', permissionLines(ctx.getState().mode, commands.permissionRules()))
+      return
+    case 'memory': {
+      const m = /^add(?:\s+([\s\S]*))?$/i.exec(args)
+      if (!args) {
+        ctx.showInfo('Memory', memoryLines(await commands.memoryFiles()))
+        return
+      }
+      if (!m?.[1]?.trim()) {
+        ctx.flash('Usage: /memory (list files) or /memory add <text>', 'warn')
+        return
+      }
+      const path = await commands.addMemory(m[1])
+      ctx.flash(`Remembered in ${path} — sessions started from now on read it`)
+      return
+    }
+    case 'init':
+      commands.submit({ text: INIT_PROMPT })
+      return
     case 'export': {
       const path = await commands.exportTranscript(args || undefined)
       ctx.flash(`Transcript exported to ${path}`)
@@ -241,30 +261,4 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
       ctx.exit(0)
       return
   }
-}
-
-function contextLines(ctx: SlashContext): string[] {
-  const { usage, session, messages } = ctx.getState()
-  const pct = contextPercent(usage.contextTokens, ctx.contextLimit)
-  return [
-    `Model            ${session.model}`,
-    `Context window   ${formatTokens(usage.contextTokens)} of ${formatTokens(ctx.contextLimit)} tokens (${pct}%)`,
-    `Cached (last)    ${cachedPercent(usage.lastStep)}% of the last prompt`,
-    `Messages         ${messages.length} in history`,
-    `Requests         ${usage.requests} this session`,
-  ]
-}
-
-function costLines(ctx: SlashContext): string[] {
-  const { usage } = ctx.getState()
-  const row = (label: string, u: State['usage']['session']) =>
-    `${label.padEnd(17)}${formatTokens(u.input)} in (${formatTokens(u.cached)} cached) · ${formatTokens(u.output)} out` +
-    (ctx.prices ? ` · ${formatCost(estimateCost(u, ctx.prices))}` : '')
-  return [
-    row('Session', usage.session),
-    row('Last turn', usage.turn),
-    ctx.prices
-      ? 'Cost is an estimate from the configured prices.'
-      : 'Prices for this model are unknown: tokens only.',
-  ]
 }
