@@ -1,4 +1,5 @@
 import type { ContentPart } from '../provider/messages.js'
+import type { SessionSummary } from '../session/session-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer } from '../store/domain.js'
 
 export interface ImageAttachment {
@@ -68,10 +69,12 @@ export interface RuntimeCommands {
   permissionRules(): PermissionRulesView
   /** The instruction and memory files read into the system prompt at session start. */
   memoryFiles(): Promise<MemoryFile[]>
+  /** The other sessions of this directory, newest first (for `/resume`). */
+  listSessions(): Promise<SessionSummary[]>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
   addMemory(text: string): Promise<string>
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }
 
-export type { ContentPart }
+export type { ContentPart, SessionSummary }

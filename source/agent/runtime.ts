@@ -18,6 +18,7 @@ import type {
   MemoryFile,
   PermissionRulesView,
   RuntimeCommands,
+  SessionSummary,
   SubmitInput,
 } from './commands.js'
 import { loadImageAttachment } from './images.js'
@@ -58,6 +59,8 @@ export interface RuntimeOptions {
   /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
   exportMarkdown?: () => string
   exportDir?: string
+  /** This directory's sessions, this one included (for `/resume`). */
+  sessions?: () => Promise<SessionSummary[]>
   now?: () => number
 }
 
@@ -249,6 +252,11 @@ export class Runtime implements RuntimeCommands {
 
   addMemory(text: string): Promise<string> {
     return appendMemory(this.opts.workspace, text)
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    const all = (await this.opts.sessions?.()) ?? []
+    return all.filter((s) => s.id !== this.opts.sessionId)
   }
 
   async shutdown(): Promise<void> {

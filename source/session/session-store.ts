@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { readSessionHeader } from './read-session.js'
+import { readSessionHeader, readSessionTitle } from './read-session.js'
 import type { SessionHeader } from './session-log.js'
 
 export interface SessionEntry {
@@ -45,4 +45,21 @@ export async function findSession(sessionsDir: string, id: string): Promise<Sess
   if (exact) return exact
   const byPrefix = all.filter((e) => e.id.startsWith(id))
   return byPrefix.length === 1 ? byPrefix[0] : undefined
+}
+
+/** A session as a picker lists it. */
+export interface SessionSummary {
+  id: string
+  /** From the first prompt; empty when the session has none yet. */
+  title: string
+  /** Last written (ms since the epoch). */
+  updatedAt: number
+}
+
+/** Sessions of one project for a picker, newest first, each titled from its first prompt. */
+export async function summarizeSessions(sessionsDir: string): Promise<SessionSummary[]> {
+  const entries = await listSessions(sessionsDir)
+  return Promise.all(
+    entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
+  )
 }

@@ -15,6 +15,7 @@ import {
 import { useKeyState } from './keys/use-key-state.js'
 import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
+import { SessionPickerOverlay } from './session-picker.js'
 import { InputPane } from './panes/input/input-pane.js'
 import type { FlashLevel } from './panes/input/slash-commands.js'
 import { PlanDialog } from './panes/question/plan-dialog.js'
@@ -36,8 +37,11 @@ export interface AppProps {
   prices?: Prices
   /** Shown above the input at start (e.g. a keybindings settings error). */
   startupMessage?: Flash
-  /** Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit); the caller shuts down. */
-  onExit(code: number): void
+  /**
+   * Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit), or leaves for another session
+   * (`resume`: its id, picked with /resume); the caller shuts down.
+   */
+  onExit(code: number, resume?: string): void
 }
 
 /** SAFE → AUTO → PLAN → SAFE; DANGEROUS and CI (set by flags) fall back to SAFE. */
@@ -79,11 +83,11 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   const scroll = useTranscriptScroll(view)
 
   const requestExit = useCallback(
-    (code: number) => {
+    (code: number, resume?: string) => {
       if (exiting.current) return
       exiting.current = true
-      setFlash({ text: 'Exiting…', level: 'info' })
-      onExit(code)
+      setFlash({ text: resume ? `Opening session ${resume}…` : 'Exiting…', level: 'info' })
+      onExit(code, resume)
     },
     [onExit, setFlash],
   )
@@ -96,7 +100,9 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
       clearFlash: () => setFlash(null),
       showHelp: () => setOverlay({ kind: 'help' }),
       showInfo: (title: string, lines: string[]) => setOverlay({ kind: 'info', title, lines }),
+      showSessions: (sessions) => setOverlay({ kind: 'sessions', sessions }),
       requestExit,
+      requestResume: (id: string) => requestExit(0, id),
     }),
     [contextLimit, prices, requestExit, setFlash],
   )
@@ -192,7 +198,19 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   )
 
   let main: ReactNode
-  if (overlay)
+  if (overlay?.kind === 'sessions')
+    main = (
+      <SessionPickerOverlay
+        sessions={overlay.sessions}
+        now={Date.now()}
+        rows={Math.max(1, mainHeight - 4)}
+        onDone={(id) => {
+          setOverlay(null)
+          if (id) shell.requestResume(id)
+        }}
+      />
+    )
+  else if (overlay)
     main = (
       <OverlayView overlay={overlay} width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />
     )

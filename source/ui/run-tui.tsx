@@ -41,12 +41,18 @@ export interface RunTuiOptions {
   earlyFrame?: EarlyFrame
 }
 
+export interface TuiExit {
+  status: number
+  /** The session picked with `/resume`, to open next. */
+  resume?: string
+}
+
 /**
- * Runs the full-screen TUI until the user exits. Resolves with the exit status once the runtime has
+ * Runs the full-screen TUI until the user exits or picks another session. Resolves once the runtime has
  * shut down and Ink has restored the terminal (raw mode off, alternate screen left); Ink also restores
  * it on SIGTERM/SIGHUP/SIGINT.
  */
-export async function runTui(opts: RunTuiOptions): Promise<number> {
+export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   const stdout = opts.stdout ?? process.stdout
   const terminalStdin = opts.stdin ?? process.stdin
   // First, before anything else reads stdin: the keys typed at the early frame go back into it.
@@ -67,6 +73,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   const branch = opts.branch
 
   let exitCode = 0
+  let resume: string | undefined
   let shutdown: Promise<void> | null = null
   // Once, whoever asks first (the user exiting, or Ink unmounting on a signal).
   const shutdownOnce = () => {
@@ -74,8 +81,9 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     return shutdown
   }
   let instance: ReturnType<typeof render> | null = null
-  const onExit = (code: number) => {
+  const onExit = (code: number, next?: string) => {
     exitCode = code
+    resume = next
     void shutdownOnce().finally(() => instance?.unmount())
   }
 
@@ -122,8 +130,9 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
   }
+  if (resume !== undefined) return { status: exitCode, resume }
   if (opts.printOnExit) stdout.write(lastTurnMarkdown(opts.store.getState()))
-  return exitCode
+  return { status: exitCode }
 }
 
 /** The last user turn and everything after it, as Markdown for the normal scrollback. */

@@ -1,5 +1,6 @@
-import { Box, Text, useInput } from 'ink'
+import { Box, type Key, Text, useInput } from 'ink'
 import { useRef, useState } from 'react'
+import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
 
 export interface PickableSession {
   id: string
@@ -19,17 +20,34 @@ export interface SessionPickerProps {
 }
 
 /**
- * The list a bare `--resume` opens: ↑/↓ (or k/j) move, PgUp/PgDn jump a page, Enter resumes the selected
- * session, Esc / q / Ctrl+C leave without resuming. Mounted on its own, before the session exists, so it
- * reads keys itself rather than through the app's bindings.
+ * The list of sessions to resume: ↑/↓ (or k/j) move, PgUp/PgDn jump a page, Home/End, Enter resumes the
+ * selected session, Esc / q / Ctrl+C leave without resuming. A bare `--resume` mounts it on its own,
+ * before the session exists, so it reads keys itself; `/resume` shows it inside the app, where keys come
+ * through the app's dispatcher (`SessionPickerOverlay`).
  */
-export function SessionPicker({ sessions, now, rows, onDone }: SessionPickerProps) {
+export function SessionPicker(props: SessionPickerProps) {
+  const picker = usePicker(props)
+  useInput(picker.onKey)
+  return <SessionList {...props} selected={picker.selected} />
+}
+
+/** The same picker in the app's overlay slot: it takes every key while open. */
+export function SessionPickerOverlay(props: SessionPickerProps) {
+  const picker = usePicker(props)
+  useKeyHandler(KEY_PRIORITY.overlay, (ev) => {
+    picker.onKey(ev.input, ev.key)
+    return true
+  })
+  return <SessionList {...props} selected={picker.selected} />
+}
+
+function usePicker({ sessions, rows, onDone }: SessionPickerProps) {
   const [selected, setSelected] = useState(0)
   // Keys can arrive faster than renders (a paste, a fast typist): each must see the one before it.
   const current = useRef(0)
   const last = sessions.length - 1
   const page = Math.max(1, rows)
-  useInput((input, key) => {
+  const onKey = (input: string, key: Key) => {
     if (key.escape || input === 'q' || (key.ctrl && input === 'c')) return onDone(null)
     if (key.return) return onDone(sessions[current.current]?.id ?? null)
     const at = current.current
@@ -43,7 +61,12 @@ export function SessionPicker({ sessions, now, rows, onDone }: SessionPickerProp
     else if (key.pageDown) move(at + page)
     else if (key.home) move(0)
     else if (key.end) move(last)
-  })
+  }
+  return { selected, onKey }
+}
+
+function SessionList({ sessions, now, rows, selected }: SessionPickerProps & { selected: number }) {
+  const page = Math.max(1, rows)
   const top = Math.min(Math.max(0, selected - page + 1), Math.max(0, sessions.length - page))
   const shown = sessions.slice(top, top + page)
   return (

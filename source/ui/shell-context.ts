@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react'
+import type { SessionSummary } from '../agent/commands.js'
 import type { FlashLevel } from './panes/input/slash-commands.js'
 import type { Prices } from './panes/status/format.js'
 
@@ -9,7 +10,10 @@ export interface Flash {
   transient?: boolean
 }
 
-export type Overlay = { kind: 'help' } | { kind: 'info'; title: string; lines: string[] }
+export type Overlay =
+  | { kind: 'help' }
+  | { kind: 'info'; title: string; lines: string[] }
+  | { kind: 'sessions'; sessions: SessionSummary[] }
 
 /**
  * What panes may ask of the app shell: one-line messages above the input, overlays, exit. Created by
@@ -24,8 +28,12 @@ export interface ShellApi {
   clearFlash(): void
   showHelp(): void
   showInfo(title: string, lines: string[]): void
+  /** Opens the session picker; picking one resumes it in place of this session. */
+  showSessions(sessions: SessionSummary[]): void
   /** Shuts the runtime down, restores the terminal and resolves runTui with `code`. */
   requestExit(code: number): void
+  /** Leaves this session like an exit, and has runTui resolve with `resume` so that session opens next. */
+  requestResume(id: string): void
 }
 
 export const ShellContext = createContext<ShellApi | null>(null)

@@ -13,7 +13,13 @@ import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { readSession } from '../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
-import { findSession, listSessions, newSessionId, sessionPath } from '../session/session-store.js'
+import {
+  findSession,
+  listSessions,
+  newSessionId,
+  sessionPath,
+  summarizeSessions,
+} from '../session/session-store.js'
 import { type Action, isPersisted } from '../store/actions.js'
 import { createStore, type Store } from '../store/create-store.js'
 import { replay } from '../store/reducer.js'
@@ -211,6 +217,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     tasks,
     ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
+    sessions: () => summarizeSessions(projectSessions),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
   if (restored) closeDanglingCalls(store)

@@ -2,10 +2,10 @@ import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { type AppPaths, sessionsDir } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
+import type { TuiExit } from '../ui/run-tui.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import { pricesForModel } from '../provider/prices.js'
-import { readSessionTitle } from '../session/read-session.js'
-import { listSessions } from '../session/session-store.js'
+import { summarizeSessions } from '../session/session-store.js'
 import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
@@ -50,20 +50,46 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
   let resume = opts.resume
   if (opts.args.resume === true) {
-    const entries = await listSessions(sessionsDir(opts.paths, opts.workspace))
-    if (entries.length === 0) {
+    const sessions = await summarizeSessions(sessionsDir(opts.paths, opts.workspace))
+    if (sessions.length === 0) {
       process.stderr.write(
         `agent-tui: no sessions to resume in ${opts.workspace}; start one without --resume\n`,
       )
       return 1
     }
-    const sessions = await Promise.all(
-      entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
-    )
     const picked = await ui.runSessionPicker(sessions)
     if (picked === null) return 0
     resume = { kind: 'id', id: picked }
   }
+  // `/resume` leaves one session for another: each runs in turn until the user exits. Only the first
+  // takes over the early frame and gets the prompt given on the command line.
+  try {
+    for (let first = true; ; first = false) {
+      const exit = await runSession(opts, ui, { ...endpoint, model }, resume, first)
+      if (exit.resume === undefined) return exit.status
+      resume = { kind: 'id', id: exit.resume }
+    }
+  } finally {
+    if (opts.debug) {
+      opts.debug.close()
+      process.stderr.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
+    }
+  }
+}
+
+type TuiModule = typeof import('../ui/run-tui.js')
+
+/** One session on screen, from its creation to its close. */
+async function runSession(
+  opts: InteractiveOptions,
+  ui: TuiModule,
+  endpoint: Exclude<ResolvedEndpoint, { kind: 'none' }> & { model: string },
+  resume: InteractiveOptions['resume'],
+  first: boolean,
+): Promise<TuiExit> {
+  const { config } = opts
+  const { model } = endpoint
+  const earlyFrame = first ? opts.earlyFrame : undefined
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
   // The session reads contextLength whenever it resolves a profile, so a late listing can fill it in.
   const sessionEndpoint: { baseUrl: string; model: string; apiKey?: string; contextLength?: number } = {
@@ -95,7 +121,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   const stopReducingMemory = reduceMemoryAfterTurns(session.store)
   const stopHoldingYoungGeneration = onFirstTurn(session.store, () => opts.firstTurn?.())
   try {
-    if (config.prompt) session.runtime.submit({ text: config.prompt })
+    if (config.prompt && first) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
@@ -121,7 +147,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
-      ...(opts.earlyFrame ? { earlyFrame: opts.earlyFrame } : {}),
+      ...(earlyFrame ? { earlyFrame } : {}),
     })
   } finally {
     stopWatchingTurns()
@@ -129,10 +155,6 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     stopHoldingYoungGeneration()
     await session.close()
     uninstall()
-    if (opts.debug) {
-      opts.debug.close()
-      process.stderr.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
-    }
   }
 }
 

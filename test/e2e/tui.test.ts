@@ -407,6 +407,43 @@ describe('agent-tui in a pseudo-terminal', () => {
     await tui.waitFor('Answer three.')
   })
 
+  it('/resume switches to an earlier session in place, and Ctrl+D twice still exits 0', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({
+      replies: [{ text: 'Old answer.' }, { text: 'Current answer.' }, { text: 'Continued answer.' }],
+    })
+    const endpoint = ['--base-url', server.baseUrl, '--model', 'test-model']
+    const run = await runCli(['-p', 'an old question', ...endpoint], { cwd: box.workspace, env: box.env })
+    expect(run.code).toBe(0)
+    tui = startTui({ args: endpoint, cwd: box.workspace, env: box.env, cols: 140, rows: 40 })
+    await firstFrame(tui)
+    await tui.submit('a current question')
+    await tui.waitFor((s) => s.includes('Current answer.') && idle(s))
+
+    await tui.submit('/resume')
+    const list = await tui.waitFor('Resume a session of this directory')
+    // This session is not offered: only the other one.
+    expect(list).toContain('an old question')
+    expect(list).not.toContain('a current question')
+    tui.write('\r')
+    const resumed = await tui.waitFor((s) => s.includes('Old answer.') && idle(s))
+    expect(resumed).toContain('› an old question')
+    expect(resumed).not.toContain('Current answer.')
+    await tui.submit('go on')
+    await tui.waitFor('Continued answer.')
+    // The follow-up carried the resumed conversation, not the one left behind.
+    const last = JSON.stringify(server.requests.at(-1)?.body.messages)
+    expect(last).toContain('an old question')
+    expect(last).not.toContain('a current question')
+
+    tui.write(keys.ctrlD)
+    await tui.waitFor('again to exit')
+    tui.write(keys.ctrlD)
+    const exit = await tui.exited
+    expect(exit.exitCode).toBe(0)
+    expect(server.pairingViolations).toEqual([])
+  })
+
   it('says so and exits 1 on a bare --resume where there is no session to resume', async () => {
     box = await makeSandbox()
     server = await startScriptedServer({ replies: [] })

@@ -187,7 +187,9 @@ function useDispatcherValue(): DispatcherValue {
 export function useKeyHandler(priority: number, handler: KeyHandler, active = true): void {
   const { router } = useDispatcherValue()
   const ref = useLatest(handler)
-  useEffect(() => {
+  // In the commit, not after it: a key arriving right after a pane appears (a paste, keys typed ahead)
+  // must reach that pane, not whatever was under it before its passive effects ran.
+  useLayoutEffect(() => {
     if (!active) return
     return router.register(priority, ref)
   }, [router, priority, active, ref])

@@ -54,6 +54,7 @@ function start(
   })
   const commands = fakeCommands({ store, ...opts.commands })
   const exits: number[] = []
+  const resumed: string[] = []
   const r = renderSized(
     <TuiRoot
       store={store}
@@ -62,7 +63,10 @@ function start(
       theme={theme}
       branch="main"
       doublePressMs={60_000}
-      onExit={(code) => exits.push(code)}
+      onExit={(code, resume) => {
+        exits.push(code)
+        if (resume) resumed.push(resume)
+      }}
     />,
     opts.columns ?? 120,
     opts.rows ?? 30,
@@ -72,7 +76,7 @@ function start(
     r.stdin.write(text)
     await waitFrame(text.split('\n').at(-1) ?? text)
   }
-  return { ...r, store, commands, exits, waitFrame, type }
+  return { ...r, store, commands, exits, resumed, waitFrame, type }
 }
 
 const submitted = (commands: FakeCommands) => commands.named('submit').map((args) => args[0])
@@ -449,6 +453,57 @@ describe('slash commands', () => {
     await waitFor(() => submitted(r.commands).length === 1)
     expect(submitted(r.commands)[0]).toEqual({ text: INIT_PROMPT })
     r.instance.unmount()
+  })
+
+  it('/resume lists the other sessions; Esc stays, Enter leaves for the one picked', async () => {
+    const now = Date.now()
+    const r = start({
+      commands: {
+        sessions: [
+          { id: '20260101-100000-aaaaaa', title: 'newer work', updatedAt: now - 120_000 },
+          { id: '20251231-090000-bbbbbb', title: 'older work', updatedAt: now - 2 * 86_400_000 },
+        ],
+      },
+    })
+    await r.type('/resume')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Resume a session of this directory')
+    expect(r.frame()).toMatch(/❯ 2 min\s+newer work 20260101-100000-aaaaaa/)
+    expect(r.frame()).toMatch(/2 d\s+older work/)
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => !r.frame().includes('Resume a session'), r.frame)
+    expect(r.exits).toEqual([])
+
+    await r.type('/resume')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Resume a session of this directory')
+    r.stdin.write(KEYS.down)
+    await waitFor(() => /❯ 2 d\s+older work/.test(r.frame()), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.exits.length === 1, r.frame)
+    expect(r.resumed).toEqual(['20251231-090000-bbbbbb'])
+    r.instance.unmount()
+  })
+
+  it('/resume says so when there is nothing else to resume, or the id matches nothing, or a turn runs', async () => {
+    const r = start({
+      commands: { sessions: [{ id: '20260101-100000-aaaaaa', title: 'work', updatedAt: 1 }] },
+    })
+    await r.type('/resume nope')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('No other session "nope" in this directory')
+    r.store.dispatch({ type: 'turn/started', turnId: 't1', at: Date.now() })
+    await r.type('/resume')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('press Esc to interrupt it, then /resume')
+    expect(r.exits).toEqual([])
+    r.instance.unmount()
+
+    const empty = start()
+    await empty.type('/resume')
+    empty.stdin.write(KEYS.enter)
+    await empty.waitFrame('No other sessions in this directory')
+    empty.instance.unmount()
   })
 
   it('/quit shuts down through onExit', async () => {

@@ -8,6 +8,7 @@ import type {
   MemoryFile,
   PermissionRulesView,
   RuntimeCommands,
+  SessionSummary,
   SubmitInput,
 } from '../../../source/agent/commands.js'
 import type { Action } from '../../../source/store/actions.js'
@@ -80,6 +81,7 @@ export function fakeCommands(
     image?: ImageAttachment
     rules?: PermissionRulesView
     memory?: MemoryFile[]
+    sessions?: SessionSummary[]
   } = {},
 ): FakeCommands {
   const calls: Call[] = []
@@ -130,6 +132,10 @@ export function fakeCommands(
       record('memoryFiles', [])
       return opts.memory ?? []
     },
+    listSessions: async () => {
+      record('listSessions', [])
+      return opts.sessions ?? []
+    },
     addMemory: async (text) => {
       record('addMemory', [text])
       return '.agent-tui/memory.md'
@@ -160,7 +166,9 @@ export function fakeShell(): FakeShell {
     clearFlash: () => {},
     showHelp: () => overlays.push({ kind: 'help' }),
     showInfo: (title, lines) => overlays.push({ kind: 'info', title, lines }),
+    showSessions: (sessions) => overlays.push({ kind: 'sessions', sessions }),
     requestExit: (code) => exits.push(code),
+    requestResume: () => exits.push(0),
   }
 }
 

@@ -37,7 +37,25 @@ describe('runTui', () => {
     await waitFor(() => stdin.listenerCount('readable') > 0)
     stdin.write('/quit')
     stdin.write(KEYS.enter)
-    await expect(done).resolves.toBe(0)
+    await expect(done).resolves.toEqual({ status: 0 })
+    expect(commands.named('shutdown')).toHaveLength(1)
+  })
+
+  it('/resume <id> leaves for that session: the runtime shuts down and runTui resolves with its id', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({
+      store,
+      sessions: [
+        { id: '20260101-100000-aaaaaa', title: 'newer work', updatedAt: 2 },
+        { id: '20251231-090000-bbbbbb', title: 'older work', updatedAt: 1 },
+      ],
+    })
+    const { stdin, streams } = io()
+    const done = runTui({ store, commands, contextLimit: 1000, theme, printOnExit: true, ...streams })
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    stdin.write('/resume 2025')
+    stdin.write(KEYS.enter)
+    await expect(done).resolves.toEqual({ status: 0, resume: '20251231-090000-bbbbbb' })
     expect(commands.named('shutdown')).toHaveLength(1)
   })
 
@@ -57,7 +75,7 @@ describe('runTui', () => {
     await contextLimitLater
     stdin.write('/quit')
     stdin.write(KEYS.enter)
-    await expect(done).resolves.toBe(0)
+    await expect(done).resolves.toEqual({ status: 0 })
     const written = stdout.frames.join('')
     expect(written).toContain('ctx 25%')
     expect(written).not.toContain('ctx 50%')
@@ -75,7 +93,7 @@ describe('runTui', () => {
     await waitFor(() => stdin.listenerCount('readable') > 0)
     stdin.write(KEYS.ctrl('d'))
     stdin.write(KEYS.ctrl('d'))
-    await expect(done).resolves.toBe(0)
+    await expect(done).resolves.toEqual({ status: 0 })
     const printed = stdout.lastFrame()
     expect(printed).toContain('what is 2+2?')
     expect(printed).toContain('It is 4.')
@@ -99,7 +117,7 @@ describe('runTui', () => {
     await waitFor(() => stdin.listenerCount('readable') > 0)
     stdin.write(KEYS.ctrl('d'))
     stdin.write(KEYS.ctrl('d'))
-    await expect(done).resolves.toBe(0)
+    await expect(done).resolves.toEqual({ status: 0 })
     const written = stdout.frames.join('')
     expect(written).toContain('unknown command in keybindings: no.such')
     // The alternate screen is entered and left again.

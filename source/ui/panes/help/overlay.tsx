@@ -43,7 +43,7 @@ export function helpLines(bindings: Bindings): Line[] {
 }
 
 export interface OverlayViewProps {
-  overlay: Overlay
+  overlay: Exclude<Overlay, { kind: 'sessions' }>
   width: number
   height: number
   onClose(): void

@@ -1,4 +1,4 @@
-import type { ImageAttachment, RuntimeCommands } from '../../../agent/commands.js'
+import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../../agent/commands.js'
 import { MODES, type Mode } from '../../../store/domain.js'
 import type { State } from '../../../store/state.js'
 import type { Prices } from '../status/format.js'
@@ -61,8 +61,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: 'resume',
     aliases: [],
     args: '[id]',
-    description: 'Resume an earlier session',
-    unavailable: 'the in-app session picker is coming',
+    description: 'Switch to an earlier session of this directory',
   },
   {
     name: 'init',
@@ -113,6 +112,10 @@ export interface SlashContext {
   flash(text: string, level?: FlashLevel): void
   showHelp(): void
   showInfo(title: string, lines: string[]): void
+  /** Opens the session picker. */
+  showSessions(sessions: SessionSummary[]): void
+  /** Leaves this session for another one. */
+  resumeSession(id: string): void
   toggleTodos(): void
   focusTasks(): void
   /** Adds an `[Image #N]` chip for an already loaded image to the input. */
@@ -247,6 +250,30 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
       }
       const path = await commands.addMemory(m[1])
       ctx.flash(`Remembered in ${path} — sessions started from now on read it`)
+      return
+    }
+    case 'resume': {
+      if (ctx.getState().run.phase !== 'idle') {
+        ctx.flash('The agent is working: press Esc to interrupt it, then /resume', 'warn')
+        return
+      }
+      const sessions = await commands.listSessions()
+      if (args) {
+        const exact = sessions.find((s) => s.id === args)
+        const byPrefix = sessions.filter((s) => s.id.startsWith(args))
+        const match = exact ?? (byPrefix.length === 1 ? byPrefix[0] : undefined)
+        if (match) ctx.resumeSession(match.id)
+        else
+          ctx.flash(
+            byPrefix.length > 1
+              ? `"${args}" matches ${byPrefix.length} sessions — type more of the id, or /resume to pick`
+              : `No other session "${args}" in this directory — /resume lists them`,
+            'warn',
+          )
+        return
+      }
+      if (sessions.length === 0) ctx.flash('No other sessions in this directory')
+      else ctx.showSessions(sessions)
       return
     }
     case 'init':

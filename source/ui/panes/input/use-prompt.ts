@@ -170,6 +170,8 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     flash: shell.flash,
     showHelp: shell.showHelp,
     showInfo: shell.showInfo,
+    showSessions: shell.showSessions,
+    resumeSession: shell.requestResume,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     attachImage: insertImage,
