@@ -115,6 +115,11 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     maxFps: 30,
     exitOnCtrlC: false,
     patchConsole: false,
+    // Terminals that speak the kitty keyboard protocol (kitty, WezTerm, Ghostty, foot, iTerm2…) then report
+    // Shift+Enter and the Ctrl/Alt keys unambiguously. Ink asks the terminal and waits up to 200 ms for an
+    // answer; others stay on the legacy encoding. Ink restores the terminal's mode on exit and around
+    // suspensions (Ctrl+G's editor).
+    kittyKeyboard: { mode: 'auto', flags: ['disambiguateEscapeCodes'] },
     // Decided from the TTY, not from CI detection: an e2e test in a pty under CI=true must be interactive.
     interactive: Boolean(stdout.isTTY),
   })

@@ -50,6 +50,24 @@ function sequenceFor(spec: KeySpec): string {
   throw new Error(`no sequence for ${formatKeySpec(spec)}`)
 }
 
+/**
+ * The bytes a terminal sends for a key spec with the kitty keyboard protocol's "disambiguate" flag on (as
+ * agent-tui asks for): Esc and every key with Ctrl or Alt become `CSI codepoint;modifiers u`; plain Enter,
+ * Tab, Backspace, arrows and text stay as before.
+ */
+function kittySequenceFor(spec: KeySpec): string {
+  const { name, ctrl, shift, meta } = spec
+  const modifiers = 1 + (shift ? 1 : 0) + (meta ? 2 : 0) + (ctrl ? 4 : 0)
+  const codepoints: Record<string, number> = { escape: 27, enter: 13, tab: 9, backspace: 127, space: 32 }
+  const arrow = ARROWS[name]
+  if (arrow) return modifiers === 1 ? `\x1b[${arrow}` : `\x1b[1;${modifiers}${arrow}`
+  if (name === 'escape') return `\x1b[27${modifiers === 1 ? '' : `;${modifiers}`}u`
+  const codepoint = codepoints[name] ?? ([...name].length === 1 ? name.codePointAt(0) : undefined)
+  if (codepoint !== undefined && (ctrl || meta || (shift && codepoint < 32)))
+    return `\x1b[${codepoint};${modifiers}u`
+  return sequenceFor(spec)
+}
+
 function Probe({ events }: { events: KeyEvent[] }) {
   useKeyHandler(1000, (ev) => {
     events.push(ev)
@@ -159,6 +177,25 @@ describe('dispatch through Ink', () => {
           expect(first.has(binding.command), label).toBe(false)
           const second = await press(seq)
           expect(second.has(binding.command), label).toBe(true)
+        } else {
+          expect(first.has(binding.command), label).toBe(true)
+        }
+      }
+    }
+    unmount()
+  })
+
+  it('does the same with the kitty keyboard protocol, Shift+Enter and Ctrl keys sent as CSI u', async () => {
+    const { press, unmount } = renderProbe()
+    for (const binding of DEFAULT_BINDINGS) {
+      for (const spec of binding.specs) {
+        const seq = kittySequenceFor(spec)
+        const label = `${binding.command} via ${formatKeySpec(spec)} (${JSON.stringify(seq)})`
+        await press('z')
+        const first = await press(seq)
+        if (binding.double) {
+          expect(first.armed.has(binding.command), label).toBe(true)
+          expect((await press(seq)).has(binding.command), label).toBe(true)
         } else {
           expect(first.has(binding.command), label).toBe(true)
         }

@@ -100,6 +100,48 @@ describe('runTui', () => {
     expect(printed).not.toContain('old question')
   })
 
+  it('turns on the kitty keyboard protocol when the terminal answers, and turns it off on exit', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({ store })
+    const { stdin, stdout, streams } = io()
+    Object.assign(stdout, { isTTY: true })
+    const done = runTui({ store, commands, contextLimit: 1000, theme, mouse: false, ...streams })
+    const written = () => stdout.frames.join('')
+    // Ink asks (CSI ? u); a kitty-capable terminal answers with its current flags.
+    await waitFor(() => written().includes('\x1b[?u'), written)
+    stdin.write('\x1b[?0u')
+    await waitFor(() => written().includes('\x1b[>1u'), written)
+    // Shift+Enter now arrives as CSI 13;2u: a new line in the prompt, not a submit.
+    stdin.write('one')
+    stdin.write('\x1b[13;2u')
+    stdin.write('two')
+    stdin.write(KEYS.enter)
+    await waitFor(() => commands.named('submit').length === 1)
+    expect(commands.named('submit')[0]).toEqual([{ text: 'one\ntwo' }])
+    // Ctrl+D as CSI 100;5u, twice.
+    stdin.write('\x1b[100;5u')
+    stdin.write('\x1b[100;5u')
+    await expect(done).resolves.toEqual({ status: 0 })
+    const all = written()
+    expect(all.lastIndexOf('\x1b[<u')).toBeGreaterThan(all.indexOf('\x1b[>1u'))
+  })
+
+  it('stays on the legacy keyboard when the terminal does not answer', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({ store })
+    const { stdin, stdout, streams } = io()
+    Object.assign(stdout, { isTTY: true })
+    const done = runTui({ store, commands, contextLimit: 1000, theme, mouse: false, ...streams })
+    await waitFor(() => stdout.frames.join('').includes('\x1b[?u'))
+    stdin.write('hi')
+    stdin.write(KEYS.enter)
+    await waitFor(() => commands.named('submit').length === 1)
+    stdin.write(KEYS.ctrl('d'))
+    stdin.write(KEYS.ctrl('d'))
+    await expect(done).resolves.toEqual({ status: 0 })
+    expect(stdout.frames.join('')).not.toContain('\x1b[>1u')
+  })
+
   it('reports bad keybindings settings and keeps the defaults', async () => {
     const store = makeStore()
     const commands = fakeCommands({ store })
