@@ -499,6 +499,16 @@ describe('slash commands', () => {
     expect(r.exits).toEqual([])
     r.instance.unmount()
 
+    const busy = start({
+      actions: [{ type: 'task/updated', task: task('b1') }],
+      commands: { sessions: [{ id: '20260101-100000-aaaaaa', title: 'work', updatedAt: 1 }] },
+    })
+    await busy.type('/resume')
+    busy.stdin.write(KEYS.enter)
+    await busy.waitFrame('Background jobs still run (b1)')
+    expect(busy.commands.named('listSessions')).toEqual([])
+    busy.instance.unmount()
+
     const empty = start()
     await empty.type('/resume')
     empty.stdin.write(KEYS.enter)

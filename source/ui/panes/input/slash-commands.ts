@@ -253,8 +253,18 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
       return
     }
     case 'resume': {
-      if (ctx.getState().run.phase !== 'idle') {
+      const state = ctx.getState()
+      if (state.run.phase !== 'idle') {
         ctx.flash('The agent is working: press Esc to interrupt it, then /resume', 'warn')
+        return
+      }
+      // Leaving a session stops its background jobs: that has to be the user's explicit choice.
+      const running = state.tasks.order.filter((id) => state.tasks.byId[id]?.status === 'running')
+      if (running.length > 0) {
+        ctx.flash(
+          `Background jobs still run (${running.join(', ')}): stop them in /tasks, then /resume`,
+          'warn',
+        )
         return
       }
       const sessions = await commands.listSessions()
