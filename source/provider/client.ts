@@ -1,6 +1,8 @@
 import OpenAI, { APIError } from 'openai'
 import { modelNotFoundError, toProviderError } from './errors.js'
 import { createNodeFetch } from './node-fetch.js'
+import { idleWatchdog } from './idle-watchdog.js'
+import { readChunks } from './read-chunks.js'
 import { buildChatBody, parseModelList } from './request-body.js'
 import {
   DEFAULT_RETRY_POLICY,
@@ -87,11 +89,12 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts),
     baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
   }
+  const fetch = createNodeFetch()
   const client = new OpenAI({
     baseURL: url,
     apiKey: opts.apiKey ?? 'not-needed',
     maxRetries: 0,
-    fetch: createNodeFetch(),
+    fetch,
     // The SDK would print malformed-chunk diagnostics to the console, under the full-screen UI.
     logLevel: 'off',
     ...(opts.headers !== undefined ? { defaultHeaders: opts.headers } : {}),
@@ -121,24 +124,26 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     const assembler = new StreamAssembler({ url, handlers })
     const watchdog = new AbortController()
     const signal = AbortSignal.any([req.signal, watchdog.signal])
-    const timer = setTimeout(() => watchdog.abort(), idleTimeoutMs)
+    const idle = idleWatchdog(idleTimeoutMs, () => watchdog.abort())
     let opened = false
     let failure: ProviderError | undefined
     try {
-      const stream = await client.chat.completions.create(buildChatBody(req), { signal })
+      // The SDK sends the request and raises HTTP errors; the body is read here, straight off the socket:
+      // the SDK's own stream (four async layers per chunk) costs more CPU than drawing the reply.
+      const response = await client.chat.completions.create(buildChatBody(req), { signal }).asResponse()
       opened = true
-      timer.refresh()
-      for await (const chunk of stream) {
-        timer.refresh()
+      idle.touch()
+      await readChunks(fetch, response, (chunk) => {
+        idle.touch()
         assembler.push(chunk)
-      }
+      })
     } catch (err) {
       if (err instanceof HandlerFailure) throw err
       if (!req.signal.aborted && !watchdog.signal.aborted) {
         failure = await explain(toProviderError(err, { url, model: req.model }), req.model, req.signal)
       }
     } finally {
-      clearTimeout(timer)
+      idle.stop()
     }
     if (req.signal.aborted) return assembler.result({ aborted: true })
     if (watchdog.signal.aborted) {

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from 'node:http'
 import https from 'node:https'
+import { StringDecoder } from 'node:string_decoder'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 
 /**
@@ -8,7 +9,17 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
  * Request, copies the body twice and pipes every chunk through several stream layers. Only what the SDK
  * sends is taken here: a string or byte body; anything else goes to the global fetch.
  */
-export type NodeFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+export interface NodeFetch {
+  (input: string | URL | Request, init?: RequestInit): Promise<Response>
+  /**
+   * Reads a response's body as UTF-8 text, handed to `onText` chunk by chunk as it arrives (a character
+   * split between chunks arrives whole). For a response of this fetch it takes the body straight from
+   * the socket, with no web stream or promise per chunk: a token stream arrives as hundreds of small
+   * chunks a second. Resolves at the end of the body; rejects on a network error, an abort, or when
+   * `onText` throws (the body is then closed).
+   */
+  readText(response: Response, onText: (text: string) => void): Promise<void>
+}
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
@@ -50,53 +61,146 @@ function decoded(res: IncomingMessage): NodeJS.ReadableStream {
   return res
 }
 
-/** A web stream over a node one that pauses the socket while the reader is behind and closes it on cancel. */
-function webBody(res: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const source = decoded(res)
+interface BodyEvents {
+  data(chunk: Buffer): void
+  /** Exactly one of `end` and `error` is called, once. */
+  end(): void
+  error(err: unknown): void
+}
+
+interface AttachedBody {
+  pause(): void
+  resume(): void
+  /** Stops delivering and destroys the body (a reader that gave up). */
+  stop(): void
+}
+
+function terminated(): Error {
+  return Object.assign(new Error('terminated'), { code: 'ECONNRESET' })
+}
+
+/**
+ * Starts reading a response body into `events`. Until this is called the body waits unread in the
+ * socket, so whoever reads it first (a web stream or `readText`) sees all of it. An abort or a socket
+ * closed before the body ended (as fetch reports it: "terminated") is an error.
+ */
+function attachBody(res: IncomingMessage, signal: AbortSignal | undefined, events: BodyEvents): AttachedBody {
+  let done = false
+  let onAbort: (() => void) | undefined
+  let source: NodeJS.ReadableStream = res
   const destroy = () => {
     res.destroy()
     if (source !== res) (source as NodeJS.ReadableStream & { destroy(): void }).destroy()
   }
-  let onAbort: (() => void) | undefined
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let done = false
-      const finish = (err?: unknown) => {
-        if (done) return
-        done = true
-        if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
-        if (err === undefined) controller.close()
-        else controller.error(err)
-      }
-      source.on('data', (chunk: Buffer) => {
-        if (done) return
-        controller.enqueue(chunk)
-        if ((controller.desiredSize ?? 1) <= 0) source.pause()
-      })
-      source.on('end', () => finish())
-      source.on('error', (err) => finish(err))
-      // A decoder does not see its source fail: listen on the response itself too.
-      if (source !== res) res.on('error', (err) => finish(err))
-      // A socket closed before the body ended is an error, as fetch reports it ("terminated").
-      res.on('close', () => {
-        if (!res.complete) finish(Object.assign(new Error('terminated'), { code: 'ECONNRESET' }))
-      })
-      if (signal !== undefined) {
-        onAbort = () => {
-          finish(abortReason(signal))
-          destroy()
-        }
-        signal.addEventListener('abort', onAbort, { once: true })
-      }
-    },
-    pull() {
-      source.resume()
-    },
-    cancel() {
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
+  const finish = (err?: unknown) => {
+    if (done) return
+    done = true
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
+    if (err === undefined) events.end()
+    else events.error(err)
+  }
+  const handle: AttachedBody = {
+    pause: () => source.pause(),
+    resume: () => source.resume(),
+    stop: () => {
+      finish(new Error('body reading stopped'))
       destroy()
     },
+  }
+  if (signal?.aborted === true) {
+    finish(abortReason(signal))
+    res.destroy()
+    return handle
+  }
+  if (res.destroyed && !res.complete) {
+    finish(terminated())
+    return handle
+  }
+  source = decoded(res)
+  source.on('data', (chunk: Buffer) => {
+    if (!done) events.data(chunk)
   })
+  source.on('end', () => finish())
+  source.on('error', (err) => finish(err))
+  // A decoder does not see its source fail: listen on the response itself too.
+  if (source !== res) res.on('error', (err) => finish(err))
+  res.on('close', () => {
+    if (!res.complete) finish(terminated())
+  })
+  if (signal !== undefined) {
+    onAbort = () => {
+      finish(abortReason(signal))
+      destroy()
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  }
+  return handle
+}
+
+/** A response body nobody has started reading; `claimed` once a reader took it. */
+interface PendingBody {
+  res: IncomingMessage
+  signal: AbortSignal | undefined
+  claimed: boolean
+}
+
+function claimedTwice(): TypeError {
+  return new TypeError('the response body was already taken by another reader')
+}
+
+/** A web stream over the body that starts reading it only when read, and pauses the socket while behind. */
+function webBody(body: PendingBody): ReadableStream<Uint8Array> {
+  let attached: AttachedBody | undefined
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (attached !== undefined) {
+          attached.resume()
+          return
+        }
+        if (body.claimed) {
+          controller.error(claimedTwice())
+          return
+        }
+        body.claimed = true
+        attached = attachBody(body.res, body.signal, {
+          data(chunk) {
+            controller.enqueue(chunk)
+            if ((controller.desiredSize ?? 1) <= 0) attached?.pause()
+          },
+          end: () => controller.close(),
+          error: (err) => controller.error(err),
+        })
+      },
+      cancel() {
+        if (attached !== undefined) attached.stop()
+        else if (!body.claimed) {
+          body.claimed = true
+          body.res.destroy()
+        }
+      },
+    },
+    // Nothing is read ahead of a reader: until one asks, the body stays in the socket, claimable by readText.
+    { highWaterMark: 0 },
+  )
+}
+
+/** Reads a body that did not come from this fetch (or was already opened as a web stream). */
+async function readWebText(response: Response, onText: (text: string) => void): Promise<void> {
+  if (response.body === null) return
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      const text = decoder.decode(r.value, { stream: true })
+      if (text !== '') onText(text)
+    }
+    const rest = decoder.decode()
+    if (rest !== '') onText(rest)
+  } catch (err) {
+    reader.cancel(err).catch(() => {})
+    throw err
+  }
 }
 
 function send(attempt: Attempt, agents: { http: http.Agent; https: https.Agent }): Promise<IncomingMessage> {
@@ -137,7 +241,8 @@ export function createNodeFetch(): NodeFetch {
     http: new http.Agent({ keepAlive: true, scheduling: 'lifo', ...proxyEnv }),
     https: new https.Agent({ keepAlive: true, scheduling: 'lifo', ...proxyEnv }),
   }
-  return async (input, init = {}) => {
+  const pending = new WeakMap<Response, PendingBody>()
+  const fetchOver = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const body = init.body ?? undefined
     const plainBody = body === undefined || typeof body === 'string' || body instanceof Uint8Array
     if (input instanceof Request || !plainBody) return fetch(input, init)
@@ -165,11 +270,42 @@ export function createNodeFetch(): NodeFetch {
       const status = res.statusCode ?? 0
       const hasBody = !NULL_BODY_STATUS.has(status) && attempt.method !== 'HEAD'
       if (!hasBody) res.resume()
-      return new Response(hasBody ? webBody(res, attempt.signal) : null, {
+      const body: PendingBody = { res, signal: attempt.signal, claimed: false }
+      const response = new Response(hasBody ? webBody(body) : null, {
         status,
         statusText: res.statusMessage ?? '',
         headers: responseHeaders(res),
       })
+      if (hasBody) pending.set(response, body)
+      return response
     }
   }
+  const readText = (response: Response, onText: (text: string) => void): Promise<void> => {
+    const body = pending.get(response)
+    if (body === undefined || body.claimed) return readWebText(response, onText)
+    body.claimed = true
+    return new Promise<void>((resolve, reject) => {
+      const decoder = new StringDecoder('utf8')
+      const deliver = (text: string): boolean => {
+        if (text === '') return true
+        try {
+          onText(text)
+          return true
+        } catch (err) {
+          reject(err)
+          return false
+        }
+      }
+      const attached = attachBody(body.res, body.signal, {
+        data(chunk) {
+          if (!deliver(decoder.write(chunk))) attached.stop()
+        },
+        end() {
+          if (deliver(decoder.end())) resolve()
+        },
+        error: reject,
+      })
+    })
+  }
+  return Object.assign(fetchOver, { readText })
 }

@@ -1,54 +1,18 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createNodeFetch } from '../../../source/provider/node-fetch.js'
+import { type RawHandler, type RawServer, startRawServer, until } from '../../support/raw-http-server.ts'
 
-type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void
-
-interface TestServer {
-  url: string
-  /** Connections opened so far (keep-alive reuse shows as one). */
-  connections: Socket[]
-  seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[]
-}
-
-const servers: Server[] = []
+const servers: RawServer[] = []
 
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-  }
+  await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function serve(handler: Handler): Promise<TestServer> {
-  const out: TestServer = { url: '', connections: [], seen: [] }
-  const server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8')
-    req.on('data', (d: string) => {
-      body += d
-    })
-    req.on('end', () => {
-      out.seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
-      handler(req, body, res)
-    })
-  })
-  server.on('connection', (socket) => out.connections.push(socket))
+async function serve(handler: RawHandler): Promise<RawServer> {
+  const server = await startRawServer(handler)
   servers.push(server)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  if (address === null || typeof address === 'string') throw new Error('no address')
-  out.url = `http://127.0.0.1:${address.port}`
-  return out
-}
-
-function until(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const poll = () => (check() ? resolve() : setImmediate(poll))
-    poll()
-  })
+  return server
 }
 
 describe('node fetch', () => {
@@ -203,8 +167,7 @@ describe('node fetch', () => {
   it('rejects with the system error when nothing listens', async () => {
     const server = await serve((_req, _body, res) => res.end())
     const url = server.url
-    const last = servers.pop()
-    await new Promise((resolve) => last?.close(resolve))
+    await servers.pop()?.close()
     await expect(createNodeFetch()(url, { method: 'POST', body: '{}' })).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     })

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createOpenAIProvider } from '../../../source/provider/client.js'
+import { type ChatRequest, ProviderError } from '../../../source/provider/types.js'
+import { type RawHandler, type RawServer, startRawServer } from '../../support/raw-http-server.ts'
+
+// Body shapes real servers send that the scripted server does not: a whole JSON completion for a
+// streamed request, SSE error events, CR line ends.
+
+const servers: RawServer[] = []
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+
+async function providerFor(handler: RawHandler) {
+  const server = await startRawServer(handler)
+  servers.push(server)
+  return createOpenAIProvider({ baseUrl: `${server.url}/v1`, baseDelayMs: 1, maxAttempts: 2 })
+}
+
+function request(): ChatRequest {
+  return {
+    model: 'm',
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [],
+    toolChoice: 'auto',
+    signal: new AbortController().signal,
+  }
+}
+
+describe('OpenAI provider: body shapes', () => {
+  it('takes a whole JSON completion from a server that ignored stream: true, tool calls included', async () => {
+    const provider = await providerFor((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          choices: [
+            {
+              index: 0,
+              finish_reason: 'tool_calls',
+              message: {
+                content: 'Reading it.',
+                tool_calls: [
+                  { id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"p":1}' } },
+                ],
+              },
+            },
+          ],
+          usage: { prompt_tokens: 12, completion_tokens: 3 },
+        }),
+      )
+    })
+    const text: string[] = []
+    const step = await provider.stream(request(), { onText: (d) => text.push(d) })
+    expect(text.join('')).toBe('Reading it.')
+    expect(step.toolCalls).toEqual([
+      { id: 'c1', type: 'function', function: { name: 'Read', arguments: '{"p":1}' } },
+    ])
+    expect(step.finishReason).toBe('tool_calls')
+    expect(step.usage).toMatchObject({ input: 12, output: 3 })
+  })
+
+  it('surfaces an SSE error event after content as the error it describes', async () => {
+    const provider = await providerFor((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n')
+      res.end('event: error\ndata: {"message":"upstream overloaded","code":503}\n\n')
+    })
+    const failure = await provider.stream(request(), {}).catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(ProviderError)
+    expect(failure).toMatchObject({ kind: 'server', status: 503 })
+    expect((failure as Error).message).toContain('upstream overloaded')
+  })
+
+  it('reads a stream whose lines end in CR alone', async () => {
+    const provider = await providerFor((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.end(
+        'data: {"choices":[{"index":0,"delta":{"content":"one "}}]}\r\r' +
+          'data: {"choices":[{"index":0,"delta":{"content":"two"},"finish_reason":"stop"}]}\r\rdata: [DONE]\r\r',
+      )
+    })
+    const text: string[] = []
+    const step = await provider.stream(request(), { onText: (d) => text.push(d) })
+    expect(text.join('')).toBe('one two')
+    expect(step.finishReason).toBe('stop')
+  })
+})
