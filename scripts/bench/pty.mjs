@@ -117,6 +117,16 @@ export function startPty({ cmd = process.execPath, args, cwd, env, cols = 140, r
       const last = inside[inside.length - 1]
       return raw.slice(inside[0].start, last.start + last.length)
     },
+    /** Arrival time of each occurrence of `needle` (e.g. a frame's opening) in [from, to]. */
+    timesOf(needle, from, to = Number.POSITIVE_INFINITY) {
+      const times = []
+      for (const c of chunks) {
+        if (c.at < from || c.at > to) continue
+        const n = countOf(raw.slice(c.start, c.start + c.length), needle)
+        for (let i = 0; i < n; i++) times.push(c.at)
+      }
+      return times
+    },
     chunks,
     lines,
     screen: () => lines().join('\n'),

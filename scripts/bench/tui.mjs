@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { makeMarkdown } from './markdown.mjs'
 import { median } from './measure.mjs'
 import { cpuMs, exeOf, mainThreadCpuMs, mainThreadRuns, rssMb } from './proc.mjs'
-import { countOf, PROMPT, SYNC_BEGIN, startPty } from './pty.mjs'
+import { PROMPT, SYNC_BEGIN, startPty } from './pty.mjs'
 import { makeSandbox, writeSessionFixture } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
 
@@ -140,6 +140,16 @@ const SLOW_MARK = 'ZZSLOWENDZZ'
 const WARM_MARK = 'ZZWARMENDZZ'
 
 /**
+ * Frames per second over the frames' own span: n frames make n - 1 intervals. (Counting n over the
+ * turn's wall time overstates the rate of a short burst: 4 frames 33 ms apart in a 130 ms turn are 30 fps,
+ * not 31.)
+ */
+function frameRate(times) {
+  if (times.length < 2) return 0
+  return ((times.length - 1) * 1000) / (times[times.length - 1] - times[0])
+}
+
+/**
  * One measured turn in a fresh TUI; returns timings, CPU and frame counts measured around it. With
  * `warmUp`, a first turn streams that text (as fast as possible) before the measured one, so the measured
  * turn shows the steady cost rather than the first turn's one-off costs (JIT, first Markdown/grammar use).
@@ -179,7 +189,14 @@ async function streamTurn(ctx, { text, mark, chunkSize, chunkDelayMs, warmUp }) 
   const { receivedAt, finishedAt } = server.requests[measured]
   await tui.quiet(300, 5_000) // the turn settles (final Markdown render, spinner stops)
   const cpuAfter = cpuMs(pid)
-  const frames = countOf(tui.rawBetween(receivedAt, seenAt), SYNC_BEGIN)
+  const frameTimes = tui.timesOf(SYNC_BEGIN, receivedAt, seenAt)
+  if (process.env.DUMP_FRAMES)
+    console.log(
+      'frames',
+      frameTimes.map((t) => Math.round(t - receivedAt)).join(' '),
+      'seen',
+      Math.round(seenAt - receivedAt),
+    )
   await tui.kill()
   return {
     lastTokenMs: seenAt - finishedAt,
@@ -187,7 +204,8 @@ async function streamTurn(ctx, { text, mark, chunkSize, chunkDelayMs, warmUp }) 
     turnCpuMs: cpuAfter - cpuBefore,
     streamCpuMs: cpuAtMarker - cpuAtRequest,
     streamWallMs: seenAt - receivedAt,
-    frames,
+    frames: frameTimes.length,
+    fps: frameRate(frameTimes),
   }
 }
 
@@ -210,11 +228,11 @@ export async function streamRender(ctx) {
     max: 0.4,
     budget: '≤ 0.4 s',
   })
-  ctx.report(
-    '20k-token reply: frames/s while drawing',
-    median(fast.map((r) => (r.frames * 1000) / r.streamWallMs)),
-    { unit: 'fps', max: 30, budget: '≤ 30 fps' },
-  )
+  ctx.report('20k-token reply: frames/s while drawing', median(fast.map((r) => r.fps)), {
+    unit: 'fps',
+    max: 30,
+    budget: '≤ 30 fps',
+  })
 
   // ≈ 1,000 tokens at 200 tokens/s: 16-character chunks (≈ 4 tokens) every 20 ms, ≈ 5 s.
   const slowText = makeMarkdown(4_000, SLOW_MARK)
@@ -229,7 +247,7 @@ export async function streamRender(ctx) {
     max: 5,
     budget: '≤ 5 %',
   })
-  ctx.report('200 tok/s stream: frames/s', slow.frames / seconds, {
+  ctx.report('200 tok/s stream: frames/s', slow.fps, {
     unit: 'fps',
     max: 30,
     budget: '≤ 30 fps',

@@ -18,16 +18,15 @@ export interface PaintSource {
   rows(rect: Rect): readonly string[]
 }
 
-export interface PaintedRegionOptions {
-  /** Minimum time between two content paints (ms); urgent paints (scrolling) skip it. */
-  minIntervalMs?: number
-}
-
 /** What a region needs from the screen painter that owns it. */
 export interface PaintHost {
   /** Writes sequences to the terminal as one synchronized update. */
   write(sequences: string): void
-  now(): number
+  /**
+   * The region has something new to show: the painter collects it with every other region's in its next
+   * paint (`takePaint`), at most one per frame interval; right away when `urgent`.
+   */
+  requestPaint(urgent: boolean): void
   frameCount(): number
   /** False inside an Ink frame and while Ink has left the alternate screen. */
   canPaint(): boolean
@@ -48,7 +47,6 @@ const ECH = (n: number) => `${ESC}[${n}X`
 
 export class PaintedRegion {
   readonly #host: PaintHost
-  readonly #minIntervalMs: number
   #source: PaintSource | null = null
   /**
    * The rectangle as of the last frame Ink wrote: the only cells Ink believes blank. Between frames the
@@ -57,15 +55,13 @@ export class PaintedRegion {
   #rect: Rect | null = null
   /** Rows as painted in `#rect`; null means unknown (repaint everything). */
   #painted: readonly string[] | null = null
-  /** Cancels the paint scheduled by `invalidate`, if any. */
-  #cancelPending: (() => void) | null = null
+  /** Changed since it was last painted: the painter's next paint includes it. */
+  #dirty = false
   /** After a mount that Ink has not drawn yet: see `attach`. */
   #settleTimer: NodeJS.Timeout | null = null
-  #lastPaintAt = Number.NEGATIVE_INFINITY
 
-  constructor(host: PaintHost, options: PaintedRegionOptions) {
+  constructor(host: PaintHost) {
     this.#host = host
-    this.#minIntervalMs = options.minIntervalMs ?? 33
   }
 
   /**
@@ -84,7 +80,7 @@ export class PaintedRegion {
     // Ink writes nothing when its new frame equals the one on screen (a blank pane replacing nothing):
     // once a throttled frame would have arrived, what is on screen is the pane's frame.
     const frames = this.#host.frameCount()
-    this.#cancelTimers()
+    this.#cancelSettle()
     this.#settleTimer = setTimeout(() => {
       this.#settleTimer = null
       if (this.#source !== source || this.#host.frameCount() !== frames || this.#rect) return
@@ -103,26 +99,25 @@ export class PaintedRegion {
   }
 
   /**
-   * The content changed: paint soon (at most every `minIntervalMs`), or right away when `urgent` (a
-   * user's scroll must answer within a frame).
+   * The content changed: paint with the painter's next frame, or right away when `urgent` (a user's
+   * scroll must answer at once).
    */
   invalidate(urgent = false): void {
     if (!this.#source || !this.#host.canPaint()) return
-    if (urgent) {
-      this.#cancelPaint()
-      this.#paint()
-      return
-    }
-    if (this.#cancelPending) return
-    const wait = Math.max(0, this.#lastPaintAt + this.#minIntervalMs - this.#host.now())
-    this.#cancelPending = later(wait, () => {
-      this.#cancelPending = null
-      this.#paint()
-    })
+    this.#dirty = true
+    this.#host.requestPaint(urgent)
+  }
+
+  /** The painter's frame: sequences for what changed since the last paint ('' when nothing did). */
+  takePaint(): string {
+    if (!this.#dirty) return ''
+    this.#dirty = false
+    return this.#source ? this.#rows() : ''
   }
 
   dispose(): void {
-    this.#cancelTimers()
+    this.#cancelSettle()
+    this.#dirty = false
     this.#source = null
     this.#rect = null
     this.#painted = null
@@ -131,7 +126,8 @@ export class PaintedRegion {
 
   /** Ink left the alternate screen: nothing is painted until it is back. */
   suspend(): void {
-    this.#cancelTimers()
+    this.#cancelSettle()
+    this.#dirty = false
   }
 
   /** What is on screen in the rectangle is unknown: the next paint writes every row. */
@@ -155,12 +151,14 @@ export class PaintedRegion {
   frameEnd(): string {
     if (!this.#source) return ''
     this.#painted = null
-    this.#cancelTimers()
+    this.#cancelSettle()
+    this.#dirty = false
     return this.#rows()
   }
 
   #paint(): void {
     if (!this.#source || !this.#host.canPaint()) return
+    this.#dirty = false
     const rows = this.#rows()
     if (rows) this.#host.write(rows)
   }
@@ -169,7 +167,6 @@ export class PaintedRegion {
   #rows(): string {
     const source = this.#source
     const rect = this.#rect
-    this.#lastPaintAt = this.#host.now()
     if (!source || !rect || rect.width <= 0 || rect.height <= 0) return ''
     const rows = source.rows(rect)
     const painted = this.#painted ?? []
@@ -183,29 +180,10 @@ export class PaintedRegion {
     return out ? `${SAVE_CURSOR}${out}${RESTORE_CURSOR}` : ''
   }
 
-  #cancelPaint(): void {
-    this.#cancelPending?.()
-    this.#cancelPending = null
-  }
-
-  #cancelTimers(): void {
-    this.#cancelPaint()
+  #cancelSettle(): void {
     if (this.#settleTimer) clearTimeout(this.#settleTimer)
     this.#settleTimer = null
   }
-}
-
-/**
- * Runs `fn` after `ms`; with no wait, once the current burst of updates is done but in the same turn of the
- * event loop: a 0 ms timer would wake the process once more, and a wake-up costs more than a paint.
- */
-function later(ms: number, fn: () => void): () => void {
-  if (ms > 0) {
-    const timer = setTimeout(fn, ms)
-    return () => clearTimeout(timer)
-  }
-  const immediate = setImmediate(fn)
-  return () => clearImmediate(immediate)
 }
 
 function sameRect(a: Rect, b: Rect): boolean {

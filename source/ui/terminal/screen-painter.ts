@@ -1,4 +1,4 @@
-import { PaintedRegion, type PaintedRegionOptions, type PaintHost } from './painted-region.js'
+import { PaintedRegion, type PaintHost } from './painted-region.js'
 
 /**
  * Lets parts of the screen be painted straight to the terminal, beside Ink (see `PaintedRegion`).
@@ -12,11 +12,17 @@ import { PaintedRegion, type PaintedRegionOptions, type PaintHost } from './pain
  * blank); at ESU each repaints its whole rectangle, since Ink may have cleared the screen or rewritten a
  * line that shares rows with it. While Ink has left the alternate screen (an external editor, Ctrl+L)
  * nothing is painted.
+ *
+ * Frames: the regions' changes go out together, one synchronized update per frame interval at most (the
+ * budget is 30 frames a second, and a spinner tick beside a streaming reply is one frame, not two). An Ink
+ * frame repaints the regions too, so it counts as one. Only a user's own action (scrolling) skips the wait.
  */
 export interface ScreenPainterOptions {
   /** The real terminal. */
   write(text: string): void
   now?: () => number
+  /** Least time between two frames (ms). Default 33 (30 frames a second). */
+  frameIntervalMs?: number
 }
 
 const ESC = '\x1b'
@@ -30,15 +36,24 @@ const ERASES = /\x1b\[[0-3]?[JK]/
 export class ScreenPainter {
   readonly #host: PaintHost
   readonly #regions = new Set<PaintedRegion>()
+  readonly #now: () => number
+  readonly #frameIntervalMs: number
   #frames = 0
   #inFrame = false
   #suspended = false
+  #lastFrameAt = Number.NEGATIVE_INFINITY
+  /** Cancels the scheduled paint of the regions' changes, if any. */
+  #cancelPaint: (() => void) | null = null
 
   constructor(options: ScreenPainterOptions) {
-    const now = options.now ?? (() => performance.now())
+    this.#now = options.now ?? (() => performance.now())
+    this.#frameIntervalMs = options.frameIntervalMs ?? 33
     this.#host = {
-      write: (sequences) => options.write(`${BSU}${sequences}${ESU}`),
-      now,
+      write: (sequences) => {
+        this.#lastFrameAt = this.#now()
+        options.write(`${BSU}${sequences}${ESU}`)
+      },
+      requestPaint: (urgent) => this.#requestPaint(urgent),
       frameCount: () => this.#frames,
       canPaint: () => !this.#suspended && !this.#inFrame,
       detached: (region) => this.#regions.delete(region),
@@ -51,8 +66,8 @@ export class ScreenPainter {
   }
 
   /** A new region; it paints once attached, and leaves the screen (and this painter) when detached. */
-  region(options: PaintedRegionOptions = {}): PaintedRegion {
-    const region = new PaintedRegion(this.#host, options)
+  region(): PaintedRegion {
+    const region = new PaintedRegion(this.#host)
     this.#regions.add(region)
     return region
   }
@@ -75,14 +90,43 @@ export class ScreenPainter {
   }
 
   dispose(): void {
+    this.#stopPaint()
     for (const region of this.#regions) region.dispose()
     this.#regions.clear()
+  }
+
+  #requestPaint(urgent: boolean): void {
+    if (urgent) {
+      this.#stopPaint()
+      this.#paint()
+      return
+    }
+    if (this.#cancelPaint) return
+    const wait = Math.max(0, this.#lastFrameAt + this.#frameIntervalMs - this.#now())
+    this.#cancelPaint = later(wait, () => {
+      this.#cancelPaint = null
+      this.#paint()
+    })
+  }
+
+  /** One frame with every region's changes. */
+  #paint(): void {
+    if (!this.#host.canPaint()) return
+    let out = ''
+    for (const region of this.#regions) out += region.takePaint()
+    if (out) this.#host.write(out)
+  }
+
+  #stopPaint(): void {
+    this.#cancelPaint?.()
+    this.#cancelPaint = null
   }
 
   /** What actually goes to the terminal for one Ink write. */
   #onInkWrite(text: string): string {
     if (text.includes(ALT_SCREEN_OFF)) {
       this.#suspended = true
+      this.#stopPaint()
       for (const region of this.#regions) region.suspend()
       return text
     }
@@ -102,6 +146,9 @@ export class ScreenPainter {
     if (text === ESU && this.#inFrame) {
       this.#inFrame = false
       if (this.#suspended) return text
+      // Every region is repainted in this frame: a paint scheduled for their changes has nothing left.
+      this.#stopPaint()
+      this.#lastFrameAt = this.#now()
       let out = ''
       for (const region of this.#regions) out += region.frameEnd()
       return out + text
@@ -110,4 +157,17 @@ export class ScreenPainter {
     if (ERASES.test(text)) for (const region of this.#regions) region.forgetPainted()
     return text
   }
+}
+
+/**
+ * Runs `fn` after `ms`; with no wait, once the current burst of updates is done but in the same turn of the
+ * event loop: a 0 ms timer would wake the process once more, and a wake-up costs more than a paint.
+ */
+function later(ms: number, fn: () => void): () => void {
+  if (ms > 0) {
+    const timer = setTimeout(fn, ms)
+    return () => clearTimeout(timer)
+  }
+  const immediate = setImmediate(fn)
+  return () => clearImmediate(immediate)
 }

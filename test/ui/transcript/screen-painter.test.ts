@@ -11,7 +11,7 @@ const ESU = '\x1b[?2026l'
  * A painter writing into a real terminal emulator, next to a stand-in for Ink that writes whole lines
  * through the painter's stdout proxy (as Ink does: BSU, frame, ESU as separate writes).
  */
-function setUp(cols = 40, rows = 8) {
+function setUp(cols = 40, rows = 8, now?: () => number) {
   const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true })
   const pending: Promise<void>[] = []
   const toTerminal = (text: string) => pending.push(new Promise<void>((resolve) => term.write(text, resolve)))
@@ -30,8 +30,10 @@ function setUp(cols = 40, rows = 8) {
       writes.push(text)
       toTerminal(text)
     },
+    frameIntervalMs: 30,
+    ...(now ? { now } : {}),
   })
-  const painter = screenPainter.region({ minIntervalMs: 30 })
+  const painter = screenPainter.region()
   const ink = screenPainter.wrapStdout(real)
   let rect: Rect | null = { top: 1, left: 0, width: 20, height: 4 }
   let content = ['alpha', 'beta', 'gamma', 'delta']
@@ -160,7 +162,7 @@ describe('ScreenPainter and PaintedRegion', () => {
 describe('ScreenPainter with several regions', () => {
   it('paints each region on its own, and repaints all of them inside an Ink frame', async () => {
     const t = setUp()
-    const spinner = t.screenPainter.region({ minIntervalMs: 0 })
+    const spinner = t.screenPainter.region()
     let glyph = '⠋ thinking'
     spinner.attach({ rect: () => ({ top: 0, left: 25, width: 15, height: 1 }), rows: () => [glyph] }, false)
     t.inkFrame(['status'])
@@ -178,5 +180,46 @@ describe('ScreenPainter with several regions', () => {
     expect((await t.screen())[0]).toBe('status 2')
     t.inkFrame(['status 3'])
     expect((await t.screen()).slice(0, 2)).toEqual(['status 3', 'alpha'])
+  })
+
+  it('sends the changes of several regions as one frame, frames at least an interval apart', () => {
+    vi.useFakeTimers()
+    try {
+      const t = setUp(40, 8, () => Date.now())
+      const spinner = t.screenPainter.region()
+      let glyph = '⠋'
+      spinner.attach({ rect: () => ({ top: 0, left: 30, width: 5, height: 1 }), rows: () => [glyph] }, true)
+      t.inkFrame(['status'])
+      t.painter.attach(t.source, true)
+      t.writes.length = 0
+      const at: number[] = []
+      const start = Date.now()
+      const count = () => {
+        while (at.length < t.writes.length) at.push(Date.now() - start)
+      }
+      // A reply streaming a change every 10 ms beside a spinner ticking every 120 ms, for 600 ms.
+      for (let ms = 0; ms < 600; ms += 10) {
+        t.setContent(['alpha', `beta ${ms}`, 'gamma', 'delta'])
+        t.painter.invalidate()
+        if (ms % 120 === 0) {
+          glyph = glyph === '⠋' ? '⠙' : '⠋'
+          spinner.invalidate()
+        }
+        vi.advanceTimersByTime(10)
+        count()
+      }
+      vi.runAllTimers()
+      count()
+      const gaps = at.slice(1).map((time, i) => time - (at[i] as number))
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(30)
+      expect(t.writes.length).toBeLessThanOrEqual(21)
+      // The spinner's ticks rode along with the reply's frames.
+      expect(
+        t.writes.filter((w) => w.includes('⠙') || w.includes('⠋')).every((w) => w.includes('beta')),
+      ).toBe(true)
+      expect(t.writes.at(-1)).toContain('beta 590')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -57,7 +57,7 @@ function PaintedBusyIndicator({
   const region = useRef<PaintedRegion | null>(null)
   const framesAtMount = useRef(painter.frameCount)
   useLayoutEffect(() => {
-    const painted = painter.region({ minIntervalMs: 0 })
+    const painted = painter.region()
     region.current = painted
     painted.attach(
       {
@@ -66,7 +66,7 @@ function PaintedBusyIndicator({
       },
       painter.frameCount > framesAtMount.current,
     )
-    const timer = setInterval(() => painted.invalidate(true), TICK_MS)
+    const timer = setInterval(() => painted.invalidate(), TICK_MS)
     return () => {
       clearInterval(timer)
       region.current = null
@@ -75,7 +75,7 @@ function PaintedBusyIndicator({
   }, [painter, theme])
   useLayoutEffect(() => {
     shown.current = { startedAt, label }
-    region.current?.invalidate(true)
+    region.current?.invalidate()
   }, [startedAt, label])
   return <Box ref={box} flexGrow={1} height={1} />
 }
