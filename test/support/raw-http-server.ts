@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { afterEach } from 'vitest'
 
 /** Answers one request whose body has been read whole. */
 export type RawHandler = (req: IncomingMessage, body: string, res: ServerResponse) => void
@@ -52,4 +53,17 @@ export function until(check: () => boolean): Promise<void> {
     const poll = () => (check() ? resolve() : setImmediate(poll))
     poll()
   })
+}
+
+/** For a test file: a `serve` that starts raw servers, all closed after each test. */
+export function rawServers(): (handler: RawHandler) => Promise<RawServer> {
+  const open: RawServer[] = []
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((server) => server.close()))
+  })
+  return async (handler) => {
+    const server = await startRawServer(handler)
+    open.push(server)
+    return server
+  }
 }

@@ -1,19 +1,9 @@
 import { gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createNodeFetch } from '../../../source/provider/node-fetch.js'
-import { type RawHandler, type RawServer, startRawServer, until } from '../../support/raw-http-server.ts'
+import { rawServers, until } from '../../support/raw-http-server.ts'
 
-const servers: RawServer[] = []
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-
-async function serve(handler: RawHandler): Promise<RawServer> {
-  const server = await startRawServer(handler)
-  servers.push(server)
-  return server
-}
+const serve = rawServers()
 
 describe('node fetch', () => {
   it('sends the method, headers and body with its length, and returns status, headers and body', async () => {
@@ -167,7 +157,7 @@ describe('node fetch', () => {
   it('rejects with the system error when nothing listens', async () => {
     const server = await serve((_req, _body, res) => res.end())
     const url = server.url
-    await servers.pop()?.close()
+    await server.close()
     await expect(createNodeFetch()(url, { method: 'POST', body: '{}' })).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     })

@@ -1,20 +1,10 @@
 import { gzipSync } from 'node:zlib'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createNodeFetch } from '../../../source/provider/node-fetch.js'
 import { readChunks } from '../../../source/provider/read-chunks.js'
-import { type RawHandler, type RawServer, startRawServer, until } from '../../support/raw-http-server.ts'
+import { rawServers, until } from '../../support/raw-http-server.ts'
 
-const servers: RawServer[] = []
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-
-async function serve(handler: RawHandler): Promise<RawServer> {
-  const server = await startRawServer(handler)
-  servers.push(server)
-  return server
-}
+const serve = rawServers()
 
 describe('node fetch: readText', () => {
   it('hands the body over as text while it arrives, a character split between chunks whole', async () => {
