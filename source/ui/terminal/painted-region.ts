@@ -20,8 +20,11 @@ export interface PaintSource {
 
 /** What a region needs from the screen painter that owns it. */
 export interface PaintHost {
-  /** Writes sequences to the terminal as one synchronized update. */
-  write(sequences: string): void
+  /**
+   * Blanks cells a detached region leaves: written at the start of the next frame (Ink's or the
+   * painter's), before anything new can be drawn there.
+   */
+  erase(sequences: string): void
   /**
    * The region has something new to show: the painter collects it with every other region's in its next
    * paint (`takePaint`), at most one per frame interval; right away when `urgent`.
@@ -95,7 +98,7 @@ export class PaintedRegion {
     const wasPainting = this.#source !== null
     this.dispose()
     if (wasPainting && rect && this.#host.canPaint())
-      this.#host.write(`${SAVE_CURSOR}${eraseCells(rect)}${RESTORE_CURSOR}`)
+      this.#host.erase(`${SAVE_CURSOR}${eraseCells(rect)}${RESTORE_CURSOR}`)
   }
 
   /**
@@ -156,11 +159,11 @@ export class PaintedRegion {
     return this.#rows()
   }
 
+  /** All rows, with the painter's next frame. */
   #paint(): void {
     if (!this.#source || !this.#host.canPaint()) return
-    this.#dirty = false
-    const rows = this.#rows()
-    if (rows) this.#host.write(rows)
+    this.#dirty = true
+    this.#host.requestPaint(false)
   }
 
   /** Sequences for the rows that differ from what is on screen, inside the frame's rectangle. */

@@ -38,20 +38,27 @@ export class ScreenPainter {
   readonly #regions = new Set<PaintedRegion>()
   readonly #now: () => number
   readonly #frameIntervalMs: number
+  readonly #write: (sequences: string) => void
   #frames = 0
   #inFrame = false
   #suspended = false
   #lastFrameAt = Number.NEGATIVE_INFINITY
+  /** Erasures of detached regions, for the start of the next frame. */
+  #erasures = ''
   /** Cancels the scheduled paint of the regions' changes, if any. */
   #cancelPaint: (() => void) | null = null
 
   constructor(options: ScreenPainterOptions) {
     this.#now = options.now ?? (() => performance.now())
     this.#frameIntervalMs = options.frameIntervalMs ?? 33
+    this.#write = (sequences) => {
+      this.#lastFrameAt = this.#now()
+      options.write(`${BSU}${sequences}${ESU}`)
+    }
     this.#host = {
-      write: (sequences) => {
-        this.#lastFrameAt = this.#now()
-        options.write(`${BSU}${sequences}${ESU}`)
+      erase: (sequences) => {
+        this.#erasures += sequences
+        this.#requestPaint(false)
       },
       requestPaint: (urgent) => this.#requestPaint(urgent),
       frameCount: () => this.#frames,
@@ -91,6 +98,7 @@ export class ScreenPainter {
 
   dispose(): void {
     this.#stopPaint()
+    this.#erasures = ''
     for (const region of this.#regions) region.dispose()
     this.#regions.clear()
   }
@@ -112,9 +120,15 @@ export class ScreenPainter {
   /** One frame with every region's changes. */
   #paint(): void {
     if (!this.#host.canPaint()) return
-    let out = ''
+    let out = this.#takeErasures()
     for (const region of this.#regions) out += region.takePaint()
-    if (out) this.#host.write(out)
+    if (out) this.#write(out)
+  }
+
+  #takeErasures(): string {
+    const out = this.#erasures
+    this.#erasures = ''
+    return out
   }
 
   #stopPaint(): void {
@@ -127,6 +141,8 @@ export class ScreenPainter {
     if (text.includes(ALT_SCREEN_OFF)) {
       this.#suspended = true
       this.#stopPaint()
+      // Leaving the alternate screen takes everything painted with it.
+      this.#erasures = ''
       for (const region of this.#regions) region.suspend()
       return text
     }
@@ -139,7 +155,7 @@ export class ScreenPainter {
       this.#inFrame = true
       this.#frames++
       if (this.#suspended) return text
-      let out = text
+      let out = text + this.#takeErasures()
       for (const region of this.#regions) out += region.frameStart()
       return out
     }

@@ -74,9 +74,10 @@ describe('ScreenPainter and PaintedRegion', () => {
     const t = setUp()
     t.inkFrame(['status', `${' '.repeat(20)}| side`, `${' '.repeat(20)}| pane`])
     t.painter.attach(t.source, true)
+    // With the painter's next frame, not inside Ink's.
+    await vi.waitFor(async () => expect((await t.screen())[1]).toBe(`alpha${' '.repeat(15)}| side`))
     const screen = await t.screen()
     expect(screen[0]).toBe('status')
-    expect(screen[1]).toBe(`alpha${' '.repeat(15)}| side`)
     expect(screen[2]).toBe(`beta${' '.repeat(16)}| pane`)
     expect(screen[4]).toBe('delta')
   })
@@ -85,6 +86,7 @@ describe('ScreenPainter and PaintedRegion', () => {
     const t = setUp()
     t.inkFrame(['status'])
     t.painter.attach(t.source, true)
+    await vi.waitFor(() => expect(t.writes).toHaveLength(1))
     t.writes.length = 0
     t.setContent(['alpha', 'BETA', 'gamma', 'delta'])
     t.painter.invalidate()
@@ -138,7 +140,21 @@ describe('ScreenPainter and PaintedRegion', () => {
     t.inkFrame(['status'])
     expect((await t.screen())[1]).toBe('hidden')
     t.painter.detach()
-    expect((await t.screen()).slice(1, 5)).toEqual(['', '', '', ''])
+    await vi.waitFor(async () => expect((await t.screen()).slice(1, 5)).toEqual(['', '', '', '']))
+  })
+
+  it("blanks a detached region's cells at the start of the next Ink frame, before Ink draws there", async () => {
+    const t = setUp()
+    t.inkFrame(['status'])
+    t.painter.attach(t.source, true)
+    await vi.waitFor(async () => expect((await t.screen())[1]).toBe('alpha'))
+    t.writes.length = 0
+    t.painter.detach()
+    expect(t.writes).toEqual([])
+    t.ink.write(BSU)
+    t.ink.write('\x1b[3;1Hdialog')
+    t.ink.write(ESU)
+    expect((await t.screen()).slice(1, 5)).toEqual(['', 'dialog', '', ''])
   })
 
   it('waits for the Ink frame that shows the pane before painting a newly mounted one', async () => {
@@ -167,7 +183,9 @@ describe('ScreenPainter with several regions', () => {
     spinner.attach({ rect: () => ({ top: 0, left: 25, width: 15, height: 1 }), rows: () => [glyph] }, false)
     t.inkFrame(['status'])
     t.painter.attach(t.source, true)
-    expect((await t.screen()).slice(0, 2)).toEqual([`status${' '.repeat(19)}⠋ thinking`, 'alpha'])
+    await vi.waitFor(async () =>
+      expect((await t.screen()).slice(0, 2)).toEqual([`status${' '.repeat(19)}⠋ thinking`, 'alpha']),
+    )
     t.writes.length = 0
     glyph = '⠙ thinking'
     spinner.invalidate(true)
@@ -177,7 +195,7 @@ describe('ScreenPainter with several regions', () => {
     t.inkFrame(['status 2', '', ''])
     expect((await t.screen()).slice(0, 3)).toEqual([`status 2${' '.repeat(17)}⠙ thinking`, 'alpha', 'beta'])
     spinner.detach()
-    expect((await t.screen())[0]).toBe('status 2')
+    await vi.waitFor(async () => expect((await t.screen())[0]).toBe('status 2'))
     t.inkFrame(['status 3'])
     expect((await t.screen()).slice(0, 2)).toEqual(['status 3', 'alpha'])
   })
