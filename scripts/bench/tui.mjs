@@ -190,21 +190,6 @@ async function streamTurn(ctx, { text, mark, chunkSize, chunkDelayMs, warmUp }) 
   await tui.quiet(300, 5_000) // the turn settles (final Markdown render, spinner stops)
   const cpuAfter = cpuMs(pid)
   const frameTimes = tui.timesOf(SYNC_BEGIN, receivedAt, seenAt)
-    for (const c of tui.chunks)
-      if (c.at >= receivedAt - 50 && c.at <= seenAt)
-        console.log(
-          'chunk',
-          Math.round(c.at - receivedAt),
-          c.length,
-          JSON.stringify(tui.raw().slice(c.start, c.start + Math.min(c.length, 90))),
-        )
-  if (process.env.DUMP_FRAMES)
-    console.log(
-      'frames',
-      frameTimes.map((t) => Math.round(t - receivedAt)).join(' '),
-      'seen',
-      Math.round(seenAt - receivedAt),
-    )
   await tui.kill()
   return {
     lastTokenMs: seenAt - finishedAt,
