@@ -77,7 +77,7 @@ export class PaintedRegion {
     this.#rect = null
     if (inkDrewIt) {
       this.#rect = source.rect()
-      this.#paint()
+      this.invalidate() // every row (nothing painted yet), with the painter's next frame
       return
     }
     // Ink writes nothing when its new frame equals the one on screen (a blank pane replacing nothing):
@@ -88,7 +88,7 @@ export class PaintedRegion {
       this.#settleTimer = null
       if (this.#source !== source || this.#host.frameCount() !== frames || this.#rect) return
       this.#rect = source.rect()
-      this.#paint()
+      this.invalidate() // every row (nothing painted yet), with the painter's next frame
     }, INK_FRAME_WAIT_MS)
   }
 
@@ -157,13 +157,6 @@ export class PaintedRegion {
     this.#cancelSettle()
     this.#dirty = false
     return this.#rows()
-  }
-
-  /** All rows, with the painter's next frame. */
-  #paint(): void {
-    if (!this.#source || !this.#host.canPaint()) return
-    this.#dirty = true
-    this.#host.requestPaint(false)
   }
 
   /** Sequences for the rows that differ from what is on screen, inside the frame's rectangle. */
