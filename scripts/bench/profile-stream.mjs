@@ -1,5 +1,6 @@
 // Dev helper (not part of the bench): CPU-profiles the TUI while it streams a reply at 200 tok/s.
-// Usage: node scripts/bench/profile-stream.mjs [outDir] [chunkDelayMs]
+// Usage: node scripts/bench/profile-stream.mjs [outDir] [chunkDelayMs] [chars]; EXTRA_ENV (JSON) adds to the
+// TUI's environment, WARM=1 runs a fast turn first.
 import { join, dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { makeMarkdown } from './markdown.mjs'
@@ -21,7 +22,11 @@ const server = await startStreamServer({
 const tui = startPty({
   args: [cli, '--base-url', server.baseUrl, '--model', 'test-model'],
   cwd: box.work,
-  env: { ...box.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${outDir}` },
+  env: {
+    ...box.env,
+    ...(process.env.EXTRA_ENV ? JSON.parse(process.env.EXTRA_ENV) : {}),
+    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${outDir}`,
+  },
   cols: 140,
   rows: 40,
 })

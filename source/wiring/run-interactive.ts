@@ -8,7 +8,7 @@ import { pricesForModel } from '../provider/prices.js'
 import { summarizeSessions } from '../session/session-store.js'
 import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
-import { persistCompileCacheAfterFirstTurn } from './compile-cache.js'
+import { persistCompileCache } from './compile-cache.js'
 import { createSession } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 import { reduceMemoryAfterTurns } from './memory-reducer.js'
@@ -116,8 +116,15 @@ async function runSession(
       text: warning,
     })
   }
+  // What was left until after the first frame (the provider module, the endpoint's model listing) waits
+  // a little longer: loading it blocks the event loop for ~100 ms, and the first keys (often typed at the
+  // early frame, replayed now) should be answered first. The first request loads it anyway.
+  const afterFirstFrame = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS)).then(() =>
+    session.preload(),
+  )
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
-  const stopWatchingTurns = persistCompileCacheAfterFirstTurn(session.store)
+  // The provider is the last module start-up loads.
+  void afterFirstFrame.then(persistCompileCache, () => undefined)
   const stopReducingMemory = reduceMemoryAfterTurns(session.store)
   const stopHoldingYoungGeneration = onFirstTurn(session.store, () => opts.firstTurn?.())
   try {
@@ -125,12 +132,6 @@ async function runSession(
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
-    // What was left until after the first frame (the provider module, the endpoint's model listing) waits
-    // a little longer: loading it blocks the event loop for ~100 ms, and the first keys (often typed at
-    // the early frame, replayed now) should be answered first. The first request loads it anyway.
-    const afterFirstFrame = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS)).then(() =>
-      session.preload(),
-    )
     const describe = opts.describeEndpoint
     const details = describe ? afterFirstFrame.then(describe) : undefined
     const contextLimitLater = details?.then((described) => {
@@ -150,7 +151,6 @@ async function runSession(
       ...(earlyFrame ? { earlyFrame } : {}),
     })
   } finally {
-    stopWatchingTurns()
     stopReducingMemory()
     stopHoldingYoungGeneration()
     await session.close()

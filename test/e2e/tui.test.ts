@@ -3,7 +3,7 @@
  * through a headless xterm, against the scripted OpenAI-compatible server. Needs `npm run build` first.
  * Every wait is on a screen (or file, or process) condition; nothing sleeps for a fixed time.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keys, PROMPT, pollUntil, startTui, type TuiSession } from '../support/pty-terminal.ts'
@@ -158,6 +158,30 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(raw.lastIndexOf('\x1b[?1006l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1006h'))
     // Switched off before Ink leaves the alternate screen.
     expect(raw.lastIndexOf('\x1b[?1000l')).toBeLessThan(raw.lastIndexOf('\x1b[?1049l'))
+  })
+
+  it('writes the compile cache once start-up is done, so a session killed before any turn still leaves it', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({ replies: [] })
+    const cacheDir = join(box.home, 'compile-cache')
+    tui = startTui({
+      args: ['--base-url', server.baseUrl, '--model', 'test-model'],
+      cwd: box.workspace,
+      env: { ...box.env, NODE_COMPILE_CACHE: cacheDir },
+    })
+    await firstFrame(tui)
+    const entries = async () =>
+      (await readdir(cacheDir, { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) =>
+        e.isFile(),
+      ).length
+    // Node itself writes the cache only at a normal exit (it makes the directory at start-up).
+    await pollUntil(
+      async () => (await entries()) > 0,
+      () => `nothing was written to ${cacheDir} while the session ran`,
+    )
+    process.kill(tui.pid, 'SIGKILL')
+    await tui.exited
+    expect(await entries()).toBeGreaterThan(0)
   })
 
   it('shows todos, asks before an edit and a background command, and stops the job from /tasks', async () => {
