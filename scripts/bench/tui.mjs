@@ -229,39 +229,45 @@ export async function streamRender(ctx) {
 
   // ≈ 1,000 tokens at 200 tokens/s: 16-character chunks (≈ 4 tokens) every 20 ms, ≈ 5 s.
   const slowText = makeMarkdown(4_000, SLOW_MARK)
-  const slow = await streamTurn(ctx, { text: slowText, mark: SLOW_MARK, chunkSize: 16, chunkDelayMs: 20 })
-  const seconds = slow.streamWallMs / 1000
+  const cpuPercent = (r) => (r.streamCpuMs / r.streamWallMs) * 100
+  const slow = []
+  for (let i = 0; i < runs; i++) {
+    slow.push(await streamTurn(ctx, { text: slowText, mark: SLOW_MARK, chunkSize: 16, chunkDelayMs: 20 }))
+  }
+  const seconds = median(slow.map((r) => r.streamWallMs)) / 1000
   ctx.report(`200 tok/s stream: actual rate over ${seconds.toFixed(1)} s`, slowText.length / 4 / seconds, {
     unit: 'tok/s',
     digits: 0,
   })
-  ctx.report('200 tok/s stream: CPU while streaming', (slow.streamCpuMs / slow.streamWallMs) * 100, {
+  ctx.report(`200 tok/s stream: CPU while streaming (median of ${runs})`, median(slow.map(cpuPercent)), {
     unit: '%',
     max: 5,
     budget: '≤ 5 %',
+    note: `first turn; runs ${slow.map((r) => cpuPercent(r).toFixed(1)).join(' / ')}`,
   })
-  ctx.report('200 tok/s stream: frames/s', slow.fps, {
+  ctx.report('200 tok/s stream: frames/s', median(slow.map((r) => r.fps)), {
     unit: 'fps',
     max: 30,
     budget: '≤ 30 fps',
   })
-  const warm = await streamTurn(ctx, {
-    text: slowText,
-    mark: SLOW_MARK,
-    chunkSize: 16,
-    chunkDelayMs: 20,
-    warmUp: { text: makeMarkdown(4_000, WARM_MARK), mark: WARM_MARK },
+  const warm = []
+  for (let i = 0; i < runs; i++) {
+    warm.push(
+      await streamTurn(ctx, {
+        text: slowText,
+        mark: SLOW_MARK,
+        chunkSize: 16,
+        chunkDelayMs: 20,
+        warmUp: { text: makeMarkdown(4_000, WARM_MARK), mark: WARM_MARK },
+      }),
+    )
+  }
+  ctx.report('200 tok/s stream, second turn: CPU while streaming', median(warm.map(cpuPercent)), {
+    unit: '%',
+    max: 5,
+    budget: '≤ 5 %',
+    note: `steady cost, after a first turn; runs ${warm.map((r) => cpuPercent(r).toFixed(1)).join(' / ')}`,
   })
-  ctx.report(
-    '200 tok/s stream, second turn: CPU while streaming',
-    (warm.streamCpuMs / warm.streamWallMs) * 100,
-    {
-      unit: '%',
-      max: 5,
-      budget: '≤ 5 %',
-      note: 'steady cost, after a first turn',
-    },
-  )
 }
 
 // ── 3. transcript size: keystroke echo and frame cost ────────────────────────────────────────────────
