@@ -1,7 +1,9 @@
 /**
  * Token deltas can arrive hundreds of times a second, and every store update costs the UI work (Markdown
- * of the live tail, a paint). Collect deltas and hand them on at most once per interval — 50 ms keeps the
- * text visibly flowing at 20 updates a second — and synchronously on flush.
+ * of the live tail, a paint: ~1 ms on a small VM). Collect deltas and hand them on at most once per
+ * interval, and synchronously on flush. 66 ms (two of the UI's 30 fps frame windows) still reads as
+ * flowing text, at up to 15 updates a second; against 50 ms it measured ~1 point of CPU less while
+ * streaming 200 tokens/s.
  *
  * The hand-over rides on the arrival of a chunk once the interval has passed, rather than on a timer of
  * its own: every wake-up of the process costs more than the work it does (~0.2 ms on a small VM), and a
@@ -16,7 +18,7 @@ export class DeltaCoalescer {
 
   constructor(
     private readonly emit: (text: string, reasoning: string) => void,
-    private readonly intervalMs = 50,
+    private readonly intervalMs = 66,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
