@@ -7,6 +7,7 @@ import { resolvePaths } from '../config/paths.js'
 import { resolveConfig } from '../config/resolve.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
+import { tuneEngine } from '../util/engine-tuning.js'
 import { holdYoungGeneration } from '../util/young-generation.js'
 import { openDebugLog } from './debug-log.js'
 import { readGitBranch } from './git.js'
@@ -21,6 +22,7 @@ export async function start(args: ParsedArgs): Promise<number> {
   let earlyFrame: EarlyFrame | null = null
   // Start-up from here on (settings, the early frame, the UI) would grow V8's young generation for good.
   const releaseYoungGeneration = holdYoungGeneration()
+  tuneEngine()
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
