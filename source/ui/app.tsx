@@ -28,6 +28,7 @@ import { useTasksController } from './panes/tasks/use-tasks-controller.js'
 import { TranscriptPane } from './panes/transcript/transcript-pane.js'
 import { createTranscriptView } from './panes/transcript/transcript-view.js'
 import { useTranscriptScroll } from './panes/transcript/use-transcript-scroll.js'
+import { useRenderingWarmUp } from './panes/transcript/warm-up.js'
 import { type Flash, type Overlay, type ShellApi, ShellContext } from './shell-context.js'
 
 export interface AppProps {
@@ -42,6 +43,8 @@ export interface AppProps {
    * (`resume`: its id, picked with /resume); the caller shuts down.
    */
   onExit(code: number, resume?: string): void
+  /** Warm up Markdown rendering at the first key (`useRenderingWarmUp`): for a fresh process. */
+  warmUp?: boolean
 }
 
 /** SAFE → AUTO → PLAN → SAFE; DANGEROUS and CI (set by flags) fall back to SAFE. */
@@ -59,7 +62,15 @@ const COMPACT_ROWS = 12
  * the input, input at the bottom. The root box is exactly the terminal size, so a frame can never be
  * taller than the screen; the transcript gets the measured remaining height.
  */
-export function App({ contextLimit, theme, branch, prices, startupMessage, onExit }: AppProps) {
+export function App({
+  contextLimit,
+  theme,
+  branch,
+  prices,
+  startupMessage,
+  onExit,
+  warmUp = false,
+}: AppProps) {
   const { columns, rows } = useWindowSize()
   const width = Math.max(1, columns)
   const height = Math.max(1, rows)
@@ -80,6 +91,7 @@ export function App({ contextLimit, theme, branch, prices, startupMessage, onExi
   const ctrlCArmedAt = useRef(0)
 
   const view = useMemo(() => createTranscriptView(theme), [theme])
+  useRenderingWarmUp(warmUp, theme, width)
   const scroll = useTranscriptScroll(view)
 
   const requestExit = useCallback(

@@ -39,6 +39,8 @@ export interface RunTuiOptions {
   stdout?: NodeJS.WriteStream
   /** A first frame painted before the UI loaded, with the keys typed at it; taken over before Ink draws. */
   earlyFrame?: EarlyFrame
+  /** Warm up Markdown rendering once the user starts typing (see `useRenderingWarmUp`): a fresh process. */
+  warmUp?: boolean
 }
 
 export interface TuiExit {
@@ -101,6 +103,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       prices={opts.prices}
       startupMessage={startupMessage}
       onExit={onExit}
+      warmUp={opts.warmUp ?? false}
       {...(mouseInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}
     />

@@ -149,6 +149,7 @@ async function runSession(
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
       ...(earlyFrame ? { earlyFrame } : {}),
+      warmUp: first,
     })
   } finally {
     stopReducingMemory()
