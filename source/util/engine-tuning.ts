@@ -5,11 +5,11 @@ import { setFlagsFromString } from 'node:v8'
  * is left alone when node's own arguments set it (NODE_OPTIONS cannot carry these).
  *
  * - `--heap-growing-percent=200`: after a full collection V8 lets the heap reach 3× what survived before
- *   the next one, rather than the 1.3× (or +8 MB) it settled on here. With the lower limit, the first
- *   reply of a session crossed it a second or so in: a full collection in the middle of the stream,
- *   ~70 ms of CPU with its helper threads. The garbage is collected between turns instead
- *   (`reduceMemoryAfterTurns`), while the user reads the reply; 3× is inside the range V8 picks itself
- *   when collections are cheap.
+ *   the next one. Left to itself it chose ~2× here (12 MB kept at start-up, the next collection at
+ *   ~23 MB), which the first reply crossed a second or so in: a full collection in the middle of the
+ *   stream, ~70 ms of CPU with its helper threads. The garbage is collected between turns instead
+ *   (`reduceMemoryAfterTurns`), while the user reads the reply. V8 picks its own factor between 1.1× and
+ *   4× by how fast it collects, so 3× is within what it does anyway.
  * - `--no-regexp-tier-up`: a regular expression is compiled to machine code when first used, rather than
  *   to bytecode first and to machine code again on its second use. Markdown parsing runs a few hundred
  *   of them, every one of them many times, so compiling twice was pure cost in the first reply.
