@@ -2,6 +2,7 @@
 // fast turn before it, so a profile shows the steady cost of streaming rather than the first turn's one-off
 // costs (JIT, first Markdown and grammar use).
 import { makeMarkdown } from './markdown.mjs'
+import { PROMPT } from './pty.mjs'
 
 const WARM_MARK = 'ZZWARMZZ'
 
@@ -27,7 +28,14 @@ export async function submitProfiledTurn(tui, warm) {
   await tui.waitFor((_s, lines) => lines[0].includes('SAFE'), 15000, 'first frame')
   await tui.quiet(500, 3000)
   if (warm) await warmUpTurn(tui)
+  // As the bench does: Enter only once the prompt shows the text, so the keys arrive apart, as typed (the
+  // first one starts the UI's warm-up; sent together, the turn would cancel it).
   tui.write('go')
+  await tui.waitFor(
+    (_s, lines) => lines.some((line) => line.startsWith(`${PROMPT}go`)),
+    5000,
+    'the typed prompt',
+  )
   await tui.quiet(100, 2000)
   tui.write('\r')
 }
