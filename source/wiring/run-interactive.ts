@@ -149,7 +149,8 @@ async function runSession(
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
       ...(earlyFrame ? { earlyFrame } : {}),
-      warmUp: first,
+      // A turn started from the command line warms the same code.
+      warmUp: first && !config.prompt,
     })
   } finally {
     stopReducingMemory()
