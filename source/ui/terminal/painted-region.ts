@@ -16,6 +16,11 @@ export interface PaintSource {
   rect(): Rect | null
   /** Exactly `rect.height` rows, each at most `rect.width` cells wide (ANSI styles allowed). */
   rows(rect: Rect): readonly string[]
+  /**
+   * Its rows change with time (a spinner): they are brought up to date in every frame that goes out for
+   * another reason, so while something else is drawing it needs no frames of its own.
+   */
+  followsFrames?: boolean
 }
 
 /** What a region needs from the screen painter that owns it. */
@@ -31,6 +36,7 @@ export interface PaintHost {
    */
   requestPaint(urgent: boolean): void
   frameCount(): number
+  now(): number
   /** False inside an Ink frame and while Ink has left the alternate screen. */
   canPaint(): boolean
   detached(region: PaintedRegion): void
@@ -60,6 +66,8 @@ export class PaintedRegion {
   #painted: readonly string[] | null = null
   /** Changed since it was last painted: the painter's next paint includes it. */
   #dirty = false
+  /** When a frame that went out for another reason last brought a `followsFrames` region up to date. */
+  #carriedAt = Number.NEGATIVE_INFINITY
   /** After a mount that Ink has not drawn yet: see `attach`. */
   #settleTimer: NodeJS.Timeout | null = null
 
@@ -118,6 +126,26 @@ export class PaintedRegion {
     return this.#source ? this.#rows() : ''
   }
 
+  get followsFrames(): boolean {
+    return this.#source?.followsFrames === true
+  }
+
+  /** Milliseconds since a frame drawn for another reason last brought this region up to date. */
+  sinceCarried(): number {
+    return this.#host.now() - this.#carriedAt
+  }
+
+  /**
+   * A frame is going out for another region's sake: this one's rows, brought up to date with it (a
+   * `followsFrames` region only).
+   */
+  takeCarried(): string {
+    if (!this.followsFrames) return ''
+    this.#dirty = false
+    this.#carriedAt = this.#host.now()
+    return this.#rows()
+  }
+
   dispose(): void {
     this.#cancelSettle()
     this.#dirty = false
@@ -156,6 +184,7 @@ export class PaintedRegion {
     this.#painted = null
     this.#cancelSettle()
     this.#dirty = false
+    if (this.followsFrames) this.#carriedAt = this.#host.now()
     return this.#rows()
   }
 

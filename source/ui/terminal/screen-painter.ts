@@ -16,6 +16,8 @@ import { PaintedRegion, type PaintHost } from './painted-region.js'
  * Frames: the regions' changes go out together, one synchronized update per frame interval at most (the
  * budget is 30 frames a second, and a spinner tick beside a streaming reply is one frame, not two). An Ink
  * frame repaints the regions too, so it counts as one. Only a user's own action (scrolling) skips the wait.
+ * A region whose rows change with time (`followsFrames`: the spinner) is brought up to date in every frame
+ * that goes out anyway, so beside a streaming reply it needs no frames, nor wake-ups, of its own.
  */
 export interface ScreenPainterOptions {
   /** The real terminal. */
@@ -62,6 +64,7 @@ export class ScreenPainter {
       },
       requestPaint: (urgent) => this.#requestPaint(urgent),
       frameCount: () => this.#frames,
+      now: () => this.#now(),
       canPaint: () => !this.#suspended && !this.#inFrame,
       detached: (region) => this.#regions.delete(region),
     }
@@ -117,11 +120,14 @@ export class ScreenPainter {
     })
   }
 
-  /** One frame with every region's changes. */
+  /** One frame with every region's changes; regions that follow frames ride along with any other's. */
   #paint(): void {
     if (!this.#host.canPaint()) return
     let out = this.#takeErasures()
-    for (const region of this.#regions) out += region.takePaint()
+    for (const region of this.#regions) if (!region.followsFrames) out += region.takePaint()
+    const carried = out !== ''
+    for (const region of this.#regions)
+      if (region.followsFrames) out += carried ? region.takeCarried() : region.takePaint()
     if (out) this.#write(out)
   }
 

@@ -240,4 +240,46 @@ describe('ScreenPainter with several regions', () => {
       vi.useRealTimers()
     }
   })
+
+  it('brings a region that follows frames (the spinner) up to date in every frame another region sends', () => {
+    vi.useFakeTimers()
+    try {
+      const t = setUp(40, 8, () => Date.now())
+      const spinner = t.screenPainter.region()
+      let glyph = '⠋'
+      spinner.attach(
+        { rect: () => ({ top: 0, left: 30, width: 5, height: 1 }), rows: () => [glyph], followsFrames: true },
+        true,
+      )
+      t.inkFrame(['status'])
+      expect(spinner.sinceCarried()).toBe(0)
+      t.painter.attach(t.source, true)
+      vi.advanceTimersByTime(100)
+      t.writes.length = 0
+      // The spinner changes, but asks for nothing: the reply's next frame carries it.
+      glyph = '⠙'
+      t.setContent(['alpha', 'beta 2', 'gamma', 'delta'])
+      t.painter.invalidate()
+      vi.advanceTimersByTime(40)
+      expect(t.writes).toHaveLength(1)
+      expect(t.writes[0]).toContain('beta 2')
+      expect(t.writes[0]).toContain('⠙')
+      expect(spinner.sinceCarried()).toBe(40)
+      // Unchanged, it adds nothing to a frame.
+      t.setContent(['alpha', 'beta 3', 'gamma', 'delta'])
+      t.painter.invalidate()
+      vi.advanceTimersByTime(40)
+      expect(t.writes[1]).not.toContain('⠙')
+      // On its own it still paints when asked, and that frame does not count as carried.
+      glyph = '⠹'
+      spinner.invalidate()
+      vi.advanceTimersByTime(40)
+      expect(t.writes).toHaveLength(3)
+      expect(t.writes[2]).toContain('⠹')
+      expect(t.writes[2]).not.toContain('beta')
+      expect(spinner.sinceCarried()).toBe(80) // still the reply's last frame
+    } finally {
+      vi.useRealTimers()
+    }
+  })
 })

@@ -5,9 +5,9 @@ import type { PaintedRegion } from '../../terminal/painted-region.js'
 import { PainterContext, screenRect } from '../../terminal/painter-context.js'
 import type { ScreenPainter } from '../../terminal/screen-painter.js'
 import { formatElapsed } from './format.js'
+import { startSpinnerTicks, TICK_MS } from './spinner-ticks.js'
 
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
-const TICK_MS = 120
 
 export interface BusyIndicatorProps {
   startedAt: number | null
@@ -63,12 +63,13 @@ function PaintedBusyIndicator({
       {
         rect: () => (box.current ? screenRect(box.current) : null),
         rows: (rect) => [theme.chalk.yellow(rightAligned(busyText(Date.now(), shown.current), rect.width))],
+        followsFrames: true,
       },
       painter.frameCount > framesAtMount.current,
     )
-    const timer = setInterval(() => painted.invalidate(), TICK_MS)
+    const stopTicks = startSpinnerTicks(painted)
     return () => {
-      clearInterval(timer)
+      stopTicks()
       region.current = null
       painted.detach()
     }
