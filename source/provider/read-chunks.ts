@@ -10,9 +10,9 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i
 /**
  * Reads a chat-completions response body: the JSON of each server-sent `data:` event goes to `onChunk`
  * as it arrives, until `[DONE]` (what follows it is drained unread) or the end of the body. An `error`
- * event is handed on as `{error}` (unless it is already), the shape the assembler raises. A body sent as plain JSON, by a
- * server or proxy that ignored `stream: true`, is one whole completion. Malformed JSON throws a
- * SyntaxError; so does whatever `onChunk` throws.
+ * event is handed on as `{error}` (unless it is already), the shape the assembler raises. A body sent as
+ * plain JSON, by a server or proxy that ignored `stream: true`, is one whole completion. Malformed JSON
+ * throws a SyntaxError; what `onChunk` throws propagates.
  */
 export async function readChunks(
   fetch: NodeFetch,

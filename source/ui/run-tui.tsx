@@ -1,6 +1,6 @@
 import { render } from 'ink'
 import type { ReactElement } from 'react'
-import type { RuntimeCommands } from '../agent/commands.js'
+import type { RuntimeCommands, SessionSummary } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import { defaultTheme, type Theme } from './components/theme.js'
@@ -8,7 +8,7 @@ import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, createMouseInput, mouseWanted } from './keys/mouse.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
-import { type PickableSession, SessionPicker } from './session-picker.js'
+import { SessionPicker } from './session-picker.js'
 import { type ProbeResult, SetupPanel } from './setup-panel.js'
 import type { Flash } from './shell-context.js'
 import type { EarlyFrame } from './terminal/early-frame.js'
@@ -191,7 +191,7 @@ export async function runSetupPanel(probed: readonly ProbeResult[], io: Standalo
  * backed out. Its lines are erased before it resolves, so the session's screen starts clean.
  */
 export async function runSessionPicker(
-  sessions: readonly PickableSession[],
+  sessions: readonly SessionSummary[],
   io: StandaloneIo = {},
 ): Promise<string | null> {
   let picked: string | null = null

@@ -1,17 +1,11 @@
 import { Box, type Key, Text, useInput } from 'ink'
 import { useRef, useState } from 'react'
+import type { SessionSummary } from '../agent/commands.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
-
-export interface PickableSession {
-  id: string
-  title: string
-  /** Last written (ms since the epoch). */
-  updatedAt: number
-}
 
 export interface SessionPickerProps {
   /** Newest first. */
-  sessions: readonly PickableSession[]
+  sessions: readonly SessionSummary[]
   now: number
   /** Rows of sessions shown at once; the list scrolls with the selection. */
   rows: number

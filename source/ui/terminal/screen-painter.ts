@@ -14,10 +14,10 @@ import { PaintedRegion, type PaintHost } from './painted-region.js'
  * nothing is painted.
  *
  * Frames: the regions' changes go out together, one synchronized update per frame interval at most (the
- * budget is 30 frames a second, and a spinner tick beside a streaming reply is one frame, not two). An Ink
- * frame repaints the regions too, so it counts as one. Only a user's own action (scrolling) skips the wait.
- * A region whose rows change with time (`followsFrames`: the spinner) is brought up to date in every frame
- * that goes out anyway, so beside a streaming reply it needs no frames, nor wake-ups, of its own.
+ * budget is 30 frames a second). An Ink frame repaints the regions too, so it counts as one. Only a user's
+ * own action (scrolling) skips the wait. A region whose rows change with time (`followsFrames`: the
+ * spinner) is brought up to date in every frame that goes out anyway, so beside a streaming reply it needs
+ * no frames, nor wake-ups, of its own.
  */
 export interface ScreenPainterOptions {
   /** The real terminal. */

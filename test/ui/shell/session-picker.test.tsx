@@ -1,11 +1,12 @@
 import { render } from 'ink-testing-library'
 import { describe, expect, it } from 'vitest'
 import { runSessionPicker } from '../../../source/ui/run-tui.js'
-import { ago, type PickableSession, SessionPicker } from '../../../source/ui/session-picker.js'
+import type { SessionSummary } from '../../../source/agent/commands.js'
+import { ago, SessionPicker } from '../../../source/ui/session-picker.js'
 import { FakeStdin, FakeStdout, KEYS, waitFor } from './helpers.js'
 
 const NOW = Date.UTC(2026, 10, 22, 12)
-const sessions: PickableSession[] = [
+const sessions: SessionSummary[] = [
   { id: '20261122-115500-aaaaaa', title: 'fix the flaky test', updatedAt: NOW - 5 * 60_000 },
   { id: '20261121-090000-bbbbbb', title: 'add a --json flag', updatedAt: NOW - 27 * 3_600_000 },
   { id: '20261101-090000-cccccc', title: '', updatedAt: NOW - 21 * 86_400_000 },
