@@ -32,6 +32,16 @@ export class DeltaCoalescer {
     if (!this.timer) this.timer = setTimeout(() => this.flush(), this.intervalMs)
   }
 
+  /** Drops what is pending: the output it belongs to was withdrawn. */
+  discard(): void {
+    if (this.timer) {
+      clearTimeout(this.timer)
+      this.timer = null
+    }
+    this.text = ''
+    this.reasoning = ''
+  }
+
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer)

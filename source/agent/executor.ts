@@ -173,6 +173,11 @@ export async function executeCall(
   }
 }
 
+/** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */
+export function refusedOutcome(call: ToolCall, message: string, hint: string, now: number): CallOutcome {
+  return failure(call, call.function.name, call.function.name, now, now, 'validation', message, { hint })
+}
+
 /** Result for a call that never finished because the user interrupted (keeps the pairing rule). */
 export function cancelled(
   call: ToolCall,

@@ -10,10 +10,13 @@ import type {
 import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { TurnResult } from '../store/domain.js'
+import { prepareToolCalls, type RefusedCall } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
-import { type CallOutcome, cancelled, type ExecutorDeps, executeCall } from './executor.js'
+import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOutcome } from './executor.js'
 import { LoopGuard, reminderText } from './loop-guard.js'
+import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
+import { RetryNotice } from './retry-notice.js'
 
 export const MAX_STEPS_INSTRUCTION =
   'MAX_STEPS: this is the last step of this turn, so tools are disabled. Do not call any tool. Summarise what ' +
@@ -58,6 +61,9 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   const breaker = new CircuitBreaker(deps.breaker, deps.now())
   let step = 0
   let lastText = ''
+  /** Replies in a row that ended on the output limit, and the cut text a continuation extends. */
+  let limitHits = 0
+  let continued = ''
   const end = (result: Omit<TurnResult, 'steps'>): TurnResult => {
     const full = { ...result, steps: step }
     if (result.kind === 'interrupted') {
@@ -70,6 +76,11 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
     dispatch({ type: 'turn/ended', result: full })
     return full
+  }
+  const stopWith = (result: Omit<TurnResult, 'steps'>): TurnResult => {
+    if (result.error)
+      dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: result.error })
+    return end(result)
   }
 
   while (true) {
@@ -87,12 +98,10 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
       })
     }
     const response = await requestStep(deps, lastStep, signal)
-    if (response instanceof Error) {
-      dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'error', text: response.message })
-      return end({ kind: 'error', text: lastText, error: response.message })
-    }
+    if (response instanceof Error) return end({ kind: 'error', text: lastText, error: response.message })
     const assistantId = response.assistantId
-    const toolCalls = response.aborted ? [] : response.toolCalls
+    const prepared = prepareToolCalls(response.aborted ? [] : response.toolCalls, response.finishReason)
+    const toolCalls = prepared.calls
     if (response.text || response.reasoning || toolCalls.length > 0) {
       dispatch({
         type: 'assistant/settled',
@@ -105,10 +114,26 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
         },
       })
     }
-    if (response.text) lastText = response.text
+    if (response.text) lastText = continued + response.text
+    continued = ''
     if (response.aborted || signal.aborted) return end({ kind: 'interrupted', text: lastText })
+    const hitLimit = response.finishReason === 'length'
+    limitHits = hitLimit ? limitHits + 1 : 0
+    const limitStop = hitLimit && !lastStep && limitHits > MAX_LENGTH_CONTINUATIONS
+    if (hitLimit && !limitStop) {
+      const next = lastStep ? 'none' : toolCalls.length > 0 ? 'tools' : 'continue'
+      noteLimit(dispatch, deps.newId, { cut: prepared.cutByLimit, next, hits: limitHits })
+    }
     if (toolCalls.length === 0) {
-      return end({ kind: lastStep ? 'max-steps' : 'completed', text: lastText })
+      if (lastStep) return end({ kind: 'max-steps', text: lastText })
+      if (limitStop) return stopWith(limitStopResult(lastText))
+      if (hitLimit) {
+        // The cut reply stays in the history; the model is asked to go on from where it stopped.
+        dispatch({ type: 'history/appended', message: { role: 'user', content: CONTINUE_INSTRUCTION } })
+        continued = response.text ? lastText : ''
+        continue
+      }
+      return end({ kind: 'completed', text: lastText })
     }
     if (lastStep) {
       // The model called tools despite tool_choice "none": answer them so the history stays paired.
@@ -117,9 +142,9 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
 
     dispatch({ type: 'phase/changed', phase: 'tools' })
-    const outcomes = await executeBatch(deps, toolCalls, signal)
+    const outcomes = await executeBatch(deps, toolCalls, prepared.refused, signal)
     const images: ContentPart[] = []
-    let stop: Omit<TurnResult, 'steps'> | null = null
+    let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
     for (const outcome of outcomes) {
       finish(deps, outcome)
       if (outcome.images.length && deps.supportsVision()) {
@@ -154,11 +179,7 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
       dispatch({ type: 'history/appended', message: { role: 'user', content: images } satisfies UserMessage })
     }
     if (signal.aborted) return end({ kind: 'interrupted', text: lastText })
-    if (stop) {
-      if (stop.error)
-        dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: stop.error })
-      return end(stop)
-    }
+    if (stop) return stopWith(stop)
   }
 }
 
@@ -202,6 +223,13 @@ async function requestStep(
     streaming = true
     dispatch({ type: 'phase/changed', phase: 'streaming' })
   }
+  const notice = new RetryNotice({ dispatch, newId: deps.newId, now: deps.now })
+  /** What the failed attempt streamed is not the model's reply: take it off the screen. */
+  const withdraw = () => {
+    coalescer.discard()
+    dispatch({ type: 'assistant/discarded', id: assistantId })
+    streaming = false
+  }
   try {
     const response = await deps.provider.stream(
       {
@@ -222,29 +250,39 @@ async function requestStep(
         },
         onRetry: (info) => {
           dispatch({ type: 'provider/retried', ...info })
-          dispatch({
-            type: 'notice/added',
-            id: deps.newId('notice'),
-            level: 'warn',
-            text: `${info.reason}; retrying in ${(info.delayMs / 1000).toFixed(1)} s (attempt ${info.attempt} of ${info.maxAttempts})`,
-          })
+          if (info.discarded) {
+            withdraw()
+            dispatch({ type: 'phase/changed', phase: 'requesting' })
+          }
+          notice.retrying(info)
         },
       },
     )
     coalescer.flush()
+    if (response.aborted) notice.interrupted()
+    else notice.recovered()
     if (response.usage) {
       dispatch({ type: 'usage/recorded', usage: response.usage, contextTokens: response.usage.input })
     }
     return { ...response, assistantId }
   } catch (err) {
-    coalescer.flush()
-    if (err instanceof ProviderError) return err
-    return new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
+    withdraw()
+    const error =
+      err instanceof ProviderError
+        ? err
+        : new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
+    notice.failed(error.message)
+    return error
   }
 }
 
 /** Runs calls in order; consecutive read-only calls run concurrently. Results come back in call order. */
-async function executeBatch(deps: TurnDeps, calls: ToolCall[], signal: AbortSignal): Promise<CallOutcome[]> {
+async function executeBatch(
+  deps: TurnDeps,
+  calls: ToolCall[],
+  refused: ReadonlyMap<string, RefusedCall>,
+  signal: AbortSignal,
+): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = []
   let i = 0
   while (i < calls.length) {
@@ -253,9 +291,20 @@ async function executeBatch(deps: TurnDeps, calls: ToolCall[], signal: AbortSign
         outcomes.push(cancelled(call, call.function.name, call.function.name, deps.now(), deps.now()))
       break
     }
-    const group = [calls[i] as ToolCall]
-    if (isReadOnlyCall(deps, group[0] as ToolCall)) {
-      while (i + group.length < calls.length && isReadOnlyCall(deps, calls[i + group.length] as ToolCall)) {
+    const first = calls[i] as ToolCall
+    const refusal = refused.get(first.id)
+    if (refusal !== undefined) {
+      outcomes.push(refusedOutcome(first, refusal.message, refusal.hint, deps.now()))
+      i++
+      continue
+    }
+    const group = [first]
+    if (isReadOnlyCall(deps, first)) {
+      while (
+        i + group.length < calls.length &&
+        !refused.has((calls[i + group.length] as ToolCall).id) &&
+        isReadOnlyCall(deps, calls[i + group.length] as ToolCall)
+      ) {
         group.push(calls[i + group.length] as ToolCall)
       }
     }

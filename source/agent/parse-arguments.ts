@@ -1,18 +1,19 @@
 export type ParsedArguments = { ok: true; value: unknown; repaired: boolean } | { ok: false; error: string }
 
 /**
- * Parses a tool call's JSON arguments, repairing the trivial defects small models produce: code fences,
- * trailing commas, an empty string for "no arguments", and a trailing missing brace.
+ * Parses a tool call's JSON arguments, repairing only the trivial defects SPEC §5 allows: code fences
+ * around the JSON, trailing commas, and an empty string for "no arguments". Nothing missing is ever
+ * invented: arguments cut short (a missing `}` or `"`) are an error, because guessing where they ended
+ * would run a call the model never finished writing.
  */
 export function parseToolArguments(raw: string): ParsedArguments {
   const text = raw.trim()
   if (text === '') return { ok: true, value: {}, repaired: raw !== '' }
   const direct = tryParse(text)
   if (direct.ok) return { ok: true, value: direct.value, repaired: false }
-  const candidates = [stripFences(text)]
-  candidates.push(removeTrailingCommas(candidates[0] ?? text))
-  candidates.push(closeBraces(candidates[1] ?? text))
-  for (const candidate of candidates) {
+  const unfenced = stripFences(text)
+  for (const candidate of [unfenced, removeTrailingCommas(unfenced)]) {
+    if (candidate === text) continue
     const attempt = tryParse(candidate)
     if (attempt.ok) return { ok: true, value: attempt.value, repaired: true }
   }
@@ -54,21 +55,6 @@ function removeTrailingCommas(text: string): string {
     out += ch
   }
   return out
-}
-
-function closeBraces(text: string): string {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]
-    if (inString) {
-      if (ch === '\\') i++
-      else if (ch === '"') inString = false
-    } else if (ch === '"') inString = true
-    else if (ch === '{') depth++
-    else if (ch === '}') depth--
-  }
-  return depth > 0 && depth < 3 && !inString ? text + '}'.repeat(depth) : text
 }
 
 function excerpt(text: string): string {

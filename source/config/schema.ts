@@ -140,6 +140,12 @@ export const contextManagementSchema = z.strictObject({
   maskingEnabled: z.boolean().optional(),
 })
 
+/** How failed requests to the endpoint are retried (README "Retries"). */
+export const retrySchema = z.strictObject({
+  maxAttempts: positiveInt.max(20, 'expected at most 20 attempts').optional(),
+  maxRetryAfterSeconds: nonNegativeInt.optional(),
+})
+
 export const settingsSchema = z.strictObject({
   /** Editors add it for completion; ignored. */
   $schema: z.string().optional(),
@@ -154,6 +160,7 @@ export const settingsSchema = z.strictObject({
   mcpServers: z.record(z.string(), mcpServerSchema).optional(),
   consentTimeoutSeconds: z.number().min(0, 'expected 0 (wait forever) or more seconds').optional(),
   circuitBreaker: circuitBreakerSchema.optional(),
+  retry: retrySchema.optional(),
   contextManagement: contextManagementSchema.optional(),
   keybindings: z
     .record(

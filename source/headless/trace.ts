@@ -102,6 +102,8 @@ export function streamEvent(action: Action): Record<string, unknown> | null {
         max_attempts: action.maxAttempts,
         delay_ms: action.delayMs,
         reason: action.reason,
+        server_asked: action.serverAsked,
+        discarded: action.discarded,
       }
     case 'notice/added':
       return { type: 'notice', level: action.level, text: action.text }

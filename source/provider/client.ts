@@ -33,8 +33,10 @@ export interface OpenAIProviderOptions {
   idleTimeoutMs?: number
   /** Total attempts per step, including the first. Default 5. */
   maxAttempts?: number
-  /** Backoff base between attempts. Default 500. */
+  /** Backoff base between attempts. Default 1000. */
   baseDelayMs?: number
+  /** Longest Retry-After honoured; a server asking for more ends the retries. Default 300000. */
+  maxRetryAfterMs?: number
 }
 
 /** Wraps an exception thrown by a caller's handler, so it is rethrown as is instead of read as a network fault. */
@@ -71,14 +73,21 @@ function formatDuration(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }
 
+function cutOff(url: string, delivered: boolean): ProviderError {
+  const when = delivered ? 'mid-reply' : 'before sending any content'
+  return new ProviderError('network', `${url} closed the stream ${when} (no finish_reason and no [DONE])`, {
+    url,
+  })
+}
+
 function retryAfterOf(err: ProviderError): number | undefined {
   return err.cause instanceof APIError ? parseRetryAfter(err.cause.headers) : undefined
 }
 
 /**
  * A ChatProvider over the `openai` SDK against any OpenAI-compatible endpoint. The SDK's own retries are
- * off; ours (retry.ts) cover 408/409/429/5xx, connection faults, idle timeouts and streams that die
- * before delivering anything, and never repeat a step whose output already reached the handlers.
+ * off; ours (retry.ts) cover 408/409/429/5xx, connection faults, idle timeouts, corrupt streams and
+ * streams cut off before their end, also mid-reply: the retry then says the output so far is void.
  * `onRetry` gets `attempt` = the number of the attempt about to start (2 = first retry).
  */
 export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider {
@@ -88,6 +97,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     ...DEFAULT_RETRY_POLICY,
     maxAttempts: Math.max(1, opts.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts),
     baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+    maxRetryAfterMs: opts.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
   }
   const fetch = createNodeFetch()
   const client = new OpenAI({
@@ -126,6 +136,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     const signal = AbortSignal.any([req.signal, watchdog.signal])
     const idle = idleWatchdog(idleTimeoutMs, () => watchdog.abort())
     let opened = false
+    let complete = false
     let failure: ProviderError | undefined
     try {
       // The SDK sends the request and raises HTTP errors; the body is read here, straight off the socket:
@@ -133,7 +144,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
       const response = await client.chat.completions.create(buildChatBody(req), { signal }).asResponse()
       opened = true
       idle.touch()
-      await readChunks(fetch, response, (chunk) => {
+      complete = await readChunks(fetch, response, (chunk) => {
         idle.touch()
         assembler.push(chunk)
       })
@@ -141,6 +152,8 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
       if (err instanceof HandlerFailure) throw err
       if (!req.signal.aborted && !watchdog.signal.aborted) {
         failure = await explain(toProviderError(err, { url, model: req.model }), req.model, req.signal)
+        // Lost after the finish_reason: the reply itself is whole (only a usage chunk may be missing).
+        if (failure.kind === 'network' && assembler.finished) failure = undefined
       }
     } finally {
       idle.stop()
@@ -149,14 +162,19 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     if (watchdog.signal.aborted) {
       const what = assembler.delivered ? 'stalled' : 'sent nothing'
       failure = new ProviderError('timeout', `${url} ${what} for ${formatDuration(idleTimeoutMs)}`, { url })
-    } else if (failure === undefined && !assembler.finished && !assembler.delivered) {
-      failure = new ProviderError('network', `${url} closed the stream before sending any content`, { url })
+    } else if (failure === undefined && !assembler.finished) {
+      // A finish_reason or [DONE] closes a reply (servers send one, the other or both); a body that just
+      // ends with neither was cut off, and what it carried is not the model's answer.
+      if (!complete) failure = cutOff(url, assembler.delivered)
+      else if (!assembler.delivered) {
+        failure = new ProviderError('network', `${url} closed the stream before sending any content`, { url })
+      }
     }
     if (failure === undefined) return assembler.result()
-    // Once output reached the handlers a retry would show it twice: surface the error instead. A corrupt
-    // stream (malformed chunk) that delivered nothing yet is worth another try like a dropped one.
+    // A corrupt stream (malformed chunk) is worth another try like a dropped one. Output the failed
+    // attempt already showed is withdrawn by the caller (RetryInfo.discarded): nothing of it is kept.
     const retryable = isRetryableError(failure) || (opened && failure.kind === 'protocol')
-    if (retryable && !assembler.delivered) throw new RetryableFailure(failure, retryAfterOf(failure))
+    if (retryable) throw new RetryableFailure(failure, retryAfterOf(failure), assembler.delivered)
     throw failure
   }
 

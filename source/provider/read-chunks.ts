@@ -12,20 +12,21 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json\b/i
  * as it arrives, until `[DONE]` (what follows it is drained unread) or the end of the body. An `error`
  * event is handed on as `{error}` (unless it is already), the shape the assembler raises. A body sent as
  * plain JSON, by a server or proxy that ignored `stream: true`, is one whole completion. Malformed JSON
- * throws a SyntaxError; what `onChunk` throws propagates.
+ * throws a SyntaxError; what `onChunk` throws propagates. Resolves true when the body said it was
+ * complete (`[DONE]`, or a whole JSON completion), false when the event stream just ended.
  */
 export async function readChunks(
   fetch: NodeFetch,
   response: Response,
   onChunk: (chunk: unknown) => void,
-): Promise<void> {
+): Promise<boolean> {
   if (JSON_TYPE.test(response.headers.get('content-type') ?? '')) {
     let text = ''
     await fetch.readText(response, (part) => {
       text += part
     })
     if (text.trim() !== '') onChunk(JSON.parse(text))
-    return
+    return true
   }
   let done = false
   const parser = new SseParser(({ event, data }) => {
@@ -39,4 +40,5 @@ export async function readChunks(
   })
   await fetch.readText(response, (text) => parser.feed(text))
   parser.end()
+  return done
 }

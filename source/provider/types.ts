@@ -11,10 +11,18 @@ export interface ChatRequest {
 }
 
 export interface RetryInfo {
+  /** The attempt about to start after the wait (2 = first retry). */
   attempt: number
   maxAttempts: number
   delayMs: number
   reason: string
+  /** The wait is the server's own (Retry-After), not our backoff. */
+  serverAsked: boolean
+  /**
+   * The failed attempt had already streamed output (text, reasoning, tool-call names) to the handlers:
+   * none of it counts, and what the next attempt streams replaces it.
+   */
+  discarded: boolean
 }
 
 export interface StreamHandlers {

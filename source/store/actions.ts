@@ -47,6 +47,13 @@ export type EphemeralAction =
   | { type: 'step/started'; step: number }
   | { type: 'phase/changed'; phase: Phase }
   | { type: 'assistant/delta'; id: string; text?: string; reasoning?: string }
+  /** The streamed reply so far was withdrawn (its stream broke and the step is retried). */
+  | { type: 'assistant/discarded'; id: string }
+  /**
+   * Sets a notice's level and text in place, adding it if it is new: for a status that changes while it
+   * lasts (a retry countdown). Not logged; a `notice/added` with the same id settles it for good.
+   */
+  | { type: 'notice/updated'; id: string; level: NoticeLevel; text: string }
   | { type: 'tool/started'; callId: string; name: string; summary: string; at: number }
   | { type: 'tool/progress'; callId: string; preview: string }
   | { type: 'consent/requested'; request: ConsentRequest }
@@ -59,7 +66,17 @@ export type EphemeralAction =
   | { type: 'ui/expand-toggled'; id: string }
   | { type: 'model/changed'; model: string }
   /** The provider is about to retry a failed request (also shown as a notice). */
-  | { type: 'provider/retried'; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+  | {
+      type: 'provider/retried'
+      attempt: number
+      maxAttempts: number
+      delayMs: number
+      reason: string
+      /** The wait is the server's Retry-After. */
+      serverAsked: boolean
+      /** What the failed attempt streamed was withdrawn (`assistant/discarded`). */
+      discarded: boolean
+    }
 
 export type Action = PersistedAction | EphemeralAction
 

@@ -135,6 +135,14 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     case 'notice/added':
       return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+    case 'notice/updated': {
+      const existing = state.transcript.items[action.id]
+      if (existing?.kind === 'notice' && existing.level === action.level && existing.text === action.text)
+        return state
+      return c.putItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+    }
+    case 'assistant/discarded':
+      return discardAssistant(state, action.id)
     case 'turn/started':
       return {
         ...state,
@@ -256,6 +264,21 @@ function applyDelta(c: Collections, state: State, id: string, text: string, reas
       : { kind: 'assistant' as const, id, text: '', reasoning: '', streaming: true }
   const next = c.addItem(state, { ...base, text: base.text + text, reasoning: base.reasoning + reasoning })
   return next.transcript.liveId === id ? next : { ...next, transcript: { ...next.transcript, liveId: id } }
+}
+
+/** Removes a streamed, unsettled reply from the transcript (a copy: only live states see this action). */
+function discardAssistant(state: State, id: string): State {
+  const item = state.transcript.items[id]
+  if (item?.kind !== 'assistant' || !item.streaming) return state
+  const { [id]: _gone, ...items } = state.transcript.items
+  return {
+    ...state,
+    transcript: {
+      order: state.transcript.order.filter((other) => other !== id),
+      items,
+      liveId: state.transcript.liveId === id ? null : state.transcript.liveId,
+    },
+  }
 }
 
 function settleAssistant(

@@ -190,10 +190,15 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     mode: config.mode,
     ...(branch ? { gitBranch: branch } : {}),
   })
+  const retry = config.settings.retry
   const provider = createLazyProvider(async () =>
     (await import('../provider/client.js')).createOpenAIProvider({
       baseUrl: endpoint.baseUrl,
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
+      ...(retry?.maxRetryAfterSeconds !== undefined
+        ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }
+        : {}),
     }),
   )
   const tools = createCatalog({ isReadOnlyCommand })

@@ -1,3 +1,4 @@
+import { retryNoticeText } from '../agent/retry-notice.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { exitCodeFor, streamEvent, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
@@ -79,7 +80,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
 }
 
 function progressLine(action: Action, err: NodeJS.WriteStream): void {
-  if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
+  if (action.type === 'provider/retried') err.write(`[warn] ${retryNoticeText(action, action.delayMs)}\n`)
+  else if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
   else if (action.type === 'tool/finished')
     err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
   else if (action.type === 'notice/added') err.write(`[${action.level}] ${action.text}\n`)

@@ -35,7 +35,7 @@ function wireCalls(calls: ScriptedToolCall[], prefix: string): WireCall[] {
   }))
 }
 
-function finishReasonOf(reply: ScriptedCompletion): string {
+function finishReasonOf(reply: ScriptedCompletion): string | null {
   if (reply.finishReason !== undefined) return reply.finishReason
   return (reply.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop'
 }
@@ -116,7 +116,8 @@ export function buildStreamChunks(reply: ScriptedCompletion, ctx: ChunkContext):
   for (const piece of pieces(reply.text ?? '', size)) chunks.push(chunk({ content: piece }))
   const calls = wireCalls(reply.toolCalls ?? [], ctx.callIdPrefix)
   for (const delta of toolCallDeltas(calls, reply.fragments, size)) chunks.push(chunk({ tool_calls: delta }))
-  chunks.push(chunk({}, finishReasonOf(reply)))
+  const finish = finishReasonOf(reply)
+  if (finish !== null) chunks.push(chunk({}, finish))
   if (ctx.includeUsage) chunks.push({ ...base, choices: [], usage: usageOf(reply, ctx) })
   return chunks
 }

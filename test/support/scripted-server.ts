@@ -140,7 +140,7 @@ async function writeStream(res: ServerResponse, reply: ScriptedCompletion, chunk
       await delay(pace)
     }
   }
-  pending.push('data: [DONE]\n\n')
+  if (reply.noDone !== true) pending.push('data: [DONE]\n\n')
   flush()
   if (!closed) res.end()
 }
@@ -226,7 +226,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       includeUsage: streamOptions?.include_usage === true,
       callIdPrefix: `call_s${counters.responses}`,
     }
-    if (body.stream === true) {
+    if (body.stream === true && reply.ignoreStream !== true) {
       await writeStream(res, reply, buildStreamChunks(reply, ctx))
     } else {
       sendJson(res, 200, buildCompletion(reply, ctx))

@@ -21,8 +21,8 @@ export interface ScriptedCompletion {
   toolCalls?: ScriptedToolCall[]
   /** Default: a rough estimate (characters / 4) of the request and the reply. */
   usage?: ScriptedUsage
-  /** Default: 'tool_calls' when toolCalls is non-empty, else 'stop'. */
-  finishReason?: string
+  /** Default: 'tool_calls' when toolCalls is non-empty, else 'stop'. null: no finish_reason is sent at all. */
+  finishReason?: string | null
   /**
    * How tool-call fragments are cut: 'fine' (id+name first, args in small pieces — default), 'whole'
    * (all calls complete in one chunk), 'late-ids' (id/name only arrive in a later fragment),
@@ -35,6 +35,10 @@ export interface ScriptedCompletion {
   chunkDelayMs?: number
   /** Stop sending after N chunks and end the response WITHOUT [DONE]. */
   cutAfterChunks?: number
+  /** Send every chunk (finish_reason and usage included) but end the response without `data: [DONE]`. */
+  noDone?: boolean
+  /** Answer a streaming request with one JSON `chat.completion`, as servers that ignore `stream: true` do. */
+  ignoreStream?: boolean
   /** Stop sending after N chunks and keep the connection open until the client goes away. */
   hangAfterChunks?: number
   /** Insert a malformed SSE data line after N chunks (the stream then continues normally). */

@@ -4,6 +4,7 @@ import { type TurnDeps, runTurn } from '../../../source/agent/loop.js'
 import type { PermissionGate } from '../../../source/agent/permission-gate.js'
 import { buildToolDefinitions } from '../../../source/agent/tool-definitions.js'
 import { createOpenAIProvider } from '../../../source/provider/client.js'
+import type { Action } from '../../../source/store/actions.js'
 import { createStore, type Store } from '../../../source/store/create-store.js'
 import { initialState } from '../../../source/store/state.js'
 import { type AnyTool, defineTool, ToolError, type ToolContext } from '../../../source/tools/types.js'
@@ -85,14 +86,23 @@ export function makeHarness(opts: {
   interactive?: boolean
   vision?: boolean
   allowedTools?: boolean
+  /** Provider attempts per step (default 5). */
+  maxAttempts?: number
+  /** Sees every action after it was reduced. */
+  observe?: (action: Action) => void
 }): Harness {
   const store = createStore(
     initialState(
       { id: 's', cwd: process.cwd(), model: 'test-model', baseUrl: opts.baseUrl, title: '', startedAt: 0 },
       'dangerous',
     ),
+    opts.observe,
   )
-  const provider = createOpenAIProvider({ baseUrl: opts.baseUrl, baseDelayMs: 1 })
+  const provider = createOpenAIProvider({
+    baseUrl: opts.baseUrl,
+    baseDelayMs: 1,
+    ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+  })
   let n = 0
   const deps: TurnDeps = {
     store,

@@ -93,17 +93,17 @@ describe('OpenAI provider: retries', () => {
     expect(server.requests).toHaveLength(3)
   })
 
-  it('does not retry once text reached the handlers', async () => {
+  it('retries a server error sent mid-reply, telling the caller to withdraw what it showed', async () => {
     const { server, provider } = await setup([
       { text: 'abcdef', chunkSize: 2, streamErrorAfterChunks: 2 },
-      { text: 'dup' },
+      { text: 'whole' },
     ])
     const retries: RetryInfo[] = []
-    await expect(provider.stream(request(), { onRetry: (i) => retries.push(i) })).rejects.toMatchObject({
-      kind: 'server',
-    })
-    expect(retries).toEqual([])
-    expect(server.requests).toHaveLength(1)
+    const step = await provider.stream(request(), { onRetry: (i) => retries.push(i) })
+    expect(step).toMatchObject({ text: 'whole', finishReason: 'stop' })
+    expect(retries).toMatchObject([{ attempt: 2, discarded: true }])
+    expect(retries[0]?.reason).toContain('scripted stream error')
+    expect(server.requests).toHaveLength(2)
   })
 
   it('stops waiting and returns aborted when the caller aborts during a backoff', async () => {
@@ -147,16 +147,46 @@ describe('OpenAI provider: retries', () => {
     expect(server.requests).toHaveLength(1)
   })
 
-  it('fails with a timeout, not a retry, when a stream stalls after content', async () => {
+  it('retries a stream that stalls after content, withdrawing what it showed', async () => {
     const { server, provider } = await setup(
-      [{ text: 'abcdef', chunkSize: 2, hangAfterChunks: 2 }, { text: 'dup' }],
+      [{ text: 'abcdef', chunkSize: 2, hangAfterChunks: 2 }],
       { idleTimeoutMs: 500 },
+      { fallback: { text: 'fresh' } },
     )
-    await expect(provider.stream(request(), {})).rejects.toMatchObject({
-      kind: 'timeout',
-      message: expect.stringContaining('stalled'),
+    const retries: RetryInfo[] = []
+    const step = await provider.stream(request(), { onRetry: (i) => retries.push(i) })
+    expect(step.text).toBe('fresh')
+    expect(retries[0]).toMatchObject({ discarded: true, reason: `${server.baseUrl} stalled for 500 ms` })
+    expect(server.requests.length).toBe(retries.length + 1)
+  })
+
+  it('ends the retries when the server asks to wait longer than the cap, naming the wait', async () => {
+    const { server, provider } = await setup([{ status: 429, headers: { 'retry-after': '3600' } }])
+    const retries: RetryInfo[] = []
+    await expect(provider.stream(request(), { onRetry: (i) => retries.push(i) })).rejects.toMatchObject({
+      kind: 'rate_limit',
+      message: expect.stringContaining('the server asked to wait 3600 s (60 min) before retrying'),
     })
+    expect(retries).toEqual([])
     expect(server.requests).toHaveLength(1)
+  })
+
+  it('takes a Retry-After date as the wait, reported as the server asking', async () => {
+    const date = new Date(Date.now() + 30_000).toUTCString()
+    const { provider } = await setup([{ status: 503, headers: { 'retry-after': date } }])
+    const controller = new AbortController()
+    const retries: RetryInfo[] = []
+    const step = await provider.stream(request({ signal: controller.signal }), {
+      onRetry: (i) => {
+        retries.push(i)
+        controller.abort()
+      },
+    })
+    expect(step.aborted).toBe(true)
+    expect(retries[0]?.serverAsked).toBe(true)
+    // An HTTP date has whole seconds: the wait is what is left of them.
+    expect(retries[0]?.delayMs).toBeGreaterThan(20_000)
+    expect(retries[0]?.delayMs).toBeLessThanOrEqual(30_000)
   })
 })
 

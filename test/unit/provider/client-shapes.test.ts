@@ -60,6 +60,48 @@ describe('OpenAI provider: body shapes', () => {
     expect(step.usage).toMatchObject({ input: 12, output: 3 })
   })
 
+  it('takes a whole JSON completion without a finish_reason as complete', async () => {
+    const provider = await providerFor((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { content: 'All of it.' } }] }))
+    })
+    const step = await provider.stream(request(), {})
+    expect(step).toMatchObject({ text: 'All of it.', finishReason: 'unknown' })
+  })
+
+  it('keeps a reply whose connection drops after its finish_reason (only the usage is missing)', async () => {
+    let requests = 0
+    const provider = await providerFor((_req, _body, res) => {
+      requests++
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('data: {"choices":[{"index":0,"delta":{"content":"Done."},"finish_reason":"stop"}]}\n\n')
+      // The socket goes before the body's end (no [DONE], no final chunk of the chunked encoding).
+      setImmediate(() => res.socket?.destroy())
+    })
+    const step = await provider.stream(request(), {})
+    expect(step).toMatchObject({ text: 'Done.', finishReason: 'stop' })
+    expect(requests).toBe(1)
+  })
+
+  it('retries a connection that drops mid-reply, before any finish_reason', async () => {
+    let requests = 0
+    const provider = await providerFor((_req, _body, res) => {
+      requests++
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      if (requests === 1) {
+        res.write('data: {"choices":[{"index":0,"delta":{"content":"Half"}}]}\n\n')
+        setImmediate(() => res.socket?.destroy())
+        return
+      }
+      res.end('data: {"choices":[{"index":0,"delta":{"content":"Whole."},"finish_reason":"stop"}]}\n\n')
+    })
+    const retries: boolean[] = []
+    const step = await provider.stream(request(), { onRetry: (i) => retries.push(i.discarded) })
+    expect(step).toMatchObject({ text: 'Whole.', finishReason: 'stop' })
+    expect(retries).toEqual([true])
+    expect(requests).toBe(2)
+  })
+
   it('surfaces an SSE error event after content as the error it describes', async () => {
     const provider = await providerFor((_req, _body, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' })

@@ -186,11 +186,68 @@ describe('OpenAI provider: streaming', () => {
     expect(step.usage).toEqual({ input: 4000, output: 12, cached: 3584 })
   })
 
-  it("returns what arrived (finish 'unknown') when the stream ends without [DONE] after content", async () => {
-    const { server, provider } = await setup([{ text: 'abcdefghij', chunkSize: 2, cutAfterChunks: 3 }])
+  it('retries a stream cut off mid-reply (no finish_reason, no [DONE]), withdrawing what it showed', async () => {
+    const { server, provider } = await setup([
+      { text: 'abcdefghij', chunkSize: 2, cutAfterChunks: 3 },
+      { text: 'whole reply' },
+    ])
     const { log, handlers } = recorder()
     const step = await provider.stream(request(), handlers)
-    expect(step).toMatchObject({ text: 'abcd', finishReason: 'unknown', aborted: false, usage: null })
+    expect(step).toMatchObject({ text: 'whole reply', finishReason: 'stop', aborted: false })
+    expect(log.retries).toMatchObject([{ attempt: 2, discarded: true, serverAsked: false }])
+    expect(log.retries[0]?.reason).toBe(
+      `${server.baseUrl} closed the stream mid-reply (no finish_reason and no [DONE])`,
+    )
+    // The handlers saw the cut attempt, then the whole one: the retry told the caller to drop the first.
+    expect(log.text.join('')).toBe('abcdwhole reply')
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('never returns a cut-off tool call: the step is retried', async () => {
+    const { server, provider } = await setup([
+      {
+        toolCalls: [{ name: 'Bash', arguments: '{"command":"touch cutA.txt"}' }],
+        chunkSize: 4,
+        cutAfterChunks: 5,
+      },
+      { text: 'done' },
+    ])
+    const { log, handlers } = recorder()
+    const step = await provider.stream(request(), handlers)
+    expect(step).toMatchObject({ text: 'done', toolCalls: [] })
+    expect(log.retries).toMatchObject([{ discarded: true }])
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('gives up on a stream that is cut every time, with the reason and the attempt count', async () => {
+    const { server, provider } = await setup(
+      [
+        { text: 'abcdef', chunkSize: 2, cutAfterChunks: 2 },
+        { text: 'abcdef', chunkSize: 2, cutAfterChunks: 2 },
+      ],
+      { maxAttempts: 2 },
+    )
+    await expect(provider.stream(request(), {})).rejects.toMatchObject({
+      kind: 'network',
+      message: `${server.baseUrl} closed the stream mid-reply (no finish_reason and no [DONE]) (gave up after 2 attempts)`,
+    })
+    expect(server.requests).toHaveLength(2)
+  })
+
+  it('accepts a reply closed by its finish_reason without [DONE]', async () => {
+    const { server, provider } = await setup([{ text: 'complete', noDone: true }])
+    const { log, handlers } = recorder()
+    const step = await provider.stream(request(), handlers)
+    expect(step).toMatchObject({ text: 'complete', finishReason: 'stop' })
+    expect(log.retries).toEqual([])
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('accepts a reply closed by [DONE] without a finish_reason', async () => {
+    const { server, provider } = await setup([{ text: 'complete', finishReason: null }])
+    const { log, handlers } = recorder()
+    const step = await provider.stream(request(), handlers)
+    expect(step).toMatchObject({ text: 'complete', finishReason: 'unknown' })
     expect(log.retries).toEqual([])
     expect(server.requests).toHaveLength(1)
   })
@@ -215,31 +272,32 @@ describe('OpenAI provider: streaming', () => {
     expect(server.requests).toHaveLength(2)
   })
 
-  it('fails clearly on a malformed chunk after content, without retrying', async () => {
+  it('retries a malformed chunk after content, withdrawing what it showed', async () => {
     const { server, provider } = await setup([
       { text: 'abcdef', chunkSize: 2, malformedAfterChunks: 2 },
-      { text: 'never' },
+      { text: 'clean' },
     ])
     const { log, handlers } = recorder()
-    await expect(provider.stream(request(), handlers)).rejects.toMatchObject({
-      name: 'ProviderError',
-      kind: 'protocol',
-      message: expect.stringContaining(`${server.baseUrl} sent a malformed stream chunk`),
-    })
-    expect(log.text.join('')).toBe('ab')
-    expect(server.requests).toHaveLength(1)
+    const step = await provider.stream(request(), handlers)
+    expect(step.text).toBe('clean')
+    expect(log.retries).toMatchObject([{ discarded: true }])
+    expect(log.retries[0]?.reason).toContain(`${server.baseUrl} sent a malformed stream chunk`)
+    expect(server.requests).toHaveLength(2)
   })
 
-  it('surfaces an error object sent inside the stream after content', async () => {
-    const { server, provider } = await setup([
-      { text: 'abcdef', chunkSize: 2, streamErrorAfterChunks: 3 },
-      { text: 'never' },
-    ])
+  it('surfaces an error object sent inside the stream after content once retries run out', async () => {
+    const { server, provider } = await setup(
+      [
+        { text: 'abcdef', chunkSize: 2, streamErrorAfterChunks: 3 },
+        { text: 'abcdef', chunkSize: 2, streamErrorAfterChunks: 3 },
+      ],
+      { maxAttempts: 2 },
+    )
     await expect(provider.stream(request(), {})).rejects.toMatchObject({
       kind: 'server',
       message: expect.stringContaining('scripted stream error'),
     })
-    expect(server.requests).toHaveLength(1)
+    expect(server.requests).toHaveLength(2)
   })
 
   it('retries an in-stream error that arrives before any content', async () => {

@@ -3,8 +3,8 @@ import {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
   isRetryableError,
+  formatWait,
   isRetryableStatus,
-  MAX_RETRY_AFTER_MS,
   parseRetryAfter,
   RetryableFailure,
   retryDelay,
@@ -14,22 +14,38 @@ import {
 import { ProviderError, type RetryInfo } from '../../../source/provider/types.js'
 
 const URL = 'http://127.0.0.1:1/v1'
-const policy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 }
+const policy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 60_000 }
 
 describe('retry delays', () => {
-  it('uses full jitter over an exponentially growing, capped window', () => {
-    expect([1, 2, 3, 4, 5].map((n) => backoffDelay(n, policy, () => 0.999999))).toEqual([
-      99, 199, 399, 799, 999,
-    ])
-    expect(backoffDelay(3, policy, () => 0)).toBe(0)
-    expect(backoffDelay(2, policy, () => 0.5)).toBe(100)
+  it('grows the wait with every retry: jitter over the upper half of a doubling, capped window', () => {
+    const lowest = [1, 2, 3, 4, 5].map((n) => backoffDelay(n, policy, () => 0))
+    const highest = [1, 2, 3, 4, 5].map((n) => backoffDelay(n, policy, () => 0.999999))
+    expect(lowest).toEqual([50, 100, 200, 400, 500])
+    expect(highest).toEqual([99, 199, 399, 799, 999])
+    // Never nothing, and a later retry never waits less than an earlier one (until the cap).
+    for (let n = 1; n < 4; n++) expect(lowest[n]).toBeGreaterThan(highest[n - 1] as number)
+    expect(backoffDelay(1, DEFAULT_RETRY_POLICY, () => 0)).toBe(500)
   })
 
-  it('prefers a sane Retry-After over the backoff', () => {
+  it("takes the server's Retry-After as the wait when it sent one", () => {
     expect(retryDelay(1, policy, 2500, () => 0.5)).toBe(2500)
     expect(retryDelay(1, policy, 0, () => 0.5)).toBe(0)
-    expect(retryDelay(1, policy, MAX_RETRY_AFTER_MS + 1, () => 0.5)).toBe(50)
-    expect(retryDelay(1, policy, undefined, () => 0.5)).toBe(50)
+    expect(retryDelay(1, policy, undefined, () => 0.5)).toBe(75)
+  })
+
+  it.each([
+    [600, '0.6 s'],
+    [40, '0.1 s'],
+    [9_900, '9.9 s'],
+    [9_940, '10 s'],
+    [12_000, '12 s'],
+    [95_000, '95 s'],
+    [119_500, '2 min'],
+    [300_000, '5 min'],
+    [90_000 + 60_000, '2 min 30 s'],
+    [3_600_000, '60 min'],
+  ])('formats a wait of %i ms as %s', (ms, text) => {
+    expect(formatWait(ms)).toBe(text)
   })
 
   it('parses retry-after-ms, Retry-After seconds and HTTP dates', () => {
@@ -86,8 +102,22 @@ describe('withRetry', () => {
     expect(result).toBe('ok on 3')
     expect(calls).toBe(3)
     expect(infos).toEqual([
-      { attempt: 2, maxAttempts: 4, delayMs: 0, reason: `${URL} answered 503` },
-      { attempt: 3, maxAttempts: 4, delayMs: 7, reason: `${URL} answered 503` },
+      {
+        attempt: 2,
+        maxAttempts: 4,
+        delayMs: 50,
+        reason: `${URL} answered 503`,
+        serverAsked: false,
+        discarded: false,
+      },
+      {
+        attempt: 3,
+        maxAttempts: 4,
+        delayMs: 7,
+        reason: `${URL} answered 503`,
+        serverAsked: true,
+        discarded: false,
+      },
     ])
   })
 
@@ -106,6 +136,60 @@ describe('withRetry', () => {
       message: expect.stringContaining('gave up after 4 attempts'),
     })
     expect(calls).toBe(4)
+  })
+
+  it('says when a failed attempt had shown output that the retry withdraws', async () => {
+    const infos: RetryInfo[] = []
+    const cut = new ProviderError('network', `${URL} closed the stream mid-reply`, { url: URL })
+    const result = await withRetry(
+      async (attempt) => {
+        if (attempt === 1) throw new RetryableFailure(cut, undefined, true)
+        return 'whole'
+      },
+      { policy, signal: new AbortController().signal, onAborted: () => '', onRetry: (i) => infos.push(i) },
+    )
+    expect(result).toBe('whole')
+    expect(infos).toMatchObject([{ attempt: 2, discarded: true, serverAsked: false }])
+  })
+
+  it('fails at once, naming the wait, when the server asks for more than the cap', async () => {
+    let calls = 0
+    const infos: RetryInfo[] = []
+    const run = withRetry(
+      async () => {
+        calls += 1
+        throw failure(429, 3_600_000)
+      },
+      { policy, signal: new AbortController().signal, onAborted: () => '', onRetry: (i) => infos.push(i) },
+    )
+    await expect(run).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(
+        /answered 429; the server asked to wait 3600 s \(60 min\) before retrying, longer than the 60 s/,
+      ),
+    })
+    expect(calls).toBe(1)
+    expect(infos).toEqual([])
+  })
+
+  it('honours a Retry-After right at the cap', async () => {
+    const infos: RetryInfo[] = []
+    const controller = new AbortController()
+    await withRetry(
+      async () => {
+        throw failure(429, 60_000)
+      },
+      {
+        policy,
+        signal: controller.signal,
+        onAborted: () => '',
+        onRetry: (i) => {
+          infos.push(i)
+          controller.abort()
+        },
+      },
+    )
+    expect(infos).toMatchObject([{ delayMs: 60_000, serverAsked: true }])
   })
 
   it('rethrows other errors at once', async () => {

@@ -37,6 +37,43 @@ describe('reducer', () => {
     expect(s2.messages.at(-1)).toEqual({ role: 'assistant', content: 'Hello' })
   })
 
+  it('withdraws a streaming reply whose stream broke, and the retry streams into a fresh item', () => {
+    const s1 = run([
+      { type: 'user/submitted', id: 'u1', content: 'hi', text: 'hi' },
+      { type: 'assistant/delta', id: 'a1', text: 'partial' },
+      { type: 'assistant/discarded', id: 'a1' },
+    ])
+    expect(s1.transcript.order).toEqual(['u1'])
+    expect(s1.transcript.items.a1).toBeUndefined()
+    expect(s1.transcript.liveId).toBeNull()
+    expect(s1.messages).toEqual([{ role: 'user', content: 'hi' }])
+    const s2 = run([{ type: 'assistant/delta', id: 'a1', text: 'whole' }], s1)
+    expect(s2.transcript.items.a1).toMatchObject({ text: 'whole', streaming: true })
+    // A settled reply is history: it is never withdrawn.
+    const settled = run(
+      [{ type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: 'whole' } }],
+      s2,
+    )
+    expect(reducer(settled, { type: 'assistant/discarded', id: 'a1' })).toBe(settled)
+    expect(reducer(settled, { type: 'assistant/discarded', id: 'nope' })).toBe(settled)
+  })
+
+  it('updates a notice in place by id, and a logged notice/added with that id settles it', () => {
+    const update = (text: string): Action => ({ type: 'notice/updated', id: 'n1', level: 'warn', text })
+    const s1 = run([
+      { type: 'user/submitted', id: 'u1', content: 'hi', text: 'hi' },
+      update('attempt 1 of 5 failed; next try in 0.7 s'),
+      update('attempt 2 of 5 failed; next try in 1.4 s'),
+    ])
+    expect(s1.transcript.order).toEqual(['u1', 'n1'])
+    expect(s1.transcript.items.n1).toMatchObject({ text: 'attempt 2 of 5 failed; next try in 1.4 s' })
+    expect(reducer(s1, update('attempt 2 of 5 failed; next try in 1.4 s'))).toBe(s1)
+    expect(isPersisted(update('x'))).toBe(false)
+    const s2 = reducer(s1, { type: 'notice/added', id: 'n1', level: 'error', text: 'gave up' })
+    expect(s2.transcript.order).toEqual(['u1', 'n1'])
+    expect(s2.transcript.items.n1).toEqual({ kind: 'notice', id: 'n1', level: 'error', text: 'gave up' })
+  })
+
   it('creates pending tool cards from tool calls and pairs results in history', () => {
     const call = {
       id: 'c1',

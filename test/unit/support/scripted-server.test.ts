@@ -125,6 +125,31 @@ describe('scripted server: streaming', () => {
     expect(lines).toHaveLength(3)
   })
 
+  it('ends a whole stream without [DONE] when told to', async () => {
+    const server = await start({ replies: [{ text: 'abcd', chunkSize: 2, noDone: true }] })
+    const { chunks, done } = await streamed(server)
+    expect(done).toBe(false)
+    expect(chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).at(-1)).toBe('stop')
+    expect(chunks.at(-1)?.usage).toBeDefined()
+  })
+
+  it('answers a streaming request with one JSON completion when told to ignore stream', async () => {
+    const server = await start({ replies: [{ text: 'whole', ignoreStream: true }] })
+    const res = await chat(server, { stream: true })
+    expect(res.headers.get('content-type')).toContain('application/json')
+    expect(await res.json()).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { content: 'whole' }, finish_reason: 'stop' }],
+    })
+  })
+
+  it('sends no finish_reason at all for finishReason null', async () => {
+    const server = await start({ replies: [{ text: 'abcd', chunkSize: 2, finishReason: null }] })
+    const { chunks, done } = await streamed(server)
+    expect(done).toBe(true)
+    expect(chunks.every((c) => c.choices.every((ch) => ch.finish_reason === null))).toBe(true)
+  })
+
   it('inserts a malformed data line and then continues', async () => {
     const server = await start({ replies: [{ text: 'abcd', chunkSize: 2, malformedAfterChunks: 2 }] })
     const lines = dataLines(await (await chat(server, { stream: true })).text())
