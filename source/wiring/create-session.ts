@@ -105,6 +105,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     logPath,
     restored ? undefined : { type: 'header', format: SESSION_FORMAT, id, cwd: workspace, createdAt },
   )
+  if (log.tornTail) {
+    warnings.push(
+      `${logPath}: moved the torn last line (${log.tornTail.bytes} bytes) to ${log.tornTail.path}; new events start on a clean line`,
+    )
+  }
   const sessionInfo = {
     id,
     cwd: workspace,

@@ -3,7 +3,7 @@
  * mid-reply, tool arguments that are not JSON, replies cut by the output limit, Retry-After.
  */
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
@@ -157,5 +157,29 @@ describe('headless: Retry-After', () => {
       'the server asked to wait 3600 s (60 min) before retrying, longer than the 300 s',
     )
     expect(env.server.requests).toHaveLength(1)
+  })
+})
+
+describe('headless: a session log with a torn last line', () => {
+  it('cuts the torn line off (kept in a .torn file) before --continue appends, so the next resume keeps it all', async () => {
+    env.server.enqueue({ text: 'one' })
+    const first = await cli(['-p', 'first question', '--output-format', 'json'])
+    const id = JSON.parse(first.stdout).session_id as string
+    const dir = join(env.box.home, '.local', 'state', 'agent-tui', 'sessions')
+    const [project] = await readdir(dir)
+    const file = join(dir, String(project), `${id}.jsonl`)
+    // A crash mid-write: the last event is a fragment without its newline.
+    await appendFile(file, '{"type":"assistant/settled","id":"a9","mess')
+    env.server.enqueue({ text: 'two' })
+    const second = await cli(['-p', 'second question', '--continue'])
+    expect(second.code).toBe(0)
+    expect(second.stderr).toContain(`moved the torn last line (43 bytes) to ${file}.torn`)
+    expect(await readFile(`${file}.torn`, 'utf8')).toBe('{"type":"assistant/settled","id":"a9","mess\n')
+    env.server.enqueue({ text: 'three' })
+    const third = await cli(['-p', 'third question', '--continue'])
+    expect(third.code).toBe(0)
+    expect(third.stderr).toBe('')
+    const users = messagesOf(2).filter((m) => m.role === 'user')
+    expect(users.map((m) => m.content)).toEqual(['first question', 'second question', 'third question'])
   })
 })
