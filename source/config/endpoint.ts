@@ -28,9 +28,20 @@ export interface EndpointOptions {
   probeTargets?: readonly ProbeTarget[]
   /** Total budget for the loopback probe (default 300 ms). */
   probeBudgetMs?: number
-  /** Timeout for listing the models of a configured endpoint (default 2000 ms). */
+  /**
+   * Timeout of one attempt at listing the models of a configured endpoint. Default 2000 ms when a model
+   * is configured (the listing only adds the context length), 10000 ms when the model must come from it.
+   */
   listTimeoutMs?: number
+  /** Attempts at that listing: default 1 with a model configured, 2 without. */
+  listAttempts?: number
+  /** Pause before the next attempt (default 1000 ms). */
+  listRetryDelayMs?: number
 }
+
+/** Listing the models when none is configured: the model depends on it, so it gets time and a second try. */
+export const MODEL_LIST_TIMEOUT_MS = 10_000
+export const MODEL_LIST_ATTEMPTS = 2
 
 export interface ProbeResult {
   name: string
@@ -61,7 +72,8 @@ interface ModelInfo {
   contextLength?: number
 }
 
-type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string }
+/** A failed listing says what happened; `retryable` when another try could go differently. */
+type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string; retryable: boolean }
 
 /** Resolve the endpoint. Never throws: failures are reported in the result. */
 export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
@@ -74,19 +86,29 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
   if (opts.baseUrl !== undefined) {
     const baseUrl = opts.baseUrl.replace(/\/+$/, '')
     const base = { kind: 'configured' as const, baseUrl, apiKey: opts.apiKey, model: opts.model }
-    const timeoutMs = opts.listTimeoutMs ?? 2000
-    const listing = await listModels(baseUrl, {
-      apiKey: opts.apiKey,
-      fetchImpl,
-      signal: AbortSignal.timeout(timeoutMs),
-      timeoutMs,
-    })
-    if (!listing.ok)
+    const needed = opts.model === undefined
+    const timeoutMs = opts.listTimeoutMs ?? (needed ? MODEL_LIST_TIMEOUT_MS : 2000)
+    const attempts = Math.max(1, opts.listAttempts ?? (needed ? MODEL_LIST_ATTEMPTS : 1))
+    let listing: Listing = { ok: false, error: 'not tried', retryable: true }
+    let tried = 0
+    while (tried < attempts && !listing.ok && listing.retryable) {
+      if (tried > 0) await delay(opts.listRetryDelayMs ?? 1000)
+      tried++
+      listing = await listModels(baseUrl, {
+        apiKey: opts.apiKey,
+        fetchImpl,
+        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
+      })
+    }
+    if (!listing.ok) {
+      const times = tried > 1 ? ` (tried ${tried} times)` : ''
       return {
         ...base,
         models: [],
-        listError: `listing models at ${baseUrl}/models failed: ${listing.error}`,
+        listError: `listing models at ${baseUrl}/models failed: ${listing.error}${times}`,
       }
+    }
     return { ...base, ...chooseModel(listing.models, opts.model), models: listing.models.map((m) => m.id) }
   }
   if (opts.probe === false) return { kind: 'none', probed: [] }
@@ -149,22 +171,35 @@ async function listModels(
     const response = await opts.fetchImpl(`${baseUrl}/models`, { headers, signal: opts.signal })
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined)
-      const hint = response.status === 401 || response.status === 403 ? ' (check the API key)' : ''
-      return { ok: false, error: `HTTP ${response.status}${hint}` }
+      const status = response.status
+      const hint = status === 401 || status === 403 ? ' (check the API key)' : ''
+      const retryable = status === 408 || status === 429 || status >= 500
+      return { ok: false, error: `HTTP ${status}${hint}`, retryable }
     }
     let body: unknown
     try {
       body = await response.json()
     } catch {
-      if (opts.signal.aborted) return { ok: false, error: `no answer within ${opts.timeoutMs} ms` }
-      return { ok: false, error: 'answered, but not with JSON' }
+      if (opts.signal.aborted) return timedOut(opts.timeoutMs)
+      return { ok: false, error: 'answered, but not with JSON', retryable: false }
     }
     const models = extractModels(body)
-    return models ? { ok: true, models } : { ok: false, error: 'answered, but not with a model list' }
+    return models
+      ? { ok: true, models }
+      : { ok: false, error: 'answered, but not with a model list', retryable: false }
   } catch (err) {
-    if (opts.signal.aborted) return { ok: false, error: `no answer within ${opts.timeoutMs} ms` }
-    return { ok: false, error: describeFetchError(err) }
+    if (opts.signal.aborted) return timedOut(opts.timeoutMs)
+    return { ok: false, error: describeFetchError(err), retryable: true }
   }
+}
+
+function timedOut(ms: number): Listing {
+  const wait = ms < 1000 || ms % 1000 !== 0 ? `${ms} ms` : `${ms / 1000} s`
+  return { ok: false, error: `no answer within ${wait}`, retryable: true }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 /** OpenAI's `{data: [{id}]}`, or the `{models: [{id|name|model}]}` some local servers use. */

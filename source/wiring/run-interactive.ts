@@ -44,7 +44,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       {
         name: 'configured',
         url: endpoint.baseUrl,
-        result: `reachable, but no model configured and none listed${endpoint.listError ? ` (${endpoint.listError})` : ''}`,
+        result: `no model configured, and ${endpoint.listError ?? 'it lists no models'}; pass --model NAME`,
       },
     ])
   }

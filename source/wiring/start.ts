@@ -94,8 +94,9 @@ export async function start(args: ParsedArgs): Promise<number> {
       }
       const model = config.model ?? endpoint.model
       if (!model) {
+        const why = endpoint.listError ?? `${endpoint.baseUrl}/models lists none`
         err.write(
-          `agent-tui: no model configured and ${endpoint.baseUrl} lists none${endpoint.listError ? ` (${endpoint.listError})` : ''}; pass --model or set AGENT_TUI_MODEL\n`,
+          `agent-tui: no model configured, and ${why}.\nPass --model NAME (or set AGENT_TUI_MODEL, or "model" in settings).\n`,
         )
         return 2
       }

@@ -7,6 +7,8 @@ import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promise
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { runCli } from '../support/run-cli.ts'
+import { startScriptedServer } from '../support/scripted-server.ts'
 
 const env = setupE2eEnv()
 const { cli } = env
@@ -181,5 +183,44 @@ describe('headless: a session log with a torn last line', () => {
     expect(third.stderr).toBe('')
     const users = messagesOf(2).filter((m) => m.role === 'user')
     expect(users.map((m) => m.content)).toEqual(['first question', 'second question', 'third question'])
+  })
+})
+
+describe('headless: listing the models at start (no model configured)', () => {
+  it('tries the listing again when it fails once, and runs with the first listed model', async () => {
+    const server = await startScriptedServer({
+      modelsFaults: [{ status: 503 }],
+      models: [{ id: 'listed-model' }],
+      replies: [{ text: 'answered' }],
+    })
+    try {
+      const r = await runCli(['--base-url', server.baseUrl, '-p', 'hi'], {
+        cwd: env.box.workspace,
+        env: env.box.env,
+      })
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.stdout).toBe('answered\n')
+      expect(server.requests[0]?.body.model).toBe('listed-model')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('says what failed and what to set when the listing keeps failing', async () => {
+    const server = await startScriptedServer({ modelsFaults: [{ status: 502 }, { status: 502 }] })
+    try {
+      const r = await runCli(['--base-url', server.baseUrl, '-p', 'hi'], {
+        cwd: env.box.workspace,
+        env: env.box.env,
+      })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toBe(
+        `agent-tui: no model configured, and listing models at ${server.baseUrl}/models failed: HTTP 502 (tried 2 times).\n` +
+          'Pass --model NAME (or set AGENT_TUI_MODEL, or "model" in settings).\n',
+      )
+    } finally {
+      await server.close()
+    }
   })
 })

@@ -154,6 +154,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const requests: RecordedRequest[] = []
   const pairingViolations: string[] = []
   const models = opts.models ?? [{ id: 'test-model' }]
+  const modelsFaults = [...(opts.modelsFaults ?? [])]
   const waiters = new Set<Waiter>()
   const counters = { unexpected: 0, responses: 0 }
 
@@ -238,6 +239,15 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     const route = path.replace(/^\/v1(?=\/)/, '')
     if (req.method === 'POST' && route === '/chat/completions') return handleChat(req, res, path)
     if (req.method === 'GET' && route === '/models') {
+      const fault = modelsFaults.shift()
+      if (fault !== undefined && 'reset' in fault) {
+        req.socket.destroy()
+        return
+      }
+      if (fault !== undefined) {
+        sendHttpError(res, fault)
+        return
+      }
       const data = models.map((m) => ({
         object: 'model',
         created: 1_700_000_000,

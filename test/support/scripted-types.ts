@@ -87,6 +87,8 @@ export interface ScriptedServerOptions {
   fallback?: ReplySource
   /** Models listed by GET /v1/models (default: one model, `test-model`). */
   models?: ScriptedModel[]
+  /** Answers to the first GET /v1/models requests, one each, before the list is served. */
+  modelsFaults?: Array<ScriptedHttpError | ScriptedReset>
   /** Port on 127.0.0.1 (default: a random free port). */
   port?: number
 }

@@ -189,12 +189,63 @@ describe('resolveEndpoint: configured base URL', () => {
 
   it('reports an unreachable endpoint', async () => {
     const url = await closedPort()
-    const result = await resolveEndpoint({ baseUrl: url, listTimeoutMs: AMPLE })
+    const result = await resolveEndpoint({ baseUrl: url, listTimeoutMs: AMPLE, listRetryDelayMs: 1 })
     expect(result).toMatchObject({ kind: 'configured', baseUrl: url, models: [] })
     expect(result.kind === 'configured' && result.listError).toBe(
-      `listing models at ${url}/models failed: connection refused`,
+      `listing models at ${url}/models failed: connection refused (tried 2 times)`,
     )
     expect(result.kind === 'configured' && result.model).toBeUndefined()
+  })
+
+  it('tries the listing a second time when the model depends on it', async () => {
+    let requests = 0
+    const url = await serve((req, res) => {
+      requests++
+      if (requests === 1) res.writeHead(503).end()
+      else json(OPENAI_LIST)(req, res)
+    })
+    const result = await resolveEndpoint({ baseUrl: url, listTimeoutMs: AMPLE, listRetryDelayMs: 1 })
+    expect(result).toMatchObject({ kind: 'configured', model: 'qwen2.5-coder:7b', contextLength: 32768 })
+    expect(requests).toBe(2)
+  })
+
+  it('says the listing timed out, and how often it was tried', async () => {
+    let requests = 0
+    const url = await serve(() => {
+      requests++
+    })
+    const result = await resolveEndpoint({ baseUrl: url, listTimeoutMs: 300, listRetryDelayMs: 1 })
+    expect(result.kind === 'configured' && result.listError).toBe(
+      `listing models at ${url}/models failed: no answer within 300 ms (tried 2 times)`,
+    )
+    expect(requests).toBe(2)
+  })
+
+  it('does not repeat a listing that failed for a reason another try would not change', async () => {
+    let requests = 0
+    const url = await serve((req, res) => {
+      requests++
+      json({ error: 'nope' }, 401)(req, res)
+    })
+    const result = await resolveEndpoint({ baseUrl: url, listTimeoutMs: AMPLE, listRetryDelayMs: 1 })
+    expect(result.kind === 'configured' && result.listError).toBe(
+      `listing models at ${url}/models failed: HTTP 401 (check the API key)`,
+    )
+    expect(requests).toBe(1)
+  })
+
+  it('lists once, briefly, when a model is configured (only the context length depends on it)', async () => {
+    let requests = 0
+    const url = await serve((_req, res) => {
+      requests++
+      res.writeHead(503).end()
+    })
+    const result = await resolveEndpoint({ baseUrl: url, model: 'm', listRetryDelayMs: 1 })
+    expect(result).toMatchObject({
+      model: 'm',
+      listError: `listing models at ${url}/models failed: HTTP 503`,
+    })
+    expect(requests).toBe(1)
   })
 
   it('makes no request when probing is off', async () => {

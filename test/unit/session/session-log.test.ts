@@ -25,7 +25,12 @@ describe('cutTornTail', () => {
     ['an empty file', '', '', null],
     ['a torn last line', `${header + user('a')}{"type":"tool/fin`, header + user('a'), '{"type":"tool/fin\n'],
     ['a torn line longer than a read block', `${header}{"t":"${long}`, header, `{"t":"${long}\n`],
-    ['a long whole line before the torn one', `${header}${user(long)}{"ty`, `${header}${user(long)}`, '{"ty\n'],
+    [
+      'a long whole line before the torn one',
+      `${header}${user(long)}{"ty`,
+      `${header}${user(long)}`,
+      '{"ty\n',
+    ],
     ['a file without any newline', '{"type":"hea', '', '{"type":"hea\n'],
   ])('%s', async (_what, content, after, side) => {
     const path = join(dir, 's1.jsonl')

@@ -269,6 +269,13 @@ describe('scripted server: other replies', () => {
     const list = (await (await fetch(`${fallback.baseUrl}/models`)).json()) as { data: Array<{ id: string }> }
     expect(list.data.map((m) => m.id)).toEqual(['test-model'])
   })
+
+  it('answers the first model listings with the scripted faults, then with the list', async () => {
+    const server = await start({ modelsFaults: [{ status: 503 }, { status: 429 }] })
+    expect((await fetch(`${server.baseUrl}/models`)).status).toBe(503)
+    expect((await fetch(`${server.baseUrl}/models`)).status).toBe(429)
+    expect((await fetch(`${server.baseUrl}/models`)).status).toBe(200)
+  })
 })
 
 describe('pairing rule', () => {
