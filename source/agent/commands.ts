@@ -1,6 +1,6 @@
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
-import type { ConsentDecision, Mode, QuestionAnswer } from '../store/domain.js'
+import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
 
 export interface ImageAttachment {
   /** Absolute path the image was read from (for display). */
@@ -49,6 +49,10 @@ export interface RuntimeCommands {
   interrupt(): void
   resolveConsent(id: string, decision: ConsentDecision): void
   answerQuestion(id: string, answer: QuestionAnswer): void
+  /** The trust prompt's answer: the folder's rules and settings apply (or stop applying) at once. */
+  resolveTrust(id: string, choice: TrustChoice): void
+  /** `/trust`: opens the trust prompt to change this folder's answer. */
+  reviewTrust(): void
   setMode(mode: Mode): void
   /** Stops a background job; resolves when its process group is gone. */
   stopTask(id: string): Promise<void>

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
-import type { ConsentDecision, Mode, QuestionAnswer, TurnResult } from '../store/domain.js'
+import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice, TurnResult } from '../store/domain.js'
 import type { QuestionBroker } from '../permissions/question-broker.js'
 import type {
   AnyTool,
@@ -27,6 +27,7 @@ import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
 import { createRuntimeSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
+import type { TrustController } from './trust-controller.js'
 import { buildToolDefinitions } from './tool-definitions.js'
 
 export interface ModelCapabilities {
@@ -56,6 +57,8 @@ export interface RuntimeOptions {
   tasks?: TaskManagerApi & Partial<TaskAdopter>
   /** Present when a user can answer (interactive sessions). */
   questions?: QuestionBroker
+  /** Project trust's prompt and live answers (interactive sessions). */
+  trust?: TrustController
   /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
   exportMarkdown?: () => string
   exportDir?: string
@@ -153,6 +156,23 @@ export class Runtime implements RuntimeCommands {
 
   answerQuestion(id: string, answer: QuestionAnswer): void {
     this.opts.questions?.answer(id, answer)
+  }
+
+  resolveTrust(id: string, choice: TrustChoice): void {
+    const trust = this.opts.trust
+    if (!trust) return
+    void trust
+      .resolve(id, choice)
+      .catch((err: unknown) => this.notice('error', `could not apply the trust answer: ${String(err)}`))
+  }
+
+  reviewTrust(): void {
+    const trust = this.opts.trust
+    if (!trust) {
+      this.notice('info', 'project trust cannot be changed in this session')
+      return
+    }
+    void trust.review().catch((err: unknown) => this.notice('error', `/trust failed: ${String(err)}`))
   }
 
   setMode(mode: Mode): void {

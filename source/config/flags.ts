@@ -22,6 +22,8 @@ export interface ParsedArgs {
   /** Rules from `--allowed-tools` (validated, in order). */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--trust-project`: what the repository brings applies for this run, without asking. */
+  trustProject: boolean
   maxSteps: number | undefined
   continue: boolean
   /** `--resume ID` → the id; bare `--resume` → true (picker). */
@@ -76,6 +78,11 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'extra allow rules, comma-separated: "Read,Grep,Bash(npm test *)"',
   },
   { long: 'disallowed-tools', kind: 'value', arg: 'RULES', help: 'extra deny rules, same form' },
+  {
+    long: 'trust-project',
+    kind: 'boolean',
+    help: 'trust this folder for this run: its .agent-tui/settings.json allow rules and settings apply',
+  },
   { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
   { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },
@@ -234,6 +241,7 @@ function build(
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
+    trustProject: flag('trust-project'),
     maxSteps,
     continue: flag('continue'),
     resume: resumeValue,
@@ -299,6 +307,8 @@ export function helpText(): string {
     '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, XDG_CONFIG_HOME, XDG_STATE_HOME',
     '',
     'Settings: ~/.config/agent-tui/settings.json, .agent-tui/settings.json, .agent-tui/settings.local.json',
+    "A folder's own .agent-tui/settings.json (and .mcp.json, hooks, agents…) may only lower permissions until",
+    'the folder is trusted: answer the prompt in the full-screen session (remembered), or pass --trust-project.',
     'With -p and piped stdin, stdin is appended to the prompt.',
     'Exit codes (-p): 0 done, 1 error, 2 bad usage or config, 3 step limit, 130 interrupted.',
   ].join('\n')

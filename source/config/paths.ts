@@ -20,6 +20,8 @@ export interface AppPaths {
   debugDir: string
   /** Pids of background jobs, so the next start can reap orphans left by a crash. */
   pidRegistryFile: string
+  /** The user's answers to "do you trust this folder?", by real path. */
+  trustStoreFile: string
 }
 
 /** Environment variables the paths depend on. */
@@ -46,6 +48,7 @@ export function resolvePaths(env: PathEnv, home?: string): AppPaths {
     outputsRoot: join(stateDir, 'outputs'),
     debugDir: join(stateDir, 'debug'),
     pidRegistryFile: join(stateDir, 'pids.json'),
+    trustStoreFile: join(stateDir, 'trusted-folders.json'),
   }
 }
 

@@ -4,6 +4,7 @@ import type {
   Mode,
   QuestionRequest,
   TaskSummary,
+  TrustRequest,
   Todo,
   ToolDisplay,
   TurnResult,
@@ -60,6 +61,8 @@ export type EphemeralAction =
   | { type: 'consent/resolved'; id: string }
   | { type: 'question/requested'; request: QuestionRequest }
   | { type: 'question/resolved'; id: string }
+  | { type: 'trust/requested'; request: TrustRequest }
+  | { type: 'trust/resolved'; id: string }
   | { type: 'task/updated'; task: TaskSummary }
   | { type: 'ui/focus'; focus: Focus }
   | { type: 'ui/todos-toggled' }

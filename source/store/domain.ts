@@ -113,6 +113,25 @@ export type QuestionAnswer =
   | { kind: 'plan'; decision: 'approve-auto' | 'approve-safe' | 'keep-planning'; feedback?: string }
   | { kind: 'cancelled' }
 
+/** The user's answer to the trust prompt. `later` leaves the folder untrusted and asks at the next start. */
+export type TrustChoice = 'trust-folder' | 'trust-parent' | 'distrust' | 'later'
+
+/** The trust prompt: what the folder brings that only applies once it is trusted (SPEC §7). */
+export interface TrustRequest {
+  id: string
+  /** The folder trust is asked for, as shown (`~/code/app`). */
+  folder: string
+  /** The folder "trust the parent" would trust; null when that is not offered (`/`, the home folder). */
+  parent: string | null
+  /** The folder is `/` or the home folder: trusting it covers only itself, not its subfolders. */
+  broad: boolean
+  /** The answer in force when the prompt opened. */
+  current: 'trusted' | 'distrusted' | 'undecided'
+  /** What the folder brings, grouped by kind: {title: "Allow rules", items: ["Bash"], files: [".agent-tui/settings.json"]}. */
+  groups: Array<{ title: string; items: string[]; files: string[] }>
+  createdAt: number
+}
+
 export type TurnResultKind = 'completed' | 'max-steps' | 'interrupted' | 'error' | 'stopped'
 
 export interface TurnResult {

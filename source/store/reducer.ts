@@ -187,6 +187,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       const { [action.id]: _gone, ...byId } = state.questions.byId
       return { ...state, questions: { queue: state.questions.queue.filter((id) => id !== action.id), byId } }
     }
+    case 'trust/requested':
+      return { ...state, trust: action.request }
+    case 'trust/resolved':
+      return state.trust?.id === action.id ? { ...state, trust: null } : state
     case 'task/updated': {
       const known = action.task.id in state.tasks.byId
       return {

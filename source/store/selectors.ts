@@ -31,6 +31,8 @@ export function selectActiveQuestion(s: State): QuestionRequest | undefined {
   return id === undefined ? undefined : s.questions.byId[id]
 }
 
+export const selectTrustRequest = (s: State) => s.trust
+
 /** Tasks in start order; callers memoise on `s.tasks`. */
 export function listTasks(tasks: State['tasks']): TaskSummary[] {
   return tasks.order.map((id) => tasks.byId[id]).filter((t): t is TaskSummary => t !== undefined)

@@ -5,6 +5,7 @@ import type {
   Mode,
   QuestionRequest,
   TaskSummary,
+  TrustRequest,
   Todo,
   ToolDisplay,
   TurnResult,
@@ -70,6 +71,8 @@ export interface State {
   tasks: { order: string[]; byId: Record<string, TaskSummary> }
   consent: { queue: string[]; byId: Record<string, ConsentRequest> }
   questions: { queue: string[]; byId: Record<string, QuestionRequest> }
+  /** The open trust prompt, if any (at most one). */
+  trust: TrustRequest | null
   usage: { session: Usage; turn: Usage; lastStep: Usage; contextTokens: number; requests: number }
   ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true> }
 }
@@ -85,6 +88,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     tasks: { order: [], byId: {} },
     consent: { queue: [], byId: {} },
     questions: { queue: [], byId: {} },
+    trust: null,
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
     ui: { focus: 'input', showTodos: true, expanded: {} },
   }

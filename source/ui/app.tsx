@@ -1,7 +1,13 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { Mode } from '../store/domain.js'
-import { selectActiveConsent, selectActiveQuestion, selectTodos, selectUi } from '../store/selectors.js'
+import {
+  selectActiveConsent,
+  selectActiveQuestion,
+  selectTodos,
+  selectTrustRequest,
+  selectUi,
+} from '../store/selectors.js'
 import type { Theme } from './components/theme.js'
 import { StoreContext, useCommands, useDispatch, useStore } from './hooks/use-store.js'
 import { keyLabel } from './keys/bindings.js'
@@ -24,6 +30,7 @@ import { SidePanes, sideLayout } from './panes/side-panes.js'
 import type { Prices } from './panes/status/format.js'
 import { StatusBar } from './panes/status/status-bar.js'
 import { TaskViewer } from './panes/tasks/task-viewer.js'
+import { TrustDialog } from './panes/trust/trust-dialog.js'
 import { useTasksController } from './panes/tasks/use-tasks-controller.js'
 import { TranscriptPane } from './panes/transcript/transcript-pane.js'
 import { createTranscriptView } from './panes/transcript/transcript-view.js'
@@ -84,6 +91,9 @@ export function App({
   const todos = useStore(selectTodos)
   const consent = useStore(selectActiveConsent)
   const question = useStore(selectActiveQuestion)
+  const trustRequest = useStore(selectTrustRequest)
+  // The trust prompt waits for an empty prompt: a message being typed must never be read as its answer.
+  const [draftEmpty, setDraftEmpty] = useState(true)
   const [flash, setFlash, flashRef] = useKeyState<Flash | null>(startupMessage ?? null)
   const doublePressMs = useDoublePressMs()
   const [overlay, setOverlay] = useState<Overlay | null>(null)
@@ -132,7 +142,8 @@ export function App({
   }, [flash, doublePressMs, setFlash])
 
   const tasksUi = useTasksController((text) => setFlash({ text, level: 'warn' }))
-  const dialogOpen = consent !== undefined || question !== undefined
+  const trustShown = trustRequest !== null && consent === undefined && question === undefined && draftEmpty
+  const dialogOpen = consent !== undefined || question !== undefined || trustShown
   const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
 
   useKeyHandler(KEY_PRIORITY.global, (ev) => {
@@ -285,11 +296,19 @@ export function App({
                 maxHeight={dockMax}
                 theme={theme}
               />
+            ) : trustShown ? (
+              <TrustDialog key={trustRequest.id} request={trustRequest} width={width} maxHeight={dockMax} />
             ) : null}
           </Box>
         ) : null}
         <Box flexShrink={0} maxHeight={inputMax} overflow="hidden" flexDirection="column">
-          <InputPane width={width} maxHeight={inputMax} active={inputActive} flash={flash} />
+          <InputPane
+            width={width}
+            maxHeight={inputMax}
+            active={inputActive}
+            flash={flash}
+            onDraftEmptyChange={setDraftEmpty}
+          />
         </Box>
       </Box>
     </ShellContext.Provider>

@@ -1,9 +1,11 @@
 import { homedir } from 'node:os'
 import { join, relative } from 'node:path'
 import { Runtime } from '../agent/runtime.js'
+import { createTrustController, type TrustController } from '../agent/trust-controller.js'
+import type { ProjectTrust } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
-import type { ResolvedConfig } from '../config/resolve.js'
+import { DEFAULT_MAX_STEPS, type ResolvedConfig } from '../config/resolve.js'
 import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
@@ -33,6 +35,12 @@ import { readGitBranch } from './git.js'
 import { createPermissionGate } from './permission-gate.js'
 import { SessionError } from './session-error.js'
 
+/** Project trust and the configuration it yields either way (the session switches live on an answer). */
+export interface ProjectTrustSetup {
+  trust: ProjectTrust
+  configFor(trusted: boolean): ResolvedConfig
+}
+
 export interface SessionOptions {
   config: ResolvedConfig
   paths: AppPaths
@@ -44,6 +52,7 @@ export interface SessionOptions {
   observers?: Array<(action: Action, state: State) => void>
   /** Renders the transcript for /export (the UI's renderer, injected so the runtime stays UI-free). */
   exportMarkdown?: (state: State) => string
+  projectTrust?: ProjectTrustSetup
 }
 
 export interface Session {
@@ -56,6 +65,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** The trust prompt and notices (interactive sessions with project trust). */
+  trust?: TrustController
   /** Loads what the first request will need (the provider); resolves when done, never rejects. */
   preload(): Promise<void>
   close(): Promise<void>
@@ -208,7 +219,21 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   )
   const tools = createCatalog({ isReadOnlyCommand })
   const breakerSettings = config.settings.circuitBreaker
-  const runtime = new Runtime({
+  const setup = opts.projectTrust
+  let counter = 0
+  const trust =
+    setup && opts.interactive
+      ? createTrustController({
+          trust: setup.trust,
+          store,
+          setRules: (rules) => gate.setRules(rules),
+          configFor: (trusted) => setup.configFor(trusted),
+          setMode: (mode) => runtime.setMode(mode),
+          home,
+          newId: (prefix) => `${prefix}-trust-${Date.now().toString(36)}-${++counter}`,
+        })
+      : undefined
+  const runtime: Runtime = new Runtime({
     store,
     provider,
     tools,
@@ -222,11 +247,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       const p = profiles(model)
       return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
     },
-    maxSteps: config.maxSteps ?? 50,
+    maxSteps: config.maxSteps ?? DEFAULT_MAX_STEPS,
     breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
     interactive: opts.interactive,
     tasks,
     ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
+    ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
@@ -241,6 +267,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    ...(trust ? { trust } : {}),
     preload: () => provider.preload(),
     async close() {
       await runtime.shutdown()

@@ -24,11 +24,14 @@ export type RuntimeGate = PermissionGate & {
   resolve(id: string, decision: ConsentDecision): void
   cancelAll(note: string): void
   describeRules(): PermissionRulesView
+  /** Replaces the configured rules (the folder was trusted or distrusted during the session). */
+  setRules(rules: SourcedRules): void
 }
 
 /** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
+  let rules = opts.rules
   return {
     mode: () => store.getState().mode,
     check: ({ tool, risk, target, readOnly }) =>
@@ -39,9 +42,9 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
         target,
         readOnly,
         rules: {
-          allow: [...opts.rules.allow, ...broker.sessionRules()],
-          ask: opts.rules.ask,
-          deny: opts.rules.deny,
+          allow: [...rules.allow, ...broker.sessionRules()],
+          ask: rules.ask,
+          deny: rules.deny,
         },
         workspace,
         home,
@@ -55,11 +58,14 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     },
     cancelAll: (note) => broker.denyAll(note),
     describeRules: () => ({
-      allow: [...opts.rules.allow, ...broker.sessionRules()].map(view),
-      ask: opts.rules.ask.map(view),
-      deny: opts.rules.deny.map(view),
+      allow: [...rules.allow, ...broker.sessionRules()].map(view),
+      ask: rules.ask.map(view),
+      deny: rules.deny.map(view),
       savedTo: opts.savedTo,
     }),
+    setRules: (next) => {
+      rules = next
+    },
   }
 }
 

@@ -1,5 +1,7 @@
 import { retryNoticeText } from '../agent/retry-notice.js'
 import type { ParsedArgs } from '../config/flags.js'
+import { tildePath } from '../config/project-trust.js'
+import { untrustedNotice } from '../config/trust-messages.js'
 import { exitCodeFor, streamEvent, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
 import type { State } from '../store/state.js'
@@ -32,6 +34,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
 
   const session = await createSession({ ...opts, interactive: false, observers })
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+  await reportProjectTrust(opts, err)
   if (format === 'stream-json') {
     const state = session.store.getState()
     out.write(
@@ -77,6 +80,27 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       err.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
     }
   }
+}
+
+/**
+ * Always on stderr (not only with --verbose): an untrusted folder changes what the run may do, and a
+ * script's author must see why a rule in the repository did not apply.
+ */
+async function reportProjectTrust(opts: HeadlessOptions, err: NodeJS.WriteStream): Promise<void> {
+  const trust = opts.projectTrust?.trust
+  if (!trust) return
+  for (const warning of trust.warnings()) err.write(`agent-tui: warning: ${warning}\n`)
+  const home = process.env.HOME
+  const display = (path: string) => (home ? tildePath(path, home) : path)
+  const text = untrustedNotice({
+    contributions: await trust.contributions(),
+    status: trust.status(),
+    folder: display(trust.folder),
+    display,
+    storeLabel: display(trust.storeFile),
+    headless: true,
+  })
+  if (text) err.write(`${text}\n`)
 }
 
 function progressLine(action: Action, err: NodeJS.WriteStream): void {

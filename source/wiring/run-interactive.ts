@@ -9,7 +9,7 @@ import { summarizeSessions } from '../session/session-store.js'
 import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCache } from './compile-cache.js'
-import { createSession } from './create-session.js'
+import { createSession, type ProjectTrustSetup } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 import { reduceMemoryAfterTurns } from './memory-reducer.js'
 
@@ -27,6 +27,7 @@ export interface InteractiveOptions {
   earlyFrame?: EarlyFrame
   /** Called when the first turn starts (once). */
   firstTurn?: () => void
+  projectTrust?: ProjectTrustSetup
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -107,6 +108,7 @@ async function runSession(
     ...(resume ? { resume } : {}),
     observers: opts.debug ? [(action) => opts.debug?.write(action)] : [],
     exportMarkdown: (state) => transcriptToMarkdown(state),
+    ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
   })
   for (const warning of session.warnings) {
     session.store.dispatch({
@@ -119,8 +121,19 @@ async function runSession(
   // What was left until after the first frame (the provider module, the endpoint's model listing) waits
   // a little longer: loading it blocks the event loop for ~100 ms, and the first keys (often typed at the
   // early frame, replayed now) should be answered first. The first request loads it anyway.
-  const afterFirstFrame = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS)).then(() =>
-    session.preload(),
+  const settled = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS))
+  const afterFirstFrame = settled.then(() => session.preload())
+  // The trust prompt too: keys typed at the early frame have reached the prompt by then, and the dialog
+  // waits for an empty prompt, so a message being typed is never read as an answer.
+  void settled.then(() =>
+    session.trust?.start().catch((err: unknown) =>
+      session.store.dispatch({
+        type: 'notice/added',
+        id: `trust-error-${Date.now()}`,
+        level: 'error',
+        text: `project trust: ${String(err)}`,
+      }),
+    ),
   )
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   // The provider is the last module start-up loads.

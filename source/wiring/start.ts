@@ -4,7 +4,9 @@ import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/paths.js'
-import { resolveConfig } from '../config/resolve.js'
+import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve.js'
+import { openProjectTrust } from '../config/project-trust.js'
+import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
 import { tuneEngine } from '../util/engine-tuning.js'
@@ -27,7 +29,17 @@ export async function start(args: ParsedArgs): Promise<number> {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
     const loaded = await loadSettings({ cwd: workspace, env, home })
-    const config = resolveConfig(args, loaded, env)
+    // What the repository brings applies only in a trusted folder (SPEC §7).
+    const trust = await openProjectTrust({
+      workspace,
+      home,
+      storeFile: paths.trustStoreFile,
+      loaded,
+      trustFlag: args.trustProject,
+      baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
+    })
+    const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
+    let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
     if (args.agent) {
       err.write(`agent-tui: warning: --agent ${args.agent} ignored: agent profiles are not built yet\n`)
@@ -86,6 +98,9 @@ export async function start(args: ParsedArgs): Promise<number> {
       )
     }
     const debug = args.debug ? openDebugLog(paths.debugDir, String(process.pid)) : undefined
+    // Only the rules can still change here: a settings.local.json that sets more was checked before.
+    if (await trust.settled()) config = configFor(trust.isTrusted())
+    const projectTrust = { trust, configFor }
 
     if (config.headless) {
       if (endpoint.kind === 'none') {
@@ -121,6 +136,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         },
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),
+        projectTrust,
       })
     }
 
@@ -136,6 +152,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(debug ? { debug } : {}),
       ...(earlyFrame ? { earlyFrame } : {}),
       firstTurn: releaseYoungGeneration,
+      projectTrust,
     })
   } catch (error) {
     // Back to the normal screen first, or the message would be written to the one about to vanish.

@@ -1,7 +1,15 @@
 import { formatKeySpec, isKeySpec, type KeySpec, parseKeySpec } from './key-spec.js'
 
 /** Where a command applies; used for help grouping and to tell the user which handler owns a key. */
-export type KeyContext = 'global' | 'input' | 'transcript' | 'tasks' | 'consent' | 'question' | 'plan'
+export type KeyContext =
+  | 'global'
+  | 'input'
+  | 'transcript'
+  | 'tasks'
+  | 'consent'
+  | 'question'
+  | 'plan'
+  | 'trust'
 
 interface BindingDef {
   context: KeyContext
@@ -126,6 +134,14 @@ const DEFAULTS = {
   'plan.choose': { context: 'plan', keys: ['enter'], description: 'Choose' },
   'plan.scrollUp': { context: 'plan', keys: ['pageup'], description: 'Scroll the plan up' },
   'plan.scrollDown': { context: 'plan', keys: ['pagedown'], description: 'Scroll the plan down' },
+  'trust.up': { context: 'trust', keys: ['up'], description: 'Previous choice' },
+  'trust.down': { context: 'trust', keys: ['down'], description: 'Next choice' },
+  'trust.choose': { context: 'trust', keys: ['enter'], description: 'Pick the highlighted choice (or 1–4)' },
+  'trust.later': {
+    context: 'trust',
+    keys: ['escape'],
+    description: 'Decide later (the folder stays untrusted)',
+  },
 } as const satisfies Record<string, BindingDef>
 
 export type CommandName = keyof typeof DEFAULTS
@@ -236,6 +252,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   consent: 'Permission prompt',
   question: 'Question dialog',
   plan: 'Plan approval',
+  trust: 'Trust prompt',
 }
 
 export interface HelpSection {
@@ -245,7 +262,16 @@ export interface HelpSection {
 
 /** The `?` overlay content, generated from the bindings so it can never drift from the real keys. */
 export function helpSections(bindings: Bindings): HelpSection[] {
-  const order: KeyContext[] = ['global', 'transcript', 'input', 'tasks', 'consent', 'question', 'plan']
+  const order: KeyContext[] = [
+    'global',
+    'transcript',
+    'input',
+    'tasks',
+    'consent',
+    'question',
+    'plan',
+    'trust',
+  ]
   return order.map((context) => ({
     title: CONTEXT_TITLES[context],
     rows: bindings

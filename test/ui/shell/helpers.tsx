@@ -93,6 +93,8 @@ export function fakeCommands(
     interrupt: () => record('interrupt', []),
     resolveConsent: (id, decision) => record('resolveConsent', [id, decision]),
     answerQuestion: (id, answer) => record('answerQuestion', [id, answer]),
+    resolveTrust: (id, choice) => record('resolveTrust', [id, choice]),
+    reviewTrust: () => record('reviewTrust', []),
     setMode: (mode) => {
       record('setMode', [mode])
       opts.store?.dispatch({ type: 'mode/changed', mode })

@@ -12,6 +12,7 @@ const DEFAULTS: ParsedArgs = {
   mode: undefined,
   allowedTools: [],
   disallowedTools: [],
+  trustProject: false,
   maxSteps: undefined,
   continue: false,
   resume: undefined,
@@ -28,6 +29,7 @@ describe('parseArgs: accepted forms', () => {
     ['nothing', [], {}],
     ['a prompt', ['fix', 'the', 'bug'], { prompt: 'fix the bug' }],
     ['-p with a prompt', ['-p', 'hello'], { print: true, prompt: 'hello' }],
+    ['--trust-project', ['-p', 'x', '--trust-project'], { print: true, prompt: 'x', trustProject: true }],
     ['--print', ['--print', 'hi'], { print: true, prompt: 'hi' }],
     [
       '--output-format json',
@@ -148,6 +150,7 @@ describe('helpText', () => {
     '--yolo',
     '--allowed-tools RULES',
     '--disallowed-tools RULES',
+    '--trust-project',
     '--max-steps N',
     '-c, --continue',
     '--resume [ID]',
@@ -163,7 +166,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(19)
+    expect(optionLines).toHaveLength(20)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

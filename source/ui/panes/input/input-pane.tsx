@@ -1,4 +1,5 @@
 import { Box, Text, useCursor, useWindowSize } from 'ink'
+import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
@@ -13,6 +14,8 @@ export interface InputPaneProps {
   /** Whether keys and pastes go to the prompt (false while a dialog, overlay or other pane has focus). */
   active: boolean
   flash: Flash | null
+  /** Told when the prompt becomes empty or not (the trust prompt waits for an empty one). */
+  onDraftEmptyChange?: (empty: boolean) => void
 }
 
 const MAX_POPUP = 8
@@ -21,8 +24,10 @@ const MAX_POPUP = 8
  * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
  * completion popup, and the multi-line editor with a visible caret. All behaviour is in `usePrompt`.
  */
-export function InputPane({ width, maxHeight, active, flash }: InputPaneProps) {
+export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange }: InputPaneProps) {
   const view = usePrompt({ active })
+  const draftEmpty = view.editor.text === ''
+  useEffect(() => onDraftEmptyChange?.(draftEmpty), [draftEmpty, onDraftEmptyChange])
   const textWidth = Math.max(4, width - PROMPT.length)
   const shownText = view.search ? view.searchMatch : view.editor.text
   const cursor = view.search ? shownText.length : view.editor.cursor

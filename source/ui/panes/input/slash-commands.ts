@@ -44,6 +44,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     description: 'Show the permission rules in force',
   },
   {
+    name: 'trust',
+    aliases: [],
+    args: '',
+    description: "Trust this folder (or not): its repository's rules and settings",
+  },
+  {
     name: 'mcp',
     aliases: [],
     args: '',
@@ -237,6 +243,9 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
       return
     case 'permissions':
       ctx.showInfo('Permissions', permissionLines(ctx.getState().mode, commands.permissionRules()))
+      return
+    case 'trust':
+      commands.reviewTrust()
       return
     case 'memory': {
       const m = /^add(?:\s+([\s\S]*))?$/i.exec(args)

@@ -1,0 +1,199 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describeServer, type IgnoredSetting } from './project-settings-filter.js'
+
+/**
+ * The registry of what a repository can bring that only takes effect once its folder is trusted, and
+ * how each kind is found. The trust prompt and the "ignored until trusted" notice list these; loaders
+ * (MCP, hooks, agents, commands, skills) ask `ProjectTrust.mayLoad(kind)` before loading one.
+ * A new kind is one row in CONTRIBUTION_KINDS (plus a `discover` when it lives in its own files).
+ */
+
+export type ContributionKind =
+  | 'allow-rule'
+  | 'setting'
+  | 'mcp-server'
+  | 'hook'
+  | 'agent'
+  | 'command'
+  | 'skill'
+
+export interface Contribution {
+  kind: ContributionKind
+  /** What the user sees: `Bash(npm test *)`, `"baseUrl": "https://…"`, `db (npx db-mcp)`, `/deploy`. */
+  label: string
+  /** Workspace-relative file it comes from. */
+  file: string
+  /** For items of a settings file: the top-level key (`permissions`, `mode`, `baseUrl`…). */
+  key?: string
+}
+
+export interface ContributionKindSpec {
+  kind: ContributionKind
+  /** Group title in the trust prompt. */
+  title: string
+  /** One item in a sentence: "allow rule Bash"; several: "allow rules Bash, Edit". */
+  noun: string
+  plural: string
+  /**
+   * Finds this kind in the workspace's own files. Kinds that live in settings files come from the
+   * settings filter instead (they have no `discover`). Must be cheap and never throw.
+   */
+  discover?(workspace: string): Promise<Contribution[]>
+}
+
+/** Most entries listed per kind: a folder with 500 commands is not read whole at start-up. */
+const MAX_PER_KIND = 50
+
+export const CONTRIBUTION_KINDS: readonly ContributionKindSpec[] = [
+  { kind: 'allow-rule', title: 'Allow rules', noun: 'allow rule', plural: 'allow rules' },
+  { kind: 'setting', title: 'Settings', noun: 'setting', plural: 'settings' },
+  {
+    kind: 'mcp-server',
+    title: 'MCP servers',
+    noun: 'MCP server',
+    plural: 'MCP servers',
+    discover: discoverMcpJson,
+  },
+  { kind: 'hook', title: 'Hooks', noun: 'hook', plural: 'hooks' },
+  {
+    kind: 'agent',
+    title: 'Agents',
+    noun: 'agent',
+    plural: 'agents',
+    discover: (ws) => discoverMarkdown(ws, 'agents', 'agent', false),
+  },
+  {
+    kind: 'command',
+    title: 'Commands',
+    noun: 'command',
+    plural: 'commands',
+    discover: (ws) => discoverMarkdown(ws, 'commands', 'command', true),
+  },
+  { kind: 'skill', title: 'Skills', noun: 'skill', plural: 'skills', discover: discoverSkills },
+]
+
+/** Everything the folder brings: the settings items the filter held back, then each kind's files. */
+export async function discoverContributions(
+  workspace: string,
+  fromSettings: readonly IgnoredSetting[],
+): Promise<Contribution[]> {
+  const found = await Promise.all(
+    CONTRIBUTION_KINDS.map((spec) => spec.discover?.(workspace) ?? Promise.resolve([])),
+  )
+  const settingsItems: Contribution[] = fromSettings.map((item) => ({
+    kind: item.kind,
+    label: item.label,
+    file: item.file,
+    key: item.key,
+  }))
+  const order = (c: Contribution) => CONTRIBUTION_KINDS.findIndex((spec) => spec.kind === c.kind)
+  // Stable: within a kind, the files' own order.
+  return [...settingsItems, ...found.flat()].sort((a, b) => order(a) - order(b))
+}
+
+/** "allow rule Bash (.agent-tui/settings.json)": one contribution in a sentence or a list. */
+export function describeContribution(c: Contribution): string {
+  const noun = CONTRIBUTION_KINDS.find((spec) => spec.kind === c.kind)?.noun ?? c.kind
+  return `${noun} ${c.label}${c.file ? ` (${c.file})` : ''}`
+}
+
+/**
+ * All of them in one sentence, by kind, each file named once:
+ * `allow rules Bash, Edit(src/**) (.agent-tui/settings.json); MCP server db (npx db-mcp) (.mcp.json)`.
+ */
+export function summarizeContributions(contributions: readonly Contribution[]): string {
+  return CONTRIBUTION_KINDS.flatMap((spec) => {
+    const mine = contributions.filter((c) => c.kind === spec.kind)
+    if (mine.length === 0) return []
+    const files = [...new Set(mine.map((c) => c.file).filter(Boolean))]
+    const where = files.length === 1 ? ` (${files[0]})` : ''
+    return [`${mine.length === 1 ? spec.noun : spec.plural} ${mine.map((c) => c.label).join(', ')}${where}`]
+  }).join('; ')
+}
+
+/** Contributions grouped in registry order, for the prompt: [{title, items, files}] without empty groups. */
+export function groupContributions(
+  contributions: readonly Contribution[],
+): Array<{ title: string; items: string[]; files: string[] }> {
+  return CONTRIBUTION_KINDS.map((spec) => {
+    const mine = contributions.filter((c) => c.kind === spec.kind)
+    return {
+      title: spec.title,
+      items: mine.map((c) => c.label),
+      files: [...new Set(mine.map((c) => c.file).filter(Boolean))],
+    }
+  }).filter((g) => g.items.length > 0)
+}
+
+async function discoverMcpJson(workspace: string): Promise<Contribution[]> {
+  const file = '.mcp.json'
+  let text: string
+  try {
+    text = await readFile(join(workspace, file), 'utf8')
+  } catch {
+    return []
+  }
+  try {
+    const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { mcpServers?: unknown }
+    const servers = json && typeof json.mcpServers === 'object' && json.mcpServers ? json.mcpServers : {}
+    return Object.entries(servers)
+      .slice(0, MAX_PER_KIND)
+      .map(([name, server]) => ({ kind: 'mcp-server' as const, label: describeServer(name, server), file }))
+  } catch (err) {
+    // Listed anyway: trusting the folder is trusting whatever the file says once it is fixed.
+    return [{ kind: 'mcp-server', label: `unreadable (${(err as Error).message})`, file }]
+  }
+}
+
+/** `.agent-tui/<dir>/*.md` (and one level of subfolders for commands: `/frontend:build`). */
+async function discoverMarkdown(
+  workspace: string,
+  dir: string,
+  kind: 'agent' | 'command',
+  nested: boolean,
+): Promise<Contribution[]> {
+  const base = join('.agent-tui', dir)
+  const out: Contribution[] = []
+  const entries = await list(join(workspace, base))
+  for (const entry of entries) {
+    if (out.length >= MAX_PER_KIND) break
+    if (entry.isFile() && entry.name.endsWith('.md')) {
+      const name = entry.name.slice(0, -3)
+      out.push({ kind, label: kind === 'command' ? `/${name}` : name, file: join(base, entry.name) })
+    } else if (nested && entry.isDirectory()) {
+      for (const inner of await list(join(workspace, base, entry.name))) {
+        if (out.length >= MAX_PER_KIND) break
+        if (!inner.isFile() || !inner.name.endsWith('.md')) continue
+        out.push({
+          kind,
+          label: `/${entry.name}:${inner.name.slice(0, -3)}`,
+          file: join(base, entry.name, inner.name),
+        })
+      }
+    }
+  }
+  return out
+}
+
+/** `.agent-tui/skills/<name>/SKILL.md`. */
+async function discoverSkills(workspace: string): Promise<Contribution[]> {
+  const base = join('.agent-tui', 'skills')
+  const out: Contribution[] = []
+  for (const entry of await list(join(workspace, base))) {
+    if (out.length >= MAX_PER_KIND) break
+    if (!entry.isDirectory()) continue
+    const names = await list(join(workspace, base, entry.name))
+    if (names.some((n) => n.name === 'SKILL.md'))
+      out.push({ kind: 'skill', label: entry.name, file: join(base, entry.name, 'SKILL.md') })
+  }
+  return out
+}
+
+async function list(dir: string) {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))
+  } catch {
+    return []
+  }
+}

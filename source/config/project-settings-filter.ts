@@ -1,0 +1,241 @@
+import type { Mode } from '../store/domain.js'
+import { collectRules, type LoadedSettings, mergeSettings, type SettingsSource } from './load.js'
+import type { Settings } from './schema.js'
+
+/**
+ * What a settings file the repository brought (`.agent-tui/settings.json`, or a `settings.local.json`
+ * that is tracked by git) may do while its folder is not trusted: only lower permissions. Pure.
+ *
+ * - allow rules are ignored; ask and deny rules always apply;
+ * - `mode` is kept only when it is at least as strict as the user's own (or the default, SAFE);
+ * - numeric caps (`maxSteps`, `circuitBreaker`) are kept only when they are not above the user's own;
+ * - settings that could raise permissions, run code or send data elsewhere wait for trust;
+ * - the rest (model choice, profiles, theme…) cannot do either and is kept.
+ */
+
+export type SettingPolicy =
+  /** Cannot raise permissions, run anything or send data anywhere new. */
+  | 'keep'
+  /** Ignored until the folder is trusted. */
+  | 'trusted-only'
+  /** `mode`: kept when at least as strict as the user's. */
+  | 'stricter-only'
+  /** Caps: kept when not above the user's (or the default). */
+  | 'lower-only'
+
+/**
+ * One line per key, so a new setting needs a decision. Keys missing here (added to the schema later)
+ * are trusted-only until someone decides otherwise: the safe default.
+ */
+export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
+  $schema: 'keep',
+  model: 'keep',
+  summarizerModel: 'keep',
+  models: 'keep',
+  theme: 'keep',
+  contextManagement: 'keep',
+  // A timeout only ever denies.
+  consentTimeoutSeconds: 'keep',
+  mode: 'stricter-only',
+  maxSteps: 'lower-only',
+  circuitBreaker: 'lower-only',
+  // Where the conversation (and the code in it) is sent, and with whose key.
+  baseUrl: 'trusted-only',
+  apiKey: 'trusted-only',
+  // `apiKeyEnv` names an environment variable whose value is sent to `url`.
+  search: 'trusted-only',
+  // Start processes / run commands.
+  mcpServers: 'trusted-only',
+  hooks: 'trusted-only',
+  // Rebinding the permission prompt's keys could turn "deny" into "allow".
+  keybindings: 'trusted-only',
+  // Widen what the agent may read and write.
+  additionalDirectories: 'trusted-only',
+  // Turning a sandbox on would only lower; until its settings exist, any sandbox setting waits for trust.
+  sandbox: 'trusted-only',
+}
+
+export type IgnoredKind = 'allow-rule' | 'setting' | 'mcp-server' | 'hook'
+
+/** One thing a repository's settings file asks for that is ignored while the folder is untrusted. */
+export interface IgnoredSetting {
+  kind: IgnoredKind
+  /** What the user sees: `Bash(npm test *)`, `"mode": "dangerous"`, `db (npx db-mcp)`. */
+  label: string
+  /** The file's label, e.g. `.agent-tui/settings.json`. */
+  file: string
+  /** The top-level settings key it comes from (`permissions`, `mode`, `mcpServers`…). */
+  key: string
+}
+
+export interface SettingsBaseline {
+  /** Step cap when no file sets one. */
+  maxSteps: number
+  /** Circuit-breaker limits when no file sets them. */
+  breaker: { warnAt: number; pauseAt: number; hardStopAt: number; silentBehavior: string }
+}
+
+export interface FilterOptions {
+  /** Whether the folder is trusted: then nothing is filtered. */
+  trusted: boolean
+  /** Whether a source was brought by the repository. */
+  projectBrought(source: SettingsSource): boolean
+  baseline: SettingsBaseline
+}
+
+export interface FilteredSettings {
+  loaded: LoadedSettings
+  ignored: IgnoredSetting[]
+}
+
+/** Strictness for `stricter-only`: plan and ci never run anything unasked; dangerous asks nothing. */
+const MODE_STRICTNESS: Record<Mode, number> = { dangerous: 0, auto: 1, safe: 2, plan: 3, ci: 3 }
+/** Headless behaviour at the pause limit: continuing is looser than stopping or failing. */
+const SILENT_STRICTNESS: Record<string, number> = { 'warn-and-continue': 0, stop: 1, error: 1 }
+const BREAKER_CAPS = ['warnAt', 'pauseAt', 'hardStopAt', 'perToolLimit', 'maxDurationSeconds'] as const
+
+export function filterProjectSettings(loaded: LoadedSettings, opts: FilterOptions): FilteredSettings {
+  if (opts.trusted || !loaded.sources.some((s) => s.exists && opts.projectBrought(s))) {
+    return { loaded, ignored: [] }
+  }
+  const own = loaded.sources.filter((s) => !opts.projectBrought(s))
+  const ownMerged = mergeSettings(own.map((s) => s.settings))
+  const ignored: IgnoredSetting[] = []
+  const sources = loaded.sources.map((source): SettingsSource => {
+    if (!source.exists || !opts.projectBrought(source)) return source
+    const kept = filterOne(source, ownMerged, opts.baseline, ignored)
+    return { ...source, settings: kept }
+  })
+  return {
+    loaded: {
+      ...loaded,
+      merged: mergeSettings(sources.map((s) => s.settings)),
+      sources,
+      rules: collectRules(sources),
+    },
+    ignored,
+  }
+}
+
+function filterOne(
+  source: SettingsSource,
+  own: Settings,
+  baseline: SettingsBaseline,
+  ignored: IgnoredSetting[],
+): Settings {
+  const file = source.label
+  const kept: Record<string, unknown> = {}
+  const ignore = (key: string, label: string, kind: IgnoredKind = 'setting') =>
+    ignored.push({ kind, label, file, key })
+  for (const [key, value] of Object.entries(source.settings)) {
+    if (value === undefined) continue
+    if (key === 'permissions') {
+      const permissions = value as NonNullable<Settings['permissions']>
+      for (const rule of permissions.allow ?? []) ignore(key, rule, 'allow-rule')
+      const { allow: _dropped, ...rest } = permissions
+      kept.permissions = rest
+      continue
+    }
+    const policy = SETTING_POLICY[key] ?? 'trusted-only'
+    if (policy === 'keep') kept[key] = value
+    else if (policy === 'stricter-only') {
+      const mine = own.mode ?? 'safe'
+      if (MODE_STRICTNESS[value as Mode] >= MODE_STRICTNESS[mine]) kept[key] = value
+      else ignore(key, `"mode": ${JSON.stringify(value)}`)
+    } else if (policy === 'lower-only') {
+      const result = lowerOnly(key, value, own, baseline)
+      if (result.kept !== undefined) kept[key] = result.kept
+      for (const label of result.ignored) ignore(key, label)
+    } else describeTrustedOnly(key, value, ignore)
+  }
+  return kept as Settings
+}
+
+function lowerOnly(
+  key: string,
+  value: unknown,
+  own: Settings,
+  baseline: SettingsBaseline,
+): { kept: unknown; ignored: string[] } {
+  if (key === 'maxSteps') {
+    const limit = own.maxSteps ?? baseline.maxSteps
+    return (value as number) <= limit
+      ? { kept: value, ignored: [] }
+      : { kept: undefined, ignored: [`"maxSteps": ${value}`] }
+  }
+  if (key === 'circuitBreaker') {
+    const breaker = value as NonNullable<Settings['circuitBreaker']>
+    const mine: Record<string, unknown> = { ...baseline.breaker, ...own.circuitBreaker }
+    const kept: Record<string, unknown> = {}
+    const ignored: string[] = []
+    for (const cap of BREAKER_CAPS) {
+      const v = breaker[cap]
+      if (v === undefined) continue
+      const limit = mine[cap]
+      if (typeof limit !== 'number' || v <= limit) kept[cap] = v
+      else ignored.push(`"circuitBreaker.${cap}": ${v}`)
+    }
+    if (breaker.silentBehavior !== undefined) {
+      const minePolicy = String(mine.silentBehavior ?? 'stop')
+      if ((SILENT_STRICTNESS[breaker.silentBehavior] ?? 0) >= (SILENT_STRICTNESS[minePolicy] ?? 1))
+        kept.silentBehavior = breaker.silentBehavior
+      else ignored.push(`"circuitBreaker.silentBehavior": ${JSON.stringify(breaker.silentBehavior)}`)
+    }
+    return { kept: Object.keys(kept).length > 0 ? kept : undefined, ignored }
+  }
+  // A lower-only key without a comparison here cannot be judged: wait for trust.
+  return { kept: undefined, ignored: [`"${key}"`] }
+}
+
+function describeTrustedOnly(
+  key: string,
+  value: unknown,
+  ignore: (key: string, label: string, kind?: IgnoredKind) => void,
+): void {
+  if (key === 'mcpServers' && isObject(value)) {
+    for (const [name, server] of Object.entries(value))
+      ignore(key, describeServer(name, server), 'mcp-server')
+    return
+  }
+  if (key === 'hooks' && isObject(value)) {
+    for (const [event, handlers] of Object.entries(value))
+      ignore(key, `${event}${describeHookCommands(handlers)}`, 'hook')
+    return
+  }
+  // Secrets are named, never shown.
+  if (key === 'apiKey') ignore(key, '"apiKey"')
+  else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    ignore(key, `"${key}": ${shorten(JSON.stringify(value))}`)
+  else ignore(key, `"${key}"`)
+}
+
+/** `name (command arg…)` or `name (url)`, as the trust prompt and notices list an MCP server. */
+export function describeServer(name: string, server: unknown): string {
+  if (!isObject(server)) return name
+  if (typeof server.command === 'string') {
+    const args = Array.isArray(server.args) ? server.args.filter((a) => typeof a === 'string') : []
+    return `${name} (${shorten([server.command, ...args].join(' '))})`
+  }
+  if (typeof server.url === 'string') return `${name} (${shorten(server.url)})`
+  return name
+}
+
+/** `: cmd1, cmd2` from Claude Code's hook shape ([{matcher, hooks: [{type, command}]}]); '' otherwise. */
+function describeHookCommands(handlers: unknown): string {
+  if (!Array.isArray(handlers)) return ''
+  const commands: string[] = []
+  for (const group of handlers) {
+    const hooks = isObject(group) && Array.isArray(group.hooks) ? group.hooks : []
+    for (const hook of hooks)
+      if (isObject(hook) && typeof hook.command === 'string') commands.push(hook.command)
+  }
+  return commands.length > 0 ? `: ${shorten(commands.join(', '))}` : ''
+}
+
+function shorten(text: string, max = 70): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,199 @@
+import { realpath } from 'node:fs/promises'
+import { dirname, relative } from 'node:path'
+import type { TrustChoice } from '../store/domain.js'
+import { isTrackedByGit } from './git-tracked.js'
+import type { LoadedSettings, SettingsSource } from './load.js'
+import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
+import {
+  type FilteredSettings,
+  filterProjectSettings,
+  type SettingsBaseline,
+} from './project-settings-filter.js'
+import {
+  isBroadFolder,
+  matchTrust,
+  readTrustStore,
+  type TrustEntry,
+  updateTrustStore,
+} from './trust-store.js'
+
+/**
+ * Project trust (SPEC §7): what a repository brings — its settings file's rules and settings, `.mcp.json`
+ * servers, hooks, agents, commands, skills — only takes effect once the user trusts its folder. This is
+ * the one place the rest of the app asks:
+ *
+ * - `isTrusted()` / `status()`: the answer now (it changes live when the user answers the prompt);
+ * - `settings(trusted)`: the settings files with what an untrusted repository may not do taken out;
+ * - `contributions()`: everything the folder brings that trust would enable (for the prompt);
+ * - `mayLoad(kind)`: a loader's question before it loads a project-brought MCP server, hook, agent…;
+ * - `subscribe(fn)`: called when the answer changes, so a loader can load (or drop) things live.
+ */
+
+export type TrustSource = 'flag' | 'store' | 'session' | 'none'
+
+export interface TrustStatus {
+  trusted: boolean
+  /** `--trust-project`, a remembered answer, an answer given in this session but not saved, or none yet. */
+  source: TrustSource
+  /** The remembered answer that applies (it may be for a parent folder). */
+  entry?: TrustEntry
+}
+
+export interface ProjectTrust {
+  /** Real path of the workspace: what trust is remembered for. */
+  readonly folder: string
+  readonly storeFile: string
+  status(): TrustStatus
+  isTrusted(): boolean
+  /** May a project-brought item of this kind be loaded now? */
+  mayLoad(kind: ContributionKind): boolean
+  /** The settings as they apply when the folder is (or is not) trusted; defaults to now. */
+  settings(trusted?: boolean): FilteredSettings
+  /** What trusting the folder would enable (whether or not it is trusted now). */
+  contributions(): Promise<Contribution[]>
+  /** The folder "trust the parent" would trust, or null when that would be `/` or the home folder. */
+  parentToOffer(): string | null
+  /** The folder is `/`, home or an ancestor of home: trusting it covers only itself. */
+  isBroad(): boolean
+  /**
+   * Records the user's answer in the store (atomically) and applies it. When the store cannot be written
+   * the answer still holds for this session, and `warning` says so.
+   */
+  decide(choice: Exclude<TrustChoice, 'later'>): Promise<{ status: TrustStatus; warning?: string }>
+  subscribe(listener: (status: TrustStatus) => void): () => void
+  /**
+   * Resolves once it is known whether git tracks `.agent-tui/settings.local.json` (which makes it the
+   * repository's, not the user's); true when that changed what `settings()` returns.
+   */
+  settled(): Promise<boolean>
+  /** Problems with the store or the git check, for a notice. */
+  warnings(): string[]
+}
+
+export interface ProjectTrustOptions {
+  workspace: string
+  home: string
+  storeFile: string
+  loaded: LoadedSettings
+  /** `--trust-project`. */
+  trustFlag: boolean
+  baseline: SettingsBaseline
+  now?: () => number
+  /** Whether git tracks a file (injected by tests). */
+  isTracked?: (cwd: string, relPath: string) => Promise<boolean | 'unknown'>
+}
+
+/**
+ * Opens the trust state of `workspace`: resolves its real path and reads the store. The git check on
+ * `.agent-tui/settings.local.json` runs in the background when that file only holds rules (the usual
+ * "always allow" file: nothing before the first frame depends on it); when it sets more, it is awaited.
+ */
+export async function openProjectTrust(opts: ProjectTrustOptions): Promise<ProjectTrust> {
+  const [folder, home, store] = await Promise.all([
+    realpath(opts.workspace).catch(() => opts.workspace),
+    realpath(opts.home).catch(() => opts.home),
+    readTrustStore(opts.storeFile),
+  ])
+  const warnings: string[] = store.warning ? [store.warning] : []
+  const now = opts.now ?? Date.now
+  const match = matchTrust(store.entries, folder, home)
+  let status: TrustStatus = opts.trustFlag
+    ? { trusted: true, source: 'flag' }
+    : match
+      ? { trusted: match.trusted, source: 'store', entry: match.entry }
+      : { trusted: false, source: 'none' }
+  const listeners = new Set<(status: TrustStatus) => void>()
+
+  const local = opts.loaded.sources.find((s) => s.scope === 'local' && s.exists)
+  let localTracked = false
+  let localCheck: Promise<boolean> = Promise.resolve(false)
+  if (local) {
+    const rel = relative(opts.workspace, local.path)
+    const isTracked = opts.isTracked ?? isTrackedByGit
+    localCheck = isTracked(opts.workspace, rel).then((answer) => {
+      if (answer === 'unknown') {
+        warnings.push(`could not ask git whether ${rel} is committed; it is treated as the repository's`)
+      }
+      const tracked = answer !== false
+      const changed = tracked !== localTracked
+      localTracked = tracked
+      return changed
+    })
+    const onlyRules = Object.keys(local.settings).every((k) => k === 'permissions' || k === '$schema')
+    if (!onlyRules) await localCheck
+  }
+
+  const projectBrought = (source: SettingsSource) =>
+    source.scope === 'project' || (source.scope === 'local' && localTracked)
+  const settings = (trusted = status.trusted) =>
+    filterProjectSettings(opts.loaded, { trusted, projectBrought, baseline: opts.baseline })
+  let discovered: Promise<Contribution[]> | undefined
+
+  const parent = dirname(folder)
+  const set = (next: TrustStatus) => {
+    status = next
+    for (const listener of listeners) listener(next)
+  }
+
+  return {
+    folder,
+    storeFile: opts.storeFile,
+    status: () => status,
+    isTrusted: () => status.trusted,
+    mayLoad: () => status.trusted,
+    settings,
+    contributions() {
+      // The local file's git status decides whether its rules are the repository's: wait for it.
+      discovered ??= localCheck.then(() => discoverContributions(opts.workspace, settings(false).ignored))
+      return discovered
+    },
+    parentToOffer: () => (parent === folder || isBroadFolder(parent, home) ? null : parent),
+    isBroad: () => isBroadFolder(folder, home),
+    async decide(choice) {
+      const target = choice === 'trust-parent' ? parent : folder
+      const trusted = choice !== 'distrust'
+      const at = new Date(now()).toISOString()
+      try {
+        const written = await updateTrustStore(
+          opts.storeFile,
+          (entries) => {
+            const kept = entries.filter((e) => e.path !== target)
+            // The folder's own "don't trust" would outrank a newly trusted parent.
+            const cleared =
+              choice === 'trust-parent' ? kept.filter((e) => !(e.path === folder && !e.trusted)) : kept
+            return [...cleared, { path: target, trusted, at }]
+          },
+          now,
+        )
+        const applied = matchTrust(written.entries, folder, home)
+        set(
+          applied
+            ? { trusted: applied.trusted, source: 'store', entry: applied.entry }
+            : { trusted, source: 'session' },
+        )
+        const warning = written.keptCorruptAs
+          ? `${opts.storeFile} was unreadable; it was kept as ${written.keptCorruptAs} and replaced`
+          : undefined
+        return { status, ...(warning ? { warning } : {}) }
+      } catch (err) {
+        set({ trusted, source: 'session' })
+        return {
+          status,
+          warning: `could not remember this answer (${(err as Error).message}); it holds for this session only`,
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    settled: () => localCheck,
+    warnings: () => [...warnings],
+  }
+}
+
+/** `~/code/app` for messages. */
+export function tildePath(path: string, home: string): string {
+  if (path === home) return '~'
+  return path.startsWith(`${home}/`) ? `~/${path.slice(home.length + 1)}` : path
+}
