@@ -92,7 +92,8 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
           )
         return
       }
-      const before = opts.configFor(trust.isTrusted())
+      const wasTrusted = trust.isTrusted()
+      const before = opts.configFor(wasTrusted)
       const { status, warning } = await trust.decide(choice)
       if (warning) notice('warn', warning)
       const after = opts.configFor(status.trusted)
@@ -104,7 +105,8 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
         opts.setMode(after.mode)
         mode = after.mode
       }
-      const contributions = await trust.contributions()
+      // Only a change of answer changes anything; the same answer again just remembers it.
+      const contributions = status.trusted === wasTrusted ? [] : await trust.contributions()
       const nextStart = contributions.filter(
         (c) => c.kind !== 'allow-rule' && !(c.key === 'mode' && mode !== undefined),
       )

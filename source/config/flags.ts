@@ -81,7 +81,7 @@ const OPTIONS: readonly OptionSpec[] = [
   {
     long: 'trust-project',
     kind: 'boolean',
-    help: 'trust this folder for this run: its .agent-tui/settings.json allow rules and settings apply',
+    help: "trust this folder for this run: its repository's rules and settings apply",
   },
   { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },

@@ -78,6 +78,7 @@ export function answerNotice(input: AnswerNoticeInput): string {
     if (input.rulesChanged.length > 0) parts.push(`Allow rules withdrawn: ${input.rulesChanged.join(', ')}.`)
     if (input.mode) parts.push(`Mode: ${input.mode.toUpperCase()}.`)
     if (input.nextStart.length > 0) parts.push('The rest of what it brings is ignored from the next start.')
+    if (parts.length === 1) parts.push('Nothing changes for this session.')
   }
   return parts.join(' ')
 }

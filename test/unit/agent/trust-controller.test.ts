@@ -158,6 +158,14 @@ describe('the trust controller', () => {
     )
   })
 
+  it('the same answer again only remembers it', async () => {
+    const { store, controller, rules, notices } = await setup(true)
+    await controller.review()
+    await controller.resolve(store.getState().trust?.id ?? '', 'trust-folder')
+    expect(rules.at(-1)?.allow.map((r) => r.text)).toEqual(['Bash(make *)'])
+    expect(notices().at(-1)).toBe('Trusted ~/code/app (remembered). Nothing changes for this session.')
+  })
+
   it('an answer for a prompt that is no longer open does nothing', async () => {
     const { store, controller, rules } = await setup()
     await controller.start()
