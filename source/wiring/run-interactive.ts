@@ -88,7 +88,9 @@ async function runSession(
   resume: InteractiveOptions['resume'],
   first: boolean,
 ): Promise<TuiExit> {
-  const { config } = opts
+  // A session opened with /resume after the folder was trusted (or distrusted) starts with that answer.
+  const trust = opts.projectTrust
+  const config = trust && !first ? trust.configFor(trust.trust.isTrusted()) : opts.config
   const { model } = endpoint
   const earlyFrame = first ? opts.earlyFrame : undefined
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
