@@ -36,6 +36,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   contextManagement: 'keep',
   // A timeout only ever denies.
   consentTimeoutSeconds: 'keep',
+  // How often the same endpoint is asked again.
+  retry: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',

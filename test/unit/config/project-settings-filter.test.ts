@@ -7,9 +7,9 @@ import {
   mergeSettings,
   type SettingsScope,
 } from '../../../source/config/load.js'
-import { filterProjectSettings } from '../../../source/config/project-settings-filter.js'
+import { filterProjectSettings, SETTING_POLICY } from '../../../source/config/project-settings-filter.js'
 import { resolveConfig } from '../../../source/config/resolve.js'
-import type { Settings } from '../../../source/config/schema.js'
+import { type Settings, settingsSchema } from '../../../source/config/schema.js'
 
 function loaded(layers: Partial<Record<SettingsScope, Settings>>): LoadedSettings {
   const scopes: SettingsScope[] = ['user', 'project', 'local']
@@ -153,6 +153,15 @@ describe('an untrusted project settings file may only lower permissions', () => 
       ['Bash(npm test *)', 'local.json'],
       ['"mode": "auto"', 'local.json'],
     ])
+  })
+})
+
+describe('SETTING_POLICY', () => {
+  it('has a decision for every settings key (permissions are filtered rule by rule)', () => {
+    const undecided = Object.keys(settingsSchema.shape).filter(
+      (key) => key !== 'permissions' && SETTING_POLICY[key] === undefined,
+    )
+    expect(undecided).toEqual([])
   })
 })
 
