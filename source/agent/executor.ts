@@ -97,7 +97,7 @@ export async function executeCall(
   )
 
   try {
-    const target = tool.permissionTarget(args, ctx)
+    const target = await tool.permissionTarget(args, ctx)
     const verdict = deps.gate.check({
       tool: tool.name,
       risk: tool.risk,

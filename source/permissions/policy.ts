@@ -1,6 +1,13 @@
 import { basename, isAbsolute, relative, sep } from 'node:path'
 import type { Mode, Risk } from '../store/domain.js'
 import type { PermissionTarget } from '../tools/types.js'
+import {
+  bareHost,
+  classifyAddress,
+  classifyAddresses,
+  describeAddressClass,
+  isLocalHostName,
+} from '../util/address-class.js'
 import { isReadOnlyPart } from './classifier.js'
 import {
   absoluteTarget,
@@ -76,6 +83,8 @@ function evaluateCall(input: PolicyInput): PolicyResult {
   if (mode === 'ci' && ASKS_USER.has(tool)) {
     return { decision: 'deny', reason: 'no user available in ci mode; decide yourself and say so' }
   }
+  const local = localAddress(target)
+  if (local) return evaluateLocalAddress(input, local)
   const writes = target.kind === 'path' && (target.access === 'write' || risk === 'edit')
   if (target.kind === 'path' && !writes && isTrustedRead(target.path, input)) {
     return { decision: 'allow', reason: 'reading session outputs needs no consent' }
@@ -132,11 +141,7 @@ function modeDecision(input: PolicyInput): PolicyResult {
       }
       return ask(`${mode} mode asks before changing settings`)
     case 'plan':
-      if (risk === 'network') {
-        return isPrivateUrl(input.target)
-          ? ask('requests to local or private addresses need explicit consent')
-          : allow('plan mode allows network reads')
-      }
+      if (risk === 'network') return allow('plan mode allows network reads')
       if (risk === 'exec') return allow('read-only command')
       return deny('plan mode does not allow this')
     case 'ci':
@@ -272,24 +277,46 @@ function isInside(abs: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
 }
 
-/** Loopback, private and link-local hosts: reaching them from the model needs explicit consent. */
-function isPrivateUrl(target: PermissionTarget): boolean {
-  if (target.kind !== 'url') return false
+/**
+ * Loopback, private, link-local and other non-public addresses ask in every mode (dangerous too: cloud
+ * metadata and local admin services are what a prompt-injected fetch aims at), and are denied in ci,
+ * unless an allow rule names this exact host. Judged on the addresses the host resolved to when the
+ * tool gives them (so DNS cannot point a public name at 127.0.0.1), else on the literal host.
+ */
+function evaluateLocalAddress(input: PolicyInput, local: { host: string; what: string }): PolicyResult {
+  const ask = firstMatch(input.rules.ask, input)
+  if (ask) return { decision: 'ask', reason: `${describeRule(ask)} asks`, rule: ask.text }
+  const exact = input.rules.allow.find(
+    (rule) => ruleCoversTool(rule, input.tool) && rule.specifier?.toLowerCase() === `domain:${local.host}`,
+  )
+  if (exact) {
+    return { decision: 'allow', reason: `${describeRule(exact)} allows ${local.what}`, rule: exact.text }
+  }
+  return {
+    decision: 'ask',
+    reason: `${local.host} is ${local.what}; local and private addresses always need explicit consent (or an allow rule for this exact host)`,
+  }
+}
+
+/** The host and a description when a URL target leads to a non-public address. */
+function localAddress(target: PermissionTarget): { host: string; what: string } | undefined {
+  if (target.kind !== 'url') return undefined
   let host: string
   try {
-    host = new URL(target.url).hostname.toLowerCase().replace(/^\[|\]$/g, '')
+    host = new URL(target.url).hostname.toLowerCase()
   } catch {
-    return true
+    return { host: target.url, what: 'not a valid URL' }
   }
-  if (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '0.0.0.0' ||
-    host === '::' ||
-    host === '::1'
-  )
-    return true
-  if (/^(127|10)\./.test(host) || /^192\.168\./.test(host) || /^169\.254\./.test(host)) return true
-  if (/^172\.(1[6-9]|2\d|3[01])\./.test(host)) return true
-  return /^(fc|fd|fe8|fe9|fea|feb)[0-9a-f]*:/.test(host) || host.startsWith('::ffff:')
+  const literal = bareHost(host)
+  const addresses = target.addresses?.length ? target.addresses : undefined
+  const cls = addresses
+    ? classifyAddresses(addresses)
+    : isLocalHostName(literal)
+      ? 'loopback'
+      : /^[\d.]+$|:/.test(literal)
+        ? classifyAddress(literal)
+        : 'public'
+  if (cls === 'public') return undefined
+  const shown = addresses ? ` (resolves to ${addresses.join(', ')})` : ''
+  return { host, what: `${describeAddressClass(cls)}${shown}` }
 }

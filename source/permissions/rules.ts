@@ -68,7 +68,8 @@ export function parseRule(text: string, source?: string): Rule {
   if (tool === 'Bash') specifier = specifier.replace(/\s+/g, ' ')
   if (tool === 'WebFetch' && specifier !== '*') {
     const host = specifier.startsWith('domain:') ? specifier.slice('domain:'.length).trim() : ''
-    if (host === '' || /[/\s:]/.test(host)) {
+    // A bracketed IPv6 literal (`domain:[::1]`) is the one host form with colons.
+    if (host === '' || (/[/\s:]/.test(host) && !/^\[[0-9a-f:.]+\]$/i.test(host))) {
       throw new RuleSyntaxError(
         `rule "${trimmed}": WebFetch rules take "domain:<host>", e.g. WebFetch(domain:example.com)`,
       )

@@ -67,7 +67,8 @@ export interface TaskSummary {
 export type ConsentPreview =
   | { kind: 'command'; command: string; cwd: string }
   | { kind: 'diff'; path: string; diff: string }
-  | { kind: 'url'; url: string }
+  /** `address`: where a local or private host resolved to, e.g. "127.0.0.1 — a loopback address (this machine)". */
+  | { kind: 'url'; url: string; address?: string }
   | { kind: 'json'; text: string }
   | { kind: 'none' }
 

@@ -12,11 +12,19 @@ import { taskOutputTool } from './task-output.js'
 import { taskStopTool } from './task-stop.js'
 import { todoWriteTool } from './todo-write.js'
 import type { AnyTool } from './types.js'
+import { createWebFetchTool } from './web-fetch.js'
+import { createWebSearchTool } from './web-search.js'
+import type { WebToolOptions } from './web/types.js'
 import { writeTool } from './write.js'
 
 export interface CoreToolOptions {
   /** Read-only shell command classifier from the permissions module. */
   isReadOnlyCommand: (command: string) => boolean
+}
+
+export interface CatalogOptions extends CoreToolOptions {
+  /** The session's services for WebFetch and WebSearch (summarizer, search settings, notices). */
+  web?: WebToolOptions
 }
 
 /**
@@ -31,7 +39,7 @@ export function createCoreTools(opts: CoreToolOptions): AnyTool[] {
  * Every tool of this build, in SPEC §6 order. The session sends exactly this list (same order, same
  * bytes) with every request.
  */
-export function createCatalog(opts: CoreToolOptions): AnyTool[] {
+export function createCatalog(opts: CatalogOptions): AnyTool[] {
   return [
     createBashTool(opts),
     taskOutputTool,
@@ -45,6 +53,8 @@ export function createCatalog(opts: CoreToolOptions): AnyTool[] {
     askUserQuestionTool,
     configTool,
     exitPlanModeTool,
+    createWebFetchTool(opts.web),
+    createWebSearchTool(opts.web),
     notebookEditTool,
   ]
 }

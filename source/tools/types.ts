@@ -16,7 +16,15 @@ export type PermissionTarget =
   | { kind: 'none' }
   | { kind: 'command'; command: string }
   | { kind: 'path'; path: string; access: 'read' | 'write' }
-  | { kind: 'url'; url: string }
+  | {
+      kind: 'url'
+      url: string
+      /**
+       * The addresses the host resolved to, when the tool resolved it before asking: the policy judges
+       * these (not the name), and the tool connects only to them.
+       */
+      addresses?: readonly string[]
+    }
 
 /** Remembers what the model has read so Write/Edit can refuse blind or stale writes. */
 export interface FileStateTracker {
@@ -123,7 +131,11 @@ export interface Tool<A = unknown> {
   readonly risk: Risk
   /** Whether this particular call only reads (consecutive read-only calls may run concurrently). */
   isReadOnly(args: A): boolean
-  permissionTarget(args: A, ctx: ToolContext): PermissionTarget
+  /**
+   * What the policy judges. May be async (WebFetch resolves the host first); a ToolError thrown here
+   * becomes the call's error envelope before anyone is asked.
+   */
+  permissionTarget(args: A, ctx: ToolContext): PermissionTarget | Promise<PermissionTarget>
   /** What the consent prompt shows (command, diff, URL). Computing a diff may read files. */
   preview(args: A, ctx: ToolContext): Promise<ConsentPreview>
   /** One-line label for the transcript card and the consent prompt. */

@@ -4,6 +4,7 @@ import { Runtime } from '../agent/runtime.js'
 import { createTrustController, type TrustController } from '../agent/trust-controller.js'
 import type { ProjectTrust } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
+import { createSummarizer } from '../agent/web-summarizer.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig } from '../config/resolve.js'
 import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
@@ -217,7 +218,24 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         : {}),
     }),
   )
-  const tools = createCatalog({ isReadOnlyCommand })
+  let webNotices = 0
+  const { summarizerModel, search } = config.settings
+  const tools = createCatalog({
+    isReadOnlyCommand,
+    web: {
+      ...(summarizerModel ? { summarize: createSummarizer(provider, summarizerModel) } : {}),
+      ...(search ? { search } : {}),
+      env: process.env,
+      settingsFile: paths.userSettingsFile,
+      notify: (level, text) =>
+        store.dispatch({
+          type: 'notice/added',
+          id: `web-${createdAt.toString(36)}-${++webNotices}`,
+          level,
+          text,
+        }),
+    },
+  })
   const breakerSettings = config.settings.circuitBreaker
   const setup = opts.projectTrust
   let counter = 0

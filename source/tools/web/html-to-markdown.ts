@@ -1,0 +1,221 @@
+import { createDocument } from '@mixmark-io/domino'
+import TurndownService from 'turndown'
+
+/**
+ * HTML → Markdown for WebFetch: turndown on a domino DOM. Loaded only by a fetch that got HTML (a
+ * dynamic import), so neither library is on the start-up path. The page is cut to its main content
+ * (`<main>`, `role=main`, or a lone `<article>`) when it has one, and chrome, scripts, styles, forms
+ * and embedded media are removed before conversion; links and images are made absolute so the model
+ * can fetch them.
+ */
+
+/** The few DOM members used here (domino implements them; the project builds without the DOM lib). */
+interface DomElement {
+  nodeName: string
+  textContent: string | null
+  parentNode: DomElement | null
+  firstChild: DomElement | null
+  nextSibling: DomElement | null
+  children: ArrayLike<DomElement>
+  getAttribute(name: string): string | null
+  setAttribute(name: string, value: string): void
+  remove(): void
+  querySelector(selector: string): DomElement | null
+  querySelectorAll(selector: string): ArrayLike<DomElement>
+}
+
+interface DomDocument {
+  title: string
+  body: DomElement | null
+  documentElement: DomElement
+  querySelector(selector: string): DomElement | null
+  querySelectorAll(selector: string): ArrayLike<DomElement>
+}
+
+export interface Converted {
+  markdown: string
+  title: string
+}
+
+/** Removed wherever they are. */
+const NOISE = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'video',
+  'audio',
+  'form',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'dialog',
+  'link',
+  'meta',
+  '[hidden]',
+  '[aria-hidden="true"]',
+].join(',')
+
+/** Page chrome: removed unless it sits inside the article (an article's own header holds its title). */
+const CHROME = 'nav, aside, header, footer, [role="navigation"], [role="banner"], [role="contentinfo"]'
+
+/** Substantial enough to stand for the page. */
+const MIN_MAIN_TEXT = 200
+
+export function htmlToMarkdown(html: string, baseUrl: string): Converted {
+  const doc = createDocument(html) as DomDocument
+  const title = (doc.title ?? '').replace(/\s+/g, ' ').trim()
+  for (const el of Array.from(doc.querySelectorAll(NOISE))) el.remove()
+  const root = contentRoot(doc)
+  for (const el of Array.from(root.querySelectorAll(CHROME))) {
+    if (!insideArticle(el, root)) el.remove()
+  }
+  absolutize(root, baseUrl)
+  const markdown = createService()
+    .turndown(root as unknown as TurndownService.Node)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+  return { markdown, title }
+}
+
+function contentRoot(doc: DomDocument): DomElement {
+  const body = doc.body ?? doc.documentElement
+  const articles = doc.querySelectorAll('article')
+  const candidates = [
+    doc.querySelector('main'),
+    doc.querySelector('[role="main"]'),
+    articles.length === 1 ? articles[0]! : null,
+  ]
+  for (const candidate of candidates) {
+    if (candidate && (candidate.textContent ?? '').trim().length >= MIN_MAIN_TEXT) return candidate
+  }
+  return body
+}
+
+function insideArticle(el: DomElement, root: DomElement): boolean {
+  for (let p = el.parentNode; p && p !== root; p = p.parentNode) {
+    if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN') return true
+  }
+  return false
+}
+
+function absolutize(root: DomElement, base: string): void {
+  const resolve = (value: string): string | undefined => {
+    try {
+      return new URL(value, base).href
+    } catch {
+      return undefined
+    }
+  }
+  for (const a of Array.from(root.querySelectorAll('a[href]'))) {
+    const href = a.getAttribute('href') ?? ''
+    const abs = /^\s*javascript:/i.test(href) ? undefined : resolve(href)
+    if (abs) a.setAttribute('href', abs)
+    else a.setAttribute('href', '')
+  }
+  for (const img of Array.from(root.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? ''
+    const alt = (img.getAttribute('alt') ?? '').trim()
+    const abs = src.startsWith('data:') ? undefined : resolve(src)
+    // An image without words or a fetchable address tells the model nothing.
+    if (!abs || !alt) img.remove()
+    else img.setAttribute('src', abs)
+  }
+}
+
+type Replacement = (content: string, node: DomElement) => string
+
+function rule(filter: string | string[] | ((node: DomElement) => boolean), replacement: Replacement) {
+  return {
+    filter: filter as TurndownService.Filter,
+    replacement: replacement as unknown as TurndownService.ReplacementFunction,
+  }
+}
+
+function createService(): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+  })
+  service.addRule(
+    'linkWithoutText',
+    rule(
+      (node) => node.nodeName === 'A' && (node.textContent ?? '').trim() === '' && !node.querySelector('img'),
+      () => '',
+    ),
+  )
+  service.addRule(
+    'linkWithoutAddress',
+    rule(
+      (node) => node.nodeName === 'A' && (node.getAttribute('href') ?? '') === '',
+      (content) => content,
+    ),
+  )
+  service.addRule(
+    'preWithoutCode',
+    rule(
+      (node) => node.nodeName === 'PRE' && node.firstChild?.nodeName !== 'CODE',
+      (_content, node) => `\n\n\`\`\`\n${(node.textContent ?? '').replace(/\n$/, '')}\n\`\`\`\n\n`,
+    ),
+  )
+  service.addRule(
+    'listItem',
+    rule('li', (content, node) => {
+      const parent = node.parentNode
+      let marker = '-'
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1')
+        const index = Array.from(parent.children).indexOf(node)
+        marker = `${(Number.isFinite(start) ? start : 1) + index}.`
+      }
+      const indent = ' '.repeat(marker.length + 1)
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/g, `\n${indent}`)
+      return `${marker} ${body.trimEnd()}${node.nextSibling ? '\n' : ''}`
+    }),
+  )
+  service.addRule(
+    'tableCell',
+    rule(
+      ['th', 'td'],
+      (content) =>
+        `| ${content
+          .replace(/\s*\n\s*/g, ' ')
+          .replace(/\|/g, '\\|')
+          .trim()} `,
+    ),
+  )
+  service.addRule(
+    'tableRow',
+    rule('tr', (content, node) => {
+      const row = `\n${content}|`
+      if (!isFirstRow(node)) return row
+      const cells = Array.from(node.querySelectorAll('th, td')).length
+      return `${row}\n${'| --- '.repeat(Math.max(1, cells))}|`
+    }),
+  )
+  service.addRule(
+    'tableSection',
+    rule(['thead', 'tbody', 'tfoot'], (content) => content),
+  )
+  service.addRule(
+    'table',
+    rule('table', (content) => `\n\n${content.replace(/\n+/g, '\n').trim()}\n\n`),
+  )
+  return service
+}
+
+/** The first row of its table gets the Markdown header separator. */
+function isFirstRow(tr: DomElement): boolean {
+  let table = tr.parentNode
+  while (table && table.nodeName !== 'TABLE') table = table.parentNode
+  return table?.querySelector('tr') === tr
+}
