@@ -294,7 +294,7 @@ function evaluateLocalAddress(input: PolicyInput, local: { host: string; what: s
   }
   return {
     decision: 'ask',
-    reason: `${local.host} is ${local.what}; local and private addresses always need explicit consent (or an allow rule for this exact host)`,
+    reason: `${local.host} ${local.what}: local and private addresses always ask unless a rule names this host`,
   }
 }
 
@@ -305,18 +305,23 @@ function localAddress(target: PermissionTarget): { host: string; what: string } 
   try {
     host = new URL(target.url).hostname.toLowerCase()
   } catch {
-    return { host: target.url, what: 'not a valid URL' }
+    return { host: target.url, what: 'is not a valid URL' }
   }
-  const literal = bareHost(host)
+  const bare = bareHost(host)
   const addresses = target.addresses?.length ? target.addresses : undefined
   const cls = addresses
     ? classifyAddresses(addresses)
-    : isLocalHostName(literal)
+    : isLocalHostName(bare)
       ? 'loopback'
-      : /^[\d.]+$|:/.test(literal)
-        ? classifyAddress(literal)
+      : /^[\d.]+$|:/.test(bare)
+        ? classifyAddress(bare)
         : 'public'
   if (cls === 'public') return undefined
-  const shown = addresses ? ` (resolves to ${addresses.join(', ')})` : ''
-  return { host, what: `${describeAddressClass(cls)}${shown}` }
+  // An IP-literal host resolves to itself; saying so again is noise.
+  const literal = addresses?.length === 1 && addresses[0] === bare
+  const what =
+    addresses && !literal
+      ? `resolves to ${addresses.join(', ')}, ${describeAddressClass(cls)}`
+      : `is ${describeAddressClass(cls)}`
+  return { host, what }
 }

@@ -67,7 +67,7 @@ export interface TaskSummary {
 export type ConsentPreview =
   | { kind: 'command'; command: string; cwd: string }
   | { kind: 'diff'; path: string; diff: string }
-  /** `address`: where a local or private host resolved to, e.g. "127.0.0.1 — a loopback address (this machine)". */
+  /** `address`: where a local or private host leads, e.g. "intranet.test resolves to 10.0.0.5, a private network address". */
   | { kind: 'url'; url: string; address?: string }
   | { kind: 'json'; text: string }
   | { kind: 'none' }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { ConsentPreview } from '../store/domain.js'
-import { describeAddressClass } from '../util/address-class.js'
+import { bareHost, describeAddressClass } from '../util/address-class.js'
 import { defineTool, type Tool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { formatBytes } from './web/content.js'
 import { type CachedPage, createFetchCache } from './web/fetch-cache.js'
@@ -72,7 +72,11 @@ export function createWebFetchTool(opts: WebToolOptions = {}): Tool<WebFetchArgs
       if (!j) return { kind: 'url', url: args.url }
       if (j.cls === 'public') return { kind: 'url', url: j.url.href }
       const list = j.addresses.map((a) => a.address).join(', ')
-      return { kind: 'url', url: j.url.href, address: `${list} — ${describeAddressClass(j.cls)}` }
+      const literal = list === bareHost(j.url.hostname)
+      const address = literal
+        ? `${list} is ${describeAddressClass(j.cls)}`
+        : `${j.url.hostname} resolves to ${list}, ${describeAddressClass(j.cls)}`
+      return { kind: 'url', url: j.url.href, address }
     },
     summarize: (args) => `WebFetch ${args.url.length > 100 ? `${args.url.slice(0, 99)}…` : args.url}`,
     async execute(args, ctx) {

@@ -76,6 +76,25 @@ describe('ConsentPrompt', () => {
     r.unmount()
   })
 
+  it('shows where a local or private host resolves to', () => {
+    const r = renderConsent(
+      consent('c1', {
+        tool: 'WebFetch',
+        risk: 'network',
+        preview: {
+          kind: 'url',
+          url: 'http://intranet.test:3000/admin',
+          address: 'intranet.test resolves to 127.0.0.1, a loopback address (this machine)',
+        },
+        suggestedRule: 'WebFetch(domain:intranet.test)',
+      }),
+    )
+    expect(r.frame()).toContain('http://intranet.test:3000/admin')
+    expect(r.frame()).toContain('⚠ intranet.test resolves to 127.0.0.1, a loopback address (this machine)')
+    expect(r.frame()).toContain('Always allow: WebFetch(domain:intranet.test)')
+    r.unmount()
+  })
+
   it.each([
     ['y', 'once'],
     ['1', 'once'],

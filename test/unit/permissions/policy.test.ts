@@ -427,3 +427,65 @@ describe('evaluate: reasons', () => {
     expect(evaluate(call)).toEqual(expected)
   })
 })
+
+describe('evaluate: local and private addresses, judged on what the host resolved to', () => {
+  const resolved = (u: string, addresses: string[]): PermissionTarget => ({ kind: 'url', url: u, addresses })
+  const fetchOf = (target: PermissionTarget, mode: Mode, allow: string[] = []) =>
+    evaluate(
+      input({ mode, tool: 'WebFetch', risk: 'network', target, readOnly: true, rules: rules({ allow }) }),
+    )
+
+  it.each<[Mode, Decision]>([
+    ['safe', 'ask'],
+    ['auto', 'ask'],
+    ['plan', 'ask'],
+    ['dangerous', 'ask'],
+    ['ci', 'deny'],
+  ])('a public name resolving to 127.0.0.1 in %s mode → %s', (mode, decision) => {
+    const result = fetchOf(resolved('https://public.example/', ['127.0.0.1']), mode)
+    expect(result.decision).toBe(decision)
+    expect(result.reason).toContain(
+      'public.example resolves to 127.0.0.1, a loopback address (this machine): local and private addresses always ask',
+    )
+  })
+
+  it('a mixed answer is judged by its non-public address', () => {
+    expect(fetchOf(resolved('https://mixed.example/', ['93.184.216.34', '10.0.0.5']), 'plan').decision).toBe(
+      'ask',
+    )
+    expect(fetchOf(resolved('https://ok.example/', ['93.184.216.34']), 'plan').decision).toBe('allow')
+  })
+
+  it('only an allow rule for that exact host lets it through; wildcards and bare tool rules do not', () => {
+    const target = resolved('http://intranet.corp:8080/wiki', ['10.1.2.3'])
+    expect(fetchOf(target, 'ci', ['WebFetch(domain:intranet.corp)'])).toMatchObject({
+      decision: 'allow',
+      rule: 'WebFetch(domain:intranet.corp)',
+    })
+    expect(fetchOf(target, 'ci', ['WebFetch(domain:*.corp)']).decision).toBe('deny')
+    expect(fetchOf(target, 'safe', ['WebFetch']).decision).toBe('ask')
+    expect(fetchOf(target, 'dangerous', ['WebFetch(*)']).decision).toBe('ask')
+  })
+
+  it('deny and ask rules still come first', () => {
+    const target = resolved('http://localhost:3000/', ['127.0.0.1'])
+    const deny = evaluate(
+      input({
+        mode: 'safe',
+        tool: 'WebFetch',
+        risk: 'network',
+        target,
+        rules: rules({ allow: ['WebFetch(domain:localhost)'], deny: ['WebFetch(domain:localhost)'] }),
+      }),
+    )
+    expect(deny.decision).toBe('deny')
+  })
+
+  it('without resolved addresses the literal host is judged', () => {
+    expect(fetchOf(url('http://169.254.169.254/latest/meta-data/'), 'dangerous').reason).toContain(
+      'link-local',
+    )
+    expect(fetchOf(url('http://[::ffff:127.0.0.1]/'), 'plan').decision).toBe('ask')
+    expect(fetchOf(url('https://example.com/'), 'plan').decision).toBe('allow')
+  })
+})

@@ -23,6 +23,10 @@ describe('parseRule', () => {
       'WebFetch(domain:example.com)',
       { tool: 'WebFetch', specifier: 'domain:example.com', text: 'WebFetch(domain:example.com)' },
     ],
+    [
+      'WebFetch(domain:[::1])',
+      { tool: 'WebFetch', specifier: 'domain:[::1]', text: 'WebFetch(domain:[::1])' },
+    ],
     ['mcp__server__*', { tool: 'mcp__server__*', text: 'mcp__server__*' }],
     ['mcp__my-server__read_file', { tool: 'mcp__my-server__read_file', text: 'mcp__my-server__read_file' }],
     ['Bash(echo (a))', { tool: 'Bash', specifier: 'echo (a)', text: 'Bash(echo (a))' }],
@@ -135,6 +139,7 @@ describe('matchRule', () => {
     ['WebFetch(domain:example.com)', 'WebFetch', url('https://sub.example.com/'), false],
     ['WebFetch(domain:*.example.com)', 'WebFetch', url('https://sub.example.com/'), true],
     ['WebFetch(domain:example.com)', 'WebFetch', url('not a url'), false],
+    ['WebFetch(domain:[::1])', 'WebFetch', url('http://[::1]:3000/'), true],
     ['mcp__server__*', 'mcp__server__read', { kind: 'none' }, true],
     ['mcp__server__*', 'mcp__other__read', { kind: 'none' }, false],
     ['mcp__server__read', 'mcp__server__read', { kind: 'none' }, true],

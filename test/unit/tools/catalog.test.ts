@@ -72,7 +72,42 @@ describe('createCatalog', () => {
       'AskUserQuestion',
       'Config',
       'ExitPlanMode',
+      'WebFetch',
+      'WebSearch',
       'NotebookEdit',
     ])
+  })
+
+  it('gives the web tools their Claude Code fields and the network risk', async () => {
+    const { createCatalog } = await import('../../../source/tools/catalog.js')
+    const web = createCatalog({ isReadOnlyCommand: () => false }).filter((t) => t.name.startsWith('Web'))
+    expect(web.map((t) => [t.name, t.risk])).toEqual([
+      ['WebFetch', 'network'],
+      ['WebSearch', 'network'],
+    ])
+    const fields = web.map((t) =>
+      Object.keys((z.toJSONSchema(t.schema) as { properties: object }).properties),
+    )
+    expect(fields).toEqual([
+      ['url', 'prompt'],
+      ['query', 'allowed_domains', 'blocked_domains'],
+    ])
+  })
+
+  it('sends the same definitions whatever the session configured (summarizer, search provider)', async () => {
+    const { createCatalog } = await import('../../../source/tools/catalog.js')
+    const { buildToolDefinitions } = await import('../../../source/agent/tool-definitions.js')
+    const bare = buildToolDefinitions(createCatalog({ isReadOnlyCommand: () => false }))
+    const configured = buildToolDefinitions(
+      createCatalog({
+        isReadOnlyCommand: () => false,
+        web: {
+          search: { provider: 'brave' },
+          summarize: async () => ({ text: '', model: 'm' }),
+          env: { BRAVE_API_KEY: 'k' },
+        },
+      }),
+    )
+    expect(JSON.stringify(configured)).toBe(JSON.stringify(bare))
   })
 })

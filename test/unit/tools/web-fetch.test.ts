@@ -188,7 +188,7 @@ describe('WebFetch: addresses and permission', () => {
     expect(await tool.preview(args, ctx)).toEqual({
       kind: 'url',
       url: args.url,
-      address: '127.0.0.1 — a loopback address (this machine)',
+      address: 'docs.test resolves to 127.0.0.1, a loopback address (this machine)',
     })
     const result = await tool.execute(args, ctx)
     expect(result.forModel).toContain('# Version 2.0')

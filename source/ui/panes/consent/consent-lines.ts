@@ -55,7 +55,7 @@ export function previewLines(
       break
     case 'url':
       lines = wrap(theme.link(preview.url), width)
-      if (preview.address) lines.push(...wrap(theme.notice.warn(`resolves to ${preview.address}`), width))
+      if (preview.address) lines.push(...wrap(theme.notice.warn(`⚠ ${preview.address}`), width))
       break
     case 'json':
       lines = preview.text.split('\n').flatMap((line) => wrap(line, width))
