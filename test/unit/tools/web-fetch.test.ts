@@ -136,7 +136,7 @@ describe('WebFetch: content', () => {
     server.route('/slow', hang)
     const error = await fetchError({ timeoutMs: 300 }, { url: `${server.origin}/slow` })
     expect(error.category).toBe('timeout')
-    expect(error.message).toBe('127.0.0.1:' + `${server.port} did not answer completely within 0.3 s`)
+    expect(error.message).toBe(`127.0.0.1:${server.port} did not answer completely within 0.3 s`)
     expect(error.retryable).toBe(true)
   })
 
