@@ -294,7 +294,8 @@ function evaluateLocalAddress(input: PolicyInput, local: { host: string; what: s
   }
   return {
     decision: 'ask',
-    reason: `${local.host} ${local.what}: local and private addresses always ask unless a rule names this host`,
+    // The prompt shows the rule "always allow" saves; a ci run only has this text to go on.
+    reason: `${local.host} ${local.what}: local and private addresses always ask unless a rule names this host${input.mode === 'ci' ? ` (${input.tool}(domain:${local.host}))` : ''}`,
   }
 }
 

@@ -74,6 +74,7 @@ describe('headless WebFetch', () => {
       )
       if (mode === 'dangerous')
         expect(envelope.hint).toContain('--allowed-tools "WebFetch(domain:127.0.0.1)"')
+      else expect(envelope.message).toContain('(WebFetch(domain:127.0.0.1))')
     }
     expect(site.requests).toEqual([])
   })
