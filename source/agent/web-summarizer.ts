@@ -10,9 +10,23 @@ const MAX_TOKENS = 2_000
 /**
  * WebFetch's summarizer: one small completion with settings `summarizerModel` on the session's endpoint,
  * through the same provider (retries included), so a tool gets its answer without reaching into the loop.
+ * `context` (the model's profile) bounds the page sent, leaving room for the answer: a small model with
+ * an 8k window would otherwise reject every longer page.
  */
-export function createSummarizer(provider: ChatProvider, model: string): Summarizer {
-  return async ({ url, prompt, content }, signal) => {
+export function createSummarizer(
+  provider: ChatProvider,
+  model: string,
+  context: { contextLimit: number; charToTokenRatio: number },
+): Summarizer {
+  const maxChars = Math.max(
+    2_000,
+    Math.floor((context.contextLimit - MAX_TOKENS - 500) * context.charToTokenRatio * 0.9),
+  )
+  return async ({ url, prompt, content: page }, signal) => {
+    const content =
+      page.length > maxChars
+        ? `${page.slice(0, maxChars)}\n\n[the page continues; only its first ${maxChars} characters fit this model]`
+        : page
     const response = await provider.stream(
       {
         model,

@@ -223,7 +223,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const tools = createCatalog({
     isReadOnlyCommand,
     web: {
-      ...(summarizerModel ? { summarize: createSummarizer(provider, summarizerModel) } : {}),
+      ...(summarizerModel
+        ? { summarize: createSummarizer(provider, summarizerModel, profiles(summarizerModel)) }
+        : {}),
       ...(search ? { search } : {}),
       env: process.env,
       settingsFile: paths.userSettingsFile,

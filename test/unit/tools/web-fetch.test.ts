@@ -317,8 +317,11 @@ describe('WebFetch: summarizer', () => {
     await llm.close()
   })
 
-  const summarizer = () =>
-    createSummarizer(createOpenAIProvider({ baseUrl: llm.baseUrl, maxAttempts: 1 }), 'small-model')
+  const summarizer = (contextLimit = 32_768) =>
+    createSummarizer(createOpenAIProvider({ baseUrl: llm.baseUrl, maxAttempts: 1 }), 'small-model', {
+      contextLimit,
+      charToTokenRatio: 4,
+    })
 
   it('answers the prompt with the summarizer model and saves the page', async () => {
     llm.enqueue({ text: 'Version 2.0 is much faster; upgrade with npm install thing@2.' })
@@ -332,6 +335,16 @@ describe('WebFetch: summarizer', () => {
     expect(request.model).toBe('small-model')
     expect(request.messages.at(-1)?.content).toContain('It is **much** faster.')
     expect(request.messages.at(-1)?.content).toContain('Request: what changed?')
+  })
+
+  it('sends a small model only what fits its context', async () => {
+    server.route('/long.txt', send('text/plain', 'word '.repeat(40_000)))
+    llm.enqueue({ text: 'It repeats one word.' })
+    const { result } = await fetchVia({ summarize: summarizer(4_096) }, { url: `${server.origin}/long.txt` })
+    expect(result.forModel).toContain('It repeats one word.')
+    const sent = (llm.requests[0]!.body as { messages: Array<{ content: string }> }).messages.at(-1)!.content
+    expect(sent.length).toBeLessThan(4_096 * 4)
+    expect(sent).toContain('[the page continues; only its first')
   })
 
   it('falls back to the page when the summarizer fails', async () => {
