@@ -80,6 +80,7 @@ export function createWebFetchTool(opts: WebToolOptions = {}): Tool<WebFetchArgs
     },
     summarize: (args) => `WebFetch ${args.url.length > 100 ? `${args.url.slice(0, 99)}…` : args.url}`,
     async execute(args, ctx) {
+      // The executor always takes the permission target first; only a direct call judges here.
       const j = judged.get(ctx) ?? (await judge(args, ctx))
       judged.delete(ctx)
       const cached = cache.get(j.url.href)
