@@ -1,4 +1,8 @@
 import { readFile } from 'node:fs/promises'
+import type { Checkpoints } from '../checkpoints/lazy.js'
+import { rewindNotice } from '../checkpoints/report.js'
+import { listTurns, type RewindHost, RewindError, rewind, undoRewind } from '../checkpoints/rewind.js'
+import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice, TurnResult } from '../store/domain.js'
@@ -22,6 +26,7 @@ import type {
   SubmitInput,
 } from './commands.js'
 import { loadImageAttachment } from './images.js'
+import type { CheckpointHook } from './executor.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
@@ -64,6 +69,8 @@ export interface RuntimeOptions {
   exportDir?: string
   /** This directory's sessions, this one included (for `/resume`). */
   sessions?: () => Promise<SessionSummary[]>
+  /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
+  checkpoints?: Checkpoints
   now?: () => number
 }
 
@@ -284,7 +291,33 @@ export class Runtime implements RuntimeCommands {
     this.opts.gate.cancelAll('agent-tui is exiting')
     this.opts.questions?.cancelAll()
     await this.idle()
-    await this.opts.tasks?.stopAll()
+    await Promise.all([this.opts.tasks?.stopAll(), this.opts.checkpoints?.close()])
+  }
+
+  rewindTurns(): RewindTurn[] {
+    return listTurns(this.opts.store.getState(), this.opts.checkpoints?.offReason() ?? null)
+  }
+
+  async rewind(turn: string, scope: RewindScope, opts: RewindOptions = {}): Promise<RewindReport> {
+    return this.rewindWith((host) => rewind(host, turn, scope, opts))
+  }
+
+  async undoRewind(opts: RewindOptions = {}): Promise<RewindReport> {
+    return this.rewindWith((host) => undoRewind(host, opts))
+  }
+
+  private async rewindWith(run: (host: RewindHost) => Promise<RewindReport>): Promise<RewindReport> {
+    if (this.current) throw new RewindError('the agent is working: press Esc to interrupt it, then rewind')
+    const store = this.opts.store
+    const report = await run({
+      getState: store.getState,
+      dispatch: store.dispatch,
+      checkpoints: this.opts.checkpoints ?? null,
+      newId: (prefix) => this.newId(prefix),
+      forgetReads: () => this.opts.files.clear(),
+    })
+    if (report.applied) this.notice('info', rewindNotice(report))
+    return report
   }
 
   private turnDeps(): TurnDeps {
@@ -299,8 +332,13 @@ export class Runtime implements RuntimeCommands {
         tools: this.toolMap,
         gate: this.opts.gate,
         dispatch: store.dispatch,
-        makeContext: (signal, onProgress, callId) => this.toolContext(signal, onProgress, callId),
+        makeContext: (signal, onProgress, callId) => {
+          // The first tool call of a session brings the shadow index up to date in the background.
+          this.opts.checkpoints?.warm()
+          return this.toolContext(signal, onProgress, callId)
+        },
         now: this.now,
+        ...(this.opts.checkpoints ? { checkpoint: this.checkpointHook(this.opts.checkpoints) } : {}),
       },
       planModeToolNames: this.opts.tools
         .filter((t) => t.risk !== 'edit' && t.risk !== 'config')
@@ -319,6 +357,14 @@ export class Runtime implements RuntimeCommands {
       },
       newId: (prefix) => this.newId(prefix),
       now: this.now,
+    }
+  }
+
+  private checkpointHook(checkpoints: Checkpoints): CheckpointHook {
+    const turnId = () => this.opts.store.getState().run.turnId
+    return {
+      before: (kind) => checkpoints.beforeChange(turnId(), kind),
+      after: () => checkpoints.afterChange(turnId()),
     }
   }
 
