@@ -152,7 +152,10 @@ export async function executeCall(
       started = deps.now()
     }
     const change = deps.checkpoint ? changeKind(tool.risk, target, readOnly) : null
-    if (change) await deps.checkpoint?.before(change)
+    if (change) {
+      await deps.checkpoint?.before(change)
+      started = deps.now()
+    }
     let result: Awaited<ReturnType<typeof tool.execute>>
     try {
       result = await tool.execute(args, ctx)

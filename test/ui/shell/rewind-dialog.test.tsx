@@ -79,7 +79,7 @@ describe('RewindDialog', () => {
     expect(frame).toContain('Left as is: data.bin — over the size cap when a snapshot was taken')
     expect(frame).toContain('Conversation: back to before this turn (2 turns removed)')
     expect(frame).toContain('❯ 1. Rewind, keep the files changed outside the agent')
-    expect(frame).toContain('2. Rewind and overwrite those 1 file(s) too')
+    expect(frame).toContain('2. Rewind and overwrite notes.md too')
     r.stdin.write(KEYS.enter)
     await waitFor(() => r.store.getState().ui.rewind === false, r.frame)
     expect(r.commands.named('rewind').at(-1)).toEqual(['turn-2', 'both', { force: false }])

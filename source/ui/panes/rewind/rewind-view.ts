@@ -9,7 +9,12 @@ export type ListRow = { kind: 'undo'; label: string } | { kind: 'turn'; turn: Re
 /** Turns oldest first (like the transcript), the undo of the last rewind below them when there is one. */
 export function listRows(turns: readonly RewindTurn[], undo: RewindUndo | null): ListRow[] {
   const rows: ListRow[] = turns.map((turn) => ({ kind: 'turn', turn }))
-  if (undo) rows.push({ kind: 'undo', label: `Undo the last rewind (to ${firstLine(undo.prompt, 40)})` })
+  if (undo) {
+    rows.push({
+      kind: 'undo',
+      label: `Undo the last rewind (to ${firstLine(undo.prompt, 40)}): put back what it changed`,
+    })
+  }
   return rows
 }
 
@@ -70,7 +75,7 @@ export function planLines(plan: RewindReport, width: number): PlanLine[] {
     'add',
   )
   list(
-    'Delete (created after the checkpoint)',
+    plan.turn ? 'Delete (created after the checkpoint)' : 'Delete',
     plan.remove.filter((p) => !plan.outside.includes(p)),
     'remove',
   )
@@ -123,8 +128,10 @@ export function confirmOptions(plan: RewindReport): Array<ConfirmOption | { back
   const options: Array<ConfirmOption | { back: true; label: string }> = [
     { force: false, label: plan.outside.length ? `${verb}, keep the files changed outside the agent` : verb },
   ]
-  if (plan.outside.length)
-    options.push({ force: true, label: `${verb} and overwrite those ${plan.outside.length} file(s) too` })
+  if (plan.outside.length) {
+    const which = plan.outside.length === 1 ? plan.outside[0] : `those ${plan.outside.length} files`
+    options.push({ force: true, label: `${verb} and overwrite ${which} too` })
+  }
   options.push({ back: true, label: 'Back' })
   return options
 }
