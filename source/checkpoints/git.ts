@@ -16,6 +16,7 @@ export interface GitResult {
   code: number
   stdout: Buffer
   stderr: string
+  truncated?: boolean
 }
 
 /** Settings forced on every call: command-line config beats any file, including our own repository's. */
@@ -80,6 +81,11 @@ export interface RunOptions {
   signal?: AbortSignal
   /** Exit codes that are not failures (e.g. 1 for `diff --quiet`). */
   okCodes?: readonly number[]
+  /**
+   * Stop reading once stdout holds more than this many NUL-separated entries: git is stopped and the
+   * result has `truncated` set (a listing of a home directory need not run to its end to be too long).
+   */
+  maxEntries?: number
 }
 
 /** Runs one git command in the work tree; rejects with GitCommandError / GitUnavailableError. */
@@ -101,7 +107,8 @@ export function runGit(
         cwd: target.workTree,
         env: isolatedEnv(process.env, opts.env),
         stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        ...(opts.signal ? { signal: opts.signal, killSignal: 'SIGKILL' as const } : {}),
+        // SIGTERM: git removes its lock files on it, so a stopped snapshot leaves no index.lock behind.
+        ...(opts.signal ? { signal: opts.signal, killSignal: 'SIGTERM' as const } : {}),
       })
     } catch (err) {
       reject(new GitUnavailableError(err instanceof Error ? err.message : String(err)))
@@ -109,7 +116,17 @@ export function runGit(
     }
     const out: Buffer[] = []
     const err: Buffer[] = []
-    child.stdout?.on('data', (d: Buffer) => out.push(d))
+    let entries = 0
+    let truncated = false
+    child.stdout?.on('data', (d: Buffer) => {
+      out.push(d)
+      if (opts.maxEntries === undefined || truncated) return
+      for (const byte of d) if (byte === 0) entries++
+      if (entries > opts.maxEntries) {
+        truncated = true
+        child.kill('SIGTERM')
+      }
+    })
     child.stderr?.on('data', (d: Buffer) => err.push(d))
     child.on('error', (e: NodeJS.ErrnoException) => {
       if (e.name === 'AbortError') reject(e)
@@ -118,7 +135,8 @@ export function runGit(
     })
     child.on('close', (code) => {
       const result = { code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }
-      if (result.code === 0 || opts.okCodes?.includes(result.code)) resolve(result)
+      if (truncated) resolve({ ...result, truncated })
+      else if (result.code === 0 || opts.okCodes?.includes(result.code)) resolve(result)
       else reject(new GitCommandError(args, result.code, result.stderr))
     })
     if (opts.input !== undefined) {

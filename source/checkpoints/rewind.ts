@@ -1,9 +1,18 @@
 import type { Action } from '../store/actions.js'
 import { conversationReachable } from '../store/rewind-reducer.js'
 import type { State, TimelineEntry } from '../store/state.js'
+import { GitCommandError } from './git.js'
 import { classifyChanges } from './plan.js'
 import type { CheckpointService } from './service.js'
-import type { KeptFile, RewindOptions, RewindPlan, RewindReport, RewindScope, RewindTurn } from './types.js'
+import type {
+  KeptFile,
+  RewindOptions,
+  RewindPlan,
+  RewindReport,
+  RewindScope,
+  RewindTurn,
+  TreeChange,
+} from './types.js'
 
 /**
  * `/rewind` and `--rewind-to`: code, conversation or both back to the start of a turn, and the undo of
@@ -108,8 +117,8 @@ export async function rewind(
       if (timeline.slice(mark.seq + 1).some((e) => !e.tree)) {
         plan.notes.push('a later checkpoint failed: files changed after it show as changed outside the agent')
       }
-      const now = await host.checkpoints.snapshotNow()
-      const changes = await host.checkpoints.diff(entry.tree, now.tree)
+      const now = await snapshotNow(host.checkpoints)
+      const changes = await storedDiff(host.checkpoints, entry.tree, now.tree)
       const overCap = new Set([...entry.skipped, ...now.skipped].map((s) => s.path))
       const sorted = classifyChanges(changes, state.checkpoints.known, overCap, opts.force === true)
       Object.assign(plan, {
@@ -173,8 +182,8 @@ export async function undoRewind(host: RewindHost, opts: RewindOptions = {}): Pr
         `files cannot be put back: checkpoints are off (${host.checkpoints?.offReason() ?? 'none'})`,
       )
     }
-    const now = await host.checkpoints.snapshotNow()
-    const changes = await host.checkpoints.diff(undo.code.tree, now.tree, undo.code.paths)
+    const now = await snapshotNow(host.checkpoints)
+    const changes = await storedDiff(host.checkpoints, undo.code.tree, now.tree, undo.code.paths)
     const overCap = new Set(now.skipped.map((s) => s.path))
     const sorted = classifyChanges(changes, state.checkpoints.known, overCap, opts.force === true)
     Object.assign(plan, {
@@ -205,6 +214,31 @@ export async function undoRewind(host: RewindHost, opts: RewindOptions = {}): Pr
     conversation: undo.conversation !== null,
   })
   return { ...plan, applied: true, undoable: false }
+}
+
+async function snapshotNow(checkpoints: NonNullable<RewindHost['checkpoints']>) {
+  try {
+    return await checkpoints.snapshotNow()
+  } catch (err) {
+    throw new RewindError(
+      `could not snapshot the workspace: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  }
+}
+
+/** A diff against a snapshot the shadow repository no longer has (deleted by hand) says so plainly. */
+async function storedDiff(
+  checkpoints: NonNullable<RewindHost['checkpoints']>,
+  from: string,
+  to: string,
+  paths?: readonly string[],
+): Promise<TreeChange[]> {
+  try {
+    return await checkpoints.diff(from, to, paths)
+  } catch (err) {
+    if (!(err instanceof GitCommandError)) throw err
+    throw new RewindError(`the checkpoint is no longer stored in the shadow repository (${err.message})`)
+  }
 }
 
 /** Paths the workspace refused (a directory or symlink in the way) are kept, not written. */

@@ -74,6 +74,8 @@ export class ShadowRepo {
 
   /** Creates the repository on first use; idempotent. */
   init(): Promise<void> {
+    // Deleted by hand since (to reclaim space): start a fresh one.
+    if (this.ready && !existsSync(join(this.gitDir, 'HEAD'))) this.ready = null
     this.ready ??= this.create().catch((err: unknown) => {
       this.ready = null
       throw err
@@ -126,15 +128,18 @@ export class ShadowRepo {
   async snapshot(signal?: AbortSignal): Promise<Snapshot> {
     await this.init()
     const run = signal ? { signal } : {}
-    const [modifiedOut, untrackedOut, entries] = await Promise.all([
+    const entries = await this.indexEntries()
+    const [modifiedOut, untrackedOut] = await Promise.all([
       this.git(['diff-files', '--name-only', '-z'], run),
-      this.git(['ls-files', '--others', '--exclude-standard', '-z'], run),
-      this.indexEntries(),
+      this.git(['ls-files', '--others', '--exclude-standard', '-z'], {
+        ...run,
+        maxEntries: Math.max(0, this.opts.maxFiles - entries),
+      }),
     ])
     const modified = splitZ(modifiedOut.stdout)
     // A nested repository is listed as `dir/`; named without the slash it is recorded as a gitlink.
     const untracked = splitZ(untrackedOut.stdout).map((p) => p.replace(/\/$/, ''))
-    if (entries + untracked.length > this.opts.maxFiles) {
+    if (untrackedOut.truncated || entries + untracked.length > this.opts.maxFiles) {
       throw new WorkspaceLimitError(
         `the workspace has over ${this.opts.maxFiles.toLocaleString('en-US')} files that .gitignore does not exclude`,
       )

@@ -263,6 +263,15 @@ describe('rewind', () => {
     expect(h.store.getState().messages).toEqual([])
   })
 
+  it('says so when the shadow repository no longer has the checkpoint (deleted by hand)', async () => {
+    await ws.write('a.txt', 'a0')
+    const h = harness()
+    await h.turn('edit', [edit('a.txt', 'a1')])
+    await rm(join(ws.state, 'checkpoints'), { recursive: true })
+    await expect(rewind(h.host, '1', 'code')).rejects.toThrow('the checkpoint is no longer stored')
+    expect(await ws.read('a.txt')).toBe('a1')
+  })
+
   it('finds turns by number or id and explains a bad reference', async () => {
     const h = harness()
     await h.turn('one', [])
