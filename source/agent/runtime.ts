@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { Checkpoints } from '../checkpoints/lazy.js'
-import { rewindNotice } from '../checkpoints/report.js'
-import { listTurns, type RewindHost, RewindError, rewind, undoRewind } from '../checkpoints/rewind.js'
+import { type Checkpoints, executorHook } from '../checkpoints/lazy.js'
+import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
@@ -26,7 +25,6 @@ import type {
   SubmitInput,
 } from './commands.js'
 import { loadImageAttachment } from './images.js'
-import type { CheckpointHook } from './executor.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
@@ -298,26 +296,25 @@ export class Runtime implements RuntimeCommands {
     return listTurns(this.opts.store.getState(), this.opts.checkpoints?.offReason() ?? null)
   }
 
-  async rewind(turn: string, scope: RewindScope, opts: RewindOptions = {}): Promise<RewindReport> {
-    return this.rewindWith((host) => rewind(host, turn, scope, opts))
+  rewind(turn: string, scope: RewindScope, opts: RewindOptions = {}): Promise<RewindReport> {
+    return runRewind(this.rewindHost(), (host) => rewind(host, turn, scope, opts))
   }
 
-  async undoRewind(opts: RewindOptions = {}): Promise<RewindReport> {
-    return this.rewindWith((host) => undoRewind(host, opts))
+  undoRewind(opts: RewindOptions = {}): Promise<RewindReport> {
+    return runRewind(this.rewindHost(), (host) => undoRewind(host, opts))
   }
 
-  private async rewindWith(run: (host: RewindHost) => Promise<RewindReport>): Promise<RewindReport> {
-    if (this.current) throw new RewindError('the agent is working: press Esc to interrupt it, then rewind')
+  private rewindHost(): RewindHost {
     const store = this.opts.store
-    const report = await run({
+    return {
       getState: store.getState,
       dispatch: store.dispatch,
       checkpoints: this.opts.checkpoints ?? null,
       newId: (prefix) => this.newId(prefix),
       forgetReads: () => this.opts.files.clear(),
-    })
-    if (report.applied) this.notice('info', rewindNotice(report))
-    return report
+      busy: () => this.current !== null,
+      notice: (text) => this.notice('info', text),
+    }
   }
 
   private turnDeps(): TurnDeps {
@@ -338,7 +335,9 @@ export class Runtime implements RuntimeCommands {
           return this.toolContext(signal, onProgress, callId)
         },
         now: this.now,
-        ...(this.opts.checkpoints ? { checkpoint: this.checkpointHook(this.opts.checkpoints) } : {}),
+        ...(this.opts.checkpoints
+          ? { checkpoint: executorHook(this.opts.checkpoints, () => store.getState().run.turnId) }
+          : {}),
       },
       planModeToolNames: this.opts.tools
         .filter((t) => t.risk !== 'edit' && t.risk !== 'config')
@@ -357,14 +356,6 @@ export class Runtime implements RuntimeCommands {
       },
       newId: (prefix) => this.newId(prefix),
       now: this.now,
-    }
-  }
-
-  private checkpointHook(checkpoints: Checkpoints): CheckpointHook {
-    const turnId = () => this.opts.store.getState().run.turnId
-    return {
-      before: (kind) => checkpoints.beforeChange(turnId(), kind),
-      after: () => checkpoints.afterChange(turnId()),
     }
   }
 

@@ -3,6 +3,7 @@ import { conversationReachable } from '../store/rewind-reducer.js'
 import type { State, TimelineEntry } from '../store/state.js'
 import { GitCommandError } from './git.js'
 import { classifyChanges } from './plan.js'
+import { rewindNotice } from './report.js'
 import type { CheckpointService } from './service.js'
 import type {
   KeptFile,
@@ -27,6 +28,21 @@ export interface RewindHost {
   newId(prefix: string): string
   /** The model no longer remembers reading what the removed turns read. */
   forgetReads(): void
+  /** A turn is running: nothing may be rewound under it. */
+  busy(): boolean
+  /** The transcript line that says what a rewind did. */
+  notice(text: string): void
+}
+
+/** Runs a rewind (or its undo) for the runtime: refused while a turn runs, reported in the transcript. */
+export async function runRewind(
+  host: RewindHost,
+  run: (host: RewindHost) => Promise<RewindReport>,
+): Promise<RewindReport> {
+  if (host.busy()) throw new RewindError('the agent is working: press Esc to interrupt it, then rewind')
+  const report = await run(host)
+  if (report.applied) host.notice(rewindNotice(report))
+  return report
 }
 
 /** A user-facing failure: no such turn, nothing to undo, a scope that cannot be honoured. */

@@ -45,6 +45,8 @@ function harness(opts: { maxFileBytes?: number } = {}) {
     forgetReads: () => {
       reads = 0
     },
+    busy: () => false,
+    notice: (text) => notices.push(text),
   }
   /** One user turn: each step is a tool call (paired with its result) that may change files. */
   async function turn(prompt: string, steps: Array<{ kind: 'edit' | 'exec'; run: () => Promise<void> }>) {
