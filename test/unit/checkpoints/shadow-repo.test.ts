@@ -228,7 +228,9 @@ describe('ShadowRepo and the project’s own repository', () => {
     )
     // The trap is real: git run in the project itself springs it.
     projectGit(ws.dir, ['add', 'a.txt'])
+    projectGit(ws.dir, ['status'])
     expect(existsSync(`${marker}-filter`)).toBe(true)
+    expect(existsSync(`${marker}-fsmonitor`)).toBe(true)
     await rm(`${marker}-filter`, { force: true })
     await rm(`${marker}-fsmonitor`, { force: true })
 
