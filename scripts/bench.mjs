@@ -6,6 +6,7 @@ import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startScriptedServer } from '../test/support/scripted-server.ts'
+import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
 import {
@@ -147,6 +148,7 @@ const sections = {
   idle,
   taskBuffer,
   turnsGrowth,
+  checkpoint,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

@@ -1,3 +1,4 @@
+import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
@@ -77,8 +78,17 @@ export interface RuntimeCommands {
   listSessions(): Promise<SessionSummary[]>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
   addMemory(text: string): Promise<string>
+  /** The turns of the current conversation for /rewind, oldest first, with the files each changed. */
+  rewindTurns(): RewindTurn[]
+  /**
+   * Code, conversation or both back to the start of a turn (a 1-based number or a turn id). With `dryRun`
+   * nothing changes and the report says what would. Rejects with a user-facing message.
+   */
+  rewind(turn: string, scope: RewindScope, opts?: RewindOptions): Promise<RewindReport>
+  /** Puts back what the last rewind changed (see `state.checkpoints.undo`). */
+  undoRewind(opts?: RewindOptions): Promise<RewindReport>
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }
 
-export type { ContentPart, SessionSummary }
+export type { ContentPart, RewindOptions, RewindReport, RewindScope, RewindTurn, SessionSummary }

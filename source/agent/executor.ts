@@ -1,3 +1,4 @@
+import { changeKind } from '../checkpoints/change-kind.js'
 import type { ImagePart, ToolCall } from '../provider/messages.js'
 import type { Dispatch } from '../store/create-store.js'
 import type { ErrorCategory, ToolDisplay } from '../store/domain.js'
@@ -23,8 +24,17 @@ export interface CallOutcome {
   errorCategory?: ErrorCategory
 }
 
+/** Snapshots around calls that change the workspace (see source/checkpoints/). */
+export interface CheckpointHook {
+  /** Awaited before the call runs; never rejects. */
+  before(kind: 'edit' | 'exec'): Promise<void>
+  /** After the call, whatever its outcome; records what it changed in the background. */
+  after(): void
+}
+
 export interface ExecutorDeps {
   tools: ReadonlyMap<string, AnyTool>
+  checkpoint?: CheckpointHook
   gate: PermissionGate
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
@@ -98,12 +108,8 @@ export async function executeCall(
 
   try {
     const target = await tool.permissionTarget(args, ctx)
-    const verdict = deps.gate.check({
-      tool: tool.name,
-      risk: tool.risk,
-      target,
-      readOnly: tool.isReadOnly(args),
-    })
+    const readOnly = tool.isReadOnly(args)
+    const verdict = deps.gate.check({ tool: tool.name, risk: tool.risk, target, readOnly })
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
         hint: 'do not retry this call; choose another approach or ask the user',
@@ -145,7 +151,17 @@ export async function executeCall(
       }
       started = deps.now()
     }
-    const result = await tool.execute(args, ctx)
+    const change = deps.checkpoint ? changeKind(tool.risk, target, readOnly) : null
+    if (change) {
+      await deps.checkpoint?.before(change)
+      started = deps.now()
+    }
+    let result: Awaited<ReturnType<typeof tool.execute>>
+    try {
+      result = await tool.execute(args, ctx)
+    } finally {
+      if (change) deps.checkpoint?.after()
+    }
     if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
     return {
       callId: call.id,

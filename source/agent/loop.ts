@@ -52,8 +52,15 @@ export interface TurnDeps {
 export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSignal): Promise<TurnResult> {
   const { store } = deps
   const dispatch = store.dispatch
-  dispatch({ type: 'turn/started', turnId: deps.newId('turn'), at: deps.now() })
-  dispatch({ type: 'user/submitted', id: deps.newId('user'), content: input.content, text: input.text })
+  const turnId = deps.newId('turn')
+  dispatch({ type: 'turn/started', turnId, at: deps.now() })
+  dispatch({
+    type: 'user/submitted',
+    id: deps.newId('user'),
+    content: input.content,
+    text: input.text,
+    turnId,
+  })
   if (!store.getState().session.title && input.text.trim()) {
     dispatch({ type: 'session/titled', title: titleFrom(input.text) })
   }

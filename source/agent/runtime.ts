@@ -1,4 +1,7 @@
 import { readFile } from 'node:fs/promises'
+import { type Checkpoints, executorHook } from '../checkpoints/lazy.js'
+import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
+import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice, TurnResult } from '../store/domain.js'
@@ -64,6 +67,8 @@ export interface RuntimeOptions {
   exportDir?: string
   /** This directory's sessions, this one included (for `/resume`). */
   sessions?: () => Promise<SessionSummary[]>
+  /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
+  checkpoints?: Checkpoints
   now?: () => number
 }
 
@@ -284,7 +289,32 @@ export class Runtime implements RuntimeCommands {
     this.opts.gate.cancelAll('agent-tui is exiting')
     this.opts.questions?.cancelAll()
     await this.idle()
-    await this.opts.tasks?.stopAll()
+    await Promise.all([this.opts.tasks?.stopAll(), this.opts.checkpoints?.close()])
+  }
+
+  rewindTurns(): RewindTurn[] {
+    return listTurns(this.opts.store.getState(), this.opts.checkpoints?.offReason() ?? null)
+  }
+
+  rewind(turn: string, scope: RewindScope, opts: RewindOptions = {}): Promise<RewindReport> {
+    return runRewind(this.rewindHost(), (host) => rewind(host, turn, scope, opts))
+  }
+
+  undoRewind(opts: RewindOptions = {}): Promise<RewindReport> {
+    return runRewind(this.rewindHost(), (host) => undoRewind(host, opts))
+  }
+
+  private rewindHost(): RewindHost {
+    const store = this.opts.store
+    return {
+      getState: store.getState,
+      dispatch: store.dispatch,
+      checkpoints: this.opts.checkpoints ?? null,
+      newId: (prefix) => this.newId(prefix),
+      forgetReads: () => this.opts.files.clear(),
+      busy: () => this.current !== null,
+      notice: (text) => this.notice('info', text),
+    }
   }
 
   private turnDeps(): TurnDeps {
@@ -299,8 +329,15 @@ export class Runtime implements RuntimeCommands {
         tools: this.toolMap,
         gate: this.opts.gate,
         dispatch: store.dispatch,
-        makeContext: (signal, onProgress, callId) => this.toolContext(signal, onProgress, callId),
+        makeContext: (signal, onProgress, callId) => {
+          // The first tool call of a session brings the shadow index up to date in the background.
+          this.opts.checkpoints?.warm()
+          return this.toolContext(signal, onProgress, callId)
+        },
         now: this.now,
+        ...(this.opts.checkpoints
+          ? { checkpoint: executorHook(this.opts.checkpoints, () => store.getState().run.turnId) }
+          : {}),
       },
       planModeToolNames: this.opts.tools
         .filter((t) => t.risk !== 'edit' && t.risk !== 'config')

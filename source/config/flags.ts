@@ -29,6 +29,11 @@ export interface ParsedArgs {
   /** `--resume ID` → the id; bare `--resume` → true (picker). */
   resume: string | true | undefined
   agent: string | undefined
+  /** `--rewind-to TURN`: a 1-based turn number, a turn id, `undo` or `list` (implies headless). */
+  rewindTo: string | undefined
+  rewindScope: 'code' | 'conversation' | 'both'
+  dryRun: boolean
+  force: boolean
   debug: boolean
   verbose: boolean
   printOnExit: boolean
@@ -91,6 +96,24 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     arg: 'NAME',
     help: 'primary agent profile: build, explore or a custom agent',
+  },
+  {
+    long: 'rewind-to',
+    kind: 'value',
+    arg: 'TURN',
+    help: "with -c/--resume: files and conversation back to turn N's start (N, id, undo, list)",
+  },
+  {
+    long: 'rewind-scope',
+    kind: 'value',
+    arg: 'SCOPE',
+    help: 'with --rewind-to: both (default), code or conversation',
+  },
+  { long: 'dry-run', kind: 'boolean', help: 'with --rewind-to: print what would change, change nothing' },
+  {
+    long: 'force',
+    kind: 'boolean',
+    help: 'with --rewind-to: also restore files changed outside the agent',
   },
   { long: 'debug', kind: 'boolean', help: 'write a JSONL debug log (path printed on exit)' },
   { long: 'verbose', kind: 'boolean', help: 'with -p: progress on stderr' },
@@ -195,7 +218,9 @@ function build(
     return typeof v === 'string' ? v : undefined
   }
   const flag = (name: string) => values.has(name)
-  const print = flag('print')
+  const rewindTo = str('rewind-to')
+  // A rewind runs without the TUI: it prints what it did (and runs a prompt, if one is given).
+  const print = flag('print') || rewindTo !== undefined
 
   const format = str('output-format')
   if (format !== undefined && !OUTPUT_FORMATS.includes(format as OutputFormat)) {
@@ -230,6 +255,17 @@ function build(
   if (flag('continue') && resumeValue !== undefined)
     throw new UsageError('use either --continue or --resume, not both')
 
+  const scope = str('rewind-scope')
+  if (scope !== undefined && !['both', 'code', 'conversation'].includes(scope)) {
+    throw new UsageError(`--rewind-scope must be one of both, code, conversation (got "${scope}")`)
+  }
+  for (const name of ['rewind-scope', 'dry-run', 'force']) {
+    if (flag(name) && rewindTo === undefined) throw new UsageError(`--${name} only applies with --rewind-to`)
+  }
+  if (rewindTo !== undefined && !flag('continue') && typeof resumeValue !== 'string') {
+    throw new UsageError('--rewind-to needs the session to rewind: add --continue or --resume ID')
+  }
+
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined
   return {
     prompt,
@@ -246,6 +282,10 @@ function build(
     continue: flag('continue'),
     resume: resumeValue,
     agent: str('agent'),
+    rewindTo,
+    rewindScope: (scope as ParsedArgs['rewindScope'] | undefined) ?? 'both',
+    dryRun: flag('dry-run'),
+    force: flag('force'),
     debug: flag('debug'),
     verbose: flag('verbose'),
     printOnExit: flag('print-on-exit'),

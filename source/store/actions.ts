@@ -3,6 +3,7 @@ import type {
   ConsentRequest,
   Mode,
   QuestionRequest,
+  SkippedFile,
   TaskSummary,
   TrustRequest,
   Todo,
@@ -17,7 +18,8 @@ import type { Focus, NoticeLevel, Phase, SessionInfo, ToolStatus } from './state
  */
 export type PersistedAction =
   | { type: 'session/started'; session: SessionInfo; mode: Mode }
-  | { type: 'user/submitted'; id: string; content: string | ContentPart[]; text: string }
+  /** `turnId` marks the first message of a user turn (what /rewind lists). */
+  | { type: 'user/submitted'; id: string; content: string | ContentPart[]; text: string; turnId?: string }
   | { type: 'assistant/settled'; id: string; message: AssistantMessage }
   | {
       type: 'tool/finished'
@@ -41,6 +43,31 @@ export type PersistedAction =
   | { type: 'session/titled'; title: string }
   /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
   | { type: 'conversation/cleared' }
+  /** The snapshot taken before a turn's first change (`tree` null: none could be taken, `note` says why). */
+  | { type: 'checkpoint/created'; turnId: string; tree: string | null; skipped: SkippedFile[]; note?: string }
+  /** Files the agent changed in a turn and the blob each now has (null: deleted). */
+  | { type: 'checkpoint/changed'; turnId: string; files: Record<string, string | null> }
+  /** Code rewind: files written back from the turn's checkpoint; `undoTree` is the workspace just before. */
+  | {
+      type: 'code/rewound'
+      rewindId: string
+      turnId: string
+      undoTree: string
+      /** Files the snapshot at `undoTree` left out for their size. */
+      skipped: SkippedFile[]
+      written: Record<string, string | null>
+    }
+  /** Conversation rewind: history, transcript and todos go back to just before the turn's message. */
+  | { type: 'conversation/rewound'; rewindId: string; turnId: string }
+  /** The last rewind undone: files written back as they were before it, and its conversation restored. */
+  | {
+      type: 'rewind/undone'
+      /** The workspace just before the undo (null when the rewind had no code part). */
+      beforeTree: string | null
+      skipped: SkippedFile[]
+      written: Record<string, string | null>
+      conversation: boolean
+    }
 
 /** Live-only actions: streaming, running tools, prompts, UI. Not persisted. */
 export type EphemeralAction =
@@ -67,6 +94,8 @@ export type EphemeralAction =
   | { type: 'ui/focus'; focus: Focus }
   | { type: 'ui/todos-toggled' }
   | { type: 'ui/expand-toggled'; id: string }
+  /** Opens or closes the /rewind dialog. */
+  | { type: 'ui/rewind'; open: boolean }
   | { type: 'model/changed'; model: string }
   /** The provider is about to retry a failed request (also shown as a notice). */
   | {
@@ -96,6 +125,11 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'turn/ended',
   'session/titled',
   'conversation/cleared',
+  'checkpoint/created',
+  'checkpoint/changed',
+  'code/rewound',
+  'conversation/rewound',
+  'rewind/undone',
 ])
 
 export function isPersisted(action: Action): action is PersistedAction {

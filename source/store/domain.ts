@@ -141,3 +141,9 @@ export interface TurnResult {
   error?: string
   steps: number
 }
+
+/** A file a checkpoint left out because it was over the size cap. */
+export interface SkippedFile {
+  path: string
+  bytes: number
+}

@@ -1,5 +1,15 @@
 import { addUsage, type ChatMessage, ZERO_USAGE } from '../provider/messages.js'
 import type { Action } from './actions.js'
+import {
+  checkpointChanged,
+  checkpointCreated,
+  codeRewound,
+  conversationRewound,
+  dropConversationUndo,
+  markTurn,
+  rewindUndone,
+  turnsAfterClear,
+} from './rewind-reducer.js'
 import type { State, ToolItem, TranscriptItem } from './state.js'
 
 /** Pure and total: returns the same object when an action changes nothing. */
@@ -59,7 +69,7 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return { ...state, session: { ...state.session, title: action.title } }
     case 'conversation/cleared':
       return {
-        ...state,
+        ...turnsAfterClear(state),
         messages: [],
         transcript: { order: [], items: {}, liveId: null },
         todos: [],
@@ -68,9 +78,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     case 'model/changed':
       return { ...state, session: { ...state.session, model: action.model } }
-    case 'user/submitted':
+    case 'user/submitted': {
+      const base = dropConversationUndo(action.turnId ? markTurn(state, action.turnId, action.text) : state)
       return c.withMessage(
-        c.addItem(state, {
+        c.addItem(base, {
           kind: 'user',
           id: action.id,
           text: action.text,
@@ -78,10 +89,11 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         }),
         { role: 'user', content: action.content },
       )
+    }
     case 'assistant/delta':
       return applyDelta(c, state, action.id, action.text ?? '', action.reasoning ?? '')
     case 'assistant/settled':
-      return settleAssistant(c, state, action.id, action.message)
+      return settleAssistant(c, dropConversationUndo(state), action.id, action.message)
     case 'tool/started': {
       const existing = state.transcript.items[action.callId]
       const base =
@@ -106,18 +118,28 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         display: action.display,
         result: action.content,
       }
-      return c.withMessage(c.putItem(state, item), {
+      return c.withMessage(c.putItem(dropConversationUndo(state), item), {
         role: 'tool',
         tool_call_id: action.callId,
         content: action.content,
       })
     }
     case 'history/appended': {
-      const next = c.withMessage(state, action.message)
+      const next = c.withMessage(dropConversationUndo(state), action.message)
       if (!action.note) return next
       const id = `note-${state.messages.length}`
       return c.addItem(next, { kind: 'notice', id, level: 'info', text: action.note })
     }
+    case 'checkpoint/created':
+      return checkpointCreated(state, action)
+    case 'checkpoint/changed':
+      return checkpointChanged(state, action)
+    case 'code/rewound':
+      return codeRewound(state, action)
+    case 'conversation/rewound':
+      return conversationRewound(state, action)
+    case 'rewind/undone':
+      return rewindUndone(state, action)
     case 'mode/changed':
       return state.mode === action.mode ? state : { ...state, mode: action.mode }
     case 'todos/replaced':
@@ -205,6 +227,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
     case 'ui/todos-toggled':
       return { ...state, ui: { ...state.ui, showTodos: !state.ui.showTodos } }
+    case 'ui/rewind':
+      return state.ui.rewind === action.open ? state : { ...state, ui: { ...state.ui, rewind: action.open } }
     case 'ui/expand-toggled': {
       const { [action.id]: was, ...rest } = state.ui.expanded
       const expanded = was ? rest : { ...state.ui.expanded, [action.id]: true as const }

@@ -13,6 +13,9 @@ export const selectLiveId = (s: State) => s.transcript.liveId
 export const selectUsage = (s: State) => s.usage
 export const selectSession = (s: State) => s.session
 export const selectUi = (s: State) => s.ui
+export const selectRewindOpen = (s: State) => s.ui.rewind
+export const selectTurns = (s: State) => s.turns
+export const selectRewindUndo = (s: State) => s.checkpoints.undo
 export const selectTasksState = (s: State) => s.tasks
 
 export function selectItem(s: State, id: string): TranscriptItem | undefined {

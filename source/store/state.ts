@@ -4,6 +4,7 @@ import type {
   ConsentRequest,
   Mode,
   QuestionRequest,
+  SkippedFile,
   TaskSummary,
   TrustRequest,
   Todo,
@@ -49,6 +50,62 @@ export interface SessionInfo {
   startedAt: number
 }
 
+/**
+ * A user turn, marked when its first message is appended: where the conversation stood just before it
+ * (for a conversation rewind) and the checkpoint taken before its first change (for a code rewind).
+ */
+export interface TurnMark {
+  id: string
+  prompt: string
+  /** `messages.length` before the turn's message; -1 once the history before it is gone (/clear). */
+  messageIndex: number
+  transcriptIndex: number
+  todos: Todo[]
+  contextTokens: number
+  /**
+   * `checkpoints.timeline.length` when the turn began: the entry at this index (if any) is the workspace
+   * just before the first change made after the turn began — what a code rewind to this turn restores.
+   */
+  seq: number
+  /** Workspace-relative paths the agent changed in this turn, first change first. */
+  files: string[]
+  /** Files this turn's checkpoint left out for their size. */
+  skipped: SkippedFile[]
+  /** Why this turn's changes have no checkpoint (git missing, workspace too large…). */
+  note?: string
+}
+
+/**
+ * A snapshot of the workspace taken just before something changed it: a turn's first change, or a rewind
+ * (or its undo). `tree` is null when it could not be taken.
+ */
+export interface TimelineEntry {
+  tree: string | null
+  skipped: SkippedFile[]
+  turnId?: string
+  note?: string
+}
+
+/** What the conversation part of a rewind removed, kept so the rewind can be undone. */
+export interface ConversationStash {
+  messages: ChatMessage[]
+  items: TranscriptItem[]
+  turns: TurnMark[]
+  todos: Todo[]
+  contextTokens: number
+}
+
+/** The last rewind, until it is undone or another one replaces it. */
+export interface RewindUndo {
+  id: string
+  turnId: string
+  prompt: string
+  /** Snapshot taken just before the rewind, and the paths it wrote (its undo touches only those). */
+  code: { tree: string; paths: string[] } | null
+  /** Dropped once the conversation moves on (a new message makes the stash meaningless). */
+  conversation: ConversationStash | null
+}
+
 export interface State {
   session: SessionInfo
   mode: Mode
@@ -74,7 +131,16 @@ export interface State {
   /** The open trust prompt, if any (at most one). */
   trust: TrustRequest | null
   usage: { session: Usage; turn: Usage; lastStep: Usage; contextTokens: number; requests: number }
-  ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true> }
+  /** `rewind`: the /rewind dialog is open. */
+  ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true>; rewind: boolean }
+  turns: TurnMark[]
+  checkpoints: {
+    /** path → the blob the agent (or a rewind) last left there, null when it deleted it. */
+    known: Record<string, string | null>
+    /** Never shortened by a conversation rewind: code rewinds of older turns still need later entries. */
+    timeline: TimelineEntry[]
+    undo: RewindUndo | null
+  }
 }
 
 export function initialState(session: SessionInfo, mode: Mode): State {
@@ -90,7 +156,9 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     questions: { queue: [], byId: {} },
     trust: null,
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
-    ui: { focus: 'input', showTodos: true, expanded: {} },
+    ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },
+    turns: [],
+    checkpoints: { known: {}, timeline: [], undo: null },
   }
 }
 

@@ -4,6 +4,7 @@ import type { Mode } from '../store/domain.js'
 import {
   selectActiveConsent,
   selectActiveQuestion,
+  selectRewindOpen,
   selectTodos,
   selectTrustRequest,
   selectUi,
@@ -26,6 +27,7 @@ import { InputPane } from './panes/input/input-pane.js'
 import type { FlashLevel } from './panes/input/slash-commands.js'
 import { PlanDialog } from './panes/question/plan-dialog.js'
 import { QuestionDialog } from './panes/question/question-dialog.js'
+import { RewindDialog } from './panes/rewind/rewind-dialog.js'
 import { SidePanes, sideLayout } from './panes/side-panes.js'
 import type { Prices } from './panes/status/format.js'
 import { StatusBar } from './panes/status/status-bar.js'
@@ -94,6 +96,7 @@ export function App({
   const trustRequest = useStore(selectTrustRequest)
   // The trust prompt waits for an empty prompt: a message being typed must never be read as its answer.
   const [draftEmpty, setDraftEmpty] = useState(true)
+  const rewindOpen = useStore(selectRewindOpen)
   const [flash, setFlash, flashRef] = useKeyState<Flash | null>(startupMessage ?? null)
   const doublePressMs = useDoublePressMs()
   const [overlay, setOverlay] = useState<Overlay | null>(null)
@@ -143,7 +146,7 @@ export function App({
 
   const tasksUi = useTasksController((text) => setFlash({ text, level: 'warn' }))
   const trustShown = trustRequest !== null && consent === undefined && question === undefined && draftEmpty
-  const dialogOpen = consent !== undefined || question !== undefined || trustShown
+  const dialogOpen = consent !== undefined || question !== undefined || trustShown || rewindOpen
   const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
 
   useKeyHandler(KEY_PRIORITY.global, (ev) => {
@@ -298,6 +301,8 @@ export function App({
               />
             ) : trustShown ? (
               <TrustDialog key={trustRequest.id} request={trustRequest} width={width} maxHeight={dockMax} />
+            ) : rewindOpen ? (
+              <RewindDialog width={width} maxHeight={dockMax} />
             ) : null}
           </Box>
         ) : null}

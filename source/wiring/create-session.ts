@@ -6,6 +6,7 @@ import type { ProjectTrust } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { createSummarizer } from '../agent/web-summarizer.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
+import { createLazyCheckpoints } from '../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig } from '../config/resolve.js'
 import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
@@ -238,6 +239,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
     },
   })
+  let checkpointNotices = 0
+  const checkpoints = createLazyCheckpoints({
+    workspace,
+    stateDir: paths.stateDir,
+    dispatch: store.dispatch,
+    notice: (level, text) =>
+      store.dispatch({
+        type: 'notice/added',
+        id: `checkpoint-${createdAt}-${++checkpointNotices}`,
+        level,
+        text,
+      }),
+  })
   const breakerSettings = config.settings.circuitBreaker
   const setup = opts.projectTrust
   let counter = 0
@@ -274,6 +288,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
     ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
+    checkpoints,
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
   if (restored) closeDanglingCalls(store)

@@ -55,6 +55,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   process.on('SIGINT', onSigint)
   const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
   try {
+    if (opts.args.rewindTo !== undefined) {
+      const { runRewind } = await import('./headless-rewind.js')
+      const code = await runRewind(session, opts.args, out, err)
+      if (code !== 0 || !opts.prompt.trim()) return code
+    }
     const result = await session.runtime.runTurn({ text: opts.prompt })
     const state = session.store.getState()
     const built = trace.build({

@@ -44,7 +44,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     if (args.agent) {
       err.write(`agent-tui: warning: --agent ${args.agent} ignored: agent profiles are not built yet\n`)
     }
-    if (config.headless && !config.prompt && process.stdin.isTTY) {
+    if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }
     if (!config.headless && !(process.stdin.isTTY && process.stdout.isTTY)) {
@@ -115,11 +115,14 @@ export async function start(args: ParsedArgs): Promise<number> {
         )
         return 2
       }
-      const stdin = process.stdin.isTTY ? '' : await readStdin(process.stdin)
+      // A rewind on its own needs no prompt, so it does not wait for stdin either.
+      const rewindOnly = args.rewindTo !== undefined && !config.prompt
+      const stdin = process.stdin.isTTY || rewindOnly ? '' : await readStdin(process.stdin)
       const prompt = [config.prompt ?? '', stdin ? `<stdin>\n${stdin}\n</stdin>` : '']
         .filter(Boolean)
         .join('\n\n')
-      if (!prompt.trim()) throw new UsageError('-p needs a prompt (as an argument or on stdin)')
+      if (!prompt.trim() && !rewindOnly)
+        throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
       releaseYoungGeneration()
       return await runHeadless({

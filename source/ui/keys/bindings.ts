@@ -10,6 +10,7 @@ export type KeyContext =
   | 'question'
   | 'plan'
   | 'trust'
+  | 'rewind'
 
 interface BindingDef {
   context: KeyContext
@@ -71,7 +72,7 @@ const DEFAULTS = {
   'input.clear': {
     context: 'input',
     keys: ['escape'],
-    description: 'Clear the input (press twice)',
+    description: 'Clear the input; on an empty prompt open /rewind (press twice)',
     double: true,
   },
   'input.history.prev': {
@@ -142,6 +143,10 @@ const DEFAULTS = {
     keys: ['escape'],
     description: 'Decide later (the folder stays untrusted)',
   },
+  'rewind.up': { context: 'rewind', keys: ['up'], description: 'Previous turn or option' },
+  'rewind.down': { context: 'rewind', keys: ['down'], description: 'Next turn or option' },
+  'rewind.choose': { context: 'rewind', keys: ['enter'], description: 'Choose' },
+  'rewind.back': { context: 'rewind', keys: ['escape'], description: 'Back / close' },
 } as const satisfies Record<string, BindingDef>
 
 export type CommandName = keyof typeof DEFAULTS
@@ -253,6 +258,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   question: 'Question dialog',
   plan: 'Plan approval',
   trust: 'Trust prompt',
+  rewind: 'Rewind dialog',
 }
 
 export interface HelpSection {
@@ -271,6 +277,7 @@ export function helpSections(bindings: Bindings): HelpSection[] {
     'question',
     'plan',
     'trust',
+    'rewind',
   ]
   return order.map((context) => ({
     title: CONTEXT_TITLES[context],

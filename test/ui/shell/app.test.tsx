@@ -455,6 +455,21 @@ describe('slash commands', () => {
     r.instance.unmount()
   })
 
+  it('/rewind opens the rewind dialog when idle, and says why not while the agent works', async () => {
+    const r = start()
+    await r.type('/rewind')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('No turns yet: nothing to rewind.')
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => r.store.getState().ui.rewind === false, r.frame)
+    r.store.dispatch({ type: 'turn/started', turnId: 't1', at: Date.now() })
+    await r.type('/rewind')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('press Esc to interrupt it, then /rewind')
+    expect(r.store.getState().ui.rewind).toBe(false)
+    r.instance.unmount()
+  })
+
   it('/resume lists the other sessions; Esc stays, Enter leaves for the one picked', async () => {
     const now = Date.now()
     const r = start({
@@ -595,6 +610,43 @@ describe('global keys', () => {
     await waitFor(() => !idle.frame().includes('some text'), idle.frame)
     expect(idle.commands.named('interrupt')).toEqual([])
     idle.instance.unmount()
+  })
+
+  it('Esc Esc on an empty idle prompt opens /rewind; not after an Esc that interrupted the agent', async () => {
+    const turns = [
+      {
+        id: 'turn-1',
+        number: 1,
+        prompt: 'make the change',
+        files: ['a.txt'],
+        skipped: [],
+        code: true,
+        conversation: true,
+      },
+    ]
+    const idle = start({
+      actions: [{ type: 'user/submitted', id: 'u1', content: 'x', text: 'x', turnId: 'turn-1' }],
+      commands: { rewindTurns: turns },
+    })
+    idle.stdin.write(KEYS.esc)
+    await idle.waitFrame('Press Esc again to rewind')
+    idle.stdin.write(KEYS.esc)
+    await idle.waitFrame('Rewind — go back to the start of a turn')
+    expect(idle.frame()).toContain('❯ 1. “make the change”')
+    idle.stdin.write(KEYS.esc)
+    await waitFor(() => !idle.frame().includes('Rewind — go back'), idle.frame)
+    idle.instance.unmount()
+
+    const busy = start({ actions: BUSY, commands: { rewindTurns: turns } })
+    busy.stdin.write(KEYS.esc)
+    await waitFor(() => busy.commands.named('interrupt').length === 1)
+    busy.store.dispatch({ type: 'turn/ended', result: { kind: 'interrupted', text: '', steps: 1 } })
+    busy.stdin.write(KEYS.esc)
+    // Text typed next lands in the prompt (its first letter pairs with the Esc): the Esc opened nothing.
+    busy.stdin.write('zqzq')
+    await busy.waitFrame('❯ qzq')
+    expect(busy.store.getState().ui.rewind).toBe(false)
+    busy.instance.unmount()
   })
 
   it('Ctrl+T toggles todos, Ctrl+B backgrounds, Tab focuses the tasks pane', async () => {

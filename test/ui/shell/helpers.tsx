@@ -7,6 +7,8 @@ import type {
   ImageAttachment,
   MemoryFile,
   PermissionRulesView,
+  RewindReport,
+  RewindTurn,
   RuntimeCommands,
   SessionSummary,
   SubmitInput,
@@ -82,6 +84,14 @@ export function fakeCommands(
     rules?: PermissionRulesView
     memory?: MemoryFile[]
     sessions?: SessionSummary[]
+    rewindTurns?: RewindTurn[]
+    /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
+    rewindReport?: (call: {
+      turn?: string
+      scope?: string
+      force?: boolean
+      dryRun?: boolean
+    }) => RewindReport
   } = {},
 ): FakeCommands {
   const calls: Call[] = []
@@ -142,9 +152,35 @@ export function fakeCommands(
       record('addMemory', [text])
       return '.agent-tui/memory.md'
     },
+    rewindTurns: () => {
+      record('rewindTurns', [])
+      return opts.rewindTurns ?? []
+    },
+    rewind: async (turn, scope, o = {}) => {
+      record('rewind', [turn, scope, o])
+      return opts.rewindReport?.({ turn, scope, ...o }) ?? emptyReport(scope, o.dryRun !== true)
+    },
+    undoRewind: async (o = {}) => {
+      record('undoRewind', [o])
+      return opts.rewindReport?.({ ...o }) ?? emptyReport('both', o.dryRun !== true)
+    },
     shutdown: async () => {
       record('shutdown', [])
     },
+  }
+}
+
+function emptyReport(scope: RewindReport['scope'], applied: boolean): RewindReport {
+  return {
+    scope,
+    restore: [],
+    remove: [],
+    outside: [],
+    kept: [],
+    droppedTurns: 0,
+    notes: [],
+    applied,
+    undoable: applied,
   }
 }
 

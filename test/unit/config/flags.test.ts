@@ -17,6 +17,10 @@ const DEFAULTS: ParsedArgs = {
   continue: false,
   resume: undefined,
   agent: undefined,
+  rewindTo: undefined,
+  rewindScope: 'both',
+  dryRun: false,
+  force: false,
   debug: false,
   verbose: false,
   printOnExit: false,
@@ -80,6 +84,16 @@ describe('parseArgs: accepted forms', () => {
     ],
     ['--agent', ['--agent', 'explore'], { agent: 'explore' }],
     [
+      '--rewind-to implies headless',
+      ['--continue', '--rewind-to', '2'],
+      { continue: true, print: true, rewindTo: '2' },
+    ],
+    [
+      '--rewind-to with scope, dry run, force and a session id',
+      ['--resume', 'abc', '--rewind-to=undo', '--rewind-scope', 'code', '--dry-run', '--force'],
+      { resume: 'abc', print: true, rewindTo: 'undo', rewindScope: 'code', dryRun: true, force: true },
+    ],
+    [
       '--debug --verbose --print-on-exit',
       ['--debug', '--verbose', '--print-on-exit'],
       { debug: true, verbose: true, printOnExit: true },
@@ -125,6 +139,11 @@ describe('parseArgs: errors', () => {
       '--dangerously-skip-permissions conflicts with --mode safe',
     ],
     [['--continue', '--resume', 'x'], 'use either --continue or --resume, not both'],
+    [['--rewind-to', '2'], '--rewind-to needs the session to rewind: add --continue or --resume ID'],
+    [['--resume', '--rewind-to', '2'], '--rewind-to needs the session to rewind'],
+    [['-c', '--rewind-to', '2', '--rewind-scope', 'files'], '--rewind-scope must be one of both, code'],
+    [['-c', '--dry-run'], '--dry-run only applies with --rewind-to'],
+    [['-p', 'x', '--force'], '--force only applies with --rewind-to'],
     [['--allowed-tools', 'Bash(npm'], '--allowed-tools: rule "Bash(npm" must end with ")"'],
     [
       ['--disallowed-tools', 'Read,WebFetch(example.com)'],
@@ -166,7 +185,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(20)
+    expect(optionLines).toHaveLength(24)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

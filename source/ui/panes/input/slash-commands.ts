@@ -81,6 +81,12 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     args: '[add <text>]',
     description: 'Show memory files, or add a line to .agent-tui/memory.md',
   },
+  {
+    name: 'rewind',
+    aliases: [],
+    args: '',
+    description: 'Go back to the start of a turn: files, conversation or both (Esc Esc)',
+  },
   { name: 'export', aliases: [], args: '[path]', description: 'Write the transcript to a Markdown file' },
   { name: 'quit', aliases: ['exit'], args: '', description: 'Exit agent-tui' },
 ]
@@ -124,6 +130,8 @@ export interface SlashContext {
   resumeSession(id: string): void
   toggleTodos(): void
   focusTasks(): void
+  /** Opens the /rewind dialog. */
+  openRewind(): void
   /** Adds an `[Image #N]` chip for an already loaded image to the input. */
   attachImage(image: ImageAttachment): void
   exit(code: number): void
@@ -297,6 +305,13 @@ async function run(name: string, args: string, ctx: SlashContext): Promise<void>
     }
     case 'init':
       commands.submit({ text: INIT_PROMPT })
+      return
+    case 'rewind':
+      if (ctx.getState().run.phase !== 'idle') {
+        ctx.flash('The agent is working: press Esc to interrupt it, then /rewind', 'warn')
+        return
+      }
+      ctx.openRewind()
       return
     case 'export': {
       const path = await commands.exportTranscript(args || undefined)

@@ -93,6 +93,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const busy = useStore(selectIsBusy)
   const cwd = useStore((s) => s.session.cwd)
   const model = useRef<Model>(freshModel())
+  const rewindArmed = useRef(false)
   const [, setVersion] = useState(0)
   const [pathItems, setPathItems] = useState<{ query: string; items: PathCandidate[] }>({
     query: '',
@@ -174,6 +175,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     resumeSession: shell.requestResume,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
+    openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
     attachImage: insertImage,
     exit: shell.requestExit,
   })
@@ -311,8 +313,19 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
         shell.clearFlash()
         return true
       }
+      // Esc Esc on an empty, idle prompt opens /rewind; an Esc that interrupted the agent does not count.
+      if (ev.armed.has('input.clear')) rewindArmed.current = !editor.text && !busy
       if (ev.armed.has('input.clear') && editor.text && !busy) {
         shell.hint('Press Esc again to clear the input')
+        return true
+      }
+      if (ev.has('input.clear') && rewindArmed.current && !editor.text && !busy) {
+        rewindArmed.current = false
+        dispatch({ type: 'ui/rewind', open: true })
+        return true
+      }
+      if (rewindArmed.current && ev.armed.has('input.clear') && store.getState().turns.length > 0) {
+        shell.hint('Press Esc again to rewind to an earlier turn')
         return true
       }
       if (ev.has('input.submit')) {

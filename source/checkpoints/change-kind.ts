@@ -1,0 +1,12 @@
+import type { Risk } from '../store/domain.js'
+import type { PermissionTarget } from '../tools/types.js'
+
+/**
+ * Which tool calls change the workspace and so get a checkpoint: edits (Edit, Write, NotebookEdit) and
+ * shell commands the read-only classifier does not clear. Null for everything else.
+ */
+export function changeKind(risk: Risk, target: PermissionTarget, readOnly: boolean): 'edit' | 'exec' | null {
+  if (risk === 'edit') return 'edit'
+  if (risk === 'exec' && target.kind === 'command' && !readOnly) return 'exec'
+  return null
+}
