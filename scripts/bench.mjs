@@ -90,11 +90,13 @@ async function stepOverhead(ctx) {
   const { home, env } = await isolatedEnv()
   ctx.defer(() => rm(home, { recursive: true, force: true }))
   const work = join(home, 'work')
-  await mkdir(join(work, '.agent-tui'), { recursive: true })
+  await mkdir(work, { recursive: true })
+  await mkdir(join(env.XDG_CONFIG_HOME, 'agent-tui'), { recursive: true })
   await writeFile(join(work, 'a.txt'), 'hello\n')
-  // The default circuit breaker pauses a turn at 40 tool calls (a stop, in headless): raise it.
+  // The default circuit breaker pauses a turn at 40 tool calls (a stop, in headless): raise it, in the
+  // user's settings (an untrusted project's settings may only lower such limits).
   await writeFile(
-    join(work, '.agent-tui', 'settings.json'),
+    join(env.XDG_CONFIG_HOME, 'agent-tui', 'settings.json'),
     JSON.stringify({ circuitBreaker: { warnAt: 200, pauseAt: 300, hardStopAt: 400 } }),
   )
   let n = 0
