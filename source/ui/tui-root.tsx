@@ -1,6 +1,6 @@
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
-import { useState } from 'react'
+import { useMemo } from 'react'
 import { App, type AppProps } from './app.js'
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js'
 import { type CommandTable, createCommandTable } from './commands/command-table.js'
@@ -26,7 +26,7 @@ export interface TuiRootProps extends AppProps {
   commandTable?: CommandTable
 }
 
-/** The providers around the App: store, runtime commands and the one key dispatcher. */
+/** The providers around the App: store, runtime commands, slash commands and the one key dispatcher. */
 export function TuiRoot({
   store,
   commands,
@@ -37,11 +37,11 @@ export function TuiRoot({
   commandTable,
   ...app
 }: TuiRootProps) {
-  const [builtinTable] = useState(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS))
+  const table = useMemo(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS), [commandTable])
   return (
     <StoreContext.Provider value={store}>
       <CommandsContext.Provider value={commands}>
-        <CommandTableContext.Provider value={commandTable ?? builtinTable}>
+        <CommandTableContext.Provider value={table}>
           <PainterContext.Provider value={painter ?? null}>
             <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
               <App {...app} />
