@@ -1,6 +1,7 @@
 import { Box, type DOMElement, Text, useBoxMetrics } from 'ink'
 import {
   type ReactElement,
+  type RefObject,
   useCallback,
   useContext,
   useEffect,
@@ -93,8 +94,40 @@ function PaintedRows({
   return <Box ref={box} {...boxSize(layout)} />
 }
 
+/**
+ * Ink renders the rows. A box without a width (a spinner filling the rest of a line) is measured first, a
+ * second render only this path pays (the painter reads its rectangle from Ink's layout anyway). A box
+ * without a height yet (the transcript before its parent is measured) stays empty until it gets one.
+ */
 function InkRows({ source, layout }: RowsProps) {
+  return layout.width === undefined ? (
+    <InkRowsMeasured source={source} layout={layout} />
+  ) : (
+    <InkRowsSized source={source} layout={layout} width={layout.width} height={layout.height ?? 0} />
+  )
+}
+
+function InkRowsMeasured({ source, layout }: RowsProps) {
   const box = useRef<DOMElement>(null)
+  const measured = useBoxMetrics(box)
+  return (
+    <InkRowsSized
+      source={source}
+      layout={layout}
+      width={measured.width}
+      height={layout.height ?? measured.height}
+      box={box}
+    />
+  )
+}
+
+function InkRowsSized({
+  source,
+  layout,
+  width,
+  height,
+  box,
+}: RowsProps & { width: number; height: number; box?: RefObject<DOMElement | null> }) {
   const version = useRef(0)
   const subscribe = useCallback(
     (onChange: () => void) =>
@@ -106,10 +139,8 @@ function InkRows({ source, layout }: RowsProps) {
   )
   useSyncExternalStore(subscribe, () => version.current)
   useSpinnerTicks(source.ticks === true)
-  const measured = useBoxMetrics(box)
-  const width = Math.max(0, Math.floor(layout.width ?? measured.width))
-  const height = Math.max(0, Math.floor(layout.height ?? measured.height))
-  const rows = width > 0 && height > 0 ? source.rows({ width, height }) : []
+  const size = { width: Math.max(0, Math.floor(width)), height: Math.max(0, Math.floor(height)) }
+  const rows = size.width > 0 && size.height > 0 ? source.rows(size) : []
   return (
     <Box ref={box} flexDirection="column" overflow="hidden" {...boxSize(layout)}>
       {rows.map((row, i) => (

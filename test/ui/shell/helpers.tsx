@@ -5,6 +5,9 @@ import type { ReactElement } from 'react'
 import stripAnsi from 'strip-ansi'
 import type { RuntimeCommands } from '../../../source/agent/commands.js'
 import type { Store } from '../../../source/store/create-store.js'
+import { BUILTIN_COMMANDS } from '../../../source/ui/commands/builtin-commands.js'
+import { type CommandTable, createCommandTable } from '../../../source/ui/commands/command-table.js'
+import { CommandTableContext } from '../../../source/ui/commands/use-command-table.js'
 import { CommandsContext, StoreContext } from '../../../source/ui/hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
 import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
@@ -57,18 +60,27 @@ export function fakeShell(): FakeShell {
   }
 }
 
-/** Renders a pane with the store, commands, key dispatcher and a recording shell around it. */
+/** Renders a pane with the store, commands, slash commands, key dispatcher and a recording shell around it. */
 export function renderPane(
   node: ReactElement,
-  opts: { store: Store; commands: RuntimeCommands; shell?: ShellApi; bindings?: Bindings },
+  opts: {
+    store: Store
+    commands: RuntimeCommands
+    shell?: ShellApi
+    bindings?: Bindings
+    commandTable?: CommandTable
+  },
 ) {
   const shell = opts.shell ?? fakeShell()
+  const table = opts.commandTable ?? createCommandTable(BUILTIN_COMMANDS)
   const result = render(
     <StoreContext.Provider value={opts.store}>
       <CommandsContext.Provider value={opts.commands}>
-        <KeyDispatcher bindings={opts.bindings ?? DEFAULT_BINDINGS} doublePressMs={60_000}>
-          <ShellContext.Provider value={shell}>{node}</ShellContext.Provider>
-        </KeyDispatcher>
+        <CommandTableContext.Provider value={table}>
+          <KeyDispatcher bindings={opts.bindings ?? DEFAULT_BINDINGS} doublePressMs={60_000}>
+            <ShellContext.Provider value={shell}>{node}</ShellContext.Provider>
+          </KeyDispatcher>
+        </CommandTableContext.Provider>
       </CommandsContext.Provider>
     </StoreContext.Provider>,
   )
