@@ -1,4 +1,5 @@
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
+import type { ModeChange } from '../permissions/modes.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
@@ -54,7 +55,11 @@ export interface RuntimeCommands {
   resolveTrust(id: string, choice: TrustChoice): void
   /** `/trust`: opens the trust prompt to change this folder's answer. */
   reviewTrust(): void
-  setMode(mode: Mode): void
+  /**
+   * Switches the permission mode, unless the mode policy forbids it (`permissions/modes.ts`: dangerous and
+   * ci only when the session was launched in them); a refusal says why and changes nothing.
+   */
+  setMode(mode: Mode): ModeChange
   /** Stops a background job; resolves when its process group is gone. */
   stopTask(id: string): Promise<void>
   /** Moves the running foreground Bash command to the TaskManager; false when there is none. */
@@ -91,4 +96,4 @@ export interface RuntimeCommands {
   shutdown(): Promise<void>
 }
 
-export type { ContentPart, RewindOptions, RewindReport, RewindScope, RewindTurn, SessionSummary }
+export type { ContentPart, ModeChange, RewindOptions, RewindReport, RewindScope, RewindTurn, SessionSummary }

@@ -5,6 +5,7 @@ import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../ch
 import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice, TurnResult } from '../store/domain.js'
+import { type ModeChange, modeChangeRefusal } from '../permissions/modes.js'
 import type { QuestionBroker } from '../permissions/question-broker.js'
 import type {
   AnyTool,
@@ -180,12 +181,16 @@ export class Runtime implements RuntimeCommands {
     void trust.review().catch((err: unknown) => this.notice('error', `/trust failed: ${String(err)}`))
   }
 
-  setMode(mode: Mode): void {
-    const previous = this.opts.store.getState().mode
-    if (previous === mode) return
+  /** Refuses what the mode policy forbids (dangerous or ci when the session was not launched in it). */
+  setMode(mode: Mode): ModeChange {
+    const { mode: previous, launchMode } = this.opts.store.getState()
+    const refusal = modeChangeRefusal(mode, launchMode)
+    if (refusal) return { ok: false, reason: refusal }
+    if (previous === mode) return { ok: true, mode }
     this.opts.store.dispatch({ type: 'mode/changed', mode })
     const message = modeInstruction(previous, mode)
     if (message) this.pendingInjections.push(message)
+    return { ok: true, mode }
   }
 
   private readonly pendingInjections: string[] = []

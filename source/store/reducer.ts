@@ -64,7 +64,7 @@ function putOwned(state: State, item: TranscriptItem): State {
 function reduceWith(c: Collections, state: State, action: Action): State {
   switch (action.type) {
     case 'session/started':
-      return { ...state, session: action.session, mode: action.mode }
+      return { ...state, session: action.session, mode: action.mode, launchMode: action.mode }
     case 'session/titled':
       return { ...state, session: { ...state.session, title: action.title } }
     case 'conversation/cleared':

@@ -109,6 +109,8 @@ export interface RewindUndo {
 export interface State {
   session: SessionInfo
   mode: Mode
+  /** The mode the session was started in: the user may return to it (see `permissions/modes.ts`). */
+  launchMode: Mode
   run: {
     phase: Phase
     turnId: string | null
@@ -147,6 +149,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
   return {
     session,
     mode,
+    launchMode: mode,
     run: { phase: 'idle', turnId: null, turnStartedAt: null, step: 0, lastResult: null },
     messages: [],
     transcript: { order: [], items: {}, liveId: null },

@@ -84,7 +84,13 @@ export const exitPlanModeTool = defineTool<ExitPlanModeArgs>({
         display: { kind: 'text', text: 'Plan approved (mode unchanged)' },
       }
     }
-    ctx.switchMode(next)
+    const change = ctx.switchMode(next)
+    if (change && !change.ok) {
+      return {
+        forModel: `The user approved the plan, but the mode could not be switched (${change.reason}); you are still in plan mode. Ask the user to switch modes (Shift+Tab) before you make changes.${feedbackLine(answer.feedback)}`,
+        display: { kind: 'text', text: `Plan approved (mode unchanged: ${change.reason})` },
+      }
+    }
     const how =
       next === 'auto'
         ? 'You are now in auto mode: file edits in the workspace are accepted without asking; commands may still ask.'

@@ -9,6 +9,7 @@ import type {
   Risk,
   ToolDisplay,
 } from '../store/domain.js'
+import type { ModeChange } from '../permissions/modes.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 
 /** What a call touches, for the permission policy. */
@@ -90,8 +91,11 @@ export interface ToolContext {
   readonly callId: string
   /** Current permission mode. */
   mode(): Mode
-  /** Only ExitPlanMode uses this, and only after the user approved the plan. */
-  switchMode?(mode: Mode): void
+  /**
+   * Only ExitPlanMode uses this, and only after the user approved the plan. The runtime may refuse a mode
+   * its policy forbids (`permissions/modes.ts`) and then says why; a host that returns nothing switched.
+   */
+  switchMode?(mode: Mode): ModeChange | undefined
   readonly questions?: QuestionAsker
   readonly settings?: RuntimeSettingsApi
   readonly foreground?: ForegroundRegistry

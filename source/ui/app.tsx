@@ -1,6 +1,6 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
-import type { Mode } from '../store/domain.js'
+import { nextMode } from '../permissions/modes.js'
 import {
   selectActiveConsent,
   selectActiveQuestion,
@@ -9,6 +9,7 @@ import {
   selectTrustRequest,
   selectUi,
 } from '../store/selectors.js'
+import type { FlashLevel } from './commands/command-context.js'
 import type { Theme } from './components/theme.js'
 import { StoreContext, useCommands, useDispatch, useStore } from './hooks/use-store.js'
 import { keyLabel } from './keys/bindings.js'
@@ -24,7 +25,6 @@ import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
 import { SessionPickerOverlay } from './session-picker.js'
 import { InputPane } from './panes/input/input-pane.js'
-import type { FlashLevel } from './panes/input/slash-commands.js'
 import { PlanDialog } from './panes/question/plan-dialog.js'
 import { QuestionDialog } from './panes/question/question-dialog.js'
 import { RewindDialog } from './panes/rewind/rewind-dialog.js'
@@ -54,13 +54,6 @@ export interface AppProps {
   onExit(code: number, resume?: string): void
   /** Warm up Markdown rendering at the first key (`useRenderingWarmUp`): for a fresh process. */
   warmUp?: boolean
-}
-
-/** SAFE → AUTO → PLAN → SAFE; DANGEROUS and CI (set by flags) fall back to SAFE. */
-export function nextMode(mode: Mode): Mode {
-  if (mode === 'safe') return 'auto'
-  if (mode === 'auto') return 'plan'
-  return 'safe'
 }
 
 /** Below this size the layout drops side panes and caps docks hard instead of failing. */
@@ -171,8 +164,11 @@ export function App({
     } else if (ev.has('app.redraw')) {
       // Hands the terminal back and forth: Ink then repaints every row from scratch.
       void suspendTerminal(() => {})
-    } else if (ev.has('mode.cycle')) commands.setMode(nextMode(now.mode))
-    else if (ev.has('bash.background')) {
+    } else if (ev.has('mode.cycle')) {
+      // SAFE → AUTO → PLAN (→ the launch mode, when that was DANGEROUS or CI) → SAFE; see permissions/modes.ts.
+      const change = commands.setMode(nextMode(now.mode, now.launchMode))
+      if (!change.ok) setFlash({ text: change.reason, level: 'warn' })
+    } else if (ev.has('bash.background')) {
       // Under tmux Ctrl+B is the prefix, so users press it twice: a repeat that finds nothing is fine.
       if (!commands.backgroundForeground() && !ev.repeat)
         setFlash({ text: 'No running command to background', level: 'info' })

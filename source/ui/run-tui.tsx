@@ -3,6 +3,7 @@ import type { ReactElement } from 'react'
 import type { RuntimeCommands, SessionSummary } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
+import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, createMouseInput, mouseWanted } from './keys/mouse.js'
@@ -41,6 +42,11 @@ export interface RunTuiOptions {
   earlyFrame?: EarlyFrame
   /** Warm up Markdown rendering once the user starts typing (see `useRenderingWarmUp`): a fresh process. */
   warmUp?: boolean
+  /**
+   * The slash commands (default: the built-in ones). A caller that loads user or project commands creates
+   * the table (`createCommandTable(BUILTIN_COMMANDS)`) and adds them, now or later.
+   */
+  commandTable?: CommandTable
 }
 
 export interface TuiExit {
@@ -104,6 +110,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       startupMessage={startupMessage}
       onExit={onExit}
       warmUp={opts.warmUp ?? false}
+      {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
       {...(mouseInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}
     />

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { SessionSummary } from '../agent/commands.js'
-import type { FlashLevel } from './panes/input/slash-commands.js'
+import type { FlashLevel } from './commands/command-context.js'
 import type { Prices } from './panes/status/format.js'
 
 export interface Flash {

@@ -1,6 +1,10 @@
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
+import { useMemo } from 'react'
 import { App, type AppProps } from './app.js'
+import { BUILTIN_COMMANDS } from './commands/builtin-commands.js'
+import { type CommandTable, createCommandTable } from './commands/command-table.js'
+import { CommandTableContext } from './commands/use-command-table.js'
 import { CommandsContext, StoreContext } from './hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { KeyDispatcher } from './keys/dispatcher.js'
@@ -18,9 +22,11 @@ export interface TuiRootProps extends AppProps {
   mouse?: MouseSource
   /** Paints the transcript straight to the terminal (real terminals only; tests render it in Ink). */
   painter?: ScreenPainter
+  /** The slash commands; default: a table of the built-in ones. A caller that loads more passes its own. */
+  commandTable?: CommandTable
 }
 
-/** The providers around the App: store, runtime commands and the one key dispatcher. */
+/** The providers around the App: store, runtime commands, slash commands and the one key dispatcher. */
 export function TuiRoot({
   store,
   commands,
@@ -28,16 +34,20 @@ export function TuiRoot({
   doublePressMs,
   mouse,
   painter,
+  commandTable,
   ...app
 }: TuiRootProps) {
+  const table = useMemo(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS), [commandTable])
   return (
     <StoreContext.Provider value={store}>
       <CommandsContext.Provider value={commands}>
-        <PainterContext.Provider value={painter ?? null}>
-          <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
-            <App {...app} />
-          </KeyDispatcher>
-        </PainterContext.Provider>
+        <CommandTableContext.Provider value={table}>
+          <PainterContext.Provider value={painter ?? null}>
+            <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
+              <App {...app} />
+            </KeyDispatcher>
+          </PainterContext.Provider>
+        </CommandTableContext.Provider>
       </CommandsContext.Provider>
     </StoreContext.Provider>
   )

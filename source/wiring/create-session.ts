@@ -132,7 +132,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     startedAt: restored?.state.session.startedAt ?? createdAt,
   }
   const base = restored
-    ? { ...restored.state, session: sessionInfo, mode: config.mode }
+    ? { ...restored.state, session: sessionInfo, mode: config.mode, launchMode: config.mode }
     : initialState(sessionInfo, config.mode)
   const observers = opts.observers ?? []
   const store = createStore(base, (action, state) => {

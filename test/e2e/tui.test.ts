@@ -43,12 +43,13 @@ const call = (name: string, args: Record<string, unknown>): ReplySource => ({
 async function launch(
   replies: ReplySource[],
   size: { cols: number; rows: number } = { cols: 140, rows: 40 },
+  flags: string[] = [],
 ) {
   box = await makeSandbox()
   server = await startScriptedServer({ replies })
   await writeFile(join(box.workspace, 'notes.txt'), NOTES)
   tui = startTui({
-    args: ['--base-url', server.baseUrl, '--model', 'test-model'],
+    args: ['--base-url', server.baseUrl, '--model', 'test-model', ...flags],
     cwd: box.workspace,
     env: box.env,
     ...size,
@@ -288,6 +289,18 @@ describe('agent-tui in a pseudo-terminal', () => {
     expect(server.requests).toHaveLength(3)
     expect(JSON.stringify(server.requests[2]?.body.messages)).toMatch(/plan mode/)
     expect(server.pairingViolations).toEqual([])
+  })
+
+  it('a session launched in DANGEROUS cycles back to it, and refuses CI with the flag that sets it', async () => {
+    const { tui } = await launch([], undefined, ['--dangerously-skip-permissions'])
+    await tui.waitFor((s) => firstLine(s).startsWith(' DANGEROUS '))
+    for (const badge of ['SAFE', 'AUTO', 'PLAN', 'DANGEROUS']) {
+      tui.write(keys.shiftTab)
+      await tui.waitFor((s) => firstLine(s).startsWith(` ${badge} `))
+    }
+    await tui.submit('/mode ci')
+    await tui.waitFor('ci mode can only be chosen when starting agent-tui (-p or --mode ci)')
+    expect(firstLine(tui.screen())).toMatch(/^ DANGEROUS /)
   })
 
   it('Esc interrupts a streaming reply and the next request keeps the pairing rule', async () => {

@@ -5,10 +5,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Action } from '../../../source/store/actions.js'
 import type { Store } from '../../../source/store/create-store.js'
 import type { Mode, TaskSummary } from '../../../source/store/domain.js'
-import { nextMode } from '../../../source/ui/app.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
-import { INIT_PROMPT } from '../../../source/ui/panes/input/slash-commands.js'
+import { INIT_PROMPT } from '../../../source/ui/commands/builtin-commands.js'
 import { type FakeCommands, fakeCommands, KEYS, makeStore, renderSized, waitFor } from './helpers.js'
 
 const theme = createTheme({ level: 0 })
@@ -562,8 +561,6 @@ describe('global keys', () => {
       await r.waitFrame(` ${label} `)
     }
     expect(r.commands.named('setMode')).toEqual([['auto'], ['plan'], ['safe']])
-    expect(nextMode('dangerous')).toBe('safe')
-    expect(nextMode('ci')).toBe('safe')
     r.instance.unmount()
   })
 

@@ -11,12 +11,6 @@ import {
   pasteChip,
 } from '../../../source/ui/panes/input/chips.js'
 import { listPathCandidates, mentionAtCursor } from '../../../source/ui/panes/input/path-complete.js'
-import {
-  completeSlash,
-  findSlashCommand,
-  parseSlash,
-  SLASH_COMMANDS,
-} from '../../../source/ui/panes/input/slash-commands.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-tui-chips-'))
 mkdirSync(join(dir, 'src'))
@@ -62,45 +56,6 @@ describe('image paths', () => {
     expect(findImagePaths('what is in shot\\ one.png please', dir)).toEqual([
       { token: 'shot\\ one.png', path: join(dir, 'shot one.png') },
     ])
-  })
-})
-
-describe('slash commands', () => {
-  it('parses names and arguments', () => {
-    expect(parseSlash('/mode auto')).toEqual({ name: 'mode', args: 'auto' })
-    expect(parseSlash('  /help ')).toEqual({ name: 'help', args: '' })
-    expect(parseSlash('/usr/bin/env is broken')).toBeNull()
-    expect(parseSlash('hello /mode')).toBeNull()
-  })
-
-  it('covers the SPEC list, with aliases', () => {
-    const names = SLASH_COMMANDS.map((c) => c.name)
-    for (const n of [
-      'help',
-      'plan',
-      'mode',
-      'model',
-      'image',
-      'compact',
-      'clear',
-      'context',
-      'cost',
-      'tasks',
-      'todos',
-    ]) {
-      expect(names).toContain(n)
-    }
-    for (const n of ['permissions', 'mcp', 'agents', 'resume', 'init', 'memory', 'export', 'quit'])
-      expect(names).toContain(n)
-    expect(findSlashCommand('bashes')?.name).toBe('tasks')
-    expect(findSlashCommand('exit')?.name).toBe('quit')
-  })
-
-  it('completes by prefix while the name is typed', () => {
-    expect(completeSlash('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost'])
-    expect(completeSlash('/ba').map((c) => c.name)).toEqual(['tasks'])
-    expect(completeSlash('/mode ')).toEqual([])
-    expect(completeSlash('/').length).toBe(SLASH_COMMANDS.length)
   })
 })
 

@@ -3,25 +3,17 @@ import { render as inkRender } from 'ink'
 import { render } from 'ink-testing-library'
 import type { ReactElement } from 'react'
 import stripAnsi from 'strip-ansi'
-import type {
-  ImageAttachment,
-  MemoryFile,
-  PermissionRulesView,
-  RewindReport,
-  RewindTurn,
-  RuntimeCommands,
-  SessionSummary,
-  SubmitInput,
-} from '../../../source/agent/commands.js'
-import type { Action } from '../../../source/store/actions.js'
-import { createStore, type Store } from '../../../source/store/create-store.js'
-import type { Mode } from '../../../source/store/domain.js'
-import { reducer } from '../../../source/store/reducer.js'
-import { initialState, type State } from '../../../source/store/state.js'
+import type { RuntimeCommands } from '../../../source/agent/commands.js'
+import type { Store } from '../../../source/store/create-store.js'
+import { BUILTIN_COMMANDS } from '../../../source/ui/commands/builtin-commands.js'
+import { type CommandTable, createCommandTable } from '../../../source/ui/commands/command-table.js'
+import { CommandTableContext } from '../../../source/ui/commands/use-command-table.js'
 import { CommandsContext, StoreContext } from '../../../source/ui/hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
 import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
 import { type Flash, type Overlay, type ShellApi, ShellContext } from '../../../source/ui/shell-context.js'
+
+export { type Call, type FakeCommands, fakeCommands, makeState, makeStore } from './fake-commands.js'
 
 export const KEYS = {
   esc: '\x1b',
@@ -41,148 +33,6 @@ export const KEYS = {
   ctrl: (letter: string) => String.fromCharCode(letter.toLowerCase().charCodeAt(0) - 96),
   paste: (text: string) => `\x1b[200~${text}\x1b[201~`,
 } as const
-
-export function makeState(actions: Action[] = [], mode: Mode = 'safe'): State {
-  const base = initialState(
-    {
-      id: 's1',
-      cwd: '/tmp/project',
-      model: 'test-model',
-      baseUrl: 'http://127.0.0.1:1/v1',
-      title: '',
-      startedAt: 0,
-    },
-    mode,
-  )
-  return actions.reduce(reducer, base)
-}
-
-export function makeStore(actions: Action[] = [], mode: Mode = 'safe'): Store {
-  return createStore(makeState(actions, mode))
-}
-
-export interface Call {
-  name: keyof RuntimeCommands
-  args: unknown[]
-}
-
-export interface FakeCommands extends RuntimeCommands {
-  calls: Call[]
-  named(name: keyof RuntimeCommands): unknown[][]
-}
-
-/**
- * A recording RuntimeCommands. With a store, `setMode`/`setModel` also dispatch what the runtime
- * would, so sequences (Shift+Tab cycling) see the new state.
- */
-export function fakeCommands(
-  opts: {
-    store?: Store
-    taskLog?: string
-    background?: boolean
-    image?: ImageAttachment
-    rules?: PermissionRulesView
-    memory?: MemoryFile[]
-    sessions?: SessionSummary[]
-    rewindTurns?: RewindTurn[]
-    /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
-    rewindReport?: (call: {
-      turn?: string
-      scope?: string
-      force?: boolean
-      dryRun?: boolean
-    }) => RewindReport
-  } = {},
-): FakeCommands {
-  const calls: Call[] = []
-  const record = (name: keyof RuntimeCommands, args: unknown[]) => calls.push({ name, args })
-  return {
-    calls,
-    named: (name) => calls.filter((c) => c.name === name).map((c) => c.args),
-    submit: (input: SubmitInput) => record('submit', [input]),
-    interrupt: () => record('interrupt', []),
-    resolveConsent: (id, decision) => record('resolveConsent', [id, decision]),
-    answerQuestion: (id, answer) => record('answerQuestion', [id, answer]),
-    resolveTrust: (id, choice) => record('resolveTrust', [id, choice]),
-    reviewTrust: () => record('reviewTrust', []),
-    setMode: (mode) => {
-      record('setMode', [mode])
-      opts.store?.dispatch({ type: 'mode/changed', mode })
-    },
-    stopTask: async (id) => {
-      record('stopTask', [id])
-    },
-    backgroundForeground: () => {
-      record('backgroundForeground', [])
-      return opts.background ?? false
-    },
-    readTaskLog: async (id, max) => {
-      record('readTaskLog', [id, max])
-      return opts.taskLog ?? ''
-    },
-    runShell: async (command) => {
-      record('runShell', [command])
-    },
-    loadImage: async (path) => {
-      record('loadImage', [path])
-      return opts.image ?? { path, url: 'data:image/png;base64,AAAA' }
-    },
-    exportTranscript: async (path) => {
-      record('exportTranscript', [path])
-      return path ?? '/tmp/project/transcript.md'
-    },
-    clear: () => record('clear', []),
-    setModel: (model) => {
-      record('setModel', [model])
-      opts.store?.dispatch({ type: 'model/changed', model })
-    },
-    permissionRules: () => {
-      record('permissionRules', [])
-      return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
-    },
-    memoryFiles: async () => {
-      record('memoryFiles', [])
-      return opts.memory ?? []
-    },
-    listSessions: async () => {
-      record('listSessions', [])
-      return opts.sessions ?? []
-    },
-    addMemory: async (text) => {
-      record('addMemory', [text])
-      return '.agent-tui/memory.md'
-    },
-    rewindTurns: () => {
-      record('rewindTurns', [])
-      return opts.rewindTurns ?? []
-    },
-    rewind: async (turn, scope, o = {}) => {
-      record('rewind', [turn, scope, o])
-      return opts.rewindReport?.({ turn, scope, ...o }) ?? emptyReport(scope, o.dryRun !== true)
-    },
-    undoRewind: async (o = {}) => {
-      record('undoRewind', [o])
-      return opts.rewindReport?.({ ...o }) ?? emptyReport('both', o.dryRun !== true)
-    },
-    shutdown: async () => {
-      record('shutdown', [])
-    },
-  }
-}
-
-function emptyReport(scope: RewindReport['scope'], applied: boolean): RewindReport {
-  return {
-    scope,
-    restore: [],
-    remove: [],
-    outside: [],
-    kept: [],
-    droppedTurns: 0,
-    notes: [],
-    applied,
-    undoable: applied,
-  }
-}
 
 export interface FakeShell extends ShellApi {
   flashes: Flash[]
@@ -210,18 +60,27 @@ export function fakeShell(): FakeShell {
   }
 }
 
-/** Renders a pane with the store, commands, key dispatcher and a recording shell around it. */
+/** Renders a pane with the store, commands, slash commands, key dispatcher and a recording shell around it. */
 export function renderPane(
   node: ReactElement,
-  opts: { store: Store; commands: RuntimeCommands; shell?: ShellApi; bindings?: Bindings },
+  opts: {
+    store: Store
+    commands: RuntimeCommands
+    shell?: ShellApi
+    bindings?: Bindings
+    commandTable?: CommandTable
+  },
 ) {
   const shell = opts.shell ?? fakeShell()
+  const table = opts.commandTable ?? createCommandTable(BUILTIN_COMMANDS)
   const result = render(
     <StoreContext.Provider value={opts.store}>
       <CommandsContext.Provider value={opts.commands}>
-        <KeyDispatcher bindings={opts.bindings ?? DEFAULT_BINDINGS} doublePressMs={60_000}>
-          <ShellContext.Provider value={shell}>{node}</ShellContext.Provider>
-        </KeyDispatcher>
+        <CommandTableContext.Provider value={table}>
+          <KeyDispatcher bindings={opts.bindings ?? DEFAULT_BINDINGS} doublePressMs={60_000}>
+            <ShellContext.Provider value={shell}>{node}</ShellContext.Provider>
+          </KeyDispatcher>
+        </CommandTableContext.Provider>
       </CommandsContext.Provider>
     </StoreContext.Provider>,
   )

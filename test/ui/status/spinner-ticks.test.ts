@@ -1,9 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  CARRIED_CHECK_MS,
-  startSpinnerTicks,
-  TICK_MS,
-} from '../../../source/ui/panes/status/spinner-ticks.js'
+import { CARRIED_CHECK_MS, startSpinnerTicks, TICK_MS } from '../../../source/ui/terminal/spinner-ticks.js'
 
 /** A spinner region whose frames are counted; `carry()` stands for another pane's frame repainting it. */
 function fakeRegion() {

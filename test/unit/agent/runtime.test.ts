@@ -77,6 +77,36 @@ describe('Runtime', () => {
     expect(store.getState().mode).toBe('plan')
   })
 
+  it('refuses a mode change the mode policy forbids, says why, and changes nothing', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'a' }] })
+    const store = fresh()
+    const runtime = makeRuntime(store)
+    expect(runtime.setMode('dangerous')).toEqual({
+      ok: false,
+      reason: 'dangerous mode can only be chosen when starting agent-tui (--dangerously-skip-permissions)',
+    })
+    expect(runtime.setMode('ci')).toMatchObject({ ok: false })
+    expect(store.getState().mode).toBe('safe')
+    expect(runtime.setMode('auto')).toEqual({ ok: true, mode: 'auto' })
+    await runtime.runTurn({ text: 'one' })
+    expect(store.getState().mode).toBe('auto')
+  })
+
+  it('lets a session launched in dangerous mode return to it, never to ci', async () => {
+    server = await startScriptedServer({ replies: [] })
+    const store = createStore(
+      initialState(
+        { id: 's', cwd: process.cwd(), model: 'm', baseUrl: 'x', title: '', startedAt: 0 },
+        'dangerous',
+      ),
+    )
+    const runtime = makeRuntime(store)
+    expect(runtime.setMode('plan')).toEqual({ ok: true, mode: 'plan' })
+    expect(runtime.setMode('dangerous')).toEqual({ ok: true, mode: 'dangerous' })
+    expect(runtime.setMode('ci')).toMatchObject({ ok: false })
+    expect(store.getState().mode).toBe('dangerous')
+  })
+
   it('/clear starts a fresh conversation and forgets which files were read', async () => {
     server = await startScriptedServer({ replies: [{ text: 'a' }, { text: 'b' }] })
     const store = fresh()

@@ -53,6 +53,22 @@ describe('ExitPlanMode', () => {
     expect(result.forModel).toContain('The user added: "small commits"')
   })
 
+  it('approval that the mode policy refuses stays in plan mode and says why', async () => {
+    const user = createAnsweringUser(() => ({ kind: 'plan', decision: 'approve-auto' }))
+    env = await createTestEnv({ mode: 'plan', questions: user.broker })
+    const refusing = {
+      ...env.ctx,
+      switchMode: () => ({ ok: false as const, reason: 'auto mode is off here' }),
+    }
+    const result = await run(exitPlanModeTool, { plan }, refusing)
+    expect(result.forModel).toContain('the mode could not be switched (auto mode is off here)')
+    expect(result.forModel).toContain('you are still in plan mode')
+    expect(result.display).toEqual({
+      kind: 'text',
+      text: 'Plan approved (mode unchanged: auto mode is off here)',
+    })
+  })
+
   it('keep-planning stays in plan mode and passes the feedback on', async () => {
     const switched: Mode[] = []
     const user = createAnsweringUser(() => ({

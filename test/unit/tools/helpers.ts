@@ -59,7 +59,7 @@ export async function createTestEnv(
     ...(opts.tasks ? { tasks: opts.tasks } : {}),
     ...(opts.questions ? { questions: opts.questions } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
-    ...(opts.switchMode ? { switchMode: opts.switchMode } : {}),
+    ...(opts.switchMode ? { switchMode: withoutResult(opts.switchMode) } : {}),
   }
   return {
     root,
@@ -118,4 +118,12 @@ export async function waitFor(
 /** Reads a file's text, or undefined when it does not exist. */
 export async function readIfExists(path: string): Promise<string | undefined> {
   return readFile(path, 'utf8').catch(() => undefined)
+}
+
+/** A recording `switchMode` that reports nothing back, like a host without a mode policy. */
+function withoutResult(switchMode: (mode: Mode) => void): (mode: Mode) => undefined {
+  return (mode) => {
+    switchMode(mode)
+    return undefined
+  }
 }

@@ -1,19 +1,25 @@
 import { Box, Text } from 'ink'
-import { useMemo, useState } from 'react'
+import { useContext, useMemo, useState } from 'react'
+import type { State } from '../../../store/state.js'
+import { StoreContext } from '../../hooks/use-store.js'
 import { type Bindings, helpSections } from '../../keys/bindings.js'
 import { KEY_PRIORITY, useBindings, useKeyHandler } from '../../keys/dispatcher.js'
 import type { Overlay } from '../../shell-context.js'
-import { SLASH_COMMANDS } from '../input/slash-commands.js'
+import { commandUsage, type SlashCommand } from '../../commands/command-table.js'
+import { useCommandList } from '../../commands/use-command-table.js'
 
 interface Line {
   text: string
   kind: 'title' | 'section' | 'row' | 'blank'
 }
 
-/** The `?` help text, generated from the bindings table and the slash command table. */
-export function helpLines(bindings: Bindings): Line[] {
+/**
+ * The `?` help text, generated from the bindings table and the slash command table. Availability is judged
+ * on `state` (the store's state when the overlay opened).
+ */
+export function helpLines(bindings: Bindings, commands: readonly SlashCommand[], state: State): Line[] {
   const sections = helpSections(bindings).filter((s) => s.rows.length > 0)
-  const usages = SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`)
+  const usages = commands.map(commandUsage)
   // One key column for the whole overlay, as wide as the longest label (capped so descriptions stay visible).
   const keyWidth = Math.min(
     34,
@@ -29,8 +35,10 @@ export function helpLines(bindings: Bindings): Line[] {
     for (const r of section.rows) lines.push(row(r.keys, r.description))
   }
   lines.push({ text: '', kind: 'blank' }, { text: 'Slash commands', kind: 'section' })
-  SLASH_COMMANDS.forEach((c, i) => {
-    lines.push(row(usages[i] ?? '', `${c.description}${c.unavailable ? ' (not available yet)' : ''}`))
+  commands.forEach((c, i) => {
+    lines.push(
+      row(usages[i] ?? '', `${c.description}${c.unavailable?.(state) ? ' (not available yet)' : ''}`),
+    )
   })
   lines.push(
     { text: '', kind: 'blank' },
@@ -55,17 +63,20 @@ export interface OverlayViewProps {
  */
 export function OverlayView({ overlay, width, height, onClose }: OverlayViewProps) {
   const bindings = useBindings()
+  const commands = useCommandList()
+  const store = useContext(StoreContext)
+  if (!store) throw new Error('StoreContext is missing: render the overlay inside <TuiRoot>')
   const [top, setTop] = useState(0)
   const lines = useMemo<Line[]>(
     () =>
       overlay.kind === 'help'
-        ? helpLines(bindings)
+        ? helpLines(bindings, commands, store.getState())
         : [
             { text: overlay.title, kind: 'title' },
             { text: '', kind: 'blank' },
             ...overlay.lines.map((text): Line => ({ text, kind: 'row' })),
           ],
-    [overlay, bindings],
+    [overlay, bindings, commands, store],
   )
   const body = Math.max(1, height - 1)
   const maxTop = Math.max(0, lines.length - body)

@@ -108,7 +108,7 @@ function Popup({
   rows,
   width,
 }: {
-  items: CompletionItem[]
+  items: readonly CompletionItem[]
   selected: number
   rows: number
   width: number

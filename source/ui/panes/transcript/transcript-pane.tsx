@@ -1,12 +1,8 @@
-import { Box, type DOMElement, Text } from 'ink'
-import { memo, useContext, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
-import { selectTranscriptItems, selectTranscriptOrder } from '../../../store/selectors.js'
+import { memo, useContext, useMemo } from 'react'
 import type { State } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
-import { StoreContext, useStore } from '../../hooks/use-store.js'
-import { PainterContext, screenRect } from '../../terminal/painter-context.js'
-import type { PaintSource } from '../../terminal/painted-region.js'
-import type { ScreenPainter } from '../../terminal/screen-painter.js'
+import { StoreContext } from '../../hooks/use-store.js'
+import { type RowSource, useRowSurface } from '../../terminal/row-surface.js'
 import type { TranscriptSnapshot, TranscriptView } from './transcript-view.js'
 
 export interface TranscriptPaneProps {
@@ -21,8 +17,6 @@ export interface TranscriptPaneProps {
   height: number | undefined
 }
 
-const selectExpanded = (s: State) => s.ui.expanded
-
 const snapshotOf = (s: State): TranscriptSnapshot => ({
   order: s.transcript.order,
   items: s.transcript.items,
@@ -30,101 +24,54 @@ const snapshotOf = (s: State): TranscriptSnapshot => ({
 })
 
 /**
- * The virtualised transcript: exactly `height` rows of pre-rendered lines. In a real terminal the rows
- * are painted directly by a PaintedRegion (Ink only reserves the blank rectangle), so streaming text
- * never costs an Ink frame; elsewhere (tests, no painter) Ink renders the same rows.
+ * The virtualised transcript: exactly `height` rows of pre-rendered lines, drawn through `useRowSurface`
+ * (painted beside Ink in a real terminal, so streaming text never costs an Ink frame; rendered by Ink
+ * elsewhere — the same rows either way).
  */
-export const TranscriptPane = memo(function TranscriptPane(props: TranscriptPaneProps) {
-  const painter = useContext(PainterContext)
-  return painter ? <PaintedTranscript {...props} painter={painter} /> : <InkTranscript {...props} />
-})
-
-function PaintedTranscript({
+export const TranscriptPane = memo(function TranscriptPane({
   view,
   theme,
   width,
   height,
-  painter,
-}: TranscriptPaneProps & { painter: ScreenPainter }) {
+}: TranscriptPaneProps) {
   const store = useContext(StoreContext)
   if (!store) throw new Error('StoreContext is missing: render the transcript inside <TuiRoot>')
-  const box = useRef<DOMElement>(null)
-  // Ink writes a frame inside the commit (when not throttled): a count that moved between this render
-  // and the layout effect means the frame with this pane's blank rectangle is already on screen.
-  const framesAtRender = painter.frameCount
-  const framesAtMount = useRef(framesAtRender)
-  useLayoutEffect(() => {
-    const source: PaintSource = {
-      rect: () => (box.current ? screenRect(box.current) : null),
-      rows: (rect) => {
-        const frame = view.layout(snapshotOf(store.getState()), rect.width, rect.height)
+  const source = useMemo((): RowSource => {
+    const hint = newOutputHint(theme)
+    return {
+      rows: (size) => {
+        const frame = view.layout(snapshotOf(store.getState()), size.width, size.height)
         if (!frame.newOutput || frame.rows.length === 0) return frame.rows
-        return [...frame.rows.slice(0, -1), newOutputHint(theme)]
+        return [...frame.rows.slice(0, -1), hint]
+      },
+      subscribe: (changed) => {
+        let seen = snapshotOf(store.getState())
+        const unsubscribeStore = store.subscribe(() => {
+          const now = store.getState()
+          if (
+            now.transcript.order === seen.order &&
+            now.transcript.items === seen.items &&
+            now.ui.expanded === seen.expanded
+          )
+            return
+          seen = snapshotOf(now)
+          changed(false)
+        })
+        // Scrolling is the user's own action: it answers at once.
+        const unsubscribeView = view.subscribe(() => changed(true))
+        return () => {
+          unsubscribeStore()
+          unsubscribeView()
+        }
       },
     }
-    const region = painter.region()
-    let seen = snapshotOf(store.getState())
-    const unsubscribeStore = store.subscribe(() => {
-      const now = snapshotOf(store.getState())
-      if (now.order === seen.order && now.items === seen.items && now.expanded === seen.expanded) return
-      seen = now
-      region.invalidate()
-    })
-    // Scrolling is the user's own action: it answers at once.
-    const unsubscribeView = view.subscribe(() => region.invalidate(true))
-    region.attach(source, painter.frameCount > framesAtMount.current)
-    return () => {
-      unsubscribeStore()
-      unsubscribeView()
-      region.detach()
-    }
-  }, [painter, store, view, theme])
-  // A size change re-renders this box; the Ink frame that follows has the painter repaint everything.
-  return height === undefined ? (
-    <Box ref={box} width={width} flexGrow={1} />
-  ) : (
-    <Box ref={box} width={width} height={Math.max(0, Math.floor(height))} />
-  )
-}
-
-function InkTranscript({ view, width, height }: TranscriptPaneProps) {
-  const order = useStore(selectTranscriptOrder)
-  const items = useStore(selectTranscriptItems)
-  const expanded = useStore(selectExpanded)
-  useSyncExternalStore(view.subscribe, view.getVersion)
-  const rows = Math.max(0, Math.floor(height ?? 0))
-  const frame = view.layout({ order, items, expanded }, Math.max(1, Math.floor(width)), rows)
-  const rowNodes = frame.rows.map((row, i) => {
-    const hint = i === frame.rows.length - 1 && frame.newOutput
-    return (
-      // Rows are screen positions, not items: keyed by index, scrolling changes contents, not tree shape.
-      // biome-ignore lint/suspicious/noArrayIndexKey: see above
-      <Text key={i} wrap="truncate">
-        {hint ? <NewOutputHint /> : row === '' ? ' ' : row}
-      </Text>
-    )
-  })
-  return (
-    <Box flexDirection="column" width={width} height={rows} overflow="hidden">
-      {rowNodes}
-    </Box>
-  )
-}
+  }, [store, view, theme])
+  return useRowSurface(source, height === undefined ? { width, grow: true } : { width, height })
+})
 
 const HINT_LABEL = ' ↓ new output '
 const HINT_TAIL = ' End to follow'
 
 function newOutputHint(theme: Theme): string {
   return theme.chalk.black.bgYellow(HINT_LABEL) + theme.dim(HINT_TAIL)
-}
-
-function NewOutputHint() {
-  return (
-    <>
-      <Text color="black" backgroundColor="yellow">
-        {HINT_LABEL}
-      </Text>
-      <Text dimColor>{HINT_TAIL}</Text>
-    </>
-  )
 }

@@ -1,13 +1,19 @@
 /** Lines of the info overlays that slash commands open (/context, /cost, /permissions, /memory). */
-import type { MemoryFile, PermissionRulesView, RuleView } from '../../../agent/commands.js'
-import type { Mode } from '../../../store/domain.js'
-import type { State } from '../../../store/state.js'
-import { cachedPercent, contextPercent, estimateCost, formatCost, formatTokens } from '../status/format.js'
-import type { SlashContext } from './slash-commands.js'
+import type { MemoryFile, PermissionRulesView, RuleView } from '../../agent/commands.js'
+import type { Mode } from '../../store/domain.js'
+import type { State } from '../../store/state.js'
+import {
+  cachedPercent,
+  contextPercent,
+  estimateCost,
+  formatCost,
+  formatTokens,
+} from '../panes/status/format.js'
+import type { CommandContext } from './command-context.js'
 
 const LABEL = 17
 
-export function contextLines(ctx: SlashContext): string[] {
+export function contextLines(ctx: CommandContext): string[] {
   const { usage, session, messages } = ctx.getState()
   const pct = contextPercent(usage.contextTokens, ctx.contextLimit)
   return [
@@ -19,7 +25,7 @@ export function contextLines(ctx: SlashContext): string[] {
   ]
 }
 
-export function costLines(ctx: SlashContext): string[] {
+export function costLines(ctx: CommandContext): string[] {
   const { usage } = ctx.getState()
   const row = (label: string, u: State['usage']['session']) =>
     `${label.padEnd(LABEL)}${formatTokens(u.input)} in (${formatTokens(u.cached)} cached) · ${formatTokens(u.output)} out` +

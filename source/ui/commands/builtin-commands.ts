@@ -1,0 +1,238 @@
+/**
+ * The built-in slash commands (SPEC §10), one entry each, in the order completion and `/help` list them.
+ * Each runs against the runtime commands and UI actions of its `CommandContext`.
+ */
+import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/modes.js'
+import type { Mode } from '../../store/domain.js'
+import type { CommandContext } from './command-context.js'
+import type { SlashCommand } from './command-table.js'
+import { contextLines, costLines, memoryLines, permissionLines } from './info-lines.js'
+
+/** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
+export const INIT_PROMPT = [
+  'Write AGENTS.md at the root of this repository: the instructions a coding agent needs to work here.',
+  'Look at the project first (README, manifests, build and CI files, the source layout, the tests).',
+  'Keep it short and specific: what the project is; the exact commands to install, build, test and lint;',
+  'where things live; the conventions the code follows; anything surprising.',
+  'If AGENTS.md already exists, improve it and keep what is still right.',
+].join(' ')
+
+const notBuilt = (reason: string) => () => reason
+
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  { name: 'help', description: 'Show keys and commands', run: (ctx) => ctx.showHelp() },
+  {
+    name: 'plan',
+    argumentHint: '[on|off]',
+    description: 'Toggle plan mode (read-only planning)',
+    run(ctx, args) {
+      const current = ctx.getState().mode
+      const arg = args.toLowerCase()
+      if (arg && arg !== 'on' && arg !== 'off') {
+        ctx.flash('Usage: /plan [on|off]', 'warn')
+        return
+      }
+      const on = arg === 'on' || (arg === '' && current !== 'plan')
+      const next = on ? 'plan' : 'safe'
+      if (next !== current && !setMode(ctx, next)) return
+      ctx.flash(on ? 'Plan mode on: read-only until you approve a plan' : 'Plan mode off: SAFE mode')
+    },
+  },
+  {
+    name: 'mode',
+    argumentHint: '<safe|auto|plan>',
+    description: 'Set the permission mode',
+    run(ctx, args) {
+      const arg = args.toLowerCase()
+      const { mode, launchMode } = ctx.getState()
+      const choices = selectableModes(launchMode)
+      if (!arg) ctx.flash(`Mode is ${mode.toUpperCase()} — /mode ${choices.join('|')}`)
+      else if (!isMode(arg)) ctx.flash(`Unknown mode "${args}" — use one of ${choices.join(', ')}`, 'warn')
+      else if (setMode(ctx, arg)) ctx.flash(`Mode set to ${arg.toUpperCase()}`)
+    },
+  },
+  {
+    name: 'model',
+    argumentHint: '[id]',
+    description: 'Show or switch the model',
+    run(ctx, args) {
+      if (!args) {
+        ctx.flash(`Model: ${ctx.getState().session.model} — /model <id> to switch`)
+        return
+      }
+      ctx.commands.setModel(args)
+      ctx.flash(`Model set to ${args}`)
+    },
+  },
+  {
+    name: 'image',
+    argumentHint: '<path> [question]',
+    description: 'Attach an image (and ask about it)',
+    async run(ctx, args) {
+      const m = /^("[^"]+"|'[^']+'|(?:\\ |\S)+)\s*([\s\S]*)$/.exec(args)
+      if (!m?.[1]) {
+        ctx.flash('Usage: /image <path> [question]', 'warn')
+        return
+      }
+      const path = m[1].replace(/^["']|["']$/g, '').replace(/\\ /g, ' ')
+      const image = await ctx.commands.loadImage(path)
+      const question = (m[2] ?? '').trim()
+      if (question) ctx.commands.submit({ text: question, images: [image] })
+      else {
+        ctx.attachImage(image)
+        ctx.flash('Image attached — type your question and press Enter')
+      }
+    },
+  },
+  {
+    name: 'compact',
+    argumentHint: '[focus]',
+    description: 'Summarise older history now',
+    unavailable: notBuilt('compaction (manual and automatic) is not built yet; /clear starts afresh'),
+    run: () => {},
+  },
+  {
+    name: 'clear',
+    description: 'Start a fresh conversation',
+    run(ctx) {
+      ctx.commands.clear()
+      ctx.flash('Started a fresh conversation')
+    },
+  },
+  {
+    name: 'context',
+    description: 'Show context window usage',
+    run: (ctx) => ctx.showInfo('Context', contextLines(ctx)),
+  },
+  {
+    name: 'cost',
+    description: 'Show token usage and cost',
+    run: (ctx) => ctx.showInfo('Cost', costLines(ctx)),
+  },
+  {
+    name: 'tasks',
+    aliases: ['bashes'],
+    description: 'Focus the background tasks pane',
+    run(ctx) {
+      if (ctx.getState().tasks.order.length === 0) ctx.flash('No background tasks')
+      else ctx.focusTasks()
+    },
+  },
+  { name: 'todos', description: 'Show or hide the todo pane', run: (ctx) => ctx.toggleTodos() },
+  {
+    name: 'permissions',
+    description: 'Show the permission rules in force',
+    run: (ctx) =>
+      ctx.showInfo('Permissions', permissionLines(ctx.getState().mode, ctx.commands.permissionRules())),
+  },
+  {
+    name: 'trust',
+    description: "Trust this folder (or not): its repository's rules and settings",
+    run: (ctx) => ctx.commands.reviewTrust(),
+  },
+  {
+    name: 'mcp',
+    description: 'Show MCP servers',
+    unavailable: notBuilt('MCP server status is coming (servers come from settings and .mcp.json)'),
+    run: () => {},
+  },
+  {
+    name: 'agents',
+    description: 'List agent profiles',
+    unavailable: notBuilt('listing agent profiles (.agent-tui/agents/*.md) is coming'),
+    run: () => {},
+  },
+  {
+    name: 'resume',
+    argumentHint: '[id]',
+    description: 'Switch to an earlier session of this directory',
+    run: resume,
+  },
+  {
+    name: 'init',
+    description: 'Have the agent write (or improve) AGENTS.md',
+    run: (ctx) => ctx.commands.submit({ text: INIT_PROMPT }),
+  },
+  {
+    name: 'memory',
+    argumentHint: '[add <text>]',
+    description: 'Show memory files, or add a line to .agent-tui/memory.md',
+    async run(ctx, args) {
+      if (!args) {
+        ctx.showInfo('Memory', memoryLines(await ctx.commands.memoryFiles()))
+        return
+      }
+      const m = /^add(?:\s+([\s\S]*))?$/i.exec(args)
+      if (!m?.[1]?.trim()) {
+        ctx.flash('Usage: /memory (list files) or /memory add <text>', 'warn')
+        return
+      }
+      const path = await ctx.commands.addMemory(m[1])
+      ctx.flash(`Remembered in ${path} — sessions started from now on read it`)
+    },
+  },
+  {
+    name: 'rewind',
+    description: 'Go back to the start of a turn: files, conversation or both (Esc Esc)',
+    run(ctx) {
+      if (ctx.getState().run.phase !== 'idle') {
+        ctx.flash('The agent is working: press Esc to interrupt it, then /rewind', 'warn')
+        return
+      }
+      ctx.openRewind()
+    },
+  },
+  {
+    name: 'export',
+    argumentHint: '[path]',
+    description: 'Write the transcript to a Markdown file',
+    async run(ctx, args) {
+      const path = await ctx.commands.exportTranscript(args || undefined)
+      ctx.flash(`Transcript exported to ${path}`)
+    },
+  },
+  { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
+]
+
+/**
+ * Asks the runtime for a mode; false (and the reason above the prompt) when the mode policy refuses it.
+ * The policy is asked first, so a mode it forbids is never requested; the runtime applies the same policy.
+ */
+function setMode(ctx: CommandContext, mode: Mode): boolean {
+  const state = ctx.getState()
+  const refusal = modeChangeRefusal(mode, state.launchMode)
+  const change = refusal ? { ok: false as const, reason: refusal } : ctx.commands.setMode(mode)
+  if (!change.ok) ctx.flash(change.reason, 'warn')
+  return change.ok
+}
+
+async function resume(ctx: CommandContext, args: string): Promise<void> {
+  const state = ctx.getState()
+  if (state.run.phase !== 'idle') {
+    ctx.flash('The agent is working: press Esc to interrupt it, then /resume', 'warn')
+    return
+  }
+  // Leaving a session stops its background jobs: that has to be the user's explicit choice.
+  const running = state.tasks.order.filter((id) => state.tasks.byId[id]?.status === 'running')
+  if (running.length > 0) {
+    ctx.flash(`Background jobs still run (${running.join(', ')}): stop them in /tasks, then /resume`, 'warn')
+    return
+  }
+  const sessions = await ctx.commands.listSessions()
+  if (!args) {
+    if (sessions.length === 0) ctx.flash('No other sessions in this directory')
+    else ctx.showSessions(sessions)
+    return
+  }
+  const exact = sessions.find((s) => s.id === args)
+  const byPrefix = sessions.filter((s) => s.id.startsWith(args))
+  const match = exact ?? (byPrefix.length === 1 ? byPrefix[0] : undefined)
+  if (match) ctx.resumeSession(match.id)
+  else
+    ctx.flash(
+      byPrefix.length > 1
+        ? `"${args}" matches ${byPrefix.length} sessions — type more of the id, or /resume to pick`
+        : `No other session "${args}" in this directory — /resume lists them`,
+      'warn',
+    )
+}

@@ -1,0 +1,35 @@
+/**
+ * What a slash command may do: call the runtime commands, read the store, open the app's overlays and
+ * show a message above the prompt. Implemented by the prompt's binding; faked in the command table's tests.
+ * Kept apart from the table and the commands so both can depend on it without depending on each other.
+ */
+import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/commands.js'
+import type { State } from '../../store/state.js'
+import type { Prices } from '../panes/status/format.js'
+
+export type FlashLevel = 'info' | 'warn' | 'error'
+
+export interface CommandContext {
+  /** Everything a command does to the conversation, the mode or the session goes through these. */
+  commands: RuntimeCommands
+  getState(): State
+  /** The model's context window in tokens. */
+  contextLimit: number
+  prices?: Prices
+  /** A one-line message above the prompt (the command's answer, or why it did nothing). */
+  flash(text: string, level?: FlashLevel): void
+  showHelp(): void
+  /** An overlay in the transcript's place (any key closes it). */
+  showInfo(title: string, lines: string[]): void
+  /** Opens the session picker. */
+  showSessions(sessions: SessionSummary[]): void
+  /** Leaves this session for another one. */
+  resumeSession(id: string): void
+  toggleTodos(): void
+  focusTasks(): void
+  /** Opens the /rewind dialog. */
+  openRewind(): void
+  /** Adds an `[Image #N]` chip for an already loaded image to the prompt. */
+  attachImage(image: ImageAttachment): void
+  exit(code: number): void
+}

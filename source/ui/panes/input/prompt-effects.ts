@@ -1,0 +1,116 @@
+/**
+ * Carries out the prompt model's effects (`prompt-model.ts`): the I/O the model leaves out — the runtime
+ * commands, the disk, $EDITOR, messages above the prompt. Results go back to the model as events. Plain
+ * functions over injected dependencies, so they are tested without a renderer.
+ */
+import type { ImageAttachment, RuntimeCommands } from '../../../agent/commands.js'
+import type { FlashLevel } from '../../commands/command-context.js'
+import { expandPasteChips, findImagePaths, imageChip, imageChipNumbers, imagePathFrom } from './chips.js'
+import type { EditorResult } from './external-editor.js'
+import { listPathCandidates } from './path-complete.js'
+import type { PromptEffect, PromptEvent } from './prompt-model.js'
+
+export interface PromptEffectDeps {
+  commands: RuntimeCommands
+  /** The session's directory: `@path` listings and relative image paths start there. */
+  cwd(): string
+  /** A turn is running (a message sent now is queued). */
+  busy(): boolean
+  flash(text: string, level?: FlashLevel): void
+  hint(text: string): void
+  clearFlash(): void
+  /** Runs a slash command line (the command table's dispatch); never rejects. */
+  runCommand(line: string): Promise<void>
+  /** Hands the terminal to `edit` (which blocks in $EDITOR) and takes it back. */
+  editExternally(text: string): Promise<EditorResult>
+  /** Feeds a result back into the prompt model. */
+  send(event: PromptEvent): void
+  /** Opens the /rewind dialog. */
+  openRewind(): void
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+export function runPromptEffect(effect: PromptEffect, deps: PromptEffectDeps): void {
+  switch (effect.type) {
+    case 'command':
+      void deps.runCommand(effect.line)
+      return
+    case 'shell':
+      deps.commands.runShell(effect.command).catch((error: unknown) => {
+        deps.flash(`Shell command failed: ${message(error)}`, 'error')
+      })
+      return
+    case 'send':
+      void sendMessage(effect, deps)
+      return
+    case 'paste':
+      deps.send({ type: 'paste', text: effect.text, imagePath: imagePathFrom(effect.text, deps.cwd()) })
+      return
+    case 'load-image':
+      deps.commands.loadImage(effect.path).then(
+        (image) => deps.send({ type: 'image-loaded', image }),
+        (error: unknown) => {
+          deps.flash(`Image not attached: ${message(error)}`, 'error')
+          deps.send({ type: 'insert', text: effect.text })
+        },
+      )
+      return
+    case 'open-editor':
+      deps.editExternally(effect.text).then(
+        (result) => {
+          if (result.ok) deps.send({ type: 'editor-closed', text: result.text })
+          else deps.flash(`External editor: ${result.error}`, 'error')
+        },
+        (error: unknown) => deps.flash(`External editor: ${message(error)}`, 'error'),
+      )
+      return
+    case 'list-paths': {
+      const { query } = effect
+      void listPathCandidates(deps.cwd(), query).then((items) =>
+        deps.send({ type: 'paths-listed', query, items }),
+      )
+      return
+    }
+    case 'hint':
+      deps.hint(effect.text)
+      return
+    case 'clear-flash':
+      deps.clearFlash()
+      return
+    case 'open-rewind':
+      deps.openRewind()
+      return
+  }
+}
+
+/**
+ * Sends a message: typed or dropped image paths become attachments (a path that fails to load stays as
+ * text), `[Image #N]` chips pick their images, paste chips are expanded.
+ */
+async function sendMessage(
+  effect: Extract<PromptEffect, { type: 'send' }>,
+  deps: PromptEffectDeps,
+): Promise<void> {
+  // Asked before submitting: a message sent while idle starts a turn at once, which makes the app busy.
+  const queued = deps.busy()
+  let text = effect.text
+  const attached = new Map(effect.images)
+  let count = effect.imageCount
+  for (const found of findImagePaths(effect.text, deps.cwd())) {
+    try {
+      const image = await deps.commands.loadImage(found.path)
+      count += 1
+      attached.set(count, image)
+      text = text.replace(found.token, imageChip(count))
+    } catch (error) {
+      deps.flash(`Image not attached: ${message(error)}`, 'warn')
+    }
+  }
+  const chosen = imageChipNumbers(text)
+    .map((n) => attached.get(n))
+    .filter((img): img is ImageAttachment => img !== undefined)
+  const expanded = expandPasteChips(text, effect.pastes)
+  deps.commands.submit(chosen.length ? { text: expanded, images: chosen } : { text: expanded })
+  if (queued) deps.flash('Queued — it will be sent at the next step')
+}

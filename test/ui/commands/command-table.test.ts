@@ -1,0 +1,269 @@
+import { describe, expect, it } from 'vitest'
+import type { Store } from '../../../source/store/create-store.js'
+import type { Mode } from '../../../source/store/domain.js'
+import { BUILTIN_COMMANDS, INIT_PROMPT } from '../../../source/ui/commands/builtin-commands.js'
+import type { CommandContext, FlashLevel } from '../../../source/ui/commands/command-context.js'
+import {
+  commandUsage,
+  createCommandTable,
+  parseSlash,
+  runCommandLine,
+  type SlashCommand,
+} from '../../../source/ui/commands/command-table.js'
+import { slashCompleter } from '../../../source/ui/panes/input/completion.js'
+import { type FakeCommands, fakeCommands, makeStore } from '../shell/fake-commands.js'
+
+/** A recording CommandContext over a real store and recording runtime commands: no renderer. */
+function fakeContext(opts: { mode?: Mode; store?: Store } = {}) {
+  const store = opts.store ?? makeStore([], opts.mode)
+  const commands: FakeCommands = fakeCommands({ store })
+  const flashes: Array<{ text: string; level: FlashLevel }> = []
+  const ui: string[] = []
+  const ctx: CommandContext = {
+    commands,
+    getState: store.getState,
+    contextLimit: 100_000,
+    flash: (text, level = 'info') => flashes.push({ text, level }),
+    showHelp: () => ui.push('help'),
+    showInfo: (title) => ui.push(`info:${title}`),
+    showSessions: () => ui.push('sessions'),
+    resumeSession: (id) => ui.push(`resume:${id}`),
+    toggleTodos: () => ui.push('todos'),
+    focusTasks: () => ui.push('tasks'),
+    openRewind: () => ui.push('rewind'),
+    attachImage: (image) => ui.push(`image:${image.path}`),
+    exit: (code) => ui.push(`exit:${code}`),
+  }
+  return { ctx, store, commands, flashes, ui, lastFlash: () => flashes.at(-1) }
+}
+
+const builtin = () => createCommandTable(BUILTIN_COMMANDS)
+
+describe('parseSlash', () => {
+  it.each<[string, { name: string; args: string } | null]>([
+    ['/mode auto', { name: 'mode', args: 'auto' }],
+    ['  /help ', { name: 'help', args: '' }],
+    ['/memory add two words', { name: 'memory', args: 'add two words' }],
+    ['/mcp__github__review 12', { name: 'mcp__github__review', args: '12' }],
+    ['/usr/bin/env is broken', null],
+    ['hello /mode', null],
+    ['//escaped', null],
+  ])('%j → %j', (text, parsed) => {
+    expect(parseSlash(text)).toEqual(parsed)
+  })
+})
+
+describe('the built-in table', () => {
+  it('covers the SPEC list, with aliases, in one entry each', () => {
+    const table = builtin()
+    const names = table.list().map((c) => c.name)
+    for (const n of ['help', 'plan', 'mode', 'model', 'image', 'compact', 'clear', 'context', 'cost']) {
+      expect(names).toContain(n)
+    }
+    for (const n of [
+      'tasks',
+      'todos',
+      'permissions',
+      'mcp',
+      'agents',
+      'resume',
+      'init',
+      'memory',
+      'export',
+      'quit',
+    ])
+      expect(names).toContain(n)
+    expect(new Set(names).size).toBe(names.length)
+    expect(table.find('bashes')?.name).toBe('tasks')
+    expect(table.find('EXIT')?.name).toBe('quit')
+    expect(table.find('nope')).toBeUndefined()
+  })
+
+  it('completes by prefix while the name is typed', () => {
+    const table = builtin()
+    expect(table.complete('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost'])
+    expect(table.complete('/ba').map((c) => c.name)).toEqual(['tasks'])
+    expect(table.complete('/mode ')).toEqual([])
+    expect(table.complete('/').length).toBe(table.list().length)
+  })
+
+  it('completion and /help read the same entries', () => {
+    const { store } = fakeContext()
+    const items = slashCompleter(builtin(), store.getState)('/im')
+    expect(items).toEqual([
+      {
+        kind: 'slash',
+        label: '/image',
+        detail: '<path> [question]  Attach an image (and ask about it)',
+        value: 'image',
+        runsOnEnter: false,
+        isDir: false,
+      },
+    ])
+    const tasks = slashCompleter(builtin(), store.getState)('/task')[0]
+    expect(tasks).toMatchObject({ label: '/tasks (/bashes)', runsOnEnter: true })
+    expect(slashCompleter(builtin(), store.getState)('/compact')[0]?.detail).toBe(
+      '[focus]  Summarise older history now (not available yet)',
+    )
+    expect(commandUsage(builtin().find('image') as SlashCommand)).toBe('/image <path> [question]')
+  })
+})
+
+describe('dispatch', () => {
+  it.each<[string, string, FlashLevel]>([
+    ['/frobnicate now', 'Unknown command /frobnicate — type / to list commands', 'warn'],
+    [
+      '/compact',
+      'not available yet: /compact — compaction (manual and automatic) is not built yet; /clear starts afresh',
+      'warn',
+    ],
+    ['/plan maybe', 'Usage: /plan [on|off]', 'warn'],
+    ['/mode', 'Mode is SAFE — /mode safe|auto|plan', 'info'],
+    ['/mode turbo', 'Unknown mode "turbo" — use one of safe, auto, plan', 'warn'],
+    ['/model', 'Model: test-model — /model <id> to switch', 'info'],
+    ['/image', 'Usage: /image <path> [question]', 'warn'],
+    ['/tasks', 'No background tasks', 'info'],
+    ['/memory forget it', 'Usage: /memory (list files) or /memory add <text>', 'warn'],
+    ['/resume', 'No other sessions in this directory', 'info'],
+  ])('%s says %j', async (line, text, level) => {
+    const f = fakeContext()
+    await runCommandLine(builtin(), line, f.ctx)
+    expect(f.flashes).toEqual([{ text, level }])
+  })
+
+  it.each<[string, string[], Array<[string, unknown[]]>]>([
+    ['/help', ['help'], []],
+    ['/context', ['info:Context'], []],
+    ['/cost', ['info:Cost'], []],
+    ['/todos', ['todos'], []],
+    ['/quit', ['exit:0'], []],
+    ['/exit', ['exit:0'], []],
+    ['/permissions', ['info:Permissions'], [['permissionRules', []]]],
+    ['/clear', [], [['clear', []]]],
+    ['/trust', [], [['reviewTrust', []]]],
+    ['/model gpt-x', [], [['setModel', ['gpt-x']]]],
+    ['/mode auto', [], [['setMode', ['auto']]]],
+    ['/plan', [], [['setMode', ['plan']]]],
+    ['/init', [], [['submit', [{ text: INIT_PROMPT }]]]],
+    ['/memory add tests need docker', [], [['addMemory', ['tests need docker']]]],
+    ['/image shot.png', ['image:shot.png'], [['loadImage', ['shot.png']]]],
+  ])('%s runs against the context', async (line, ui, calls) => {
+    const f = fakeContext()
+    await runCommandLine(builtin(), line, f.ctx)
+    expect(f.ui).toEqual(ui)
+    expect(f.commands.calls.map((c) => [c.name, c.args])).toEqual(calls)
+  })
+
+  it('refuses dangerous and ci without asking the runtime, naming the launch flag', async () => {
+    const f = fakeContext()
+    await runCommandLine(builtin(), '/mode dangerous', f.ctx)
+    await runCommandLine(builtin(), '/mode CI', f.ctx)
+    expect(f.commands.named('setMode')).toEqual([])
+    expect(f.flashes.map((x) => x.text)).toEqual([
+      'dangerous mode can only be chosen when starting agent-tui (--dangerously-skip-permissions)',
+      'ci mode can only be chosen when starting agent-tui (-p or --mode ci)',
+    ])
+    expect(f.store.getState().mode).toBe('safe')
+  })
+
+  it('a session launched in dangerous mode may return to it with /mode', async () => {
+    const f = fakeContext({ mode: 'dangerous' })
+    await runCommandLine(builtin(), '/plan', f.ctx)
+    await runCommandLine(builtin(), '/mode', f.ctx)
+    await runCommandLine(builtin(), '/mode dangerous', f.ctx)
+    expect(f.commands.named('setMode')).toEqual([['plan'], ['dangerous']])
+    expect(f.flashes.map((x) => x.text)).toEqual([
+      'Plan mode on: read-only until you approve a plan',
+      'Mode is PLAN — /mode safe|auto|plan|dangerous',
+      'Mode set to DANGEROUS',
+    ])
+  })
+
+  it('a failing command becomes an error message, never an exception', async () => {
+    const f = fakeContext()
+    f.commands.exportTranscript = async () => {
+      throw new Error('disk full')
+    }
+    await runCommandLine(builtin(), '/export out.md', f.ctx)
+    expect(f.lastFlash()).toEqual({ text: '/export failed: disk full', level: 'error' })
+  })
+})
+
+describe('entries added at runtime', () => {
+  const review: SlashCommand = {
+    name: 'review',
+    argumentHint: '[path]',
+    description: 'Review the changes (project)',
+    source: 'project',
+    run: (ctx, args) => ctx.commands.submit({ text: `Review ${args || 'everything'}` }),
+  }
+
+  it('are listed, completed, dispatched and removed again', async () => {
+    const table = builtin()
+    const seen: number[] = []
+    table.subscribe(() => seen.push(table.list().length))
+    const added = table.add([review])
+    expect(added.skipped).toEqual([])
+    expect(table.list().at(-1)).toBe(review)
+    expect(table.complete('/rev').map((c) => c.name)).toEqual(['review'])
+    const f = fakeContext()
+    await runCommandLine(table, '/review src', f.ctx)
+    expect(f.commands.named('submit')).toEqual([[{ text: 'Review src' }]])
+    added.remove()
+    added.remove()
+    expect(table.find('review')).toBeUndefined()
+    expect(seen).toEqual([BUILTIN_COMMANDS.length + 1, BUILTIN_COMMANDS.length])
+  })
+
+  it('never take a name or alias that is already in the table', () => {
+    const table = builtin()
+    const clash: SlashCommand = { ...review, name: 'clear', aliases: [] }
+    const aliasClash: SlashCommand = { ...review, name: 'wipe', aliases: ['exit'] }
+    const added = table.add([clash, aliasClash, review])
+    expect(added.skipped.map((s) => [s.command.name, s.clash])).toEqual([
+      ['clear', 'clear'],
+      ['wipe', 'exit'],
+    ])
+    expect(table.find('clear')?.description).toBe('Start a fresh conversation')
+    expect(table.find('review')).toBe(review)
+  })
+
+  it('an availability predicate is judged on the current state', async () => {
+    const table = createCommandTable([
+      {
+        name: 'rewind',
+        description: 'Go back to a checkpoint',
+        unavailable: (state) => (state.transcript.order.length === 0 ? 'nothing to rewind yet' : null),
+        run: (ctx) => ctx.flash('rewound'),
+      },
+    ])
+    const f = fakeContext()
+    await runCommandLine(table, '/rewind', f.ctx)
+    expect(f.lastFlash()?.text).toBe('not available yet: /rewind — nothing to rewind yet')
+    f.store.dispatch({ type: 'user/submitted', id: 'u1', content: 'hi', text: 'hi' })
+    await runCommandLine(table, '/rewind', f.ctx)
+    expect(f.lastFlash()?.text).toBe('rewound')
+  })
+
+  it('argument candidates complete the text after the name', () => {
+    const table = createCommandTable([
+      {
+        name: 'agents',
+        argumentHint: '[name]',
+        description: 'Pick an agent',
+        completeArguments: (partial) =>
+          ['reviewer', 'researcher', 'tester']
+            .filter((n) => n.startsWith(partial))
+            .map((value) => ({ value, detail: `the ${value}` })),
+        run: () => {},
+      },
+    ])
+    const complete = slashCompleter(table, makeStore().getState)
+    expect(complete('/agents re').map((i) => [i.kind, i.label, i.value, i.detail])).toEqual([
+      ['argument', 'reviewer', '/agents reviewer', 'the reviewer'],
+      ['argument', 'researcher', '/agents researcher', 'the researcher'],
+    ])
+    expect(complete('/agents x')).toEqual([])
+    expect(complete('/clear ')).toEqual([])
+  })
+})

@@ -1,0 +1,162 @@
+/** Renderer-free fakes: a store in a given state and a recording RuntimeCommands. */
+import type {
+  ImageAttachment,
+  MemoryFile,
+  PermissionRulesView,
+  RewindReport,
+  RewindTurn,
+  RuntimeCommands,
+  SessionSummary,
+  SubmitInput,
+} from '../../../source/agent/commands.js'
+import { modeChangeRefusal } from '../../../source/permissions/modes.js'
+import type { Action } from '../../../source/store/actions.js'
+import { createStore, type Store } from '../../../source/store/create-store.js'
+import type { Mode } from '../../../source/store/domain.js'
+import { reducer } from '../../../source/store/reducer.js'
+import { initialState, type State } from '../../../source/store/state.js'
+
+export function makeState(actions: Action[] = [], mode: Mode = 'safe'): State {
+  const base = initialState(
+    {
+      id: 's1',
+      cwd: '/tmp/project',
+      model: 'test-model',
+      baseUrl: 'http://127.0.0.1:1/v1',
+      title: '',
+      startedAt: 0,
+    },
+    mode,
+  )
+  return actions.reduce(reducer, base)
+}
+
+export function makeStore(actions: Action[] = [], mode: Mode = 'safe'): Store {
+  return createStore(makeState(actions, mode))
+}
+
+export interface Call {
+  name: keyof RuntimeCommands
+  args: unknown[]
+}
+
+export interface FakeCommands extends RuntimeCommands {
+  calls: Call[]
+  named(name: keyof RuntimeCommands): unknown[][]
+}
+
+/**
+ * A recording RuntimeCommands. With a store, `setMode`/`setModel` also dispatch what the runtime
+ * would (`setMode` under the same mode policy), so sequences (Shift+Tab cycling) see the new state.
+ */
+export function fakeCommands(
+  opts: {
+    store?: Store
+    taskLog?: string
+    background?: boolean
+    image?: ImageAttachment
+    rules?: PermissionRulesView
+    memory?: MemoryFile[]
+    sessions?: SessionSummary[]
+    rewindTurns?: RewindTurn[]
+    /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
+    rewindReport?: (call: {
+      turn?: string
+      scope?: string
+      force?: boolean
+      dryRun?: boolean
+    }) => RewindReport
+  } = {},
+): FakeCommands {
+  const calls: Call[] = []
+  const record = (name: keyof RuntimeCommands, args: unknown[]) => calls.push({ name, args })
+  return {
+    calls,
+    named: (name) => calls.filter((c) => c.name === name).map((c) => c.args),
+    submit: (input: SubmitInput) => record('submit', [input]),
+    interrupt: () => record('interrupt', []),
+    resolveConsent: (id, decision) => record('resolveConsent', [id, decision]),
+    answerQuestion: (id, answer) => record('answerQuestion', [id, answer]),
+    resolveTrust: (id, choice) => record('resolveTrust', [id, choice]),
+    reviewTrust: () => record('reviewTrust', []),
+    setMode: (mode) => {
+      record('setMode', [mode])
+      const refusal = opts.store ? modeChangeRefusal(mode, opts.store.getState().launchMode) : null
+      if (refusal) return { ok: false, reason: refusal }
+      opts.store?.dispatch({ type: 'mode/changed', mode })
+      return { ok: true, mode }
+    },
+    stopTask: async (id) => {
+      record('stopTask', [id])
+    },
+    backgroundForeground: () => {
+      record('backgroundForeground', [])
+      return opts.background ?? false
+    },
+    readTaskLog: async (id, max) => {
+      record('readTaskLog', [id, max])
+      return opts.taskLog ?? ''
+    },
+    runShell: async (command) => {
+      record('runShell', [command])
+    },
+    loadImage: async (path) => {
+      record('loadImage', [path])
+      return opts.image ?? { path, url: 'data:image/png;base64,AAAA' }
+    },
+    exportTranscript: async (path) => {
+      record('exportTranscript', [path])
+      return path ?? '/tmp/project/transcript.md'
+    },
+    clear: () => record('clear', []),
+    setModel: (model) => {
+      record('setModel', [model])
+      opts.store?.dispatch({ type: 'model/changed', model })
+    },
+    permissionRules: () => {
+      record('permissionRules', [])
+      return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
+    },
+    memoryFiles: async () => {
+      record('memoryFiles', [])
+      return opts.memory ?? []
+    },
+    listSessions: async () => {
+      record('listSessions', [])
+      return opts.sessions ?? []
+    },
+    addMemory: async (text) => {
+      record('addMemory', [text])
+      return '.agent-tui/memory.md'
+    },
+    rewindTurns: () => {
+      record('rewindTurns', [])
+      return opts.rewindTurns ?? []
+    },
+    rewind: async (turn, scope, o = {}) => {
+      record('rewind', [turn, scope, o])
+      return opts.rewindReport?.({ turn, scope, ...o }) ?? emptyReport(scope, o.dryRun !== true)
+    },
+    undoRewind: async (o = {}) => {
+      record('undoRewind', [o])
+      return opts.rewindReport?.({ ...o }) ?? emptyReport('both', o.dryRun !== true)
+    },
+    shutdown: async () => {
+      record('shutdown', [])
+    },
+  }
+}
+
+function emptyReport(scope: RewindReport['scope'], applied: boolean): RewindReport {
+  return {
+    scope,
+    restore: [],
+    remove: [],
+    outside: [],
+    kept: [],
+    droppedTurns: 0,
+    notes: [],
+    applied,
+    undoable: applied,
+  }
+}
