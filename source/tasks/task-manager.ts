@@ -5,16 +5,17 @@ import type { TaskSummary } from '../store/domain.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
 import type { OutputBufferOptions } from './output-buffer.js'
-import type { PidRegistry } from './pid-registry.js'
 import { createPipeReader } from './pipe-reader.js'
 import { processGroupId } from './process-group.js'
+import type { ProcessGroups } from './process-groups.js'
 import { createTaskJob, type TaskJob, type TaskJobInit } from './task-job.js'
 import type { AdoptRequest, TaskManagerApi } from './types.js'
 
 export interface TaskManagerOptions {
   /** The session's outputs dir; logs go to `<outputsDir>/tasks/<id>.log`. */
   outputsDir: string
-  registry?: PidRegistry
+  /** The owner of the app's live process groups (and the pid registry); every job's group is tracked there. */
+  processes?: ProcessGroups
   /** Receives summaries (copies): throttled while output flows, immediately on status changes. Must not throw. */
   onUpdate?: (summary: TaskSummary) => void
   /** At most one output-driven update per task per this many ms (default 250). */
@@ -66,7 +67,13 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
 export function createTaskManager(opts: TaskManagerOptions): TaskManager {
   const logDir = join(opts.outputsDir, 'tasks')
   const jobs = new Map<string, TaskJob>()
+  /** Untracks each job's group once the job has ended (or been killed on the way out). */
+  const releases = new Map<string, () => void>()
   let disposed = false
+  const release = (id: string): void => {
+    releases.get(id)?.()
+    releases.delete(id)
+  }
 
   const requireJob = (id: string): TaskJob => {
     const job = jobs.get(id)
@@ -100,16 +107,24 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     throttleMs: opts.updateThrottleMs ?? 250,
     killGraceMs: opts.killGraceMs ?? 2000,
     onUpdate: opts.onUpdate,
-    onEnd: (summary) => {
-      if (summary.pid !== undefined) opts.registry?.remove(summary.pid)
-    },
+    onEnd: () => release(fields.id),
   })
 
   const begin = (job: TaskJob, init: TaskJobInit): TaskSummary => {
     jobs.set(init.id, job)
     const { pid } = init.child
-    if (pid !== undefined) {
-      opts.registry?.add({ pid, command: init.command, cwd: init.cwd, startedAt: init.startedAt })
+    const { processes } = opts
+    if (pid !== undefined && processes) {
+      releases.set(
+        init.id,
+        processes.track({
+          pid,
+          command: init.command,
+          cwd: init.cwd,
+          startedAt: init.startedAt,
+          kind: 'background',
+        }),
+      )
     }
     job.start()
     return job.summary()
@@ -198,9 +213,10 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
 
     stopAllSync() {
-      for (const job of runningJobs()) {
-        // The exit event may never be processed (we are likely exiting), so forget the entry now.
-        if (job.pid !== undefined) opts.registry?.remove(job.pid)
+      for (const [id, job] of jobs) {
+        if (!job.isRunning()) continue
+        // The exit event may never be processed (we are likely exiting), so forget the group now.
+        release(id)
         job.killNow()
       }
     },

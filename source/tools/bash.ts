@@ -20,7 +20,7 @@ const DESCRIPTION = `Runs a bash command and returns its output (stdout and stde
 - A \`cd\` persists between calls while it stays inside the workspace; environment variables and shell state do not.
 - timeout is in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}); a command still running then keeps running as a background task whose id the result gives (where background tasks are unavailable it is stopped with its whole process tree).
 - Output over ${INLINE_CHARS} characters is shortened to its start and end; the full output is saved to a file whose path is given (Read it).
-- Processes left running in the background with & are stopped when the command ends; use run_in_background for servers and watchers.
+- When the command ends, every process it left running is killed (\`cmd &\`, \`(cmd &)\`, \`nohup cmd &\`, output redirected or not). Use run_in_background for servers and watchers. Never start processes with setsid: they leave the command's process group, and nothing stops them, not even agent-tui's exit.
 - Prefer the dedicated tools: Read/Write/Edit for files, Glob to find files, Grep to search contents.
 - Quote paths that contain spaces. Chain dependent commands with &&.`
 
@@ -99,7 +99,11 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     ctx.setCwd(cwd)
   }
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS
-  const shell = startShell({ command: args.command, cwd })
+  const shell = startShell({
+    command: args.command,
+    cwd,
+    ...(ctx.processes ? { tracker: ctx.processes } : {}),
+  })
   const output = createHeadTailBuffer(MAX_KEPT_CHARS)
   shell.onOutput((chunk) => {
     output.append(chunk)

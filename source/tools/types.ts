@@ -9,6 +9,7 @@ import type {
   Risk,
   ToolDisplay,
 } from '../store/domain.js'
+import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 
 /** What a call touches, for the permission policy. */
@@ -86,6 +87,11 @@ export interface ToolContext {
    * foreground command can move there instead of being killed at its timeout.
    */
   readonly tasks?: TaskManagerApi & Partial<TaskAdopter>
+  /**
+   * The app's owner of live process groups: a foreground command's group is tracked there while it runs,
+   * so every exit path kills it and the next start reaps it after a crash.
+   */
+  readonly processes?: ProcessGroupTracker
   /** Id of the tool call being executed. */
   readonly callId: string
   /** Current permission mode. */
