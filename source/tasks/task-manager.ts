@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import type { TaskSummary } from '../store/domain.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
-import type { OutputBufferOptions } from './output-buffer.js'
+import { DEFAULT_LOG_CAP_BYTES, type LogCap, logCap } from './log-cap.js'
+import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, type OutputBufferOptions } from './output-buffer.js'
 import { createPipeReader } from './pipe-reader.js'
 import { processGroupId } from './process-group.js'
 import type { ProcessGroups } from './process-groups.js'
@@ -24,6 +25,11 @@ export interface TaskManagerOptions {
   buffer?: OutputBufferOptions
   /** Time between SIGTERM and SIGKILL in `stop` (default 2000 ms). */
   killGraceMs?: number
+  /**
+   * Size cap of each log file (default 64 MiB; see log-cap.ts): past it the middle is cut, the first
+   * eighth and the latest output stay. It must hold the in-memory head and tail.
+   */
+  logCapBytes?: number
 }
 
 /** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
@@ -65,6 +71,7 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
  * at no cost to this process. Memory holds a bounded head and tail of each job's output.
  */
 export function createTaskManager(opts: TaskManagerOptions): TaskManager {
+  const cap = checkedCap(opts.logCapBytes ?? DEFAULT_LOG_CAP_BYTES, opts.buffer)
   const logDir = join(opts.outputsDir, 'tasks')
   const jobs = new Map<string, TaskJob>()
   /** Untracks each job's group once the job has ended (or been killed on the way out). */
@@ -104,6 +111,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
   ): TaskJobInit => ({
     ...fields,
+    logCap: cap,
     throttleMs: opts.updateThrottleMs ?? 250,
     killGraceMs: opts.killGraceMs ?? 2000,
     onUpdate: opts.onUpdate,
@@ -145,7 +153,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
       let follower: FileFollower
       let child: ChildProcess
       try {
-        follower = createFileFollower(logPath, output)
+        follower = createFileFollower(logPath, output, cap)
       } catch (error) {
         closeSync(logFd)
         throw new Error(`cannot read back the task log ${logPath}: ${errorMessage(error)}`)
@@ -192,7 +200,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         startedAt: startedAt ?? Date.now(),
       })
       const job = createTaskJob(init, (events) =>
-        createPipeReader({ child: node, logPath, output, initialOutput }, events),
+        createPipeReader({ child: node, logPath, output, initialOutput, cap }, events),
       )
       if (initialOutputSeen) job.markAllRead()
       return begin(job, init)
@@ -229,4 +237,18 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
   }
   return manager
+}
+
+/** The log cap, checked against the memory bounds: the follower reads the head and tail from the log. */
+function checkedCap(capBytes: number, buffer: OutputBufferOptions = {}): LogCap {
+  const cap = logCap(capBytes)
+  const head = buffer.headBytes ?? DEFAULT_HEAD_BYTES
+  const tail = buffer.tailBytes ?? DEFAULT_TAIL_BYTES
+  // A few bytes of slack: the head's end moves back to a character boundary.
+  if (cap.headBytes < head + 4 || cap.keepBytes < tail) {
+    throw new RangeError(
+      `a log cap of ${capBytes} bytes keeps less than the in-memory head (${head}) and tail (${tail}) of a job's output`,
+    )
+  }
+  return cap
 }
