@@ -41,7 +41,25 @@ export interface OutputSpiller {
   readonly dir: string
   /** Returns the absolute path of the (content-addressed) file holding `text`. */
   spill(text: string, hint: string): Promise<string>
+  /** A new file that output is streamed into as it arrives (capped; see SpillStream). Throws if it cannot be created. */
+  open(hint: string): SpillStream
   isSpillPath(absPath: string): boolean
+}
+
+/**
+ * Output streamed to a spill file, synchronously. Past its cap the file's middle is cut (log-cap.ts):
+ * it keeps the first part and the latest output, and says how much was cut where the cut is.
+ */
+export interface SpillStream {
+  readonly path: string
+  /** Appends `text`; after a failure (disk full…) further writes are dropped and `error` says why. */
+  write(text: string): void
+  close(): void
+  readonly capBytes: number
+  readonly headBytes: number
+  /** Bytes cut from the middle so far. */
+  readonly droppedBytes: number
+  readonly error: string | undefined
 }
 
 /** Asks the user (question dialog / plan approval). Absent when nobody can answer (headless, ci). */
