@@ -122,18 +122,25 @@ describe('the TUI', () => {
     return tui
   }
 
-  it('SIGHUP while a foreground command runs kills its whole tree and restores the terminal', async () => {
-    env.server.enqueue(call('Bash', { command: TREE }), { text: 'never reached' })
-    const t = launchTui()
-    await t.waitFor('❯  Message')
-    await t.submit('run it')
-    const pids = await pidsIn(TREE_FILES)
-    process.kill(t.pid, 'SIGHUP')
-    expect((await t.exited).exitCode).toBe(129)
-    await t.settle()
-    expect(t.term.buffer.active.type).toBe('normal')
-    await allGone(pids, 'after SIGHUP')
-  })
+  // SIGINT comes from outside here (kill -INT): in raw mode Ctrl+C is a key.
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGINT', 130],
+  ] as const)(
+    '%s while a foreground command runs kills its whole tree, restores the terminal and exits %i',
+    async (signal, code) => {
+      env.server.enqueue(call('Bash', { command: TREE }), { text: 'never reached' })
+      const t = launchTui()
+      await t.waitFor('❯  Message')
+      await t.submit('run it')
+      const pids = await pidsIn(TREE_FILES)
+      process.kill(t.pid, signal)
+      expect((await t.exited).exitCode).toBe(code)
+      await t.settle()
+      expect(t.term.buffer.active.type).toBe('normal')
+      await allGone(pids, `after ${signal}`)
+    },
+  )
 
   it('Ctrl+C twice leaves nothing of a finished command that started a detached process', async () => {
     env.server.enqueue(
