@@ -14,6 +14,7 @@ import type {
   RuntimeSettingsApi,
   ToolContext,
 } from '../tools/types.js'
+import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
@@ -59,6 +60,8 @@ export interface RuntimeOptions {
   breaker: CircuitBreakerConfig
   interactive: boolean
   tasks?: TaskManagerApi & Partial<TaskAdopter>
+  /** Where tools register the process groups of foreground commands. */
+  processes?: ProcessGroupTracker
   /** Present when a user can answer (interactive sessions). */
   questions?: QuestionBroker
   /** Project trust's prompt and live answers (interactive sessions). */
@@ -391,6 +394,7 @@ export class Runtime implements RuntimeCommands {
       },
       supportsVision: this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
       ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
+      ...(this.opts.processes ? { processes: this.opts.processes } : {}),
     }
     const questions = this.opts.questions
     if (!questions) return ctx

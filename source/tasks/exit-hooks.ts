@@ -1,9 +1,9 @@
 import { constants as osConstants } from 'node:os'
 
-/** What the hooks need from the TaskManager. */
-export interface SyncStoppable {
-  /** Kills every running job's process group without waiting; must be safe to call repeatedly. */
-  stopAllSync(): void
+/** What the hooks need from the owner of the live process groups (see process-groups.ts). */
+export interface SyncKillable {
+  /** Kills every live process group without waiting; must be safe to call repeatedly. */
+  killAllSync(): void
 }
 
 /** The part of `process` the hooks listen on (tests pass an EventEmitter). */
@@ -19,29 +19,37 @@ export interface ExitCleanupOptions {
    * 143, 129). Default `process.exit`; an app that must save state first can pass its own.
    */
   exit?: (code: number, signal: NodeJS.Signals) => void
+  /** Further synchronous steps after the kill, e.g. closing the session log; a failing one never stops the rest. */
+  also?: Array<() => void>
 }
 
 const DEFAULT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 /**
- * Makes sure no background job outlives the app: on the `exit` event and on SIGINT/SIGTERM/SIGHUP it
- * calls `stopAllSync()` (the `exit` event cannot await, so groups get SIGKILL), and after a signal it
- * exits with 128 + the signal number. Uncaught exceptions and unhandled rejections are covered by the
+ * Makes sure no process group outlives the app: on the `exit` event and on SIGINT/SIGTERM/SIGHUP it
+ * calls `killAllSync()` (the `exit` event cannot await, so groups get SIGKILL) and the `also` steps,
+ * and after a signal it exits with 128 + the signal number — through `process.exit`, whose `exit` event
+ * also lets Ink restore the terminal. Uncaught exceptions and unhandled rejections are covered by the
  * `exit` event, which Node emits on those crashes too; listening for them directly would suppress
  * Node's default crash and change the app's behaviour. Returns a function that removes the hooks.
  */
-export function installExitCleanup(manager: SyncStoppable, opts: ExitCleanupOptions = {}): () => void {
+export function installExitCleanup(groups: SyncKillable, opts: ExitCleanupOptions = {}): () => void {
   const target: ExitEventSource = opts.target ?? process
   const exit = opts.exit ?? ((code: number) => process.exit(code))
 
-  const cleanup = (): void => {
+  const attempt = (step: () => void, what: string): void => {
     try {
-      manager.stopAllSync()
+      step()
     } catch (error) {
       // Exit paths must still end with the right code, so report and carry on.
       const reason = error instanceof Error ? error.message : String(error)
-      process.stderr.write(`agent-tui: could not stop background jobs on exit: ${reason}\n`)
+      process.stderr.write(`agent-tui: ${what} on exit: ${reason}\n`)
     }
+  }
+
+  const cleanup = (): void => {
+    attempt(() => groups.killAllSync(), 'could not stop running commands')
+    for (const step of opts.also ?? []) attempt(step, 'clean-up failed')
   }
 
   const onSignal = (signal: NodeJS.Signals): void => {

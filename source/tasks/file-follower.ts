@@ -10,6 +10,15 @@ import {
   watchFile,
 } from 'node:fs'
 import type { JobOutput, OutputSource } from './job-output.js'
+import {
+  type CutState,
+  cutIfOver,
+  fileOffset,
+  firstKept,
+  type LogCap,
+  NO_CUT,
+  streamOffset,
+} from './log-cap.js'
 
 /** Bytes read per system call; one scratch buffer per follower, reused for every read. */
 const SCRATCH_BYTES = 64 * 1024
@@ -34,19 +43,28 @@ export interface FileFollower extends OutputSource {
   watch(onChange: () => void): void
 }
 
-/** Opens `path` for reading; throws if it cannot be opened. */
-export function createFileFollower(path: string, output: JobOutput): FileFollower {
-  const fd = openSync(path, 'r')
+/**
+ * Opens `path` for reading and, with `cap`, for cutting it back under the cap (see log-cap.ts) as it is
+ * followed; throws if it cannot be opened.
+ */
+export function createFileFollower(path: string, output: JobOutput, cap?: LogCap): FileFollower {
+  const fd = openSync(path, cap ? 'r+' : 'r')
   const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
+  let cut: CutState = NO_CUT
   let closed = false
   let listener: (() => void) | undefined
   let watcher: FSWatcher | undefined
   let polling = false
 
+  /** Appends output bytes [from, to) (output offsets, all still in the file) to the JobOutput. */
   const readRange = (from: number, to: number): void => {
     let at = from
     while (at < to) {
-      const n = readSync(fd, scratch, 0, Math.min(SCRATCH_BYTES, to - at), at)
+      const position = fileOffset(cut, at)
+      if (position === undefined) return
+      // Never across the end of the head: the cut marker follows it in the file.
+      const stop = cut.markerBytes > 0 && at < cut.headEnd ? Math.min(to, cut.headEnd) : to
+      const n = readSync(fd, scratch, 0, Math.min(SCRATCH_BYTES, stop - at), position)
       // Fewer bytes than fstat promised: the file was truncated under us; the rest will never come.
       if (n === 0) return
       output.append(scratch.subarray(0, n))
@@ -54,21 +72,28 @@ export function createFileFollower(path: string, output: JobOutput): FileFollowe
     }
   }
 
-  const sync = (): boolean => {
-    if (closed) return false
-    const size = fstatSync(fd).size
+  const readNew = (): boolean => {
+    const end = streamOffset(cut, fstatSync(fd).size)
     let at = output.totalBytes
-    if (size <= at) return false
-    const headEnd = Math.min(size, at + output.headRoom)
+    if (end <= at) return false
+    const headEnd = Math.min(end, at + output.headRoom)
     if (headEnd > at) {
       readRange(at, headEnd)
       if (output.totalBytes < headEnd) return true
       at = headEnd
     }
-    const tailFrom = Math.max(at, size - output.tailBytes)
+    const tailFrom = Math.max(firstKept(cut, at), end - output.tailBytes)
     if (tailFrom > at) output.skip(tailFrom - at)
-    readRange(output.totalBytes, size)
+    readRange(output.totalBytes, end)
     return true
+  }
+
+  const sync = (): boolean => {
+    if (closed) return false
+    const arrived = readNew()
+    // Cut only what has been read (or skipped), so memory and the log agree on every offset.
+    if (cap && arrived) cut = cutIfOver(fd, cap, cut, scratch)
+    return arrived
   }
 
   const fire = (): void => {
@@ -96,6 +121,9 @@ export function createFileFollower(path: string, output: JobOutput): FileFollowe
 
   return {
     sync,
+    get logDroppedBytes() {
+      return cut.droppedBytes
+    },
     refresh: () => {
       sync()
     },

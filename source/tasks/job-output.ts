@@ -1,4 +1,5 @@
 import { createLastLineTracker } from './last-line.js'
+import { formatBytes, type LogCap } from './log-cap.js'
 import { type BufferRead, createOutputBuffer, type OutputBufferOptions } from './output-buffer.js'
 
 /**
@@ -62,15 +63,28 @@ export interface OutputSource {
   rearm(): void
   /** True while pipes are open: the job has not ended before they close. */
   readonly open: boolean
+  /** Output bytes cut from the middle of the log file to keep it under its cap. */
+  readonly logDroppedBytes: number
   /** Stops waiting for the pipes (held by a process that cannot be killed or left the group). */
   abandon(): void
   /** Final flush: appends `note` to the log and the output, closes everything, then calls `done`. */
   close(note: string | undefined, done: () => void): void
 }
 
+/** Where a job's log is and how much of it was cut to keep it under its cap. */
+export interface LogInfo {
+  path: string
+  droppedBytes: number
+  cap: LogCap | undefined
+}
+
 /** Renders a read for the model: the text, with a visible marker where bytes were dropped. */
-export function formatRead(read: BufferRead, logPath: string): string {
+export function formatRead(read: BufferRead, log: LogInfo): string {
   if (read.gapAt === null) return read.text
-  const marker = `\n[… ${read.droppedBytes} bytes not kept in memory; the full output is in ${logPath} …]\n`
+  const where =
+    log.droppedBytes > 0 && log.cap
+      ? `${log.path} keeps the first ${formatBytes(log.cap.headBytes)} and the latest output (logs are capped at ${formatBytes(log.cap.capBytes)}; ${log.droppedBytes} bytes were cut from its middle)`
+      : `the full output is in ${log.path}`
+  const marker = `\n[… ${read.droppedBytes} bytes not kept in memory; ${where} …]\n`
   return read.text.slice(0, read.gapAt) + marker + read.text.slice(read.gapAt)
 }

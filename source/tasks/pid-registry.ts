@@ -10,12 +10,14 @@ import {
   signalGroup,
 } from './process-group.js'
 
-/** One running background job, as recorded for the next start-up in case this process crashes. */
+/** One running process group, as recorded for the next start-up in case this process crashes. */
 export interface PidEntry {
-  /** The job's process-group leader. */
+  /** The group's leader. */
   pid: number
   pgid: number
   command: string
+  /** A foreground Bash command or a background job; absent in files written before foreground ones were. */
+  kind?: 'foreground' | 'background'
   cwd?: string
   startedAt: number
   /** The agent-tui process that owns the job. */
@@ -29,6 +31,7 @@ export interface PidEntry {
 export interface ReapedOrphan {
   pid: number
   command: string
+  kind?: 'foreground' | 'background'
   cwd?: string
   /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user). */
   killed: boolean
@@ -36,17 +39,18 @@ export interface ReapedOrphan {
 
 export interface PidRegistry {
   readonly file: string
-  /** Records a job; `ownerPid` defaults to this process. Never throws (see `onError`). */
+  /** Records a group; `ownerPid` defaults to this process. Never throws (see `onError`). */
   add(entry: {
     pid: number
     pgid?: number
     command: string
+    kind?: 'foreground' | 'background'
     cwd?: string
     startedAt?: number
     ownerPid?: number
   }): void
-  /** Forgets the job led by `pid`. Never throws (see `onError`). */
-  remove(pid: number): void
+  /** Forgets the groups led by `pid` (one write for many). Never throws (see `onError`). */
+  remove(pid: number | readonly number[]): void
   /** The recorded entries; a missing or corrupt file reads as empty. */
   list(): PidEntry[]
   /**
@@ -66,6 +70,7 @@ const entrySchema = z.object({
   pid: z.number().int().positive(),
   pgid: z.number().int().positive(),
   command: z.string(),
+  kind: z.enum(['foreground', 'background']).optional(),
   cwd: z.string().optional(),
   startedAt: z.number(),
   ownerPid: z.number().int().positive(),
@@ -82,6 +87,8 @@ const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown(
  */
 export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): PidRegistry {
   let writes = 0
+  // Read once: every foreground command is recorded, and the boot does not change under a running app.
+  const bootId = currentBootId()
 
   const read = (): PidEntry[] => {
     let raw: unknown
@@ -141,6 +148,7 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
     return {
       pid: entry.pid,
       command: entry.command,
+      ...(entry.kind !== undefined && { kind: entry.kind }),
       ...(entry.cwd !== undefined && { cwd: entry.cwd }),
       killed,
     }
@@ -149,12 +157,12 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
   return {
     file,
     add(entry) {
-      const bootId = currentBootId()
       const leaderStart = processStartTime(entry.pid)
       const full: PidEntry = {
         pid: entry.pid,
         pgid: entry.pgid ?? entry.pid,
         command: entry.command,
+        ...(entry.kind !== undefined && { kind: entry.kind }),
         ...(entry.cwd !== undefined && { cwd: entry.cwd }),
         startedAt: entry.startedAt ?? Date.now(),
         ownerPid: entry.ownerPid ?? process.pid,
@@ -164,14 +172,15 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
       write([...read().filter((e) => e.pid !== entry.pid), full])
     },
     remove(pid) {
+      const gone = new Set(typeof pid === 'number' ? [pid] : pid)
+      if (gone.size === 0) return
       const entries = read()
-      if (entries.some((e) => e.pid === pid)) write(entries.filter((e) => e.pid !== pid))
+      if (entries.some((e) => gone.has(e.pid))) write(entries.filter((e) => !gone.has(e.pid)))
     },
     list: read,
     async reapOrphans(reapOpts = {}) {
       const graceMs = reapOpts.graceMs ?? 2000
       const killWaitMs = reapOpts.killWaitMs ?? 2000
-      const bootId = currentBootId()
       const orphans: PidEntry[] = []
       const dropped = new Set<string>()
       for (const entry of read()) {

@@ -76,10 +76,11 @@ export function groupAlive(pgid: number): boolean {
 }
 
 /**
- * Sends `signal` to every process in the group. Returns false when the group no longer exists; other
+ * Sends `signal` to every process in the group (0: sends nothing, only checks that the group exists,
+ * zombies included). Returns false when the group no longer exists; other
  * failures (EPERM) are reported as false too, because the caller can do nothing more about them.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal)
     return true

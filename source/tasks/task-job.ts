@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
 import type { TaskSummary } from '../store/domain.js'
 import { formatRead, type JobOutput, type OutputSource, type SourceEvents } from './job-output.js'
+import type { LogCap } from './log-cap.js'
 import { groupAlive, signalGroup } from './process-group.js'
 import type { TaskReadResult } from './types.js'
 
@@ -20,6 +21,8 @@ export interface TaskJobInit {
   cwd: string
   description: string | undefined
   logPath: string
+  /** The log's size cap (see log-cap.ts); undefined: uncapped. */
+  logCap: LogCap | undefined
   startedAt: number
   /** The group leader; it must lead its own process group. */
   child: ChildProcess
@@ -202,6 +205,7 @@ export function createTaskJob(
   }
 
   const source = makeSource({ changed: scheduleUpdate, closed: checkEnd })
+  const logInfo = () => ({ path: init.logPath, droppedBytes: source.logDroppedBytes, cap: init.logCap })
 
   return {
     pid: pgid,
@@ -237,7 +241,7 @@ export function createTaskJob(
       return {
         status: summary.status,
         exitCode: summary.exitCode,
-        output: formatRead(result, summary.logPath),
+        output: formatRead(result, logInfo()),
         droppedBytes: result.droppedBytes,
         logPath: summary.logPath,
       }
@@ -245,7 +249,7 @@ export function createTaskJob(
     tail(maxBytes) {
       if (isRunning()) source.refresh()
       const from = Math.max(0, output.totalBytes - maxBytes)
-      return formatRead(output.read(from, { final: true }), summary.logPath)
+      return formatRead(output.read(from, { final: true }), logInfo())
     },
     markAllRead() {
       cursor = output.totalBytes

@@ -4,17 +4,19 @@ import { join } from 'node:path'
 import type { TaskSummary } from '../store/domain.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
-import type { OutputBufferOptions } from './output-buffer.js'
-import type { PidRegistry } from './pid-registry.js'
+import { DEFAULT_LOG_CAP_BYTES, type LogCap, logCap } from './log-cap.js'
+import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, type OutputBufferOptions } from './output-buffer.js'
 import { createPipeReader } from './pipe-reader.js'
 import { processGroupId } from './process-group.js'
+import type { ProcessGroups } from './process-groups.js'
 import { createTaskJob, type TaskJob, type TaskJobInit } from './task-job.js'
 import type { AdoptRequest, TaskManagerApi } from './types.js'
 
 export interface TaskManagerOptions {
   /** The session's outputs dir; logs go to `<outputsDir>/tasks/<id>.log`. */
   outputsDir: string
-  registry?: PidRegistry
+  /** The owner of the app's live process groups (and the pid registry); every job's group is tracked there. */
+  processes?: ProcessGroups
   /** Receives summaries (copies): throttled while output flows, immediately on status changes. Must not throw. */
   onUpdate?: (summary: TaskSummary) => void
   /** At most one output-driven update per task per this many ms (default 250). */
@@ -23,6 +25,11 @@ export interface TaskManagerOptions {
   buffer?: OutputBufferOptions
   /** Time between SIGTERM and SIGKILL in `stop` (default 2000 ms). */
   killGraceMs?: number
+  /**
+   * Size cap of each log file (default 64 MiB; see log-cap.ts): past it the middle is cut, the first
+   * eighth and the latest output stay. It must hold the in-memory head and tail.
+   */
+  logCapBytes?: number
 }
 
 /** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
@@ -64,9 +71,16 @@ const errorMessage = (error: unknown): string => (error instanceof Error ? error
  * at no cost to this process. Memory holds a bounded head and tail of each job's output.
  */
 export function createTaskManager(opts: TaskManagerOptions): TaskManager {
+  const cap = checkedCap(opts.logCapBytes ?? DEFAULT_LOG_CAP_BYTES, opts.buffer)
   const logDir = join(opts.outputsDir, 'tasks')
   const jobs = new Map<string, TaskJob>()
+  /** Untracks each job's group once the job has ended (or been killed on the way out). */
+  const releases = new Map<string, () => void>()
   let disposed = false
+  const release = (id: string): void => {
+    releases.get(id)?.()
+    releases.delete(id)
+  }
 
   const requireJob = (id: string): TaskJob => {
     const job = jobs.get(id)
@@ -97,19 +111,28 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
   ): TaskJobInit => ({
     ...fields,
+    logCap: cap,
     throttleMs: opts.updateThrottleMs ?? 250,
     killGraceMs: opts.killGraceMs ?? 2000,
     onUpdate: opts.onUpdate,
-    onEnd: (summary) => {
-      if (summary.pid !== undefined) opts.registry?.remove(summary.pid)
-    },
+    onEnd: () => release(fields.id),
   })
 
   const begin = (job: TaskJob, init: TaskJobInit): TaskSummary => {
     jobs.set(init.id, job)
     const { pid } = init.child
-    if (pid !== undefined) {
-      opts.registry?.add({ pid, command: init.command, cwd: init.cwd, startedAt: init.startedAt })
+    const { processes } = opts
+    if (pid !== undefined && processes) {
+      releases.set(
+        init.id,
+        processes.track({
+          pid,
+          command: init.command,
+          cwd: init.cwd,
+          startedAt: init.startedAt,
+          kind: 'background',
+        }),
+      )
     }
     job.start()
     return job.summary()
@@ -130,7 +153,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
       let follower: FileFollower
       let child: ChildProcess
       try {
-        follower = createFileFollower(logPath, output)
+        follower = createFileFollower(logPath, output, cap)
       } catch (error) {
         closeSync(logFd)
         throw new Error(`cannot read back the task log ${logPath}: ${errorMessage(error)}`)
@@ -177,7 +200,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         startedAt: startedAt ?? Date.now(),
       })
       const job = createTaskJob(init, (events) =>
-        createPipeReader({ child: node, logPath, output, initialOutput }, events),
+        createPipeReader({ child: node, logPath, output, initialOutput, cap }, events),
       )
       if (initialOutputSeen) job.markAllRead()
       return begin(job, init)
@@ -198,9 +221,10 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
 
     stopAllSync() {
-      for (const job of runningJobs()) {
-        // The exit event may never be processed (we are likely exiting), so forget the entry now.
-        if (job.pid !== undefined) opts.registry?.remove(job.pid)
+      for (const [id, job] of jobs) {
+        if (!job.isRunning()) continue
+        // The exit event may never be processed (we are likely exiting), so forget the group now.
+        release(id)
         job.killNow()
       }
     },
@@ -213,4 +237,18 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
   }
   return manager
+}
+
+/** The log cap, checked against the memory bounds: the follower reads the head and tail from the log. */
+function checkedCap(capBytes: number, buffer: OutputBufferOptions = {}): LogCap {
+  const cap = logCap(capBytes)
+  const head = buffer.headBytes ?? DEFAULT_HEAD_BYTES
+  const tail = buffer.tailBytes ?? DEFAULT_TAIL_BYTES
+  // A few bytes of slack: the head's end moves back to a character boundary.
+  if (cap.headBytes < head + 4 || cap.keepBytes < tail) {
+    throw new RangeError(
+      `a log cap of ${capBytes} bytes keeps less than the in-memory head (${head}) and tail (${tail}) of a job's output`,
+    )
+  }
+  return cap
 }

@@ -2,25 +2,36 @@ import { realpath, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { z } from 'zod'
 import type { TaskSummary } from '../store/domain.js'
+import { formatBytes, logCap } from '../tasks/log-cap.js'
 import { createHeadTailBuffer, type HeadTailBuffer } from './head-tail-buffer.js'
 import { displayPath, isInside } from './paths.js'
 import { type ShellExit, startShell } from './shell-process.js'
-import { boundOutput } from './spill.js'
-import { defineTool, type Tool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
+import { boundCommandOutput } from './spill.js'
+import {
+  defineTool,
+  type SpillStream,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolSuccess,
+} from './types.js'
 
 const DEFAULT_TIMEOUT_MS = 120_000
 const MAX_TIMEOUT_MS = 600_000
 const INLINE_CHARS = 30_000
-// Output kept in memory for one command; beyond it the middle is dropped (head and tail survive).
+// Output kept in memory for one command (for a hand-over to the TaskManager); beyond it the middle is
+// dropped there. The inline view needs far less, and the full output streams to a spill file.
 const MAX_KEPT_CHARS = 4_000_000
 const PROGRESS_CHARS = 2_000
+// The session's spill files use the default cap (see createOutputSpiller).
+const SPILL_CAP = logCap()
 
 const DESCRIPTION = `Runs a bash command and returns its output (stdout and stderr interleaved), exit code and duration.
 - Runs \`bash -c\` in the current directory with stdin closed; do not start interactive programs (editors, pagers, prompts) — pass flags such as --yes or --no-pager.
 - A \`cd\` persists between calls while it stays inside the workspace; environment variables and shell state do not.
 - timeout is in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}); a command still running then keeps running as a background task whose id the result gives (where background tasks are unavailable it is stopped with its whole process tree).
-- Output over ${INLINE_CHARS} characters is shortened to its start and end; the full output is saved to a file whose path is given (Read it).
-- Processes left running in the background with & are stopped when the command ends; use run_in_background for servers and watchers.
+- Output over ${INLINE_CHARS} characters is shortened to its start and end; the full output is saved to a file whose path is given (Read it). That file keeps at most ${formatBytes(SPILL_CAP.capBytes)}: the first ${formatBytes(SPILL_CAP.headBytes)} and the latest output.
+- When the command ends, every process it left running is killed (\`cmd &\`, \`(cmd &)\`, \`nohup cmd &\`, output redirected or not). Use run_in_background for servers and watchers. Never start processes with setsid: they leave the command's process group, and nothing stops them, not even agent-tui's exit.
 - Prefer the dedicated tools: Read/Write/Edit for files, Glob to find files, Grep to search contents.
 - Quote paths that contain spaces. Chain dependent commands with &&.`
 
@@ -99,10 +110,17 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     ctx.setCwd(cwd)
   }
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS
-  const shell = startShell({ command: args.command, cwd })
+  const shell = startShell({
+    command: args.command,
+    cwd,
+    ...(ctx.processes ? { tracker: ctx.processes } : {}),
+  })
   const output = createHeadTailBuffer(MAX_KEPT_CHARS)
+  const spill = createSpill(ctx)
   shell.onOutput((chunk) => {
     output.append(chunk)
+    // The full output goes to a file once it is too long to show inline; memory only keeps head and tail.
+    spill.follow(output, chunk)
     ctx.onProgress(output.tail(PROGRESS_CHARS))
   })
   const adopt = ctx.tasks?.adopt?.bind(ctx.tasks)
@@ -116,7 +134,9 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
         command: args.command,
         cwd,
         ...(args.description ? { description: args.description } : {}),
-        initialOutput: output.text(),
+        initialOutput: output.text(
+          spill.stream ? `the output before the hand-over is in ${spill.stream.path}` : undefined,
+        ),
         // The tool result shows this output, so the first TaskOutput read starts after it.
         initialOutputSeen: true,
         startedAt: shell.startedAt,
@@ -161,8 +181,9 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     clearTimeout(timer)
     ctx.signal.removeEventListener('abort', onAbort)
     unregister?.()
+    spill.close()
   }
-  if (exit === 'handed-over' && task) return movedResult(args, ctx, { task, timedOut, timeout, output })
+  if (exit === 'handed-over' && task) return movedResult(args, { task, timedOut, timeout, output, spill })
   if (exit === 'handed-over') throw new Error('the command was handed over but no task was recorded')
   const seconds = `${(exit.durationMs / 1000).toFixed(1)} s`
   if (aborted) {
@@ -179,7 +200,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
       'Background processes started by the command were stopped when it ended; use run_in_background for long-running processes.',
     )
   }
-  const bounded = await boundOutput(output.text(), { limit: INLINE_CHARS, spiller: ctx.spill, hint: 'bash' })
+  const bounded = boundCommandOutput(output, { limit: INLINE_CHARS, ...spill.result() })
   const status = timedOut
     ? `Command timed out after ${timeout} ms and was stopped (its whole process group was killed).`
     : exit.exitCode !== null
@@ -201,13 +222,12 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
 }
 
 /** The result of a command that keeps running as a background task (timeout or Ctrl+B). */
-async function movedResult(
+function movedResult(
   args: BashArgs,
-  ctx: ToolContext,
-  moved: { task: TaskSummary; timedOut: boolean; timeout: number; output: HeadTailBuffer },
-): Promise<ToolSuccess> {
-  const { task, timedOut, timeout, output } = moved
-  const bounded = await boundOutput(output.text(), { limit: INLINE_CHARS, spiller: ctx.spill, hint: 'bash' })
+  moved: { task: TaskSummary; timedOut: boolean; timeout: number; output: HeadTailBuffer; spill: Spill },
+): ToolSuccess {
+  const { task, timedOut, timeout, output, spill } = moved
+  const bounded = boundCommandOutput(output, { limit: INLINE_CHARS, ...spill.result() })
   const why = timedOut
     ? `Command is still running after its ${timeout} ms timeout; it was not stopped but moved to background task ${task.id}.`
     : `The user moved the still-running command to background task ${task.id}.`
@@ -233,6 +253,40 @@ async function movedResult(
 }
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** The spill file of one command, opened when its output first grows past what is shown inline. */
+interface Spill {
+  readonly stream: SpillStream | undefined
+  follow(output: HeadTailBuffer, chunk: string): void
+  close(): void
+  result(): { spill: SpillStream | undefined; spillError: string | undefined }
+}
+
+function createSpill(ctx: ToolContext): Spill {
+  let stream: SpillStream | undefined
+  let openError: string | undefined
+  return {
+    get stream() {
+      return stream
+    },
+    follow(output, chunk) {
+      if (stream) {
+        stream.write(chunk)
+        return
+      }
+      if (openError !== undefined || output.totalChars <= INLINE_CHARS) return
+      try {
+        stream = ctx.spill.open('bash')
+        // Memory still holds every character: MAX_KEPT_CHARS is far above the inline limit plus a chunk.
+        stream.write(output.text())
+      } catch (error) {
+        openError = errorMessage(error)
+      }
+    },
+    close: () => stream?.close(),
+    result: () => ({ spill: stream, spillError: openError }),
+  }
+}
 
 /** Applies a `cd` the command made: kept inside the workspace, otherwise cwd goes back to the workspace. */
 async function followCwd(exit: ShellExit, before: string, ctx: ToolContext): Promise<string[]> {

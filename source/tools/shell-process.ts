@@ -4,6 +4,8 @@ import { readFile, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { groupAlive, groupMembers, pollUntil, signalGroup } from '../tasks/process-group.js'
+import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 
 export interface ShellExit {
   /** null when the shell was killed by a signal. */
@@ -12,7 +14,7 @@ export interface ShellExit {
   /** The shell's physical working directory when it exited (`pwd -P`); undefined when it could not say. */
   cwd: string | undefined
   durationMs: number
-  /** The command left processes holding its output open; they were killed when the shell exited. */
+  /** The command left processes running in its group (e.g. `server &`); they were killed when it ended. */
   killedLeftovers: boolean
 }
 
@@ -47,6 +49,11 @@ export interface ShellOptions {
   command: string
   cwd: string
   env?: NodeJS.ProcessEnv
+  /**
+   * Records the command's process group from its start until nothing of it is left (the app's owner of
+   * live groups, which kills them on every exit path and records them for reaping after a crash).
+   */
+  tracker?: ProcessGroupTracker
 }
 
 // After the shell exits, processes it started in the background may still hold the output pipe.
@@ -73,6 +80,16 @@ export function startShell(opts: ShellOptions): ShellProcess {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  const release =
+    child.pid !== undefined && opts.tracker
+      ? opts.tracker.track({
+          pid: child.pid,
+          command: opts.command,
+          cwd: opts.cwd,
+          startedAt,
+          kind: 'foreground',
+        })
+      : () => {}
   const listeners = new Set<(chunk: string) => void>()
   const emit = (text: string): void => {
     if (text === '') return
@@ -91,10 +108,19 @@ export function startShell(opts: ShellOptions): ShellProcess {
   const handedOverPromise = new Promise<'handed-over'>((resolve) => {
     markHandedOver = () => resolve('handed-over')
   })
-  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver).then((exit) => {
-    if (exit !== 'handed-over') for (const pipe of pipes) emit(pipe.decoder.end())
-    return exit
-  })
+  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver).then(
+    (exit) => {
+      if (exit !== 'handed-over') {
+        release()
+        for (const pipe of pipes) emit(pipe.decoder.end())
+      }
+      return exit
+    },
+    (error: unknown) => {
+      release()
+      throw error
+    },
+  )
   const exited = Promise.race([shellExit, handedOverPromise])
   let killing: Promise<void> | undefined
   return {
@@ -136,6 +162,8 @@ export function startShell(opts: ShellOptions): ShellProcess {
       }
       handedOver = true
       listeners.clear()
+      // A no-op when the new owner tracks the group itself (tracking the same pid hands it over).
+      release()
       markHandedOver()
       return taken
     },
@@ -206,9 +234,15 @@ async function waitForExit(
     return 'handed-over'
   }
   const durationMs = Date.now() - startedAt
-  const drained = await Promise.race([closed.then(() => true), delay(DRAIN_GRACE_MS).then(() => false)])
-  if (!drained && child.pid !== undefined) {
-    await killGroup(child.pid, KILL_GRACE_MS)
+  const drain = () => Promise.race([closed.then(() => true), delay(DRAIN_GRACE_MS).then(() => false)])
+  let drained = await drain()
+  // What the command started and left running (`cmd &`, `(cmd &)`, with or without its output) is still
+  // in its process group, unless it left the group (setsid): the group dies with the command.
+  const killedLeftovers = child.pid !== undefined && (await killLeftovers(child.pid))
+  // The killed processes may have held the pipes: read what they left in them.
+  if (!drained && killedLeftovers) drained = await drain()
+  if (!drained) {
+    // Whatever still holds the pipes left the group; stop waiting for it.
     child.stdout?.destroy()
     child.stderr?.destroy()
   }
@@ -217,25 +251,21 @@ async function waitForExit(
     () => undefined,
   )
   await unlink(cwdFile).catch(() => undefined)
-  return { exitCode, signal, cwd, durationMs, killedLeftovers: !drained }
+  return { exitCode, signal, cwd, durationMs, killedLeftovers }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal)
-    return true
-  } catch {
-    return false
-  }
+/** Kills what is left of the group of a shell that has exited; resolves with whether anything was. */
+async function killLeftovers(pgid: number): Promise<boolean> {
+  // The cheap check first: usually nothing at all is left (zombies count here, not below).
+  if (!signalGroup(pgid, 0)) return false
+  if (groupMembers(pgid).length === 0) return false
+  await killGroup(pgid, KILL_GRACE_MS)
+  return true
 }
 
 /** SIGTERM the group, then SIGKILL whatever is left after `graceMs`. */
-async function killGroup(pid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pid, 'SIGTERM')) return
-  const deadline = Date.now() + graceMs
-  while (Date.now() < deadline) {
-    await delay(20)
-    if (!signalGroup(pid, 0)) return
-  }
-  signalGroup(pid, 'SIGKILL')
+async function killGroup(pgid: number, graceMs: number): Promise<void> {
+  if (!signalGroup(pgid, 'SIGTERM')) return
+  if (await pollUntil(() => !groupAlive(pgid), { timeoutMs: graceMs, intervalMs: 20 })) return
+  signalGroup(pgid, 'SIGKILL')
 }

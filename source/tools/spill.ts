@@ -1,28 +1,26 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs'
 import { stat, utimes } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import { type CutState, cutIfOver, formatBytes, type LogCap, logCap, NO_CUT } from '../tasks/log-cap.js'
 import { atomicWriteFile } from './atomic-write.js'
+import { countNewlines, type HeadTailBuffer } from './head-tail-buffer.js'
 import { isInside } from './paths.js'
-import type { OutputSpiller } from './types.js'
+import type { OutputSpiller, SpillStream } from './types.js'
 
 /**
  * Creates the spiller for one session's outputs dir. Files are content-addressed
  * (`<hint>-<sha256 prefix>.txt`), so spilling the same text twice reuses one file; a reuse refreshes
  * the mtime, which the TTL cleanup reads as "last used". The dir is created on the first spill.
  */
-export function createOutputSpiller(dir: string): OutputSpiller {
+export function createOutputSpiller(dir: string, opts: { capBytes?: number } = {}): OutputSpiller {
   const root = resolve(dir)
+  const cap = logCap(opts.capBytes)
   return {
     dir: root,
     async spill(text, hint) {
       const hash = createHash('sha256').update(text).digest('hex').slice(0, 16)
-      const slug =
-        hint
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, '-')
-          .replace(/^-+|-+$/g, '')
-          .slice(0, 32) || 'output'
-      const path = join(root, `${slug}-${hash}.txt`)
+      const path = join(root, `${slugOf(hint)}-${hash}.txt`)
       const existing = await stat(path).catch(() => undefined)
       if (existing?.isFile()) {
         const now = new Date()
@@ -32,7 +30,72 @@ export function createOutputSpiller(dir: string): OutputSpiller {
       }
       return path
     },
+    open(hint) {
+      mkdirSync(root, { recursive: true })
+      // Not content-addressed: the content is not known yet. The stream marks it apart from those.
+      const path = join(root, `${slugOf(hint)}-stream-${randomBytes(8).toString('hex')}.txt`)
+      return openSpillStream(path, cap)
+    },
     isSpillPath: (absPath) => absPath !== root && isInside(root, absPath),
+  }
+}
+
+function slugOf(hint: string): string {
+  return (
+    hint
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 32) || 'output'
+  )
+}
+
+/** Creates `path` (mode 0600) and returns a stream into it, cut back under `cap` as it grows. */
+function openSpillStream(path: string, cap: LogCap): SpillStream {
+  let fd: number | undefined = openSync(path, 'w+', 0o600)
+  let end = 0
+  let cut: CutState = NO_CUT
+  let scratch: Buffer | undefined
+  let error: string | undefined
+  const close = (): void => {
+    if (fd === undefined) return
+    try {
+      closeSync(fd)
+    } catch {
+      // Every write was synchronous; a failing close loses nothing.
+    }
+    fd = undefined
+  }
+  return {
+    path,
+    write(text) {
+      if (fd === undefined || text === '') return
+      try {
+        const bytes = Buffer.from(text)
+        for (let at = 0; at < bytes.length; ) {
+          const n = writeSync(fd, bytes, at, bytes.length - at, end)
+          at += n
+          end += n
+        }
+        if (end > cap.capBytes) {
+          scratch ??= Buffer.allocUnsafe(64 * 1024)
+          cut = cutIfOver(fd, cap, cut, scratch)
+          end = fstatSync(fd).size
+        }
+      } catch (failure) {
+        error = failure instanceof Error ? failure.message : String(failure)
+        close()
+      }
+    },
+    close,
+    capBytes: cap.capBytes,
+    headBytes: cap.headBytes,
+    get droppedBytes() {
+      return cut.droppedBytes
+    },
+    get error() {
+      return error
+    },
   }
 }
 
@@ -68,6 +131,45 @@ export async function boundOutput(
   const omitted = text.length - head.length - tail.length
   const marker = `\n… ${omitted} chars omitted; ${where} …\n`
   return { text: head + marker + tail, truncated: true, ...(spilledPath ? { spilledPath } : {}) }
+}
+
+/**
+ * The inline view of a command's output that was streamed to `spill` as it arrived (the full output
+ * never sits in memory): head and tail around a marker saying exactly how many characters and whole
+ * lines are not shown, and where they are.
+ */
+export function boundCommandOutput(
+  output: HeadTailBuffer,
+  opts: { limit: number; spill: SpillStream | undefined; spillError: string | undefined },
+): BoundedOutput {
+  const { limit, spill } = opts
+  if (output.totalChars <= limit) return { text: output.text(), truncated: false }
+  const headLen = Math.floor(limit * 0.4)
+  const head = cutAtLineEnd(output.head(headLen))
+  const tail = cutAtLineStart(output.tail(limit - headLen))
+  const chars = output.totalChars - head.length - tail.length
+  // 1-based lines: the head ends in one, the tail starts in another; the lines between are not shown.
+  const headEndLine = countNewlines(head) + 1
+  const tailStartLine = output.totalNewlines - countNewlines(tail) + 1
+  const lines = Math.max(0, tailStartLine - headEndLine - 1)
+  const omitted = `${chars} chars (${lines} ${lines === 1 ? 'line' : 'lines'}) omitted`
+  const error = spill?.error
+  let where: string
+  if (!spill) {
+    where = `the full output could not be saved (${opts.spillError ?? 'no file to save it to'})`
+  } else if (error !== undefined) {
+    where = `the output file ${spill.path} is incomplete: writing it failed (${error}); Read it with offset/limit`
+  } else if (spill.droppedBytes > 0) {
+    where = `the output file ${spill.path} keeps the first ${formatBytes(spill.headBytes)} and the latest output: it is capped at ${formatBytes(spill.capBytes)}, and ${spill.droppedBytes} bytes were cut from its middle (Read it with offset/limit)`
+  } else {
+    const range = lines > 0 ? `lines ${headEndLine + 1}–${tailStartLine - 1}; ` : ''
+    where = `full output: ${spill.path} (${range}Read it with offset/limit)`
+  }
+  return {
+    text: `${head}\n… ${omitted}; ${where} …\n${tail}`,
+    truncated: true,
+    ...(spill && error === undefined ? { spilledPath: spill.path } : {}),
+  }
 }
 
 /** Drops a trailing partial line when a line break is near the end, so the head ends cleanly. */

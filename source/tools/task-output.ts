@@ -1,15 +1,18 @@
 import { z } from 'zod'
 import type { TaskSummary } from '../store/domain.js'
+import { formatBytes, logCap } from '../tasks/log-cap.js'
 import type { TaskManagerApi } from '../tasks/types.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 
 const DEFAULT_TIMEOUT_MS = 30_000
 const MAX_TIMEOUT_MS = 600_000
-/** Output beyond this is cut to head and tail; the log file holds all of it. */
+/** Output beyond this is cut to head and tail; the log file holds it (up to its cap). */
 const MAX_OUTPUT_CHARS = 30_000
+// The session's TaskManager uses the default log cap.
+const LOG_CAP = logCap()
 
 const DESCRIPTION = `Gets the status and new output of a background task (a Bash command run in the background, or a background agent).
-- Returns the status (running, completed, failed, stopped), the exit code, the output produced since your previous TaskOutput call for that task, and the path of the full log.
+- Returns the status (running, completed, failed, stopped), the exit code, the output produced since your previous TaskOutput call for that task, and the path of its log file (logs keep at most ${formatBytes(LOG_CAP.capBytes)}: the first ${formatBytes(LOG_CAP.headBytes)} and the latest output).
 - block (default true) waits until the task ends or timeout ms pass (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}), then returns what there is; block: false returns at once.
 - Task ids look like "b1"; they are given when a task starts.
 - To see older output again, Read the log file.`
@@ -69,7 +72,7 @@ function bound(output: string, logPath: string): string {
   if (output.length <= MAX_OUTPUT_CHARS) return output
   const half = MAX_OUTPUT_CHARS / 2
   const cut = output.length - MAX_OUTPUT_CHARS
-  return `${output.slice(0, half)}\n[… ${cut} characters not shown; the full log is ${logPath} …]\n${output.slice(-half)}`
+  return `${output.slice(0, half)}\n[… ${cut} characters not shown; the log file is ${logPath} …]\n${output.slice(-half)}`
 }
 
 /** The TaskOutput tool: status and new output of a background task, optionally waiting for its end. */
@@ -103,10 +106,10 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
     )
     if (read.droppedBytes > 0) {
       lines.push(
-        `${read.droppedBytes} bytes of this output were not kept in memory; they are in the full log.`,
+        `${read.droppedBytes} bytes of this output were not kept in memory; the marker in it says where they are.`,
       )
     }
-    lines.push(`Full log: ${read.logPath}`)
+    lines.push(`Log file: ${read.logPath}`)
     return {
       forModel: lines.join('\n'),
       display: { kind: 'task', taskId: task.id, status: read.status, output },

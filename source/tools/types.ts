@@ -10,6 +10,7 @@ import type {
   ToolDisplay,
 } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
+import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 
 /** What a call touches, for the permission policy. */
@@ -41,7 +42,25 @@ export interface OutputSpiller {
   readonly dir: string
   /** Returns the absolute path of the (content-addressed) file holding `text`. */
   spill(text: string, hint: string): Promise<string>
+  /** A new file that output is streamed into as it arrives (capped; see SpillStream). Throws if it cannot be created. */
+  open(hint: string): SpillStream
   isSpillPath(absPath: string): boolean
+}
+
+/**
+ * Output streamed to a spill file, synchronously. Past its cap the file's middle is cut (log-cap.ts):
+ * it keeps the first part and the latest output, and says how much was cut where the cut is.
+ */
+export interface SpillStream {
+  readonly path: string
+  /** Appends `text`; after a failure (disk full…) further writes are dropped and `error` says why. */
+  write(text: string): void
+  close(): void
+  readonly capBytes: number
+  readonly headBytes: number
+  /** Bytes cut from the middle so far. */
+  readonly droppedBytes: number
+  readonly error: string | undefined
 }
 
 /** Asks the user (question dialog / plan approval). Absent when nobody can answer (headless, ci). */
@@ -87,6 +106,11 @@ export interface ToolContext {
    * foreground command can move there instead of being killed at its timeout.
    */
   readonly tasks?: TaskManagerApi & Partial<TaskAdopter>
+  /**
+   * The app's owner of live process groups: a foreground command's group is tracked there while it runs,
+   * so every exit path kills it and the next start reaps it after a crash.
+   */
+  readonly processes?: ProcessGroupTracker
   /** Id of the tool call being executed. */
   readonly callId: string
   /** Current permission mode. */

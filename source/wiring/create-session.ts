@@ -30,6 +30,7 @@ import { replay } from '../store/reducer.js'
 import { initialState, type State } from '../store/state.js'
 import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
+import { createProcessGroups, type ProcessGroups } from '../tasks/process-groups.js'
 import { createCatalog } from '../tools/catalog.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
@@ -62,6 +63,8 @@ export interface Session {
   store: Store
   runtime: Runtime
   tasks: TaskManager
+  /** Every live process group of the session (foreground commands and background jobs). */
+  processes: ProcessGroups
   log: SessionLog
   profile(): ModelProfile
   /** Git branch at start (read once). */
@@ -147,14 +150,18 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const reaped = await registry.reapOrphans().catch(() => [])
   for (const orphan of reaped) {
+    const what = orphan.kind === 'foreground' ? 'command' : 'background job'
     warnings.push(
-      `stopped an orphaned background job from a crashed run: pid ${orphan.pid} (${orphan.command})`,
+      orphan.killed
+        ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
+        : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
     )
   }
+  const processes = createProcessGroups({ registry })
   const tasks = createTaskManager({
     // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
     outputsDir: join(outputs, `run-${createdAt}`),
-    registry,
+    processes,
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
 
@@ -285,6 +292,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
     interactive: opts.interactive,
     tasks,
+    processes,
     ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
     ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
@@ -298,6 +306,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     store,
     runtime,
     tasks,
+    processes,
     log,
     profile,
     branch,
@@ -307,6 +316,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     async close() {
       await runtime.shutdown()
       await tasks.dispose()
+      // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
+      processes.killAllSync()
       log.close()
     },
   }

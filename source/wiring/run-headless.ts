@@ -47,13 +47,14 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const onSigint = () => {
     interrupts++
     if (interrupts === 1) session.runtime.interrupt()
-    else {
-      session.tasks.stopAllSync()
-      process.exit(130)
-    }
+    // The exit event kills every process group and closes the log (installExitCleanup below).
+    else process.exit(130)
   }
   process.on('SIGINT', onSigint)
-  const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
+  const uninstall = installExitCleanup(session.processes, {
+    signals: ['SIGTERM', 'SIGHUP'],
+    also: [() => session.log.close()],
+  })
   try {
     if (opts.args.rewindTo !== undefined) {
       const { runRewind } = await import('./headless-rewind.js')

@@ -137,7 +137,11 @@ async function runSession(
       }),
     ),
   )
-  const uninstall = installExitCleanup(session.tasks, { signals: ['SIGTERM', 'SIGHUP'] })
+  // Ctrl+C is a key in raw mode; a SIGINT comes from elsewhere (kill -INT) and ends the session like SIGTERM.
+  const uninstall = installExitCleanup(session.processes, {
+    signals: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+    also: [() => session.log.close()],
+  })
   // The provider is the last module start-up loads.
   void afterFirstFrame.then(persistCompileCache, () => undefined)
   const stopReducingMemory = reduceMemoryAfterTurns(session.store)

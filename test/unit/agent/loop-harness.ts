@@ -128,7 +128,14 @@ export function makeHarness(opts: {
           get: () => undefined,
           clear: () => undefined,
         },
-        spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
+        spill: {
+          dir: '/tmp',
+          spill: async () => '/tmp/x',
+          open: () => {
+            throw new Error('this test streams no output to spill files')
+          },
+          isSpillPath: () => false,
+        },
         onProgress,
         supportsVision: opts.vision ?? false,
       }),

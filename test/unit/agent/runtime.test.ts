@@ -28,7 +28,14 @@ function makeRuntime(store: Store, files = createFileStateTracker()) {
     workspace: process.cwd(),
     sessionId: 's',
     files,
-    spill: { dir: '/tmp', spill: async () => '/tmp/x', isSpillPath: () => false },
+    spill: {
+      dir: '/tmp',
+      spill: async () => '/tmp/x',
+      open: () => {
+        throw new Error('this test streams no output to spill files')
+      },
+      isSpillPath: () => false,
+    },
     systemPrompt: 'system',
     capabilities: () => ({ supportsVision: false, supportsAllowedTools: false }),
     maxSteps: 10,

@@ -13,7 +13,7 @@ function fakeProcess() {
   const stops: number[] = []
   const exits: Array<[number, NodeJS.Signals]> = []
   const uninstall = installExitCleanup(
-    { stopAllSync: () => stops.push(stops.length) },
+    { killAllSync: () => stops.push(stops.length) },
     { target, exit: (code, signal) => exits.push([code, signal]) },
   )
   return { target, stops, exits, uninstall }
@@ -47,7 +47,7 @@ describe('installExitCleanup (handlers)', () => {
     try {
       installExitCleanup(
         {
-          stopAllSync: () => {
+          killAllSync: () => {
             throw new Error('kill failed')
           },
         },
@@ -58,7 +58,7 @@ describe('installExitCleanup (handlers)', () => {
       process.stderr.write = stderr
     }
     expect(exits).toEqual([143])
-    expect(written.join('')).toContain('could not stop background jobs on exit: kill failed')
+    expect(written.join('')).toContain('could not stop running commands on exit: kill failed')
   })
 
   it('removes every listener when uninstalled', () => {

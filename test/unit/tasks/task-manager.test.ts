@@ -6,6 +6,7 @@ import { execa } from 'execa'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TaskSummary } from '../../../source/store/domain.js'
 import { createPidRegistry } from '../../../source/tasks/pid-registry.js'
+import { createProcessGroups } from '../../../source/tasks/process-groups.js'
 import {
   createTaskManager,
   type TaskManager,
@@ -353,14 +354,17 @@ describe('updates and the registry', () => {
 
   it('records running jobs in the pid registry and forgets them when they end', async () => {
     const registry = createPidRegistry(join(dir, 'state', 'jobs.json'))
-    const tasks = manager({ registry })
+    const processes = createProcessGroups({ registry })
+    const tasks = manager({ processes })
     const task = tasks.launch({ command: WAIT_FOR_GO, cwd: dir })
     expect(registry.list()).toMatchObject([
-      { pid: task.pid, pgid: task.pid, command: WAIT_FOR_GO, ownerPid: process.pid },
+      { pid: task.pid, pgid: task.pid, command: WAIT_FOR_GO, ownerPid: process.pid, kind: 'background' },
     ])
+    expect(processes.pids()).toEqual([task.pid])
     await go()
     await tasks.read('b1', { block: true, timeoutMs: LONG })
     expect(registry.list()).toEqual([])
+    expect(processes.pids()).toEqual([])
   })
 
   it('refuses new work after dispose', async () => {

@@ -111,7 +111,7 @@ describe('Bash', () => {
     expect(result.forModel.length).toBeLessThan(31_000)
     expect(result.forModel.startsWith('line 1 of the long output\n')).toBe(true)
     expect(result.forModel).toContain('line 3000 of the long output')
-    const path = /full output: (\S+) \(Read it with offset\/limit\)/.exec(result.forModel)?.[1]
+    const path = /full output: (\S+) \(lines \d+–\d+; Read it with offset\/limit\)/.exec(result.forModel)?.[1]
     expect(path).toBeDefined()
     expect(env.ctx.spill.isSpillPath(path ?? '')).toBe(true)
     expect(result.display).toMatchObject({ kind: 'command', truncated: true })

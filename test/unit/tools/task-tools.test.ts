@@ -27,7 +27,7 @@ describe('TaskOutput', () => {
     expect(result.forModel).toBe(
       'Task b1 (echo one; echo two >&2; exit 3): failed, exit code 3.\n' +
         'Output since the last TaskOutput call:\none\ntwo\n' +
-        `Full log: ${logPath}`,
+        `Log file: ${logPath}`,
     )
     expect(result.display).toEqual({ kind: 'task', taskId: 'b1', status: 'failed', output: 'one\ntwo\n' })
     const again = await run(taskOutputTool, { task_id: 'b1' }, env.ctx)
