@@ -1,5 +1,6 @@
 // Enforces the one-direction architecture (SPEC §3, EXEMPLARS §1): only source/ui may use React/Ink,
-// nothing outside source/ui (except the CLI wiring) imports source/ui, and the store stays pure.
+// nothing outside source/ui (except the CLI wiring) imports source/ui, the store stays pure, and
+// permissions/ never imports tools/ (tools depend on the permission types, not the other way round).
 import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -46,6 +47,9 @@ for await (const file of walk(source)) {
     }
     if (area === 'tools' && (targetArea === 'agent' || targetArea === 'ui')) {
       say('tools never reach into the runtime or the UI')
+    }
+    if (area === 'permissions' && targetArea === 'tools') {
+      say('permissions/ owns the permission types and never imports tools/')
     }
   }
 }

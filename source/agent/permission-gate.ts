@@ -1,5 +1,5 @@
 import type { ConsentDecision, ConsentRequest, Mode, Risk } from '../store/domain.js'
-import type { PermissionTarget } from '../tools/types.js'
+import type { PermissionTarget } from '../permissions/target.js'
 
 export interface GateCheck {
   tool: string

@@ -1,5 +1,5 @@
 import type { Risk } from '../store/domain.js'
-import type { PermissionTarget } from '../tools/types.js'
+import type { PermissionTarget } from '../permissions/target.js'
 
 /**
  * Which tool calls change the workspace and so get a checkpoint: edits (Edit, Write, NotebookEdit) and

@@ -1,6 +1,6 @@
 import type { Dispatch } from '../store/create-store.js'
 import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../store/domain.js'
-import type { PermissionTarget } from '../tools/types.js'
+import type { PermissionTarget } from './target.js'
 import { isReadOnlyPart } from './classifier.js'
 import { matchCommandPart, matchRule, parseRule, type Rule, ruleCoversTool } from './rules.js'
 import { splitShell } from './shell-split.js'

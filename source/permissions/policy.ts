@@ -1,6 +1,5 @@
 import { basename, isAbsolute, relative, sep } from 'node:path'
 import type { Mode, Risk } from '../store/domain.js'
-import type { PermissionTarget } from '../tools/types.js'
 import {
   bareHost,
   classifyAddress,
@@ -19,6 +18,7 @@ import {
   ruleCoversTool,
 } from './rules.js'
 import { type ShellPart, splitShell } from './shell-split.js'
+import type { PermissionTarget } from './target.js'
 
 /**
  * The permission policy of SPEC §7 as one pure function. Precedence, highest first:

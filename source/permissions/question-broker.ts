@@ -1,6 +1,6 @@
 import type { Dispatch } from '../store/create-store.js'
 import type { QuestionAnswer, QuestionRequest } from '../store/domain.js'
-import type { QuestionAsker } from '../tools/types.js'
+import type { QuestionAsker } from './question-types.js'
 
 /**
  * The question broker: AskUserQuestion and ExitPlanMode await a promise; the question dialog (through

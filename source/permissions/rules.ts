@@ -1,6 +1,6 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import picomatch from 'picomatch'
-import type { PermissionTarget } from '../tools/types.js'
+import type { PermissionTarget } from './target.js'
 import { isReadOnlyPart } from './classifier.js'
 import { type ShellPart, splitShell } from './shell-split.js'
 

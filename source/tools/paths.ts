@@ -1,6 +1,6 @@
 import { homedir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import type { PermissionTarget } from './types.js'
+import type { PermissionTarget } from '../permissions/target.js'
 
 /**
  * Resolves a path given by the model: `~` and `~/…` expand to the home directory, relative paths

@@ -1,32 +1,11 @@
 import type { z } from 'zod'
+import type { QuestionAsker } from '../permissions/question-types.js'
+import type { PermissionTarget } from '../permissions/target.js'
 import type { ImagePart } from '../provider/messages.js'
-import type {
-  ConsentPreview,
-  ErrorCategory,
-  Mode,
-  Question,
-  QuestionAnswer,
-  Risk,
-  ToolDisplay,
-} from '../store/domain.js'
+import type { ConsentPreview, ErrorCategory, Mode, Risk, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
-
-/** What a call touches, for the permission policy. */
-export type PermissionTarget =
-  | { kind: 'none' }
-  | { kind: 'command'; command: string }
-  | { kind: 'path'; path: string; access: 'read' | 'write' }
-  | {
-      kind: 'url'
-      url: string
-      /**
-       * The addresses the host resolved to, when the tool resolved it before asking: the policy judges
-       * these (not the name), and the tool connects only to them.
-       */
-      addresses?: readonly string[]
-    }
 
 /** Remembers what the model has read so Write/Edit can refuse blind or stale writes. */
 export interface FileStateTracker {
@@ -61,14 +40,6 @@ export interface SpillStream {
   /** Bytes cut from the middle so far. */
   readonly droppedBytes: number
   readonly error: string | undefined
-}
-
-/** Asks the user (question dialog / plan approval). Absent when nobody can answer (headless, ci). */
-export interface QuestionAsker {
-  ask(
-    request: { kind: 'questions'; questions: Question[] } | { kind: 'plan'; plan: string },
-    signal: AbortSignal,
-  ): Promise<QuestionAnswer>
 }
 
 /** Whitelisted runtime settings the Config tool may read or change (never permissions). */

@@ -7,7 +7,7 @@ import {
 } from '../../../source/permissions/policy.js'
 import { parseRule } from '../../../source/permissions/rules.js'
 import type { Mode, Risk } from '../../../source/store/domain.js'
-import type { PermissionTarget } from '../../../source/tools/types.js'
+import type { PermissionTarget } from '../../../source/permissions/target.js'
 
 const workspace = '/work/proj'
 const home = '/home/u'

@@ -7,7 +7,7 @@ import {
   RuleSyntaxError,
   suggestRule,
 } from '../../../source/permissions/rules.js'
-import type { PermissionTarget } from '../../../source/tools/types.js'
+import type { PermissionTarget } from '../../../source/permissions/target.js'
 
 const workspace = '/work/proj'
 const home = '/home/u'

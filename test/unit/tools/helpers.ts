@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { createFileStateTracker } from '../../../source/tools/file-state.js'
 import { createOutputSpiller } from '../../../source/tools/spill.js'
 import {
-  type QuestionAsker,
   type RuntimeSettingsApi,
   type Tool,
   type ToolContext,
   ToolError,
   type ToolSuccess,
 } from '../../../source/tools/types.js'
+import type { QuestionAsker } from '../../../source/permissions/question-types.js'
 import type { Mode } from '../../../source/store/domain.js'
 import type { TaskManagerApi } from '../../../source/tasks/types.js'
 

@@ -1,0 +1,35 @@
+/**
+ * What a tool call touches, as the permission policy sees it. Tools build targets from their arguments
+ * (lexical absolute paths); the permission gate fills in `real` (symlinks resolved) before the policy
+ * judges, so the policy stays pure and judges where a write or read really lands.
+ */
+export type PermissionTarget =
+  | { kind: 'none' }
+  | {
+      kind: 'command'
+      command: string
+      /** Directory the command starts in; relative path arguments resolve against it. */
+      cwd?: string
+      /** Real path of every lexical path the command names (see `commandPathsToResolve`). */
+      real?: Readonly<Record<string, string>>
+    }
+  | {
+      kind: 'path'
+      /** Absolute lexical path (`~` expanded, `..` folded, symlinks not resolved). */
+      path: string
+      access: 'read' | 'write'
+      /** The path with symlinks resolved (of its nearest existing parent for a new file). */
+      real?: string
+    }
+  | {
+      kind: 'url'
+      url: string
+      /**
+       * The addresses the host resolved to, when the tool resolved it before asking: the policy judges
+       * these (not the name), and the tool connects only to them.
+       */
+      addresses?: readonly string[]
+    }
+
+export type PathTarget = Extract<PermissionTarget, { kind: 'path' }>
+export type CommandTarget = Extract<PermissionTarget, { kind: 'command' }>
