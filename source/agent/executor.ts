@@ -107,9 +107,11 @@ export async function executeCall(
   )
 
   try {
-    const target = await tool.permissionTarget(args, ctx)
+    // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
+    const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
     const readOnly = tool.isReadOnly(args)
     const verdict = deps.gate.check({ tool: tool.name, risk: tool.risk, target, readOnly })
+    const suggestedRule = verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target)
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
         hint: 'do not retry this call; choose another approach or ask the user',
@@ -122,7 +124,7 @@ export async function executeCall(
           'permission',
           `${tool.name} needs approval (${verdict.reason}) and no user is available`,
           {
-            hint: `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${deps.gate.suggestRule(tool.name, target)}" or another --mode`,
+            hint: `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
             status: 'denied',
           },
         )
@@ -137,7 +139,9 @@ export async function executeCall(
           summary,
           reason: verdict.reason,
           preview,
-          suggestedRule: deps.gate.suggestRule(tool.name, target),
+          suggestedRule,
+          target,
+          readOnly,
         },
         signal,
       )
@@ -158,7 +162,7 @@ export async function executeCall(
     }
     let result: Awaited<ReturnType<typeof tool.execute>>
     try {
-      result = await tool.execute(args, ctx)
+      result = await tool.execute(args, { ...ctx, permission: target })
     } finally {
       if (change) deps.checkpoint?.after()
     }

@@ -1,9 +1,10 @@
-import type { ConsentDecision, ConsentRequest, Mode, Risk } from '../store/domain.js'
 import type { PermissionTarget } from '../permissions/target.js'
+import type { ConsentDecision, ConsentRequest, Mode, Risk } from '../store/domain.js'
 
 export interface GateCheck {
   tool: string
   risk: Risk
+  /** As `resolveTarget` returned it: paths judged after resolving symlinks. */
   target: PermissionTarget
   readOnly: boolean
 }
@@ -11,17 +12,28 @@ export interface GateCheck {
 export interface GateVerdict {
   decision: 'allow' | 'ask' | 'deny'
   reason: string
+  /** The rule "allow always" should save when the default suggestion would not cover this call. */
+  suggestedRule?: string
+}
+
+/** A consent request with what it is about, so a later grant can settle it when it now covers it. */
+export type GateRequest = Omit<ConsentRequest, 'id' | 'createdAt'> & {
+  target?: PermissionTarget
+  readOnly?: boolean
 }
 
 /**
- * What the executor needs from the permission system: a pure verdict, the rule "allow always" would
- * save, and a way to ask the user (a promise; headless answers it by policy).
+ * What the executor needs from the permission system: the target's real paths (resolved once per
+ * call), a pure verdict, the rule "allow always" would save, and a way to ask the user (a promise;
+ * headless answers it by policy).
  */
 export interface PermissionGate {
   mode(): Mode
+  /** Resolves symlinks in the target's paths; the tool's write later checks nothing moved since. */
+  resolveTarget(target: PermissionTarget): Promise<PermissionTarget>
   check(input: GateCheck): GateVerdict
   suggestRule(tool: string, target: PermissionTarget): string
   /** Whether anyone can answer a prompt (false in headless/ci: "ask" becomes a denial). */
   canAsk(): boolean
-  request(req: Omit<ConsentRequest, 'id' | 'createdAt'>, signal: AbortSignal): Promise<ConsentDecision>
+  request(req: GateRequest, signal: AbortSignal): Promise<ConsentDecision>
 }

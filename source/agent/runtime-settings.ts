@@ -27,6 +27,18 @@ export interface RuntimeSettingValues {
 
 export type RuntimeSettingName = keyof RuntimeSettingValues
 
+/**
+ * The settings the runtime offers today: it wires an accessor for each (see Runtime), and the Config
+ * tool's description lists exactly these (`describeSettings`). The others in the table wait for their
+ * runtime effects (#22).
+ */
+export const OFFERED_SETTINGS = ['model', 'showTodos'] as const satisfies readonly RuntimeSettingName[]
+
+/** Accessors for exactly the offered settings: adding one to OFFERED_SETTINGS requires wiring it. */
+export type OfferedSettings = {
+  [K in (typeof OFFERED_SETTINGS)[number]]: SettingAccessor<RuntimeSettingValues[K]>
+}
+
 /** One accessor per whitelisted setting; a setting without an accessor is not offered. */
 export type RuntimeSettingsOptions = {
   [K in RuntimeSettingName]?: SettingAccessor<RuntimeSettingValues[K]>
@@ -125,6 +137,13 @@ function entry<T>(name: string, spec: Spec<T>, accessor: SettingAccessor<T>): En
       return `${name} changed from ${JSON.stringify(previous)} to ${JSON.stringify(value)}.`
     },
   }
+}
+
+/** Name and description of settings from the table, for the Config tool's description. */
+export function describeSettings(
+  names: readonly RuntimeSettingName[] = OFFERED_SETTINGS,
+): Array<{ name: string; description: string }> {
+  return names.map((name) => ({ name, description: SPECS[name].description }))
 }
 
 /** Builds the settings API over the given accessors, in a fixed order (the whitelist's). */

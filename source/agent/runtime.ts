@@ -30,7 +30,7 @@ import { loadImageAttachment } from './images.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
-import { createRuntimeSettings } from './runtime-settings.js'
+import { createRuntimeSettings, type OfferedSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import type { TrustController } from './trust-controller.js'
 import { buildToolDefinitions } from './tool-definitions.js'
@@ -101,7 +101,7 @@ export class Runtime implements RuntimeCommands {
     this.toolDefinitions = buildToolDefinitions(opts.tools)
     this.cwd = opts.workspace
     const store = opts.store
-    this.settings = createRuntimeSettings({
+    const offered: OfferedSettings = {
       model: { get: () => store.getState().session.model, set: (model) => this.setModel(model) },
       showTodos: {
         get: () => store.getState().ui.showTodos,
@@ -109,7 +109,8 @@ export class Runtime implements RuntimeCommands {
           if (store.getState().ui.showTodos !== show) store.dispatch({ type: 'ui/todos-toggled' })
         },
       },
-    })
+    }
+    this.settings = createRuntimeSettings(offered)
   }
 
   get store(): Store {

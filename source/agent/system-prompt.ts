@@ -13,6 +13,8 @@ export interface PromptContext {
   date: string
   gitBranch?: string
   mode: Mode
+  /** Directories added with --add-dir / additionalDirectories. */
+  additionalDirs?: readonly string[]
 }
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
@@ -36,6 +38,11 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
   const env = [
     '# Environment',
     `Working directory: ${ctx.workspace}`,
+    ...(ctx.additionalDirs?.length
+      ? [
+          `Additional directories (readable and editable like the working directory): ${ctx.additionalDirs.join(', ')}`,
+        ]
+      : []),
     `Platform: ${ctx.platform}; shell: ${ctx.shell}`,
     `Session started: ${ctx.date}`,
     ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',

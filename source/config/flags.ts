@@ -24,6 +24,8 @@ export interface ParsedArgs {
   disallowedTools: string[]
   /** `--trust-project`: what the repository brings applies for this run, without asking. */
   trustProject: boolean
+  /** `--add-dir DIR` (repeatable), as given. */
+  addDirs: string[]
   maxSteps: number | undefined
   continue: boolean
   /** `--resume ID` → the id; bare `--resume` → true (picker). */
@@ -88,6 +90,12 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'boolean',
     help: "trust this folder for this run: its repository's rules and settings apply",
   },
+  {
+    long: 'add-dir',
+    kind: 'value',
+    arg: 'DIR',
+    help: 'also read and edit DIR as if it were in the workspace (repeatable)',
+  },
   { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
   { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },
@@ -128,11 +136,17 @@ const BY_SHORT = new Map(OPTIONS.filter((o) => o.short !== undefined).map((o) =>
 /** Parse `argv` (without node and script). Throws UsageError with a specific message. */
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const values = new Map<string, string | true>()
-  const lists = { 'allowed-tools': [] as string[], 'disallowed-tools': [] as string[] }
+  const lists = {
+    'allowed-tools': [] as string[],
+    'disallowed-tools': [] as string[],
+    'add-dir': [] as string[],
+  }
   const positionals: string[] = []
   const set = (spec: OptionSpec, value: string | true, shownAs: string) => {
     if (spec.long === 'allowed-tools' || spec.long === 'disallowed-tools') {
       lists[spec.long].push(...splitRules(String(value), shownAs))
+    } else if (spec.long === 'add-dir') {
+      lists['add-dir'].push(String(value))
     } else {
       values.set(spec.long, value)
     }
@@ -210,7 +224,7 @@ function takeValue(
 
 function build(
   values: Map<string, string | true>,
-  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[] },
+  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[]; 'add-dir': string[] },
   positionals: string[],
 ): ParsedArgs {
   const str = (name: string): string | undefined => {
@@ -278,6 +292,7 @@ function build(
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
     trustProject: flag('trust-project'),
+    addDirs: lists['add-dir'],
     maxSteps,
     continue: flag('continue'),
     resume: resumeValue,

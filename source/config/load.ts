@@ -164,6 +164,8 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
         ask: [...(base.ask ?? []), ...(permissions.ask ?? [])],
         deny: [...(base.deny ?? []), ...(permissions.deny ?? [])],
       }
+      const dirs = [...(base.additionalDirectories ?? []), ...(permissions.additionalDirectories ?? [])]
+      if (dirs.length > 0) merged.permissions.additionalDirectories = dirs
     }
     if (models) {
       const next = { ...merged.models }

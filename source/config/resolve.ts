@@ -23,6 +23,11 @@ export interface ResolvedConfig {
   mode: Mode
   /** Settings rules (with their file as source) plus `--allowed-tools` / `--disallowed-tools`. */
   rules: SourcedRules
+  /**
+   * Directories readable and writable like the workspace: `permissions.additionalDirectories` of the
+   * settings, then `--add-dir`, as written (relative to the workspace, `~` allowed).
+   */
+  additionalDirectories: Array<{ path: string; source: 'settings' | '--add-dir' }>
   /** Flag > settings; undefined = the model profile's default. */
   maxSteps: number | undefined
   headless: boolean
@@ -84,6 +89,13 @@ export function resolveConfig(
     apiKey: apiKey.value,
     mode: mode.value,
     rules,
+    additionalDirectories: [
+      ...(settings.permissions?.additionalDirectories ?? []).map((path) => ({
+        path,
+        source: 'settings' as const,
+      })),
+      ...args.addDirs.map((path) => ({ path, source: '--add-dir' as const })),
+    ],
     maxSteps: args.maxSteps ?? settings.maxSteps,
     headless: args.print,
     outputFormat: args.outputFormat,

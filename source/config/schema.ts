@@ -35,6 +35,8 @@ export const permissionsSchema = z.strictObject({
   allow: ruleList.optional(),
   ask: ruleList.optional(),
   deny: ruleList.optional(),
+  /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */
+  additionalDirectories: z.array(z.string().min(1, 'expected a directory path')).optional(),
 })
 
 /** Per-model overrides of the provider's model profile (all optional). */

@@ -1,9 +1,8 @@
 import type { Dispatch } from '../store/create-store.js'
-import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../store/domain.js'
+import type { ConsentDecision, ConsentPreview, ConsentRequest, Risk } from '../store/domain.js'
+import { ruleCoversCommand } from './command-match.js'
+import { matchRule, parseRule, type Rule, ruleCoversTool } from './rules.js'
 import type { PermissionTarget } from './target.js'
-import { isReadOnlyPart } from './classifier.js'
-import { matchCommandPart, matchRule, parseRule, type Rule, ruleCoversTool } from './rules.js'
-import { splitShell } from './shell-split.js'
 
 /**
  * The consent broker: turns "ask" decisions into promises the executor awaits and the UI (or the
@@ -11,7 +10,18 @@ import { splitShell } from './shell-split.js'
  */
 
 /** A request as the executor files it. `target` lets a later "session"/"always" grant cover it. */
-export type ConsentRequestInput = Omit<ConsentRequest, 'id' | 'createdAt'> & { target?: PermissionTarget }
+export type ConsentRequestInput = Omit<ConsentRequest, 'id' | 'createdAt'> & {
+  target?: PermissionTarget
+  readOnly?: boolean
+}
+
+/** A pending request as the policy sees it, for `recheck`. */
+export interface PendingCall {
+  tool: string
+  risk: Risk
+  target: PermissionTarget
+  readOnly: boolean
+}
 
 export interface ConsentBrokerOptions {
   dispatch: Dispatch
@@ -25,6 +35,12 @@ export interface ConsentBrokerOptions {
   timeoutSeconds?: number
   now?: () => number
   newId?: () => string
+  /**
+   * Re-judges a pending request after a grant added a session rule (the policy, now with that rule):
+   * true settles it as allowed. Without it a request is settled when the rule covers it, which would
+   * also let a grant settle a request that asked for another reason (a protected path).
+   */
+  recheck?: (call: PendingCall) => boolean
   /** Used to decide whether a new session rule covers other pending path requests. */
   workspace?: string
   home?: string
@@ -61,6 +77,7 @@ export class ConsentAbortedError extends Error {
 interface Entry {
   request: ConsentRequest
   target: PermissionTarget
+  readOnly: boolean
   resolve: (decision: ConsentDecision) => void
   cleanup: () => void
 }
@@ -96,17 +113,13 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
   function covers(rule: Rule, entry: Entry): boolean {
     const { request, target } = entry
     if (target.kind === 'none') return request.suggestedRule === rule.text
+    if (opts.recheck)
+      return opts.recheck({ tool: request.tool, risk: request.risk, target, readOnly: entry.readOnly })
     if (!ruleCoversTool(rule, request.tool)) return false
-    if (target.kind !== 'command') return matchRule(rule, { tool: request.tool, target, workspace, home })
-    // Like the policy: every part must be granted by the rule or be a harmless read-only command.
-    const split = splitShell(target.command)
-    if (!split.ok) return false
-    return split.parts.every(
-      (part) =>
-        rule.specifier === undefined ||
-        matchCommandPart(rule.specifier, part) ||
-        (part.writes.length === 0 && isReadOnlyPart(part)),
-    )
+    // Like the policy: every program must be granted by the rule or only read.
+    if (target.kind === 'command')
+      return ruleCoversCommand(rule, target.command, 'grant', { readOnlyCounts: true })
+    return matchRule(rule, { tool: request.tool, target, workspace, home })
   }
 
   function persist(rule: string): void {
@@ -130,7 +143,7 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
       if (signal.aborted) return Promise.reject(new ConsentAbortedError(signal.reason))
       if (opts.policy === 'deny-all')
         return Promise.resolve({ kind: 'deny', note: 'no user available (ci mode)' })
-      const { target, ...fields } = input
+      const { target, readOnly, ...fields } = input
       const request: ConsentRequest = { ...fields, id: newId(), createdAt: now() }
       return new Promise<ConsentDecision>((resolve, reject) => {
         const onAbort = () => {
@@ -150,6 +163,7 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
         entries.set(request.id, {
           request,
           target: target ?? targetFromPreview(input.preview),
+          readOnly: readOnly ?? false,
           resolve,
           cleanup: () => {
             if (timer !== undefined) clearTimeout(timer)

@@ -1,6 +1,7 @@
 import { checkGit } from './classifier-git.js'
 import { checkSed } from './classifier-sed.js'
 import { type ShellPart, type ShellWord, splitShell } from './shell-split.js'
+import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
 
 /**
  * The read-only command classifier: decides whether a shell command can run without consent because
@@ -19,23 +20,27 @@ export function isReadOnlyCommand(command: string): boolean {
 }
 
 /**
- * Whether the program a part runs only reads. Output redirections are NOT considered here (the
- * policy judges them as file writes); `isReadOnlyCommand` rejects them.
+ * Whether every program a part runs only reads, seen through wrappers (`timeout 5 cat x` reads;
+ * `env rm x`, `xargs cat` and `sudo ls` do not count). Output redirections of the part itself are NOT
+ * considered here (the policy judges them as file writes); `isReadOnlyCommand` rejects them.
  */
 export function isReadOnlyPart(part: ShellPart): boolean {
-  const words = [...part.words]
-  if (words[0]?.raw === '!') words.shift()
-  while (words.length > 0 && isAssignment(words[0]!)) {
-    if (DANGEROUS_VARIABLE.test(assignmentName(words[0]!))) return false
-    words.shift()
-  }
-  const [command, ...args] = words
+  return unwrapPart(part).every(isReadOnlyProgram)
+}
+
+/** Whether one unwrapped program only reads: a known reader, with arguments that keep it one. */
+export function isReadOnlyProgram(command: ShellCommand): boolean {
+  if (command.unknown !== undefined || !command.readOnlyWrappers || command.openArgs) return false
+  // Redirections inside an inner script (`bash -c 'ls > f'`) and `time -o FILE` write files.
+  if (command.writes.length > 0 || command.wrapperWrites.length > 0) return false
+  if (command.assignments.some((a) => DANGEROUS_VARIABLE.test(assignmentName(a)))) return false
+  const [program, ...args] = command.words
   // Only assignments (or nothing): sets shell variables of a throwaway shell.
-  if (!command) return true
-  if (command.expands || command.value.includes('/')) return false
+  if (!program) return true
+  if (program.value.includes('/')) return false
   // Own properties only: `constructor` and friends must not resolve to Object.prototype members.
-  if (!Object.hasOwn(CHECKS, command.value)) return false
-  return CHECKS[command.value]!(args)
+  if (!Object.hasOwn(CHECKS, program.value)) return false
+  return CHECKS[program.value]!(args)
 }
 
 type Check = (args: ShellWord[]) => boolean
@@ -43,10 +48,6 @@ type Check = (args: ShellWord[]) => boolean
 /** Variables that change which program runs or what it loads. */
 const DANGEROUS_VARIABLE =
   /^(PATH|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|LD_\w*|DYLD_\w*|GIT_\w*|NODE_OPTIONS|NPM_CONFIG_\w*|PYTHON\w*|PERL\w*|RUBY\w*)$/
-
-function isAssignment(word: ShellWord): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word.raw)
-}
 
 function assignmentName(word: ShellWord): string {
   return word.raw.slice(0, word.raw.indexOf('=')).replace(/\+$/, '')
@@ -124,9 +125,9 @@ const checkHostname: Check = (args) =>
     (a) => !a.expands && a.value.startsWith('-') && !['-F', '--file', '-b', '--boot'].includes(a.value),
   )
 
-const checkEnv: Check = (args) => args.length === 0
-
-const checkPrintenv: Check = (args) => args.every((a) => !a.expands && !a.value.includes('='))
+/** `command -v NAME` / `command -V NAME` only look a name up (other forms are unwrapped before). */
+const checkCommand: Check = (args) =>
+  args.length > 0 && args.every((a) => !a.expands) && args.some((a) => a.value === '-v' || a.value === '-V')
 
 const NPM_READERS = new Set([
   'ls',
@@ -197,8 +198,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   realpath: anyArgs,
   readlink: anyArgs,
   date: checkDate,
-  env: checkEnv,
-  printenv: checkPrintenv,
+  command: checkCommand,
   uname: anyArgs,
   whoami: anyArgs,
   id: anyArgs,

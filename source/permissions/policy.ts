@@ -1,4 +1,4 @@
-import { basename, isAbsolute, relative, sep } from 'node:path'
+import { dirname, isAbsolute, relative } from 'node:path'
 import type { Mode, Risk } from '../store/domain.js'
 import {
   bareHost,
@@ -7,26 +7,20 @@ import {
   describeAddressClass,
   isLocalHostName,
 } from '../util/address-class.js'
-import { isReadOnlyPart } from './classifier.js'
-import {
-  absoluteTarget,
-  describeRule,
-  matchCommandPart,
-  matchCommandPattern,
-  matchRule,
-  type Rule,
-  ruleCoversTool,
-} from './rules.js'
-import { type ShellPart, splitShell } from './shell-split.js'
-import type { PermissionTarget } from './target.js'
+import { evaluateCommand } from './policy-command.js'
+import { type Boundary, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
+import { absoluteTarget, describeRule, matchRule, type Rule, ruleCoversTool, suggestRule } from './rules.js'
+import type { PathTarget, PermissionTarget } from './target.js'
 
 /**
  * The permission policy of SPEC §7 as one pure function. Precedence, highest first:
  *   deny rules (even in dangerous mode) → ci cannot ask the user → trusted reads (session outputs) →
- *   plan mode's hard denials → protected paths (.git/ always asks; outside the workspace, .agent-tui/
- *   and secrets ask in every mode but dangerous) → ask rules → allow rules → the mode table.
- * In ci mode nobody can answer, so every "ask" becomes "deny". Compound shell commands are split and
- * every simple command (and every file it redirects into) must be allowed for the whole to be.
+ *   plan mode's hard denials → protected writes (.git/ always asks; outside the workspace, .agent-tui/
+ *   and secrets ask in every mode but dangerous) → the read boundary (outside the workspace and its
+ *   added directories, and secrets, ask but in dangerous mode) → ask rules → allow rules → the mode table.
+ * Paths are judged as named and as they really are: the gate resolves symlinks into the target's `real`
+ * fields before calling this. In ci mode nobody can answer, so every "ask" becomes "deny". Compound shell
+ * commands are split and every program (seen through wrappers) and every file it names must be allowed.
  */
 
 export type Decision = 'allow' | 'ask' | 'deny'
@@ -45,8 +39,11 @@ export interface PolicyInput {
   /** The tool's own judgement that this call only reads (for commands the policy also classifies). */
   readOnly: boolean
   rules: RuleSet
+  /** Real path of the workspace. */
   workspace: string
   home: string
+  /** Directories readable and writable like the workspace (`--add-dir`, `additionalDirectories`). */
+  additionalDirs?: readonly string[]
   /** Directories whose files may always be read (the session's outputs/spill dir). */
   trustedReadDirs?: readonly string[]
 }
@@ -57,6 +54,8 @@ export interface PolicyResult {
   reason: string
   /** Text of the rule that decided, when one did. */
   rule?: string
+  /** The rule "allow always" should save when the usual suggestion would not help (a read outside). */
+  suggestedRule?: string
 }
 
 /** Tools that only make sense with a person at the keyboard. */
@@ -64,8 +63,7 @@ const ASKS_USER = new Set(['AskUserQuestion', 'ExitPlanMode'])
 
 /** Evaluate one tool call. Never throws. */
 export function evaluate(input: PolicyInput): PolicyResult {
-  const result =
-    input.target.kind === 'command' ? evaluateCommand(input, input.target.command) : evaluateCall(input)
+  const result = input.target.kind === 'command' ? evaluateCommand(input, input.target) : evaluateCall(input)
   if (input.mode === 'ci' && result.decision === 'ask') {
     return {
       ...result,
@@ -76,51 +74,128 @@ export function evaluate(input: PolicyInput): PolicyResult {
   return result
 }
 
-function evaluateCall(input: PolicyInput): PolicyResult {
+export function boundaryOf(input: PolicyInput): Boundary {
+  return {
+    workspace: input.workspace,
+    additionalDirs: input.additionalDirs ?? [],
+    trustedReadDirs: input.trustedReadDirs ?? [],
+  }
+}
+
+/** Absolute lexical and real path of a path target (relative paths are relative to the workspace). */
+export function pathsOf(target: PathTarget, input: PolicyInput): { lexical: string; real: string } {
+  const lexical = absoluteTarget(target.path, input)
+  return { lexical, real: target.real ?? lexical }
+}
+
+export function evaluateCall(input: PolicyInput): PolicyResult {
   const { mode, tool, risk, target } = input
-  const deny = firstMatch(input.rules.deny, input)
+  const deny = firstMatch(input.rules.deny, input, 'restrict')
   if (deny) return { decision: 'deny', reason: `${describeRule(deny)} denies`, rule: deny.text }
   if (mode === 'ci' && ASKS_USER.has(tool)) {
     return { decision: 'deny', reason: 'no user available in ci mode; decide yourself and say so' }
   }
   const local = localAddress(target)
   if (local) return evaluateLocalAddress(input, local)
+  const boundary = boundaryOf(input)
+  const path = target.kind === 'path' ? pathsOf(target, input) : undefined
   const writes = target.kind === 'path' && (target.access === 'write' || risk === 'edit')
-  if (target.kind === 'path' && !writes && isTrustedRead(target.path, input)) {
+  if (path && !writes && isTrustedRead(path.real, boundary)) {
     return { decision: 'allow', reason: 'reading session outputs needs no consent' }
   }
   const planDenial = mode === 'plan' ? planDenies(risk, input.readOnly) : undefined
   if (planDenial) return { decision: 'deny', reason: planDenial }
-  if (writes) {
-    const guarded = protectedWrite(target.path, input)
+  if (path && writes) {
+    const guarded = writeObjection(path.lexical, path.real, boundary)
     if (guarded && (guarded.always || mode !== 'dangerous'))
-      return { decision: 'ask', reason: guarded.reason }
+      return {
+        decision: 'ask',
+        reason: withResolution(guarded.reason, path.lexical, guarded.resolvedTo, input),
+      }
+  } else if (path && mode !== 'dangerous') {
+    const outside = readObjection(path.lexical, path.real, boundary)
+    if (outside && !explicitReadGrant(input.rules.allow, { ...input, tool: readTool(tool) })) {
+      return {
+        decision: 'ask',
+        reason: withResolution(outside.reason, path.lexical, outside.resolvedTo, input),
+        suggestedRule: readRuleFor(path.real, input),
+      }
+    }
   }
-  const ask = firstMatch(input.rules.ask, input)
+  const ask = firstMatch(input.rules.ask, input, 'restrict')
   if (ask) return { decision: 'ask', reason: `${describeRule(ask)} asks`, rule: ask.text }
-  const allow = firstMatch(input.rules.allow, input)
+  const allow = firstMatch(input.rules.allow, input, 'grant')
   if (allow) return { decision: 'allow', reason: `${describeRule(allow)} allows`, rule: allow.text }
   return modeDecision(input)
 }
 
-function firstMatch(rules: readonly Rule[], input: PolicyInput): Rule | undefined {
-  return rules.find((rule) => matchRule(rule, input))
+/** Reads by tools outside the Read family (none today) are judged with Read rules. */
+function readTool(tool: string): string {
+  return ['Read', 'Glob', 'Grep'].includes(tool) ? tool : 'Read'
+}
+
+/**
+ * The read boundary gives way to an allow rule that names the path (`Read(/usr/share/dict/**)`,
+ * `Read(~/.ssh/config)`), never to a bare `Read` or `Read(*)`, which were not written with it in mind.
+ */
+export function explicitReadGrant(rules: readonly Rule[], input: PolicyInput): boolean {
+  return rules.some(
+    (rule) => rule.specifier !== undefined && rule.specifier !== '*' && matchRule(rule, input, 'grant'),
+  )
+}
+
+/**
+ * The rule "allow always" saves for a read outside the boundary: the file's directory, unless that
+ * directory is the file system root, the home directory or holds the workspace — then only the path.
+ */
+export function readRuleFor(real: string, input: Pick<PolicyInput, 'workspace' | 'home'>): string {
+  const dir = dirname(real)
+  if (dir === '/' || dir === input.home || isInside(input.workspace, dir)) {
+    const rel = relative(input.home, real)
+    return `Read(${rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? `~/${rel}` : real})`
+  }
+  return suggestRule('Read', { kind: 'path', path: real, access: 'read' }, input.workspace, input.home)
+}
+
+/** "writes to .git/ always ask (gitlink/config resolves to .git/config)". */
+function withResolution(
+  reason: string,
+  lexical: string,
+  resolvedTo: string | undefined,
+  input: PolicyInput,
+): string {
+  if (resolvedTo === undefined) return reason
+  return `${reason} (${shownPath(lexical, input)} resolves to ${shownPath(resolvedTo, input)})`
+}
+
+/** A path for messages: relative to the workspace inside it, else absolute. */
+export function shownPath(abs: string, input: Pick<PolicyInput, 'workspace'>): string {
+  const prefix = `${input.workspace}/`
+  if (abs === input.workspace) return '.'
+  return abs.startsWith(prefix) ? abs.slice(prefix.length) : abs
+}
+
+function firstMatch(rules: readonly Rule[], input: PolicyInput, use: 'grant' | 'restrict'): Rule | undefined {
+  return rules.find((rule) => matchRule(rule, input, use))
 }
 
 function planDenies(risk: Risk, readOnly: boolean): string | undefined {
   if (risk === 'edit') return 'plan mode does not allow edits'
   if (risk === 'exec' && !readOnly) return 'plan mode only runs read-only commands'
-  if (risk === 'config') return 'plan mode does not change settings'
+  if (risk === 'config' && !readOnly) return 'plan mode does not change settings'
   return undefined
 }
 
 /** The mode table of SPEC §7 for calls no rule or protection decided. */
-function modeDecision(input: PolicyInput): PolicyResult {
+export function modeDecision(
+  input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target'>,
+): PolicyResult {
   const { mode, risk, tool, readOnly } = input
   const allow = (reason: string): PolicyResult => ({ decision: 'allow', reason })
   const ask = (reason: string): PolicyResult => ({ decision: 'ask', reason })
   const deny = (reason: string): PolicyResult => ({ decision: 'deny', reason })
   if (risk === 'read') return allow('reading needs no consent')
+  if (risk === 'config' && readOnly) return allow('reading a setting needs no consent')
   if (risk === 'spawn')
     return allow(mode === 'plan' ? 'plan mode allows read-only subagents' : 'subagents need no consent')
   switch (mode) {
@@ -152,129 +227,9 @@ function modeDecision(input: PolicyInput): PolicyResult {
   }
 }
 
-function evaluateCommand(input: PolicyInput, command: string): PolicyResult {
-  const split = splitShell(command)
-  if (!split.ok) {
-    const deny = input.rules.deny.find(
-      (rule) =>
-        ruleCoversTool(rule, input.tool) &&
-        (rule.specifier === undefined || matchCommandPattern(rule.specifier, command)),
-    )
-    if (deny) return { decision: 'deny', reason: `${describeRule(deny)} denies`, rule: deny.text }
-    const why = `cannot parse the command (${split.reason})`
-    if (input.mode === 'dangerous') return { decision: 'allow', reason: 'dangerous mode allows everything' }
-    if (input.mode === 'ci' || input.mode === 'plan') {
-      return { decision: 'deny', reason: `${why}; ${input.mode} mode denies what it cannot check` }
-    }
-    return { decision: 'ask', reason: `${why}, so it needs consent` }
-  }
-  if (split.parts.length === 0) return evaluateCall({ ...input, target: { kind: 'none' }, readOnly: true })
-  const results = split.parts.map((part) => evaluatePart(input, part))
-  const worst = results.find((r) => r.decision === 'deny') ?? results.find((r) => r.decision === 'ask')
-  if (worst) return worst
-  if (results.length === 1) return results[0]!
-  const rule = results.find((r) => r.rule !== undefined)?.rule
-  const reason = `all ${results.length} commands are allowed`
-  return rule === undefined ? { decision: 'allow', reason } : { decision: 'allow', reason, rule }
-}
-
-/** One simple command: its own rules and read-only status, plus every file it redirects into. */
-function evaluatePart(input: PolicyInput, part: ShellPart): PolicyResult {
-  const shown = `\`${part.text || part.raw}\``
-  const deny = input.rules.deny.find(
-    (rule) => ruleCoversTool(rule, input.tool) && partMatches(rule, part, true),
-  )
-  if (deny) return { decision: 'deny', reason: `${describeRule(deny)} denies ${shown}`, rule: deny.text }
-  const readOnly = isReadOnlyPart(part)
-  if (input.mode === 'plan' && !readOnly) {
-    return { decision: 'deny', reason: `plan mode only runs read-only commands (${shown} is not)` }
-  }
-  const writes = part.writes.map((write): PolicyResult => {
-    if (write.dynamic) {
-      if (input.mode === 'dangerous') return { decision: 'allow', reason: 'dangerous mode allows everything' }
-      if (input.mode === 'plan')
-        return { decision: 'deny', reason: `plan mode does not allow edits (${shown} writes ${write.path})` }
-      return { decision: 'ask', reason: `${shown} writes to ${write.path}, a name only known when it runs` }
-    }
-    const result = evaluateCall({
-      ...input,
-      tool: 'Edit',
-      risk: 'edit',
-      target: { kind: 'path', path: write.path, access: 'write' },
-      readOnly: false,
-    })
-    return { ...result, reason: `${shown} writes ${write.path}: ${result.reason}` }
-  })
-  const command = commandDecision(input, part, readOnly, shown)
-  const all = [command, ...writes]
-  return all.find((r) => r.decision === 'deny') ?? all.find((r) => r.decision === 'ask') ?? command
-}
-
-function commandDecision(
-  input: PolicyInput,
-  part: ShellPart,
-  readOnly: boolean,
-  shown: string,
-): PolicyResult {
-  const ask = input.rules.ask.find(
-    (rule) => ruleCoversTool(rule, input.tool) && partMatches(rule, part, true),
-  )
-  if (ask) return { decision: 'ask', reason: `${describeRule(ask)} asks before ${shown}`, rule: ask.text }
-  const allow = input.rules.allow.find(
-    (rule) => ruleCoversTool(rule, input.tool) && partMatches(rule, part, false),
-  )
-  if (allow) return { decision: 'allow', reason: `${describeRule(allow)} allows ${shown}`, rule: allow.text }
-  const result = modeDecision({ ...input, risk: 'exec', readOnly })
-  if (result.decision === 'allow' && readOnly) return { ...result, reason: `${shown} is a read-only command` }
-  return { ...result, reason: `${result.reason} (${shown})` }
-}
-
-/**
- * Deny and ask rules also match with leading `VAR=value` assignments removed, so `FOO=1 rm x` cannot
- * dodge `Bash(rm *)`. Allow rules match the command as written.
- */
-function partMatches(rule: Rule, part: ShellPart, stripAssignments: boolean): boolean {
-  const spec = rule.specifier
-  if (spec === undefined || spec === '*') return true
-  if (matchCommandPart(spec, part)) return true
-  if (!stripAssignments) return false
-  const first = part.words.findIndex((w) => !/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(w.raw))
-  if (first <= 0) return false
-  const words = part.words.slice(first)
-  return (
-    matchCommandPattern(spec, words.map((w) => w.value).join(' ')) ||
-    matchCommandPattern(spec, words.map((w) => w.raw).join(' '))
-  )
-}
-
-const SECRET_FILE =
-  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass)$/
-const SECRET_DIRS = new Set(['.ssh', '.aws', '.gnupg'])
-
-/** Why a write to `path` must be confirmed; `always` = even in dangerous mode (.git/). */
-function protectedWrite(path: string, input: PolicyInput): { reason: string; always: boolean } | undefined {
-  const abs = absoluteTarget(path, input)
-  const segments = abs.split(sep)
-  if (segments.includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
-  if (!isInside(abs, input.workspace))
-    return { reason: 'writes outside the workspace always ask', always: false }
-  const rel = relative(input.workspace, abs).split(sep)
-  if (rel.includes('.agent-tui')) return { reason: 'writes to .agent-tui/ always ask', always: false }
-  const name = basename(abs)
-  if (SECRET_FILE.test(name) || rel.some((s) => SECRET_DIRS.has(s))) {
-    return { reason: `writes to secrets files (${name}) always ask`, always: false }
-  }
-  return undefined
-}
-
-function isTrustedRead(path: string, input: PolicyInput): boolean {
-  const abs = absoluteTarget(path, input)
-  return (input.trustedReadDirs ?? []).some((dir) => isInside(abs, dir))
-}
-
-function isInside(abs: string, dir: string): boolean {
-  const rel = relative(dir, abs)
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+/** Rules naming the tool itself (deny rules are checked for the shell as a whole this way). */
+export function rulesFor(rules: readonly Rule[], tool: string): Rule[] {
+  return rules.filter((rule) => ruleCoversTool(rule, tool))
 }
 
 /**
@@ -284,7 +239,7 @@ function isInside(abs: string, dir: string): boolean {
  * tool gives them (so DNS cannot point a public name at 127.0.0.1), else on the literal host.
  */
 function evaluateLocalAddress(input: PolicyInput, local: { host: string; what: string }): PolicyResult {
-  const ask = firstMatch(input.rules.ask, input)
+  const ask = firstMatch(input.rules.ask, input, 'restrict')
   if (ask) return { decision: 'ask', reason: `${describeRule(ask)} asks`, rule: ask.text }
   const exact = input.rules.allow.find(
     (rule) => ruleCoversTool(rule, input.tool) && rule.specifier?.toLowerCase() === `domain:${local.host}`,

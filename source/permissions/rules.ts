@@ -1,8 +1,12 @@
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import picomatch from 'picomatch'
+import { isReadOnlyPart, isReadOnlyProgram } from './classifier.js'
+import { type RuleUse, ruleCoversCommand, wildcardRegex } from './command-match.js'
+import { type ShellWord, splitShell } from './shell-split.js'
+import { unwrapPart } from './shell-unwrap.js'
 import type { PermissionTarget } from './target.js'
-import { isReadOnlyPart } from './classifier.js'
-import { type ShellPart, splitShell } from './shell-split.js'
+
+export { matchCommandPart, matchCommandPattern } from './command-match.js'
 
 /**
  * Permission rules: `Tool` or `Tool(specifier)`, e.g. `Bash(npm test *)`, `Edit(source/**)`,
@@ -111,47 +115,29 @@ export function ruleCoversTool(rule: Rule, tool: string): boolean {
 }
 
 /**
- * Whether `rule` covers the call. For a compound shell command every simple command must match
- * (the policy splits commands itself and uses `matchCommandPart`).
+ * Whether `rule` covers the call. Granting (allow) rules must match the path as it really is (symlinks
+ * resolved); restricting (deny, ask) rules match it as named or as it really is. For a compound shell
+ * command see `ruleCoversCommand`: a grant covers every program, a restriction any.
  */
-export function matchRule(rule: Rule, call: RuleCall): boolean {
+export function matchRule(rule: Rule, call: RuleCall, use: RuleUse = 'grant'): boolean {
   if (!ruleCoversTool(rule, call.tool)) return false
   const spec = rule.specifier
   if (spec === undefined || spec === '*') return true
   const { target } = call
   switch (target.kind) {
-    case 'command': {
-      const split = splitShell(target.command)
-      if (!split.ok) return false
-      return split.parts.length > 0 && split.parts.every((part) => matchCommandPart(spec, part))
+    case 'command':
+      return ruleCoversCommand(rule, target.command, use)
+    case 'path': {
+      // A grant is for where the write or read really lands; a restriction also holds for the name.
+      const real = matchPathPattern(spec, target.real ?? target.path, call)
+      if (use === 'grant' || target.real === undefined) return real
+      return real || matchPathPattern(spec, target.path, call)
     }
-    case 'path':
-      return matchPathPattern(spec, target.path, call)
     case 'url':
       return matchDomain(spec, target.url)
     case 'none':
       return false
   }
-}
-
-/** Whether a command specifier covers one simple command (its unquoted or its raw text). */
-export function matchCommandPart(specifier: string, part: ShellPart): boolean {
-  return matchCommandPattern(specifier, part.text) || matchCommandPattern(specifier, part.raw)
-}
-
-/**
- * Command specifiers: `*` is a wildcard; a trailing ` *` (or the legacy `:*`) also matches the bare
- * prefix, so `npm test *` matches `npm test` and `npm test -- foo` but not `npm testing`.
- */
-export function matchCommandPattern(specifier: string, command: string): boolean {
-  const text = command.trim().replace(/\s+/g, ' ')
-  let spec = specifier.trim().replace(/\s+/g, ' ')
-  if (spec.endsWith(':*')) spec = `${spec.slice(0, -2).trimEnd()} *`
-  if (spec.endsWith(' *')) {
-    const prefix = spec.slice(0, -2)
-    return wildcardRegex(prefix, '(?: .*)?').test(text)
-  }
-  return wildcardRegex(spec).test(text)
 }
 
 /** Resolve a target path the way the rules see it (absolute, `~` expanded). */
@@ -190,14 +176,6 @@ function matchDomain(spec: string, url: string): boolean {
   const want = spec.slice('domain:'.length).trim().toLowerCase()
   if (want.startsWith('*.')) return host.endsWith(want.slice(1))
   return host === want
-}
-
-function wildcardRegex(pattern: string, suffix = ''): RegExp {
-  const body = pattern
-    .split('*')
-    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*')
-  return new RegExp(`^${body}${suffix}$`, 's')
 }
 
 function trimSlash(dir: string): string {
@@ -271,16 +249,29 @@ function suggestCommandSpecifier(command: string): string {
   if (!split.ok || split.parts.length === 0) return normalized
   // The part that actually needs the grant: the first one that is not read-only.
   const part = split.parts.find((p) => p.writes.length > 0 || !isReadOnlyPart(p)) ?? split.parts[0]!
-  const words = part.words
+  const programs = unwrapPart(part)
+  const program = programs.find((c) => !isReadOnlyProgram(c)) ?? programs[0]!
+  if (program.wrappers.length > 0) {
+    // A rule for the wrapper (`Bash(sudo *)`, `Bash(xargs *)`) would allow anything behind it: name the
+    // program when a grant for it covers it here, else only this exact command.
+    if (!program.plain || program.assignments.length > 0 || program.unknown !== undefined)
+      return part.raw || normalized
+    return prefixOf(program.words, 0) ?? (part.raw || normalized)
+  }
   let i = 0
-  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.raw)) i++
-  const program = words[i]
-  if (!program || program.expands) return part.raw || normalized
-  const kept = words.slice(0, i + 1).map((w) => w.raw)
-  const sub = words[i + 1]
+  while (i < part.words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(part.words[i]!.raw)) i++
+  return prefixOf(part.words, i) ?? (part.raw || normalized)
+}
+
+/** `npm run build *` for `npm run build --x`: the program (after `skip` assignments) and its subcommand. */
+function prefixOf(words: readonly ShellWord[], skip: number): string | undefined {
+  const program = words[skip]
+  if (!program || program.expands) return undefined
+  const kept = words.slice(0, skip + 1).map((w) => w.raw)
+  const sub = words[skip + 1]
   if (SUBCOMMAND_PROGRAMS.has(program.value) && sub && isPlainWord(sub.value)) {
     kept.push(sub.value)
-    const script = words[i + 2]
+    const script = words[skip + 2]
     if (RUN_SUBCOMMANDS.has(sub.value) && script && isPlainWord(script.value)) kept.push(script.value)
   }
   return `${kept.join(' ')} *`

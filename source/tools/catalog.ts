@@ -1,6 +1,6 @@
 import { askUserQuestionTool } from './ask-user-question.js'
 import { createBashTool } from './bash.js'
-import { configTool } from './config.js'
+import { createConfigTool, type SettingInfo } from './config.js'
 import { editTool } from './edit.js'
 import { exitPlanModeTool } from './exit-plan-mode.js'
 import { globTool } from './glob.js'
@@ -25,6 +25,8 @@ export interface CoreToolOptions {
 export interface CatalogOptions extends CoreToolOptions {
   /** The session's services for WebFetch and WebSearch (summarizer, search settings, notices). */
   web?: WebToolOptions
+  /** The runtime settings the session offers, for the Config tool's description. */
+  settings?: readonly SettingInfo[]
 }
 
 /**
@@ -51,7 +53,7 @@ export function createCatalog(opts: CatalogOptions): AnyTool[] {
     grepTool,
     todoWriteTool,
     askUserQuestionTool,
-    configTool,
+    createConfigTool(opts.settings ?? []),
     exitPlanModeTool,
     createWebFetchTool(opts.web),
     createWebSearchTool(opts.web),

@@ -1,14 +1,27 @@
 import { z } from 'zod'
-import { defineTool, type RuntimeSettingsApi, ToolError, type ToolSuccess } from './types.js'
+import { defineTool, type RuntimeSettingsApi, type Tool, ToolError, type ToolSuccess } from './types.js'
 
-const DESCRIPTION = `Reads or changes a runtime setting of this session.
+/** A setting as the Config tool's description lists it. */
+export interface SettingInfo {
+  name: string
+  description: string
+}
+
+/** The description lists exactly the settings the session accepts, from the same table. */
+function describe(settings: readonly SettingInfo[]): string {
+  const list =
+    settings.length === 0
+      ? '- No settings can be changed in this session.'
+      : `- Settings: ${settings.map((s) => `${s.name} (${s.description})`).join('; ')}. An unknown name returns the list.`
+  return `Reads or changes a runtime setting of this session.
 - Without value: returns the setting's current value. With value: changes it and confirms.
-- Settings: model (model id for the next requests), theme (dark or light), verbose (true/false), observationWindow (1–50 recent tool results kept in full), compactAt (0.3–0.95 of the context window), showTodos (true/false). An unknown name returns the list.
+${list}
 - Permissions (mode, allow/deny/ask rules, bypass) cannot be changed with this tool; only the user can change them.
 - Change settings only when the user asks for it or clearly benefits.`
+}
 
 const schema = z.strictObject({
-  setting: z.string().min(1).describe('Name of the setting, e.g. "verbose" or "observationWindow"'),
+  setting: z.string().min(1).describe('Name of the setting, e.g. "model"'),
   value: z
     .union([z.string(), z.number(), z.boolean()])
     .optional()
@@ -76,48 +89,56 @@ function resolveName(settings: RuntimeSettingsApi, name: string): string {
   throw new ToolError('not_found', `unknown setting "${name}". ${listing}`)
 }
 
-/** The Config tool: reads or sets whitelisted runtime settings; never anything about permissions. */
-export const configTool = defineTool<ConfigArgs>({
-  name: 'Config',
-  description: DESCRIPTION,
-  schema,
-  risk: 'config',
-  isReadOnly: (args) => args.value === undefined,
-  permissionTarget: () => ({ kind: 'none' }),
-  preview: async (args) => ({
-    kind: 'json',
-    text:
-      args.value === undefined ? `read ${args.setting}` : `${args.setting} = ${JSON.stringify(args.value)}`,
-  }),
-  summarize: (args) =>
-    args.value === undefined
-      ? `Config ${args.setting}`
-      : `Config ${args.setting} = ${JSON.stringify(args.value)}`,
-  async execute(args, ctx): Promise<ToolSuccess> {
-    // Refused before the settings are touched: the model must never raise its own permissions.
-    if (isPermissionSetting(args.setting)) {
-      throw new ToolError(
-        'permission',
-        `"${args.setting}" cannot be changed by the model; only the user can change permissions (Shift+Tab or /mode)`,
-        { hint: 'Do not try other names for it. If you need a different mode or a rule, ask the user.' },
-      )
-    }
-    const { settings } = ctx
-    if (!settings) {
-      throw new ToolError('execution', 'runtime settings are not available in this session', {
-        hint: 'Continue with the current settings, or ask the user to change them.',
-      })
-    }
-    const name = resolveName(settings, args.setting)
-    if (args.value === undefined) {
-      const entry = settings.list().find((s) => s.name === name)
-      const text = `${name} = ${JSON.stringify(settings.get(name))}`
-      return {
-        forModel: entry ? `${text} (${entry.description})` : text,
-        display: { kind: 'text', text },
+/**
+ * The Config tool: reads or sets whitelisted runtime settings; never anything about permissions.
+ * `settings` are the ones the session offers (the runtime's table), for the description.
+ */
+export function createConfigTool(settings: readonly SettingInfo[]): Tool<ConfigArgs> {
+  return defineTool<ConfigArgs>({
+    name: 'Config',
+    description: describe(settings),
+    schema,
+    risk: 'config',
+    isReadOnly: (args) => args.value === undefined,
+    permissionTarget: () => ({ kind: 'none' }),
+    preview: async (args) => ({
+      kind: 'json',
+      text:
+        args.value === undefined ? `read ${args.setting}` : `${args.setting} = ${JSON.stringify(args.value)}`,
+    }),
+    summarize: (args) =>
+      args.value === undefined
+        ? `Config ${args.setting}`
+        : `Config ${args.setting} = ${JSON.stringify(args.value)}`,
+    async execute(args, ctx): Promise<ToolSuccess> {
+      // Refused before the settings are touched: the model must never raise its own permissions.
+      if (isPermissionSetting(args.setting)) {
+        throw new ToolError(
+          'permission',
+          `"${args.setting}" cannot be changed by the model; only the user can change permissions (Shift+Tab or /mode)`,
+          { hint: 'Do not try other names for it. If you need a different mode or a rule, ask the user.' },
+        )
       }
-    }
-    const message = settings.set(name, args.value)
-    return { forModel: message, display: { kind: 'text', text: message } }
-  },
-})
+      const { settings } = ctx
+      if (!settings) {
+        throw new ToolError('execution', 'runtime settings are not available in this session', {
+          hint: 'Continue with the current settings, or ask the user to change them.',
+        })
+      }
+      const name = resolveName(settings, args.setting)
+      if (args.value === undefined) {
+        const entry = settings.list().find((s) => s.name === name)
+        const text = `${name} = ${JSON.stringify(settings.get(name))}`
+        return {
+          forModel: entry ? `${text} (${entry.description})` : text,
+          display: { kind: 'text', text },
+        }
+      }
+      const message = settings.set(name, args.value)
+      return { forModel: message, display: { kind: 'text', text: message } }
+    },
+  })
+}
+
+/** A Config tool without a settings list in its description (tests that only execute it). */
+export const configTool = createConfigTool([])

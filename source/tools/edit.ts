@@ -187,9 +187,11 @@ export const editTool = defineTool<EditArgs>({
     const target = await checkWriteTarget(abs, ctx)
     const edit = await computeEdit(args, ctx, target.path)
     const encoded = encodeText(edit.after, edit.format)
-    const st = await atomicWriteFile(target.path, encoded.data).catch((error: NodeJS.ErrnoException) => {
-      throw fsError(error, shown)
-    })
+    const st = await atomicWriteFile(target.path, encoded.data, { expectedRealPath: target.path }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw fsError(error, shown)
+      },
+    )
     ctx.files.recordWrite(await realpath(target.path), st)
 
     const { diff, added, removed } = summarizeDiff(shown, edit.before, edit.after)
@@ -208,12 +210,13 @@ export const editTool = defineTool<EditArgs>({
 })
 
 async function create(abs: string, shown: string, content: string, ctx: ToolContext): Promise<ToolSuccess> {
-  const st = await atomicWriteFile(abs, encodeText(content, DEFAULT_FORMAT).data).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw fsError(error, shown)
-    },
-  )
-  ctx.files.recordWrite(await realpath(abs), st)
+  const target = await checkWriteTarget(abs, ctx)
+  const st = await atomicWriteFile(target.path, encodeText(content, DEFAULT_FORMAT).data, {
+    expectedRealPath: target.path,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw fsError(error, shown)
+  })
+  ctx.files.recordWrite(await realpath(target.path), st)
   const { diff, added, removed } = summarizeDiff(shown, '', content)
   return {
     forModel: `Created ${shown} (${added} lines).`,

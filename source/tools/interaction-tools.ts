@@ -1,5 +1,5 @@
 import { askUserQuestionTool } from './ask-user-question.js'
-import { configTool } from './config.js'
+import { createConfigTool, type SettingInfo } from './config.js'
 import { exitPlanModeTool } from './exit-plan-mode.js'
 import { notebookEditTool } from './notebook-edit.js'
 import { taskOutputTool } from './task-output.js'
@@ -11,13 +11,13 @@ import type { AnyTool } from './types.js'
  * The state and interaction tools (SPEC §6 rows 2, 3, 9–12, 15) in Claude Code's relative order. A
  * fresh array on every call; the catalog splices them between the core tools.
  */
-export function createInteractionTools(): AnyTool[] {
+export function createInteractionTools(settings: readonly SettingInfo[] = []): AnyTool[] {
   return [
     taskOutputTool,
     taskStopTool,
     todoWriteTool,
     askUserQuestionTool,
-    configTool,
+    createConfigTool(settings),
     exitPlanModeTool,
     notebookEditTool,
   ]

@@ -241,9 +241,11 @@ export const notebookEditTool = defineTool<NotebookEditArgs>({
       })
     }
     const planned = planEdit(await readNotebook(target.path, shown), args, shown)
-    const st = await atomicWriteFile(target.path, planned.text).catch((error: NodeJS.ErrnoException) => {
-      throw fsError(error, shown)
-    })
+    const st = await atomicWriteFile(target.path, planned.text, { expectedRealPath: target.path }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw fsError(error, shown)
+      },
+    )
     ctx.files.recordWrite(await realpath(target.path), st)
     const { diff, added, removed } = summarizeDiff(
       planned.diffPath,

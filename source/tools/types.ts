@@ -94,6 +94,11 @@ export interface ToolContext {
   readonly questions?: QuestionAsker
   readonly settings?: RuntimeSettingsApi
   readonly foreground?: ForegroundRegistry
+  /**
+   * The target as the permission check judged it (real paths resolved). A write refuses to go ahead
+   * when the path resolves elsewhere by the time it happens (a symlink swapped in after the check).
+   */
+  readonly permission?: PermissionTarget
 }
 
 export interface ToolSuccess {

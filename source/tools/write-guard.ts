@@ -1,10 +1,12 @@
 import type { Stats } from 'node:fs'
-import { realpath, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
+import { realPathOf } from '../permissions/real-path.js'
+import { PathMovedError } from './atomic-write.js'
 import { displayPath } from './paths.js'
 import { type ToolContext, ToolError } from './types.js'
 
 export interface WriteTarget {
-  /** Where to write: the real path of an existing file, else the resolved path. */
+  /** Where to write: the real path (of the nearest existing parent for a new file), as judged. */
   path: string
   /** The existing file's stat, or undefined for a new file. */
   existing: Stats | undefined
@@ -13,21 +15,25 @@ export interface WriteTarget {
 /**
  * Enforces the read-before-write rule for Write and Edit: an existing file must have been read (or
  * written) in this session and be unchanged on disk since (same mtime and size). Throws a ToolError
- * telling the model what to do otherwise; a directory at the path is also refused.
+ * telling the model what to do otherwise; a directory at the path is also refused. The path must still
+ * resolve where the permission check judged it would (`ctx.permission`): a symlink swapped in since is
+ * refused before anything is read or written.
  */
 export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promise<WriteTarget> {
   const shown = displayPath(absPath, ctx.workspace)
-  const existing = await stat(absPath).catch((error: NodeJS.ErrnoException) => {
+  const path = await realPathOf(absPath)
+  const judged = ctx.permission?.kind === 'path' ? ctx.permission.real : undefined
+  if (judged !== undefined && judged !== path) throw movedError(shown, judged, path)
+  const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined
     throw fsError(error, shown)
   })
-  if (!existing) return { path: absPath, existing: undefined }
+  if (!existing) return { path, existing: undefined }
   if (existing.isDirectory()) {
     throw new ToolError('validation', `${shown} is a directory, not a file.`, {
       hint: 'Give the path of a file inside it.',
     })
   }
-  const path = await realpath(absPath)
   const seen = ctx.files.get(path)
   if (!seen) {
     throw new ToolError('validation', `${shown} already exists and has not been read in this session.`, {
@@ -44,8 +50,17 @@ export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promi
   return { path, existing }
 }
 
+function movedError(shown: string, judged: string, now: string): ToolError {
+  return new ToolError(
+    'permission',
+    `${shown} now resolves to ${now}, not to ${judged} where the permission check judged the write would go (a symlink changed in between); nothing was written.`,
+    { hint: 'Look at the path (ls -l) before trying again; the new target needs its own permission.' },
+  )
+}
+
 /** Maps an fs error to a ToolError with a category the model can act on. */
 export function fsError(error: NodeJS.ErrnoException, shown: string): ToolError {
+  if (error instanceof PathMovedError) return movedError(shown, error.expected, error.actual)
   switch (error.code) {
     case 'ENOENT':
       return new ToolError('not_found', `${shown} does not exist.`)

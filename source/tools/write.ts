@@ -97,9 +97,11 @@ export const writeTool = defineTool<WriteArgs>({
     const planned = await plan(abs, args.content, ctx, target.path)
     const { shown } = planned
     const encoded = encodeText(planned.after, planned.format)
-    const stat = await atomicWriteFile(target.path, encoded.data).catch((error: NodeJS.ErrnoException) => {
-      throw fsError(error, shown)
-    })
+    const stat = await atomicWriteFile(target.path, encoded.data, { expectedRealPath: target.path }).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw fsError(error, shown)
+      },
+    )
     ctx.files.recordWrite(await realpath(target.path), stat)
 
     const { diff, added, removed } = summarizeDiff(shown, planned.before, planned.after)

@@ -4,6 +4,7 @@ import { Runtime } from '../agent/runtime.js'
 import { createTrustController, type TrustController } from '../agent/trust-controller.js'
 import type { ProjectTrust } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
+import { describeSettings } from '../agent/runtime-settings.js'
 import { createSummarizer } from '../agent/web-summarizer.js'
 import { buildSystemPrompt } from '../agent/system-prompt.js'
 import { createLazyCheckpoints } from '../checkpoints/lazy.js'
@@ -12,6 +13,7 @@ import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
+import { realPathOf } from '../permissions/real-path.js'
 import { appendAllowRule } from '../permissions/save-rule.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
@@ -34,8 +36,9 @@ import { createProcessGroups, type ProcessGroups } from '../tasks/process-groups
 import { createCatalog } from '../tools/catalog.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
+import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git.js'
-import { createPermissionGate } from './permission-gate.js'
+import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
 import { SessionError } from './session-error.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
@@ -83,6 +86,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const home = homedir()
   const warnings: string[] = [...config.warnings]
   const projectSessions = sessionsDir(paths, workspace)
+  // Checked before anything is written: a bad --add-dir ends the start with a usage error.
+  const additionalDirs = await resolveAdditionalDirs(config.additionalDirectories, workspace, home, warnings)
 
   let restored: { id: string; path: string; state: State } | null = null
   if (opts.resume) {
@@ -166,6 +171,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
 
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
+  // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
+  const [realWorkspace, realOutputs] = await Promise.all([realPathOf(workspace), realPathOf(outputs)])
+  // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
+  let gateRef: RuntimeGate | undefined
   const broker = createConsentBroker({
     dispatch: store.dispatch,
     policy: opts.interactive ? 'interactive' : 'deny-all',
@@ -174,6 +183,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     alwaysSource: localSettingsLabel,
     timeoutSeconds: config.consentTimeoutSeconds,
+    recheck: (call) => gateRef?.allowsNow(call) ?? false,
     workspace,
     home,
   })
@@ -182,12 +192,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     store,
     rules: config.rules,
     broker,
-    workspace,
+    workspace: realWorkspace,
     home,
-    trustedReadDirs: [outputs],
+    additionalDirs,
+    trustedReadDirs: [realOutputs],
     interactive: opts.interactive,
     savedTo: localSettingsLabel,
   })
+  gateRef = gate
   // Asked for on every tool call; the table and the settings are fixed for the session, so resolve once per model.
   const resolvedProfiles = new Map<string, ModelProfile>()
   const profiles = (model: string): ModelProfile => {
@@ -214,6 +226,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     date: new Date(createdAt).toISOString().slice(0, 10),
     mode: config.mode,
     ...(branch ? { gitBranch: branch } : {}),
+    additionalDirs,
   })
   const retry = config.settings.retry
   const provider = createLazyProvider(async () =>
@@ -230,6 +243,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const { summarizerModel, search } = config.settings
   const tools = createCatalog({
     isReadOnlyCommand,
+    settings: describeSettings(),
     web: {
       ...(summarizerModel
         ? { summarize: createSummarizer(provider, summarizerModel, profiles(summarizerModel)) }

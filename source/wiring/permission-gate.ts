@@ -1,8 +1,9 @@
 import type { PermissionRulesView, RuleView } from '../agent/commands.js'
 import type { PermissionGate } from '../agent/permission-gate.js'
 import type { SourcedRules } from '../config/load.js'
-import type { ConsentBroker } from '../permissions/broker.js'
+import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
+import { resolveTarget } from '../permissions/real-path.js'
 import { type Rule, suggestRule } from '../permissions/rules.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision } from '../store/domain.js'
@@ -11,8 +12,12 @@ export interface GateOptions {
   store: Store
   rules: SourcedRules
   broker: ConsentBroker
+  /** Real path of the workspace. */
   workspace: string
   home: string
+  /** Real paths of the directories added with --add-dir / additionalDirectories. */
+  additionalDirs: string[]
+  /** Real paths of directories the session may always read (its outputs). */
   trustedReadDirs: string[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
@@ -21,6 +26,8 @@ export interface GateOptions {
 }
 
 export type RuntimeGate = PermissionGate & {
+  /** Whether the policy, with the session's grants so far, now allows a pending call. */
+  allowsNow(call: PendingCall): boolean
   resolve(id: string, decision: ConsentDecision): void
   cancelAll(note: string): void
   describeRules(): PermissionRulesView
@@ -32,24 +39,28 @@ export type RuntimeGate = PermissionGate & {
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
+  const check = ({ tool, risk, target, readOnly }: PendingCall) =>
+    evaluate({
+      mode: store.getState().mode,
+      tool,
+      risk,
+      target,
+      readOnly,
+      rules: {
+        allow: [...rules.allow, ...broker.sessionRules()],
+        ask: rules.ask,
+        deny: rules.deny,
+      },
+      workspace,
+      home,
+      additionalDirs: opts.additionalDirs,
+      trustedReadDirs: opts.trustedReadDirs,
+    })
   return {
     mode: () => store.getState().mode,
-    check: ({ tool, risk, target, readOnly }) =>
-      evaluate({
-        mode: store.getState().mode,
-        tool,
-        risk,
-        target,
-        readOnly,
-        rules: {
-          allow: [...rules.allow, ...broker.sessionRules()],
-          ask: rules.ask,
-          deny: rules.deny,
-        },
-        workspace,
-        home,
-        trustedReadDirs: opts.trustedReadDirs,
-      }),
+    resolveTarget: (target) => resolveTarget(target, { workspace, home }),
+    check,
+    allowsNow: (call) => check(call).decision === 'allow',
     suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),
     canAsk: () => opts.interactive,
     request: (req, signal) => broker.request(req, signal),

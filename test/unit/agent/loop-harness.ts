@@ -12,6 +12,7 @@ import { type AnyTool, defineTool, ToolError, type ToolContext } from '../../../
 /** A gate that allows everything: loop tests are about the loop, permissions have their own tests. */
 export const allowAllGate: PermissionGate = {
   mode: () => 'dangerous',
+  resolveTarget: async (target) => target,
   check: () => ({ decision: 'allow', reason: 'test' }),
   suggestRule: (tool) => tool,
   canAsk: () => false,

@@ -13,6 +13,7 @@ const DEFAULTS: ParsedArgs = {
   allowedTools: [],
   disallowedTools: [],
   trustProject: false,
+  addDirs: [],
   maxSteps: undefined,
   continue: false,
   resume: undefined,
@@ -69,6 +70,11 @@ describe('parseArgs: accepted forms', () => {
       ['--disallowed-tools', 'Bash(rm *),WebFetch'],
       { disallowedTools: ['Bash(rm *)', 'WebFetch'] },
     ],
+    [
+      'repeated --add-dir accumulate, in order',
+      ['--add-dir', '../lib', '--add-dir=/srv/shared', 'go'],
+      { addDirs: ['../lib', '/srv/shared'], prompt: 'go' },
+    ],
     ['--max-steps', ['--max-steps', '12'], { maxSteps: 12 }],
     ['--max-steps=', ['--max-steps=3'], { maxSteps: 3 }],
     ['--continue', ['--continue'], { continue: true }],
@@ -124,6 +130,7 @@ describe('parseArgs: errors', () => {
     [['--api-key'], '--api-key needs a value'],
     [['--agent'], '--agent needs a value'],
     [['--allowed-tools'], '--allowed-tools needs a value'],
+    [['--add-dir'], '--add-dir needs a value'],
     [['--mode'], '--mode needs a value'],
     [['--mode', 'yolo'], '--mode must be one of safe, auto, plan, dangerous, ci (got "yolo")'],
     [['-p', '--output-format', 'xml'], '--output-format must be one of text, json, stream-json (got "xml")'],
@@ -185,7 +192,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(24)
+    expect(optionLines).toHaveLength(25)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

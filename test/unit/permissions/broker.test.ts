@@ -4,6 +4,7 @@ import {
   type ConsentRequestInput,
   createConsentBroker,
 } from '../../../source/permissions/broker.js'
+import { evaluate } from '../../../source/permissions/policy.js'
 import type { Action } from '../../../source/store/actions.js'
 
 function setup(
@@ -11,6 +12,7 @@ function setup(
     timeoutSeconds?: number
     onAlways?: (rule: string) => Promise<void> | void
     alwaysSource?: string
+    recheck?: Parameters<typeof createConsentBroker>[0]['recheck']
   } = {},
 ) {
   const actions: Action[] = []
@@ -102,6 +104,40 @@ describe('createConsentBroker', () => {
     expect(actions.filter((a) => a.type === 'consent/resolved')).toHaveLength(3)
     broker.denyAll('shutting down')
     await expect(other).resolves.toEqual({ kind: 'deny', note: 'shutting down' })
+  })
+
+  it('a grant re-judges pending requests with the policy: a protected path still asks', async () => {
+    let broker: ReturnType<typeof createConsentBroker> | undefined
+    const made = setup({
+      recheck: (call) =>
+        evaluate({
+          ...call,
+          mode: 'safe',
+          rules: { allow: broker?.sessionRules() ?? [], ask: [], deny: [] },
+          workspace: '/w',
+          home: '/h',
+        }).decision === 'allow',
+    })
+    broker = made.broker
+    const signal = new AbortController().signal
+    const first = broker.request({ ...bashRequest('rm x', 'Bash(rm *)'), readOnly: false }, signal)
+    const git = broker.request(
+      {
+        ...bashRequest('rm -rf .git', 'Bash(rm *)'),
+        target: { kind: 'command', command: 'rm -rf .git', cwd: '/w' },
+      },
+      signal,
+    )
+    const plain = broker.request(
+      { ...bashRequest('rm y', 'Bash(rm *)'), target: { kind: 'command', command: 'rm y', cwd: '/w' } },
+      signal,
+    )
+    broker.resolve('id1', { kind: 'session' })
+    await expect(first).resolves.toEqual({ kind: 'session' })
+    await expect(plain).resolves.toEqual({ kind: 'once' })
+    expect(broker.pending().map((r) => r.summary)).toEqual(['rm -rf .git'])
+    broker.denyAll('done')
+    await git
   })
 
   it('a session grant for edits covers pending edits under the granted directory', async () => {

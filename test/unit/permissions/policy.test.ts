@@ -285,11 +285,11 @@ describe('evaluate: protected paths', () => {
     expect(result.decision).toBe(decision)
   })
 
-  it('reads of protected files need no consent', () => {
+  it('reads of secrets files need consent (the read boundary)', () => {
     expect(
       evaluate(input({ mode: 'safe', tool: 'Read', risk: 'read', target: read('.env'), readOnly: true }))
         .decision,
-    ).toBe('allow')
+    ).toBe('ask')
   })
 })
 

@@ -1,0 +1,153 @@
+import { isAbsolute, join, resolve } from 'node:path'
+import { isReadOnlyProgram } from './classifier.js'
+import { argumentPaths } from './shell-paths.js'
+import { readPaths } from './shell-reads.js'
+import { type ShellPart, type ShellRedirect, type ShellWord, splitShell } from './shell-split.js'
+import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
+
+/**
+ * One pass over a shell command for the permission policy: its simple commands, the programs each runs
+ * (wrappers peeled), and every file it names for writing or reading, resolved against the directory it
+ * will be in (`cd` tracked). Pure; `real-path.ts` resolves the symlinks of `uses` before the policy runs.
+ */
+
+export interface AnalyzedPart {
+  part: ShellPart
+  commands: ShellCommand[]
+}
+
+export interface PathUse {
+  role: 'read' | 'write'
+  /** `redirect` writes are judged like an Edit of the file; `argument` paths by protections and the read boundary. */
+  via: 'redirect' | 'argument'
+  /** The program using it, for messages. */
+  program: string
+  /** The word as written. */
+  word: string
+  /** Lexical absolute paths, one per directory the command may be in; undefined = only known when it runs. */
+  abs?: string[]
+  /** For a glob: the pattern below each `abs` directory. */
+  pattern?: string
+  /** Index into `parts`. */
+  part: number
+}
+
+export type CommandAnalysis =
+  | { ok: true; parts: AnalyzedPart[]; uses: PathUse[] }
+  | { ok: false; reason: string }
+
+/** Devices every command may use. */
+const HARMLESS = /^\/dev\/(null|stdin|stdout|stderr|zero|u?random|tty|fd\/\d+)$/
+/** More candidate directories than this (many `cd`s) makes relative paths unknown. */
+const MAX_CWDS = 8
+
+/**
+ * Where the command may be: every directory a `cd` could have reached so far. Kept as a growing set
+ * because subshells (`(cd x); rm y`) undo a `cd` the splitter cannot scope; judging a path in every
+ * candidate errs towards asking.
+ */
+interface Cwds {
+  dirs: string[]
+  unknown: boolean
+}
+
+export function analyzeCommand(command: string, cwd: string, home: string): CommandAnalysis {
+  const split = splitShell(command)
+  if (!split.ok) return split
+  const parts = split.parts.map((part) => ({ part, commands: unwrapPart(part) }))
+  const uses: PathUse[] = []
+  let cwds: Cwds = { dirs: [cwd], unknown: false }
+  parts.forEach(({ part, commands }, index) => {
+    const readOnly = commands.every(isReadOnlyProgram)
+    const first = commands.find((c) => c.name !== undefined)?.name ?? part.words[0]?.value ?? 'the command'
+    const add = (role: PathUse['role'], via: PathUse['via'], program: string, word: ShellWord, at: Cwds) => {
+      // `<(cmd)` / `>(cmd)` name a pipe; the command inside is a part of its own.
+      if (/^[<>]\(/.test(word.raw)) return
+      const use: PathUse = {
+        role,
+        via,
+        program,
+        word: word.raw || word.value,
+        part: index,
+        ...locate(word, at, home),
+      }
+      if (use.abs?.every((p) => HARMLESS.test(p)) && use.pattern === undefined) return
+      uses.push(use)
+    }
+    addRedirects(part.redirects, readOnly, (role, word) => add(role, 'redirect', first, word, cwds))
+    for (const cmd of commands) {
+      const here = cmd.chdir ? moveTo(cwds, cmd.chdir, home) : cwds
+      const program = cmd.name ?? 'the command'
+      const reads = isReadOnlyProgram(cmd)
+      addRedirects(cmd.redirects, reads, (role, word) => add(role, 'redirect', program, word, here))
+      for (const arg of argumentPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
+      if (reads) for (const arg of readPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
+      if (cmd.name === 'cd' || cmd.name === 'pushd') cwds = changeDir(cwds, cmd, home)
+    }
+  })
+  return { ok: true, parts, uses }
+}
+
+/** Every lexical path `command` names, for `real-path.ts` to resolve before the policy judges. */
+export function commandPathsToResolve(command: string, cwd: string, home: string): string[] {
+  const analysis = analyzeCommand(command, cwd, home)
+  if (!analysis.ok) return []
+  return [...new Set(analysis.uses.flatMap((u) => u.abs ?? []))]
+}
+
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
+
+/** Output redirections are writes; `<` of a read-only command is a read. */
+function addRedirects(
+  redirects: readonly ShellRedirect[],
+  readOnly: boolean,
+  add: (role: PathUse['role'], word: ShellWord) => void,
+): void {
+  for (const r of redirects) {
+    const target = r.target
+    const isWrite = WRITE_OPS.has(r.op) || (r.op === '>&' && !/^(\d+|-)$/.test(target.value))
+    // A glob in a redirection is bash's "ambiguous redirect" or one unknown file.
+    if (isWrite) add('write', target.glob ? { ...target, expands: true } : target)
+    else if (r.op === '<' && readOnly) add('read', target)
+  }
+}
+
+/** Lexical absolute path(s) of a word; a glob gives its static directory and the pattern below it. */
+function locate(word: ShellWord, cwds: Cwds, home: string): { abs?: string[]; pattern?: string } {
+  if (word.expands) return {}
+  let value = word.value
+  if (value === '~' || value.startsWith('~/')) value = join(home, value.slice(1))
+  else if (value.startsWith('~')) return {} // ~user, ~+, ~-
+  const dirs = isAbsolute(value) ? ['/'] : cwds.unknown ? undefined : cwds.dirs
+  if (!dirs) return {}
+  if (!word.glob) return { abs: dirs.map((d) => resolve(d, value)) }
+  const segments = value.split('/')
+  const at = segments.findIndex((s) => /[*?[{]/.test(s))
+  if (at === -1) return { abs: dirs.map((d) => resolve(d, value)) }
+  const below = segments.slice(at)
+  if (below.includes('..')) return {}
+  const prefix = segments.slice(0, at).join('/') || (value.startsWith('/') ? '/' : '.')
+  return { abs: dirs.map((d) => resolve(d, prefix)), pattern: below.join('/') }
+}
+
+function changeDir(cwds: Cwds, cmd: ShellCommand, home: string): Cwds {
+  const target = cmd.words.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value))
+  if (!target) return grow(cwds, [home])
+  if (target.value === '-') return { dirs: cwds.dirs, unknown: true }
+  const located = locate(target, cwds, home)
+  if (!located.abs || located.pattern !== undefined) return { dirs: cwds.dirs, unknown: true }
+  return grow(cwds, located.abs)
+}
+
+function grow(cwds: Cwds, more: string[]): Cwds {
+  const dirs = [...new Set([...cwds.dirs, ...more])]
+  return dirs.length > MAX_CWDS ? { dirs: cwds.dirs, unknown: true } : { dirs, unknown: cwds.unknown }
+}
+
+/** The directory a wrapper switches to (`env -C DIR`): the command runs there, not in `cwds`. */
+function moveTo(cwds: Cwds, dir: ShellWord, home: string): Cwds {
+  const located = locate(dir, cwds, home)
+  return located.abs && located.pattern === undefined
+    ? { dirs: located.abs, unknown: false }
+    : { dirs: cwds.dirs, unknown: true }
+}

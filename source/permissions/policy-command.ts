@@ -1,0 +1,218 @@
+import { isReadOnlyProgram } from './classifier.js'
+import { type AnalyzedPart, analyzeCommand, type PathUse } from './command-analysis.js'
+import { matchCommandPattern, ruleCoversProgram } from './command-match.js'
+import {
+  boundaryOf,
+  evaluateCall,
+  explicitReadGrant,
+  modeDecision,
+  type PolicyInput,
+  readRuleFor,
+  type PolicyResult,
+  rulesFor,
+  shownPath,
+} from './policy.js'
+import { globObjection, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
+import { describeRule, matchRule, type Rule } from './rules.js'
+import type { CommandTarget } from './target.js'
+
+/**
+ * The shell half of the policy: a command is split into simple commands, each into the programs it
+ * runs (wrappers peeled), and every program and every file it names must be allowed. Pure.
+ */
+
+const allow = (reason: string, rule?: string): PolicyResult =>
+  rule === undefined ? { decision: 'allow', reason } : { decision: 'allow', reason, rule }
+const ask = (reason: string, extra: Partial<PolicyResult> = {}): PolicyResult => ({
+  decision: 'ask',
+  reason,
+  ...extra,
+})
+const deny = (reason: string, rule?: string): PolicyResult =>
+  rule === undefined ? { decision: 'deny', reason } : { decision: 'deny', reason, rule }
+
+/** The first deny, else the first ask, else undefined. */
+function worst(results: readonly PolicyResult[]): PolicyResult | undefined {
+  return results.find((r) => r.decision === 'deny') ?? results.find((r) => r.decision === 'ask')
+}
+
+/** Deny rules with a specifier: they cannot be checked against a program whose name is unknown. */
+function specificDeny(denies: readonly Rule[]): Rule | undefined {
+  return denies.find((r) => r.specifier !== undefined && r.specifier !== '*')
+}
+
+export function evaluateCommand(input: PolicyInput, target: CommandTarget): PolicyResult {
+  const command = target.command
+  const denies = rulesFor(input.rules.deny, input.tool)
+  const analysis = analyzeCommand(command, target.cwd ?? input.workspace, input.home)
+  if (!analysis.ok) {
+    const rule = denies.find(
+      (r) => r.specifier === undefined || r.specifier === '*' || matchCommandPattern(r.specifier, command),
+    )
+    if (rule) return deny(`${describeRule(rule)} denies`, rule.text)
+    const why = `cannot parse the command (${analysis.reason})`
+    if (input.mode === 'dangerous') {
+      const specific = specificDeny(denies)
+      if (specific)
+        return deny(`${why}, so ${describeRule(specific)} cannot be checked against it`, specific.text)
+      return allow('dangerous mode allows everything')
+    }
+    if (input.mode === 'ci' || input.mode === 'plan') {
+      return deny(`${why}; ${input.mode} mode denies what it cannot check`)
+    }
+    return ask(`${why}, so it needs consent`)
+  }
+  if (analysis.parts.length === 0) return evaluateCall({ ...input, target: { kind: 'none' }, readOnly: true })
+  const real = target.real ?? {}
+  const results = analysis.parts.map((part, index) =>
+    evaluatePart(
+      input,
+      part,
+      analysis.uses.filter((u) => u.part === index),
+      real,
+    ),
+  )
+  const bad = worst(results)
+  if (bad) return bad
+  if (results.length === 1) return results[0]!
+  const rule = results.find((r) => r.rule !== undefined)?.rule
+  return allow(`all ${results.length} commands are allowed`, rule)
+}
+
+/** One simple command: the programs it runs (rules, read-only status) and every file it names. */
+function evaluatePart(
+  input: PolicyInput,
+  analyzed: AnalyzedPart,
+  uses: readonly PathUse[],
+  real: Readonly<Record<string, string>>,
+): PolicyResult {
+  const { part, commands } = analyzed
+  const shown = `\`${part.text || part.raw}\``
+  const denies = rulesFor(input.rules.deny, input.tool)
+  for (const program of commands) {
+    const rule = denies.find((r) => ruleCoversProgram(r, part, program, 'restrict'))
+    if (rule) return deny(`${describeRule(rule)} denies ${shown}${through(program)}`, rule.text)
+  }
+  const unknown = commands.find((c) => c.unknown !== undefined)
+  const specific = specificDeny(denies)
+  if (unknown && specific && input.mode === 'dangerous') {
+    return deny(
+      `${shown} runs a program whose name is only known when it runs (${unknown.unknown}), so ${describeRule(specific)} cannot be checked against it`,
+      specific.text,
+    )
+  }
+  const readOnly = commands.every(isReadOnlyProgram)
+  if (input.mode === 'plan' && !readOnly) {
+    return deny(`plan mode only runs read-only commands (${shown} is not)`)
+  }
+  const paths = uses.map((use) => judgeUse(input, use, real, shown))
+  const programs = commands.map((program) => programDecision(input, analyzed, program, shown))
+  const bad = worst([...programs, ...paths])
+  if (bad) return bad
+  return programs.find((r) => r.rule !== undefined) ?? programs[0]!
+}
+
+/** " (it runs `rm` through timeout)" when a wrapper stood between. */
+function through(program: AnalyzedPart['commands'][number]): string {
+  if (program.wrappers.length === 0 || program.name === undefined) return ''
+  return ` (it runs \`${program.name}\` through ${program.wrappers.join(', ')})`
+}
+
+function programDecision(
+  input: PolicyInput,
+  { part }: AnalyzedPart,
+  program: AnalyzedPart['commands'][number],
+  shown: string,
+): PolicyResult {
+  const askRule = rulesFor(input.rules.ask, input.tool).find((r) =>
+    ruleCoversProgram(r, part, program, 'restrict'),
+  )
+  if (askRule) return ask(`${describeRule(askRule)} asks before ${shown}`, { rule: askRule.text })
+  const allowRule = rulesFor(input.rules.allow, input.tool).find((r) =>
+    ruleCoversProgram(r, part, program, 'grant'),
+  )
+  if (allowRule) return allow(`${describeRule(allowRule)} allows ${shown}`, allowRule.text)
+  const readOnly = isReadOnlyProgram(program)
+  const result = modeDecision({ ...input, risk: 'exec', readOnly })
+  if (result.decision === 'allow' && readOnly) return { ...result, reason: `${shown} is a read-only command` }
+  if (program.unknown !== undefined) {
+    return {
+      ...result,
+      reason: `${result.reason} (${shown} runs a program whose name is only known when it runs)`,
+    }
+  }
+  return { ...result, reason: `${result.reason} (${shown})` }
+}
+
+/** A file the command names: writes meet the protected paths, reads the read boundary. */
+function judgeUse(
+  input: PolicyInput,
+  use: PathUse,
+  real: Readonly<Record<string, string>>,
+  shown: string,
+): PolicyResult {
+  const program = use.via === 'redirect' ? shown : `\`${use.program}\``
+  const verb = use.role === 'write' ? 'writes' : 'reads'
+  if (use.abs === undefined) {
+    if (input.mode === 'dangerous') return allow('dangerous mode allows everything')
+    if (use.role === 'write' && input.mode === 'plan')
+      return deny(`plan mode does not allow edits (${shown} writes ${use.word})`)
+    const what = use.via === 'redirect' ? 'a name' : 'a path'
+    return ask(`${program} ${verb} ${use.word}, ${what} only known when it runs`)
+  }
+  const results = use.abs.map((lexical) => {
+    const path = { lexical, real: real[lexical] ?? lexical }
+    return use.role === 'write' ? judgeWrite(input, use, path, program) : judgeRead(input, use, path, program)
+  })
+  return worst(results) ?? allow('no protected path')
+}
+
+function judgeWrite(
+  input: PolicyInput,
+  use: PathUse,
+  path: { lexical: string; real: string },
+  program: string,
+): PolicyResult {
+  const target = { kind: 'path', path: path.lexical, real: path.real, access: 'write' } as const
+  const named = `${program} writes ${use.word}${resolvedNote(path, input)}`
+  if (use.via === 'redirect') {
+    // A redirection is a file edit: the mode and Edit rules decide, like an Edit of that file.
+    const result = evaluateCall({ ...input, tool: 'Edit', risk: 'edit', target, readOnly: false })
+    return { ...result, reason: `${named}: ${result.reason}` }
+  }
+  const editDeny = input.rules.deny.find((r) => matchRule(r, { ...input, tool: 'Edit', target }, 'restrict'))
+  if (editDeny) return deny(`${describeRule(editDeny)} denies ${named}`, editDeny.text)
+  const objection =
+    writeObjection(path.lexical, path.real, boundaryOf(input)) ??
+    (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
+  if (objection && (objection.always || input.mode !== 'dangerous'))
+    return ask(`${named}: ${objection.reason}`)
+  return allow('no protected path')
+}
+
+function judgeRead(
+  input: PolicyInput,
+  use: PathUse,
+  path: { lexical: string; real: string },
+  program: string,
+): PolicyResult {
+  const target = { kind: 'path', path: path.lexical, real: path.real, access: 'read' } as const
+  const named = `${program} reads ${use.word}${resolvedNote(path, input)}`
+  const readInput = { ...input, tool: 'Read', risk: 'read', target, readOnly: true } as const
+  const readDeny = input.rules.deny.find((r) => matchRule(r, readInput, 'restrict'))
+  if (readDeny) return deny(`${describeRule(readDeny)} denies ${named}`, readDeny.text)
+  const boundary = boundaryOf(input)
+  if (input.mode === 'dangerous' || isTrustedRead(path.real, boundary)) return allow('no protected path')
+  const objection =
+    readObjection(path.lexical, path.real, boundary) ??
+    (use.pattern === undefined ? undefined : globObjection(use.pattern, 'read'))
+  if (!objection || explicitReadGrant(input.rules.allow, readInput)) return allow('no protected path')
+  return ask(`${named}: ${objection.reason}`, {
+    suggestedRule: readRuleFor(path.real, input),
+  })
+}
+
+/** " (resolved to .git)" when a symlink took the path somewhere else. */
+function resolvedNote(path: { lexical: string; real: string }, input: PolicyInput): string {
+  return path.real === path.lexical ? '' : ` (resolved to ${shownPath(path.real, input)})`
+}

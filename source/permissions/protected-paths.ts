@@ -1,0 +1,156 @@
+import { basename, isAbsolute, relative, sep } from 'node:path'
+import picomatch from 'picomatch'
+
+/**
+ * Protected paths and the read boundary (SPEC §7), judged on both the path as named and its real path
+ * (symlinks resolved), so `gitlink/config` with `gitlink -> .git` is a write to `.git/`. Pure.
+ */
+
+export interface Boundary {
+  /** Real path of the workspace. */
+  workspace: string
+  /** Real paths of directories added with `--add-dir` / `additionalDirectories`: readable and writable like the workspace. */
+  additionalDirs: readonly string[]
+  /** Real paths the session may always read (its own outputs). */
+  trustedReadDirs: readonly string[]
+}
+
+export interface Objection {
+  /** Human text, e.g. `writes to .git/ always ask`. */
+  reason: string
+  /** Asks even in dangerous mode (`.git/`). */
+  always: boolean
+  /** The path that raised it, when only the real path did (`gitlink/config` → `.git/config`). */
+  resolvedTo?: string
+}
+
+const SECRET_FILE =
+  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks|ppk)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass|\.my\.cnf|\.vault-token|credentials(\.json)?|application_default_credentials\.json)$/
+/** `.env` templates that hold no secrets by convention. */
+const ENV_TEMPLATE = /^\.env\.(example|sample|template|dist)$/
+const SECRET_DIRS = new Set(['.ssh', '.aws', '.gnupg', '.azure', '.password-store'])
+/** Secret stores that are a directory inside another one (`~/.config/gh`, `~/.docker/config.json`). */
+const SECRET_SUFFIXES = [
+  `${sep}.config${sep}gh${sep}`,
+  `${sep}.config${sep}gcloud${sep}`,
+  `${sep}.kube${sep}config`,
+  `${sep}.docker${sep}config.json`,
+]
+
+/** Names a glob is tested against: if it could match one of them, it may reach a protected file. */
+const SECRET_SAMPLES = [
+  '.env',
+  '.env.local',
+  'id_rsa',
+  'id_ed25519',
+  'server.pem',
+  'tls.key',
+  '.npmrc',
+  '.netrc',
+  '.git-credentials',
+  'credentials',
+]
+const GUARDED_DIR_SAMPLES = ['.git', '.agent-tui', ...SECRET_DIRS]
+
+export function isInside(abs: string, dir: string): boolean {
+  const rel = relative(dir, abs)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
+}
+
+function rootOf(abs: string, b: Boundary): string | undefined {
+  return [b.workspace, ...b.additionalDirs].find((root) => isInside(abs, root))
+}
+
+/** The secret file or store `abs` is part of, for messages (`.env`, `.ssh`), or undefined. */
+export function secretName(abs: string, b: Boundary): string | undefined {
+  const root = rootOf(abs, b)
+  const segments = (root === undefined ? abs : relative(root, abs)).split(sep)
+  const name = basename(abs)
+  if (SECRET_FILE.test(name) && !ENV_TEMPLATE.test(name)) return name
+  const dir = segments.find((s) => SECRET_DIRS.has(s))
+  if (dir) return dir
+  const suffix = SECRET_SUFFIXES.find((s) => `${abs}${sep}`.includes(s) || abs.endsWith(s))
+  return suffix?.split(sep).filter(Boolean).join('/')
+}
+
+function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo'> | undefined {
+  if (abs.split(sep).includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
+  const root = rootOf(abs, b)
+  if (root === undefined) return { reason: `writes outside ${boundaryName(b)} always ask`, always: false }
+  if (relative(root, abs).split(sep).includes('.agent-tui'))
+    return { reason: 'writes to .agent-tui/ always ask', always: false }
+  const secret = secretName(abs, b)
+  if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
+  return undefined
+}
+
+function readObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo'> | undefined {
+  if (rootOf(abs, b) === undefined)
+    return { reason: `reads outside ${boundaryName(b)} need consent`, always: false }
+  const secret = secretName(abs, b)
+  if (secret) return { reason: `reads of secrets files (${secret}) need consent`, always: false }
+  return undefined
+}
+
+function boundaryName(b: Boundary): string {
+  return b.additionalDirs.length > 0 ? 'the workspace and the added directories' : 'the workspace'
+}
+
+function judgeBoth(
+  lexical: string,
+  real: string,
+  judge: (abs: string) => Omit<Objection, 'resolvedTo'> | undefined,
+): Objection | undefined {
+  const named = judge(lexical)
+  const resolved = real === lexical ? undefined : judge(real)
+  // `.git/` (always) wins over a milder objection of the other path.
+  if (resolved && (!named || (resolved.always && !named.always))) return { ...resolved, resolvedTo: real }
+  return named
+}
+
+/** Why writing `lexical` (really `real`) must be confirmed: `.git/` (always), outside, `.agent-tui/`, secrets. */
+export function writeObjection(lexical: string, real: string, b: Boundary): Objection | undefined {
+  return judgeBoth(lexical, real, (abs) => writeObjectionOf(abs, b))
+}
+
+/** Why reading `lexical` (really `real`) must be confirmed: outside the boundary, or a secrets file. */
+export function readObjection(lexical: string, real: string, b: Boundary): Objection | undefined {
+  if (isTrustedRead(real, b)) return undefined
+  return judgeBoth(lexical, real, (abs) => readObjectionOf(abs, b))
+}
+
+export function isTrustedRead(real: string, b: Boundary): boolean {
+  return b.trustedReadDirs.some((dir) => isInside(real, dir))
+}
+
+/**
+ * Why a glob (`rm -rf .g*`, `cat .env*`) below an unobjectionable directory may still reach a protected
+ * name. Bash globs skip dotfiles unless the pattern names the dot, as picomatch does with `dot: false`.
+ */
+export function globObjection(pattern: string, role: 'read' | 'write'): Objection | undefined {
+  const segments = pattern.split('/').filter((s) => s !== '')
+  const last = segments.at(-1) ?? ''
+  const matches = (glob: string, names: readonly string[]) => {
+    const test = picomatch(glob, { dot: false })
+    return names.find((n) => test(n))
+  }
+  for (const segment of role === 'write' ? segments : segments.slice(0, -1)) {
+    const dir = matches(segment, GUARDED_DIR_SAMPLES)
+    if (dir === '.git' && role === 'write')
+      return { reason: `"${pattern}" may match .git/; writes to .git/ always ask`, always: true }
+    if (dir && (role === 'write' || SECRET_DIRS.has(dir)))
+      return {
+        reason: `"${pattern}" may match ${dir}/, which ${role === 'write' ? 'always asks' : 'needs consent'}`,
+        always: false,
+      }
+  }
+  // A bare `*` matches any name, so it would flag every glob; a pattern with literal text (`*.pem`, `id_*`,
+  // `.env*`) names what it is after.
+  const secret = /^[*?]+$/.test(last) ? undefined : matches(last, SECRET_SAMPLES)
+  if (secret)
+    return {
+      reason: `"${pattern}" may match secrets files (${secret}), which ${role === 'write' ? 'always ask' : 'need consent'}`,
+      always: false,
+    }
+  return undefined
+}

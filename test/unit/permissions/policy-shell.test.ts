@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest'
+import {
+  type Decision,
+  evaluate,
+  type PolicyInput,
+  type RuleSet,
+} from '../../../source/permissions/policy.js'
+import { parseRule } from '../../../source/permissions/rules.js'
+import type { PermissionTarget } from '../../../source/permissions/target.js'
+import type { Mode } from '../../../source/store/domain.js'
+
+const workspace = '/work/proj'
+const home = '/home/u'
+
+function rules(spec: { allow?: string[]; ask?: string[]; deny?: string[] } = {}): RuleSet {
+  const parse = (list: string[] = []) => list.map((text) => parseRule(text, '--flag'))
+  return { allow: parse(spec.allow), ask: parse(spec.ask), deny: parse(spec.deny) }
+}
+
+/** Symlinks of the test workspace, as the gate's resolver would report them. */
+const LINKS: Record<string, string> = {
+  [`${workspace}/gitlink`]: `${workspace}/.git`,
+  [`${workspace}/gitlink/config`]: `${workspace}/.git/config`,
+  [`${workspace}/link`]: '/work/outside',
+  [`${workspace}/link/f`]: '/work/outside/f',
+  [`${workspace}/innocuous.txt`]: `${workspace}/.env`,
+  [`${workspace}/etc-link`]: '/etc/shadow',
+}
+
+function bash(command: string, cwd = workspace): PermissionTarget {
+  return { kind: 'command', command, cwd, real: LINKS }
+}
+
+function decide(
+  mode: Mode,
+  command: string,
+  spec: { allow?: string[]; ask?: string[]; deny?: string[] } = {},
+  extra: Partial<PolicyInput> = {},
+) {
+  return evaluate({
+    mode,
+    tool: 'Bash',
+    risk: 'exec',
+    target: bash(command),
+    readOnly: false,
+    rules: rules(spec),
+    workspace,
+    home,
+    ...extra,
+  })
+}
+
+const ALL_MODES: Mode[] = ['safe', 'auto', 'plan', 'dangerous', 'ci']
+
+describe('protected paths beat allow rules, for Bash too', () => {
+  it.each<[string, string, Mode, Decision]>([
+    ['rm -rf .git ../dir', 'Bash(rm *)', 'safe', 'ask'],
+    ['rm -rf .git ../dir', 'Bash(rm *)', 'auto', 'ask'],
+    ['rm -rf .git', 'Bash(rm *)', 'dangerous', 'ask'],
+    ['rm -rf .git', 'Bash(rm *)', 'ci', 'deny'],
+    ['touch ../outside/x', 'Bash(touch *)', 'ci', 'deny'],
+    ['touch ../outside/x', 'Bash(touch *)', 'safe', 'ask'],
+    ['touch ../outside/x', 'Bash(touch *)', 'dangerous', 'allow'],
+    ['touch inside.txt', 'Bash(touch *)', 'ci', 'allow'],
+    ['touch link/f', 'Bash(touch *)', 'ci', 'deny'],
+    ['rm gitlink/config', 'Bash(rm *)', 'dangerous', 'ask'],
+    ['cp a.txt /tmp/b.txt', 'Bash(cp *)', 'safe', 'ask'],
+    ['cp ~/.ssh/id_rsa ./key', 'Bash(cp *)', 'safe', 'ask'],
+    ['cp a.txt b.txt', 'Bash(cp *)', 'ci', 'allow'],
+    ['cp -t ../out a.txt', 'Bash(cp *)', 'ci', 'deny'],
+    ['mv a.txt .agent-tui/settings.json', 'Bash(mv *)', 'auto', 'ask'],
+    ['mv .env old.env', 'Bash(mv *)', 'auto', 'ask'],
+    ['tee -a .env < x', 'Bash(tee *)', 'auto', 'ask'],
+    ['ln -s ../.git', 'Bash(ln *)', 'dangerous', 'ask'],
+    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'ci', 'allow'],
+    ['mkdir -p ../sibling', 'Bash(mkdir *)', 'ci', 'deny'],
+    ['chmod +x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
+    ['chmod -x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
+    ['chown bob ~/.bashrc', 'Bash(chown *)', 'safe', 'ask'],
+    ['truncate -s 0 .env.local', 'Bash(truncate *)', 'safe', 'ask'],
+    ['dd if=/dev/zero of=.git/index bs=1 count=1', 'Bash(dd *)', 'dangerous', 'ask'],
+    ['dd if=a of=b', 'Bash(dd *)', 'ci', 'allow'],
+    ["sed -i 's/a/b/' .git/config", 'Bash(sed *)', 'dangerous', 'ask'],
+    ["sed -i.bak -e 's/a/b/' ../x.txt", 'Bash(sed *)', 'ci', 'deny'],
+    ["sed 's/a/b/' .git/config", 'Bash(sed *)', 'ci', 'allow'],
+    ['install -m 755 hook .git/hooks/pre-commit', 'Bash(install *)', 'dangerous', 'ask'],
+    ['rsync -a dist/ ../release/', 'Bash(rsync *)', 'ci', 'deny'],
+    ['rsync -a dist/ host:/srv/www', 'Bash(rsync *)', 'ci', 'allow'],
+    ['curl -o .git/hooks/post-checkout https://x', 'Bash(curl *)', 'dangerous', 'ask'],
+    ['wget -O ../x https://x', 'Bash(wget *)', 'ci', 'deny'],
+    ['tar xzf a.tgz -C ..', 'Bash(tar *)', 'ci', 'deny'],
+    ['tar czf ../a.tgz src', 'Bash(tar *)', 'ci', 'deny'],
+    ['sort -o ../out.txt in.txt', 'Bash(sort *)', 'ci', 'deny'],
+    ['timeout 5 rm -rf .git', 'Bash(timeout *)', 'dangerous', 'ask'],
+    ["bash -c 'rm -rf .git'", 'Bash(bash *)', 'dangerous', 'ask'],
+    ["bash -c 'echo x > .git/config'", 'Bash(bash *)', 'dangerous', 'ask'],
+    ['find . -name x -exec rm {} +', 'Bash(find *)', 'ci', 'deny'],
+    ['rm -rf $DIR', 'Bash(rm *)', 'ci', 'deny'],
+    ['rm -rf $DIR', 'Bash(rm *)', 'safe', 'ask'],
+    ['rm -rf .g*', 'Bash(rm *)', 'dangerous', 'ask'],
+    ['rm -rf .??*', 'Bash(rm *)', 'dangerous', 'ask'],
+    ['rm -rf *.o build/*', 'Bash(rm *)', 'ci', 'allow'],
+    ['rm -f certs/*.pem', 'Bash(rm *)', 'auto', 'ask'],
+    ['rm -rf ../*', 'Bash(rm *)', 'ci', 'deny'],
+    ['git config core.fsmonitor "touch /tmp/X"', 'Bash(git config *)', 'dangerous', 'ask'],
+    ['git config --global user.name x', 'Bash(git config *)', 'safe', 'ask'],
+    ['git config --get user.name', 'Bash(git config *)', 'ci', 'allow'],
+    ['git remote add evil https://x', 'Bash(git remote *)', 'dangerous', 'ask'],
+    ['git -C sub remote set-url origin https://x', 'Bash(git *)', 'dangerous', 'ask'],
+    ['git branch -u origin/main', 'Bash(git branch *)', 'dangerous', 'ask'],
+    ['git push -u origin main', 'Bash(git push *)', 'dangerous', 'ask'],
+    ['git lfs install', 'Bash(git lfs *)', 'dangerous', 'ask'],
+    ['git commit -m x', 'Bash(git commit *)', 'ci', 'allow'],
+    ['git clone https://x ../elsewhere', 'Bash(git clone *)', 'ci', 'deny'],
+  ])('%s with %s in %s mode → %s', (command, allow, mode, decision) => {
+    expect(decide(mode, command, { allow: [allow] }).decision).toBe(decision)
+  })
+
+  it('tracks `cd`: a relative path after `cd ..` is judged from there', () => {
+    expect(decide('ci', 'cd .. && touch x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+    expect(decide('ci', 'cd sub && touch x', { allow: ['Bash(touch *)', 'Bash(cd *)'] }).decision).toBe(
+      'allow',
+    )
+    expect(decide('ci', 'cd /tmp; rm -rf x', { allow: ['Bash(rm *)'] }).decision).toBe('deny')
+    expect(decide('safe', 'cd $D && rm x', { allow: ['Bash(rm *)'] }).decision).toBe('ask')
+    // A subshell's `cd` may or may not apply later: both places are judged.
+    expect(decide('ci', '(cd sub); touch ../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+  })
+
+  it('judges paths from the session cwd', () => {
+    const inSub = (command: string) =>
+      evaluate({
+        mode: 'ci',
+        tool: 'Bash',
+        risk: 'exec',
+        target: bash(command, `${workspace}/sub`),
+        readOnly: false,
+        rules: rules({ allow: ['Bash(touch *)'] }),
+        workspace,
+        home,
+      }).decision
+    expect(inSub('touch ../x')).toBe('allow')
+    expect(inSub('touch ../../x')).toBe('deny')
+  })
+
+  it('says which program writes where, and what a symlink resolved to', () => {
+    expect(decide('dangerous', 'rm -rf gitlink', { allow: ['Bash(rm *)'] })).toEqual({
+      decision: 'ask',
+      reason: '`rm` writes gitlink (resolved to .git): writes to .git/ always ask',
+    })
+    expect(decide('ci', 'touch ../outside/x', { allow: ['Bash(touch *)'] }).reason).toBe(
+      '`touch` writes ../outside/x: writes outside the workspace always ask; nobody can answer in ci mode, so it is denied',
+    )
+    expect(decide('safe', 'rm -rf $DIR', { allow: ['Bash(rm *)'] }).reason).toBe(
+      '`rm` writes $DIR, a path only known when it runs',
+    )
+  })
+
+  it('Edit deny rules hold for the files a command writes', () => {
+    expect(decide('dangerous', 'rm package-lock.json', { deny: ['Edit(*.json)'] }).decision).toBe('deny')
+  })
+
+  it('added directories are writable like the workspace', () => {
+    const extra = { additionalDirs: ['/work/shared'] }
+    expect(decide('ci', 'touch /work/shared/x', { allow: ['Bash(touch *)'] }, extra).decision).toBe('allow')
+    expect(decide('ci', 'touch /work/shared/.git/x', { allow: ['Bash(touch *)'] }, extra).decision).toBe(
+      'deny',
+    )
+    expect(decide('ci', 'touch /work/other/x', { allow: ['Bash(touch *)'] }, extra).decision).toBe('deny')
+  })
+})
+
+describe('deny rules hold through wrappers', () => {
+  const wrapped = [
+    'rm -rf x',
+    '/bin/rm -rf x',
+    './rm x',
+    '/usr/bin/env rm x',
+    'command rm x',
+    'builtin command rm x',
+    'exec rm x',
+    "bash -c 'rm -rf x'",
+    "sh -c 'ls; rm x'",
+    'bash -lc "timeout 5 rm x"',
+    'env rm x',
+    'env -i FOO=1 rm x',
+    'xargs rm',
+    'find . | xargs -0 rm -f',
+    'eval "rm -rf x"',
+    'eval rm x',
+    'nice rm x',
+    'nice -n 10 rm x',
+    'nohup rm x &',
+    'timeout 5 rm x',
+    'timeout -s KILL 5 rm x',
+    'time rm x',
+    'stdbuf -o0 rm x',
+    'sudo rm x',
+    'sudo -u root rm x',
+    'doas rm x',
+    'setsid rm x',
+    "watch 'rm x'",
+    'find . -exec rm {} \\;',
+    'FOO=1 rm x',
+    'if true; then rm x; fi',
+    'RM=rm; $RM x',
+    '$RM x',
+    '$(echo rm) x',
+    '`echo rm` x',
+    'bash -c "$CMD"',
+    'eval "$CMD"',
+    'echo "rm x" | sh',
+  ]
+
+  it.each(wrapped)('--disallowed-tools "Bash(rm *)" denies %j in dangerous mode', (command) => {
+    expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('deny')
+  })
+
+  it.each(['ls', 'timeout 5 ls', "bash -c 'git status'", 'command -v rm', 'echo rm', 'npm run rm'])(
+    '%j is not denied by Bash(rm *)',
+    (command) => {
+      expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
+    },
+  )
+
+  it('an unparseable command is denied in dangerous mode when deny rules cannot be checked', () => {
+    expect(decide('dangerous', 'case x in *) rm y;; esac', { deny: ['Bash(rm *)'] }).decision).toBe('deny')
+    expect(decide('dangerous', 'case x in *) rm y;; esac').decision).toBe('allow')
+  })
+
+  it('says which wrapper it saw through', () => {
+    expect(decide('dangerous', 'timeout 5 rm x', { deny: ['Bash(rm *)'] }).reason).toBe(
+      'rule Bash(rm *) in --flag denies `timeout 5 rm x` (it runs `rm` through timeout)',
+    )
+  })
+
+  it('ask rules hold through wrappers as well', () => {
+    expect(decide('dangerous', 'nice git push', { ask: ['Bash(git push *)'] }).decision).toBe('ask')
+  })
+})
+
+describe('a program whose name is only known when it runs', () => {
+  const unknown = ['$RM x', 'RM=rm; $RM x', '$(echo rm) x', 'bash -c "$CMD"', 'eval "$CMD"', 'echo x | bash']
+  it.each(unknown.flatMap((c) => ALL_MODES.map((m) => [c, m] as const)))('%j in %s mode', (command, mode) => {
+    const expected: Record<Mode, Decision> = {
+      safe: 'ask',
+      auto: 'ask',
+      plan: 'deny',
+      ci: 'deny',
+      dangerous: 'allow',
+    }
+    expect(decide(mode, command).decision).toBe(expected[mode])
+  })
+
+  it('is not covered by an allow rule for some program, only by one for the whole tool', () => {
+    expect(decide('ci', '$RM x', { allow: ['Bash(rm *)'] }).decision).toBe('deny')
+    expect(decide('ci', '$RM x', { allow: ['Bash'] }).decision).toBe('allow')
+  })
+
+  it('a deny rule for the whole tool still applies', () => {
+    expect(decide('dangerous', '$RM x', { deny: ['Bash'] }).decision).toBe('deny')
+  })
+})
+
+describe('allow rules see through plain wrappers only', () => {
+  it.each<[string, string, Decision]>([
+    ['timeout 60 npm test', 'Bash(npm test *)', 'allow'],
+    ["bash -c 'npm test'", 'Bash(npm test *)', 'allow'],
+    ["bash -c 'npm test && ls'", 'Bash(npm test *)', 'allow'],
+    ["bash -c 'npm test && rm x'", 'Bash(npm test *)', 'ask'],
+    ['nice -n 5 npm test', 'Bash(npm test *)', 'allow'],
+    ['sudo npm test', 'Bash(npm test *)', 'ask'],
+    ['env PATH=. npm test', 'Bash(npm test *)', 'ask'],
+    ['xargs npm test', 'Bash(npm test *)', 'ask'],
+    ['/opt/npm test', 'Bash(npm test *)', 'ask'],
+    ['FOO=1 npm test', 'Bash(npm test *)', 'ask'],
+  ])('%j with %s in safe mode → %s', (command, allow, decision) => {
+    expect(decide('safe', command, { allow: [allow] }).decision).toBe(decision)
+  })
+})
+
+describe('reads have a boundary too', () => {
+  const table: Array<[string, Record<Mode, Decision>]> = [
+    ['cat /etc/shadow', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat .env', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['head ~/.ssh/id_rsa', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat innocuous.txt', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat etc-link', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat < /etc/shadow', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['grep -r token ~/.aws', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['ls ..', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['timeout 5 cat /etc/passwd', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['git -C ../other log', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat .env*', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat $FILE', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    ['cat README.md', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
+    [
+      'grep -rn /etc/passwd src',
+      { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' },
+    ],
+    ['cat .env.example', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
+    ['echo /etc/shadow', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
+  ]
+  it.each(table.flatMap(([c, byMode]) => ALL_MODES.map((m) => [c, m, byMode[m]] as const)))(
+    '%j in %s mode → %s',
+    (command, mode, decision) => {
+      expect(decide(mode, command).decision).toBe(decision)
+    },
+  )
+
+  it('an allow rule for the command does not open the boundary; a Read rule naming the path does', () => {
+    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)'] }).decision).toBe('deny')
+    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read(/etc/**)'] }).decision).toBe('allow')
+    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read'] }).decision).toBe('deny')
+  })
+
+  it('added directories and the session outputs are inside the boundary', () => {
+    const extra = { additionalDirs: ['/work/shared'], trustedReadDirs: ['/state/outputs/s1'] }
+    expect(decide('safe', 'cat /work/shared/notes.md', {}, extra).decision).toBe('allow')
+    expect(decide('safe', 'cat /state/outputs/s1/out.txt', {}, extra).decision).toBe('allow')
+    expect(decide('safe', 'cat /work/shared/.env', {}, extra).decision).toBe('ask')
+  })
+
+  it('a Read deny rule holds for the files a command reads', () => {
+    expect(decide('dangerous', 'cat secrets/a.txt', { deny: ['Read(secrets/**)'] }).decision).toBe('deny')
+  })
+
+  it('suggests a Read rule for the directory, and says what resolved where', () => {
+    expect(decide('safe', 'cat /etc/hosts')).toMatchObject({
+      decision: 'ask',
+      reason: '`cat` reads /etc/hosts: reads outside the workspace need consent',
+      suggestedRule: 'Read(/etc/**)',
+    })
+    expect(decide('safe', 'cat innocuous.txt').reason).toBe(
+      '`cat` reads innocuous.txt (resolved to .env): reads of secrets files (.env) need consent',
+    )
+  })
+
+  it('printing the environment is not read-only', () => {
+    expect(decide('safe', 'printenv').decision).toBe('ask')
+    expect(decide('safe', 'env').decision).toBe('ask')
+    expect(decide('safe', 'printenv OPENAI_API_KEY').decision).toBe('ask')
+  })
+})

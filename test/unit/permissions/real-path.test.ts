@@ -1,0 +1,77 @@
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { realPathOf, resolveTarget } from '../../../source/permissions/real-path.js'
+
+let root: string
+let ws: string
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-real-')))
+  ws = join(root, 'ws')
+  await mkdir(join(ws, '.git', 'hooks'), { recursive: true })
+  await mkdir(join(root, 'outside'))
+  await writeFile(join(ws, '.git', 'config'), '')
+  await writeFile(join(root, 'outside', 'secret.txt'), 'x')
+  await symlink('.git', join(ws, 'gitlink'))
+  await symlink('../outside', join(ws, 'link'))
+  await symlink('.env', join(ws, 'innocuous.txt'))
+  await symlink(join(root, 'outside', 'secret.txt'), join(ws, 'notes.md'))
+  await symlink('loop-b', join(ws, 'loop-a'))
+  await symlink('loop-a', join(ws, 'loop-b'))
+})
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('realPathOf', () => {
+  it.each<[string, string]>([
+    ['gitlink/config', 'ws/.git/config'],
+    ['gitlink/hooks/pre-commit', 'ws/.git/hooks/pre-commit'],
+    ['link/f', 'outside/f'],
+    ['link/new/dir/f', 'outside/new/dir/f'],
+    ['notes.md', 'outside/secret.txt'],
+    ['innocuous.txt', 'ws/.env'],
+    ['plain/new.txt', 'ws/plain/new.txt'],
+    ['loop-a', 'ws/loop-a'],
+  ])('%s → %s', async (path, expected) => {
+    expect(await realPathOf(join(ws, path))).toBe(join(root, expected))
+  })
+})
+
+describe('resolveTarget', () => {
+  const opts = () => ({ workspace: ws, home: join(root, 'home') })
+
+  it('fills in the real path of a path target', async () => {
+    const target = await resolveTarget(
+      { kind: 'path', path: join(ws, 'gitlink/config'), access: 'write' },
+      opts(),
+    )
+    expect(target).toEqual({
+      kind: 'path',
+      path: join(ws, 'gitlink/config'),
+      access: 'write',
+      real: join(ws, '.git/config'),
+    })
+  })
+
+  it('resolves every path a command names, against its cwd', async () => {
+    const target = await resolveTarget(
+      { kind: 'command', command: 'rm -rf gitlink ../ws/link/f; cat innocuous.txt > out.txt', cwd: ws },
+      opts(),
+    )
+    expect(target.kind === 'command' && target.real).toEqual({
+      [join(ws, 'gitlink')]: join(ws, '.git'),
+      [join(ws, 'link/f')]: join(root, 'outside/f'),
+      [join(ws, 'innocuous.txt')]: join(ws, '.env'),
+      [join(ws, 'out.txt')]: join(ws, 'out.txt'),
+    })
+  })
+
+  it('leaves a command without paths alone', async () => {
+    const target = { kind: 'command', command: 'npm test', cwd: ws } as const
+    expect(await resolveTarget(target, opts())).toBe(target)
+  })
+})
