@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   createRuntimeSettings,
+  describeSettings,
+  OFFERED_SETTINGS,
   type SettingAccessor,
   type ThemeName,
 } from '../../../source/agent/runtime-settings.js'
-import { configTool, isPermissionSetting } from '../../../source/tools/config.js'
+import { configTool, createConfigTool, isPermissionSetting } from '../../../source/tools/config.js'
 import type { RuntimeSettingsApi } from '../../../source/tools/types.js'
 import { createTestEnv, run, runError, type TestEnv } from './helpers.js'
 
@@ -117,5 +119,14 @@ describe('Config', () => {
     env = await createTestEnv()
     const error = await runError(configTool, { setting: 'verbose' }, env.ctx)
     expect(error.message).toBe('runtime settings are not available in this session')
+  })
+
+  it('describes exactly the settings the session offers, from the same table', () => {
+    const description = createConfigTool(describeSettings()).description
+    const listed = /Settings: (.*)\. An unknown name/.exec(description)?.[1] ?? ''
+    expect(listed.split('; ').map((entry) => entry.split(' (')[0])).toEqual([...OFFERED_SETTINGS])
+    expect(description).not.toContain('observationWindow')
+    expect(description).not.toContain('compactAt')
+    expect(createConfigTool([]).description).toContain('No settings can be changed in this session.')
   })
 })
