@@ -1,7 +1,8 @@
 import { isReadOnlyProgram } from './classifier.js'
 import type { Rule } from './rules.js'
 import { type ShellPart, splitShell } from './shell-split.js'
-import { isAssignment, type ShellCommand, unwrapPart } from './shell-unwrap.js'
+import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
+import { isAssignment } from './shell-words.js'
 
 /**
  * The one answer to "does this rule cover this shell command?", used by the policy, the consent broker

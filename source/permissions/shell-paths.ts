@@ -1,5 +1,10 @@
+import { gitWrites } from './shell-git.js'
+import { type PathArg, reads, UNKNOWN_WORD, writes } from './shell-path-args.js'
+import { type OptionSpec, scanArguments as scan, tailOf as tail, valuesOf } from './shell-options.js'
 import type { ShellWord } from './shell-split.js'
 import type { ShellCommand } from './shell-unwrap.js'
+
+export type { PathArg } from './shell-path-args.js'
 
 /**
  * Which arguments of a program are files it writes or reads, so protected paths and the read boundary
@@ -8,86 +13,8 @@ import type { ShellCommand } from './shell-unwrap.js'
  * option value would slip through, so only options known to take a value skip their value.
  */
 
-export interface PathArg {
-  role: 'read' | 'write'
-  word: ShellWord
-}
-
-interface Scan {
-  operands: ShellWord[]
-  /** Values of the options listed as taking one, by option name (`-t`, `--target-directory`). */
-  values: Map<string, ShellWord[]>
-  /** Flags and options seen, by name (short clusters split per letter). */
-  flags: Set<string>
-  /** An option word whose text is only known at run time (`$FLAGS`): it could be anything. */
-  dynamic: boolean
-}
-
-interface Spec {
-  /** Short option letters taking a value. */
-  short?: string
-  /** Long options taking a value (also accepted as `--name=value`). */
-  long?: readonly string[]
-}
-
-/** Options and operands in GNU style: options may follow operands; `--` ends options. */
-function scan(args: readonly ShellWord[], spec: Spec = {}): Scan {
-  const result: Scan = { operands: [], values: new Map(), flags: new Set(), dynamic: false }
-  const add = (name: string, value: ShellWord) => {
-    result.flags.add(name)
-    result.values.set(name, [...(result.values.get(name) ?? []), value])
-  }
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!
-    const v = w.value
-    if (v === '--') {
-      result.operands.push(...args.slice(i + 1))
-      break
-    }
-    if (!v.startsWith('-') || v === '-') {
-      result.operands.push(w)
-      continue
-    }
-    if (w.expands) result.dynamic = true
-    if (v.startsWith('--')) {
-      const eq = v.indexOf('=')
-      const name = eq === -1 ? v : v.slice(0, eq)
-      if (eq !== -1) add(name, tail(w, eq + 1))
-      else if (spec.long?.includes(name) && args[i + 1]) add(name, args[++i]!)
-      else result.flags.add(name)
-      continue
-    }
-    for (let j = 1; j < v.length; j++) {
-      const letter = `-${v[j]}`
-      if (spec.short?.includes(v[j]!)) {
-        const value = j + 1 < v.length ? tail(w, j + 1) : args[i + 1]
-        if (j + 1 >= v.length) i++
-        if (value) add(letter, value)
-        break
-      }
-      result.flags.add(letter)
-    }
-  }
-  return result
-}
-
-function tail(word: ShellWord, from: number): ShellWord {
-  const value = word.value.slice(from)
-  return { value, raw: value, expands: word.expands, glob: word.glob }
-}
-
-const valuesOf = (s: Scan, ...names: string[]) => names.flatMap((n) => s.values.get(n) ?? [])
-const writes = (words: readonly ShellWord[]): PathArg[] => words.map((word) => ({ role: 'write', word }))
-const reads = (words: readonly ShellWord[]): PathArg[] => words.map((word) => ({ role: 'read', word }))
-/** A write whose target is only known at run time. */
-const UNKNOWN_WORD: ShellWord = {
-  value: '$?',
-  raw: '(an option only known when it runs)',
-  expands: true,
-  glob: false,
-}
-
 type Extract = (args: ShellWord[]) => PathArg[]
+type Spec = OptionSpec
 
 /** Every operand is written (removed, created, changed), plus the listed options' values. */
 function allOperands(spec: Spec, writtenOptions: readonly string[] = []): Extract {
@@ -321,106 +248,3 @@ export function argumentPaths(command: ShellCommand): PathArg[] {
   const extract = Object.hasOwn(WRITERS, name) ? WRITERS[name] : undefined
   return extract ? [...out, ...extract(args)] : out
 }
-
-const word = (value: string): ShellWord => ({ value, raw: value, expands: false, glob: false })
-
-const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path'])
-
-/**
- * git commands that rewrite the repository's config or hooks (`git config`, `git remote add`,
- * `git submodule add`, `git branch -u`, `git lfs install`…) write `.git/config` / `.git/hooks`;
- * `git config --global` writes `~/.gitconfig`.
- */
-function gitWrites(args: ShellWord[]): PathArg[] {
-  let i = 0
-  let base = ''
-  for (; i < args.length; i++) {
-    const v = args[i]!.value
-    if (GIT_VALUE_OPTIONS.has(v)) {
-      if (v === '-C') base = args[i + 1]?.expands ? '$?' : `${args[i + 1]?.value ?? '.'}/`
-      i++
-      continue
-    }
-    if (!v.startsWith('-')) break
-  }
-  const sub = args[i]?.value
-  const rest = args.slice(i + 1)
-  const flags = rest.map((a) => a.value)
-  const repo = (file: string): PathArg[] =>
-    base === '$?' ? writes([UNKNOWN_WORD]) : writes([{ ...word(`${base}.git/${file}`), raw: `.git/${file}` }])
-  switch (sub) {
-    case 'config':
-      return gitConfigWrites(rest, repo)
-    case 'remote':
-      return ['add', 'set-url', 'rename', 'remove', 'rm', 'set-head', 'set-branches'].includes(flags[0] ?? '')
-        ? repo('config')
-        : []
-    case 'submodule':
-      return ['add', 'init', 'deinit', 'set-url', 'set-branch', 'sync', 'update', 'absorbgitdirs'].includes(
-        flags.find((f) => !f.startsWith('-')) ?? '',
-      )
-        ? repo('config')
-        : []
-    case 'branch':
-    case 'checkout':
-    case 'switch':
-    case 'push':
-      return flags.some((f) =>
-        /^(-u|--set-upstream-to(=.*)?|--set-upstream|--unset-upstream|--edit-description|-t|--track(=.*)?)$/.test(
-          f,
-        ),
-      )
-        ? repo('config')
-        : []
-    case 'init':
-    case 'clone':
-      return flags.some((f) => /^(--template|--separate-git-dir)(=|$)/.test(f))
-        ? repo('hooks')
-        : cloneDest(sub, rest)
-    case 'lfs':
-      return ['install', 'uninstall', 'update'].includes(flags[0] ?? '') ? repo('hooks') : []
-    case 'flow':
-      return flags[0] === 'init' ? repo('config') : []
-    case 'maintenance':
-      return ['register', 'start', 'unregister', 'stop'].includes(flags[0] ?? '')
-        ? writes([word('~/.gitconfig')])
-        : []
-    case 'worktree':
-      return flags[0] === 'add'
-        ? writes(
-            rest
-              .slice(1)
-              .filter((a) => !a.value.startsWith('-'))
-              .slice(0, 1),
-          )
-        : []
-    default:
-      return []
-  }
-}
-
-function cloneDest(sub: string, rest: ShellWord[]): PathArg[] {
-  if (sub !== 'clone') return []
-  const operands = scan(rest, {
-    short: 'obucj',
-    long: ['--origin', '--branch', '--upload-pack', '--config', '--depth', '--reference', '--jobs'],
-  }).operands
-  return operands.length >= 2 ? writes([operands.at(-1)!]) : []
-}
-
-function gitConfigWrites(rest: ShellWord[], repo: (file: string) => PathArg[]): PathArg[] {
-  const flags = rest.map((a) => a.value)
-  const reading =
-    flags.some((f) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|--show-origin)$/.test(f)) ||
-    ['get', 'list'].includes(flags.find((f) => !f.startsWith('-')) ?? '')
-  if (reading) return []
-  const fileIndex = flags.findIndex((f) => f === '-f' || f === '--file')
-  if (fileIndex !== -1 && rest[fileIndex + 1]) return writes([rest[fileIndex + 1]!])
-  const inline = rest.find((a) => a.value.startsWith('--file='))
-  if (inline) return writes([tail(inline, '--file='.length)])
-  if (flags.includes('--global')) return writes([word('~/.gitconfig')])
-  if (flags.includes('--system')) return writes([word('/etc/gitconfig')])
-  return repo('config')
-}
-
-export { scan as scanArguments }

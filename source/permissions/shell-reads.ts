@@ -1,4 +1,5 @@
-import { type PathArg, scanArguments } from './shell-paths.js'
+import { scanArguments } from './shell-options.js'
+import type { PathArg } from './shell-paths.js'
 import type { ShellWord } from './shell-split.js'
 import type { ShellCommand } from './shell-unwrap.js'
 

@@ -1,0 +1,18 @@
+import type { ShellWord } from './shell-split.js'
+
+/** A file a program's arguments name, and whether it writes or reads it. */
+export interface PathArg {
+  role: 'read' | 'write'
+  word: ShellWord
+}
+
+export const writes = (words: readonly ShellWord[]): PathArg[] =>
+  words.map((word) => ({ role: 'write', word }))
+export const reads = (words: readonly ShellWord[]): PathArg[] => words.map((word) => ({ role: 'read', word }))
+/** A write whose target is only known at run time. */
+export const UNKNOWN_WORD: ShellWord = {
+  value: '$?',
+  raw: '(an option only known when it runs)',
+  expands: true,
+  glob: false,
+}
