@@ -154,9 +154,20 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 export function mergeSettings(layers: readonly Settings[]): Settings {
   const merged: Settings = {}
   for (const layer of layers) {
-    const { permissions, models, circuitBreaker, contextManagement, mcpServers, keybindings, ...scalars } =
-      layer
+    const {
+      permissions,
+      additionalDirectories,
+      models,
+      circuitBreaker,
+      contextManagement,
+      mcpServers,
+      keybindings,
+      ...scalars
+    } = layer
     Object.assign(merged, scalars)
+    if (additionalDirectories) {
+      merged.additionalDirectories = [...(merged.additionalDirectories ?? []), ...additionalDirectories]
+    }
     if (permissions) {
       const base = merged.permissions ?? {}
       merged.permissions = {
@@ -164,8 +175,6 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
         ask: [...(base.ask ?? []), ...(permissions.ask ?? [])],
         deny: [...(base.deny ?? []), ...(permissions.deny ?? [])],
       }
-      const dirs = [...(base.additionalDirectories ?? []), ...(permissions.additionalDirectories ?? [])]
-      if (dirs.length > 0) merged.permissions.additionalDirectories = dirs
     }
     if (models) {
       const next = { ...merged.models }

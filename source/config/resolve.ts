@@ -24,7 +24,7 @@ export interface ResolvedConfig {
   /** Settings rules (with their file as source) plus `--allowed-tools` / `--disallowed-tools`. */
   rules: SourcedRules
   /**
-   * Directories readable and writable like the workspace: `permissions.additionalDirectories` of the
+   * Directories readable and writable like the workspace: `additionalDirectories` of the
    * settings, then `--add-dir`, as written (relative to the workspace, `~` allowed).
    */
   additionalDirectories: Array<{ path: string; source: 'settings' | '--add-dir' }>
@@ -90,7 +90,7 @@ export function resolveConfig(
     mode: mode.value,
     rules,
     additionalDirectories: [
-      ...(settings.permissions?.additionalDirectories ?? []).map((path) => ({
+      ...(settings.additionalDirectories ?? []).map((path) => ({
         path,
         source: 'settings' as const,
       })),

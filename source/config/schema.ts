@@ -35,8 +35,6 @@ export const permissionsSchema = z.strictObject({
   allow: ruleList.optional(),
   ask: ruleList.optional(),
   deny: ruleList.optional(),
-  /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */
-  additionalDirectories: z.array(z.string().min(1, 'expected a directory path')).optional(),
 })
 
 /** Per-model overrides of the provider's model profile (all optional). */
@@ -156,6 +154,8 @@ export const settingsSchema = z.strictObject({
   apiKey: z.string().optional(),
   mode: z.enum(['safe', 'auto', 'plan', 'dangerous', 'ci']).optional(),
   permissions: permissionsSchema.optional(),
+  /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */
+  additionalDirectories: z.array(z.string().min(1, 'expected a directory path')).optional(),
   models: z.record(z.string(), profileOverrideSchema).optional(),
   maxSteps: positiveInt.optional(),
   search: searchSchema.optional(),

@@ -4,7 +4,7 @@ import { realPathOf } from '../permissions/real-path.js'
 import { SessionError } from './session-error.js'
 
 /**
- * The real paths of the directories added with `--add-dir` or `permissions.additionalDirectories`
+ * The real paths of the directories added with `--add-dir` or `additionalDirectories`
  * (relative to the workspace, `~` expanded). A missing `--add-dir` is a usage error (the user just
  * typed it); a missing settings entry is a warning, so one stale path does not block every start.
  */
@@ -24,7 +24,7 @@ export async function resolveAdditionalDirs(
       () => false,
     )
     if (!isDir) {
-      const where = entry.source === '--add-dir' ? '--add-dir' : 'permissions.additionalDirectories'
+      const where = entry.source === '--add-dir' ? '--add-dir' : 'additionalDirectories'
       const message = `${where} ${entry.path}: ${abs} is not a directory`
       if (entry.source === '--add-dir') throw new SessionError(message)
       warnings.push(`${message}; ignored`)

@@ -154,6 +154,28 @@ describe('permissions end to end (headless)', () => {
     expect(toolResults().join('\n')).toContain('root:$6$hash')
   })
 
+  it("a repository's own additionalDirectories widen the boundary only once its folder is trusted", async () => {
+    const outside = join(env.box.root, 'shared')
+    await mkdir(outside)
+    await writeFile(join(outside, 'notes.md'), 'shared notes\n')
+    await mkdir(join(env.box.workspace, '.agent-tui'))
+    await writeFile(
+      join(env.box.workspace, '.agent-tui', 'settings.json'),
+      JSON.stringify({ additionalDirectories: [outside] }),
+    )
+    const script = () =>
+      env.server.enqueue(
+        { toolCalls: [{ name: 'Read', arguments: { file_path: join(outside, 'notes.md') } }] },
+        { text: 'done' },
+      )
+    script()
+    const untrusted = await cli(['-p', 'read', '--output-format', 'json'])
+    expect((JSON.parse(untrusted.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['denied'])
+    script()
+    const trusted = await cli(['-p', 'read', '--trust-project', '--output-format', 'json'])
+    expect((JSON.parse(trusted.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['done'])
+  })
+
   it('--add-dir with a path that is not a directory is a usage error', async () => {
     const r = await cli(['-p', 'x', '--add-dir', 'no/such/dir'])
     expect(r.code).toBe(2)
