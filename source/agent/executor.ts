@@ -124,7 +124,9 @@ export async function executeCall(
           'permission',
           `${tool.name} needs approval (${verdict.reason}) and no user is available`,
           {
-            hint: `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
+            hint: verdict.protectedWrite
+              ? 'writes to protected paths are not opened by allow rules; only a user at the consent prompt can allow this one'
+              : `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
             status: 'denied',
           },
         )

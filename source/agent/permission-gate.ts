@@ -14,6 +14,8 @@ export interface GateVerdict {
   reason: string
   /** The rule "allow always" should save when the default suggestion would not cover this call. */
   suggestedRule?: string
+  /** Asks because of a protected write, which no allow rule opens. */
+  protectedWrite?: boolean
 }
 
 /** A consent request with what it is about, so a later grant can settle it when it now covers it. */

@@ -186,7 +186,7 @@ function judgeWrite(
     writeObjection(path.lexical, path.real, boundaryOf(input)) ??
     (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
   if (objection && (objection.always || input.mode !== 'dangerous'))
-    return ask(`${named}: ${objection.reason}`)
+    return ask(`${named}: ${objection.reason}`, { protectedWrite: true })
   return allow('no protected path')
 }
 

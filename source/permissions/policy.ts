@@ -56,6 +56,8 @@ export interface PolicyResult {
   rule?: string
   /** The rule "allow always" should save when the usual suggestion would not help (a read outside). */
   suggestedRule?: string
+  /** Asks because of a protected write, which no allow rule opens: only a person at the prompt can allow it. */
+  protectedWrite?: boolean
 }
 
 /** Tools that only make sense with a person at the keyboard. */
@@ -111,6 +113,7 @@ export function evaluateCall(input: PolicyInput): PolicyResult {
       return {
         decision: 'ask',
         reason: withResolution(guarded.reason, path.lexical, guarded.resolvedTo, input),
+        protectedWrite: true,
       }
   } else if (path && mode !== 'dangerous') {
     const outside = readObjection(path.lexical, path.real, boundary)

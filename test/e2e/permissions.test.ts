@@ -62,6 +62,9 @@ describe('permissions end to end (headless)', () => {
     ])
     const [, edit, write] = toolResults()
     expect(edit).toContain('writes to .git/ always ask (gitlink/config resolves to .git/config)')
+    // No allow rule opens a protected write, so the hint does not offer one.
+    expect(edit).toContain('not opened by allow rules')
+    expect(edit).not.toContain('--allowed-tools')
     expect(write).toContain('gitlink/hooks/pre-commit resolves to .git/hooks/pre-commit')
     expect(await readFile(join(ws, '.git', 'config'), 'utf8')).toBe(config)
     expect(await exists(join(ws, '.git', 'hooks', 'pre-commit'))).toBe(false)

@@ -147,6 +147,7 @@ describe('protected paths beat allow rules, for Bash too', () => {
     expect(decide('dangerous', 'rm -rf gitlink', { allow: ['Bash(rm *)'] })).toEqual({
       decision: 'ask',
       reason: '`rm` writes gitlink (resolved to .git): writes to .git/ always ask',
+      protectedWrite: true,
     })
     expect(decide('ci', 'touch ../outside/x', { allow: ['Bash(touch *)'] }).reason).toBe(
       '`touch` writes ../outside/x: writes outside the workspace always ask; nobody can answer in ci mode, so it is denied',

@@ -379,7 +379,7 @@ describe('evaluate: reasons', () => {
     [
       '.git',
       input({ mode: 'dangerous', tool: 'Write', risk: 'edit', target: edit('.git/config') }),
-      { decision: 'ask', reason: 'writes to .git/ always ask' },
+      { decision: 'ask', reason: 'writes to .git/ always ask', protectedWrite: true },
     ],
     [
       'safe command',
@@ -408,6 +408,7 @@ describe('evaluate: reasons', () => {
       {
         decision: 'deny',
         reason: 'writes to .agent-tui/ always ask; nobody can answer in ci mode, so it is denied',
+        protectedWrite: true,
       },
     ],
     [
