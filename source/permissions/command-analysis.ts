@@ -28,6 +28,8 @@ export interface PathUse {
   abs?: string[]
   /** For a glob: the pattern below each `abs` directory. */
   pattern?: string
+  /** Writes everything below the path too (`rm -r`, `chmod -R`, `find -delete`). */
+  recursive?: boolean
   /** Index into `parts`. */
   part: number
 }
@@ -60,7 +62,14 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
   parts.forEach(({ part, commands }, index) => {
     const readOnly = commands.every(isReadOnlyProgram)
     const first = commands.find((c) => c.name !== undefined)?.name ?? part.words[0]?.value ?? 'the command'
-    const add = (role: PathUse['role'], via: PathUse['via'], program: string, word: ShellWord, at: Cwds) => {
+    const add = (
+      role: PathUse['role'],
+      via: PathUse['via'],
+      program: string,
+      word: ShellWord,
+      at: Cwds,
+      recursive = false,
+    ) => {
       // `<(cmd)` / `>(cmd)` name a pipe; the command inside is a part of its own.
       if (/^[<>]\(/.test(word.raw)) return
       const use: PathUse = {
@@ -70,6 +79,7 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
         word: word.raw || word.value,
         part: index,
         ...locate(word, at, home),
+        ...(recursive ? { recursive } : {}),
       }
       if (use.abs?.every((p) => HARMLESS.test(p)) && use.pattern === undefined) return
       uses.push(use)
@@ -80,7 +90,7 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
       const program = cmd.name ?? 'the command'
       const reads = isReadOnlyProgram(cmd)
       addRedirects(cmd.redirects, reads, (role, word) => add(role, 'redirect', program, word, here))
-      for (const arg of argumentPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
+      for (const arg of argumentPaths(cmd)) add(arg.role, 'argument', program, arg.word, here, arg.recursive)
       if (reads) for (const arg of readPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
       if (cmd.name === 'cd' || cmd.name === 'pushd') cwds = changeDir(cwds, cmd, home)
     }

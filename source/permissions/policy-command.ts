@@ -12,7 +12,7 @@ import {
   rulesFor,
   shownPath,
 } from './policy.js'
-import { globObjection, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
+import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
 import type { CommandTarget } from './target.js'
 
@@ -184,6 +184,7 @@ function judgeWrite(
   if (editDeny) return deny(`${describeRule(editDeny)} denies ${named}`, editDeny.text)
   const objection =
     writeObjection(path.lexical, path.real, boundaryOf(input)) ??
+    holdsRoot(input, use, path.real) ??
     (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })
@@ -215,4 +216,18 @@ function judgeRead(
 /** " (resolved to .git)" when a symlink took the path somewhere else. */
 function resolvedNote(path: { lexical: string; real: string }, input: PolicyInput): string {
   return path.real === path.lexical ? '' : ` (resolved to ${shownPath(path.real, input)})`
+}
+
+/** A recursive write (`rm -rf ../proj`, `find . -delete`) of a directory holding the workspace or an added one. */
+function holdsRoot(
+  input: PolicyInput,
+  use: PathUse,
+  real: string,
+): { reason: string; always: true } | undefined {
+  // A glob names entries below its directory (`rm -rf build/*`); the pattern check judges those.
+  if (!use.recursive || use.pattern !== undefined) return undefined
+  const root = [input.workspace, ...(input.additionalDirs ?? [])].find((dir) => isInside(dir, real))
+  if (root === undefined) return undefined
+  const what = root === input.workspace ? 'the whole workspace' : root
+  return { reason: `it holds ${what}, .git/ included; writes to .git/ always ask`, always: true }
 }

@@ -4,10 +4,10 @@ import type { ShellWord } from './shell-split.js'
 
 /**
  * git commands that rewrite the repository's config or hooks, as write targets for the policy:
- * `git config` (setting), `git remote add`, `git submodule add`, `git branch -u`, `git lfs install`…
- * write `.git/config` or `.git/hooks`, which always ask; `git config --global` writes `~/.gitconfig`.
- * Other git commands write `.git/` objects and refs, which a rule like `Bash(git commit *)` is meant to
- * allow, so they are not listed. Pure.
+ * `git config` (setting), `git remote add`, `git submodule add`, `git lfs install`… write `.git/config`
+ * or `.git/hooks`, which always ask; `git config --global` writes `~/.gitconfig`. Other git commands
+ * write `.git/` objects and refs, which a rule like `Bash(git commit *)` is meant to allow, so they are
+ * not listed; nor are `git push -u` / `git branch -u`, whose upstream keys cannot run anything. Pure.
  */
 
 const word = (value: string): ShellWord => ({ value, raw: value, expands: false, glob: false })
@@ -46,17 +46,6 @@ export function gitWrites(args: ShellWord[]): PathArg[] {
     case 'submodule':
       return ['add', 'init', 'deinit', 'set-url', 'set-branch', 'sync', 'update', 'absorbgitdirs'].includes(
         flags.find((f) => !f.startsWith('-')) ?? '',
-      )
-        ? repo('config')
-        : []
-    case 'branch':
-    case 'checkout':
-    case 'switch':
-    case 'push':
-      return flags.some((f) =>
-        /^(-u|--set-upstream-to(=.*)?|--set-upstream|--unset-upstream|--edit-description|-t|--track(=.*)?)$/.test(
-          f,
-        ),
       )
         ? repo('config')
         : []

@@ -4,6 +4,8 @@ import type { ShellWord } from './shell-split.js'
 export interface PathArg {
   role: 'read' | 'write'
   word: ShellWord
+  /** Writes everything below the path too (`rm -r`, `chmod -R`, `find -delete`). */
+  recursive?: boolean
 }
 
 export const writes = (words: readonly ShellWord[]): PathArg[] =>

@@ -16,16 +16,38 @@ export type { PathArg } from './shell-path-args.js'
 type Extract = (args: ShellWord[]) => PathArg[]
 type Spec = OptionSpec
 
-/** Every operand is written (removed, created, changed), plus the listed options' values. */
-function allOperands(spec: Spec, writtenOptions: readonly string[] = []): Extract {
+/**
+ * Every operand is written (removed, created, changed), plus the listed options' values. With one of
+ * `recursiveFlags`, everything below the operands too.
+ */
+function allOperands(
+  spec: Spec,
+  writtenOptions: readonly string[] = [],
+  recursiveFlags: readonly string[] = [],
+): Extract {
   return (args) => {
     const s = scan(args, spec)
+    const recursive = recursiveFlags.some((f) => s.flags.has(f))
     return [
-      ...writes(s.operands),
+      ...writes(s.operands).map((arg) => (recursive ? { ...arg, recursive } : arg)),
       ...writes(valuesOf(s, ...writtenOptions)),
       ...(s.dynamic ? writes([UNKNOWN_WORD]) : []),
     ]
   }
+}
+
+/** `find … -delete` removes what it finds below its starting points (`.` when none are given). */
+const findWrites: Extract = (args) => {
+  if (!args.some((a) => a.value === '-delete')) return []
+  const roots = args.slice(
+    0,
+    Math.max(
+      0,
+      args.findIndex((a) => /^[-(!),]/.test(a.value) && a.value !== '-'),
+    ),
+  )
+  const dot: ShellWord = { value: '.', raw: '.', expands: false, glob: false }
+  return writes(roots.length > 0 ? roots : [dot]).map((arg) => ({ ...arg, recursive: true }))
 }
 
 /** cp / install / rsync / ln: the last operand (or `-t DIR`) is written, the others are read. */
@@ -193,7 +215,7 @@ const unzipWrites: Extract = (args) => {
 }
 
 const WRITERS: Readonly<Record<string, Extract>> = {
-  rm: allOperands({}),
+  rm: allOperands({}, [], ['-r', '-R', '--recursive']),
   rmdir: allOperands({}),
   unlink: allOperands({}),
   shred: allOperands({ short: 'ns', long: ['--iterations', '--size', '--random-source'] }),
@@ -202,9 +224,10 @@ const WRITERS: Readonly<Record<string, Extract>> = {
   mkfifo: allOperands({ short: 'm', long: ['--mode'] }),
   mknod: allOperands({ short: 'm', long: ['--mode'] }),
   truncate: allOperands({ short: 'sr', long: ['--size', '--reference'] }),
-  chmod: allOperands({}),
-  chown: allOperands({}),
-  chgrp: allOperands({}),
+  chmod: allOperands({}, [], ['-R', '--recursive']),
+  chown: allOperands({}, [], ['-R', '--recursive']),
+  chgrp: allOperands({}, [], ['-R', '--recursive']),
+  find: findWrites,
   chattr: allOperands({}),
   tee: allOperands({}),
   mv: allOperands({ short: 'tS', long: ['--target-directory', '--suffix'] }, ['-t', '--target-directory']),

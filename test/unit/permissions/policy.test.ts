@@ -3,6 +3,7 @@ import {
   type Decision,
   evaluate,
   type PolicyInput,
+  type PolicyResult,
   type RuleSet,
 } from '../../../source/permissions/policy.js'
 import { parseRule } from '../../../source/permissions/rules.js'
@@ -355,7 +356,7 @@ describe('evaluate: trusted reads and private URLs', () => {
 })
 
 describe('evaluate: reasons', () => {
-  it.each<[string, PolicyInput, { decision: Decision; reason: string; rule?: string }]>([
+  it.each<[string, PolicyInput, PolicyResult]>([
     [
       'safe edit',
       input({ mode: 'safe', tool: 'Edit', risk: 'edit', target: edit('a.ts') }),
