@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
+import { context } from './bench/context.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
 import {
   earlierSession,
@@ -31,9 +32,20 @@ function formatValue(value, unit, digits) {
   return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`
 }
 
-/** Records and prints one measurement; `max` makes it a budget row (ok / OVER). */
-function report(name, value, { unit = 'ms', digits = 1, max, budget, note } = {}) {
-  const verdict = max === undefined || value === null ? '' : value <= max ? 'ok' : 'OVER'
+/** Records and prints one measurement; `max` (or `min`) makes it a budget row (ok / OVER / UNDER). */
+function report(name, value, { unit = 'ms', digits = 1, max, min, budget, note } = {}) {
+  const verdict =
+    value === null
+      ? ''
+      : max !== undefined
+        ? value <= max
+          ? 'ok'
+          : 'OVER'
+        : min !== undefined
+          ? value >= min
+            ? 'ok'
+            : 'UNDER'
+          : ''
   const row = {
     name,
     shown: formatValue(value, unit, digits),
@@ -151,6 +163,7 @@ const sections = {
   taskBuffer,
   turnsGrowth,
   checkpoint,
+  context,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

@@ -3,6 +3,7 @@ import type { ModeChange } from '../permissions/modes.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
+import type { CompactionPreview, ContextReport } from './context/types.js'
 
 export interface ImageAttachment {
   /** Absolute path the image was read from (for display). */
@@ -92,8 +93,26 @@ export interface RuntimeCommands {
   rewind(turn: string, scope: RewindScope, opts?: RewindOptions): Promise<RewindReport>
   /** Puts back what the last rewind changed (see `state.checkpoints.undo`). */
   undoRewind(opts?: RewindOptions): Promise<RewindReport>
+  /** What `/compact [focus]` would summarise and keep, with token figures (nothing runs). */
+  compactionPreview(focus?: string): Promise<CompactionPreview>
+  /** Summarises the older history now (refused while a turn runs); resolves true when it did. */
+  compact(focus?: string): Promise<boolean>
+  /** Pins or unpins a message or tool result (kept verbatim by masking and compaction); why not, or null. */
+  setPinned(id: string, pinned: boolean): string | null
+  /** Where the context window goes: the next request's parts and the last request's figures. */
+  contextReport(): ContextReport
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }
 
-export type { ContentPart, ModeChange, RewindOptions, RewindReport, RewindScope, RewindTurn, SessionSummary }
+export type {
+  CompactionPreview,
+  ContentPart,
+  ContextReport,
+  ModeChange,
+  RewindOptions,
+  RewindReport,
+  RewindScope,
+  RewindTurn,
+  SessionSummary,
+}

@@ -14,6 +14,7 @@ import { prepareToolCalls, type RefusedCall } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
 import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOutcome } from './executor.js'
+import { type RequestContext, withOverflowRecovery } from './context/recovery.js'
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
 import { RetryNotice } from './retry-notice.js'
@@ -35,6 +36,8 @@ export interface TurnDeps {
   /** Byte-stable for the session: never filtered per step (SPEC §9). */
   toolDefinitions: ToolDefinition[]
   executor: ExecutorDeps
+  /** Assembles requests (masking, compaction) and recovers from overflows; without it the history goes as is. */
+  context?: RequestContext
   /** Tools callable in plan mode, for `tool_choice` allowed_tools where the endpoint supports it. */
   planModeToolNames: string[]
   supportsAllowedTools(): boolean
@@ -104,7 +107,11 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
         note: `step limit (${deps.maxSteps}) reached: tools disabled for the final answer`,
       })
     }
-    const response = await requestStep(deps, lastStep, signal)
+    const response = await withOverflowRecovery(
+      deps.context,
+      () => requestStep(deps, lastStep, signal),
+      signal,
+    )
     if (response instanceof Error) return end({ kind: 'error', text: lastText, error: response.message })
     const assistantId = response.assistantId
     const prepared = prepareToolCalls(response.aborted ? [] : response.toolCalls, response.finishReason)
@@ -211,10 +218,6 @@ async function requestStep(
 ): Promise<StepOutcome | Error> {
   const { dispatch, getState } = deps.store
   const state = getState()
-  const messages: ChatMessage[] = [
-    { role: 'system', content: deps.systemPrompt },
-    ...repairPairing(state.messages),
-  ]
   let toolChoice: ToolChoice = 'auto'
   if (lastStep) toolChoice = 'none'
   else if (state.mode === 'plan' && deps.supportsAllowedTools())
@@ -238,6 +241,9 @@ async function requestStep(
     streaming = false
   }
   try {
+    const messages: ChatMessage[] = deps.context
+      ? await deps.context.prepare({ step: state.run.step, signal })
+      : [{ role: 'system', content: deps.systemPrompt }, ...repairPairing(state.messages)]
     const response = await deps.provider.stream(
       {
         model: deps.model(),

@@ -29,10 +29,15 @@ export type RuntimeSettingName = keyof RuntimeSettingValues
 
 /**
  * The settings the runtime offers today: it wires an accessor for each (see Runtime), and the Config
- * tool's description lists exactly these (`describeSettings`). The others in the table wait for their
- * runtime effects (#22).
+ * tool's description lists exactly these (`describeSettings`). theme and verbose wait for a UI that
+ * reads them. observationWindow and compactAt are context economy settings of this session (#22).
  */
-export const OFFERED_SETTINGS = ['model', 'showTodos'] as const satisfies readonly RuntimeSettingName[]
+export const OFFERED_SETTINGS = [
+  'model',
+  'observationWindow',
+  'compactAt',
+  'showTodos',
+] as const satisfies readonly RuntimeSettingName[]
 
 /** Accessors for exactly the offered settings: adding one to OFFERED_SETTINGS requires wiring it. */
 export type OfferedSettings = {

@@ -17,7 +17,11 @@ import type {
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
+import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
+import { type ContextSettings, ContextManager } from './context/manager.js'
+import { isPinnable } from './context/pins.js'
+import type { CompactionPreview, ContextReport } from './context/types.js'
 import type {
   ImageAttachment,
   MemoryFile,
@@ -56,6 +60,10 @@ export interface RuntimeOptions {
   spill: OutputSpiller
   systemPrompt: string
   capabilities(model: string): ModelCapabilities
+  /** The model profile (window, masking window, compaction point); the built-in table when absent. */
+  profile?: (model: string) => ModelProfile
+  /** Masking and compaction settings (`contextManagement`, `summarizerModel`); masking on when absent. */
+  context?: ContextSettings
   maxSteps: number
   breaker: CircuitBreakerConfig
   interactive: boolean
@@ -93,6 +101,8 @@ export class Runtime implements RuntimeCommands {
   private readonly settings: RuntimeSettingsApi
   /** Running foreground commands that Ctrl+B can move to the background, newest last. */
   private readonly foreground: Array<{ command: string; background(): string }> = []
+  /** Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). */
+  readonly context: ContextManager
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -101,8 +111,28 @@ export class Runtime implements RuntimeCommands {
     this.toolDefinitions = buildToolDefinitions(opts.tools)
     this.cwd = opts.workspace
     const store = opts.store
+    this.context = new ContextManager({
+      store,
+      provider: opts.provider,
+      spill: opts.spill,
+      systemPrompt: opts.systemPrompt,
+      toolDefinitions: this.toolDefinitions,
+      model: () => store.getState().session.model,
+      profile: opts.profile ?? ((model) => resolveProfile(model)),
+      settings: opts.context ?? { masking: true },
+      newId: (prefix) => this.newId(prefix),
+      now: this.now,
+    })
     const offered: OfferedSettings = {
       model: { get: () => store.getState().session.model, set: (model) => this.setModel(model) },
+      observationWindow: {
+        get: () => this.context.window(),
+        set: (value) => store.dispatch({ type: 'context/configured', observationWindow: value }),
+      },
+      compactAt: {
+        get: () => this.context.compactAt(),
+        set: (value) => store.dispatch({ type: 'context/configured', compactAt: value }),
+      },
       showTodos: {
         get: () => store.getState().ui.showTodos,
         set: (show) => {
@@ -272,6 +302,61 @@ export class Runtime implements RuntimeCommands {
     this.opts.store.dispatch({ type: 'conversation/cleared' })
   }
 
+  compactionPreview(focus?: string): Promise<CompactionPreview> {
+    return this.context.preview(focus)
+  }
+
+  /** `/compact [focus]`: summarises the older history now. Refused while a turn runs. */
+  async compact(focus?: string): Promise<boolean> {
+    if (this.current) {
+      this.notice('warn', 'the agent is working: press Esc to interrupt it, then /compact')
+      return false
+    }
+    const controller = new AbortController()
+    this.controller = controller
+    const store = this.opts.store
+    store.dispatch({ type: 'phase/changed', phase: 'requesting' })
+    const run = this.context.compact({
+      trigger: 'manual',
+      ...(focus ? { focus } : {}),
+      signal: controller.signal,
+    })
+    this.current = run.then((outcome) => ({
+      kind: outcome.ok ? ('completed' as const) : ('error' as const),
+      text: '',
+      steps: 0,
+    }))
+    try {
+      return (await run).ok
+    } finally {
+      store.dispatch({ type: 'phase/changed', phase: 'idle' })
+      this.current = null
+      this.controller = null
+      const next = this.queue.shift()
+      if (next) void this.runUserTurn(next).catch(() => undefined)
+    }
+  }
+
+  /**
+   * Pins (or unpins) a transcript item — a message or a tool result — so masking and compaction keep it
+   * verbatim. Returns why it cannot be pinned, or null when done.
+   */
+  setPinned(id: string, pinned: boolean): string | null {
+    const item = this.opts.store.getState().transcript.items[id]
+    if (!isPinnable(item) || !item || item.kind === 'notice') {
+      if (item?.kind === 'tool' && (item.status === 'running' || item.status === 'pending'))
+        return 'the tool is still running: pin its result once it is done'
+      if (item?.kind === 'tool') return 'a compaction summary is always kept'
+      return 'only messages and tool results can be pinned'
+    }
+    if (Boolean(item.pinned) !== pinned) this.opts.store.dispatch({ type: 'context/pinned', id, pinned })
+    return null
+  }
+
+  contextReport(): ContextReport {
+    return this.context.report()
+  }
+
   setModel(model: string): void {
     this.opts.store.dispatch({ type: 'model/changed', model })
   }
@@ -334,6 +419,7 @@ export class Runtime implements RuntimeCommands {
       model: () => store.getState().session.model,
       systemPrompt: this.opts.systemPrompt,
       toolDefinitions: this.toolDefinitions,
+      context: this.context,
       executor: {
         tools: this.toolMap,
         gate: this.opts.gate,

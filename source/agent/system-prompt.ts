@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Mode } from '../store/domain.js'
+import { MASKING_NOTE } from './context/masking.js'
 import { INSTRUCTION_FILES } from './project-memory.js'
 
 export interface PromptContext {
@@ -15,6 +16,8 @@ export interface PromptContext {
   mode: Mode
   /** Directories added with --add-dir / additionalDirectories. */
   additionalDirs?: readonly string[]
+  /** Observation masking is on: tell the model once how to restore a masked result. */
+  masking?: boolean
 }
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
@@ -48,7 +51,7 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
     ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
     `Permission mode at start: ${ctx.mode}`,
   ].join('\n')
-  const parts = [BASE, env]
+  const parts = [ctx.masking ? `${BASE}\n${MASKING_NOTE}` : BASE, env]
   const seen = new Set<string>()
   const roots = [ctx.repoRoot, ctx.workspace].filter((r): r is string => Boolean(r))
   for (const root of roots) {

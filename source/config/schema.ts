@@ -131,13 +131,14 @@ export const circuitBreakerSchema = z
   })
 
 export const contextManagementSchema = z.strictObject({
+  /** Observation masking of old tool results (default on). */
+  masking: z.boolean().optional(),
   observationWindow: nonNegativeInt.optional(),
   compactAt: z
     .number()
     .gt(0, 'expected a fraction above 0')
     .max(1, 'expected a fraction of at most 1')
     .optional(),
-  maskingEnabled: z.boolean().optional(),
 })
 
 /** How failed requests to the endpoint are retried (README "Retries"). */

@@ -11,6 +11,17 @@ export interface TraceToolCall {
   duration_ms: number
 }
 
+/** Context economy over the run (SPEC §9 telemetry), summed over its requests. */
+export interface TraceContext {
+  requests: number
+  prompt_bytes: number
+  /** Bytes masking and spilling kept out of the requests. */
+  bytes_saved: number
+  /** Requests that extended the previous one without changing it. */
+  append_only: number
+  compactions: number
+}
+
 export interface HeadlessTrace {
   result: string
   status: TurnResult['kind']
@@ -20,15 +31,30 @@ export interface HeadlessTrace {
   errors: string[]
   duration_ms: number
   session_id: string
+  context: TraceContext
 }
 
 /** Collects the execution trace of a headless run from the action stream. */
 export class TraceCollector {
   readonly toolCalls: TraceToolCall[] = []
   readonly errors: string[] = []
+  readonly context: TraceContext = {
+    requests: 0,
+    prompt_bytes: 0,
+    bytes_saved: 0,
+    append_only: 0,
+    compactions: 0,
+  }
 
   observe(action: Action): void {
-    if (action.type === 'tool/finished') {
+    if (action.type === 'context/measured') {
+      const s = action.stats
+      this.context.requests++
+      this.context.prompt_bytes += s.promptBytes
+      this.context.bytes_saved += s.maskedBytesSaved + s.spilledBytesSaved
+      if (s.appendOnly) this.context.append_only++
+    } else if (action.type === 'context/compacted') this.context.compactions++
+    else if (action.type === 'tool/finished') {
       this.toolCalls.push({
         id: action.callId,
         name: action.name,
@@ -57,6 +83,7 @@ export class TraceCollector {
       errors,
       duration_ms: Math.round(opts.durationMs),
       session_id: opts.sessionId,
+      context: { ...this.context },
     }
   }
 }
@@ -108,7 +135,37 @@ export function streamEvent(action: Action): Record<string, unknown> | null {
     case 'notice/added':
       return { type: 'notice', level: action.level, text: action.text }
     case 'usage/recorded':
-      return { type: 'usage', usage: action.usage }
+      return action.purpose
+        ? { type: 'usage', usage: action.usage, purpose: action.purpose }
+        : { type: 'usage', usage: action.usage }
+    case 'context/measured': {
+      const s = action.stats
+      return {
+        type: 'context',
+        step: s.step,
+        messages: s.messages,
+        prompt_bytes: s.promptBytes,
+        estimated_tokens: s.estimatedTokens,
+        masked: s.masked,
+        bytes_saved: s.maskedBytesSaved + s.spilledBytesSaved,
+        tokens_saved: s.maskedTokensSaved + s.spilledTokensSaved,
+        prefix_bytes: s.prefixBytes,
+        append_only: s.appendOnly,
+        truncated: s.truncated,
+        breakdown: s.breakdown,
+      }
+    }
+    case 'context/compacted': {
+      const c = action.compaction
+      return {
+        type: 'compaction',
+        trigger: c.trigger,
+        summarised: c.summarised,
+        tokens_before: c.tokensBefore,
+        tokens_after: c.tokensAfter,
+        ...(c.focus ? { focus: c.focus } : {}),
+      }
+    }
     default:
       return null
   }

@@ -17,6 +17,8 @@ const CONTEXT_OVERFLOW = [
   /input is too long/,
   /reduce the length of the (messages|prompt)/,
   /tokens? (exceeds?|over) (the )?(limit|maximum)/,
+  // LM Studio 0.4: "Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)"
+  /n_keep \(\d+\) >= n_ctx/,
 ]
 
 const MODEL_NOT_FOUND = [

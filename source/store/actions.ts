@@ -1,8 +1,10 @@
 import type { AssistantMessage, ChatMessage, ContentPart, Usage } from '../provider/messages.js'
 import type {
+  CompactionRecord,
   ConsentRequest,
   Mode,
   QuestionRequest,
+  RequestStats,
   SkippedFile,
   TaskSummary,
   TrustRequest,
@@ -37,12 +39,26 @@ export type PersistedAction =
   | { type: 'history/appended'; message: ChatMessage; note?: string }
   | { type: 'mode/changed'; mode: Mode }
   | { type: 'todos/replaced'; todos: Todo[] }
-  | { type: 'usage/recorded'; usage: Usage; contextTokens: number }
+  /** `purpose: 'compaction'`: a summariser call (counts toward the session's tokens, not its context). */
+  | { type: 'usage/recorded'; usage: Usage; contextTokens: number; purpose?: 'compaction' }
   | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
   | { type: 'turn/ended'; result: TurnResult }
   | { type: 'session/titled'; title: string }
   /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
   | { type: 'conversation/cleared' }
+  /** The requests show a summary in place of the older history from now on (the history stays). */
+  | { type: 'context/compacted'; compaction: CompactionRecord }
+  /** The user pinned (or unpinned) a transcript item: masking and compaction keep it verbatim. */
+  | { type: 'context/pinned'; id: string; pinned: boolean }
+  /** Tool results the requests now show as placeholders (and ones shown whole again). */
+  | { type: 'context/masked'; masked: string[]; unmasked: string[] }
+  /** Session changes to the context settings: the Config tool's, or a window the endpoint named. */
+  | {
+      type: 'context/configured'
+      observationWindow?: number
+      compactAt?: number
+      learnedLimit?: number
+    }
   /** The snapshot taken before a turn's first change (`tree` null: none could be taken, `note` says why). */
   | { type: 'checkpoint/created'; turnId: string; tree: string | null; skipped: SkippedFile[]; note?: string }
   /** Files the agent changed in a turn and the blob each now has (null: deleted). */
@@ -97,6 +113,8 @@ export type EphemeralAction =
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }
   | { type: 'model/changed'; model: string }
+  /** What the request about to be sent carries (context telemetry). */
+  | { type: 'context/measured'; stats: RequestStats }
   /** The provider is about to retry a failed request (also shown as a notice). */
   | {
       type: 'provider/retried'
@@ -130,6 +148,10 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'code/rewound',
   'conversation/rewound',
   'rewind/undone',
+  'context/compacted',
+  'context/pinned',
+  'context/masked',
+  'context/configured',
 ])
 
 export function isPersisted(action: Action): action is PersistedAction {

@@ -147,3 +147,73 @@ export interface SkippedFile {
   path: string
   bytes: number
 }
+
+/**
+ * A compaction in effect (SPEC §9): the request shows `summary` in place of the history before `cut`
+ * (an index into the model history), except pinned messages and the latest user request, which stay
+ * verbatim. The history itself is never edited, so resume and export keep everything.
+ */
+export interface CompactionRecord {
+  id: string
+  summary: string
+  /** Messages before this index of the history are summarised. */
+  cut: number
+  /**
+   * History index of the user request that was the latest when compacting, kept verbatim if older than
+   * the cut (-1: none). Fixed in the record, so later turns do not change what the request shows.
+   */
+  request: number
+  trigger: 'auto' | 'manual' | 'overflow'
+  focus?: string
+  /** Messages the summary replaced (the kept ones not counted). */
+  summarised: number
+  /** Estimated prompt tokens before and after. */
+  tokensBefore: number
+  tokensAfter: number
+  at: number
+}
+
+/** Estimated tokens of one request by part, for `/context`. */
+export interface ContextBreakdown {
+  system: number
+  tools: number
+  /** User and assistant messages (the summary included). */
+  history: number
+  /** Tool results sent in full. */
+  toolOutput: number
+  /** Placeholders standing in for masked tool results. */
+  masked: number
+  /** Pinned messages and results (also counted in history / tool output). */
+  pinned: number
+  /** The compaction summary (also counted in history). */
+  summary: number
+}
+
+/** What one request to the model carried and saved (SPEC §9 telemetry). */
+export interface RequestStats {
+  step: number
+  /** Messages sent, system prompt included. */
+  messages: number
+  /** UTF-8 bytes of the system prompt and the messages as sent. */
+  messageBytes: number
+  /** `messageBytes` plus the tool definitions. */
+  promptBytes: number
+  estimatedTokens: number
+  /** From the endpoint's usage report; null when it sent none (then the estimate stands). */
+  promptTokens: number | null
+  cachedTokens: number | null
+  /** Tool results sent as placeholders, and what that saved against sending them whole. */
+  masked: number
+  maskedBytesSaved: number
+  maskedTokensSaved: number
+  /** What spilling big outputs to files saved (the omitted middles). */
+  spilledBytesSaved: number
+  spilledTokensSaved: number
+  /** Bytes at the start of the prompt (system, tools, messages) identical to the previous request. */
+  prefixBytes: number
+  /** The previous request's messages are all still here, unchanged, at the start of this one. */
+  appendOnly: boolean
+  /** Messages left out behind `[earlier messages truncated]`. */
+  truncated: number
+  breakdown: ContextBreakdown
+}

@@ -1,5 +1,6 @@
 import { addUsage, type ChatMessage, ZERO_USAGE } from '../provider/messages.js'
 import type { Action } from './actions.js'
+import type { CompactionRecord } from './domain.js'
 import {
   checkpointChanged,
   checkpointCreated,
@@ -10,7 +11,8 @@ import {
   rewindUndone,
   turnsAfterClear,
 } from './rewind-reducer.js'
-import type { State, ToolItem, TranscriptItem } from './state.js'
+import { contextAfterRewind, contextAfterUndo } from './context-rewind.js'
+import { emptyContext, type State, type ToolItem, type TranscriptItem } from './state.js'
 
 /** Pure and total: returns the same object when an action changes nothing. */
 export function reducer(state: State, action: Action): State {
@@ -26,6 +28,7 @@ export function replay(state: State, actions: Iterable<Action>): State {
   let next: State = {
     ...state,
     messages: [...state.messages],
+    context: { ...state.context, messageIds: [...state.context.messageIds] },
     transcript: {
       ...state.transcript,
       order: [...state.transcript.order],
@@ -38,7 +41,8 @@ export function replay(state: State, actions: Iterable<Action>): State {
 
 /** How the history and transcript collections grow: copied (normal) or in place (replay). */
 interface Collections {
-  withMessage(state: State, message: ChatMessage): State
+  /** `id`: the transcript item the message belongs to ('' for messages the runtime adds). */
+  withMessage(state: State, message: ChatMessage, id: string): State
   addItem(state: State, item: TranscriptItem): State
   putItem(state: State, item: TranscriptItem): State
 }
@@ -47,8 +51,9 @@ const IMMUTABLE: Collections = { withMessage, addItem, putItem }
 
 /** Only for states whose collections replay() owns; never for a state the store has published. */
 const OWNED: Collections = {
-  withMessage(state, message) {
+  withMessage(state, message, id) {
     state.messages.push(message)
+    state.context.messageIds.push(id)
     return state
   },
   addItem: putOwned,
@@ -73,7 +78,12 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         messages: [],
         transcript: { order: [], items: {}, liveId: null },
         todos: [],
-        usage: { ...state.usage, contextTokens: 0 },
+        usage: { ...state.usage, contextTokens: 0, contextEstimated: false },
+        context: {
+          ...emptyContext(),
+          overrides: state.context.overrides,
+          learnedLimit: state.context.learnedLimit,
+        },
         ui: { ...state.ui, expanded: {} },
       }
     case 'model/changed':
@@ -88,6 +98,7 @@ function reduceWith(c: Collections, state: State, action: Action): State {
           images: countImages(action.content),
         }),
         { role: 'user', content: action.content },
+        action.id,
       )
     }
     case 'assistant/delta':
@@ -118,14 +129,18 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         display: action.display,
         result: action.content,
       }
-      return c.withMessage(c.putItem(dropConversationUndo(state), item), {
-        role: 'tool',
-        tool_call_id: action.callId,
-        content: action.content,
-      })
+      return c.withMessage(
+        c.putItem(dropConversationUndo(state), item),
+        {
+          role: 'tool',
+          tool_call_id: action.callId,
+          content: action.content,
+        },
+        action.callId,
+      )
     }
     case 'history/appended': {
-      const next = c.withMessage(dropConversationUndo(state), action.message)
+      const next = c.withMessage(dropConversationUndo(state), action.message, '')
       if (!action.note) return next
       const id = `note-${state.messages.length}`
       return c.addItem(next, { kind: 'notice', id, level: 'info', text: action.note })
@@ -137,24 +152,94 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     case 'code/rewound':
       return codeRewound(state, action)
     case 'conversation/rewound':
-      return conversationRewound(state, action)
+      return contextAfterRewind(state, conversationRewound(state, action))
     case 'rewind/undone':
-      return rewindUndone(state, action)
+      return contextAfterUndo(state, rewindUndone(state, action))
     case 'mode/changed':
       return state.mode === action.mode ? state : { ...state, mode: action.mode }
     case 'todos/replaced':
       return { ...state, todos: action.todos }
-    case 'usage/recorded':
+    case 'usage/recorded': {
+      const usage = {
+        ...state.usage,
+        session: addUsage(state.usage.session, action.usage),
+        turn: addUsage(state.usage.turn, action.usage),
+        requests: state.usage.requests + 1,
+      }
+      // A summariser call costs tokens but says nothing about the conversation's own prompt.
+      if (action.purpose === 'compaction') return { ...state, usage }
+      const last = state.context.lastRequest
       return {
         ...state,
         usage: {
-          session: addUsage(state.usage.session, action.usage),
-          turn: addUsage(state.usage.turn, action.usage),
+          ...usage,
           lastStep: action.usage,
           contextTokens: action.contextTokens,
-          requests: state.usage.requests + 1,
+          contextEstimated: false,
+        },
+        context:
+          last && last.promptTokens === null
+            ? {
+                ...state.context,
+                lastRequest: { ...last, promptTokens: action.usage.input, cachedTokens: action.usage.cached },
+              }
+            : state.context,
+      }
+    }
+    case 'context/measured':
+      return {
+        ...state,
+        usage: { ...state.usage, contextTokens: action.stats.estimatedTokens, contextEstimated: true },
+        context: { ...state.context, lastRequest: action.stats },
+      }
+    case 'context/compacted':
+      return c.addItem(
+        {
+          ...state,
+          context: {
+            ...state.context,
+            compaction: action.compaction,
+            compactions: state.context.compactions + 1,
+          },
+        },
+        compactionCard(action.compaction),
+      )
+    case 'context/pinned': {
+      const { [action.id]: _was, ...rest } = state.context.pins
+      const pins = action.pinned ? { ...state.context.pins, [action.id]: true as const } : rest
+      const item = state.transcript.items[action.id]
+      const next = { ...state, context: { ...state.context, pins } }
+      if (!item || item.kind === 'notice' || Boolean(item.pinned) === action.pinned) return next
+      // A pinned result is never masked: the next request sends it whole.
+      const masked = item.kind === 'tool' && action.pinned ? { masked: false } : {}
+      return c.putItem(next, { ...item, pinned: action.pinned, ...masked })
+    }
+    case 'context/masked': {
+      let next = state
+      for (const [ids, masked] of [
+        [action.masked, true],
+        [action.unmasked, false],
+      ] as const) {
+        for (const id of ids) {
+          const item = next.transcript.items[id]
+          if (item?.kind === 'tool' && item.masked !== masked) next = c.putItem(next, { ...item, masked })
+        }
+      }
+      return next
+    }
+    case 'context/configured': {
+      const overrides = { ...state.context.overrides }
+      if (action.observationWindow !== undefined) overrides.observationWindow = action.observationWindow
+      if (action.compactAt !== undefined) overrides.compactAt = action.compactAt
+      return {
+        ...state,
+        context: {
+          ...state.context,
+          overrides,
+          learnedLimit: action.learnedLimit ?? state.context.learnedLimit,
         },
       }
+    }
     case 'notice/added':
       return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
     case 'notice/updated': {
@@ -255,12 +340,29 @@ function newToolItem(id: string, name: string, summary: string): ToolItem {
   }
 }
 
+/** The transcript's record of a compaction: a card whose body (Ctrl+O) is the summary the model sees. */
+function compactionCard(compaction: CompactionRecord): ToolItem {
+  const focus = compaction.focus ? ` (focus: ${compaction.focus})` : ''
+  return {
+    ...newToolItem(compaction.id, 'Compact', ''),
+    summary: `${compaction.summarised} messages summarised${focus}`,
+    status: 'done',
+    durationMs: null,
+    display: { kind: 'text', text: compaction.summary },
+    result: compaction.summary,
+  }
+}
+
 function countImages(content: string | readonly { type: string }[]): number {
   return typeof content === 'string' ? 0 : content.filter((p) => p.type === 'image_url').length
 }
 
-function withMessage(state: State, message: ChatMessage): State {
-  return { ...state, messages: [...state.messages, message] }
+function withMessage(state: State, message: ChatMessage, id: string): State {
+  return {
+    ...state,
+    messages: [...state.messages, message],
+    context: { ...state.context, messageIds: [...state.context.messageIds, id] },
+  }
 }
 
 function addItem(state: State, item: TranscriptItem): State {
@@ -326,6 +428,6 @@ function settleAssistant(
     if (!next.transcript.items[call.id])
       next = c.addItem(next, newToolItem(call.id, call.function.name, call.function.name))
   }
-  next = c.withMessage(next, message)
+  next = c.withMessage(next, message, id)
   return next.transcript.liveId === id ? { ...next, transcript: { ...next.transcript, liveId: null } } : next
 }

@@ -17,6 +17,9 @@ export const selectRewindOpen = (s: State) => s.ui.rewind
 export const selectTurns = (s: State) => s.turns
 export const selectRewindUndo = (s: State) => s.checkpoints.undo
 export const selectTasksState = (s: State) => s.tasks
+export const selectMaskedCount = (s: State) => s.context.lastRequest?.masked ?? 0
+/** The window the endpoint named in an overflow error, when smaller than the profile's. */
+export const selectLearnedLimit = (s: State) => s.context.learnedLimit
 
 export function selectItem(s: State, id: string): TranscriptItem | undefined {
   return s.transcript.items[id]

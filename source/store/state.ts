@@ -1,9 +1,11 @@
 import type { ChatMessage, Usage } from '../provider/messages.js'
 import { ZERO_USAGE } from '../provider/messages.js'
 import type {
+  CompactionRecord,
   ConsentRequest,
   Mode,
   QuestionRequest,
+  RequestStats,
   SkippedFile,
   TaskSummary,
   TrustRequest,
@@ -18,8 +20,8 @@ export type NoticeLevel = 'info' | 'warn' | 'error'
 
 /** One entry of the transcript. Settled items never change except for display flags. */
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string; images: number }
-  | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean }
+  | { kind: 'user'; id: string; text: string; images: number; pinned?: boolean }
+  | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; pinned?: boolean }
   | {
       kind: 'tool'
       id: string
@@ -33,7 +35,10 @@ export type TranscriptItem =
       display: ToolDisplay | null
       /** Model-facing result text (error envelope for failures). */
       result: string
+      /** The model sees a placeholder instead of this result (observation masking). */
       masked: boolean
+      /** Kept verbatim by masking and compaction. */
+      pinned?: boolean
     }
   | { kind: 'notice'; id: string; level: NoticeLevel; text: string }
 
@@ -93,6 +98,9 @@ export interface ConversationStash {
   turns: TurnMark[]
   todos: Todo[]
   contextTokens: number
+  /** The transcript ids of `messages`, and a compaction the rewind undid (context economy). */
+  messageIds?: string[]
+  compaction?: CompactionRecord | null
 }
 
 /** The last rewind, until it is undone or another one replaces it. */
@@ -104,6 +112,21 @@ export interface RewindUndo {
   code: { tree: string; paths: string[] } | null
   /** Dropped once the conversation moves on (a new message makes the stash meaningless). */
   conversation: ConversationStash | null
+}
+
+/** Context economy (SPEC §9): what shapes the requests beyond the plain history. */
+export interface ContextState {
+  /** Parallel to `messages`: the transcript item each message came from ('' for runtime-added ones). */
+  messageIds: string[]
+  /** Transcript item ids the user pinned. */
+  pins: Record<string, true>
+  compaction: CompactionRecord | null
+  compactions: number
+  /** Changed in this session with the Config tool; they beat settings and the model profile. */
+  overrides: { observationWindow?: number; compactAt?: number }
+  /** The context window the endpoint named in an overflow error; it beats the profile. */
+  learnedLimit: number | null
+  lastRequest: RequestStats | null
 }
 
 export interface State {
@@ -132,7 +155,16 @@ export interface State {
   questions: { queue: string[]; byId: Record<string, QuestionRequest> }
   /** The open trust prompt, if any (at most one). */
   trust: TrustRequest | null
-  usage: { session: Usage; turn: Usage; lastStep: Usage; contextTokens: number; requests: number }
+  usage: {
+    session: Usage
+    turn: Usage
+    lastStep: Usage
+    contextTokens: number
+    /** `contextTokens` is our estimate (the endpoint reported no usage for the request yet). */
+    contextEstimated?: boolean
+    requests: number
+  }
+  context: ContextState
   /** `rewind`: the /rewind dialog is open. */
   ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true>; rewind: boolean }
   turns: TurnMark[]
@@ -159,6 +191,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     questions: { queue: [], byId: {} },
     trust: null,
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
+    context: emptyContext(),
     ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },
     turns: [],
     checkpoints: { known: {}, timeline: [], undo: null },
@@ -167,3 +200,15 @@ export function initialState(session: SessionInfo, mode: Mode): State {
 
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>
 export type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>
+
+export function emptyContext(): ContextState {
+  return {
+    messageIds: [],
+    pins: {},
+    compaction: null,
+    compactions: 0,
+    overrides: {},
+    learnedLimit: null,
+    lastRequest: null,
+  }
+}

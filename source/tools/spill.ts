@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs'
 import { stat, utimes } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { type CutState, cutIfOver, formatBytes, type LogCap, logCap, NO_CUT } from '../tasks/log-cap.js'
@@ -36,7 +36,20 @@ export function createOutputSpiller(dir: string, opts: { capBytes?: number } = {
       const path = join(root, `${slugOf(hint)}-stream-${randomBytes(8).toString('hex')}.txt`)
       return openSpillStream(path, cap)
     },
-    isSpillPath: (absPath) => absPath !== root && isInside(root, absPath),
+    // Judged after resolving symlinks: a link in the outputs dir to a file elsewhere is not ours to trust.
+    isSpillPath(absPath) {
+      const realRoot = realOrSelf(root)
+      const real = realOrSelf(absPath)
+      return real !== realRoot && isInside(realRoot, real)
+    },
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
   }
 }
 

@@ -1,5 +1,6 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
+import { itemLabel } from '../agent/context/pins.js'
 import { nextMode } from '../permissions/modes.js'
 import {
   selectActiveConsent,
@@ -118,6 +119,7 @@ export function App({
       clearFlash: () => setFlash(null),
       showHelp: () => setOverlay({ kind: 'help' }),
       showInfo: (title: string, lines: string[]) => setOverlay({ kind: 'info', title, lines }),
+      showConfirm: (confirm) => setOverlay({ kind: 'confirm', ...confirm }),
       showSessions: (sessions) => setOverlay({ kind: 'sessions', sessions }),
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
@@ -176,7 +178,8 @@ export function App({
     else if (ev.has('transcript.expand')) {
       const target = scroll.expandTarget()
       if (target) dispatch({ type: 'ui/expand-toggled', id: target })
-    } else if (ev.has('help.show')) setOverlay({ kind: 'help' })
+    } else if (ev.has('transcript.pin')) togglePin(now)
+    else if (ev.has('help.show')) setOverlay({ kind: 'help' })
     else if (ev.has('focus.next')) {
       // Focus stays put while a dialog owns the keys.
       if (now.consent.queue.length > 0 || now.questions.queue.length > 0) return true
@@ -190,6 +193,25 @@ export function App({
     else return false
     return true
   })
+  /** Ctrl+P: pins (or unpins) the lowest message or tool card on screen. */
+  const togglePin = (now: ReturnType<typeof store.getState>) => {
+    const id = scroll.pinTarget()
+    const item = id === undefined ? undefined : now.transcript.items[id]
+    if (!item || item.kind === 'notice') {
+      setFlash({ text: 'Nothing to pin on screen: scroll to a message or tool card', level: 'info' })
+      return
+    }
+    const pinned = !item.pinned
+    const why = commands.setPinned(item.id, pinned)
+    setFlash(
+      why
+        ? { text: `Cannot pin: ${why}`, level: 'warn' }
+        : {
+            text: `${pinned ? 'Pinned' : 'Unpinned'}: ${itemLabel(item, 40)}${pinned ? ' — kept verbatim in the context' : ''}`,
+            level: 'info',
+          },
+    )
+  }
   // Budget: status row, then input and dock caps that always leave the transcript a few rows.
   const available = Math.max(0, height - 1)
   // While a dialog is open the prompt cannot be typed into, so it shrinks to one line and the dialog

@@ -10,9 +10,20 @@ export interface Flash {
   transient?: boolean
 }
 
+/** A question shown in the transcript's place: Enter confirms, Esc cancels. */
+export interface Confirm {
+  title: string
+  lines: string[]
+  /** The verb Enter performs, for the key hint ("compact"). */
+  action: string
+  onConfirm(): void
+  onCancel(): void
+}
+
 export type Overlay =
   | { kind: 'help' }
   | { kind: 'info'; title: string; lines: string[] }
+  | ({ kind: 'confirm' } & Confirm)
   | { kind: 'sessions'; sessions: SessionSummary[] }
 
 /**
@@ -28,6 +39,7 @@ export interface ShellApi {
   clearFlash(): void
   showHelp(): void
   showInfo(title: string, lines: string[]): void
+  showConfirm(confirm: Confirm): void
   /** Opens the session picker; picking one resumes it in place of this session. */
   showSessions(sessions: SessionSummary[]): void
   /** Shuts the runtime down, restores the terminal and resolves runTui with `code`. */

@@ -17,6 +17,7 @@ import { realPathOf } from '../permissions/real-path.js'
 import { appendAllowRule } from '../permissions/save-rule.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
+import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
 import { readSession } from '../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
 import {
@@ -90,6 +91,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const additionalDirs = await resolveAdditionalDirs(config.additionalDirectories, workspace, home, warnings)
 
   let restored: { id: string; path: string; state: State } | null = null
+  let lease: Awaited<ReturnType<typeof openOutputs>> | null = null
   if (opts.resume) {
     const entry =
       opts.resume.kind === 'continue'
@@ -102,6 +104,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
           : `no session "${opts.resume.id}" in ${workspace} (sessions live in ${projectSessions})`,
       )
     }
+    // Before anything of it is read: from here on no start-up sweep deletes this session's files.
+    lease = await openOutputs(outputsDir(paths, entry.id))
     const loaded = await readSession(entry.path)
     warnings.push(...loaded.warnings)
     let state = initialState(
@@ -150,6 +154,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode: config.mode })
 
   const outputs = outputsDir(paths, id)
+  lease ??= await openOutputs(outputs)
+  const outputsLease = lease
+  // Off the start-up path: another session's old outputs can wait for the event loop to be free.
+  setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
   const registry = createPidRegistry(paths.pidRegistryFile, {
     onError: (err) => warnings.push(`pid registry: ${err.message}`),
   })
@@ -218,6 +226,15 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   }
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
+  const management = config.settings.contextManagement
+  const contextSettings = {
+    masking: management?.masking ?? true,
+    ...(management?.observationWindow !== undefined
+      ? { observationWindow: management.observationWindow }
+      : {}),
+    ...(management?.compactAt !== undefined ? { compactAt: management.compactAt } : {}),
+    ...(config.settings.summarizerModel ? { summarizerModel: config.settings.summarizerModel } : {}),
+  }
   const systemPrompt = await buildSystemPrompt({
     workspace,
     platform: `${process.platform} ${process.arch}`,
@@ -225,6 +242,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     model: endpoint.model,
     date: new Date(createdAt).toISOString().slice(0, 10),
     mode: config.mode,
+    masking: contextSettings.masking,
     ...(branch ? { gitBranch: branch } : {}),
     additionalDirs,
   })
@@ -302,6 +320,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       const p = profiles(model)
       return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
     },
+    profile: profiles,
+    context: contextSettings,
     maxSteps: config.maxSteps ?? DEFAULT_MAX_STEPS,
     breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
     interactive: opts.interactive,
@@ -333,6 +353,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
       processes.killAllSync()
       log.close()
+      await outputsLease.release()
     },
   }
 }

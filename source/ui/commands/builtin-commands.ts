@@ -6,7 +6,8 @@ import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/mo
 import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
-import { contextLines, costLines, memoryLines, permissionLines } from './info-lines.js'
+import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
+import { costLines, memoryLines, permissionLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -87,9 +88,20 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'compact',
     argumentHint: '[focus]',
-    description: 'Summarise older history now',
-    unavailable: notBuilt('compaction (manual and automatic) is not built yet; /clear starts afresh'),
-    run: () => {},
+    description: 'Summarise older history now (shows what it keeps first)',
+    run: (ctx, args) => compactCommand(ctx, args),
+  },
+  {
+    name: 'pin',
+    argumentHint: '[last|text]',
+    description: 'List pins, or keep an item verbatim through masking and compaction',
+    run: (ctx, args) => pinCommand(ctx, args),
+  },
+  {
+    name: 'unpin',
+    argumentHint: '<n|all>',
+    description: 'Unpin an item (numbered as /pin lists them)',
+    run: (ctx, args) => unpinCommand(ctx, args),
   },
   {
     name: 'clear',
@@ -101,8 +113,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'context',
-    description: 'Show context window usage',
-    run: (ctx) => ctx.showInfo('Context', contextLines(ctx)),
+    description: 'Show where the context window goes',
+    run: (ctx) => ctx.showInfo('Context', contextReportLines(ctx.commands.contextReport())),
   },
   {
     name: 'cost',

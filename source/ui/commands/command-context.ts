@@ -6,6 +6,7 @@
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/commands.js'
 import type { State } from '../../store/state.js'
 import type { Prices } from '../panes/status/format.js'
+import type { Confirm } from '../shell-context.js'
 
 export type FlashLevel = 'info' | 'warn' | 'error'
 
@@ -21,6 +22,8 @@ export interface CommandContext {
   showHelp(): void
   /** An overlay in the transcript's place (any key closes it). */
   showInfo(title: string, lines: string[]): void
+  /** A question in the transcript's place: Enter runs `onConfirm`, Esc `onCancel` (`/compact`). */
+  showConfirm(confirm: Confirm): void
   /** Opens the session picker. */
   showSessions(sessions: SessionSummary[]): void
   /** Leaves this session for another one. */

@@ -1,29 +1,11 @@
-/** Lines of the info overlays that slash commands open (/context, /cost, /permissions, /memory). */
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /memory). */
 import type { MemoryFile, PermissionRulesView, RuleView } from '../../agent/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
-import {
-  cachedPercent,
-  contextPercent,
-  estimateCost,
-  formatCost,
-  formatTokens,
-} from '../panes/status/format.js'
+import { estimateCost, formatCost, formatTokens } from '../panes/status/format.js'
 import type { CommandContext } from './command-context.js'
 
 const LABEL = 17
-
-export function contextLines(ctx: CommandContext): string[] {
-  const { usage, session, messages } = ctx.getState()
-  const pct = contextPercent(usage.contextTokens, ctx.contextLimit)
-  return [
-    `Model            ${session.model}`,
-    `Context window   ${formatTokens(usage.contextTokens)} of ${formatTokens(ctx.contextLimit)} tokens (${pct}%)`,
-    `Cached (last)    ${cachedPercent(usage.lastStep)}% of the last prompt`,
-    `Messages         ${messages.length} in history`,
-    `Requests         ${usage.requests} this session`,
-  ]
-}
 
 export function costLines(ctx: CommandContext): string[] {
   const { usage } = ctx.getState()

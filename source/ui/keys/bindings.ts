@@ -45,6 +45,11 @@ const DEFAULTS = {
     keys: ['ctrl+o'],
     description: 'Expand or collapse the last tool card',
   },
+  'transcript.pin': {
+    context: 'global',
+    keys: ['ctrl+p'],
+    description: 'Pin or unpin the last message or tool card on screen (kept verbatim in context)',
+  },
   'help.show': { context: 'global', keys: ['?'], description: 'Show all keys (on empty input)' },
   'focus.next': { context: 'global', keys: ['tab'], description: 'Move focus between input and tasks' },
   'transcript.pageUp': { context: 'transcript', keys: ['pageup'], description: 'Scroll the transcript up' },

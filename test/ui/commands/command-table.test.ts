@@ -26,6 +26,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store } = {}) {
     flash: (text, level = 'info') => flashes.push({ text, level }),
     showHelp: () => ui.push('help'),
     showInfo: (title) => ui.push(`info:${title}`),
+    showConfirm: (confirm) => ui.push(`confirm:${confirm.title}`),
     showSessions: () => ui.push('sessions'),
     resumeSession: (id) => ui.push(`resume:${id}`),
     toggleTodos: () => ui.push('todos'),
@@ -103,7 +104,7 @@ describe('the built-in table', () => {
     const tasks = slashCompleter(builtin(), store.getState)('/task')[0]
     expect(tasks).toMatchObject({ label: '/tasks (/bashes)', runsOnEnter: true })
     expect(slashCompleter(builtin(), store.getState)('/compact')[0]?.detail).toBe(
-      '[focus]  Summarise older history now (not available yet)',
+      '[focus]  Summarise older history now (shows what it keeps first)',
     )
     expect(commandUsage(builtin().find('image') as SlashCommand)).toBe('/image <path> [question]')
   })
@@ -114,8 +115,8 @@ describe('dispatch', () => {
     ['/frobnicate now', 'Unknown command /frobnicate — type / to list commands', 'warn'],
     [
       '/compact',
-      'not available yet: /compact — compaction (manual and automatic) is not built yet; /clear starts afresh',
-      'warn',
+      'Nothing to compact — nothing to summarise yet: only 0 messages so far; the recent ones are always kept',
+      'info',
     ],
     ['/plan maybe', 'Usage: /plan [on|off]', 'warn'],
     ['/mode', 'Mode is SAFE — /mode safe|auto|plan', 'info'],

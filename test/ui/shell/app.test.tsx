@@ -384,7 +384,7 @@ describe('slash commands', () => {
     await waitFor(() => submitted(r.commands).length === 1)
     expect(submitted(r.commands)[0]).toMatchObject({ text: 'what is it', images: [{ path: 'shot.png' }] })
     await run('/compact')
-    await r.waitFrame('not available yet: /compact')
+    await r.waitFrame('Nothing to compact — nothing to summarise yet')
     await run('/todos')
     await waitFor(() => !r.store.getState().ui.showTodos)
     await run('/bashes')

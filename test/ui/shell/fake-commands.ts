@@ -1,5 +1,7 @@
 /** Renderer-free fakes: a store in a given state and a recording RuntimeCommands. */
 import type {
+  CompactionPreview,
+  ContextReport,
   ImageAttachment,
   MemoryFile,
   PermissionRulesView,
@@ -58,6 +60,8 @@ export function fakeCommands(
     rules?: PermissionRulesView
     memory?: MemoryFile[]
     sessions?: SessionSummary[]
+    preview?: CompactionPreview
+    report?: ContextReport
     rewindTurns?: RewindTurn[]
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
     rewindReport?: (call: {
@@ -141,10 +145,61 @@ export function fakeCommands(
       record('undoRewind', [o])
       return opts.rewindReport?.({ ...o }) ?? emptyReport('both', o.dryRun !== true)
     },
+    compactionPreview: async (focus) => {
+      record('compactionPreview', [focus])
+      return opts.preview ?? { ...EMPTY_PREVIEW, ...(focus ? { focus } : {}) }
+    },
+    compact: async (focus) => {
+      record('compact', [focus])
+      return true
+    },
+    setPinned: (id, pinned) => {
+      record('setPinned', [id, pinned])
+      opts.store?.dispatch({ type: 'context/pinned', id, pinned })
+      return null
+    },
+    contextReport: () => {
+      record('contextReport', [])
+      return opts.report ?? EMPTY_REPORT
+    },
     shutdown: async () => {
       record('shutdown', [])
     },
   }
+}
+
+const ZERO_BREAKDOWN = { system: 0, tools: 0, history: 0, toolOutput: 0, masked: 0, pinned: 0, summary: 0 }
+
+export const EMPTY_PREVIEW: CompactionPreview = {
+  ok: false,
+  reason: 'nothing to summarise yet: only 0 messages so far; the recent ones are always kept',
+  contextLimit: 32_768,
+  triggerTokens: 22_937,
+  tokensNow: 0,
+  summarise: { messages: 0, tokens: 0, user: 0, assistant: 0, tool: 0, samples: [] },
+  keep: {
+    systemTokens: 0,
+    toolsTokens: 0,
+    summaryBudget: 1638,
+    pinned: [],
+    pinnedTokens: 0,
+    recentMessages: 0,
+    recentTokens: 0,
+  },
+  tokensAfter: 0,
+}
+
+export const EMPTY_REPORT: ContextReport = {
+  model: 'test-model',
+  contextLimit: 32_768,
+  limitSource: 'profile',
+  compactAt: 0.7,
+  observationWindow: 4,
+  masking: true,
+  next: { ...ZERO_BREAKDOWN, total: 0, maskedResults: 0, pinnedItems: 0, truncated: 0 },
+  exact: false,
+  compactions: 0,
+  last: null,
 }
 
 function emptyReport(scope: RewindReport['scope'], applied: boolean): RewindReport {

@@ -13,7 +13,15 @@ import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/binding
 import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
 import { type Flash, type Overlay, type ShellApi, ShellContext } from '../../../source/ui/shell-context.js'
 
-export { type Call, type FakeCommands, fakeCommands, makeState, makeStore } from './fake-commands.js'
+export {
+  type Call,
+  EMPTY_PREVIEW,
+  EMPTY_REPORT,
+  type FakeCommands,
+  fakeCommands,
+  makeState,
+  makeStore,
+} from './fake-commands.js'
 
 export const KEYS = {
   esc: '\x1b',
@@ -54,6 +62,7 @@ export function fakeShell(): FakeShell {
     clearFlash: () => {},
     showHelp: () => overlays.push({ kind: 'help' }),
     showInfo: (title, lines) => overlays.push({ kind: 'info', title, lines }),
+    showConfirm: (confirm) => overlays.push({ kind: 'confirm', ...confirm }),
     showSessions: (sessions) => overlays.push({ kind: 'sessions', sessions }),
     requestExit: (code) => exits.push(code),
     requestResume: () => exits.push(0),

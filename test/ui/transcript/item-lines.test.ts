@@ -204,7 +204,32 @@ describe('renderItemLines', () => {
       ...tool(finished('t', 'done', { preview: '\x1b[2J\x1b[31mred\x1b[0m\r50%\r100%' }), 't'),
       masked: true,
     }
-    expect(lines(item)).toEqual(['✓ Bash npm test · 1.5s', '  ⎿ 100%', '    (masked from model context)'])
+    expect(lines(item)).toEqual([
+      '✓ Bash npm test · 1.5s',
+      '  ⎿ 100%',
+      '    (masked from model context; the model can Read it back)',
+    ])
+    // Narrow terminals wrap the mark instead of overflowing the row.
+    expect(lines(item, 30).every((line) => stringWidth(line) <= 30)).toBe(true)
+  })
+
+  it('marks pinned messages, replies and tool results', () => {
+    const pinned = { pinned: true }
+    const user = apply(baseState(), userSubmitted('u1', 'keep this')).transcript.items.u1
+    expect(lines({ ...(user as TranscriptItem), ...pinned } as TranscriptItem)).toEqual([
+      '› keep this · pinned',
+    ])
+    const reply = {
+      kind: 'assistant' as const,
+      id: 'a',
+      text: 'the plan',
+      reasoning: '',
+      streaming: false,
+      pinned: true,
+    }
+    expect(lines(reply)).toEqual(['  the plan', '  · pinned'])
+    const card = { ...tool(finished('t', 'done', { preview: 'ok' }), 't'), pinned: true }
+    expect(lines(card)[0]).toBe('✓ Bash npm test · 1.5s · pinned')
   })
 
   it('renders notices by level', () => {

@@ -166,7 +166,7 @@ describe('parseSettingsText: valid content', () => {
         maxDurationSeconds: 600,
         silentBehavior: 'stop',
       },
-      contextManagement: { observationWindow: 6, compactAt: 0.8, maskingEnabled: true },
+      contextManagement: { observationWindow: 6, compactAt: 0.8, masking: true },
       keybindings: { 'tasks.toggle': 'ctrl+t', 'consent.approveOnce': ['y', 'enter'] },
       theme: 'dark',
       summarizerModel: 'small',

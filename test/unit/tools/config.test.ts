@@ -125,8 +125,8 @@ describe('Config', () => {
     const description = createConfigTool(describeSettings()).description
     const listed = /Settings: (.*)\. An unknown name/.exec(description)?.[1] ?? ''
     expect(listed.split('; ').map((entry) => entry.split(' (')[0])).toEqual([...OFFERED_SETTINGS])
-    expect(description).not.toContain('observationWindow')
-    expect(description).not.toContain('compactAt')
+    expect(description).toContain('observationWindow')
+    expect(description).not.toContain('verbose')
     expect(createConfigTool([]).description).toContain('No settings can be changed in this session.')
   })
 })

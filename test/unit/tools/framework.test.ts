@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -84,6 +84,10 @@ describe('spill and boundOutput', () => {
     expect(spiller.isSpillPath(a)).toBe(true)
     expect(spiller.isSpillPath(outputs)).toBe(false)
     expect(spiller.isSpillPath(join(dir, 'elsewhere.txt'))).toBe(false)
+    // A link in the outputs dir to a file elsewhere is judged by where it leads.
+    await writeFile(join(dir, 'secret.txt'), 'secret')
+    await symlink(join(dir, 'secret.txt'), join(outputs, 'link.txt'))
+    expect(spiller.isSpillPath(join(outputs, 'link.txt'))).toBe(false)
   })
 
   it('keeps short text inline and bounds long text with a marker naming the spill file', async () => {

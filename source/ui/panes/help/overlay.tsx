@@ -58,8 +58,9 @@ export interface OverlayViewProps {
 }
 
 /**
- * Help and info (/cost, /context) overlays, drawn in the transcript's place so the frame keeps its
- * height. PgUp/PgDn/↑/↓ scroll; any other key closes.
+ * Help, info (/cost, /context) and confirm (/compact) overlays, drawn in the transcript's place so the
+ * frame keeps its height. PgUp/PgDn/↑/↓ scroll; a confirm overlay takes Enter (do it) or Esc (cancel)
+ * and ignores other keys; the others close on any other key.
  */
 export function OverlayView({ overlay, width, height, onClose }: OverlayViewProps) {
   const bindings = useBindings()
@@ -86,7 +87,14 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
     const k = ev.key
     if (k.pageUp || k.upArrow) setTop(Math.max(0, start - (k.pageUp ? body : 1)))
     else if (k.pageDown || k.downArrow) setTop(Math.min(maxTop, start + (k.pageDown ? body : 1)))
-    else onClose()
+    else if (overlay.kind !== 'confirm') onClose()
+    else if (k.return) {
+      onClose()
+      overlay.onConfirm()
+    } else if (k.escape) {
+      onClose()
+      overlay.onCancel()
+    }
     return true
   })
 
@@ -101,8 +109,9 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
           </Text>
         )
       })}
-      <Text wrap="truncate" dimColor>
-        {maxTop > 0 ? 'PgUp/PgDn scroll · ' : ''}any other key closes
+      <Text wrap="truncate" dimColor={overlay.kind !== 'confirm'} bold={overlay.kind === 'confirm'}>
+        {maxTop > 0 ? 'PgUp/PgDn scroll · ' : ''}
+        {overlay.kind === 'confirm' ? `Enter: ${overlay.action} · Esc: cancel` : 'any other key closes'}
       </Text>
     </Box>
   )

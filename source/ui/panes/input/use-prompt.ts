@@ -89,6 +89,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     flash: shell.flash,
     showHelp: shell.showHelp,
     showInfo: shell.showInfo,
+    showConfirm: shell.showConfirm,
     showSessions: shell.showSessions,
     resumeSession: shell.requestResume,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),

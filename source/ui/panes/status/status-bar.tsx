@@ -3,6 +3,8 @@ import { memo } from 'react'
 import stringWidth from 'string-width'
 import type { Phase } from '../../../store/state.js'
 import {
+  selectLearnedLimit,
+  selectMaskedCount,
   selectMode,
   selectPhase,
   selectRunningTaskCount,
@@ -51,6 +53,8 @@ export const StatusBar = memo(function StatusBar({
   const phase = useStore(selectPhase)
   const startedAt = useStore(selectTurnStartedAt)
   const runningTasks = useStore(selectRunningTaskCount)
+  const masked = useStore(selectMaskedCount)
+  const learned = useStore(selectLearnedLimit)
   const busy = phase !== 'idle'
   const { badge, segments: shown } = composeStatusLine(
     {
@@ -59,7 +63,9 @@ export const StatusBar = memo(function StatusBar({
       busy,
       model: session.model,
       usage,
-      contextLimit,
+      masked,
+      // An overflow error that named the endpoint's real window beats the profile.
+      contextLimit: learned !== null && learned < contextLimit ? learned : contextLimit,
       prices,
       runningTasks,
       cwd: session.cwd,

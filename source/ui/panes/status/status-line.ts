@@ -20,7 +20,9 @@ export interface StatusLineInput {
   busy: boolean
   model: string
   /** Null while not known yet (a resumed session's frame drawn before its log is read): not shown. */
-  usage: { session: Usage; lastStep: Usage; contextTokens: number } | null
+  usage: { session: Usage; lastStep: Usage; contextTokens: number; contextEstimated?: boolean } | null
+  /** Tool results the last request showed as placeholders (observation masking). */
+  masked?: number
   /** The model's context window in tokens. */
   contextLimit: number
   prices?: Prices | undefined
@@ -70,12 +72,18 @@ function usageSegments(
 ): StatusSegment[] {
   const pct = contextPercent(usage.contextTokens, input.contextLimit)
   const cached = cachedPercent(usage.lastStep)
+  // "~": our estimate — the endpoint has not reported this request's usage (some never do).
+  const approx = usage.contextEstimated ? '~' : ''
+  const notes = [
+    ...(cached > 0 ? [`${cached}% cached`] : []),
+    ...(input.masked ? [`${input.masked} masked`] : []),
+  ]
   const tokens = `${formatTokens(usage.session.input)}↑ ${formatTokens(usage.session.output)}↓`
   // "~": prices are approximate list prices, and the session total may span a /model switch.
   const cost = input.prices ? ` ~${formatCost(estimateCost(usage.session, input.prices))}` : ''
   return [
     {
-      text: `ctx ${pct}%${cached > 0 ? ` (${cached}% cached)` : ''}`,
+      text: `ctx ${approx}${pct}%${notes.length ? ` (${notes.join(', ')})` : ''}`,
       keep: 7,
       color: pct >= 85 ? 'red' : pct >= 70 ? 'yellow' : 'gray',
     },

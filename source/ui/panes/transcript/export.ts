@@ -25,14 +25,14 @@ function itemToMarkdown(item: TranscriptItem): string {
     case 'user': {
       const images =
         item.images > 0 ? `\n\n_(${item.images} image${item.images === 1 ? '' : 's'} attached)_` : ''
-      return `## User\n\n${item.text.trim()}${images}`
+      return `## User${item.pinned ? ' (pinned)' : ''}\n\n${item.text.trim()}${images}`
     }
     case 'assistant': {
       const parts: string[] = []
       if (item.reasoning.trim()) parts.push(quote(`**Thinking**\n\n${item.reasoning.trim()}`))
       if (item.text.trim()) parts.push(item.text.trim())
       if (item.streaming) parts.push('_(interrupted while streaming)_')
-      return parts.length ? `## Assistant\n\n${parts.join('\n\n')}` : ''
+      return parts.length ? `## Assistant${item.pinned ? ' (pinned)' : ''}\n\n${parts.join('\n\n')}` : ''
     }
     case 'tool':
       return toolToMarkdown(item)
@@ -45,6 +45,7 @@ function toolToMarkdown(item: ToolItem): string {
   const facts: string[] = [item.status]
   if (item.durationMs !== null) facts.push(formatDuration(item.durationMs))
   if (item.masked) facts.push('masked from model context')
+  if (item.pinned) facts.push('pinned')
   const summary = item.summary && item.summary !== item.name ? ` ${oneLine(item.summary)}` : ''
   const header = `### Tool \`${item.name}\`${summary} (${facts.join(', ')})`
   const parts = [header]

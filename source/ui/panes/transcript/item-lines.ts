@@ -41,7 +41,7 @@ export function renderItemLines(item: TranscriptItem, width: number, opts: ItemL
   const w = Math.max(4, width)
   switch (item.kind) {
     case 'user':
-      return renderUser(item.text, item.images, w, opts.theme)
+      return renderUser(item.text, item.images, w, opts.theme, item.pinned === true)
     case 'assistant':
       return renderAssistant(item, w, opts)
     case 'tool':
@@ -53,8 +53,13 @@ export function renderItemLines(item: TranscriptItem, width: number, opts: ItemL
   }
 }
 
-function renderUser(text: string, images: number, width: number, theme: Theme): string[] {
-  const suffix = images > 0 ? theme.dim(` [${images} image${images === 1 ? '' : 's'}]`) : ''
+/** Marks a pinned item: masking and compaction keep it verbatim. */
+const PINNED = 'pinned'
+
+function renderUser(text: string, images: number, width: number, theme: Theme, pinned: boolean): string[] {
+  const suffix =
+    (images > 0 ? theme.dim(` [${images} image${images === 1 ? '' : 's'}]`) : '') +
+    (pinned ? theme.notice.warn(` · ${PINNED}`) : '')
   const body = clean(text).replace(/\n+$/, '')
   return prefixed(wrapText(theme.userText(body) + suffix, width - 2), theme.userMarker('›'))
 }
@@ -78,6 +83,7 @@ function renderAssistant(
   }
   const text = clean(item.text)
   if (text.trim()) out.push(...indent(renderMarkdown(text, width - 2, theme), 2))
+  if (item.pinned && out.length > 0) out.push(`  ${theme.notice.warn(`· ${PINNED}`)}`)
   return out
 }
 
@@ -94,10 +100,14 @@ function renderTool(item: ToolItem, width: number, { expanded, theme }: ItemLine
   else if (item.status === 'pending') facts.push('waiting…')
   else if (item.status === 'denied' || item.status === 'cancelled') facts.push(item.status)
   if (item.durationMs !== null && item.status !== 'running') facts.push(formatDuration(item.durationMs))
-  const header = parts.join(' ') + (facts.length ? theme.dim(` · ${facts.join(' · ')}`) : '')
+  const header =
+    parts.join(' ') +
+    (facts.length ? theme.dim(` · ${facts.join(' · ')}`) : '') +
+    (item.pinned ? theme.notice.warn(` · ${PINNED}`) : '')
   const out = prefixed(wrapText(header, width - 2), status(STATUS_GLYPH[item.status]))
   const body = toolBody(item, width - 4, expanded, theme)
-  if (item.masked) body.push(theme.dim('(masked from model context)'))
+  if (item.masked)
+    body.push(...wrapText(theme.dim('(masked from model context; the model can Read it back)'), width - 4))
   body.forEach((line, i) => {
     out.push((i === 0 ? theme.dim('  ⎿ ') : '    ') + line)
   })

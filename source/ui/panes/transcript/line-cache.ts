@@ -121,8 +121,13 @@ export class LineCache {
       return this.#entry(item, expanded, [{ text: null, gapAbove: 0, lines: null }], '', 1)
     }
     const reasoning = item.reasoning.trim() !== ''
+    // A pin (marked under the last piece) changes what the pieces render: cut them afresh.
     const kept =
-      previous?.item.kind === 'assistant' && item.text.startsWith(previous.headText) ? previous : undefined
+      previous?.item.kind === 'assistant' &&
+      previous.item.pinned === item.pinned &&
+      item.text.startsWith(previous.headText)
+        ? previous
+        : undefined
     if (!kept) {
       const pieces: Piece[] = reasoning ? [{ text: null, gapAbove: 0, lines: null }] : []
       const entry = this.#entry(item, expanded, pieces, '', pieces.length)
@@ -199,7 +204,7 @@ export class LineCache {
         ? this.#render(item, this.#width, expanded)
         : piece.text === null
           ? this.#render({ ...item, text: '' }, this.#width, expanded)
-          : this.#textLines(item, piece.text)
+          : this.#textLines(item, piece.text, k === entry.pieces.length - 1)
     piece.lines = lines
     // Counted only while the entry is held: a piece of a replaced or evicted entry is not.
     if (this.#entries.get(item.id) === entry) {
@@ -210,9 +215,17 @@ export class LineCache {
     return lines
   }
 
-  #textLines(item: AssistantItem, text: string): readonly string[] {
+  #textLines(item: AssistantItem, text: string, last: boolean): readonly string[] {
+    const pinned = last && item.pinned === true
     return this.#render(
-      { kind: 'assistant', id: item.id, text, reasoning: '', streaming: false },
+      {
+        kind: 'assistant',
+        id: item.id,
+        text,
+        reasoning: '',
+        streaming: false,
+        ...(pinned ? { pinned } : {}),
+      },
       this.#width,
       false,
     )

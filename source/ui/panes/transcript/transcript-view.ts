@@ -1,3 +1,4 @@
+import { isPinnable } from '../../../agent/context/pins.js'
 import type { TranscriptItem } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { renderItemLines } from './item-lines.js'
@@ -216,6 +217,22 @@ export class TranscriptView {
       const item = id === undefined ? undefined : input.snapshot.items[id]
       if (item?.kind === 'tool' || (item?.kind === 'assistant' && item.reasoning.trim() !== ''))
         return item.id
+    }
+    return undefined
+  }
+
+  /**
+   * The item Ctrl+P should pin or unpin: the lowest message or finished tool card among those on screen
+   * in the last frame (scroll to bring another one to the bottom).
+   */
+  pinTarget(): string | undefined {
+    const input = this.#input
+    const visible = this.#visible
+    if (!input || !visible) return undefined
+    for (let i = visible.last; i >= visible.first; i--) {
+      const id = input.snapshot.order[i]
+      const item = id === undefined ? undefined : input.snapshot.items[id]
+      if (isPinnable(item)) return item?.id
     }
     return undefined
   }

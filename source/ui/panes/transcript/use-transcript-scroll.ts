@@ -12,6 +12,8 @@ export interface TranscriptScroll {
   end(): void
   /** The id Ctrl+O should toggle (`ui/expand-toggled`), if an expandable item is on screen. */
   expandTarget(): string | undefined
+  /** The id Ctrl+P should pin or unpin, if a message or finished tool card is on screen. */
+  pinTarget(): string | undefined
 }
 
 /**
@@ -28,6 +30,7 @@ export function useTranscriptScroll(view: TranscriptView): TranscriptScroll {
       home: () => view.home(),
       end: () => view.end(),
       expandTarget: () => view.expandTarget(),
+      pinTarget: () => view.pinTarget(),
     }),
     [view],
   )

@@ -1,0 +1,304 @@
+import type { ChatMessage } from '../../provider/messages.js'
+import { repairPairing } from '../../provider/pairing.js'
+import { ProviderError } from '../../provider/types.js'
+import type { CompactionRecord } from '../../store/domain.js'
+import type { State } from '../../store/state.js'
+import {
+  chooseCut,
+  type Entry,
+  keptBefore,
+  recentCount,
+  summariserPrompt,
+  summaryBudget,
+} from './compaction.js'
+import type { ContextManager } from './manager.js'
+import type { CompactionPreview } from './types.js'
+
+export type CompactOutcome = { ok: true; record: CompactionRecord } | { ok: false; reason: string }
+
+/** Share of the window the recent messages may take before fewer of them are kept. */
+const RECENT_SHARE = 0.35
+/** Groups the last-resort summariser input keeps when even the stripped history overflows. */
+const LAST_GROUPS = 12
+
+interface CutPlan {
+  cut: number
+  /** History indices the summary replaces (the kept ones excluded). */
+  summarised: number[]
+  kept: number[]
+}
+
+function planCut(mgr: ContextManager, state: State): CutPlan | { reason: string } {
+  const messages = state.messages
+  const start = state.context.compaction?.cut ?? 0
+  const limit = mgr.limit(state)
+  const assembled = mgr.assemble(state, { truncate: false })
+  // Token sizes as the request would send them (masked results as their placeholders).
+  const sizes = new Map<number, number>()
+  for (const entry of assembled.entries) {
+    if (entry.source >= 0) sizes.set(entry.source, mgr.estimator.message(entry.message))
+  }
+  const tokens = (i: number) => sizes.get(i) ?? mgr.estimator.message(messages[i] as ChatMessage)
+  const cut = chooseCut(messages, {
+    start,
+    keep: recentCount(limit),
+    tokens,
+    recentTokenBudget: RECENT_SHARE * limit,
+  })
+  if (cut === null) {
+    const since = messages.length - start
+    return {
+      reason: `only ${since} message${since === 1 ? '' : 's'} ${start > 0 ? 'since the last compaction' : 'so far'}; the recent ones are always kept`,
+    }
+  }
+  const ids = state.context.messageIds
+  const kept = keptBefore(messages, cut, {
+    pinned: (i) => Boolean(ids[i] && state.context.pins[ids[i] as string]),
+    latestUserRequest: latestUserRequest(state),
+  })
+  const keptSet = new Set(kept)
+  const summarised: number[] = []
+  for (let i = start; i < cut; i++) if (!keptSet.has(i)) summarised.push(i)
+  if (summarised.length < 2) return { reason: 'everything older than the recent messages is pinned' }
+  return { cut, summarised, kept }
+}
+
+/** Runs the summariser over the history before the cut and records the compaction. Never throws. */
+export async function runCompaction(
+  mgr: ContextManager,
+  opts: { trigger: CompactionRecord['trigger']; focus?: string; signal: AbortSignal },
+): Promise<CompactOutcome> {
+  const { store, provider } = mgr.opts
+  const state = store.getState()
+  const plan = planCut(mgr, state)
+  const fail = (reason: string, level: 'info' | 'warn' | 'error' = 'warn'): CompactOutcome => {
+    mgr.notice(
+      level,
+      `Compaction ${level === 'info' ? 'stopped' : 'failed'}: ${reason}. The history is kept as it was.`,
+    )
+    return { ok: false, reason }
+  }
+  if ('reason' in plan) return fail(`nothing to summarise yet (${plan.reason})`, 'info')
+  const limit = mgr.limit(state)
+  const budget = summaryBudget(limit)
+  const assembled = mgr.assemble(state, { truncate: false })
+  const before = assembled.entries.filter((e) => e.source < plan.cut)
+  const instructions = summariserPrompt({
+    budget,
+    ...(opts.focus ? { focus: opts.focus } : {}),
+    hasEarlierSummary: state.context.compaction !== null,
+  })
+  const tokensBefore = assembled.tokens
+  mgr.notice(
+    'info',
+    `Compacting: summarising ${plan.summarised.length} messages of a ~${kTokens(tokensBefore)}-token prompt${opts.focus ? ` (focus: ${opts.focus})` : ''}…`,
+  )
+  // Full input first (it shares the cached prefix with the last request); then without tool output;
+  // then only the latest groups — each tried when the one before does not fit the window.
+  const attempts: Array<() => Entry[]> = [
+    () => before,
+    () => before.map(stripToolOutput),
+    () => lastGroups(before.map(stripToolOutput), LAST_GROUPS),
+  ]
+  for (const attempt of attempts) {
+    const messages = repairPairing([
+      mgr.system,
+      ...attempt().map((e) => e.message),
+      { role: 'user', content: instructions },
+    ])
+    let response: Awaited<ReturnType<typeof provider.stream>>
+    try {
+      response = await provider.stream(
+        {
+          model: mgr.opts.settings.summarizerModel ?? mgr.opts.model(),
+          messages,
+          tools: mgr.opts.toolDefinitions,
+          toolChoice: 'none',
+          maxTokens: budget,
+          signal: opts.signal,
+        },
+        {},
+      )
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'context_overflow') continue
+      return fail(error instanceof Error ? error.message : String(error), 'error')
+    }
+    if (response.aborted || opts.signal.aborted) return fail('interrupted', 'info')
+    if (response.usage) {
+      store.dispatch({
+        type: 'usage/recorded',
+        usage: response.usage,
+        contextTokens: store.getState().usage.contextTokens,
+        purpose: 'compaction',
+      })
+    }
+    const summary = response.text.trim()
+    if (!summary) {
+      return fail(
+        response.toolCalls.length > 0
+          ? 'the model called tools instead of writing a summary'
+          : 'the model returned an empty summary',
+        'error',
+      )
+    }
+    const draft: CompactionRecord = {
+      id: mgr.opts.newId('compaction'),
+      summary,
+      cut: plan.cut,
+      request: latestUserRequest(state),
+      trigger: opts.trigger,
+      ...(opts.focus ? { focus: opts.focus } : {}),
+      summarised: plan.summarised.length,
+      tokensBefore,
+      tokensAfter: 0,
+      at: mgr.opts.now(),
+    }
+    const after = store.getState()
+    const tokensAfter = mgr.assemble(
+      { ...after, context: { ...after.context, compaction: draft } },
+      { truncate: false },
+    ).tokens
+    const record = { ...draft, tokensAfter }
+    store.dispatch({ type: 'context/compacted', compaction: record })
+    const pct = (n: number) => Math.round((n / limit) * 100)
+    mgr.notice(
+      'info',
+      `Compacted ${record.summarised} messages into a summary: ~${kTokens(tokensBefore)} → ~${kTokens(tokensAfter)} tokens (${pct(tokensBefore)}% → ${pct(tokensAfter)}% of the window). The transcript keeps them all.`,
+    )
+    return { ok: true, record }
+  }
+  return fail('even the shortened history does not fit the context window for summarising', 'error')
+}
+
+/** What `/compact` would summarise and keep, with the token figures. */
+export async function previewCompaction(mgr: ContextManager, focus?: string): Promise<CompactionPreview> {
+  await mgr.estimator.ready()
+  const state = mgr.opts.store.getState()
+  const limit = mgr.limit(state)
+  const assembled = mgr.assemble(state, { truncate: false })
+  const sizeOf = new Map<number, number>()
+  for (const entry of assembled.entries)
+    if (entry.source >= 0) sizeOf.set(entry.source, mgr.estimator.message(entry.message))
+  const tokens = (i: number) => sizeOf.get(i) ?? mgr.estimator.message(state.messages[i] as ChatMessage)
+  const systemTokens = mgr.estimator.message(mgr.system)
+  const toolsTokens = mgr.estimator.tools(mgr.opts.toolDefinitions)
+  const base: CompactionPreview = {
+    ok: false,
+    ...(focus ? { focus } : {}),
+    contextLimit: limit,
+    triggerTokens: Math.floor(mgr.compactAt(state) * limit),
+    tokensNow: assembled.tokens,
+    summarise: { messages: 0, tokens: 0, user: 0, assistant: 0, tool: 0, samples: [] },
+    keep: {
+      systemTokens,
+      toolsTokens,
+      summaryBudget: summaryBudget(limit),
+      pinned: [],
+      pinnedTokens: 0,
+      recentMessages: 0,
+      recentTokens: 0,
+    },
+    tokensAfter: assembled.tokens,
+  }
+  const plan = planCut(mgr, state)
+  if ('reason' in plan) return { ...base, reason: `nothing to summarise yet: ${plan.reason}` }
+  const summarise = { ...base.summarise }
+  for (const i of plan.summarised) {
+    const role = state.messages[i]?.role
+    summarise.messages++
+    summarise.tokens += tokens(i)
+    if (role === 'user') summarise.user++
+    else if (role === 'assistant') summarise.assistant++
+    else if (role === 'tool') summarise.tool++
+  }
+  summarise.samples = plan.summarised
+    .filter((i) => state.messages[i]?.role !== 'tool')
+    .slice(0, 4)
+    .map((i) => labelOf(state, i))
+  const latest = latestUserRequest(state)
+  const ids = state.context.messageIds
+  const isPinned = (i: number) => Boolean(ids[i] && state.context.pins[ids[i] as string])
+  // Kept for a pin: the pinned messages and the rest of their groups (a call with its results).
+  const pinnedIdx = plan.kept.filter((i) => i !== latest || isPinned(i))
+  let recentTokens = 0
+  for (let i = plan.cut; i < state.messages.length; i++) recentTokens += tokens(i)
+  let keptTokens = 0
+  for (const i of plan.kept) keptTokens += tokens(i)
+  const pinnedItems = new Set(pinnedIdx.filter(isPinned).map((i) => ids[i] as string))
+  return {
+    ...base,
+    ok: true,
+    summarise,
+    keep: {
+      ...base.keep,
+      ...(latest >= 0 && latest < plan.cut ? { latestRequest: labelOf(state, latest) } : {}),
+      pinned: [...pinnedItems].map((id) => labelOf(state, ids.indexOf(id))),
+      pinnedTokens: pinnedIdx.reduce((n, i) => n + tokens(i), 0),
+      recentMessages: state.messages.length - plan.cut,
+      recentTokens,
+    },
+    tokensAfter: systemTokens + toolsTokens + base.keep.summaryBudget + keptTokens + recentTokens,
+  }
+}
+
+/** 8067 → "8.1k", 950 → "950". */
+function kTokens(n: number): string {
+  return n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`
+}
+
+/** How the transcript names the item a history message came from, in one short line. */
+export function labelOf(state: State, index: number): string {
+  const id = state.context.messageIds[index]
+  const item = id ? state.transcript.items[id] : undefined
+  const short = (text: string, max = 48) => {
+    const flat = text.replace(/\s+/g, ' ').trim()
+    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+  }
+  if (item?.kind === 'user') return `› ${short(item.text)}`
+  if (item?.kind === 'assistant') return `“${short(item.text || item.reasoning)}”`
+  if (item?.kind === 'tool')
+    return short(`${item.name} ${item.summary.replace(new RegExp(`^${item.name}\\s*`), '')}`)
+  const message = state.messages[index]
+  // A reply that only called tools has no card of its own: name what it called.
+  const calls = message?.role === 'assistant' ? (message.tool_calls ?? []) : []
+  const called = calls[0] ? state.transcript.items[calls[0].id] : undefined
+  if (called?.kind === 'tool') {
+    const more = calls.length > 1 ? ` +${calls.length - 1}` : ''
+    return `→ ${labelOf(state, state.context.messageIds.indexOf(called.id))}${more}`
+  }
+  const text = typeof message?.content === 'string' ? message.content : ''
+  return `(${message?.role ?? 'message'}) ${short(text)}`
+}
+
+function stripToolOutput(entry: Entry): Entry {
+  const message = entry.message
+  if (message.role !== 'tool' || message.content.length <= 300) return entry
+  return {
+    ...entry,
+    message: {
+      ...message,
+      content: `${message.content.slice(0, 300)}… [${message.content.length} chars; the rest left out for the summary]`,
+    },
+  }
+}
+
+/** The summary (if any) and the last `n` groups — a message and the tool results after it. */
+function lastGroups(entries: readonly Entry[], n: number): Entry[] {
+  const head = entries[0]?.role === 'summary' ? [entries[0]] : []
+  const starts: number[] = []
+  entries.forEach((e, i) => {
+    if (e.role !== 'summary' && e.message.role !== 'tool') starts.push(i)
+  })
+  const from = starts.length > n ? (starts[starts.length - n] as number) : head.length
+  return [...head, ...entries.slice(from)]
+}
+
+/** History index of the last message the user typed (not one the runtime added); -1 when none. */
+export function latestUserRequest(state: State): number {
+  const ids = state.context.messageIds
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const id = ids[i]
+    if (id && state.transcript.items[id]?.kind === 'user') return i
+  }
+  return -1
+}
