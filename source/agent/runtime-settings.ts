@@ -110,7 +110,7 @@ const SPECS: { [K in RuntimeSettingName]: Spec<RuntimeSettingValues[K]> } = {
   },
   observationWindow: {
     description:
-      'How many of the most recent tool results stay in full in the context; older ones are masked (1–50)',
+      'How many of the most recent tool results stay in full in the context, older ones masked (1–50)',
     parse: (raw, name) => parseNumber(raw, name, 1, 50, true),
   },
   compactAt: {

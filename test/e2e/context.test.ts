@@ -147,10 +147,10 @@ describe('context economy, headless against the scripted server', () => {
   }, 60_000)
 
   it('a masked and compacted session sends after --continue exactly what it would have sent without the restart', async () => {
-    const names = await files(12, 2500)
-    // A 10k window: the tool definitions and system prompt take ~4.7k, so a few 2.5 kB reads fill it;
-    // masking from the fourth result on.
-    await settings({ models: { m: { contextLimit: 10_000 } }, contextManagement: { observationWindow: 2 } })
+    const names = await files(20, 2500)
+    // A 12k window: the tool definitions and system prompt take ~5.5k, so a dozen 2.5 kB reads fill it
+    // (masked from the fourth result on).
+    await settings({ models: { m: { contextLimit: 12_000 } }, contextManagement: { observationWindow: 2 } })
     let step = 0
     const script = (req: RecordedRequest): ScriptedReply => {
       if (isSummariser(req))

@@ -258,18 +258,18 @@ export class ContextManager {
     await this.compact({ trigger: 'overflow', signal })
   }
 
-  /** The turn's error after a second overflow, with the figures. */
-  overflowStopMessage(error: ProviderError): string {
+  /** After a second overflow: says so in the transcript with the figures, and returns the turn's error. */
+  overflowStop(error: ProviderError): string {
     const state = this.opts.store.getState()
     const figures = overflowFigures(error.message)
     const sent = figures.requested ?? state.context.lastRequest?.estimatedTokens ?? 0
     const limit = figures.limit ?? this.limit(state)
-    return (
+    const message =
       `the conversation still does not fit the model's context window after compacting: ` +
       `${figures.requested !== undefined ? '' : 'about '}${sent} tokens sent, window ${limit} tokens. ` +
-      'Pin less, /clear to start afresh, or use a model with a larger window. (Endpoint: ' +
-      `${error.message})`
-    )
+      'Pin less, /clear to start afresh, or use a model with a larger window.'
+    this.notice('error', message)
+    return message
   }
 
   /** `/context`: the next request's parts as things stand, and the last request's figures. */

@@ -7,8 +7,8 @@ export interface RequestContext {
   prepare(opts: { step: number; signal: AbortSignal }): Promise<ChatMessage[]>
   /** After the endpoint refused a request as too long: compacts (and learns the window) for one retry. */
   recoverOverflow(error: ProviderError, signal: AbortSignal): Promise<void>
-  /** The turn's error when the retry overflowed too. */
-  overflowStopMessage(error: ProviderError): string
+  /** When the retry overflowed too: says so with the figures; returns the turn's error. */
+  overflowStop(error: ProviderError): string
 }
 
 const isOverflow = (value: unknown): value is ProviderError =>
@@ -28,7 +28,7 @@ export async function withOverflowRecovery<T>(
   await context.recoverOverflow(first, signal)
   const second = await attempt()
   if (!isOverflow(second)) return second
-  return new ProviderError('context_overflow', context.overflowStopMessage(second), {
+  return new ProviderError('context_overflow', context.overflowStop(second), {
     url: second.url,
     cause: second,
     ...(second.status !== undefined ? { status: second.status } : {}),

@@ -134,7 +134,9 @@ describe('dispatch', () => {
 
   it.each<[string, string[], Array<[string, unknown[]]>]>([
     ['/help', ['help'], []],
-    ['/context', ['info:Context'], []],
+    ['/context', ['info:Context'], [['contextReport', []]]],
+    ['/compact the parser', [], [['compactionPreview', ['the parser']]]],
+    ['/pin', ['info:Pinned'], []],
     ['/cost', ['info:Cost'], []],
     ['/todos', ['todos'], []],
     ['/quit', ['exit:0'], []],

@@ -137,6 +137,40 @@ describe('context state', () => {
     })
   })
 
+  it('a conversation rewind takes the ids and a compaction of what it removes along, and its undo brings them back', () => {
+    const turns: Action[] = [
+      { type: 'user/submitted', id: 'u1', content: 'first', text: 'first', turnId: 't1' },
+      { type: 'assistant/settled', id: 'a1', message: { role: 'assistant', content: 'one' } },
+      { type: 'user/submitted', id: 'u2', content: 'second', text: 'second', turnId: 't2' },
+      { type: 'assistant/settled', id: 'a2', message: { role: 'assistant', content: 'two' } },
+      { type: 'user/submitted', id: 'u3', content: 'third', text: 'third', turnId: 't3' },
+      { type: 'assistant/settled', id: 'a3', message: { role: 'assistant', content: 'three' } },
+    ]
+    const compacted = run([
+      ...turns,
+      { type: 'context/compacted', compaction: { ...record, cut: 3, request: 2 } },
+    ])
+    // Back to the third turn: the compaction (cut 3) summarised only what stays.
+    const kept = reducer(compacted, { type: 'conversation/rewound', rewindId: 'r1', turnId: 't3' })
+    expect(kept.context.messageIds).toEqual(['u1', 'a1', 'u2', 'a2'])
+    expect(kept.context.compaction?.id).toBe('compaction-1')
+    // Back to the second: the summary spoke of a removed message, so it goes too.
+    const rewound = reducer(compacted, { type: 'conversation/rewound', rewindId: 'r2', turnId: 't2' })
+    expect(rewound.messages).toHaveLength(2)
+    expect(rewound.context.messageIds).toEqual(['u1', 'a1'])
+    expect(rewound.context.compaction).toBeNull()
+    const undone = reducer(rewound, {
+      type: 'rewind/undone',
+      beforeTree: null,
+      skipped: [],
+      written: {},
+      conversation: true,
+    })
+    expect(undone.messages).toHaveLength(6)
+    expect(undone.context.messageIds).toEqual(compacted.context.messageIds)
+    expect(undone.context.compaction).toEqual(compacted.context.compaction)
+  })
+
   it('persists what resume needs and nothing that is telemetry', () => {
     const persisted = (type: Action['type']) => isPersisted({ type } as Action)
     const kinds: Action['type'][] = [
