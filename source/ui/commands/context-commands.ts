@@ -163,8 +163,8 @@ export function pinCommand(ctx: ContextCommandContext, args: string): void {
         : ['Nothing is pinned.']),
       '',
       'Pinned messages and tool results are kept verbatim by masking and compaction.',
-      'Ctrl+P pins (or unpins) the last message or tool card on screen; scroll to pick another.',
-      '/pin last pins the latest tool result · /pin <text> the newest item containing the text',
+      'Ctrl+P pins or unpins the last message or card on screen (scroll to pick).',
+      '/pin last: the latest tool result · /pin <text>: the newest item with the text',
       '/unpin <n> · /unpin all',
     ])
     return
