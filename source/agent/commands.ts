@@ -1,5 +1,6 @@
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ModeChange } from '../permissions/modes.js'
+import type { HooksView } from '../hooks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
@@ -78,6 +79,8 @@ export interface RuntimeCommands {
   setModel(model: string): void
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
+  /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */
+  hooks(): HooksView
   /** The instruction and memory files read into the system prompt at session start. */
   memoryFiles(): Promise<MemoryFile[]>
   /** The other sessions of this directory, newest first (for `/resume`). */
@@ -109,6 +112,7 @@ export type {
   CompactionPreview,
   ContentPart,
   ContextReport,
+  HooksView,
   ModeChange,
   RewindOptions,
   RewindReport,

@@ -6,7 +6,8 @@ import type { ToolStatus } from '../store/state.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
 import { cancelledEnvelope, envelope, formatEnvelope } from './envelope.js'
 import { parseToolArguments } from './parse-arguments.js'
-import type { PermissionGate } from './permission-gate.js'
+import type { GateVerdict, PermissionGate } from './permission-gate.js'
+import { postToolUse, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
 export interface CallOutcome {
   callId: string
@@ -22,6 +23,8 @@ export interface CallOutcome {
   retryable: boolean
   errorMessage?: string
   errorCategory?: ErrorCategory
+  /** A hook answered `"continue": false`: the turn stops after this batch, and this says why. */
+  stopTurn?: string
 }
 
 /** Snapshots around calls that change the workspace (see source/checkpoints/). */
@@ -36,6 +39,8 @@ export interface ExecutorDeps {
   tools: ReadonlyMap<string, AnyTool>
   checkpoint?: CheckpointHook
   gate: PermissionGate
+  /** PreToolUse / PostToolUse hooks (absent: none configured for this session). */
+  hooks?: ToolHooks
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
@@ -77,20 +82,56 @@ export async function executeCall(
   if (!parsed.ok) return fail('validation', parsed.error, { hint: 'send the arguments as one JSON object' })
   const validated = tool.schema.safeParse(parsed.value)
   if (!validated.success) {
-    const issues = validated.error.issues
-      .map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`)
-      .join('; ')
-    return fail('validation', `invalid arguments for ${tool.name}: ${issues}`, {
+    return fail('validation', `invalid arguments for ${tool.name}: ${issuesOf(validated.error.issues)}`, {
       hint: 'fix the listed fields and call again',
     })
   }
-  const args = validated.data
-  const summary = summaryOf(tool, args, name)
+  let args = validated.data
+  /** What the hooks see as `tool_input`: the arguments as the model sent them, or as a hook rewrote them. */
+  let input: unknown = parsed.value
+  let summary = summaryOf(tool, args, name)
   const failWith = (
     category: ErrorCategory,
     message: string,
     opts: { hint?: string; status?: CallOutcome['status'] } = {},
   ) => failure(call, tool.name, summary, started, deps.now(), category, message, opts)
+
+  // PreToolUse runs before the permission check: it may deny, ask, allow (never past the policy's hard
+  // limits: see wiring/permission-gate.ts) or rewrite the arguments, which are then validated again.
+  const hooks = deps.hooks?.service.has('PreToolUse') ? deps.hooks : undefined
+  const pre = hooks ? await preToolUse(hooks, { id: call.id, tool: tool.name, input }, signal) : undefined
+  if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+  if (pre) started = deps.now()
+  if (pre?.stop) {
+    return {
+      ...failWith('permission', `a PreToolUse hook stopped the turn before ${tool.name} ran: ${pre.stop}`, {
+        hint: "the user's hook ended this turn; wait for the user",
+        status: 'denied',
+      }),
+      stopTurn: `PreToolUse hook stopped the turn: ${pre.stop}`,
+    }
+  }
+  if (pre && pre.deny !== null) {
+    return failWith('permission', `${tool.name} blocked by a PreToolUse hook: ${pre.deny}`, {
+      hint: "the user's hook refused this call; do not retry it as it is: follow the reason or ask the user",
+      status: 'denied',
+    })
+  }
+  if (pre?.updatedInput) {
+    const rewritten = tool.schema.safeParse(pre.updatedInput)
+    if (!rewritten.success) {
+      return failWith(
+        'validation',
+        `a PreToolUse hook rewrote the arguments of ${tool.name} into invalid ones: ${issuesOf(rewritten.error.issues)}`,
+        {
+          hint: "the user's hook is at fault, not your call; tell the user",
+        },
+      )
+    }
+    args = rewritten.data
+    input = pre.updatedInput
+    summary = summaryOf(tool, args, name)
+  }
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
   let lastProgress = 0
@@ -110,7 +151,13 @@ export async function executeCall(
     // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
     const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
     const readOnly = tool.isReadOnly(args)
-    const verdict = deps.gate.check({ tool: tool.name, risk: tool.risk, target, readOnly })
+    const check = { tool: tool.name, risk: tool.risk, target, readOnly }
+    let verdict: GateVerdict = deps.gate.check(pre?.allow ? { ...check, hookAllow: true } : check)
+    if (pre?.allow) explainHookAllow(deps, call.id, tool.name, verdict, deps.gate.check(check))
+    if (pre?.ask && verdict.decision === 'allow')
+      verdict = { ...verdict, decision: 'ask', reason: `a PreToolUse hook asks: ${pre.ask}` }
+    else if (pre?.ask && verdict.decision === 'ask')
+      verdict = { ...verdict, reason: `${verdict.reason}; a PreToolUse hook asks too: ${pre.ask}` }
     const suggestedRule = verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target)
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
@@ -132,6 +179,7 @@ export async function executeCall(
         )
       }
       deps.dispatch({ type: 'phase/changed', phase: 'awaiting-user' })
+      deps.hooks?.notify('permission_prompt', `agent-tui needs your permission to use ${tool.name}`)
       const preview = await tool.preview(args, ctx)
       const decision = await deps.gate.request(
         {
@@ -169,18 +217,23 @@ export async function executeCall(
       if (change) deps.checkpoint?.after()
     }
     if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+    const durationMs = deps.now() - started
+    const post = deps.hooks?.service.has('PostToolUse')
+      ? await postToolUse(deps.hooks, { id: call.id, tool: tool.name, input }, result, signal)
+      : undefined
     return {
       callId: call.id,
       name: tool.name,
       summary,
       status: result.failed ? 'error' : 'done',
-      content: result.forModel,
+      content: post?.feedback ? `${result.forModel}\n\n${post.feedback}` : result.forModel,
       preview: previewOf(result.forModel),
       display: result.display ?? null,
       images: result.images ?? [],
-      durationMs: deps.now() - started,
+      durationMs,
       ok: true,
       retryable: false,
+      ...(post?.stop ? { stopTurn: `PostToolUse hook stopped the turn: ${post.stop}` } : {}),
     }
   } catch (err) {
     if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
@@ -193,6 +246,31 @@ export async function executeCall(
     const message = err instanceof Error ? err.message : String(err)
     return failWith('execution', `${tool.name} failed unexpectedly: ${message}`)
   }
+}
+
+function issuesOf(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
+  return issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ')
+}
+
+/**
+ * A hook's allow acts as an allow rule for this one call: when it is what let the call run, or when the
+ * policy's hard limits overrode it, the transcript says so.
+ */
+function explainHookAllow(
+  deps: ExecutorDeps,
+  callId: string,
+  tool: string,
+  withHook: GateVerdict,
+  without: GateVerdict,
+): void {
+  if (!deps.hooks || (withHook.decision === 'allow' && without.decision === 'allow')) return
+  const text =
+    withHook.decision === 'allow'
+      ? `PreToolUse hook allowed ${tool} without asking (otherwise: ${without.reason})`
+      : `PreToolUse hook allowed ${tool}, but its allow does not override this: ${withHook.reason}`
+  showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
+    { event: 'PreToolUse', level: 'info', text, detail: '' },
+  ])
 }
 
 /** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */

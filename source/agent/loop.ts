@@ -18,6 +18,7 @@ import { type RequestContext, withOverflowRecovery } from './context/recovery.js
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
 import { RetryNotice } from './retry-notice.js'
+import { checkStop, MAX_STOP_CONTINUATIONS, submitPrompt, type TurnHooks } from './turn-hooks.js'
 
 export const MAX_STEPS_INSTRUCTION =
   'MAX_STEPS: this is the last step of this turn, so tools are disabled. Do not call any tool. Summarise what ' +
@@ -47,6 +48,8 @@ export interface TurnDeps {
   /** Interactive sessions pause (end the turn and wait for the user); headless follows silentBehavior. */
   interactive: boolean
   takeQueued(): UserInput[]
+  /** UserPromptSubmit and Stop hooks (absent: none configured). */
+  hooks?: TurnHooks
   newId(prefix: string): string
   now(): number
 }
@@ -57,20 +60,12 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   const dispatch = store.dispatch
   const turnId = deps.newId('turn')
   dispatch({ type: 'turn/started', turnId, at: deps.now() })
-  dispatch({
-    type: 'user/submitted',
-    id: deps.newId('user'),
-    content: input.content,
-    text: input.text,
-    turnId,
-  })
-  if (!store.getState().session.title && input.text.trim()) {
-    dispatch({ type: 'session/titled', title: titleFrom(input.text) })
-  }
   const guard = new LoopGuard()
   const breaker = new CircuitBreaker(deps.breaker, deps.now())
   let step = 0
   let lastText = ''
+  /** Times a Stop hook sent the model back to work in this turn. */
+  let stopContinuations = 0
   /** Replies in a row that ended on the output limit, and the cut text a continuation extends. */
   let limitHits = 0
   let continued = ''
@@ -93,12 +88,17 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     return end(result)
   }
 
+  // The prompt goes to the model only once UserPromptSubmit hooks let it (their card says why not).
+  const first = await submitPrompt(deps, input, turnId, signal)
+  if (first !== 'sent') return end({ kind: first.kind, text: '', ...(first.why ? { error: first.why } : {}) })
+  if (!store.getState().session.title && input.text.trim()) {
+    dispatch({ type: 'session/titled', title: titleFrom(input.text) })
+  }
+
   while (true) {
     step++
     dispatch({ type: 'step/started', step })
-    for (const queued of deps.takeQueued()) {
-      dispatch({ type: 'user/submitted', id: deps.newId('user'), content: queued.content, text: queued.text })
-    }
+    for (const queued of deps.takeQueued()) await submitPrompt(deps, queued, undefined, signal)
     const lastStep = step >= deps.maxSteps
     if (lastStep) {
       dispatch({
@@ -147,6 +147,27 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
         continued = response.text ? lastText : ''
         continue
       }
+      if (deps.hooks?.service.has('Stop')) {
+        const verdict = await checkStop(
+          deps.hooks,
+          { continuations: stopContinuations, lastText, id: turnId },
+          signal,
+        )
+        if (signal.aborted) return end({ kind: 'interrupted', text: lastText })
+        if (verdict.kind === 'continue') {
+          stopContinuations++
+          dispatch({ type: 'history/appended', message: { role: 'user', content: verdict.feedback } })
+          continue
+        }
+        if (verdict.kind === 'cap') {
+          dispatch({
+            type: 'notice/added',
+            id: deps.newId('notice'),
+            level: 'warn',
+            text: `a Stop hook kept the agent working ${MAX_STOP_CONTINUATIONS} times in this turn; it stops now (the hook can read stop_hook_active to end the loop itself)`,
+          })
+        }
+      }
       return end({ kind: 'completed', text: lastText })
     }
     if (lastStep) {
@@ -159,8 +180,10 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     const outcomes = await executeBatch(deps, toolCalls, prepared.refused, signal)
     const images: ContentPart[] = []
     let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
+    let hookStop: string | null = null
     for (const outcome of outcomes) {
       finish(deps, outcome)
+      hookStop ??= outcome.stopTurn ?? null
       if (outcome.images.length && deps.supportsVision()) {
         images.push({ type: 'text', text: `Image returned by ${outcome.summary}:` }, ...outcome.images)
       }
@@ -193,6 +216,8 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
       dispatch({ type: 'history/appended', message: { role: 'user', content: images } satisfies UserMessage })
     }
     if (signal.aborted) return end({ kind: 'interrupted', text: lastText })
+    // The hook's card already says why.
+    if (hookStop) return end({ kind: 'stopped', text: lastText, error: hookStop })
     if (stop) return stopWith(stop)
   }
 }

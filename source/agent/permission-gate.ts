@@ -7,6 +7,11 @@ export interface GateCheck {
   /** As `resolveTarget` returned it: paths judged after resolving symlinks. */
   target: PermissionTarget
   readOnly: boolean
+  /**
+   * A PreToolUse hook allowed this call. It counts as an allow rule for this one call, so it skips what
+   * the mode would ask but never beats a deny or ask rule, a protected path, plan mode or a local address.
+   */
+  hookAllow?: boolean
 }
 
 export interface GateVerdict {

@@ -37,6 +37,9 @@ import { appendMemory, listMemoryFiles } from './project-memory.js'
 import { createRuntimeSettings, type OfferedSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import type { TrustController } from './trust-controller.js'
+import type { HookService } from '../hooks/service.js'
+import type { HooksView } from '../hooks/types.js'
+import { createSessionHooks, type SessionHooks } from './session-hooks.js'
 import { buildToolDefinitions } from './tool-definitions.js'
 
 export interface ModelCapabilities {
@@ -81,6 +84,8 @@ export interface RuntimeOptions {
   sessions?: () => Promise<SessionSummary[]>
   /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
   checkpoints?: Checkpoints
+  /** The session's hooks (absent: none run). */
+  hooks?: HookService
   now?: () => number
 }
 
@@ -103,6 +108,10 @@ export class Runtime implements RuntimeCommands {
   private readonly foreground: Array<{ command: string; background(): string }> = []
   /** Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). */
   readonly context: ContextManager
+  /** SessionStart, SessionEnd, Notification, PreCompact, SubagentStop (null: no hooks in this session). */
+  readonly sessionHooks: SessionHooks | null
+  /** SessionStart's context must be in the history before the first turn's request. */
+  private started: Promise<void> = Promise.resolve()
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -122,7 +131,12 @@ export class Runtime implements RuntimeCommands {
       settings: opts.context ?? { masking: true },
       newId: (prefix) => this.newId(prefix),
       now: this.now,
+      beforeCompact: async (trigger, focus, signal) => {
+        await this.sessionHooks?.preCompact(trigger, focus, signal)
+      },
     })
+    const newId = (prefix: string) => this.newId(prefix)
+    this.sessionHooks = opts.hooks ? createSessionHooks({ ...opts, service: opts.hooks, newId }) : null
     const offered: OfferedSettings = {
       model: { get: () => store.getState().session.model, set: (model) => this.setModel(model) },
       observationWindow: {
@@ -156,11 +170,29 @@ export class Runtime implements RuntimeCommands {
     return this.runUserTurn(toUserInput(input))
   }
 
+  /** SessionStart (`startup` or `resume`): the first turn waits for it. */
+  startSession(source: 'startup' | 'resume'): Promise<void> {
+    this.started = this.sessionHooks?.start(source) ?? Promise.resolve()
+    return this.started
+  }
+
+  /** The directory hooks run in and report as `cwd` (Bash's `cd` moves it). */
+  currentDirectory(): string {
+    return this.cwd
+  }
+
+  hooks(): HooksView {
+    return this.opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] }
+  }
+
   private async runUserTurn(user: UserInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
+    this.sessionHooks?.disarmIdle()
     const controller = new AbortController()
     this.controller = controller
-    const turn = runTurn(this.turnDeps(), user, controller.signal)
+    // SessionStart's context goes into the history before the first request.
+    const started = this.started
+    const turn = started.then(() => runTurn(this.turnDeps(), user, controller.signal))
     this.current = turn
     try {
       return await turn
@@ -169,6 +201,7 @@ export class Runtime implements RuntimeCommands {
       this.controller = null
       const next = this.queue.shift()
       if (next) void this.runUserTurn(next).catch(() => undefined)
+      else this.sessionHooks?.armIdle()
     }
   }
 
@@ -299,7 +332,9 @@ export class Runtime implements RuntimeCommands {
     this.pendingInjections.length = 0
     // The model no longer remembers reading anything, so Write/Edit must Read again first.
     this.opts.files.clear()
-    this.opts.store.dispatch({ type: 'conversation/cleared' })
+    const clearConversation = () => this.opts.store.dispatch({ type: 'conversation/cleared' })
+    if (this.sessionHooks) this.started = this.sessionHooks.restart(clearConversation)
+    else clearConversation()
   }
 
   compactionPreview(focus?: string): Promise<CompactionPreview> {
@@ -343,7 +378,7 @@ export class Runtime implements RuntimeCommands {
    */
   setPinned(id: string, pinned: boolean): string | null {
     const item = this.opts.store.getState().transcript.items[id]
-    if (!isPinnable(item) || !item || item.kind === 'notice') {
+    if (!isPinnable(item) || !item || item.kind === 'notice' || item.kind === 'hook') {
       if (item?.kind === 'tool' && (item.status === 'running' || item.status === 'pending'))
         return 'the tool is still running: pin its result once it is done'
       if (item?.kind === 'tool') return 'a compaction summary is always kept'
@@ -378,13 +413,22 @@ export class Runtime implements RuntimeCommands {
     return all.filter((s) => s.id !== this.opts.sessionId)
   }
 
-  async shutdown(): Promise<void> {
-    this.interrupt()
-    this.opts.gate.cancelAll('agent-tui is exiting')
-    this.opts.questions?.cancelAll()
-    await this.idle()
-    await Promise.all([this.opts.tasks?.stopAll(), this.opts.checkpoints?.close()])
+  /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */
+  shutdown(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.interrupt()
+      this.opts.gate.cancelAll('agent-tui is exiting')
+      this.opts.questions?.cancelAll()
+      await this.idle()
+      await this.started.catch(() => undefined)
+      await this.sessionHooks?.end(this.opts.interactive ? 'prompt_input_exit' : 'other')
+      const { tasks, checkpoints, hooks } = this.opts
+      await Promise.all([tasks?.stopAll(), checkpoints?.close(), hooks?.dispose()])
+    })()
+    return this.stopping
   }
+
+  private stopping: Promise<void> | undefined
 
   rewindTurns(): RewindTurn[] {
     return listTurns(this.opts.store.getState(), this.opts.checkpoints?.offReason() ?? null)
@@ -430,6 +474,7 @@ export class Runtime implements RuntimeCommands {
           return this.toolContext(signal, onProgress, callId)
         },
         now: this.now,
+        ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
         ...(this.opts.checkpoints
           ? { checkpoint: executorHook(this.opts.checkpoints, () => store.getState().run.turnId) }
           : {}),
@@ -449,6 +494,7 @@ export class Runtime implements RuntimeCommands {
         }
         return this.queue.splice(0)
       },
+      ...(this.sessionHooks ? { hooks: this.sessionHooks.turn } : {}),
       newId: (prefix) => this.newId(prefix),
       now: this.now,
     }

@@ -149,7 +149,8 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 /**
  * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
  * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
- * `contextManagement` per field; `mcpServers` and `keybindings` per entry; `search` as a whole.
+ * `contextManagement` per field; `mcpServers` and `keybindings` per entry; `search` as a whole; `hooks`
+ * concatenate per event.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
   const merged: Settings = {}
@@ -162,6 +163,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
       contextManagement,
       mcpServers,
       keybindings,
+      hooks,
       ...scalars
     } = layer
     Object.assign(merged, scalars)
@@ -186,6 +188,11 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     if (contextManagement) merged.contextManagement = { ...merged.contextManagement, ...contextManagement }
     if (mcpServers) merged.mcpServers = { ...merged.mcpServers, ...mcpServers }
     if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
+    if (hooks) {
+      const next = { ...merged.hooks }
+      for (const [event, groups] of Object.entries(hooks)) next[event] = [...(next[event] ?? []), ...groups]
+      merged.hooks = next
+    }
   }
   return merged
 }

@@ -1,3 +1,4 @@
+import { describeHookEntries } from '../hooks/config.js'
 import type { Mode } from '../store/domain.js'
 import { collectRules, type LoadedSettings, mergeSettings, type SettingsSource } from './load.js'
 import type { Settings } from './schema.js'
@@ -49,6 +50,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Start processes / run commands.
   mcpServers: 'trusted-only',
   hooks: 'trusted-only',
+  // Would switch off the user's own hooks (a guard that blocks `rm`, say).
+  disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
   keybindings: 'trusted-only',
   // Widen what the agent may read and write.
@@ -200,8 +203,7 @@ function describeTrustedOnly(
     return
   }
   if (key === 'hooks' && isObject(value)) {
-    for (const [event, handlers] of Object.entries(value))
-      ignore(key, `${event}${describeHookCommands(handlers)}`, 'hook')
+    for (const label of describeHookEntries(value)) ignore(key, label, 'hook')
     return
   }
   // Secrets are named, never shown.
@@ -220,18 +222,6 @@ export function describeServer(name: string, server: unknown): string {
   }
   if (typeof server.url === 'string') return `${name} (${shorten(server.url)})`
   return name
-}
-
-/** `: cmd1, cmd2` from Claude Code's hook shape ([{matcher, hooks: [{type, command}]}]); '' otherwise. */
-function describeHookCommands(handlers: unknown): string {
-  if (!Array.isArray(handlers)) return ''
-  const commands: string[] = []
-  for (const group of handlers) {
-    const hooks = isObject(group) && Array.isArray(group.hooks) ? group.hooks : []
-    for (const hook of hooks)
-      if (isObject(hook) && typeof hook.command === 'string') commands.push(hook.command)
-  }
-  return commands.length > 0 ? `: ${shorten(commands.join(', '))}` : ''
 }
 
 function shorten(text: string, max = 70): string {

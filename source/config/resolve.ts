@@ -1,3 +1,4 @@
+import { type CollectedHooks, collectHooks } from '../hooks/config.js'
 import { parseRule, type Rule } from '../permissions/rules.js'
 import { MODES, type Mode } from '../store/domain.js'
 import { ConfigError, UsageError } from './errors.js'
@@ -28,6 +29,8 @@ export interface ResolvedConfig {
    * settings, then `--add-dir`, as written (relative to the workspace, `~` allowed).
    */
   additionalDirectories: Array<{ path: string; source: 'settings' | '--add-dir' }>
+  /** The settings files' hooks, each with its file. */
+  hooks: CollectedHooks
   /** Flag > settings; undefined = the model profile's default. */
   maxSteps: number | undefined
   headless: boolean
@@ -96,6 +99,7 @@ export function resolveConfig(
       })),
       ...args.addDirs.map((path) => ({ path, source: '--add-dir' as const })),
     ],
+    hooks: collectHooks(loaded.sources),
     maxSteps: args.maxSteps ?? settings.maxSteps,
     headless: args.print,
     outputFormat: args.outputFormat,

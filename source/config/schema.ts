@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { hooksSettingsSchema } from '../hooks/config.js'
 import { parseRule } from '../permissions/rules.js'
 
 /**
@@ -175,6 +176,10 @@ export const settingsSchema = z.strictObject({
     .optional(),
   theme: z.string().min(1).optional(),
   summarizerModel: z.string().min(1).optional(),
+  /** Claude Code's format: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", …}]}]}`. */
+  hooks: hooksSettingsSchema.optional(),
+  /** Turns every hook off (Claude Code's setting of the same name). */
+  disableAllHooks: z.boolean().optional(),
 })
 
 /** One validated settings file, or the merge of several. */

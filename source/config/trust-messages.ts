@@ -47,6 +47,8 @@ export interface AnswerNoticeInput {
   display(path: string): string
   /** Allow rules that apply now and did not before (or the reverse when trust was withdrawn). */
   rulesChanged: readonly string[]
+  /** The repository's hooks, which come into force (or are withdrawn) at once. */
+  hooksChanged?: readonly string[]
   /** The mode the answer switched to, if it did. */
   mode?: string
   /** Everything else, which takes effect when agent-tui next starts here. */
@@ -69,6 +71,7 @@ export function answerNotice(input: AnswerNoticeInput): string {
     parts.push(`Trusted ${input.folder}${saved}.`)
     if (input.rulesChanged.length > 0)
       parts.push(`Allow rules now in force: ${input.rulesChanged.join(', ')}.`)
+    if (input.hooksChanged?.length) parts.push(`Hooks now in force: ${input.hooksChanged.join(', ')}.`)
     if (input.mode) parts.push(`Mode: ${input.mode.toUpperCase()}.`)
     if (input.nextStart.length > 0)
       parts.push(`From the next start: ${summarizeContributions(input.nextStart)}.`)
@@ -76,6 +79,7 @@ export function answerNotice(input: AnswerNoticeInput): string {
   } else {
     parts.push(`Not trusting ${input.folder}${saved}.`)
     if (input.rulesChanged.length > 0) parts.push(`Allow rules withdrawn: ${input.rulesChanged.join(', ')}.`)
+    if (input.hooksChanged?.length) parts.push(`Hooks withdrawn: ${input.hooksChanged.join(', ')}.`)
     if (input.mode) parts.push(`Mode: ${input.mode.toUpperCase()}.`)
     if (input.nextStart.length > 0) parts.push('The rest of what it brings is ignored from the next start.')
     if (parts.length === 1) parts.push('Nothing changes for this session.')

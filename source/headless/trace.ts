@@ -22,6 +22,13 @@ export interface TraceContext {
   compactions: number
 }
 
+/** A hook card, as the TUI's transcript shows it. */
+export interface TraceHook {
+  event: string
+  level: string
+  text: string
+}
+
 export interface HeadlessTrace {
   result: string
   status: TurnResult['kind']
@@ -29,6 +36,8 @@ export interface HeadlessTrace {
   usage: Usage
   tool_calls: TraceToolCall[]
   errors: string[]
+  /** What hooks did that is worth knowing: blocked calls, added context, failures. */
+  hooks: TraceHook[]
   duration_ms: number
   session_id: string
   context: TraceContext
@@ -38,6 +47,7 @@ export interface HeadlessTrace {
 export class TraceCollector {
   readonly toolCalls: TraceToolCall[] = []
   readonly errors: string[] = []
+  readonly hooks: TraceHook[] = []
   readonly context: TraceContext = {
     requests: 0,
     prompt_bytes: 0,
@@ -47,7 +57,10 @@ export class TraceCollector {
   }
 
   observe(action: Action): void {
-    if (action.type === 'context/measured') {
+    if (action.type === 'hook/ran') {
+      this.hooks.push({ event: action.event, level: action.level, text: action.text })
+      if (action.level === 'error') this.errors.push(action.text)
+    } else if (action.type === 'context/measured') {
       const s = action.stats
       this.context.requests++
       this.context.prompt_bytes += s.promptBytes
@@ -81,6 +94,7 @@ export class TraceCollector {
       usage: opts.usage,
       tool_calls: this.toolCalls,
       errors,
+      hooks: this.hooks,
       duration_ms: Math.round(opts.durationMs),
       session_id: opts.sessionId,
       context: { ...this.context },
@@ -134,6 +148,14 @@ export function streamEvent(action: Action): Record<string, unknown> | null {
       }
     case 'notice/added':
       return { type: 'notice', level: action.level, text: action.text }
+    case 'hook/ran':
+      return {
+        type: 'hook',
+        event: action.event,
+        level: action.level,
+        text: action.text,
+        detail: action.detail,
+      }
     case 'usage/recorded':
       return action.purpose
         ? { type: 'usage', usage: action.usage, purpose: action.purpose }

@@ -42,6 +42,8 @@ export type PersistedAction =
   /** `purpose: 'compaction'`: a summariser call (counts toward the session's tokens, not its context). */
   | { type: 'usage/recorded'; usage: Usage; contextTokens: number; purpose?: 'compaction' }
   | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
+  /** A hook ran and has something to show (see source/hooks/verdict.ts). */
+  | { type: 'hook/ran'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
   | { type: 'turn/ended'; result: TurnResult }
   | { type: 'session/titled'; title: string }
   /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
@@ -140,6 +142,7 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'todos/replaced',
   'usage/recorded',
   'notice/added',
+  'hook/ran',
   'turn/ended',
   'session/titled',
   'conversation/cleared',

@@ -209,7 +209,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       const pins = action.pinned ? { ...state.context.pins, [action.id]: true as const } : rest
       const item = state.transcript.items[action.id]
       const next = { ...state, context: { ...state.context, pins } }
-      if (!item || item.kind === 'notice' || Boolean(item.pinned) === action.pinned) return next
+      if (!item || item.kind === 'notice' || item.kind === 'hook' || Boolean(item.pinned) === action.pinned)
+        return next
       // A pinned result is never masked: the next request sends it whole.
       const masked = item.kind === 'tool' && action.pinned ? { masked: false } : {}
       return c.putItem(next, { ...item, pinned: action.pinned, ...masked })
@@ -242,6 +243,15 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     }
     case 'notice/added':
       return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+    case 'hook/ran':
+      return c.addItem(state, {
+        kind: 'hook',
+        id: action.id,
+        event: action.event,
+        level: action.level,
+        text: action.text,
+        detail: action.detail,
+      })
     case 'notice/updated': {
       const existing = state.transcript.items[action.id]
       if (existing?.kind === 'notice' && existing.level === action.level && existing.text === action.text)

@@ -41,6 +41,8 @@ export type TranscriptItem =
       pinned?: boolean
     }
   | { kind: 'notice'; id: string; level: NoticeLevel; text: string }
+  /** A hook's run worth showing: one line, and the command and its output under Ctrl+O. */
+  | { kind: 'hook'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
 
 export type Phase = 'idle' | 'requesting' | 'streaming' | 'tools' | 'awaiting-user'
 
@@ -200,6 +202,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
 
 export type ToolItem = Extract<TranscriptItem, { kind: 'tool' }>
 export type AssistantItem = Extract<TranscriptItem, { kind: 'assistant' }>
+export type HookItem = Extract<TranscriptItem, { kind: 'hook' }>
 
 export function emptyContext(): ContextState {
   return {

@@ -197,7 +197,7 @@ export function App({
   const togglePin = (now: ReturnType<typeof store.getState>) => {
     const id = scroll.pinTarget()
     const item = id === undefined ? undefined : now.transcript.items[id]
-    if (!item || item.kind === 'notice') {
+    if (!item || item.kind === 'notice' || item.kind === 'hook') {
       setFlash({ text: 'Nothing to pin on screen: scroll to a message or tool card', level: 'info' })
       return
     }

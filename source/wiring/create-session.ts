@@ -40,6 +40,7 @@ import { createOutputSpiller } from '../tools/spill.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git.js'
 import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
+import { createSessionHookService } from './session-hooks.js'
 import { SessionError } from './session-error.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
@@ -306,6 +307,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
           newId: (prefix) => `${prefix}-trust-${Date.now().toString(36)}-${++counter}`,
         })
       : undefined
+  warnings.push(...config.hooks.warnings)
+  const hooks = createSessionHookService({
+    config,
+    ...(setup ? { projectTrust: setup } : {}),
+    interactive: opts.interactive,
+    workspace,
+    sessionId: id,
+    transcriptPath: logPath,
+    mode: () => store.getState().mode,
+    cwd: () => runtime.currentDirectory(),
+    // Every exit path kills tracked groups, and the next start reaps them after a crash.
+    owner: processes,
+  })
   const runtime: Runtime = new Runtime({
     store,
     provider,
@@ -331,9 +345,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
     checkpoints,
+    ...(hooks ? { hooks } : {}),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
   if (restored) closeDanglingCalls(store)
+  void runtime.startSession(restored ? 'resume' : 'startup')
 
   return {
     id,

@@ -39,15 +39,15 @@ export type RuntimeGate = PermissionGate & {
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
-  const check = ({ tool, risk, target, readOnly }: PendingCall) =>
-    evaluate({
+  const check = ({ tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean }) => {
+    const verdict = evaluate({
       mode: store.getState().mode,
       tool,
       risk,
       target,
       readOnly,
       rules: {
-        allow: [...rules.allow, ...broker.sessionRules()],
+        allow: [...rules.allow, ...broker.sessionRules(), ...(hookAllow ? hookAllowRules(tool) : [])],
         ask: rules.ask,
         deny: rules.deny,
       },
@@ -56,6 +56,10 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
     })
+    return verdict.rule === HOOK_RULE
+      ? { ...verdict, reason: verdict.reason.replace(HOOK_RULE_SAYS, 'a PreToolUse hook') }
+      : verdict
+  }
   return {
     mode: () => store.getState().mode,
     resolveTarget: (target) => resolveTarget(target, { workspace, home }),
@@ -78,6 +82,20 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       rules = next
     },
   }
+}
+
+const HOOK_RULE = '(PreToolUse hook)'
+const HOOK_RULE_SAYS = `rule ${HOOK_RULE}`
+
+/**
+ * A PreToolUse hook's `allow` is an allow rule for that one call, placed with the other allow rules: it
+ * decides only what the mode would have decided, so deny and ask rules, protected paths, plan mode and
+ * local addresses still hold. A command's redirections into files are covered as the command is.
+ */
+function hookAllowRules(tool: string): Rule[] {
+  const rules: Rule[] = [{ text: HOOK_RULE, tool }]
+  if (tool === 'Bash') rules.push({ text: HOOK_RULE, tool: 'Edit' })
+  return rules
 }
 
 function view(rule: Rule): RuleView {

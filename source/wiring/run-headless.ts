@@ -29,7 +29,17 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       if (event) out.write(`${JSON.stringify(event)}\n`)
     })
   }
+  /** Hook cards already on stderr, so the result's error does not say the same again. */
+  const shown = new Set<string>()
   if (opts.args.verbose && format === 'text') observers.push((action) => progressLine(action, err))
+  else if (format === 'text') {
+    // What a hook blocked or why it failed changes the run: a script's author sees it without --verbose.
+    observers.push((action) => {
+      if (action.type !== 'hook/ran' || action.level === 'info') return
+      shown.add(action.text)
+      err.write(`agent-tui: ${action.text}\n`)
+    })
+  }
   if (opts.debug) observers.push((action) => opts.debug?.write(action))
 
   const session = await createSession({ ...opts, interactive: false, observers })
@@ -72,7 +82,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     if (format === 'json') out.write(`${JSON.stringify(built, null, 2)}\n`)
     else if (format === 'stream-json') out.write(`${JSON.stringify({ type: 'result', ...built })}\n`)
     else if (result.text) out.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`)
-    if (format === 'text' && result.error) err.write(`agent-tui: ${result.error}\n`)
+    if (format === 'text' && result.error && !shown.has(result.error))
+      err.write(`agent-tui: ${result.error}\n`)
     if (format === 'text' && result.kind === 'max-steps') {
       err.write(`agent-tui: stopped at the step limit (${result.steps} steps); raise it with --max-steps\n`)
     }
@@ -115,4 +126,5 @@ function progressLine(action: Action, err: NodeJS.WriteStream): void {
   else if (action.type === 'tool/finished')
     err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
   else if (action.type === 'notice/added') err.write(`[${action.level}] ${action.text}\n`)
+  else if (action.type === 'hook/ran') err.write(`[hook] ${action.text}\n`)
 }

@@ -43,6 +43,11 @@ export interface ContextManagerOptions {
   newId(prefix: string): string
   now(): number
   loadCounter?: CounterLoader
+  /**
+   * Runs before every compaction (PreCompact hooks): `manual` for /compact, `auto` when the window fills
+   * up or the endpoint reports an overflow. It cannot stop the compaction; it must not reject.
+   */
+  beforeCompact?(trigger: 'manual' | 'auto', focus: string, signal: AbortSignal): Promise<void>
 }
 
 /** A request's messages as assembled, before the system prompt and the pairing repair. */
@@ -218,11 +223,13 @@ export class ContextManager {
     return { entries, originals, plan, dropped, tokens: total, pinned }
   }
 
-  compact(opts: {
+  async compact(opts: {
     trigger: CompactionRecord['trigger']
     focus?: string
     signal: AbortSignal
   }): Promise<CompactOutcome> {
+    const trigger = opts.trigger === 'manual' ? 'manual' : 'auto'
+    await this.opts.beforeCompact?.(trigger, opts.focus ?? '', opts.signal)
     return runCompaction(this, opts)
   }
 

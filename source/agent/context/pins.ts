@@ -32,6 +32,7 @@ export function itemLabel(item: TranscriptItem, max = 60): string {
     case 'tool':
       return short(`${item.name} ${item.summary.replace(new RegExp(`^${escapeRegExp(item.name)}\\s*`), '')}`)
     case 'notice':
+    case 'hook':
       return short(item.text)
   }
 }

@@ -7,7 +7,7 @@ import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
 import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
-import { costLines, memoryLines, permissionLines } from './info-lines.js'
+import { costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -136,6 +136,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     description: 'Show the permission rules in force',
     run: (ctx) =>
       ctx.showInfo('Permissions', permissionLines(ctx.getState().mode, ctx.commands.permissionRules())),
+  },
+  {
+    name: 'hooks',
+    description: 'Show the hooks in force and where each comes from',
+    run: (ctx) => ctx.showInfo('Hooks', hookLines(ctx.commands.hooks())),
   },
   {
     name: 'trust',

@@ -177,7 +177,7 @@ export function pinCommand(ctx: ContextCommandContext, args: string): void {
     )
     return
   }
-  if (target.kind !== 'notice' && target.pinned) {
+  if (target.kind !== 'notice' && target.kind !== 'hook' && target.pinned) {
     ctx.flash(`Already pinned: ${itemLabel(target)}`)
     return
   }

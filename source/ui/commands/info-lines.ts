@@ -1,5 +1,5 @@
-/** Lines of the info overlays that slash commands open (/cost, /permissions, /memory). */
-import type { MemoryFile, PermissionRulesView, RuleView } from '../../agent/commands.js'
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory). */
+import type { HooksView, MemoryFile, PermissionRulesView, RuleView } from '../../agent/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
 import { estimateCost, formatCost, formatTokens } from '../panes/status/format.js'
@@ -38,6 +38,48 @@ export function permissionLines(mode: Mode, rules: PermissionRulesView): string[
     'Deny rules win over everything, then ask rules, then allow rules, then the mode.',
     `"Allow always" saves its rule to ${rules.savedTo}; edit the settings files to remove rules.`,
   ]
+}
+
+type ListedHook = HooksView['active'][number]
+
+export function hookLines(view: HooksView): string[] {
+  const all: ListedHook[] = [...view.active, ...view.inactive]
+  if (all.length === 0 && view.warnings.length === 0) {
+    return [
+      'No hooks are configured.',
+      '',
+      'Add them under "hooks" in a settings file, in Claude Code\'s format:',
+      '  "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}]}',
+    ]
+  }
+  const matcher = (h: ListedHook) => (h.matcher === '' || h.matcher === '*' ? '(all)' : h.matcher)
+  const width = Math.min(24, Math.max(5, ...all.map((h) => matcher(h).length)))
+  // By file, each file once: a long command must not push its file off the line.
+  const byFile = (hooks: readonly ListedHook[]) =>
+    [...new Set(hooks.map((h) => h.file))].flatMap((file) => [
+      `  ${file}`,
+      ...hooks
+        .filter((h) => h.file === file)
+        .map((h) => {
+          const timeout = h.timeoutSeconds === 60 ? '' : `  (timeout ${h.timeoutSeconds} s)`
+          return `    ${h.event.padEnd(LABEL)}${matcher(h).padEnd(width)}  ${h.command}${timeout}`
+        }),
+    ])
+  const out = [
+    `In force (${view.active.length}):`,
+    ...(view.active.length ? byFile(view.active) : ['  (none)']),
+  ]
+  for (const why of new Set(view.inactive.map((h) => h.why))) {
+    out.push('', `Not in force — ${why}:`, ...byFile(view.inactive.filter((h) => h.why === why)))
+  }
+  if (view.warnings.length) out.push('', 'Not loaded:', ...view.warnings.map((w) => `  ${w}`))
+  out.push(
+    '',
+    'Each hook gets the event as JSON on stdin; hooks of an event run in parallel.',
+    'Exit 2 blocks (stderr is the reason); other failures are shown, not fatal.',
+    'Edits to the settings files apply at the next start.',
+  )
+  return out
 }
 
 export function memoryLines(files: MemoryFile[]): string[] {

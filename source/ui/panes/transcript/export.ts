@@ -38,6 +38,10 @@ function itemToMarkdown(item: TranscriptItem): string {
       return toolToMarkdown(item)
     case 'notice':
       return quote(`**${item.level}:** ${item.text.trim()}`)
+    case 'hook':
+      return [quote(`**hook:** ${item.text.trim()}`), item.detail ? fence(item.detail) : '']
+        .filter(Boolean)
+        .join('\n\n')
   }
 }
 

@@ -2,7 +2,7 @@ import stringWidth from 'string-width'
 import stripAnsi from 'strip-ansi'
 import wrapAnsi from 'wrap-ansi'
 import type { ToolDisplay, Todo } from '../../../store/domain.js'
-import type { AssistantItem, ToolItem, ToolStatus, TranscriptItem } from '../../../store/state.js'
+import type { AssistantItem, HookItem, ToolItem, ToolStatus, TranscriptItem } from '../../../store/state.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
 import { renderMarkdown, wrapText } from '../../components/markdown.js'
 import type { Style, Theme } from '../../components/theme.js'
@@ -50,7 +50,21 @@ export function renderItemLines(item: TranscriptItem, width: number, opts: ItemL
       const style = opts.theme.notice[item.level]
       return prefixed(wrapText(style(clean(item.text)), w - 2), style(NOTICE_GLYPH[item.level]))
     }
+    case 'hook':
+      return renderHook(item, w, opts)
   }
+}
+
+/** One line; Ctrl+O shows the command, how it ended and what it printed. */
+function renderHook(item: HookItem, width: number, { expanded, theme }: ItemLinesOptions): string[] {
+  const style = item.level === 'info' ? theme.dim : theme.notice[item.level]
+  const out = prefixed(wrapText(style(clean(item.text)), width - 2), style('↪'))
+  if (!expanded || !item.detail) return out
+  const body = outputBlock(item.detail, width - 4, { max: EXPANDED_LINES, from: 'head', expanded, theme })
+  body.forEach((line, i) => {
+    out.push((i === 0 ? theme.dim('  ⎿ ') : '    ') + line)
+  })
+  return out
 }
 
 /** Marks a pinned item: masking and compaction keep it verbatim. */

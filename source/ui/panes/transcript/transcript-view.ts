@@ -205,8 +205,8 @@ export class TranscriptView {
   }
 
   /**
-   * The item Ctrl+O should toggle: the lowest expandable item (a tool card, or an assistant item with
-   * reasoning) among those on screen in the last frame.
+   * The item Ctrl+O should toggle: the lowest expandable item (a tool card, a hook card, or an assistant
+   * item with reasoning) among those on screen in the last frame.
    */
   expandTarget(): string | undefined {
     const input = this.#input
@@ -215,7 +215,11 @@ export class TranscriptView {
     for (let i = visible.last; i >= visible.first; i--) {
       const id = input.snapshot.order[i]
       const item = id === undefined ? undefined : input.snapshot.items[id]
-      if (item?.kind === 'tool' || (item?.kind === 'assistant' && item.reasoning.trim() !== ''))
+      if (
+        item?.kind === 'tool' ||
+        (item?.kind === 'hook' && item.detail !== '') ||
+        (item?.kind === 'assistant' && item.reasoning.trim() !== '')
+      )
         return item.id
     }
     return undefined
