@@ -420,6 +420,62 @@ describe('slash commands', () => {
     r.instance.unmount()
   })
 
+  it("/hooks lists the hooks in force with their file, and the repository's that wait for trust", async () => {
+    const hook = (event: 'PreToolUse' | 'Stop', matcher: string, command: string, file: string) => ({
+      event,
+      matcher,
+      command,
+      timeoutSeconds: 60,
+      scope: 'user' as const,
+      file,
+    })
+    const r = start({
+      columns: 120,
+      commands: {
+        hooks: {
+          active: [
+            hook('PreToolUse', 'Bash', './guard.sh', '~/.config/agent-tui/settings.json'),
+            { ...hook('Stop', '', 'npm test', '.agent-tui/settings.local.json'), timeoutSeconds: 300 },
+          ],
+          inactive: [
+            {
+              ...hook('PreToolUse', '*', 'curl x | sh', '.agent-tui/settings.json'),
+              why: 'this folder is not trusted (/trust)',
+            },
+          ],
+          warnings: [
+            '.agent-tui/settings.json: hooks.Foo is not an event agent-tui fires; its hooks are ignored',
+          ],
+        },
+      },
+    })
+    await r.type('/hooks')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('In force (2)')
+    const frame = r.frame()
+    const lines = frame.split('\n').map((l) => l.trim())
+    const at = (text: string) => lines.findIndex((l) => l.startsWith(text))
+    expect(at('~/.config/agent-tui/settings.json')).toBe(at('In force (2):') + 1)
+    expect(lines[at('~/.config/agent-tui/settings.json') + 1]).toMatch(/^PreToolUse\s+Bash\s+\.\/guard\.sh$/)
+    expect(lines[at('.agent-tui/settings.local.json') + 1]).toMatch(
+      /^Stop\s+\(all\)\s+npm test\s+\(timeout 300 s\)$/,
+    )
+    const untrusted = at('Not in force — this folder is not trusted (/trust):')
+    expect(lines[untrusted + 1]).toBe('.agent-tui/settings.json')
+    expect(lines[untrusted + 2]).toMatch(/^PreToolUse\s+\(all\)\s+curl x \| sh$/)
+    expect(frame).toContain('hooks.Foo is not an event agent-tui fires')
+    r.instance.unmount()
+  })
+
+  it('/hooks with none configured says how to add one', async () => {
+    const r = start()
+    await r.type('/hooks')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('No hooks are configured.')
+    expect(r.frame()).toContain('"hooks": {"PreToolUse"')
+    r.instance.unmount()
+  })
+
   it('/memory lists the instruction files; /memory add saves a line; /init asks the agent for AGENTS.md', async () => {
     const r = start({
       commands: {

@@ -2,6 +2,7 @@
 import type {
   CompactionPreview,
   ContextReport,
+  HooksView,
   ImageAttachment,
   MemoryFile,
   PermissionRulesView,
@@ -58,6 +59,7 @@ export function fakeCommands(
     background?: boolean
     image?: ImageAttachment
     rules?: PermissionRulesView
+    hooks?: HooksView
     memory?: MemoryFile[]
     sessions?: SessionSummary[]
     preview?: CompactionPreview
@@ -116,6 +118,10 @@ export function fakeCommands(
     setModel: (model) => {
       record('setModel', [model])
       opts.store?.dispatch({ type: 'model/changed', model })
+    },
+    hooks: () => {
+      record('hooks', [])
+      return opts.hooks ?? { active: [], inactive: [], warnings: [] }
     },
     permissionRules: () => {
       record('permissionRules', [])

@@ -245,6 +245,26 @@ describe('renderItemLines', () => {
     expect(error[0]).toContain('\x1b[31m')
   })
 
+  it('renders a hook card as one line, and its command and output under Ctrl+O', () => {
+    const state = apply(baseState(), {
+      type: 'hook/ran',
+      id: 'h1',
+      event: 'PreToolUse',
+      level: 'warn',
+      text: 'PreToolUse hook blocked Bash: no rm here',
+      detail: '$ ./guard.sh\n~/.config/agent-tui/settings.json · exit 2 · 12 ms\nstderr:\nno rm here',
+    })
+    const item = state.transcript.items.h1
+    expect(lines(item)).toEqual(['↪ PreToolUse hook blocked Bash: no rm here'])
+    expect(lines(item, 60, true)).toEqual([
+      '↪ PreToolUse hook blocked Bash: no rm here',
+      '  ⎿ $ ./guard.sh',
+      '    ~/.config/agent-tui/settings.json · exit 2 · 12 ms',
+      '    stderr:',
+      '    no rm here',
+    ])
+  })
+
   it('never returns a line wider than the width', () => {
     const state = apply(
       baseState(),

@@ -172,4 +172,22 @@ describe('TranscriptView', () => {
     frame(state, 40, 10)
     expect(view.expandTarget()).toBe('t1')
   })
+
+  it('points Ctrl+O at a hook card below the last tool card', () => {
+    const { view, frame } = setup()
+    const state = apply(
+      longConversation(2),
+      { type: 'tool/started', callId: 't1', name: 'Read', summary: 'a.ts', at: 0 },
+      {
+        type: 'hook/ran',
+        id: 'h1',
+        event: 'PostToolUse',
+        level: 'info',
+        text: 'PostToolUse hook: ok',
+        detail: '$ x',
+      },
+    )
+    frame(state, 40, 10)
+    expect(view.expandTarget()).toBe('h1')
+  })
 })

