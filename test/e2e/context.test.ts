@@ -172,7 +172,8 @@ describe('context economy, headless against the scripted server', () => {
 
     // The spilled files are gone (as a clean-up would leave them): a resumed session writes them again.
     const outputs = join(env.box.home, '.local', 'state', 'agent-tui', 'outputs')
-    const [sessionDir] = await readdir(outputs)
+    // The sweep's marker (.last-sweep) may sit beside the session's folder, listed before it or not.
+    const [sessionDir] = (await readdir(outputs)).filter((name) => !name.startsWith('.'))
     for (const name of await readdir(join(outputs, sessionDir as string)))
       if (name.endsWith('.txt')) await rm(join(outputs, sessionDir as string, name))
 
