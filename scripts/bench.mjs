@@ -17,6 +17,7 @@ import {
   transcriptScale,
   tuiFirstFrame,
   turnsGrowth,
+  writeMcpSettings,
 } from './bench/tui.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -95,6 +96,19 @@ async function startup(ctx) {
     return r.ms
   })
   report('agent-tui -p (one step, scripted server)', oneStep)
+
+  // Headless waits for MCP servers before its only request (their tools go into its definitions): the
+  // servers' own start-up is part of this run.
+  const box = { work: home, env: { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME } }
+  await writeMcpSettings(box)
+  const withMcp = await medianOf(5, async () => {
+    const r = await timeCommand(node, args, { env, cwd: home })
+    if (r.code !== 0) throw new Error(`one-step run with MCP servers failed: ${r.stderr}`)
+    return r.ms
+  })
+  report('  … with two stdio MCP servers (it waits for them to start)', withMcp, {
+    note: 'info: includes the servers starting',
+  })
 }
 
 async function stepOverhead(ctx) {

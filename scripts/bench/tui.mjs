@@ -132,6 +132,70 @@ export async function tuiFirstFrame(ctx) {
   ctx.report('TUI start → the full UI acts on that key (/ lists commands)', median(answered), {
     note: 'the frame is painted before the UI has loaded',
   })
+
+  // The same start with two stdio MCP servers configured: they start after the first frame, so the
+  // frame and the first keys must not move. Runs alternate with plain ones (a fair A/B on a busy host);
+  // each ends normally, so its servers are stopped before the next starts.
+  const mcpBox = await makeSandbox()
+  ctx.defer(() => mcpBox.cleanup())
+  await writeMcpSettings(mcpBox)
+  const ab = { plain: [], mcp: [], plainEcho: [], mcpEcho: [] }
+  for (let i = 0; i <= runs; i++) {
+    for (const [which, sandbox] of [
+      ['plain', box],
+      ['mcp', mcpBox],
+    ]) {
+      const { tui, firstFrameMs } = await launch(ctx, sandbox, server)
+      tui.write('/')
+      const echoAt = await tui.waitFor(promptShows('/'), 5_000, 'the typed "/" on the prompt row')
+      await tui.waitFor((screen) => screen.includes('/help'), 5_000, 'the command list')
+      if (i > 0) {
+        ab[which].push(firstFrameMs)
+        ab[`${which}Echo`].push(echoAt - tui.spawnedAt)
+      }
+      await exitNormally(tui)
+    }
+  }
+  ctx.report(`  A/B first frame: no MCP servers (median of ${runs}, alternating)`, median(ab.plain))
+  ctx.report('  A/B first frame: two stdio MCP servers configured', median(ab.mcp), {
+    max: 150,
+    budget: '≤ 150 ms',
+  })
+  ctx.report('  A/B key echoed: no MCP servers / two MCP servers', median(ab.plainEcho), {
+    note: `${median(ab.mcpEcho).toFixed(1)} ms with two MCP servers`,
+  })
+}
+
+/** User settings with two stdio MCP servers from node_modules (server-everything and server-filesystem). */
+export async function writeMcpSettings(box) {
+  const { mkdir, writeFile } = await import('node:fs/promises')
+  const { join } = await import('node:path')
+  const modules = join(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol')
+  const dir = join(box.env.XDG_CONFIG_HOME, 'agent-tui')
+  await mkdir(dir, { recursive: true })
+  const settings = {
+    mcpServers: {
+      everything: {
+        command: process.execPath,
+        args: [join(modules, 'server-everything/dist/index.js'), 'stdio'],
+      },
+      files: {
+        command: process.execPath,
+        args: [join(modules, 'server-filesystem/dist/index.js'), box.work],
+      },
+    },
+  }
+  await writeFile(join(dir, 'settings.json'), JSON.stringify(settings))
+}
+
+/** Ctrl+D twice: the session closes as a user's would (background jobs and MCP servers stopped). */
+async function exitNormally(tui) {
+  tui.write(CTRL_U)
+  await tui.waitFor(promptShows(' Message'), 5_000, 'the cleared prompt')
+  tui.write(CTRL_D)
+  await tui.waitFor((screen) => screen.includes('again to exit'), 5_000, 'the exit hint')
+  tui.write(CTRL_D)
+  await tui.exited
 }
 
 // ── 2. streaming a reply ─────────────────────────────────────────────────────────────────────────────

@@ -104,6 +104,15 @@ export interface RuntimeCommands {
   setPinned(id: string, pinned: boolean): string | null
   /** Where the context window goes: the next request's parts and the last request's figures. */
   contextReport(): ContextReport
+  /**
+   * `/mcp__server__prompt args`: gets the MCP prompt and sends it as the user's message (shown as the
+   * command typed); rejects with a message for the user (unknown prompt, missing argument, server down).
+   */
+  runMcpPrompt(command: string, args: string): Promise<void>
+  /** `/mcp`: restarts an MCP server. */
+  reconnectMcpServer(name: string): void
+  /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
+  authenticateMcpServer(name: string): void
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }

@@ -35,8 +35,14 @@ export interface CheckpointHook {
   after(): void
 }
 
+/** The session's tools by name (a Map, or the session's built-in + MCP lookup). */
+export interface ToolLookup {
+  get(name: string): AnyTool | undefined
+  keys(): Iterable<string>
+}
+
 export interface ExecutorDeps {
-  tools: ReadonlyMap<string, AnyTool>
+  tools: ToolLookup
   checkpoint?: CheckpointHook
   gate: PermissionGate
   /** PreToolUse / PostToolUse hooks (absent: none configured for this session). */

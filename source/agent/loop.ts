@@ -34,13 +34,15 @@ export interface TurnDeps {
   provider: ChatProvider
   model(): string
   systemPrompt: string
-  /** Byte-stable for the session: never filtered per step (SPEC §9). */
-  toolDefinitions: ToolDefinition[]
+  /** Byte-stable for the session: never filtered per step (SPEC §9). Read at request time. */
+  readonly toolDefinitions: ToolDefinition[]
+  /** Before each step's request: the first fixes the tool definitions, later ones announce MCP tools. */
+  prepareStep?(signal: AbortSignal): Promise<void>
   executor: ExecutorDeps
   /** Assembles requests (masking, compaction) and recovers from overflows; without it the history goes as is. */
   context?: RequestContext
   /** Tools callable in plan mode, for `tool_choice` allowed_tools where the endpoint supports it. */
-  planModeToolNames: string[]
+  readonly planModeToolNames: string[]
   supportsAllowedTools(): boolean
   supportsVision(): boolean
   maxSteps: number
@@ -98,6 +100,7 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   while (true) {
     step++
     dispatch({ type: 'step/started', step })
+    await deps.prepareStep?.(signal)
     for (const queued of deps.takeQueued()) await submitPrompt(deps, queued, undefined, signal)
     const lastStep = step >= deps.maxSteps
     if (lastStep) {

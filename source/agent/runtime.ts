@@ -40,7 +40,9 @@ import type { TrustController } from './trust-controller.js'
 import type { HookService } from '../hooks/service.js'
 import type { HooksView } from '../hooks/types.js'
 import { createSessionHooks, type SessionHooks } from './session-hooks.js'
-import { buildToolDefinitions } from './tool-definitions.js'
+import { MessageIntake } from './message-intake.js'
+import { mcpPromptInput } from './mcp-mentions.js'
+import { type McpRuntime, SessionTools } from './session-tools.js'
 
 export interface ModelCapabilities {
   supportsVision: boolean
@@ -86,6 +88,8 @@ export interface RuntimeOptions {
   checkpoints?: Checkpoints
   /** The session's hooks (absent: none run). */
   hooks?: HookService
+  /** The MCP client, and ListMcpResources/ReadMcpResource (offered when a server is configured). */
+  mcp?: { runtime: McpRuntime; tools: AnyTool[]; startupWaitMs: number }
   now?: () => number
 }
 
@@ -96,9 +100,8 @@ export interface RuntimeOptions {
 export class Runtime implements RuntimeCommands {
   private readonly opts: RuntimeOptions
   private readonly now: () => number
-  private readonly toolMap: ReadonlyMap<string, AnyTool>
-  private readonly toolDefinitions
-  private readonly queue: UserInput[] = []
+  private readonly tools: SessionTools
+  private readonly intake: MessageIntake
   private controller: AbortController | null = null
   private current: Promise<TurnResult> | null = null
   private cwd: string
@@ -116,16 +119,31 @@ export class Runtime implements RuntimeCommands {
   constructor(opts: RuntimeOptions) {
     this.opts = opts
     this.now = opts.now ?? Date.now
-    this.toolMap = new Map(opts.tools.map((t) => [t.name, t]))
-    this.toolDefinitions = buildToolDefinitions(opts.tools)
+    this.tools = new SessionTools({
+      core: opts.tools,
+      mcpCore: opts.mcp?.tools ?? [],
+      ...(opts.mcp ? { mcp: opts.mcp.runtime } : {}),
+      store: opts.store,
+      newId: (prefix) => this.newId(prefix),
+      startupWaitMs: opts.mcp?.startupWaitMs ?? 0,
+    })
+    this.intake = new MessageIntake({
+      mcp: opts.mcp?.runtime,
+      spill: opts.spill,
+      warn: (text) => this.notice('warn', text),
+    })
     this.cwd = opts.workspace
     const store = opts.store
+    const sessionTools = this.tools
     this.context = new ContextManager({
       store,
       provider: opts.provider,
       spill: opts.spill,
       systemPrompt: opts.systemPrompt,
-      toolDefinitions: this.toolDefinitions,
+      // Read at each use: the definitions are fixed when the first request goes out (SessionTools).
+      get toolDefinitions() {
+        return sessionTools.definitions()
+      },
       model: () => store.getState().session.model,
       profile: opts.profile ?? ((model) => resolveProfile(model)),
       settings: opts.context ?? { masking: true },
@@ -185,30 +203,38 @@ export class Runtime implements RuntimeCommands {
     return this.opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] }
   }
 
-  private async runUserTurn(user: UserInput): Promise<TurnResult> {
+  private async runUserTurn(input: UserInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     this.sessionHooks?.disarmIdle()
     const controller = new AbortController()
     this.controller = controller
     // SessionStart's context goes into the history before the first request.
     const started = this.started
-    const turn = started.then(() => runTurn(this.turnDeps(), user, controller.signal))
+    const turn = started
+      .then(() => this.intake.prepare(input, controller.signal))
+      .then((user) => runTurn(this.turnDeps(), user, controller.signal))
     this.current = turn
     try {
       return await turn
     } finally {
       this.current = null
       this.controller = null
-      const next = this.queue.shift()
-      if (next) void this.runUserTurn(next).catch(() => undefined)
-      else this.sessionHooks?.armIdle()
+      // A queued message still reading its `@server:uri` resources is sent once it has them.
+      this.intake.whenSettled(() => this.sendQueued())
     }
+  }
+
+  /** The next queued message, if any; after a turn (not a /compact) with none, the idle hook is armed. */
+  private sendQueued(afterTurn = true): void {
+    if (this.current) return
+    const next = this.intake.queue.shift()
+    if (next) void this.runUserTurn(next).catch(() => undefined)
+    else if (afterTurn) this.sessionHooks?.armIdle()
   }
 
   submit(input: SubmitInput): void {
     if (this.current) {
-      this.queue.push(toUserInput(input))
-      this.notice('info', 'queued: your message will be sent with the next step')
+      this.enqueue(toUserInput(input))
       return
     }
     void this.runTurn(input).catch((err: unknown) => this.notice('error', `turn failed: ${String(err)}`))
@@ -292,7 +318,7 @@ export class Runtime implements RuntimeCommands {
   }
 
   async runShell(command: string): Promise<void> {
-    const bash = this.toolMap.get('Bash')
+    const bash = this.tools.lookup.get('Bash')
     if (!bash) throw new Error('Bash is not available')
     const controller = new AbortController()
     const result = await bash.execute(
@@ -328,7 +354,7 @@ export class Runtime implements RuntimeCommands {
       this.notice('warn', 'the agent is working: press Esc to interrupt it, then /clear')
       return
     }
-    this.queue.length = 0
+    this.intake.queue.length = 0
     this.pendingInjections.length = 0
     // The model no longer remembers reading anything, so Write/Edit must Read again first.
     this.opts.files.clear()
@@ -367,8 +393,7 @@ export class Runtime implements RuntimeCommands {
       store.dispatch({ type: 'phase/changed', phase: 'idle' })
       this.current = null
       this.controller = null
-      const next = this.queue.shift()
-      if (next) void this.runUserTurn(next).catch(() => undefined)
+      this.intake.whenSettled(() => this.sendQueued(false))
     }
   }
 
@@ -411,6 +436,31 @@ export class Runtime implements RuntimeCommands {
   async listSessions(): Promise<SessionSummary[]> {
     const all = (await this.opts.sessions?.()) ?? []
     return all.filter((s) => s.id !== this.opts.sessionId)
+  }
+
+  async runMcpPrompt(command: string, args: string): Promise<void> {
+    const mcp = this.opts.mcp?.runtime
+    if (!mcp) throw new Error('no MCP servers in this session')
+    const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
+    const input = await mcpPromptInput(mcp, command, args, supportsVision)
+    if (this.current) this.enqueue(input)
+    else
+      void this.runUserTurn(input).catch((err: unknown) =>
+        this.notice('error', `turn failed: ${String(err)}`),
+      )
+  }
+
+  reconnectMcpServer(name: string): void {
+    this.opts.mcp?.runtime.reconnect(name)
+  }
+
+  authenticateMcpServer(name: string): void {
+    this.opts.mcp?.runtime.authenticate(name)
+  }
+
+  private enqueue(input: UserInput): void {
+    this.notice('info', 'queued: your message will be sent with the next step')
+    this.intake.enqueue(input)
   }
 
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */
@@ -457,15 +507,19 @@ export class Runtime implements RuntimeCommands {
 
   private turnDeps(): TurnDeps {
     const store = this.opts.store
+    const tools = this.tools
     return {
       store,
       provider: this.opts.provider,
       model: () => store.getState().session.model,
       systemPrompt: this.opts.systemPrompt,
-      toolDefinitions: this.toolDefinitions,
+      get toolDefinitions() {
+        return tools.definitions()
+      },
+      prepareStep: (signal) => tools.prepare(signal),
       context: this.context,
       executor: {
-        tools: this.toolMap,
+        tools: tools.lookup,
         gate: this.opts.gate,
         dispatch: store.dispatch,
         makeContext: (signal, onProgress, callId) => {
@@ -479,9 +533,9 @@ export class Runtime implements RuntimeCommands {
           ? { checkpoint: executorHook(this.opts.checkpoints, () => store.getState().run.turnId) }
           : {}),
       },
-      planModeToolNames: this.opts.tools
-        .filter((t) => t.risk !== 'edit' && t.risk !== 'config')
-        .map((t) => t.name),
+      get planModeToolNames() {
+        return tools.planModeToolNames()
+      },
       supportsAllowedTools: () => this.opts.capabilities(store.getState().session.model).supportsAllowedTools,
       supportsVision: () => this.opts.capabilities(store.getState().session.model).supportsVision,
       maxSteps: this.opts.maxSteps,
@@ -492,7 +546,7 @@ export class Runtime implements RuntimeCommands {
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
         }
-        return this.queue.splice(0)
+        return this.intake.queue.splice(0)
       },
       ...(this.sessionHooks ? { hooks: this.sessionHooks.turn } : {}),
       newId: (prefix) => this.newId(prefix),

@@ -8,7 +8,9 @@ import type { AnyTool } from '../tools/types.js'
  */
 export function buildToolDefinitions(tools: readonly AnyTool[]): ToolDefinition[] {
   return tools.map((tool) => {
-    const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>
+    const schema = tool.parameters
+      ? { ...tool.parameters }
+      : (z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>)
     delete schema.$schema
     return {
       type: 'function',

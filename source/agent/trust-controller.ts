@@ -107,9 +107,13 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
       }
       // Only a change of answer changes anything; the same answer again just remembers it.
       const contributions = status.trusted === wasTrusted ? [] : await trust.contributions()
-      // Allow rules and hooks apply at once; the mode when it followed.
+      // Allow rules and hooks apply at once, MCP servers start (or stop) at once; the mode when it followed.
       const nextStart = contributions.filter(
-        (c) => c.kind !== 'allow-rule' && c.kind !== 'hook' && !(c.key === 'mode' && mode !== undefined),
+        (c) =>
+          c.kind !== 'allow-rule' &&
+          c.kind !== 'hook' &&
+          c.kind !== 'mcp-server' &&
+          !(c.key === 'mode' && mode !== undefined),
       )
       const hooksChanged = contributions.filter((c) => c.kind === 'hook').map((c) => c.label)
       notice(

@@ -149,8 +149,8 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 /**
  * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
  * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
- * `contextManagement` per field; `mcpServers` and `keybindings` per entry; `search` as a whole; `hooks`
- * concatenate per event.
+ * `contextManagement` and `mcp` per field; `mcpServers` and `keybindings` per entry; `search` as a whole;
+ * `hooks` concatenate per event.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
   const merged: Settings = {}
@@ -162,6 +162,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
       circuitBreaker,
       contextManagement,
       mcpServers,
+      mcp,
       keybindings,
       hooks,
       ...scalars
@@ -187,6 +188,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     if (circuitBreaker) merged.circuitBreaker = { ...merged.circuitBreaker, ...circuitBreaker }
     if (contextManagement) merged.contextManagement = { ...merged.contextManagement, ...contextManagement }
     if (mcpServers) merged.mcpServers = { ...merged.mcpServers, ...mcpServers }
+    if (mcp) merged.mcp = { ...merged.mcp, ...mcp }
     if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
     if (hooks) {
       const next = { ...merged.hooks }

@@ -39,6 +39,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   consentTimeoutSeconds: 'keep',
   // How often the same endpoint is asked again.
   retry: 'keep',
+  // MCP timeouts: how long to wait for servers the user's own settings (or trust) started.
+  mcp: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',

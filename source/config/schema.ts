@@ -63,36 +63,64 @@ export const searchSchema = z.strictObject({
 
 const stringRecord = z.record(z.string(), z.string())
 
+/** Per-server limits (seconds); the global `mcp` settings give the defaults. */
+const serverTimeouts = {
+  startupTimeoutSeconds: z.number().positive('expected a number of seconds above 0').optional(),
+  toolTimeoutSeconds: z.number().positive('expected a number of seconds above 0').optional(),
+}
+
+/** Claude Code's `.mcp.json` shape: `type` is optional and names the transport. */
 export const stdioServerSchema = z.strictObject({
+  type: z.literal('stdio').optional(),
   command: z.string().min(1, 'expected a command to start the server'),
   args: z.array(z.string()).optional(),
   env: stringRecord.optional(),
+  ...serverTimeouts,
 })
 
 export const httpServerSchema = z.strictObject({
-  url: httpUrl,
+  /** `http` (streamable HTTP, the default for a URL) or `sse` (the older HTTP+SSE transport). */
+  type: z.enum(['http', 'streamable-http', 'sse']).optional(),
+  // With `${VAR}`s in it, the expanded URL is checked when the server starts.
+  url: z.union([httpUrl, z.string().regex(/\$\{/)], {
+    error: 'expected an http(s) URL such as https://mcp.example.com/mcp',
+  }),
   headers: stringRecord.optional(),
+  ...serverTimeouts,
 })
 
-export type McpServerSettings = z.infer<typeof stdioServerSchema> | z.infer<typeof httpServerSchema>
+export type StdioServerSettings = z.infer<typeof stdioServerSchema>
+export type HttpServerSettings = z.infer<typeof httpServerSchema>
+export type McpServerSettings = StdioServerSettings | HttpServerSettings
 
 /**
- * An MCP server is either `{command, args?, env?}` (stdio) or `{url, headers?}` (HTTP). Dispatching on
- * the key present gives a precise message instead of zod's generic "invalid union".
+ * An MCP server is either `{command, args?, env?}` (stdio) or `{url, headers?}` (HTTP), optionally with
+ * Claude Code's `type`. Dispatching on the keys present gives a precise message instead of zod's
+ * generic "invalid union".
  */
 export const mcpServerSchema = z.unknown().transform((value, ctx): McpServerSettings => {
   const isObject = typeof value === 'object' && value !== null && !Array.isArray(value)
+  const type = isObject ? (value as { type?: unknown }).type : undefined
   const schema = !isObject
     ? undefined
-    : 'command' in value
+    : type === 'stdio'
       ? stdioServerSchema
-      : 'url' in value
+      : type === 'http' || type === 'streamable-http' || type === 'sse'
         ? httpServerSchema
-        : undefined
+        : type !== undefined
+          ? undefined
+          : 'command' in value
+            ? stdioServerSchema
+            : 'url' in value
+              ? httpServerSchema
+              : undefined
   if (!schema) {
     ctx.addIssue({
       code: 'custom',
-      message: 'expected {"command": …} (stdio server) or {"url": …} (HTTP server)',
+      message:
+        type !== undefined && isObject
+          ? `unknown server type ${JSON.stringify(type)}; expected "stdio", "http" or "sse"`
+          : 'expected {"command": …} (stdio server) or {"url": …} (HTTP server)',
     })
     return z.NEVER
   }
@@ -103,6 +131,14 @@ export const mcpServerSchema = z.unknown().transform((value, ctx): McpServerSett
     ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0])
   }
   return z.NEVER
+})
+
+/** Defaults for every MCP server (each may override them). */
+export const mcpSettingsSchema = z.strictObject({
+  /** How long a server may take to start and list its tools. */
+  startupTimeoutSeconds: z.number().positive('expected a number of seconds above 0').optional(),
+  /** How long one tool call may take without progress before it fails as timed out. */
+  toolTimeoutSeconds: z.number().positive('expected a number of seconds above 0').optional(),
 })
 
 export const circuitBreakerSchema = z
@@ -162,6 +198,7 @@ export const settingsSchema = z.strictObject({
   maxSteps: positiveInt.optional(),
   search: searchSchema.optional(),
   mcpServers: z.record(z.string(), mcpServerSchema).optional(),
+  mcp: mcpSettingsSchema.optional(),
   consentTimeoutSeconds: z.number().min(0, 'expected 0 (wait forever) or more seconds').optional(),
   circuitBreaker: circuitBreakerSchema.optional(),
   retry: retrySchema.optional(),
@@ -187,4 +224,5 @@ export type Settings = z.infer<typeof settingsSchema>
 export type ProfileOverride = z.infer<typeof profileOverrideSchema>
 export type SearchSettings = z.infer<typeof searchSchema>
 export type CircuitBreakerSettings = z.infer<typeof circuitBreakerSchema>
+export type McpSettings = z.infer<typeof mcpSettingsSchema>
 export type ContextManagementSettings = z.infer<typeof contextManagementSchema>

@@ -189,6 +189,11 @@ function planDenies(risk: Risk, readOnly: boolean): string | undefined {
   return undefined
 }
 
+/** Exec-class calls are shell commands, or tools that act (MCP tools not marked read-only, TaskStop). */
+function execWhat(input: Pick<PolicyInput, 'target' | 'tool'>): string {
+  return input.target.kind === 'command' ? 'running commands' : `${input.tool} (it may change things)`
+}
+
 /** The mode table of SPEC §7 for calls no rule or protection decided. */
 export function modeDecision(
   input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target'>,
@@ -211,7 +216,7 @@ export function modeDecision(
           ? allow('auto mode accepts edits inside the workspace')
           : ask('safe mode asks before edits')
       if (risk === 'exec')
-        return readOnly ? allow('read-only command') : ask(`${mode} mode asks before running commands`)
+        return readOnly ? allow('read-only command') : ask(`${mode} mode asks before ${execWhat(input)}`)
       if (risk === 'network') {
         return mode === 'safe' && tool === 'WebSearch'
           ? allow('safe mode allows web searches')
@@ -224,7 +229,7 @@ export function modeDecision(
       return deny('plan mode does not allow this')
     case 'ci':
       if (risk === 'edit') return deny('ci mode denies edits without an allow rule')
-      if (risk === 'exec') return deny('ci mode denies commands without an allow rule')
+      if (risk === 'exec') return deny(`ci mode denies ${execWhat(input)} without an allow rule`)
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')
       return deny('ci mode does not change settings')
   }

@@ -2,6 +2,7 @@ import type { AssistantMessage, ChatMessage, ContentPart, Usage } from '../provi
 import type {
   CompactionRecord,
   ConsentRequest,
+  McpServerView,
   Mode,
   QuestionRequest,
   RequestStats,
@@ -109,6 +110,8 @@ export type EphemeralAction =
   | { type: 'trust/requested'; request: TrustRequest }
   | { type: 'trust/resolved'; id: string }
   | { type: 'task/updated'; task: TaskSummary }
+  /** The MCP servers' status changed (connected, failed, needs sign-in…); the whole list. */
+  | { type: 'mcp/servers'; servers: McpServerView[] }
   | { type: 'ui/focus'; focus: Focus }
   | { type: 'ui/todos-toggled' }
   | { type: 'ui/expand-toggled'; id: string }

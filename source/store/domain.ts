@@ -217,3 +217,32 @@ export interface RequestStats {
   truncated: number
   breakdown: ContextBreakdown
 }
+
+/** An MCP server's state for `/mcp` and the slash-command list (SPEC §6 rows 17–19). */
+export type McpServerStatus = 'connecting' | 'connected' | 'failed' | 'needs_auth' | 'disabled-untrusted'
+
+export interface McpPromptView {
+  /** The slash command, without `/`: `mcp__docs__summarize`. */
+  command: string
+  name: string
+  description?: string
+  /** `/mcp__docs__summarize <topic> [length]`. */
+  usage: string
+}
+
+export interface McpServerView {
+  name: string
+  /** Where it is configured: a settings file or `.mcp.json`. */
+  source: string
+  transport: 'stdio' | 'http' | 'sse'
+  /** The command line or the URL. */
+  target: string
+  status: McpServerStatus
+  error?: string
+  /** Where to sign in, while the status is needs_auth. */
+  authUrl?: string
+  /** The names the model calls its tools by (`mcp__docs__search`). */
+  tools: string[]
+  resources: boolean
+  prompts: McpPromptView[]
+}

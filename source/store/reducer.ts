@@ -318,6 +318,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         },
       }
     }
+    case 'mcp/servers':
+      return { ...state, mcp: { servers: action.servers } }
     case 'ui/focus':
       return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
     case 'ui/todos-toggled':

@@ -38,6 +38,7 @@ export function selectActiveQuestion(s: State): QuestionRequest | undefined {
 }
 
 export const selectTrustRequest = (s: State) => s.trust
+export const selectMcpServers = (s: State) => s.mcp.servers
 
 /** Tasks in start order; callers memoise on `s.tasks`. */
 export function listTasks(tasks: State['tasks']): TaskSummary[] {

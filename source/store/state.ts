@@ -3,6 +3,7 @@ import { ZERO_USAGE } from '../provider/messages.js'
 import type {
   CompactionRecord,
   ConsentRequest,
+  McpServerView,
   Mode,
   QuestionRequest,
   RequestStats,
@@ -157,6 +158,8 @@ export interface State {
   questions: { queue: string[]; byId: Record<string, QuestionRequest> }
   /** The open trust prompt, if any (at most one). */
   trust: TrustRequest | null
+  /** MCP servers and their status (for `/mcp` and MCP prompts as slash commands). */
+  mcp: { servers: McpServerView[] }
   usage: {
     session: Usage
     turn: Usage
@@ -192,6 +195,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     consent: { queue: [], byId: {} },
     questions: { queue: [], byId: {} },
     trust: null,
+    mcp: { servers: [] },
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
     context: emptyContext(),
     ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },

@@ -42,6 +42,29 @@ export interface SpillStream {
   readonly error: string | undefined
 }
 
+/** A resource as ListMcpResources shows it. */
+export interface McpResourceEntry {
+  uri: string
+  name?: string
+  mimeType?: string
+  description?: string
+}
+
+/** What the MCP resource tools need from the MCP client (implemented by source/mcp's manager). */
+export interface McpResourceSource {
+  /** Names of the configured servers with their status, for messages. */
+  servers(): Array<{ name: string; status: string }>
+  /** One server's (or every connected server's) resources and resource templates. */
+  listResources(
+    server: string | undefined,
+    signal: AbortSignal,
+  ): Promise<
+    Array<{ server: string; resources: McpResourceEntry[]; templates: McpResourceEntry[]; error?: string }>
+  >
+  /** The resource's contents as text (binary parts described), or throws ToolError. */
+  readResource(server: string, uri: string, signal: AbortSignal): Promise<string>
+}
+
 /** Whitelisted runtime settings the Config tool may read or change (never permissions). */
 export interface RuntimeSettingsApi {
   list(): Array<{ name: string; value: unknown; description: string }>
@@ -132,6 +155,11 @@ export interface Tool<A = unknown> {
   readonly name: string
   readonly description: string
   readonly schema: z.ZodType<A>
+  /**
+   * JSON Schema sent as the tool's parameters instead of one generated from `schema` (MCP tools bring
+   * their own; their `schema` only checks that the arguments are an object).
+   */
+  readonly parameters?: Record<string, unknown>
   readonly risk: Risk
   /** Whether this particular call only reads (consecutive read-only calls may run concurrently). */
   isReadOnly(args: A): boolean

@@ -26,6 +26,7 @@ import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
 import { SessionPickerOverlay } from './session-picker.js'
 import { InputPane } from './panes/input/input-pane.js'
+import { McpPanel } from './panes/mcp/mcp-panel.js'
 import { PlanDialog } from './panes/question/plan-dialog.js'
 import { QuestionDialog } from './panes/question/question-dialog.js'
 import { RewindDialog } from './panes/rewind/rewind-dialog.js'
@@ -120,6 +121,7 @@ export function App({
       showHelp: () => setOverlay({ kind: 'help' }),
       showInfo: (title: string, lines: string[]) => setOverlay({ kind: 'info', title, lines }),
       showConfirm: (confirm) => setOverlay({ kind: 'confirm', ...confirm }),
+      showMcp: () => setOverlay({ kind: 'mcp' }),
       showSessions: (sessions) => setOverlay({ kind: 'sessions', sessions }),
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
@@ -254,6 +256,8 @@ export function App({
         }}
       />
     )
+  else if (overlay?.kind === 'mcp')
+    main = <McpPanel width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />
   else if (overlay)
     main = (
       <OverlayView overlay={overlay} width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />

@@ -25,6 +25,7 @@ export type Overlay =
   | { kind: 'info'; title: string; lines: string[] }
   | ({ kind: 'confirm' } & Confirm)
   | { kind: 'sessions'; sessions: SessionSummary[] }
+  | { kind: 'mcp' }
 
 /**
  * What panes may ask of the app shell: one-line messages above the input, overlays, exit. Created by
@@ -40,6 +41,8 @@ export interface ShellApi {
   showHelp(): void
   showInfo(title: string, lines: string[]): void
   showConfirm(confirm: Confirm): void
+  /** Opens the `/mcp` panel (MCP servers with their live status). */
+  showMcp(): void
   /** Opens the session picker; picking one resumes it in place of this session. */
   showSessions(sessions: SessionSummary[]): void
   /** Shuts the runtime down, restores the terminal and resolves runTui with `code`. */

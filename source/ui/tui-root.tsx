@@ -1,9 +1,10 @@
 import type { RuntimeCommands } from '../agent/commands.js'
 import type { Store } from '../store/create-store.js'
-import { useMemo } from 'react'
+import { useEffect, useMemo } from 'react'
 import { App, type AppProps } from './app.js'
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js'
 import { type CommandTable, createCommandTable } from './commands/command-table.js'
+import { syncMcpPromptCommands } from './commands/mcp-prompt-commands.js'
 import { CommandTableContext } from './commands/use-command-table.js'
 import { CommandsContext, StoreContext } from './hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from './keys/bindings.js'
@@ -38,6 +39,8 @@ export function TuiRoot({
   ...app
 }: TuiRootProps) {
   const table = useMemo(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS), [commandTable])
+  // MCP servers' prompts join the table while their server offers them.
+  useEffect(() => syncMcpPromptCommands(table, store), [table, store])
   return (
     <StoreContext.Provider value={store}>
       <CommandsContext.Provider value={commands}>

@@ -35,6 +35,9 @@ import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
 import { createProcessGroups, type ProcessGroups } from '../tasks/process-groups.js'
 import { createCatalog } from '../tools/catalog.js'
+import { createListMcpResourcesTool } from '../tools/list-mcp-resources.js'
+import { createReadMcpResourceTool } from '../tools/read-mcp-resource.js'
+import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './session-mcp.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
@@ -61,7 +64,12 @@ export interface SessionOptions {
   /** Renders the transcript for /export (the UI's renderer, injected so the runtime stays UI-free). */
   exportMarkdown?: (state: State) => string
   projectTrust?: ProjectTrustSetup
+  /** MCP notices also go here (headless prints them on stderr, where a script's author looks). */
+  onMcpNotice?: (level: 'info' | 'warn' | 'error', text: string) => void
 }
+
+/** The TUI's first request waits this long for MCP servers still starting; later ones are announced. */
+const MCP_INTERACTIVE_WAIT_MS = 5_000
 
 export interface Session {
   id: string
@@ -79,6 +87,8 @@ export interface Session {
   trust?: TrustController
   /** Loads what the first request will need (the provider); resolves when done, never rejects. */
   preload(): Promise<void>
+  /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
+  startMcp(): void
   close(): Promise<void>
 }
 
@@ -279,6 +289,21 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
     },
   })
+  let mcpNotices = 0
+  const mcp = createSessionMcp(opts, {
+    processes,
+    notice: (level, text) => {
+      store.dispatch({
+        type: 'notice/added',
+        id: `mcp-${createdAt.toString(36)}-${++mcpNotices}`,
+        level,
+        text,
+      })
+      opts.onMcpNotice?.(level, text)
+    },
+    publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
+  })
+  const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   let checkpointNotices = 0
   const checkpoints = createLazyCheckpoints({
     workspace,
@@ -346,6 +371,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     sessions: () => summarizeSessions(projectSessions),
     checkpoints,
     ...(hooks ? { hooks } : {}),
+    mcp: {
+      runtime: mcp,
+      tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
+      // Headless: every server gets its whole start-up time, since the run has only its first request.
+      startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
+    },
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
   })
   if (restored) closeDanglingCalls(store)
@@ -363,9 +394,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     warnings,
     ...(trust ? { trust } : {}),
     preload: () => provider.preload(),
+    startMcp() {
+      mcp.start().catch((err: unknown) =>
+        store.dispatch({
+          type: 'notice/added',
+          id: `mcp-start-${createdAt.toString(36)}`,
+          level: 'error',
+          text: `MCP servers could not start: ${String(err)}`,
+        }),
+      )
+    },
     async close() {
       await runtime.shutdown()
-      await tasks.dispose()
+      await Promise.all([tasks.dispose(), mcp.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
       processes.killAllSync()
       log.close()

@@ -42,7 +42,15 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   }
   if (opts.debug) observers.push((action) => opts.debug?.write(action))
 
-  const session = await createSession({ ...opts, interactive: false, observers })
+  const session = await createSession({
+    ...opts,
+    interactive: false,
+    observers,
+    // Always on stderr (a script's author looks there): a server that failed changes what the run can do.
+    onMcpNotice: (level, text) => err.write(`agent-tui: ${level === 'info' ? '' : 'warning: '}${text}\n`),
+  })
+  // The servers start now: the first request waits for them (their tools go into its definitions).
+  session.startMcp()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
   await reportProjectTrust(opts, err)
   if (format === 'stream-json') {
@@ -125,6 +133,8 @@ function progressLine(action: Action, err: NodeJS.WriteStream): void {
   else if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
   else if (action.type === 'tool/finished')
     err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
-  else if (action.type === 'notice/added') err.write(`[${action.level}] ${action.text}\n`)
+  // MCP notices are on stderr already (onMcpNotice).
+  else if (action.type === 'notice/added' && !action.id.startsWith('mcp-'))
+    err.write(`[${action.level}] ${action.text}\n`)
   else if (action.type === 'hook/ran') err.write(`[hook] ${action.text}\n`)
 }

@@ -142,6 +142,8 @@ async function runSession(
     signals: ['SIGINT', 'SIGTERM', 'SIGHUP'],
     also: [() => session.log.close()],
   })
+  // MCP servers start once the provider has loaded: loading the MCP client blocks the event loop too.
+  void afterFirstFrame.then(() => session.startMcp())
   // The provider is the last module start-up loads.
   void afterFirstFrame.then(persistCompileCache, () => undefined)
   const stopReducingMemory = reduceMemoryAfterTurns(session.store)

@@ -149,9 +149,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'mcp',
-    description: 'Show MCP servers',
-    unavailable: notBuilt('MCP server status is coming (servers come from settings and .mcp.json)'),
-    run: () => {},
+    description: 'MCP servers: status, tools, restart, sign in',
+    run: (ctx) => ctx.showMcp(),
   },
   {
     name: 'agents',

@@ -24,6 +24,8 @@ export interface CommandContext {
   showInfo(title: string, lines: string[]): void
   /** A question in the transcript's place: Enter runs `onConfirm`, Esc `onCancel` (`/compact`). */
   showConfirm(confirm: Confirm): void
+  /** Opens the `/mcp` panel (MCP servers with their live status). */
+  showMcp(): void
   /** Opens the session picker. */
   showSessions(sessions: SessionSummary[]): void
   /** Leaves this session for another one. */

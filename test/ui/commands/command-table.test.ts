@@ -27,6 +27,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store } = {}) {
     showHelp: () => ui.push('help'),
     showInfo: (title) => ui.push(`info:${title}`),
     showConfirm: (confirm) => ui.push(`confirm:${confirm.title}`),
+    showMcp: () => ui.push('mcp'),
     showSessions: () => ui.push('sessions'),
     resumeSession: (id) => ui.push(`resume:${id}`),
     toggleTodos: () => ui.push('todos'),

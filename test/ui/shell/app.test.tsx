@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Action } from '../../../source/store/actions.js'
 import type { Store } from '../../../source/store/create-store.js'
-import type { Mode, TaskSummary } from '../../../source/store/domain.js'
+import type { McpServerView, Mode, TaskSummary } from '../../../source/store/domain.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
 import { INIT_PROMPT } from '../../../source/ui/commands/builtin-commands.js'
@@ -389,6 +389,76 @@ describe('slash commands', () => {
     await waitFor(() => !r.store.getState().ui.showTodos)
     await run('/bashes')
     await waitFor(() => r.store.getState().ui.focus === 'tasks')
+    r.instance.unmount()
+  })
+
+  it('/mcp shows the servers live; r restarts and a signs in to the selected one; MCP prompts are commands', async () => {
+    const r = start()
+    const servers: McpServerView[] = [
+      {
+        name: 'docs',
+        source: '.mcp.json',
+        transport: 'stdio',
+        target: 'npx docs-mcp',
+        status: 'connected',
+        tools: ['mcp__docs__search'],
+        resources: false,
+        prompts: [
+          {
+            command: 'mcp__docs__summarize',
+            name: 'summarize',
+            description: 'Summarise a topic',
+            usage: '/mcp__docs__summarize <topic>',
+          },
+        ],
+      },
+      {
+        name: 'remote',
+        source: '~/.config/agent-tui/settings.json',
+        transport: 'http',
+        target: 'https://mcp.example.com/mcp',
+        status: 'connecting',
+        tools: [],
+        resources: false,
+        prompts: [],
+      },
+    ]
+    r.store.dispatch({ type: 'mcp/servers', servers })
+    await r.type('/mcp')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('MCP servers')
+    expect(r.frame()).toMatch(/❯ docs +connected +1 tool · 1 prompt +\(\.mcp\.json\)/)
+    expect(r.frame()).toContain('tools: mcp__docs__search')
+    // The status is live: the panel follows the store.
+    r.store.dispatch({
+      type: 'mcp/servers',
+      servers: [
+        servers[0] as McpServerView,
+        {
+          ...(servers[1] as McpServerView),
+          status: 'needs_auth',
+          authUrl: 'https://auth.example.com/authorize?x',
+        },
+      ],
+    })
+    r.stdin.write(KEYS.down)
+    await r.waitFrame('sign in at: https://auth.example.com/authorize?x')
+    r.stdin.write('a')
+    await waitFor(() => r.commands.named('authenticateMcpServer').length === 1)
+    r.stdin.write('r')
+    await waitFor(() => r.commands.named('reconnectMcpServer').length === 1)
+    expect(r.commands.named('authenticateMcpServer')).toEqual([['remote']])
+    expect(r.commands.named('reconnectMcpServer')).toEqual([['remote']])
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => !r.frame().includes('MCP servers'), r.frame)
+
+    // The server's prompt completes like a command and runs through the runtime.
+    await r.type('/mcp__d')
+    await r.waitFrame('Summarise a topic (MCP prompt of docs)')
+    await r.type('ocs__summarize rate limits')
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('runMcpPrompt').length === 1)
+    expect(r.commands.named('runMcpPrompt')).toEqual([['mcp__docs__summarize', 'rate limits']])
     r.instance.unmount()
   })
 

@@ -115,6 +115,11 @@ export function fakeCommands(
       return path ?? '/tmp/project/transcript.md'
     },
     clear: () => record('clear', []),
+    runMcpPrompt: async (command, args) => {
+      record('runMcpPrompt', [command, args])
+    },
+    reconnectMcpServer: (name) => record('reconnectMcpServer', [name]),
+    authenticateMcpServer: (name) => record('authenticateMcpServer', [name]),
     setModel: (model) => {
       record('setModel', [model])
       opts.store?.dispatch({ type: 'model/changed', model })

@@ -63,6 +63,7 @@ export function fakeShell(): FakeShell {
     showHelp: () => overlays.push({ kind: 'help' }),
     showInfo: (title, lines) => overlays.push({ kind: 'info', title, lines }),
     showConfirm: (confirm) => overlays.push({ kind: 'confirm', ...confirm }),
+    showMcp: () => overlays.push({ kind: 'mcp' }),
     showSessions: (sessions) => overlays.push({ kind: 'sessions', sessions }),
     requestExit: (code) => exits.push(code),
     requestResume: () => exits.push(0),

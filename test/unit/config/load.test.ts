@@ -89,6 +89,24 @@ describe('parseSettingsText: invalid content', () => {
       'mcpServers.docs.cwd',
     ],
     [
+      'mcp server type',
+      '{"mcpServers": {"docs": {"type": "websocket", "url": "ws://x"}}}',
+      'f.json: mcpServers.docs: unknown server type "websocket"; expected "stdio", "http" or "sse"',
+      'mcpServers.docs',
+    ],
+    [
+      'mcp server URL',
+      '{"mcpServers": {"docs": {"url": "ftp://x"}}}',
+      'f.json: mcpServers.docs.url: expected an http(s) URL such as https://mcp.example.com/mcp',
+      'mcpServers.docs.url',
+    ],
+    [
+      'mcp timeout',
+      '{"mcp": {"toolTimeoutSeconds": 0}}',
+      'f.json: mcp.toolTimeoutSeconds: expected a number of seconds above 0',
+      'mcp.toolTimeoutSeconds',
+    ],
+    [
       'circuit breaker order',
       '{"circuitBreaker": {"warnAt": 50, "pauseAt": 40}}',
       'f.json: circuitBreaker.warnAt: must be less than pauseAt (40)',
@@ -154,9 +172,16 @@ describe('parseSettingsText: valid content', () => {
       maxSteps: 40,
       search: { provider: 'searxng', url: 'http://localhost:8888', apiKeyEnv: 'SEARX_KEY' },
       mcpServers: {
-        docs: { command: 'npx', args: ['docs-mcp'], env: { A: '1' } },
+        docs: { command: 'npx', args: ['docs-mcp'], env: { A: '1' }, toolTimeoutSeconds: 60 },
         remote: { url: 'https://mcp.example.com/mcp', headers: { x: 'y' } },
+        typed: { type: 'stdio', command: 'db-mcp', startupTimeoutSeconds: 10 },
+        legacy: {
+          type: 'sse',
+          url: '$' + '{MCP_BASE}/sse',
+          headers: { Authorization: 'Bearer $' + '{TOKEN}' },
+        },
       },
+      mcp: { startupTimeoutSeconds: 20, toolTimeoutSeconds: 120 },
       consentTimeoutSeconds: 0,
       circuitBreaker: {
         warnAt: 20,

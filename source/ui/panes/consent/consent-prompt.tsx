@@ -9,6 +9,7 @@ import { useKeyState } from '../../keys/use-key-state.js'
 import { EMPTY_EDITOR, type EditorState } from '../input/editor-state.js'
 import { editLineField, LineField } from '../input/line-field.js'
 import { CONSENT_CHOICES, type ConsentChoice, choiceLabel, previewLines } from './consent-lines.js'
+import { displayToolName } from '../../../mcp/display-name.js'
 
 export interface ConsentPromptProps {
   width: number
@@ -89,7 +90,7 @@ function ConsentRequestView({
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
       <Text wrap="truncate">
         <Text bold color="yellow">
-          {request.tool}
+          {displayToolName(request.tool)}
         </Text>
         <Text dimColor> ({request.risk})</Text> {request.summary}
         <Text color="yellow">{queue}</Text>

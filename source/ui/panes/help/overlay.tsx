@@ -51,7 +51,7 @@ export function helpLines(bindings: Bindings, commands: readonly SlashCommand[],
 }
 
 export interface OverlayViewProps {
-  overlay: Exclude<Overlay, { kind: 'sessions' }>
+  overlay: Exclude<Overlay, { kind: 'sessions' } | { kind: 'mcp' }>
   width: number
   height: number
   onClose(): void

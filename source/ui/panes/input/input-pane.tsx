@@ -122,7 +122,10 @@ function Popup({
         return (
           <Text key={item.label} wrap="truncate" inverse={active}>
             {'  '}
-            <Text color={active ? undefined : 'cyan'}>{item.label.padEnd(labelWidth)}</Text>
+            {/* Labels past the column (long MCP prompt commands) still keep a gap before the detail. */}
+            <Text color={active ? undefined : 'cyan'}>
+              {item.label.padEnd(Math.max(labelWidth, item.label.length + 2))}
+            </Text>
             <Text dimColor={!active}>{item.detail}</Text>
           </Text>
         )

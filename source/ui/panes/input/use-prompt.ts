@@ -90,6 +90,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     showHelp: shell.showHelp,
     showInfo: shell.showInfo,
     showConfirm: shell.showConfirm,
+    showMcp: shell.showMcp,
     showSessions: shell.showSessions,
     resumeSession: shell.requestResume,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),

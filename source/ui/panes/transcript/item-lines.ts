@@ -6,6 +6,7 @@ import type { AssistantItem, HookItem, ToolItem, ToolStatus, TranscriptItem } fr
 import { renderDiffLines } from '../../components/diff-lines.js'
 import { renderMarkdown, wrapText } from '../../components/markdown.js'
 import type { Style, Theme } from '../../components/theme.js'
+import { displayToolName } from '../../../mcp/display-name.js'
 
 export interface ItemLinesOptions {
   /** Ctrl+O state of this item: full reasoning / tool output instead of the collapsed preview. */
@@ -103,7 +104,8 @@ function renderAssistant(
 
 function renderTool(item: ToolItem, width: number, { expanded, theme }: ItemLinesOptions): string[] {
   const status = theme.toolStatus[item.status]
-  const parts = [theme.toolName(clean(item.name))]
+  // MCP tools show as `server › tool` rather than `mcp__server__tool`.
+  const parts = [theme.toolName(clean(displayToolName(item.name)))]
   // Tool summaries usually start with the tool's own name ("Read a.txt"); show the name once.
   const summary = clean(item.summary)
     .replace(/\s*\n\s*/g, ' ')

@@ -1,0 +1,70 @@
+/**
+ * Tool definitions are fixed when the session's first request goes out (SPEC §9: byte-stable). MCP
+ * tools that appear later — a server that connects late, one that changes its list, one started when
+ * the folder is trusted — are announced to the model in a message at the next step instead, and are
+ * callable by name through the executor. Pure.
+ */
+
+export interface AnnouncedTool {
+  /** `mcp__server__tool`. */
+  name: string
+  server: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+export interface Announcement {
+  /** The message the model gets. */
+  text: string
+  /** The line the transcript shows. */
+  note: string
+  /** What the model has been told about after this announcement (name → signature). */
+  offered: Map<string, string>
+}
+
+/** What identifies a tool's definition: a change of description or schema is announced again. */
+export function signature(tool: AnnouncedTool): string {
+  return JSON.stringify([tool.description, tool.parameters])
+}
+
+/**
+ * Compares what the model was told (`offered`) with the tools available now. `gone` names offered tools
+ * that no longer exist (their server removed them, or the server was removed) — a server that is only
+ * down keeps its tools: calls to them get an error envelope until it is back.
+ */
+export function announce(
+  offered: ReadonlyMap<string, string>,
+  available: readonly AnnouncedTool[],
+  gone: readonly string[],
+): Announcement | null {
+  const added = available.filter((t) => offered.get(t.name) !== signature(t))
+  const removed = gone.filter((name) => offered.has(name))
+  if (added.length === 0 && removed.length === 0) return null
+  const next = new Map(offered)
+  for (const t of added) next.set(t.name, signature(t))
+  for (const name of removed) next.delete(name)
+  const lines: string[] = []
+  if (added.length) {
+    lines.push(
+      'MCP tools became available after this session started (or changed). They are not in your tool list, but you can call them by name like any other tool, with arguments matching the schema:',
+    )
+    for (const t of added) {
+      lines.push(`- ${t.name} (server ${t.server}): ${t.description.replace(/\s+/g, ' ')}`)
+      lines.push(`  parameters: ${JSON.stringify(t.parameters)}`)
+    }
+  }
+  if (removed.length)
+    lines.push(`These MCP tools are no longer available; do not call them: ${removed.join(', ')}`)
+  const servers = [...new Set(added.map((t) => t.server))]
+  const note = [
+    added.length
+      ? `MCP: ${added.length} tool${added.length === 1 ? '' : 's'} of ${servers.join(', ')} announced to the model`
+      : '',
+    removed.length
+      ? `MCP: ${removed.length} tool${removed.length === 1 ? '' : 's'} withdrawn (${removed.join(', ')})`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; ')
+  return { text: lines.join('\n'), note, offered: next }
+}

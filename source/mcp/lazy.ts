@@ -1,0 +1,93 @@
+import type { SettingsSource } from '../config/load.js'
+import type { McpServerView } from '../store/domain.js'
+import type { AnyTool, McpResourceSource } from '../tools/types.js'
+import type { McpManager, McpManagerOptions } from './manager.js'
+
+/**
+ * The session's handle on its MCP servers. The client (this module's siblings and the SDK) is loaded
+ * only when `start()` is called — after the first frame in the TUI — so nothing about MCP is on the
+ * way to it. Until then the session has no MCP tools and no servers.
+ */
+
+export interface LazyMcpOptions extends Omit<McpManagerOptions, 'layers' | 'oauth'> {
+  /** The settings files as they apply untrusted (`allowed`) and trusted (`all`). */
+  sources(): { allowed: readonly SettingsSource[]; all: readonly SettingsSource[] }
+  /** Where OAuth tokens are kept (mode 0600). */
+  oauthFile: string
+}
+
+export interface LazyMcp extends McpResourceSource {
+  start(): Promise<void>
+  settle(timeoutMs: number, signal?: AbortSignal): Promise<void>
+  connecting(): string[]
+  refreshed(): Promise<void>
+  hasServers(): boolean
+  tools(): AnyTool[]
+  tool(name: string): AnyTool | undefined
+  offeredNow(): Map<string, string>
+  announce(offered: ReadonlyMap<string, string>): ReturnType<McpManager['announce']>
+  serverNames(): string[]
+  readMention(server: string, uri: string, signal: AbortSignal): Promise<string>
+  expandPrompt: McpManager['expandPrompt']
+  reconnect(name: string): void
+  authenticate(name: string): void
+  views(): McpServerView[]
+  close(): Promise<void>
+  killAllSync(): void
+}
+
+export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
+  let manager: McpManager | undefined
+  let loading: Promise<McpManager> | undefined
+  let closed = false
+  const load = () => {
+    loading ??= import('./session-manager.js').then(({ createMcpManager }) => {
+      manager = createMcpManager(opts)
+      return manager
+    })
+    return loading
+  }
+  const notLoaded = () => new Error('MCP servers have not started yet')
+  return {
+    async start() {
+      if (closed) return
+      await (await load()).start()
+    },
+    async settle(timeoutMs, signal) {
+      if (!closed) await (await load()).settle(timeoutMs, signal)
+    },
+    connecting: () => manager?.connecting() ?? [],
+    refreshed: async () => manager?.refreshed(),
+    hasServers: () => manager?.hasServers() ?? false,
+    tools: () => manager?.tools() ?? [],
+    tool: (name) => manager?.tool(name),
+    offeredNow: () => manager?.offeredNow() ?? new Map(),
+    announce: (offered) => manager?.announce(offered) ?? null,
+    serverNames: () => manager?.serverNames() ?? [],
+    servers: () => manager?.servers() ?? [],
+    async listResources(server, signal) {
+      return manager ? manager.listResources(server, signal) : []
+    },
+    async readResource(server, uri, signal) {
+      if (!manager) throw notLoaded()
+      return manager.readResource(server, uri, signal)
+    },
+    async readMention(server, uri, signal) {
+      if (!manager) throw notLoaded()
+      return manager.readMention(server, uri, signal)
+    },
+    async expandPrompt(command, args, vision, signal) {
+      if (!manager) throw notLoaded()
+      return manager.expandPrompt(command, args, vision, signal)
+    },
+    reconnect: (name) => manager?.reconnect(name),
+    authenticate: (name) => manager?.authenticate(name),
+    views: () => manager?.views() ?? [],
+    async close() {
+      closed = true
+      // A start under way finishes first, so no server it launches is left behind.
+      if (loading) await (await loading).close()
+    },
+    killAllSync: () => manager?.killAllSync(),
+  }
+}

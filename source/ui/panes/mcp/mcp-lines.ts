@@ -1,0 +1,99 @@
+import type { McpServerStatus, McpServerView } from '../../../store/domain.js'
+
+/**
+ * What `/mcp` shows: one row per server (status, tool count, where it is configured) and the details
+ * of the selected one (target, tools, prompts, error, sign-in URL). Pure, so it is table-tested.
+ */
+
+export interface PanelLine {
+  text: string
+  kind: 'title' | 'row' | 'selected' | 'detail' | 'error' | 'hint' | 'blank'
+}
+
+const STATUS_LABEL: Record<McpServerStatus, string> = {
+  connecting: 'connecting…',
+  connected: 'connected',
+  failed: 'failed',
+  needs_auth: 'needs sign-in',
+  'disabled-untrusted': 'not started: untrusted folder',
+}
+
+export function statusLabel(status: McpServerStatus): string {
+  return STATUS_LABEL[status]
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** `everything  connected  13 tools · 4 prompts · resources  (.mcp.json)`. */
+export function serverRow(server: McpServerView, nameWidth: number): string {
+  const facts =
+    server.status === 'connected'
+      ? [
+          plural(server.tools.length, 'tool'),
+          server.prompts.length ? plural(server.prompts.length, 'prompt') : '',
+          server.resources ? 'resources' : '',
+        ]
+          .filter(Boolean)
+          .join(' · ')
+      : ''
+  return [server.name.padEnd(nameWidth), statusLabel(server.status).padEnd(13), facts, `(${server.source})`]
+    .filter(Boolean)
+    .join('  ')
+}
+
+/** The details of one server. */
+export function serverDetails(server: McpServerView): PanelLine[] {
+  const out: PanelLine[] = [
+    {
+      text: `${server.transport === 'stdio' ? 'command' : `${server.transport} URL`}: ${server.target}`,
+      kind: 'detail',
+    },
+  ]
+  if (server.error) out.push({ text: `error: ${server.error}`, kind: 'error' })
+  if (server.status === 'needs_auth') {
+    out.push(
+      server.authUrl
+        ? { text: `sign in at: ${server.authUrl}`, kind: 'detail' }
+        : { text: 'press a to sign in', kind: 'hint' },
+    )
+  }
+  if (server.status === 'disabled-untrusted')
+    out.push({ text: 'it comes from this repository: /trust to trust the folder and start it', kind: 'hint' })
+  if (server.tools.length) out.push({ text: `tools: ${server.tools.join(', ')}`, kind: 'detail' })
+  if (server.prompts.length)
+    out.push({ text: `prompts: ${server.prompts.map((p) => p.usage).join(', ')}`, kind: 'detail' })
+  return out
+}
+
+export function panelLines(servers: readonly McpServerView[], selected: number): PanelLine[] {
+  const lines: PanelLine[] = [{ text: 'MCP servers', kind: 'title' }]
+  if (servers.length === 0) {
+    lines.push(
+      { text: '', kind: 'blank' },
+      { text: 'No MCP servers are configured.', kind: 'row' },
+      {
+        text: 'Add them under "mcpServers" in ~/.config/agent-tui/settings.json, or in .mcp.json in the project',
+        kind: 'hint',
+      },
+      {
+        text: '(Claude Code\'s format: {"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}).',
+        kind: 'hint',
+      },
+    )
+    return lines
+  }
+  const width = Math.min(24, Math.max(...servers.map((s) => s.name.length)))
+  lines.push({ text: '', kind: 'blank' })
+  servers.forEach((server, i) => {
+    const mark = i === selected ? '❯ ' : '  '
+    lines.push({ text: `${mark}${serverRow(server, width)}`, kind: i === selected ? 'selected' : 'row' })
+  })
+  const current = servers[selected]
+  if (current) {
+    lines.push({ text: '', kind: 'blank' }, { text: current.name, kind: 'title' })
+    lines.push(...serverDetails(current))
+  }
+  return lines
+}

@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process'
+
+/**
+ * Opens a URL in the user's browser, when there is one to open it in: `$BROWSER`, `open` on macOS,
+ * `xdg-open` under a graphical session on Linux. Otherwise (SSH, containers) it does nothing; the URL
+ * is shown on screen anyway.
+ */
+export function openBrowser(url: string): void {
+  const env = process.env
+  const command =
+    env.BROWSER ||
+    (process.platform === 'darwin'
+      ? 'open'
+      : process.platform === 'linux' && (env.DISPLAY || env.WAYLAND_DISPLAY)
+        ? 'xdg-open'
+        : undefined)
+  if (!command) return
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
+    child.on('error', () => undefined)
+    child.unref()
+  } catch {
+    // The URL is on screen; not opening it is no failure.
+  }
+}
