@@ -4,7 +4,9 @@
  * node_modules, the test server in test/support (stdio) and an HTTP one built with the SDK (in this
  * process), OAuth included. Nothing touches the network beyond 127.0.0.1.
  */
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -52,6 +54,16 @@ function envelopes(): Array<Envelope | undefined> {
     } catch {
       return undefined
     }
+  })
+}
+
+/** A port nothing listens on now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
   })
 }
 
@@ -323,7 +335,35 @@ describe('streamable HTTP servers', () => {
     expect(http.calls).toEqual(['echo over http'])
   })
 
-  it('behind OAuth: headless without a sign-in says how to sign in; stored tokens work and are refreshed', async () => {
+  it('the older HTTP+SSE transport (type "sse"): server-everything in its sse mode', async () => {
+    const port = await freePort()
+    const sse = spawn(node, [EVERYTHING, 'sse'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let said = ''
+        sse.stderr?.on('data', (chunk) => {
+          said += chunk
+          if (said.includes('Server is running')) resolve()
+        })
+        sse.once('exit', (code) => reject(new Error(`server-everything sse exited (${code}): ${said}`)))
+      })
+      await userSettings({ mcpServers: { legacy: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } } })
+      env.server.enqueue(
+        { toolCalls: [{ name: 'mcp__legacy__echo', arguments: { message: 'over sse' } }] },
+        { text: 'done' },
+      )
+      const r = await run()
+      expect(r.statuses).toEqual(['done'])
+      expect(toolResults()[0]).toBe('Echo: over sse')
+    } finally {
+      sse.kill('SIGKILL')
+    }
+  })
+
+  it('behind OAuth, headless and never signed in: says to sign in from the TUI, its tools are unknown', async () => {
     http = await startHttpMcpServer({ oauth: true })
     await userSettings({ mcpServers: { secure: { url: http.url } } })
     env.server.enqueue({ toolCalls: [{ name: 'mcp__secure__whoami', arguments: {} }] }, { text: 'done' })
