@@ -60,7 +60,11 @@ export class SessionTools {
   private frozen: { definitions: ToolDefinition[]; planNames: string[] } | undefined
   /** Built before the first request (for estimates), kept while the tool list is the same. */
   private preview: { key: string; built: { definitions: ToolDefinition[]; planNames: string[] } } | undefined
+  /** MCP tools the model knows of: those in the definitions, then those announced. */
   private offered = new Map<string, string>()
+  private atStart = new Map<string, string>()
+  /** The history when the model was last told: a compaction or /clear since means telling it again. */
+  private seen = { compactions: 0, messages: 0 }
 
   constructor(opts: SessionToolsOptions) {
     this.opts = opts
@@ -99,19 +103,27 @@ export class SessionTools {
     }
     if (!mcp) return
     await mcp.refreshed()
+    // A compaction or /clear may have taken earlier announcements out of what the model sees: tell it again.
+    const state = this.opts.store.getState()
+    if (state.context.compactions !== this.seen.compactions || state.messages.length < this.seen.messages)
+      this.offered = new Map(this.atStart)
     const news = mcp.announce(this.offered)
-    if (!news) return
-    this.offered = news.offered
-    this.opts.store.dispatch({
-      type: 'history/appended',
-      message: { role: 'user', content: news.text },
-      note: news.note,
-    })
+    if (news) {
+      this.offered = news.offered
+      this.opts.store.dispatch({
+        type: 'history/appended',
+        message: { role: 'user', content: news.text },
+        note: news.note,
+      })
+    }
+    const after = this.opts.store.getState()
+    this.seen = { compactions: after.context.compactions, messages: after.messages.length }
   }
 
   private freeze(): void {
     if (this.frozen) return
-    this.offered = this.opts.mcp?.offeredNow() ?? new Map()
+    this.atStart = this.opts.mcp?.offeredNow() ?? new Map()
+    this.offered = new Map(this.atStart)
     this.frozen = this.build()
   }
 

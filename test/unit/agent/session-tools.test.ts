@@ -98,6 +98,11 @@ describe('SessionTools', () => {
     expect(store.getState().messages).toHaveLength(1)
     expect(tools.lookup.get('mcp__s__b')?.name).toBe('mcp__s__b')
     expect([...tools.lookup.keys()]).toEqual(['Echo', 'ListMcpResources', 'mcp__s__a', 'mcp__s__b'])
+    // /clear (or a compaction) takes the announcement out of the history: the model is told again.
+    store.dispatch({ type: 'conversation/cleared' })
+    await tools.prepare(signal)
+    expect(store.getState().messages).toHaveLength(1)
+    expect(String(store.getState().messages[0]?.content)).toContain('- mcp__s__b (server s)')
   })
 
   it('without MCP servers the resource tools are not offered (but known to the executor)', async () => {
