@@ -14,6 +14,7 @@ import type {
   RuntimeSettingsApi,
   ToolContext,
 } from '../tools/types.js'
+import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
@@ -75,6 +76,8 @@ export interface RuntimeOptions {
   tasks?: TaskManagerApi & Partial<TaskAdopter>
   /** Where tools register the process groups of foreground commands. */
   processes?: ProcessGroupTracker
+  /** The OS sandbox Bash runs in, when the session asked for one. */
+  sandbox?: BashSandbox
   /** Present when a user can answer (interactive sessions). */
   questions?: QuestionBroker
   /** Project trust's prompt and live answers (interactive sessions). */
@@ -582,6 +585,7 @@ export class Runtime implements RuntimeCommands {
       supportsVision: this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
       ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
       ...(this.opts.processes ? { processes: this.opts.processes } : {}),
+      ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
     }
     const questions = this.opts.questions
     if (!questions) return ctx

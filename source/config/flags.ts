@@ -22,6 +22,8 @@ export interface ParsedArgs {
   /** Rules from `--allowed-tools` (validated, in order). */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--sandbox` → 'on', `--no-sandbox` → 'off'; undefined = the `sandbox` setting decides. */
+  sandbox: 'on' | 'off' | undefined
   /** `--trust-project`: what the repository brings applies for this run, without asking. */
   trustProject: boolean
   /** `--add-dir DIR` (repeatable), as given. */
@@ -85,6 +87,12 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'extra allow rules, comma-separated: "Read,Grep,Bash(npm test *)"',
   },
   { long: 'disallowed-tools', kind: 'value', arg: 'RULES', help: 'extra deny rules, same form' },
+  {
+    long: 'sandbox',
+    kind: 'boolean',
+    help: 'run Bash in an OS sandbox: writes only in the workspace and /tmp, .git/ read-only, no network',
+  },
+  { long: 'no-sandbox', kind: 'boolean', help: 'run Bash without the sandbox, whatever the settings say' },
   {
     long: 'trust-project',
     kind: 'boolean',
@@ -280,6 +288,9 @@ function build(
     throw new UsageError('--rewind-to needs the session to rewind: add --continue or --resume ID')
   }
 
+  if (flag('sandbox') && flag('no-sandbox'))
+    throw new UsageError('use either --sandbox or --no-sandbox, not both')
+
   const prompt = positionals.length > 0 ? positionals.join(' ') : undefined
   return {
     prompt,
@@ -291,6 +302,7 @@ function build(
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
+    sandbox: flag('sandbox') ? 'on' : flag('no-sandbox') ? 'off' : undefined,
     trustProject: flag('trust-project'),
     addDirs: lists['add-dir'],
     maxSteps,

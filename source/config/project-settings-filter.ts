@@ -1,4 +1,5 @@
 import { describeHookEntries } from '../hooks/config.js'
+import { isSandboxTightening, normalizeSandbox, type SandboxSetting } from '../sandbox/settings.js'
 import type { Mode } from '../store/domain.js'
 import { collectRules, type LoadedSettings, mergeSettings, type SettingsSource } from './load.js'
 import type { Settings } from './schema.js'
@@ -19,7 +20,7 @@ export type SettingPolicy =
   | 'keep'
   /** Ignored until the folder is trusted. */
   | 'trusted-only'
-  /** `mode`: kept when at least as strict as the user's. */
+  /** `mode`, `sandbox`: kept when at least as strict as the user's. */
   | 'stricter-only'
   /** Caps: kept when not above the user's (or the default). */
   | 'lower-only'
@@ -58,8 +59,9 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   keybindings: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
-  // Turning a sandbox on would only lower; until its settings exist, any sandbox setting waits for trust.
-  sandbox: 'trusted-only',
+  // Kept when it keeps the user's sandbox on and takes the network away; never to switch it on or off
+  // (on, auto mode runs commands without asking — see isSandboxTightening).
+  sandbox: 'stricter-only',
 }
 
 export type IgnoredKind = 'allow-rule' | 'setting' | 'mcp-server' | 'hook'
@@ -146,9 +148,8 @@ function filterOne(
     const policy = SETTING_POLICY[key] ?? 'trusted-only'
     if (policy === 'keep') kept[key] = value
     else if (policy === 'stricter-only') {
-      const mine = own.mode ?? 'safe'
-      if (MODE_STRICTNESS[value as Mode] >= MODE_STRICTNESS[mine]) kept[key] = value
-      else ignore(key, `"mode": ${JSON.stringify(value)}`)
+      if (isStricter(key, value, own)) kept[key] = value
+      else ignore(key, `"${key}": ${shorten(JSON.stringify(value))}`)
     } else if (policy === 'lower-only') {
       const result = lowerOnly(key, value, own, baseline)
       if (result.kept !== undefined) kept[key] = result.kept
@@ -156,6 +157,16 @@ function filterOne(
     } else describeTrustedOnly(key, value, ignore)
   }
   return kept as Settings
+}
+
+/** For `stricter-only` keys: whether a project's value is at least as strict as the user's own. */
+function isStricter(key: string, value: unknown, own: Settings): boolean {
+  if (key === 'mode') return MODE_STRICTNESS[value as Mode] >= MODE_STRICTNESS[own.mode ?? 'safe']
+  if (key === 'sandbox') {
+    return isSandboxTightening(normalizeSandbox(own.sandbox), normalizeSandbox(value as SandboxSetting))
+  }
+  // A stricter-only key without a comparison here cannot be judged: wait for trust.
+  return false
 }
 
 function lowerOnly(

@@ -1,5 +1,6 @@
 import { type CollectedHooks, collectHooks } from '../hooks/config.js'
 import { parseRule, type Rule } from '../permissions/rules.js'
+import { resolveSandbox, type SandboxConfig } from '../sandbox/settings.js'
 import { MODES, type Mode } from '../store/domain.js'
 import { ConfigError, UsageError } from './errors.js'
 import type { OutputFormat, ParsedArgs } from './flags.js'
@@ -38,6 +39,8 @@ export interface ResolvedConfig {
   prompt: string | undefined
   /** 0 = wait forever. */
   consentTimeoutSeconds: number
+  /** The Bash sandbox: `--sandbox` / `--no-sandbox` > the `sandbox` setting > off. */
+  sandbox: SandboxConfig
   /** The merged settings, for everything not resolved here (profiles, search, MCP, keybindings…). */
   settings: Settings
   localSettingsPath: string
@@ -105,6 +108,7 @@ export function resolveConfig(
     outputFormat: args.outputFormat,
     prompt: args.prompt,
     consentTimeoutSeconds: settings.consentTimeoutSeconds ?? 0,
+    sandbox: resolveSandbox(args.sandbox, settings.sandbox),
     settings,
     localSettingsPath: loaded.localSettingsPath,
     origins: { model: model.origin, baseUrl: baseUrl.origin, apiKey: apiKey.origin, mode: mode.origin },

@@ -184,6 +184,16 @@ export const retrySchema = z.strictObject({
   maxRetryAfterSeconds: nonNegativeInt.optional(),
 })
 
+const sandboxModeSchema = z.enum(['off', 'workspace-write'], {
+  error: 'expected "off" or "workspace-write"',
+})
+
+/** `"workspace-write"`, `"off"`, or `{"mode": …, "network": true}` (README "Bash sandbox"). */
+export const sandboxSchema = z.union(
+  [sandboxModeSchema, z.strictObject({ mode: sandboxModeSchema, network: z.boolean().optional() })],
+  { error: 'expected "off", "workspace-write" or {"mode": "workspace-write", "network": false}' },
+)
+
 export const settingsSchema = z.strictObject({
   /** Editors add it for completion; ignored. */
   $schema: z.string().optional(),
@@ -217,6 +227,7 @@ export const settingsSchema = z.strictObject({
   hooks: hooksSettingsSchema.optional(),
   /** Turns every hook off (Claude Code's setting of the same name). */
   disableAllHooks: z.boolean().optional(),
+  sandbox: sandboxSchema.optional(),
 })
 
 /** One validated settings file, or the merge of several. */

@@ -5,6 +5,7 @@ import {
   boundaryOf,
   evaluateCall,
   explicitReadGrant,
+  fencedBySandbox,
   modeDecision,
   type PolicyInput,
   readRuleFor,
@@ -101,6 +102,13 @@ function evaluatePart(
       specific.text,
     )
   }
+  // Auto mode would run a sandboxed command unasked: not one a deny rule cannot be checked against.
+  if (unknown && specific && input.sandbox && input.mode === 'auto') {
+    return ask(
+      `${shown} runs a program whose name is only known when it runs (${unknown.unknown}), so ${describeRule(specific)} cannot be checked against it`,
+      { rule: specific.text },
+    )
+  }
   const readOnly = commands.every(isReadOnlyProgram)
   if (input.mode === 'plan' && !readOnly) {
     return deny(`plan mode only runs read-only commands (${shown} is not)`)
@@ -157,6 +165,7 @@ function judgeUse(
     if (input.mode === 'dangerous') return allow('dangerous mode allows everything')
     if (use.role === 'write' && input.mode === 'plan')
       return deny(`plan mode does not allow edits (${shown} writes ${use.word})`)
+    if (use.role === 'write' && input.sandbox) return allow(`the sandbox fences what ${shown} writes`)
     const what = use.via === 'redirect' ? 'a name' : 'a path'
     return ask(`${program} ${verb} ${use.word}, ${what} only known when it runs`)
   }
@@ -182,9 +191,11 @@ function judgeWrite(
   }
   const editDeny = input.rules.deny.find((r) => matchRule(r, { ...input, tool: 'Edit', target }, 'restrict'))
   if (editDeny) return deny(`${describeRule(editDeny)} denies ${named}`, editDeny.text)
+  // The sandbox refuses this write by itself (and keeps .git/ read-only, which holdsRoot is about).
+  const fenced = fencedBySandbox(path.real, input)
   const objection =
-    writeObjection(path.lexical, path.real, boundaryOf(input)) ??
-    holdsRoot(input, use, path.real) ??
+    (fenced ? undefined : writeObjection(path.lexical, path.real, boundaryOf(input))) ??
+    (input.sandbox ? undefined : holdsRoot(input, use, path.real)) ??
     (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })

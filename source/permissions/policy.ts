@@ -10,6 +10,7 @@ import {
 import { evaluateCommand } from './policy-command.js'
 import { type Boundary, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { absoluteTarget, describeRule, matchRule, type Rule, ruleCoversTool, suggestRule } from './rules.js'
+import { type SandboxView, sandboxBlocksWrite } from './sandbox-fence.js'
 import type { PathTarget, PermissionTarget } from './target.js'
 
 /**
@@ -46,6 +47,13 @@ export interface PolicyInput {
   additionalDirs?: readonly string[]
   /** Directories whose files may always be read (the session's outputs/spill dir). */
   trustedReadDirs?: readonly string[]
+  /**
+   * Set when a Bash command will run inside the OS sandbox (the gate copies it from the command target).
+   * Writes the sandbox refuses by itself no longer ask (they fail inside it, and the model sees the
+   * error), and auto mode runs the command without asking. Deny rules, ask rules, secrets files, the
+   * read boundary, unparseable commands and the other modes are unchanged.
+   */
+  sandbox?: SandboxView
 }
 
 export interface PolicyResult {
@@ -108,7 +116,7 @@ export function evaluateCall(input: PolicyInput): PolicyResult {
   const planDenial = mode === 'plan' ? planDenies(risk, input.readOnly) : undefined
   if (planDenial) return { decision: 'deny', reason: planDenial }
   if (path && writes) {
-    const guarded = writeObjection(path.lexical, path.real, boundary)
+    const guarded = fencedBySandbox(path.real, input) ? undefined : writeObjection(path.lexical, path.real, boundary)
     if (guarded && (guarded.always || mode !== 'dangerous'))
       return {
         decision: 'ask',
@@ -196,7 +204,7 @@ function execWhat(input: Pick<PolicyInput, 'target' | 'tool'>): string {
 
 /** The mode table of SPEC §7 for calls no rule or protection decided. */
 export function modeDecision(
-  input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target'>,
+  input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target' | 'sandbox'>,
 ): PolicyResult {
   const { mode, risk, tool, readOnly } = input
   const allow = (reason: string): PolicyResult => ({ decision: 'allow', reason })
@@ -215,8 +223,11 @@ export function modeDecision(
         return mode === 'auto'
           ? allow('auto mode accepts edits inside the workspace')
           : ask('safe mode asks before edits')
-      if (risk === 'exec')
-        return readOnly ? allow('read-only command') : ask(`${mode} mode asks before ${execWhat(input)}`)
+      if (risk === 'exec') {
+        if (readOnly) return allow('read-only command')
+        if (mode === 'auto' && input.sandbox) return allow('auto mode runs sandboxed commands without asking')
+        return ask(`${mode} mode asks before ${execWhat(input)}`)
+      }
       if (risk === 'network') {
         return mode === 'safe' && tool === 'WebSearch'
           ? allow('safe mode allows web searches')
@@ -233,6 +244,11 @@ export function modeDecision(
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')
       return deny('ci mode does not change settings')
   }
+}
+
+/** Whether the OS sandbox the command runs in refuses (or keeps private) a write to this real path. */
+export function fencedBySandbox(real: string, input: Pick<PolicyInput, 'sandbox'>): boolean {
+  return input.sandbox !== undefined && sandboxBlocksWrite(real, input.sandbox)
 }
 
 /** Rules naming the tool itself (deny rules are checked for the shell as a whole this way). */

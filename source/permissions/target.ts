@@ -1,3 +1,5 @@
+import type { SandboxView } from './sandbox-fence.js'
+
 /**
  * What a tool call touches, as the permission policy sees it. Tools build targets from their arguments
  * (lexical absolute paths); the permission gate fills in `real` (symlinks resolved) before the policy
@@ -12,6 +14,11 @@ export type PermissionTarget =
       cwd?: string
       /** Real path of every lexical path the command names (see `commandPathsToResolve`). */
       real?: Readonly<Record<string, string>>
+      /**
+       * Present when the command will run inside the OS sandbox: what it may write there. The policy no
+       * longer asks about writes the sandbox refuses by itself, and auto mode runs the command unasked.
+       */
+      sandbox?: SandboxView
     }
   | {
       kind: 'path'

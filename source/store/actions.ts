@@ -13,7 +13,7 @@ import type {
   ToolDisplay,
   TurnResult,
 } from './domain.js'
-import type { Focus, NoticeLevel, Phase, SessionInfo, ToolStatus } from './state.js'
+import type { Focus, NoticeLevel, Phase, SandboxState, SessionInfo, ToolStatus } from './state.js'
 
 /**
  * Actions that change the conversation. They are appended to the session log as they happen, and
@@ -120,6 +120,7 @@ export type EphemeralAction =
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }
+  | { type: 'sandbox/changed'; sandbox: SandboxState }
   /** The provider is about to retry a failed request (also shown as a notice). */
   | {
       type: 'provider/retried'

@@ -65,7 +65,13 @@ export interface TaskSummary {
 }
 
 export type ConsentPreview =
-  | { kind: 'command'; command: string; cwd: string }
+  | {
+      kind: 'command'
+      command: string
+      cwd: string
+      /** Set when the session asked for the OS sandbox: whether this command runs in it. */
+      sandbox?: { status: 'on' | 'unavailable'; network: boolean }
+    }
   | { kind: 'diff'; path: string; diff: string }
   /** `address`: where a local or private host leads, e.g. "intranet.test resolves to 10.0.0.5, a private network address". */
   | { kind: 'url'; url: string; address?: string }

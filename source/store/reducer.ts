@@ -88,6 +88,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     case 'model/changed':
       return { ...state, session: { ...state.session, model: action.model } }
+    case 'sandbox/changed':
+      return { ...state, sandbox: action.sandbox }
     case 'user/submitted': {
       const base = dropConversationUndo(action.turnId ? markTurn(state, action.turnId, action.text) : state)
       return c.withMessage(

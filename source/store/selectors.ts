@@ -3,6 +3,7 @@ import type { State, TranscriptItem } from './state.js'
 
 /** Selectors return stored references or primitives so React bindings re-render only on real change. */
 export const selectMode = (s: State) => s.mode
+export const selectSandbox = (s: State) => s.sandbox
 export const selectPhase = (s: State) => s.run.phase
 export const selectIsBusy = (s: State) => s.run.phase !== 'idle'
 export const selectTurnStartedAt = (s: State) => s.run.turnStartedAt

@@ -45,6 +45,15 @@ export type TranscriptItem =
   /** A hook's run worth showing: one line, and the command and its output under Ctrl+O. */
   | { kind: 'hook'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
 
+/**
+ * The Bash sandbox as the status bar and the consent prompt show it: off, being checked (once, at
+ * start), on, or asked for but unavailable (then commands ask, unsandboxed).
+ */
+export interface SandboxState {
+  status: 'off' | 'checking' | 'on' | 'unavailable'
+  network: boolean
+}
+
 export type Phase = 'idle' | 'requesting' | 'streaming' | 'tools' | 'awaiting-user'
 
 export type Focus = 'input' | 'transcript' | 'todos' | 'tasks' | 'consent' | 'question'
@@ -173,6 +182,7 @@ export interface State {
   /** `rewind`: the /rewind dialog is open. */
   ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true>; rewind: boolean }
   turns: TurnMark[]
+  sandbox: SandboxState
   checkpoints: {
     /** path → the blob the agent (or a rewind) last left there, null when it deleted it. */
     known: Record<string, string | null>
@@ -200,6 +210,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     context: emptyContext(),
     ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },
     turns: [],
+    sandbox: { status: 'off', network: false },
     checkpoints: { known: {}, timeline: [], undo: null },
   }
 }

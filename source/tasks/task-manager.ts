@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, constants as fsConstants, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
+import type { WrappedSpawn } from '../sandbox/bash-sandbox.js'
 import type { TaskSummary } from '../store/domain.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
@@ -141,7 +142,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
   const runningJobs = (): TaskJob[] => [...jobs.values()].filter((job) => job.isRunning())
 
   const manager: TaskManager = {
-    launch({ command, cwd, description }) {
+    launch({ command, cwd, description, sandbox }) {
       const { id, logPath } = prepare()
       const output = createJobOutput(opts.buffer)
       let logFd: number
@@ -158,10 +159,22 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         closeSync(logFd)
         throw new Error(`cannot read back the task log ${logPath}: ${errorMessage(error)}`)
       }
+      let wrapped: WrappedSpawn | undefined
       try {
-        // Own process group: stop() and the exit clean-up signal the whole tree at once.
-        child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', logFd, logFd] })
+        wrapped = sandbox?.wrap({ file: 'bash', args: ['-c', command], cwd })
+        // Own process group: stop() and the exit clean-up signal the whole tree at once (the sandbox
+        // program shares the group with everything it starts).
+        child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
+          cwd,
+          detached: true,
+          stdio: ['ignore', logFd, logFd],
+        })
+        if (wrapped) {
+          child.once('exit', wrapped.done)
+          child.once('error', wrapped.done)
+        }
       } catch (error) {
+        wrapped?.done()
         follower.close(undefined, () => {})
         throw new Error(`cannot start "${command}": ${errorMessage(error)}`)
       } finally {

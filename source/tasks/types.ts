@@ -1,10 +1,13 @@
 import type { ChildProcess } from 'node:child_process'
+import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
 import type { TaskStatus, TaskSummary } from '../store/domain.js'
 
 export interface LaunchOptions {
   command: string
   cwd: string
   description?: string
+  /** Runs the job inside the OS sandbox. */
+  sandbox?: CommandSandbox
 }
 
 export interface TaskReadResult {

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { z } from 'zod'
 import type { TaskSummary } from '../store/domain.js'
 import { formatBytes, logCap } from '../tasks/log-cap.js'
+import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
 import { createHeadTailBuffer, type HeadTailBuffer } from './head-tail-buffer.js'
 import { displayPath, isInside } from './paths.js'
 import { type ShellExit, startShell } from './shell-process.js'
@@ -69,8 +70,22 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
     schema,
     risk: 'exec',
     isReadOnly: (args) => opts.isReadOnlyCommand(args.command),
-    permissionTarget: (args) => ({ kind: 'command', command: args.command }),
-    preview: async (args, ctx) => ({ kind: 'command', command: args.command, cwd: ctx.cwd() }),
+    permissionTarget: async (args, ctx) => {
+      // Waits for the sandbox's one-time check, so the policy knows whether this command will be fenced.
+      const status = await ctx.sandbox?.status()
+      return status?.kind === 'on'
+        ? { kind: 'command', command: args.command, sandbox: status.view }
+        : { kind: 'command', command: args.command }
+    },
+    preview: async (args, ctx) => {
+      const status = await ctx.sandbox?.status()
+      return {
+        kind: 'command',
+        command: args.command,
+        cwd: ctx.cwd(),
+        ...(status && ctx.sandbox ? { sandbox: { status: status.kind, network: ctx.sandbox.network } } : {}),
+      }
+    },
     summarize: (args) => `Bash ${oneLine(args.command)}`,
     execute: (args, ctx) => (args.run_in_background ? runInBackground(args, ctx) : runForeground(args, ctx)),
   })
@@ -84,10 +99,12 @@ function oneLine(command: string): string {
 
 async function runInBackground(args: BashArgs, ctx: ToolContext): Promise<ToolSuccess> {
   if (!ctx.tasks) throw new ToolError('execution', 'background jobs are not available in this build')
+  const sandbox = await sandboxFor(ctx)
   const task = ctx.tasks.launch({
     command: args.command,
     cwd: ctx.cwd(),
     ...(args.description ? { description: args.description } : {}),
+    ...(sandbox ? { sandbox } : {}),
   })
   return {
     forModel: `Started background task ${task.id}${task.pid ? ` (pid ${task.pid})` : ''}. Read its output with TaskOutput (task_id "${task.id}"); stop it with TaskStop.`,
@@ -110,11 +127,21 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     ctx.setCwd(cwd)
   }
   const timeout = args.timeout ?? DEFAULT_TIMEOUT_MS
-  const shell = startShell({
-    command: args.command,
-    cwd,
-    ...(ctx.processes ? { tracker: ctx.processes } : {}),
-  })
+  const sandbox = await sandboxFor(ctx)
+  let shell: ReturnType<typeof startShell>
+  try {
+    shell = startShell({
+      command: args.command,
+      cwd,
+      ...(ctx.processes ? { tracker: ctx.processes } : {}),
+      ...(sandbox ? { sandbox } : {}),
+    })
+  } catch (error) {
+    throw new ToolError(
+      'execution',
+      `Could not start ${sandbox ? 'the sandboxed command' : 'bash'}: ${errorMessage(error)}`,
+    )
+  }
   const output = createHeadTailBuffer(MAX_KEPT_CHARS)
   const spill = createSpill(ctx)
   shell.onOutput((chunk) => {
@@ -195,6 +222,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
   }
 
   if (!timedOut) notes.push(...(await followCwd(exit, cwd, ctx)))
+  if (sandbox && exit.exitCode !== 0 && ctx.sandbox) notes.push(sandboxNote(ctx.sandbox.network))
   if (exit.killedLeftovers) {
     notes.push(
       'Background processes started by the command were stopped when it ended; use run_in_background for long-running processes.',
@@ -253,6 +281,25 @@ function movedResult(
 }
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/**
+ * The sandbox to run in, when the session has one that works. When the session asked for one that is
+ * unavailable the command runs without it: the policy asked the user first (never a silent fallback).
+ */
+async function sandboxFor(ctx: ToolContext): Promise<CommandSandbox | undefined> {
+  const status = await ctx.sandbox?.status()
+  return status?.kind === 'on' ? status.sandbox : undefined
+}
+
+/** Said when a sandboxed command fails, so the model can tell a fenced write from a real error. */
+function sandboxNote(network: boolean): string {
+  return (
+    'It ran in the OS sandbox: only the workspace, the temp dir and the session outputs are writable; ' +
+    `.git/ and .agent-tui/ are read-only${network ? '' : '; there is no network'}. A write or connection the sandbox ` +
+    'blocks fails with errors such as "Read-only file system" or "Network is unreachable" — do not retry it; ' +
+    'ask the user to run it outside the sandbox if it is needed.'
+  )
+}
 
 /** The spill file of one command, opened when its output first grows past what is shown inline. */
 interface Spill {

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { writeFileSync } from 'node:fs'
 import { readFile, unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
 import { groupAlive, groupMembers, pollUntil, signalGroup } from '../tasks/process-group.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 
@@ -54,6 +56,8 @@ export interface ShellOptions {
    * live groups, which kills them on every exit path and records them for reaping after a crash).
    */
   tracker?: ProcessGroupTracker
+  /** Runs the command inside the OS sandbox (bubblewrap, sandbox-exec) instead of directly. */
+  sandbox?: CommandSandbox
 }
 
 // After the shell exits, processes it started in the background may still hold the output pipe.
@@ -74,12 +78,33 @@ const WRAPPER =
 export function startShell(opts: ShellOptions): ShellProcess {
   const cwdFile = join(tmpdir(), `agent-tui-cwd-${randomBytes(8).toString('hex')}`)
   const startedAt = Date.now()
-  const child = spawn('bash', ['-c', WRAPPER, 'bash', opts.command, cwdFile], {
-    cwd: opts.cwd,
-    env: opts.env ?? process.env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const shellArgs = ['-c', WRAPPER, 'bash', opts.command, cwdFile]
+  let spawnFile = 'bash'
+  let spawnArgs = shellArgs
+  let sandboxDone = (): void => {}
+  if (opts.sandbox) {
+    // The sandbox binds the cwd file read-write, so it must exist before the command starts.
+    writeFileSync(cwdFile, '', { flag: 'wx', mode: 0o600 })
+    const wrapped = opts.sandbox.wrap({ file: 'bash', args: shellArgs, cwd: opts.cwd, files: [cwdFile] })
+    spawnFile = wrapped.file
+    spawnArgs = wrapped.args
+    sandboxDone = wrapped.done
+  }
+  // Detached: its own process group, which the sandbox program shares with everything it starts.
+  let child: ChildProcess
+  try {
+    child = spawn(spawnFile, spawnArgs, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+  } catch (error) {
+    sandboxDone()
+    throw error
+  }
+  child.once('exit', sandboxDone)
+  child.once('error', sandboxDone)
   const release =
     child.pid !== undefined && opts.tracker
       ? opts.tracker.track({

@@ -4,6 +4,7 @@ import type { PermissionTarget } from '../permissions/target.js'
 import type { ImagePart } from '../provider/messages.js'
 import type { ConsentPreview, ErrorCategory, Mode, Risk, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
+import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 
@@ -105,6 +106,8 @@ export interface ToolContext {
    * so every exit path kills it and the next start reaps it after a crash.
    */
   readonly processes?: ProcessGroupTracker
+  /** Present when the session runs Bash in the OS sandbox (`sandbox` setting, `--sandbox`). */
+  readonly sandbox?: BashSandbox
   /** Id of the tool call being executed. */
   readonly callId: string
   /** Current permission mode. */

@@ -40,6 +40,8 @@ import { createReadMcpResourceTool } from '../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './session-mcp.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createOutputSpiller } from '../tools/spill.js'
+import type { BashSandbox } from '../sandbox/bash-sandbox.js'
+import { createLazyBashSandbox } from '../sandbox/lazy.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git.js'
 import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
@@ -85,6 +87,8 @@ export interface Session {
   warnings: string[]
   /** The trust prompt and notices (interactive sessions with project trust). */
   trust?: TrustController
+  /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */
+  sandbox?: BashSandbox
   /** Loads what the first request will need (the provider); resolves when done, never rejects. */
   preload(): Promise<void>
   /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
@@ -188,6 +192,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     processes,
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
+
+  const sandbox = config.sandbox.mode === 'off' ? undefined : createSandbox(store, workspace, outputs, config)
 
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
@@ -366,6 +372,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     tasks,
     processes,
+    ...(sandbox ? { sandbox } : {}),
     ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
     ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
@@ -393,6 +400,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     ...(trust ? { trust } : {}),
+    ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),
     startMcp() {
       mcp.start().catch((err: unknown) =>
@@ -413,6 +421,36 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       await outputsLease.release()
     },
   }
+}
+
+/**
+ * The Bash sandbox the configuration asks for, reporting to the store: the status bar's badge, and one
+ * notice when it cannot run (every command then asks, unsandboxed).
+ */
+function createSandbox(
+  store: Store,
+  workspace: string,
+  outputs: string,
+  config: ResolvedConfig,
+): BashSandbox {
+  const { network } = config.sandbox
+  store.dispatch({ type: 'sandbox/changed', sandbox: { status: 'checking', network } })
+  return createLazyBashSandbox({
+    network,
+    projectRoots: [workspace],
+    scratchRoots: [outputs],
+    onStatus: (status) => {
+      store.dispatch({ type: 'sandbox/changed', sandbox: { status: status.kind, network } })
+      if (status.kind === 'unavailable') {
+        store.dispatch({
+          type: 'notice/added',
+          id: `sandbox-${Date.now()}`,
+          level: 'warn',
+          text: status.notice,
+        })
+      }
+    },
+  })
 }
 
 /**

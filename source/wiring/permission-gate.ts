@@ -55,6 +55,8 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       home,
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
+      // The Bash tool says when its command will run in the OS sandbox.
+      ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })
     return verdict.rule === HOOK_RULE
       ? { ...verdict, reason: verdict.reason.replace(HOOK_RULE_SAYS, 'a PreToolUse hook') }

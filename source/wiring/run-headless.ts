@@ -53,6 +53,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   session.startMcp()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
   await reportProjectTrust(opts, err)
+  // Checked before the turn, so a missing sandbox is said once, up front, not at the first command.
+  const sandbox = await session.sandbox?.status()
+  if (sandbox?.kind === 'unavailable') err.write(`agent-tui: warning: ${sandbox.notice}\n`)
   if (format === 'stream-json') {
     const state = session.store.getState()
     out.write(
@@ -133,8 +136,8 @@ function progressLine(action: Action, err: NodeJS.WriteStream): void {
   else if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
   else if (action.type === 'tool/finished')
     err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
-  // MCP notices are on stderr already (onMcpNotice).
-  else if (action.type === 'notice/added' && !action.id.startsWith('mcp-'))
+  // MCP notices are on stderr already (onMcpNotice), and so is the sandbox's (a warning).
+  else if (action.type === 'notice/added' && !action.id.startsWith('mcp-') && !action.id.startsWith('sandbox-'))
     err.write(`[${action.level}] ${action.text}\n`)
   else if (action.type === 'hook/ran') err.write(`[hook] ${action.text}\n`)
 }

@@ -125,6 +125,8 @@ async function runSession(
   // early frame, replayed now) should be answered first. The first request loads it anyway.
   const settled = new Promise((resolve) => setTimeout(resolve, PRELOAD_DELAY_MS))
   const afterFirstFrame = settled.then(() => session.preload())
+  // The sandbox's one-time check (a trial sandboxed command) too: its badge and notice follow.
+  void settled.then(() => session.sandbox?.status())
   // The trust prompt too: keys typed at the early frame have reached the prompt by then, and the dialog
   // waits for an empty prompt, so a message being typed is never read as an answer.
   void settled.then(() =>

@@ -44,6 +44,33 @@ describe('ConsentPrompt', () => {
     r.unmount()
   })
 
+  it.each([
+    [
+      { status: 'on', network: false },
+      '⛨ runs in the sandbox: writes only in the workspace and /tmp, .git/ read-only, no network',
+    ],
+    [
+      { status: 'on', network: true },
+      '⛨ runs in the sandbox: writes only in the workspace and /tmp, .git/ read-only, network allowed',
+    ],
+    [
+      { status: 'unavailable', network: false },
+      '⚠ the sandbox is unavailable: this command runs unsandboxed',
+    ],
+  ] as const)('says whether the command runs in the sandbox (%j)', (sandbox, line) => {
+    const r = renderConsent(
+      consent('c1', { preview: { kind: 'command', command: 'npm test', cwd: '/tmp/project', sandbox } }),
+    )
+    expect(r.frame()).toContain(line)
+    r.unmount()
+  })
+
+  it('says nothing of a sandbox the session did not ask for', () => {
+    const r = renderConsent(consent('c1'))
+    expect(r.frame()).not.toContain('sandbox')
+    r.unmount()
+  })
+
   it('renders a diff preview for edits', () => {
     const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-old line\n+new line\n'
     const r = renderConsent(

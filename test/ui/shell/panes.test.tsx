@@ -41,6 +41,37 @@ describe('StatusBar', () => {
     r.unmount()
   })
 
+  it.each([
+    ['off', false, undefined],
+    ['checking', false, '⛨ sandbox…'],
+    ['on', false, '⛨ sandbox'],
+    ['on', true, '⛨ sandbox+net'],
+    ['unavailable', false, '⛨ no sandbox'],
+  ] as const)(
+    'shows the sandbox %s (network %s) as %s, right after the mode badge',
+    (status, network, badge) => {
+      const store = makeStore([{ type: 'sandbox/changed', sandbox: { status, network } }], 'auto')
+      const r = renderPane(<StatusBar theme={theme} width={80} contextLimit={1000} />, {
+        store,
+        commands: fakeCommands(),
+      })
+      const frame = r.frame()
+      if (badge === undefined) expect(frame).not.toContain('⛨')
+      else expect(frame).toMatch(new RegExp(`^ AUTO  ${badge.replace(/[+.]/g, '\\$&')}( ·|$)`, 'm'))
+      r.unmount()
+    },
+  )
+
+  it('keeps the sandbox badge when a narrow terminal drops the rest', () => {
+    const store = makeStore([{ type: 'sandbox/changed', sandbox: { status: 'on', network: false } }], 'auto')
+    const r = renderPane(<StatusBar theme={theme} width={24} contextLimit={1000} />, {
+      store,
+      commands: fakeCommands(),
+    })
+    expect(r.frame()).toContain(' AUTO  ⛨ sandbox')
+    r.unmount()
+  })
+
   it('gives each mode its own colour (ANSI is off in tests, so check the badge table it renders from)', () => {
     const looks = new Set(MODES.map((m) => `${MODE_BADGES[m].color}/${MODE_BADGES[m].backgroundColor ?? ''}`))
     expect(looks.size).toBe(MODES.length)

@@ -12,6 +12,7 @@ const DEFAULTS: ParsedArgs = {
   mode: undefined,
   allowedTools: [],
   disallowedTools: [],
+  sandbox: undefined,
   trustProject: false,
   addDirs: [],
   maxSteps: undefined,
@@ -35,6 +36,8 @@ describe('parseArgs: accepted forms', () => {
     ['a prompt', ['fix', 'the', 'bug'], { prompt: 'fix the bug' }],
     ['-p with a prompt', ['-p', 'hello'], { print: true, prompt: 'hello' }],
     ['--trust-project', ['-p', 'x', '--trust-project'], { print: true, prompt: 'x', trustProject: true }],
+    ['--sandbox', ['--sandbox', 'fix it'], { sandbox: 'on', prompt: 'fix it' }],
+    ['--no-sandbox', ['--no-sandbox'], { sandbox: 'off' }],
     ['--print', ['--print', 'hi'], { print: true, prompt: 'hi' }],
     [
       '--output-format json',
@@ -146,6 +149,8 @@ describe('parseArgs: errors', () => {
       '--dangerously-skip-permissions conflicts with --mode safe',
     ],
     [['--continue', '--resume', 'x'], 'use either --continue or --resume, not both'],
+    [['--sandbox', '--no-sandbox'], 'use either --sandbox or --no-sandbox, not both'],
+    [['--sandbox=off'], '--sandbox does not take a value'],
     [['--rewind-to', '2'], '--rewind-to needs the session to rewind: add --continue or --resume ID'],
     [['--resume', '--rewind-to', '2'], '--rewind-to needs the session to rewind'],
     [['-c', '--rewind-to', '2', '--rewind-scope', 'files'], '--rewind-scope must be one of both, code'],
@@ -177,6 +182,8 @@ describe('helpText', () => {
     '--allowed-tools RULES',
     '--disallowed-tools RULES',
     '--trust-project',
+    '--sandbox',
+    '--no-sandbox',
     '--max-steps N',
     '-c, --continue',
     '--resume [ID]',
@@ -192,7 +199,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(25)
+    expect(optionLines).toHaveLength(27)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -71,6 +71,18 @@ describe('parseSettingsText: invalid content', () => {
     ],
     ['bad URL', '{"baseUrl": "localhost:11434"}', 'f.json: baseUrl: expected an http(s) URL', 'baseUrl'],
     [
+      'bad sandbox',
+      '{"sandbox": "on"}',
+      'f.json: sandbox: expected "off", "workspace-write" or {"mode": "workspace-write", "network": false}',
+      'sandbox',
+    ],
+    [
+      'misspelt sandbox key',
+      '{"sandbox": {"mode": "off", "net": true}}',
+      'f.json: sandbox.net: unknown key "net"',
+      'sandbox.net',
+    ],
+    [
       'model pattern key path',
       '{"models": {"qwen*": {"contextLimit": -1}}}',
       'f.json: models["qwen*"].contextLimit: expected a number above 0',

@@ -62,6 +62,37 @@ describe('an untrusted project settings file may only lower permissions', () => 
     ['a looser mode goes', {}, { mode: 'auto' }, {}, ['"mode": "auto"']],
     ['dangerous goes', {}, { mode: 'dangerous' }, {}, ['"mode": "dangerous"']],
     ['a lower step cap stays', {}, { maxSteps: 10 }, { maxSteps: 10 }, []],
+    // Switching the sandbox on is not a tightening: in auto mode sandboxed commands run without asking.
+    ['turning the sandbox on goes', {}, { sandbox: 'workspace-write' }, {}, ['"sandbox": "workspace-write"']],
+    [
+      "turning the user's sandbox off goes",
+      { sandbox: 'workspace-write' },
+      { sandbox: 'off' },
+      { sandbox: 'workspace-write' },
+      ['"sandbox": "off"'],
+    ],
+    [
+      "giving the user's sandbox the network goes",
+      { sandbox: 'workspace-write' },
+      { sandbox: { mode: 'workspace-write', network: true } },
+      { sandbox: 'workspace-write' },
+      ['"sandbox": {"mode":"workspace-write","network":true}'],
+    ],
+    [
+      "taking the network from the user's sandbox stays",
+      { sandbox: { mode: 'workspace-write', network: true } },
+      { sandbox: { mode: 'workspace-write', network: false } },
+      { sandbox: { mode: 'workspace-write', network: false } },
+      [],
+    ],
+    [
+      'the same sandbox stays',
+      { sandbox: 'workspace-write' },
+      { sandbox: 'workspace-write' },
+      { sandbox: 'workspace-write' },
+      [],
+    ],
+    ['"off" under no sandbox stays (a no-op)', {}, { sandbox: 'off' }, { sandbox: 'off' }, []],
     ['a higher step cap goes', { maxSteps: 30 }, { maxSteps: 40 }, { maxSteps: 30 }, ['"maxSteps": 40']],
     [
       'breaker limits: lower ones stay, higher ones go',

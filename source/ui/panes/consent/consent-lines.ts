@@ -24,6 +24,19 @@ export function choiceLabel(choice: ConsentChoice, rule: string): string {
   }
 }
 
+/** Whether the command runs fenced: what the user is really allowing differs a lot. */
+function sandboxLine(
+  sandbox: NonNullable<Extract<ConsentPreview, { kind: 'command' }>['sandbox']>,
+  theme: Theme,
+): string {
+  if (sandbox.status === 'unavailable')
+    return theme.notice.warn('⚠ the sandbox is unavailable: this command runs unsandboxed')
+  const network = sandbox.network ? 'network allowed' : 'no network'
+  return theme.notice.info(
+    `⛨ runs in the sandbox: writes only in the workspace and /tmp, .git/ read-only, ${network}`,
+  )
+}
+
 function wrap(text: string, width: number): string[] {
   return wrapAnsi(text, Math.max(1, width), { hard: true, trim: false }).split('\n')
 }
@@ -45,6 +58,7 @@ export function previewLines(
       lines = [
         ...preview.command.split('\n').flatMap((line, i) => wrap(`${i === 0 ? '$ ' : '  '}${line}`, width)),
         theme.dim(`in ${shortenPath(preview.cwd, Math.max(10, width - 3))}`),
+        ...(preview.sandbox ? wrap(sandboxLine(preview.sandbox, theme), width) : []),
       ]
       break
     case 'diff':

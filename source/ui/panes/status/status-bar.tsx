@@ -8,6 +8,7 @@ import {
   selectMode,
   selectPhase,
   selectRunningTaskCount,
+  selectSandbox,
   selectSession,
   selectTurnStartedAt,
   selectUsage,
@@ -55,6 +56,7 @@ export const StatusBar = memo(function StatusBar({
   const runningTasks = useStore(selectRunningTaskCount)
   const masked = useStore(selectMaskedCount)
   const learned = useStore(selectLearnedLimit)
+  const sandbox = useStore(selectSandbox)
   const busy = phase !== 'idle'
   const { badge, segments: shown } = composeStatusLine(
     {
@@ -70,6 +72,7 @@ export const StatusBar = memo(function StatusBar({
       runningTasks,
       cwd: session.cwd,
       branch,
+      sandbox,
     },
     stringWidth,
   )

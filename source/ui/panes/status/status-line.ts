@@ -1,5 +1,6 @@
 import type { Usage } from '../../../provider/messages.js'
 import type { Mode } from '../../../store/domain.js'
+import type { SandboxState } from '../../../store/state.js'
 import { MODE_BADGES, type ColorName, type ModeBadge } from '../../components/theme.js'
 import {
   cachedPercent,
@@ -29,6 +30,8 @@ export interface StatusLineInput {
   runningTasks: number
   cwd: string
   branch?: string | undefined
+  /** The Bash sandbox (absent or off: nothing shown). */
+  sandbox?: SandboxState | undefined
 }
 
 export interface StatusSegment {
@@ -55,6 +58,7 @@ export function composeStatusLine(input: StatusLineInput, measure: (text: string
   const location =
     shortenPath(input.cwd, Math.max(12, Math.floor(width / 4))) + (input.branch ? ` (${input.branch})` : '')
   const segments: StatusSegment[] = [
+    ...sandboxSegment(input.sandbox),
     { text: input.model || 'no model', keep: 9, color: 'white' },
     ...(usage ? usageSegments(usage, input) : []),
     { text: input.runningTasks > 0 ? `${input.runningTasks} bg` : '', keep: 4, color: 'magenta' },
@@ -63,6 +67,24 @@ export function composeStatusLine(input: StatusLineInput, measure: (text: string
   // The badge (and the spinner, when busy) always stay; the rest must fit the remaining width.
   const reserved = measure(` ${badge.label} `) + 1 + (input.busy ? BUSY_SLOT_WIDTH : 0)
   return { badge, segments: fitSegments(segments, Math.max(0, width - reserved), measure) }
+}
+
+/**
+ * The sandbox badge, next to the mode badge and the last segment to go: whether commands are fenced
+ * changes what "auto" means.
+ */
+function sandboxSegment(sandbox: SandboxState | undefined): StatusSegment[] {
+  switch (sandbox?.status) {
+    case undefined:
+    case 'off':
+      return []
+    case 'checking':
+      return [{ text: '⛨ sandbox…', keep: 10, color: 'gray' }]
+    case 'on':
+      return [{ text: sandbox.network ? '⛨ sandbox+net' : '⛨ sandbox', keep: 10, color: 'green' }]
+    case 'unavailable':
+      return [{ text: '⛨ no sandbox', keep: 10, color: 'yellow' }]
+  }
 }
 
 /** The context meter and the session's tokens (and approximate cost). */

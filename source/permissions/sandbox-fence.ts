@@ -1,0 +1,36 @@
+import { isAbsolute, relative, sep } from 'node:path'
+
+/**
+ * What the permission policy knows of the OS sandbox a Bash command will run in (see source/sandbox/).
+ * Lexical and real spellings of each root are both listed, so a path is recognised either way.
+ */
+export interface SandboxView {
+  /** Everything a sandboxed command may write (the private temp dirs aside). */
+  writableRoots: readonly string[]
+  /** The roots whose `.git` and `.agent-tui` the sandbox keeps read-only (the workspace, added dirs). */
+  projectRoots: readonly string[]
+}
+
+/** Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox). */
+const READ_ONLY_NAMES = new Set(['.git', '.agent-tui'])
+
+/**
+ * Whether a write to `abs` cannot do harm outside a sandboxed command: the sandbox refuses it (outside
+ * the writable roots, or into a project root's `.git/` or `.agent-tui/`) or, for the temp dir, keeps it
+ * private and throws it away. Such a write needs no consent: it fails inside the sandbox and the model
+ * sees the error. Writes the sandbox lets through (a secrets file in the workspace, a nested
+ * repository's `.git`) are judged as without a sandbox.
+ */
+export function sandboxBlocksWrite(abs: string, sandbox: SandboxView): boolean {
+  if (!sandbox.writableRoots.some((root) => isInside(abs, root))) return true
+  return sandbox.projectRoots.some((root) => {
+    if (!isInside(abs, root)) return false
+    const first = relative(root, abs).split(sep)[0]
+    return first !== undefined && READ_ONLY_NAMES.has(first)
+  })
+}
+
+function isInside(abs: string, dir: string): boolean {
+  const rel = relative(dir, abs)
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}

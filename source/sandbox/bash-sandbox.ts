@@ -1,0 +1,219 @@
+import { spawn } from 'node:child_process'
+import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { resolve } from 'node:path'
+import type { SandboxView } from '../permissions/sandbox-fence.js'
+import { buildBwrapArgs } from './bwrap-args.js'
+import { isInside, planFence, realOrSelf } from './fence.js'
+import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
+import { buildSeatbeltArgs } from './seatbelt-profile.js'
+
+/** A command as it would be spawned without a sandbox. */
+export interface SpawnSpec {
+  file: string
+  args: readonly string[]
+  cwd: string
+  /** Files outside the writable roots the command must be able to write (bound read-write). */
+  files?: readonly string[]
+}
+
+/** The same command, to be spawned inside the sandbox. */
+export interface WrappedSpawn {
+  file: string
+  args: string[]
+  /** Call once the spawned process has exited (or failed to start); calling it again does nothing. */
+  done(): void
+}
+
+/** Turns a spawn into a sandboxed one. */
+export interface CommandSandbox {
+  wrap(spec: SpawnSpec): WrappedSpawn
+}
+
+export type SandboxStatus =
+  | {
+      kind: 'on'
+      /** The sandbox program's absolute path. */
+      program: string
+      network: boolean
+      /** What a sandboxed command may write (besides the temp dirs), as the permission policy sees it. */
+      view: SandboxView
+      sandbox: CommandSandbox
+    }
+  | { kind: 'unavailable'; notice: string }
+
+/** The session's Bash sandbox: found and tried once, then used for every command. */
+export interface BashSandbox {
+  readonly network: boolean
+  /** Finds the sandbox program and starts one trivial sandboxed command; later calls share the answer. */
+  status(): Promise<SandboxStatus>
+  /** The answer, once `status()` has settled. */
+  current(): SandboxStatus | undefined
+}
+
+export interface BashSandboxOptions {
+  network: boolean
+  /** Real paths of the workspace and the added directories: writable, with `.git`/`.agent-tui` read-only. */
+  projectRoots: readonly string[]
+  /** The session's outputs dir: writable (created when the first command starts). */
+  scratchRoots: readonly string[]
+  platform?: NodeJS.Platform
+  env?: Readonly<Record<string, string | undefined>>
+  /** Called once, when `status()` first settles. */
+  onStatus?: (status: SandboxStatus) => void
+  probeTimeoutMs?: number
+}
+
+const PROBE_TIMEOUT_MS = 10_000
+
+export function createBashSandbox(opts: BashSandboxOptions): BashSandbox {
+  const platform = opts.platform ?? process.platform
+  const env = opts.env ?? process.env
+  let settled: SandboxStatus | undefined
+  let pending: Promise<SandboxStatus> | undefined
+
+  const probe = async (): Promise<SandboxStatus> => {
+    const tool = locateSandboxTool(platform, env)
+    if (tool.kind === 'missing') return { kind: 'unavailable', notice: unavailableNotice(tool) }
+    const sandbox = createCommandSandbox(tool, opts, env)
+    const failure = await tryOnce(
+      sandbox,
+      opts.projectRoots[0] ?? '/',
+      opts.probeTimeoutMs ?? PROBE_TIMEOUT_MS,
+    )
+    if (failure !== undefined) {
+      return {
+        kind: 'unavailable',
+        notice: unavailableNotice({ kind: 'failed', program: tool.path, detail: failure }),
+      }
+    }
+    return {
+      kind: 'on',
+      program: tool.path,
+      network: opts.network,
+      view: {
+        writableRoots: bothSpellings([...opts.projectRoots, ...opts.scratchRoots]),
+        projectRoots: bothSpellings(opts.projectRoots),
+      },
+      sandbox,
+    }
+  }
+
+  return {
+    network: opts.network,
+    status() {
+      pending ??= probe().then((status) => {
+        settled = status
+        opts.onStatus?.(status)
+        return status
+      })
+      return pending
+    },
+    current: () => settled,
+  }
+}
+
+/**
+ * The wrapper for a found program. Each command gets a fence planned from the file system as it is
+ * when the command starts (a `.git` created since is protected too).
+ */
+function createCommandSandbox(
+  tool: Extract<SandboxTool, { kind: 'bwrap' | 'seatbelt' }>,
+  opts: BashSandboxOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): CommandSandbox {
+  const privateTmp = privateTempDirs(env)
+  const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
+  let scratchReady = false
+  let running = 0
+  // Mount points bubblewrap created on the host for reserved paths: removed once no sandbox runs.
+  const placeholders = new Set<string>()
+  const removePlaceholders = (): void => {
+    for (const path of placeholders) removeIfEmptyDir(path)
+    placeholders.clear()
+  }
+  return {
+    wrap(spec) {
+      if (!scratchReady) {
+        // bubblewrap binds only what exists; the outputs dir is made on first use otherwise.
+        for (const dir of opts.scratchRoots) mkdirSync(dir, { recursive: true })
+        scratchReady = true
+      }
+      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots })
+      const command = [spec.file, ...spec.args]
+      const files = spec.files ?? []
+      let args: string[]
+      if (tool.kind === 'bwrap') {
+        for (const path of fence.reserved) placeholders.add(path)
+        args = buildBwrapArgs({ fence, network: opts.network, cwd: spec.cwd, files, privateTmp }, command)
+      } else {
+        args = buildSeatbeltArgs(
+          { fence, network: opts.network, tempDirs, files: files.map(realOrSelf) },
+          command,
+        )
+      }
+      running++
+      let finished = false
+      return {
+        file: tool.path,
+        args,
+        done() {
+          if (finished) return
+          finished = true
+          running--
+          if (running === 0) removePlaceholders()
+        },
+      }
+    },
+  }
+}
+
+/** Each path as given and resolved: the policy may meet either. */
+function bothSpellings(paths: readonly string[]): string[] {
+  return [...new Set(paths.flatMap((path) => [resolve(path), realOrSelf(path)]))]
+}
+
+/** Linux: /tmp, and $TMPDIR when it is elsewhere, each replaced by an empty private tmpfs. */
+function privateTempDirs(env: Readonly<Record<string, string | undefined>>): string[] {
+  const dirs = ['/tmp']
+  const custom = env.TMPDIR ? realOrSelf(env.TMPDIR) : undefined
+  if (custom && custom !== '/tmp' && custom !== '/' && !isInside('/tmp', custom)) dirs.push(custom)
+  return dirs
+}
+
+function removeIfEmptyDir(path: string): void {
+  try {
+    if (readdirSync(path).length === 0) rmdirSync(path)
+  } catch {
+    // Gone already, not a directory, or still a mount point somewhere: leave it.
+  }
+}
+
+/** Runs `/bin/sh -c 'exit 0'` in the sandbox; undefined when it worked, else what went wrong. */
+function tryOnce(sandbox: CommandSandbox, cwd: string, timeoutMs: number): Promise<string | undefined> {
+  const wrapped = sandbox.wrap({ file: '/bin/sh', args: ['-c', 'exit 0'], cwd })
+  return new Promise((resolve) => {
+    let stderr = ''
+    let timedOut = false
+    const child = spawn(wrapped.file, wrapped.args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, timeoutMs)
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8')
+    })
+    const finish = (result: string | undefined) => {
+      clearTimeout(timer)
+      wrapped.done()
+      resolve(result)
+    }
+    child.once('error', (error) => finish(error.message))
+    child.once('close', (code, signal) => {
+      if (code === 0) return finish(undefined)
+      if (timedOut) return finish(`a trial command did not finish in ${timeoutMs / 1000} s`)
+      const said = stderr.trim().split('\n')[0]
+      finish(said || (signal ? `killed by ${signal}` : `exit code ${code}`))
+    })
+  })
+}

@@ -1,0 +1,72 @@
+import { relative, sep } from 'node:path'
+import { type Fence, isInside } from './fence.js'
+
+/**
+ * bubblewrap's arguments for one command (Linux). Pure: the fence is planned beforehand.
+ *
+ * The mount order matters, each mount shadows what the earlier ones put at its path:
+ *  1. the whole file system read-only, a minimal /dev, a /proc of the new PID namespace;
+ *  2. private, empty temp dirs (/tmp, $TMPDIR) — nothing there survives the command;
+ *  3. the part of a temp dir that leads to a writable root, read-only (else `touch ../x` from a workspace
+ *     under /tmp would "succeed" into the private /tmp and be lost without an error);
+ *  4. the writable roots and files, bound read-write;
+ *  5. the protected metadata inside them, read-only again, and missing protected paths reserved.
+ */
+export interface BwrapPlan {
+  fence: Fence
+  network: boolean
+  /** The command's working directory. */
+  cwd: string
+  /** Extra files the command must write (the shell wrapper's cwd file), bound read-write at the same path. */
+  files?: readonly string[]
+  /** Directories replaced by an empty private tmpfs (real paths; `/tmp` first). */
+  privateTmp: readonly string[]
+}
+
+export function buildBwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
+  const { fence } = plan
+  const args: string[] = [
+    // The sandbox dies with agent-tui, whatever way agent-tui ends.
+    '--die-with-parent',
+    // Run as root, bubblewrap would otherwise keep every capability inside: a `mount -o remount,rw`
+    // would undo the read-only binds.
+    '--cap-drop',
+    'ALL',
+    // Its own PID namespace: when the command's shell exits, everything it left behind is killed.
+    '--unshare-pid',
+    ...(plan.network ? [] : ['--unshare-net']),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ]
+  for (const dir of plan.privateTmp) args.push('--tmpfs', dir)
+  for (const dir of exposedTmpAncestors(plan)) args.push('--ro-bind', dir, dir)
+  for (const root of fence.writable) args.push('--bind', root, root)
+  for (const file of plan.files ?? []) args.push('--bind', file, file)
+  for (const path of fence.readOnly) args.push('--ro-bind', path, path)
+  for (const path of fence.reserved) args.push('--tmpfs', path, '--remount-ro', path)
+  args.push('--chdir', plan.cwd, '--', ...command)
+  return args
+}
+
+/**
+ * For each writable root inside a private temp dir (not the dir itself): the temp dir's child that
+ * holds it, so the way there is the host's, read-only, instead of empty private directories.
+ */
+function exposedTmpAncestors(plan: BwrapPlan): string[] {
+  const dirs: string[] = []
+  for (const tmp of plan.privateTmp) {
+    for (const path of plan.fence.writable) {
+      if (path === tmp || !isInside(path, tmp)) continue
+      const first = relative(tmp, path).split(sep)[0]
+      if (!first) continue
+      const top = tmp.endsWith(sep) ? `${tmp}${first}` : `${tmp}${sep}${first}`
+      if (top !== path && !dirs.includes(top)) dirs.push(top)
+    }
+  }
+  return dirs
+}

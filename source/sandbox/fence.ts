@@ -1,0 +1,163 @@
+import { accessSync, constants, lstatSync, readFileSync, realpathSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+
+/**
+ * What a sandboxed command may write: its writable roots, minus the metadata inside them that runs
+ * code or grants permissions later, outside the sandbox (`.git/` — hooks, `core.fsmonitor` — and
+ * `.agent-tui/` — settings, rules). Computed from the file system just before each command starts.
+ */
+export interface Fence {
+  /** Real paths writable inside the sandbox (the private /tmp aside). */
+  writable: string[]
+  /** Existing paths inside writable roots that stay read-only. */
+  readOnly: string[]
+  /**
+   * Missing protected paths inside writable roots. The sandbox must stop them from being created (a
+   * `git init` in a folder without `.git` would plant hooks that run outside it): bubblewrap mounts an
+   * empty read-only directory there, which it has to create on the host first (see `placeholders`).
+   */
+  reserved: string[]
+}
+
+export interface FenceRoots {
+  /** The workspace and added directories: their `.git` and `.agent-tui` are protected. */
+  projectRoots: readonly string[]
+  /** The session's own scratch directories (outputs): writable as they are. */
+  scratchRoots: readonly string[]
+}
+
+/** Names inside a project root that stay read-only. */
+export const PROTECTED_NAMES = ['.git', '.agent-tui'] as const
+
+/** Enough for any real repository; a `.gitmodules` listing more is not worth a slower start of every command. */
+const MAX_SUBMODULES = 200
+
+export function planFence(roots: FenceRoots): Fence {
+  const projects = unique(roots.projectRoots.map(realOrSelf))
+  const writable = unique([...projects, ...roots.scratchRoots.map(realOrSelf)])
+  const readOnly: string[] = []
+  const reserved: string[] = []
+  const inWritable = (path: string) => writable.some((root) => isInside(path, root))
+  const protect = (path: string) => {
+    if (inWritable(path) && !readOnly.includes(path)) readOnly.push(path)
+  }
+  for (const root of projects) {
+    for (const name of PROTECTED_NAMES) {
+      const path = join(root, name)
+      const kind = kindOf(path)
+      if (kind === 'missing') {
+        // Only a folder we could write to needs reserving; bubblewrap could not create the mount point otherwise.
+        if (isWritableDir(root) && !reserved.includes(path)) reserved.push(path)
+        continue
+      }
+      protectEntry(path, kind, protect)
+    }
+    for (const sub of submodulePaths(root)) {
+      const gitPath = join(root, sub, '.git')
+      const kind = kindOf(gitPath)
+      if (kind !== 'missing') protectEntry(gitPath, kind, protect)
+    }
+  }
+  return { writable, readOnly, reserved }
+}
+
+type EntryKind = 'missing' | 'dir' | 'file' | 'symlink' | 'other'
+
+/**
+ * A `.git` file (worktree, submodule) is bound read-only, and so is the git dir it names when that
+ * lies inside a writable root. A symlink is followed: its target stays read-only (the link itself sits
+ * in a writable folder and could be replaced — rare enough for `.git` to accept).
+ */
+function protectEntry(path: string, kind: EntryKind, protect: (path: string) => void): void {
+  if (kind === 'symlink') {
+    const target = realOrUndefined(path)
+    if (target !== undefined) protect(target)
+    return
+  }
+  protect(path)
+  if (kind !== 'file' || !path.endsWith(`${sep}.git`)) return
+  const gitDir = gitDirOf(path)
+  if (gitDir === undefined) return
+  protect(gitDir)
+  // A linked worktree's git dir points at the main repository's (`commondir`).
+  const common = readSmall(join(gitDir, 'commondir'))?.trim()
+  if (common) {
+    const commonDir = realOrUndefined(resolve(gitDir, common))
+    if (commonDir !== undefined) protect(commonDir)
+  }
+}
+
+/** The directory a `.git` file names (`gitdir: ../.git/modules/x`), resolved; undefined when unreadable. */
+function gitDirOf(gitFile: string): string | undefined {
+  const text = readSmall(gitFile)
+  const match = text?.match(/^gitdir:\s*(.+?)\s*$/m)
+  if (!match?.[1]) return undefined
+  return realOrUndefined(resolve(dirname(gitFile), match[1]))
+}
+
+/** The `path = …` entries of a root's `.gitmodules`, kept inside the root. */
+function submodulePaths(root: string): string[] {
+  const text = readSmall(join(root, '.gitmodules'))
+  if (text === undefined) return []
+  const paths: string[] = []
+  for (const match of text.matchAll(/^\s*path\s*=\s*(.+?)\s*$/gm)) {
+    const sub = match[1]
+    if (!sub || isAbsolute(sub)) continue
+    if (!isInside(resolve(root, sub), root) || resolve(root, sub) === root) continue
+    paths.push(sub)
+    if (paths.length >= MAX_SUBMODULES) break
+  }
+  return paths
+}
+
+function kindOf(path: string): EntryKind {
+  try {
+    const stat = lstatSync(path)
+    if (stat.isSymbolicLink()) return 'symlink'
+    if (stat.isDirectory()) return 'dir'
+    if (stat.isFile()) return 'file'
+    return 'other'
+  } catch {
+    return 'missing'
+  }
+}
+
+function isWritableDir(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A small text file (`.git`, `.gitmodules`, `commondir`); undefined when missing or too large to be one. */
+function readSmall(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, 'utf8')
+    return text.length > 256 * 1024 ? undefined : text
+  } catch {
+    return undefined
+  }
+}
+
+export function realOrSelf(path: string): string {
+  return realOrUndefined(path) ?? resolve(path)
+}
+
+function realOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path)
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)]
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest'
+import { type Decision, evaluate, type PolicyInput } from '../../../source/permissions/policy.js'
+import { parseRule } from '../../../source/permissions/rules.js'
+import type { SandboxView } from '../../../source/permissions/sandbox-fence.js'
+import type { Mode } from '../../../source/store/domain.js'
+
+const workspace = '/work/proj'
+const outputs = '/home/u/.local/state/agent-tui/outputs/s1'
+const SANDBOX: SandboxView = { writableRoots: [workspace, outputs], projectRoots: [workspace] }
+
+/** A Bash call as the gate passes it: the tool's sandbox view becomes the policy's. */
+function bash(
+  mode: Mode,
+  command: string,
+  opts: { sandboxed: boolean; allow?: string[]; ask?: string[]; deny?: string[] },
+): ReturnType<typeof evaluate> {
+  const parse = (list: string[] = []) => list.map((text) => parseRule(text, 'settings.json'))
+  const input: PolicyInput = {
+    mode,
+    tool: 'Bash',
+    risk: 'exec',
+    target: { kind: 'command', command, ...(opts.sandboxed ? { sandbox: SANDBOX } : {}) },
+    readOnly: false,
+    rules: { allow: parse(opts.allow), ask: parse(opts.ask), deny: parse(opts.deny) },
+    workspace,
+    home: '/home/u',
+    ...(opts.sandboxed ? { sandbox: SANDBOX } : {}),
+  }
+  return evaluate(input)
+}
+
+describe('a sandboxed Bash command', () => {
+  it.each<[string, Mode, string, Decision, Decision, string]>([
+    // name, mode, command, decision sandboxed, decision without the sandbox, part of the sandboxed reason
+    // ('' when the reason is the command's own, e.g. "`echo x` is a read-only command")
+    [
+      'runs in auto mode without asking',
+      'auto',
+      'touch inside.txt',
+      'allow',
+      'ask',
+      'auto mode runs sandboxed commands',
+    ],
+    ['runs a build in auto mode', 'auto', 'npm run build && npm test', 'allow', 'ask', 'allowed'],
+    // Writes the sandbox refuses need no consent: they fail inside it and the model sees the error.
+    ['a write into .git/ is left to the sandbox', 'auto', 'echo x >> .git/config', 'allow', 'ask', ''],
+    ['a write beside the workspace too', 'auto', 'echo x > ../outside.txt', 'allow', 'ask', ''],
+    [
+      'a write into .agent-tui/ too',
+      'auto',
+      'echo "{}" > .agent-tui/settings.local.json',
+      'allow',
+      'ask',
+      '',
+    ],
+    ['a write to the private /tmp too', 'auto', 'sort data > /tmp/sorted', 'allow', 'ask', ''],
+    ['a write to a name known only when it runs too', 'auto', 'echo x > "$OUT"', 'allow', 'ask', ''],
+    // Writes the sandbox lets through are judged as without it.
+    ['a secrets file in the workspace still asks', 'auto', 'echo KEY=1 > .env', 'ask', 'ask', 'secrets'],
+    [
+      'a nested repository’s .git still asks',
+      'auto',
+      'echo x > vendor/lib/.git/config',
+      'ask',
+      'ask',
+      '.git/',
+    ],
+    [
+      'the session outputs (writable in the sandbox) still ask',
+      'auto',
+      `echo x > ${outputs}/note`,
+      'ask',
+      'ask',
+      'outside the workspace',
+    ],
+    ['an unparseable command still asks', 'auto', 'echo "unterminated', 'ask', 'ask', 'cannot parse'],
+    // The sandbox changes auto mode only.
+    ['safe mode still asks', 'safe', 'touch inside.txt', 'ask', 'ask', 'safe mode asks'],
+    [
+      'safe mode asks for the command, not for the fenced .git write',
+      'safe',
+      'echo x >> .git/config',
+      'ask',
+      'ask',
+      'safe mode asks',
+    ],
+    [
+      'dangerous mode: .git/ no longer asks, the sandbox refuses it',
+      'dangerous',
+      'echo x >> .git/config',
+      'allow',
+      'ask',
+      '',
+    ],
+    ['plan mode still denies', 'plan', 'touch inside.txt', 'deny', 'deny', 'plan mode'],
+    ['ci mode still denies without a rule', 'ci', 'touch inside.txt', 'deny', 'deny', 'ci mode'],
+  ])('%s', (_name, mode, command, sandboxed, plain, reason) => {
+    const result = bash(mode, command, { sandboxed: true })
+    expect(result.decision).toBe(sandboxed)
+    expect(result.reason).toContain(reason)
+    expect(bash(mode, command, { sandboxed: false }).decision).toBe(plain)
+  })
+
+  it('deny rules still hold', () => {
+    const result = bash('auto', 'rm -rf build', { sandboxed: true, deny: ['Bash(rm *)'] })
+    expect(result).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)' })
+  })
+
+  it('ask rules still ask', () => {
+    const result = bash('auto', 'git push origin main', { sandboxed: true, ask: ['Bash(git push *)'] })
+    expect(result).toMatchObject({ decision: 'ask', rule: 'Bash(git push *)' })
+  })
+
+  it('an Edit is judged as always: only Bash commands run in the sandbox', () => {
+    const result = evaluate({
+      mode: 'auto',
+      tool: 'Edit',
+      risk: 'edit',
+      target: { kind: 'path', path: '.git/config', access: 'write' },
+      readOnly: false,
+      rules: { allow: [], ask: [], deny: [] },
+      workspace,
+      home: '/home/u',
+    })
+    expect(result.decision).toBe('ask')
+  })
+})

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest'
+import { type BwrapPlan, buildBwrapArgs } from '../../../source/sandbox/bwrap-args.js'
+
+const command = ['bash', '-c', 'true']
+
+function plan(over: Partial<BwrapPlan> = {}): BwrapPlan {
+  return {
+    fence: {
+      writable: ['/home/u/proj'],
+      readOnly: ['/home/u/proj/.git'],
+      reserved: ['/home/u/proj/.agent-tui'],
+    },
+    network: false,
+    cwd: '/home/u/proj/src',
+    privateTmp: ['/tmp'],
+    ...over,
+  }
+}
+
+/** The `--flag a b` triples of the arguments, in order, for the mount flags. */
+function mounts(args: string[]): string[] {
+  const shown: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '--') break
+    if (['--ro-bind', '--bind'].includes(arg)) shown.push(`${arg} ${args[++i]} ${args[++i]}`)
+    else if (['--tmpfs', '--remount-ro', '--dev', '--proc', '--chdir'].includes(arg))
+      shown.push(`${arg} ${args[++i]}`)
+  }
+  return shown
+}
+
+describe('buildBwrapArgs', () => {
+  it('makes the root read-only, then the private /tmp, the writable roots and the read-only metadata, in that order', () => {
+    expect(mounts(buildBwrapArgs(plan(), command))).toEqual([
+      '--ro-bind / /',
+      '--dev /dev',
+      '--proc /proc',
+      '--tmpfs /tmp',
+      '--bind /home/u/proj /home/u/proj',
+      '--ro-bind /home/u/proj/.git /home/u/proj/.git',
+      // A missing .agent-tui is reserved: an empty read-only directory, so it cannot be created.
+      '--tmpfs /home/u/proj/.agent-tui',
+      '--remount-ro /home/u/proj/.agent-tui',
+      '--chdir /home/u/proj/src',
+    ])
+  })
+
+  it('dies with agent-tui, drops every capability, has its own PID namespace, and ends with the command', () => {
+    const args = buildBwrapArgs(plan(), command)
+    expect(args.slice(0, 4)).toEqual(['--die-with-parent', '--cap-drop', 'ALL', '--unshare-pid'])
+    expect(args.slice(args.indexOf('--'))).toEqual(['--', ...command])
+    expect(args).not.toContain('--new-session')
+  })
+
+  it.each([
+    [false, true],
+    [true, false],
+  ])('network %s → --unshare-net %s', (network, unshared) => {
+    expect(buildBwrapArgs(plan({ network }), command).includes('--unshare-net')).toBe(unshared)
+  })
+
+  it('binds extra files read-write after the writable roots (the shell cwd file in /tmp)', () => {
+    const args = mounts(buildBwrapArgs(plan({ files: ['/tmp/agent-tui-cwd-1'] }), command))
+    expect(args.indexOf('--bind /tmp/agent-tui-cwd-1 /tmp/agent-tui-cwd-1')).toBeGreaterThan(
+      args.indexOf('--tmpfs /tmp'),
+    )
+  })
+
+  it('shows the way to a workspace under /tmp read-only, so `touch ../x` fails instead of vanishing', () => {
+    const args = mounts(
+      buildBwrapArgs(
+        plan({
+          fence: {
+            writable: ['/tmp/e2e-1/work', '/tmp/e2e-1/home/out', '/tmp/direct'],
+            readOnly: [],
+            reserved: [],
+          },
+          cwd: '/tmp/e2e-1/work',
+        }),
+        command,
+      ),
+    )
+    expect(args).toEqual([
+      '--ro-bind / /',
+      '--dev /dev',
+      '--proc /proc',
+      '--tmpfs /tmp',
+      '--ro-bind /tmp/e2e-1 /tmp/e2e-1',
+      '--bind /tmp/e2e-1/work /tmp/e2e-1/work',
+      '--bind /tmp/e2e-1/home/out /tmp/e2e-1/home/out',
+      '--bind /tmp/direct /tmp/direct',
+      '--chdir /tmp/e2e-1/work',
+    ])
+  })
+
+  it('gives $TMPDIR its own private tmpfs too', () => {
+    const args = mounts(buildBwrapArgs(plan({ privateTmp: ['/tmp', '/var/tmp/u'] }), command))
+    expect(args).toContain('--tmpfs /var/tmp/u')
+  })
+
+  it('passes paths as separate words: spaces and quotes stay inside one argument', () => {
+    const odd = '/home/u/my "proj"; rm -rf ~'
+    const args = buildBwrapArgs(
+      plan({ fence: { writable: [odd], readOnly: [], reserved: [] }, cwd: odd }),
+      command,
+    )
+    expect(args).toContain(odd)
+    expect(args.filter((a) => a === odd)).toHaveLength(3)
+  })
+})

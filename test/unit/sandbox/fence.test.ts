@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { planFence } from '../../../source/sandbox/fence.js'
+
+let root: string
+let ws: string
+let out: string
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'agent-tui-fence-')))
+  ws = join(root, 'ws')
+  out = join(root, 'state', 'outputs', 's1')
+  mkdirSync(ws)
+  mkdirSync(out, { recursive: true })
+})
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true })
+})
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'ignore' })
+
+describe('planFence', () => {
+  it('a plain folder: the workspace and outputs are writable; .git and .agent-tui are reserved', () => {
+    expect(planFence({ projectRoots: [ws], scratchRoots: [out] })).toEqual({
+      writable: [ws, out],
+      readOnly: [],
+      reserved: [join(ws, '.git'), join(ws, '.agent-tui')],
+    })
+  })
+
+  it('a repository: its .git and an existing .agent-tui are read-only', () => {
+    git(ws, 'init', '-q')
+    mkdirSync(join(ws, '.agent-tui'))
+    expect(planFence({ projectRoots: [ws], scratchRoots: [out] })).toEqual({
+      writable: [ws, out],
+      readOnly: [join(ws, '.git'), join(ws, '.agent-tui')],
+      reserved: [],
+    })
+  })
+
+  it('the outputs dir gets no protection of its own (it is agent-tui’s scratch space)', () => {
+    const fence = planFence({ projectRoots: [], scratchRoots: [out] })
+    expect(fence).toEqual({ writable: [out], readOnly: [], reserved: [] })
+  })
+
+  it('a linked worktree: its .git file, and the git dirs it names when they are writable', () => {
+    const main = join(root, 'main')
+    mkdirSync(main)
+    git(main, 'init', '-q')
+    git(main, '-c', 'user.email=a@b', '-c', 'user.name=n', 'commit', '-q', '--allow-empty', '-m', 'x')
+    const wt = join(root, 'wt')
+    git(main, 'worktree', 'add', '-q', wt)
+    // Only the worktree is writable: the main repository's .git is read-only anyway.
+    expect(planFence({ projectRoots: [wt], scratchRoots: [] }).readOnly).toEqual([join(wt, '.git')])
+    // With the main repository added as a writable directory, its git dirs are protected too.
+    const both = planFence({ projectRoots: [wt, main], scratchRoots: [] })
+    expect(both.readOnly).toEqual([
+      join(wt, '.git'),
+      join(main, '.git', 'worktrees', 'wt'),
+      join(main, '.git'),
+    ])
+    expect(both.reserved).toEqual([join(wt, '.agent-tui'), join(main, '.agent-tui')])
+  })
+
+  it('submodules: the .git file of each path in .gitmodules is read-only', () => {
+    git(ws, 'init', '-q')
+    mkdirSync(join(ws, 'lib', 'dep'), { recursive: true })
+    writeFileSync(join(ws, 'lib', 'dep', '.git'), 'gitdir: ../../.git/modules/dep\n')
+    writeFileSync(
+      join(ws, '.gitmodules'),
+      '[submodule "dep"]\n\tpath = lib/dep\n\turl = https://example.invalid/dep\n[submodule "gone"]\n\tpath = gone\n[submodule "out"]\n\tpath = ../escape\n',
+    )
+    expect(planFence({ projectRoots: [ws], scratchRoots: [] }).readOnly).toEqual([
+      join(ws, '.git'),
+      join(ws, 'lib', 'dep', '.git'),
+    ])
+  })
+
+  it('a symlinked .git: its target stays read-only', () => {
+    mkdirSync(join(ws, 'real-git'))
+    symlinkSync(join(ws, 'real-git'), join(ws, '.git'))
+    expect(planFence({ projectRoots: [ws], scratchRoots: [] }).readOnly).toEqual([join(ws, 'real-git')])
+  })
+
+  it('resolves symlinked roots to their real paths', () => {
+    const link = join(root, 'link')
+    symlinkSync(ws, link)
+    expect(planFence({ projectRoots: [link], scratchRoots: [] }).writable).toEqual([ws])
+  })
+})
