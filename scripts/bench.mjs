@@ -6,6 +6,7 @@ import { cpus, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startScriptedServer } from '../test/support/scripted-server.ts'
+import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { context } from './bench/context.mjs'
@@ -178,6 +179,7 @@ const sections = {
   turnsGrowth,
   checkpoint,
   context,
+  sandbox: bashSandbox,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

@@ -15,6 +15,11 @@ export interface SpawnSpec {
   cwd: string
   /** Files outside the writable roots the command must be able to write (bound read-write). */
   files?: readonly string[]
+  /**
+   * A descriptor the caller opens as a pipe: bubblewrap writes `{"child-pid": N}` there, the host pid of
+   * the process whose end is the end of everything in the sandbox.
+   */
+  infoFd?: number
 }
 
 /** The same command, to be spawned inside the sandbox. */
@@ -145,7 +150,17 @@ function createCommandSandbox(
       let args: string[]
       if (tool.kind === 'bwrap') {
         for (const path of fence.reserved) placeholders.add(path)
-        args = buildBwrapArgs({ fence, network: opts.network, cwd: spec.cwd, files, privateTmp }, command)
+        args = buildBwrapArgs(
+          {
+            fence,
+            network: opts.network,
+            cwd: spec.cwd,
+            files,
+            privateTmp,
+            ...(spec.infoFd === undefined ? {} : { infoFd: spec.infoFd }),
+          },
+          command,
+        )
       } else {
         args = buildSeatbeltArgs(
           { fence, network: opts.network, tempDirs, files: files.map(realOrSelf) },

@@ -21,11 +21,14 @@ export interface BwrapPlan {
   files?: readonly string[]
   /** Directories replaced by an empty private tmpfs (real paths; `/tmp` first). */
   privateTmp: readonly string[]
+  /** A descriptor bubblewrap writes `{"child-pid": N}` to: the sandbox's init, to wait for its end. */
+  infoFd?: number
 }
 
 export function buildBwrapArgs(plan: BwrapPlan, command: readonly string[]): string[] {
   const { fence } = plan
   const args: string[] = [
+    ...(plan.infoFd === undefined ? [] : ['--info-fd', String(plan.infoFd)]),
     // The sandbox dies with agent-tui, whatever way agent-tui ends.
     '--die-with-parent',
     // Run as root, bubblewrap would otherwise keep every capability inside: a `mount -o remount,rw`

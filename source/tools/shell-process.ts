@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
-import { groupAlive, groupMembers, pollUntil, signalGroup } from '../tasks/process-group.js'
+import { groupAlive, groupMembers, isProcessAlive, pollUntil, signalGroup } from '../tasks/process-group.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 
 export interface ShellExit {
@@ -60,6 +60,9 @@ export interface ShellOptions {
   sandbox?: CommandSandbox
 }
 
+// The descriptor bubblewrap reports its sandbox's init on (`--info-fd`).
+const INFO_FD = 3
+
 // After the shell exits, processes it started in the background may still hold the output pipe.
 const DRAIN_GRACE_MS = 200
 const KILL_GRACE_MS = 500
@@ -85,7 +88,13 @@ export function startShell(opts: ShellOptions): ShellProcess {
   if (opts.sandbox) {
     // The sandbox binds the cwd file read-write, so it must exist before the command starts.
     writeFileSync(cwdFile, '', { flag: 'wx', mode: 0o600 })
-    const wrapped = opts.sandbox.wrap({ file: 'bash', args: shellArgs, cwd: opts.cwd, files: [cwdFile] })
+    const wrapped = opts.sandbox.wrap({
+      file: 'bash',
+      args: shellArgs,
+      cwd: opts.cwd,
+      files: [cwdFile],
+      infoFd: INFO_FD,
+    })
     spawnFile = wrapped.file
     spawnArgs = wrapped.args
     sandboxDone = wrapped.done
@@ -97,12 +106,17 @@ export function startShell(opts: ShellOptions): ShellProcess {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: opts.sandbox ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     })
   } catch (error) {
     sandboxDone()
     throw error
   }
+  let sandboxInfo = ''
+  const infoPipe = opts.sandbox ? child.stdio[INFO_FD] : null
+  infoPipe?.on('data', (chunk: Buffer) => {
+    if (sandboxInfo.length < 4096) sandboxInfo += chunk.toString('utf8')
+  })
   child.once('exit', sandboxDone)
   child.once('error', sandboxDone)
   const release =
@@ -133,7 +147,8 @@ export function startShell(opts: ShellOptions): ShellProcess {
   const handedOverPromise = new Promise<'handed-over'>((resolve) => {
     markHandedOver = () => resolve('handed-over')
   })
-  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver).then(
+  const sandboxInit = opts.sandbox ? () => sandboxInitPid(sandboxInfo) ?? 'unknown' : undefined
+  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver, sandboxInit).then(
     (exit) => {
       if (exit !== 'handed-over') {
         release()
@@ -246,6 +261,8 @@ async function waitForExit(
   startedAt: number,
   cwdFile: string,
   handedOver: () => boolean,
+  /** Sandboxed: the pid of the sandbox's init, once bubblewrap said it. */
+  sandboxInit: (() => number | 'unknown') | undefined,
 ): Promise<ShellExit | 'handed-over'> {
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
@@ -263,7 +280,11 @@ async function waitForExit(
   let drained = await drain()
   // What the command started and left running (`cmd &`, `(cmd &)`, with or without its output) is still
   // in its process group, unless it left the group (setsid): the group dies with the command.
-  const killedLeftovers = child.pid !== undefined && (await killLeftovers(child.pid))
+  // In the sandbox, its PID namespace dies with the command and takes everything else in it along; the
+  // sandbox program only exits a moment before its namespace is torn down, which is not a leftover.
+  let killedLeftovers = false
+  if (child.pid !== undefined && sandboxInit) await awaitTeardown(child.pid, sandboxInit())
+  else if (child.pid !== undefined) killedLeftovers = await killLeftovers(child.pid)
   // The killed processes may have held the pipes: read what they left in them.
   if (!drained && killedLeftovers) drained = await drain()
   if (!drained) {
@@ -277,6 +298,26 @@ async function waitForExit(
   )
   await unlink(cwdFile).catch(() => undefined)
   return { exitCode, signal, cwd, durationMs, killedLeftovers }
+}
+
+/** The sandbox init's pid from what bubblewrap wrote to its info descriptor; undefined if it said none. */
+function sandboxInitPid(info: string): number | undefined {
+  const pid = Number(/"child-pid"\s*:\s*(\d+)/.exec(info)?.[1])
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined
+}
+
+/**
+ * Waits for a sandbox's init to finish exiting (its PID namespace, and everything in it, goes with it);
+ * SIGKILLs the group after a second. Without the init's pid (macOS, or bubblewrap failed to start), the
+ * group's live members are looked up once.
+ */
+async function awaitTeardown(pgid: number, init: number | 'unknown'): Promise<void> {
+  if (!signalGroup(pgid, 0)) return
+  const live = init === 'unknown' ? groupMembers(pgid) : [init]
+  if (live.length === 0) return
+  // Polls only these few processes (cheap), not the whole process table.
+  if (await pollUntil(() => !live.some(isProcessAlive), { timeoutMs: 1000, intervalMs: 2 })) return
+  signalGroup(pgid, 'SIGKILL')
 }
 
 /** Kills what is left of the group of a shell that has exited; resolves with whether anything was. */

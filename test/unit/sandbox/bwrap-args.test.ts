@@ -53,6 +53,11 @@ describe('buildBwrapArgs', () => {
     expect(args).not.toContain('--new-session')
   })
 
+  it('asks bubblewrap for its init pid on a given descriptor (to wait for the sandbox to end)', () => {
+    expect(buildBwrapArgs(plan({ infoFd: 3 }), command).slice(0, 2)).toEqual(['--info-fd', '3'])
+    expect(buildBwrapArgs(plan(), command)).not.toContain('--info-fd')
+  })
+
   it.each([
     [false, true],
     [true, false],

@@ -175,7 +175,7 @@ describe('Bash', () => {
   it('classifies, labels and previews commands', async () => {
     expect(bash.isReadOnly({ command: 'ls -la' })).toBe(true)
     expect(bash.isReadOnly({ command: 'rm -rf x' })).toBe(false)
-    expect(bash.permissionTarget({ command: 'npm test' }, env.ctx)).toEqual({
+    expect(await bash.permissionTarget({ command: 'npm test' }, env.ctx)).toEqual({
       kind: 'command',
       command: 'npm test',
     })

@@ -12,6 +12,7 @@ import {
   type ToolSuccess,
 } from '../../../source/tools/types.js'
 import type { QuestionAsker } from '../../../source/permissions/question-types.js'
+import type { BashSandbox } from '../../../source/sandbox/bash-sandbox.js'
 import type { Mode } from '../../../source/store/domain.js'
 import type { TaskManagerApi } from '../../../source/tasks/types.js'
 
@@ -34,6 +35,8 @@ export async function createTestEnv(
     questions?: QuestionAsker
     settings?: RuntimeSettingsApi
     switchMode?: (mode: Mode) => void
+    /** The session's Bash sandbox, made for this env's workspace and outputs dir. */
+    sandbox?: (dirs: { workspace: string; outputs: string }) => BashSandbox
   } = {},
 ): Promise<TestEnv> {
   const root = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-tools-')))
@@ -60,6 +63,7 @@ export async function createTestEnv(
     ...(opts.questions ? { questions: opts.questions } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.switchMode ? { switchMode: withoutResult(opts.switchMode) } : {}),
+    ...(opts.sandbox ? { sandbox: opts.sandbox({ workspace, outputs: join(root, 'outputs') }) } : {}),
   }
   return {
     root,
