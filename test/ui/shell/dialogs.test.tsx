@@ -47,11 +47,11 @@ describe('ConsentPrompt', () => {
   it.each([
     [
       { status: 'on', network: false },
-      '⛨ runs in the sandbox: writes only in the workspace and /tmp, .git/ read-only, no network',
+      '⛨ sandboxed: writes only in the workspace and /tmp; .git/ read-only; no network',
     ],
     [
       { status: 'on', network: true },
-      '⛨ runs in the sandbox: writes only in the workspace and /tmp, .git/ read-only, network allowed',
+      '⛨ sandboxed: writes only in the workspace and /tmp; .git/ read-only; network allowed',
     ],
     [
       { status: 'unavailable', network: false },
