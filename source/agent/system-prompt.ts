@@ -18,6 +18,8 @@ export interface PromptContext {
   additionalDirs?: readonly string[]
   /** Observation masking is on: tell the model once how to restore a masked result. */
   masking?: boolean
+  /** Bash runs in the OS sandbox (when the sandbox turns out to be available). */
+  sandbox?: { network: boolean }
 }
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
@@ -50,6 +52,13 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
     `Session started: ${ctx.date}`,
     ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
     `Permission mode at start: ${ctx.mode}`,
+    ...(ctx.sandbox
+      ? [
+          'Bash commands run in an OS sandbox when it is available: only the working directory, /tmp and the session ' +
+            `outputs are writable, .git/ and .agent-tui/ are read-only${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
+            'A command that needs more fails with the real error; ask the user to run it outside the sandbox.',
+        ]
+      : []),
   ].join('\n')
   const parts = [ctx.masking ? `${BASE}\n${MASKING_NOTE}` : BASE, env]
   const seen = new Set<string>()

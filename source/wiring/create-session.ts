@@ -262,6 +262,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     masking: contextSettings.masking,
     ...(branch ? { gitBranch: branch } : {}),
     additionalDirs,
+    ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
   })
   const retry = config.settings.retry
   const provider = createLazyProvider(async () =>

@@ -62,6 +62,10 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(readFileSync(join(env.box.workspace, '.git', 'config'), 'utf8')).not.toContain('evil')
     expect(hits).toBe(0)
 
+    // The model knows from the start what the sandbox allows.
+    const system = (env.server.requests[0]?.body.messages as Msg[])[0]?.content ?? ''
+    expect(system).toContain('Bash commands run in an OS sandbox when it is available')
+    expect(system).toContain('and there is no network')
     // The model saw each real error, and why.
     const results = toolResults(env.server.requests.at(-1))
     expect(results[0]).toContain('created')
