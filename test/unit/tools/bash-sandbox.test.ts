@@ -3,6 +3,7 @@
  * runs fenced (foreground and background), and that an unavailable sandbox never fences silently.
  */
 import { existsSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createBashSandbox } from '../../../source/sandbox/bash-sandbox.js'
@@ -83,6 +84,19 @@ describe.runIf(osSandbox?.kind === 'bwrap')('Bash in the sandbox', () => {
     expect(existsSync(join(e.root, 'outside.txt'))).toBe(false)
     // A command that succeeds gets no note.
     expect((await run(bash, { command: 'echo fine' }, e.ctx)).forModel).not.toContain('sandbox')
+  })
+
+  it('a sandboxed command that outlives its timeout moves to the background, still fenced', async () => {
+    const e = await sandboxedEnv({}, true)
+    const command = 'echo early; while [ ! -e go ]; do sleep 0.05; done; touch ../late-outside.txt; echo late'
+    const moved = await run(bash, { command, timeout: 300 }, e.ctx)
+    expect(moved.forModel).toContain('moved to background task b1')
+    expect(moved.forModel).toContain('early')
+    await writeFile(join(e.workspace, 'go'), '')
+    const read = await manager!.read('b1', { block: true, timeoutMs: 20_000 })
+    expect(read.output).toContain('Read-only file system')
+    expect(read.output).toContain('late')
+    expect(existsSync(join(e.root, 'late-outside.txt'))).toBe(false)
   })
 
   it('runs background jobs fenced', async () => {
