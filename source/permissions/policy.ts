@@ -116,7 +116,9 @@ export function evaluateCall(input: PolicyInput): PolicyResult {
   const planDenial = mode === 'plan' ? planDenies(risk, input.readOnly) : undefined
   if (planDenial) return { decision: 'deny', reason: planDenial }
   if (path && writes) {
-    const guarded = fencedBySandbox(path.real, input) ? undefined : writeObjection(path.lexical, path.real, boundary)
+    const guarded = fencedBySandbox(path.real, input)
+      ? undefined
+      : writeObjection(path.lexical, path.real, boundary)
     if (guarded && (guarded.always || mode !== 'dangerous'))
       return {
         decision: 'ask',

@@ -294,7 +294,7 @@ async function sandboxFor(ctx: ToolContext): Promise<CommandSandbox | undefined>
 /** Said when a sandboxed command fails, so the model can tell a fenced write from a real error. */
 function sandboxNote(network: boolean): string {
   return (
-    'It ran in the OS sandbox: only the workspace, the temp dir and the session outputs are writable; ' +
+    'It ran in the OS sandbox: only the workspace (and added directories), the temp dir and the session outputs are writable; ' +
     `.git/ and .agent-tui/ are read-only${network ? '' : '; there is no network'}. A write or connection the sandbox ` +
     'blocks fails with errors such as "Read-only file system" or "Network is unreachable" — do not retry it; ' +
     'ask the user to run it outside the sandbox if it is needed.'

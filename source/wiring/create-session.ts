@@ -193,7 +193,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
 
-  const sandbox = config.sandbox.mode === 'off' ? undefined : createSandbox(store, workspace, outputs, config)
+  const sandbox =
+    config.sandbox.mode === 'off'
+      ? undefined
+      : createSandbox(store, [workspace, ...additionalDirs], outputs, config)
 
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
@@ -430,7 +433,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
  */
 function createSandbox(
   store: Store,
-  workspace: string,
+  projectRoots: string[],
   outputs: string,
   config: ResolvedConfig,
 ): BashSandbox {
@@ -438,7 +441,7 @@ function createSandbox(
   store.dispatch({ type: 'sandbox/changed', sandbox: { status: 'checking', network } })
   return createLazyBashSandbox({
     network,
-    projectRoots: [workspace],
+    projectRoots,
     scratchRoots: [outputs],
     onStatus: (status) => {
       store.dispatch({ type: 'sandbox/changed', sandbox: { status: status.kind, network } })

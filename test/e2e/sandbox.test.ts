@@ -63,7 +63,7 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(hits).toBe(0)
 
     // The model knows from the start what the sandbox allows.
-    const system = (env.server.requests[0]?.body.messages as Msg[])[0]?.content ?? ''
+    const system = ((env.server.requests[0]?.body.messages ?? []) as Msg[])[0]?.content ?? ''
     expect(system).toContain('Bash commands run in an OS sandbox when it is available')
     expect(system).toContain('and there is no network')
     // The model saw each real error, and why.
@@ -76,6 +76,22 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(results[4]).toMatch(/failed E[A-Z]+/)
     // The placeholder that kept .agent-tui from being created is gone again.
     expect(existsSync(join(env.box.workspace, '.agent-tui'))).toBe(false)
+  })
+
+  it('directories added with --add-dir are writable too, their .git read-only', async () => {
+    const extra = join(env.box.root, 'extra')
+    execFileSync('git', ['init', '-q', extra])
+    env.server.enqueue(
+      call('Bash', { command: 'touch ../extra/added.txt && echo added' }),
+      call('Bash', { command: 'echo "[core] fsmonitor = evil" >> ../extra/.git/config' }),
+      { text: 'done' },
+    )
+    const r = await env.cli([...SANDBOX_ARGS, '--add-dir', extra])
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['done', 'error'])
+    expect(existsSync(join(extra, 'added.txt'))).toBe(true)
+    expect(readFileSync(join(extra, '.git', 'config'), 'utf8')).not.toContain('evil')
+    expect(toolResults(env.server.requests.at(-1))[1]).toContain('Read-only file system')
   })
 
   it('sandboxes background jobs too', async () => {

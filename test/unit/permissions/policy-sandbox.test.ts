@@ -74,6 +74,28 @@ describe('a sandboxed Bash command', () => {
       'outside the workspace',
     ],
     ['an unparseable command still asks', 'auto', 'echo "unterminated', 'ask', 'ask', 'cannot parse'],
+    // The programs' own write targets, not only redirections.
+    ['touch beside the workspace is left to the sandbox', 'auto', 'touch ../outside.txt', 'allow', 'ask', ''],
+    [
+      'git config (a .git/config write) is left to the sandbox',
+      'auto',
+      'git config core.fsmonitor evil',
+      'allow',
+      'ask',
+      '',
+    ],
+    [
+      'a recursive delete of a folder holding the workspace: .git/ stays read-only, so no ask',
+      'auto',
+      'rm -rf ../proj',
+      'allow',
+      'ask',
+      '',
+    ],
+    ['a path only known when it runs is fenced', 'auto', 'rm -rf "$BUILD_DIR"', 'allow', 'ask', ''],
+    // Reads are not fenced: the read boundary holds.
+    ['a read outside the workspace still asks', 'auto', 'cat ~/.ssh/id_rsa', 'ask', 'ask', 'outside'],
+    ['a secrets read still asks', 'auto', 'cat .env', 'ask', 'ask', 'secrets'],
     // The sandbox changes auto mode only.
     ['safe mode still asks', 'safe', 'touch inside.txt', 'ask', 'ask', 'safe mode asks'],
     [
@@ -99,6 +121,38 @@ describe('a sandboxed Bash command', () => {
     expect(result.decision).toBe(sandboxed)
     expect(result.reason).toContain(reason)
     expect(bash(mode, command, { sandboxed: false }).decision).toBe(plain)
+  })
+
+  it('judges where a write really lands: a symlink into .git/ is fenced, one to a secrets file is not', () => {
+    const real = {
+      [`${workspace}/gitlink/config`]: `${workspace}/.git/config`,
+      [`${workspace}/notes`]: `${workspace}/.env`,
+    }
+    const sandboxed = (command: string) =>
+      evaluate({
+        mode: 'auto',
+        tool: 'Bash',
+        risk: 'exec',
+        target: { kind: 'command', command, real, sandbox: SANDBOX },
+        readOnly: false,
+        rules: { allow: [], ask: [], deny: [] },
+        workspace,
+        home: '/home/u',
+        sandbox: SANDBOX,
+      })
+    expect(sandboxed('echo x >> gitlink/config').decision).toBe('allow')
+    expect(sandboxed('echo KEY=1 > notes')).toMatchObject({
+      decision: 'ask',
+      reason: expect.stringContaining('.env'),
+    })
+  })
+
+  it('a program whose name is only known when it runs: unasked only when no deny rule could have caught it', () => {
+    expect(bash('auto', '$TOOL build', { sandboxed: true }).decision).toBe('allow')
+    expect(bash('auto', '$TOOL build', { sandboxed: true, deny: ['Bash(rm *)'] })).toMatchObject({
+      decision: 'ask',
+      reason: expect.stringContaining('cannot be checked against it'),
+    })
   })
 
   it('deny rules still hold', () => {
