@@ -16,8 +16,8 @@ export interface SpawnSpec {
   /** Files outside the writable roots the command must be able to write (bound read-write). */
   files?: readonly string[]
   /**
-   * A descriptor the caller opens as a pipe: bubblewrap writes `{"child-pid": N}` there, the host pid of
-   * the process whose end is the end of everything in the sandbox.
+   * A descriptor the caller can open as a pipe if the wrapped spawn says it uses it: bubblewrap writes
+   * `{"child-pid": N}` there, the host pid of the process whose end is the end of everything in it.
    */
   infoFd?: number
 }
@@ -26,6 +26,8 @@ export interface SpawnSpec {
 export interface WrappedSpawn {
   file: string
   args: string[]
+  /** Set when the sandbox program reports on `SpawnSpec.infoFd`: open that descriptor as a pipe. */
+  infoFd?: number
   /** Call once the spawned process has exited (or failed to start); calling it again does nothing. */
   done(): void
 }
@@ -172,6 +174,7 @@ function createCommandSandbox(
       return {
         file: tool.path,
         args,
+        ...(tool.kind === 'bwrap' && spec.infoFd !== undefined ? { infoFd: spec.infoFd } : {}),
         done() {
           if (finished) return
           finished = true

@@ -85,6 +85,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
   let spawnFile = 'bash'
   let spawnArgs = shellArgs
   let sandboxDone = (): void => {}
+  let infoFd: number | undefined
   if (opts.sandbox) {
     // The sandbox binds the cwd file read-write, so it must exist before the command starts.
     writeFileSync(cwdFile, '', { flag: 'wx', mode: 0o600 })
@@ -98,6 +99,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
     spawnFile = wrapped.file
     spawnArgs = wrapped.args
     sandboxDone = wrapped.done
+    infoFd = wrapped.infoFd
   }
   // Detached: its own process group, which the sandbox program shares with everything it starts.
   let child: ChildProcess
@@ -106,14 +108,14 @@ export function startShell(opts: ShellOptions): ShellProcess {
       cwd: opts.cwd,
       env: opts.env ?? process.env,
       detached: true,
-      stdio: opts.sandbox ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      stdio: infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     })
   } catch (error) {
     sandboxDone()
     throw error
   }
   let sandboxInfo = ''
-  const infoPipe = opts.sandbox ? child.stdio[INFO_FD] : null
+  const infoPipe = infoFd === INFO_FD ? child.stdio[INFO_FD] : null
   infoPipe?.on('data', (chunk: Buffer) => {
     if (sandboxInfo.length < 4096) sandboxInfo += chunk.toString('utf8')
   })
