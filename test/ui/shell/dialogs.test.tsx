@@ -47,11 +47,11 @@ describe('ConsentPrompt', () => {
   it.each([
     [
       { status: 'on', network: false },
-      '⛨ sandboxed: writes only in the workspace and /tmp; .git/ read-only; no network',
+      '⛨ sandbox: writes only in workspace and /tmp; .git/ read-only; no network',
     ],
     [
       { status: 'on', network: true },
-      '⛨ sandboxed: writes only in the workspace and /tmp; .git/ read-only; network allowed',
+      '⛨ sandbox: writes only in workspace and /tmp; .git/ read-only; network allowed',
     ],
     [
       { status: 'unavailable', network: false },

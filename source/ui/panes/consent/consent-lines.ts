@@ -32,7 +32,7 @@ function sandboxLine(
   if (sandbox.status === 'unavailable')
     return theme.notice.warn('⚠ the sandbox is unavailable: this command runs unsandboxed')
   const network = sandbox.network ? 'network allowed' : 'no network'
-  return theme.notice.info(`⛨ sandboxed: writes only in the workspace and /tmp; .git/ read-only; ${network}`)
+  return theme.notice.info(`⛨ sandbox: writes only in workspace and /tmp; .git/ read-only; ${network}`)
 }
 
 function wrap(text: string, width: number): string[] {
