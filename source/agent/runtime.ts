@@ -324,10 +324,10 @@ export class Runtime implements RuntimeCommands {
     const bash = this.tools.lookup.get('Bash')
     if (!bash) throw new Error('Bash is not available')
     const controller = new AbortController()
-    const result = await bash.execute(
-      { command },
-      this.toolContext(controller.signal, () => undefined),
-    )
+    // The user's own command (`!` at the prompt) runs outside the OS sandbox: it is how they run what
+    // the sandbox keeps the model from doing.
+    const { sandbox: _modelsOnly, ...ctx } = this.toolContext(controller.signal, () => undefined)
+    const result = await bash.execute({ command }, ctx)
     const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
     this.opts.store.dispatch({
       type: 'user/submitted',

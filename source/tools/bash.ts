@@ -297,7 +297,7 @@ function sandboxNote(network: boolean): string {
     'It ran in the OS sandbox: only the workspace (and added directories), the temp dir and the session outputs are writable; ' +
     `.git/ and .agent-tui/ are read-only${network ? '' : '; there is no network'}. A write or connection the sandbox ` +
     'blocks fails with errors such as "Read-only file system" or "Network is unreachable" — do not retry it; ' +
-    'ask the user to run it outside the sandbox if it is needed.'
+    'if it is needed, ask the user to run it outside the sandbox (typing `! <command>` at the prompt does).'
   )
 }
 
