@@ -79,6 +79,6 @@ export async function bashSandbox(ctx) {
   ctx.report('  added by the sandbox per Bash call', within - without, {
     max: 15,
     budget: '≤ 15 ms',
-    note: 'medians; alternating runs',
+    note: 'medians; alternating runs; grows with the host load',
   })
 }
