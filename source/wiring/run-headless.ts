@@ -137,7 +137,11 @@ function progressLine(action: Action, err: NodeJS.WriteStream): void {
   else if (action.type === 'tool/finished')
     err.write(`  ${action.status} (${Math.round(action.durationMs)} ms)\n`)
   // MCP notices are on stderr already (onMcpNotice), and so is the sandbox's (a warning).
-  else if (action.type === 'notice/added' && !action.id.startsWith('mcp-') && !action.id.startsWith('sandbox-'))
+  else if (
+    action.type === 'notice/added' &&
+    !action.id.startsWith('mcp-') &&
+    !action.id.startsWith('sandbox-')
+  )
     err.write(`[${action.level}] ${action.text}\n`)
   else if (action.type === 'hook/ran') err.write(`[hook] ${action.text}\n`)
 }
