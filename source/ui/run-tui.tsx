@@ -6,7 +6,8 @@ import type { State } from '../store/state.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
-import { createMouseHub, createMouseInput, mouseWanted } from './keys/mouse.js'
+import { createMouseHub, mouseWanted } from './keys/mouse.js'
+import { canFilterInput, createTerminalInput } from './keys/terminal-input.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { SessionPicker } from './session-picker.js'
@@ -66,11 +67,12 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   // First, before anything else reads stdin: the keys typed at the early frame go back into it.
   const replaceEarlyFrame = opts.earlyFrame?.handOff() ?? ''
   const mouseHub = createMouseHub()
-  const mouseInput =
-    opts.mouse !== false && mouseWanted(terminalStdin, stdout)
-      ? createMouseInput({ stdin: terminalStdin, stdout, onMouse: mouseHub.emit })
-      : null
-  const stdin = mouseInput?.stdin ?? terminalStdin
+  const mouse = opts.mouse !== false && mouseWanted(terminalStdin, stdout)
+  // In a terminal Ink reads a stand-in that hands it one key per read (and no mouse reports).
+  const terminalInput = canFilterInput(terminalStdin)
+    ? createTerminalInput({ stdin: terminalStdin, stdout, mouse, onMouse: mouseHub.emit })
+    : null
+  const stdin = terminalInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
   const painter = stdout.isTTY ? new ScreenPainter({ write: (text) => stdout.write(text) }) : undefined
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
@@ -111,7 +113,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       onExit={onExit}
       warmUp={opts.warmUp ?? false}
       {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
-      {...(mouseInput ? { mouse: mouseHub } : {})}
+      {...(mouse && terminalInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}
     />
   )

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream'
-
 /**
  * xterm mouse reporting for button events only (1000: presses, releases and the wheel; no motion)
  * in SGR encoding (1006: `ESC[<b;x;yM`, no 223-column limit, no raw high bytes on stdin).
@@ -82,98 +80,6 @@ export function createMouseParser(): MouseParser {
       pending = ''
       return held
     },
-  }
-}
-
-/** How long a split report start is held before it is passed on as typed input. */
-const PENDING_FLUSH_MS = 50
-
-export interface MouseInputOptions {
-  /** The terminal's stdin (a TTY with raw mode). */
-  stdin: NodeJS.ReadStream
-  /** Where the reporting on/off sequences go. */
-  stdout: NodeJS.WriteStream
-  onMouse(event: MouseEvent): void
-}
-
-export interface MouseInput {
-  /** The stream to give Ink as stdin: the terminal's input without mouse reports. */
-  stdin: NodeJS.ReadStream
-}
-
-/**
- * Ink 8 drops complete mouse reports before `useInput` (and a report split across reads can reach it as
- * text), so mouse input is taken out at the stdin level: Ink reads from a filtered stand-in stream.
- *
- * Reporting is tied to raw mode, which Ink switches on while it reads keys and off when it suspends
- * (external editor, redraw) or unmounts (also on signals). So the terminal reports the mouse exactly
- * while the app is reading input, and a child process that gets the terminal never sees reports.
- */
-export function createMouseInput({ stdin, stdout, onMouse }: MouseInputOptions): MouseInput {
-  const parser = createMouseParser()
-  let reporting = false
-  let reading = false
-  let flushTimer: NodeJS.Timeout | undefined
-  // Object mode keeps each read a separate chunk for Ink, as the terminal delivered it: joined, two
-  // Ctrl+D presses would reach Ink's key parser as one unknown key.
-  const filtered = new Readable({ objectMode: true, read() {} })
-
-  const setReporting = (on: boolean) => {
-    if (on === reporting) return
-    reporting = on
-    if (!stdout.destroyed && !stdout.writableEnded) stdout.write(on ? MOUSE_ON : MOUSE_OFF)
-  }
-  const clearFlush = () => {
-    if (flushTimer) clearTimeout(flushTimer)
-    flushTimer = undefined
-  }
-  const pass = (text: string) => {
-    if (text) filtered.push(text)
-  }
-  const pump = () => {
-    clearFlush()
-    for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
-      const { text, events } = parser.push(String(chunk))
-      pass(text)
-      for (const event of events) onMouse(event)
-    }
-    if (parser.hasPending()) {
-      flushTimer = setTimeout(() => pass(parser.flush()), PENDING_FLUSH_MS)
-      flushTimer.unref()
-    }
-  }
-
-  const proxy = Object.assign(filtered, {
-    isTTY: true,
-    setRawMode(mode: boolean) {
-      stdin.setRawMode(mode)
-      if (mode && !reading) {
-        reading = true
-        // Strings, so a multi-byte character is never cut in two before the parser sees it.
-        stdin.setEncoding('utf8')
-        stdin.on('readable', pump)
-      } else if (!mode && reading) {
-        reading = false
-        stdin.off('readable', pump)
-        clearFlush()
-        // Like Ink's own parser reset: a report cut off when input stops is dropped, not typed later.
-        parser.flush()
-      }
-      setReporting(mode)
-      return proxy
-    },
-    ref() {
-      stdin.ref()
-      return proxy
-    },
-    unref() {
-      stdin.unref()
-      return proxy
-    },
-  })
-  return {
-    // The stand-in implements what Ink uses of a TTY stdin (isTTY, setRawMode, ref/unref, read).
-    stdin: proxy as unknown as NodeJS.ReadStream,
   }
 }
 

@@ -104,12 +104,6 @@ describe('editing and submitting', () => {
       ],
       ['a lone ! is a message', [type('!'), K.enter], { text: '', effects: [CLEAR, sent('!')] }],
       [
-        'typed text arriving with Enter in one chunk is sent',
-        [type('fix it please\r')],
-        { text: '', effects: [CLEAR, sent('fix it please')] },
-      ],
-      ['…unless it ends in a backslash', [type('more\\\r')], { text: 'more\\', effects: [] }],
-      [
         'a chunk with newlines is a paste',
         [type('one\ntwo')],
         { text: '', effects: [{ type: 'paste', text: 'one\ntwo' }] },

@@ -5,7 +5,6 @@ import { DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
 import { createKeyRouter, type WheelHandler } from '../../../source/ui/keys/dispatcher.js'
 import {
   createMouseHub,
-  createMouseInput,
   createMouseParser,
   MOUSE_OFF,
   MOUSE_ON,
@@ -13,6 +12,7 @@ import {
   mouseEventFromCode,
   mouseWanted,
 } from '../../../source/ui/keys/mouse.js'
+import { createTerminalInput } from '../../../source/ui/keys/terminal-input.js'
 import { runTui } from '../../../source/ui/run-tui.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
 import { FakeStdin, FakeStdout, fakeCommands, KEYS, makeStore, renderSized, waitFor } from './helpers.js'
@@ -67,14 +67,15 @@ describe('createMouseParser', () => {
   })
 })
 
-describe('createMouseInput', () => {
+describe('createTerminalInput', () => {
   it('reports the mouse exactly while raw mode is on, and filters stdin for Ink', () => {
     const stdout = new FakeStdout(80, 24)
     const stdin = new FakeStdin()
     const events: MouseEvent[] = []
-    const input = createMouseInput({
+    const input = createTerminalInput({
       stdin: stdin as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
+      mouse: true,
       onMouse: (e) => events.push(e),
     })
     expect(input.stdin.isTTY).toBe(true)
@@ -83,6 +84,9 @@ describe('createMouseInput', () => {
     expect(stdout.frames).toEqual([MOUSE_ON])
     stdin.write(`hi${WHEEL_UP}${CLICK}!`)
     expect(input.stdin.read()).toBe('hi!')
+    // One key per read: text and Enter typed in one read reach Ink as two keys.
+    stdin.write('Green\r')
+    expect([input.stdin.read(), input.stdin.read()]).toEqual(['Green', '\r'])
     expect(kinds(events)).toEqual(['wheelUp', 'other', 'other'])
     input.stdin.setRawMode(false)
     expect(stdout.frames).toEqual([MOUSE_ON, MOUSE_OFF])

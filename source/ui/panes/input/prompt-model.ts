@@ -355,14 +355,8 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
   const op = editOp(k)
   if (op) return done(edit(state, op))
   if (k.input && !k.key.ctrl && !k.key.meta && !k.key.escape && !k.key.tab && !k.key.return) {
-    // Typed text followed by Enter can reach us as one chunk (a busy machine, tmux send-keys): submit it.
-    const typedThenEnter = /^[^\r\n]+\r$/.test(k.input)
-    if (typedThenEnter && !editor.text.includes('\n')) {
-      const typed = k.input.slice(0, -1)
-      const text = editorReducer(editor, { type: 'insert', text: typed }).text
-      return text.endsWith('\\') ? done(edit(state, { type: 'insert', text: typed })) : submit(state, text)
-    }
-    // Several characters with a newline in one chunk is a paste from a terminal without bracketed paste.
+    // Text and Enter typed in one read arrive as separate keys (keys/key-chunks.ts splits them), so only a
+    // paste from a terminal without bracketed paste brings several characters with a newline.
     if (k.input.length > 1 && /[\r\n]/.test(k.input)) return effect(state, { type: 'paste', text: k.input })
     return done(edit(state, { type: 'insert', text: k.input }))
   }

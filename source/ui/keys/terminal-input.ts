@@ -1,0 +1,107 @@
+import { Readable } from 'node:stream'
+import { createKeySplitter } from './key-chunks.js'
+import { createMouseParser, MOUSE_OFF, MOUSE_ON, type MouseEvent } from './mouse.js'
+
+/** How long a split mouse report start is held before it is passed on as typed input. */
+const PENDING_FLUSH_MS = 50
+
+export interface TerminalInputOptions {
+  /** The terminal's stdin (a TTY with raw mode). */
+  stdin: NodeJS.ReadStream
+  /** Where the mouse reporting on/off sequences go. */
+  stdout: NodeJS.WriteStream
+  /** Switch the terminal's mouse reporting on while input is read (wheel scrolling). */
+  mouse: boolean
+  onMouse(event: MouseEvent): void
+}
+
+export interface TerminalInput {
+  /** The stream to give Ink as stdin: the terminal's input, one key per read, without mouse reports. */
+  stdin: NodeJS.ReadStream
+}
+
+/**
+ * A stand-in for the terminal's stdin that Ink reads from. It does two things Ink does not:
+ *
+ * - Splits each read into one piece per key (`key-chunks.ts`), so text and Enter typed in one read
+ *   (`tmux send-keys "Green" Enter`) are two keys in every text field.
+ * - Takes mouse reports out: Ink 8 drops complete ones before `useInput`, but a report split across reads
+ *   can reach it as text.
+ *
+ * Mouse reporting is tied to raw mode, which Ink switches on while it reads keys and off when it suspends
+ * (external editor, redraw) or unmounts (also on signals). So the terminal reports the mouse exactly
+ * while the app is reading input, and a child process that gets the terminal never sees reports.
+ */
+export function createTerminalInput({ stdin, stdout, mouse, onMouse }: TerminalInputOptions): TerminalInput {
+  const parser = createMouseParser()
+  const splitter = createKeySplitter()
+  let reporting = false
+  let reading = false
+  let flushTimer: NodeJS.Timeout | undefined
+  // Object mode keeps each piece a separate read for Ink: joined, two Ctrl+D presses would reach Ink's
+  // key parser as one unknown key.
+  const filtered = new Readable({ objectMode: true, read() {} })
+
+  const setReporting = (on: boolean) => {
+    if (!mouse || on === reporting) return
+    reporting = on
+    if (!stdout.destroyed && !stdout.writableEnded) stdout.write(on ? MOUSE_ON : MOUSE_OFF)
+  }
+  const clearFlush = () => {
+    if (flushTimer) clearTimeout(flushTimer)
+    flushTimer = undefined
+  }
+  const pass = (text: string) => {
+    for (const piece of splitter.push(text)) filtered.push(piece)
+  }
+  const pump = () => {
+    clearFlush()
+    for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
+      const { text, events } = parser.push(String(chunk))
+      pass(text)
+      for (const event of events) onMouse(event)
+    }
+    if (parser.hasPending()) {
+      flushTimer = setTimeout(() => pass(parser.flush()), PENDING_FLUSH_MS)
+      flushTimer.unref()
+    }
+  }
+
+  const proxy = Object.assign(filtered, {
+    isTTY: true,
+    setRawMode(mode: boolean) {
+      stdin.setRawMode(mode)
+      if (mode && !reading) {
+        reading = true
+        // Strings, so a multi-byte character is never cut in two before the parser sees it.
+        stdin.setEncoding('utf8')
+        stdin.on('readable', pump)
+      } else if (!mode && reading) {
+        reading = false
+        stdin.off('readable', pump)
+        clearFlush()
+        // Like Ink's own parser reset: a report cut off when input stops is dropped, not typed later.
+        parser.flush()
+      }
+      setReporting(mode)
+      return proxy
+    },
+    ref() {
+      stdin.ref()
+      return proxy
+    },
+    unref() {
+      stdin.unref()
+      return proxy
+    },
+  })
+  return {
+    // The stand-in implements what Ink uses of a TTY stdin (isTTY, setRawMode, ref/unref, read).
+    stdin: proxy as unknown as NodeJS.ReadStream,
+  }
+}
+
+/** Whether the stand-in can be used: a terminal with raw mode. */
+export function canFilterInput(stdin: NodeJS.ReadStream): boolean {
+  return Boolean(stdin.isTTY) && typeof stdin.setRawMode === 'function'
+}
