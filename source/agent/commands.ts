@@ -47,8 +47,13 @@ export interface SubmitInput {
  * these and reads the store. All commands are safe to call at any time (e.g. interrupt when idle is a no-op).
  */
 export interface RuntimeCommands {
-  /** Starts a turn, or queues the message for the next step when a turn is running. */
+  /**
+   * Starts a turn, or queues the message for the next step when a turn is running (`state.queued` shows
+   * it until it is sent). Messages still queued after an interrupt are sent first, then this one.
+   */
   submit(input: SubmitInput): void
+  /** Takes the newest queued message back out of the queue (to edit or drop it); null when none is queued. */
+  unqueue(): SubmitInput | null
   /** Aborts the foreground step (stream and running tools); background jobs keep running. */
   interrupt(): void
   resolveConsent(id: string, decision: ConsentDecision): void

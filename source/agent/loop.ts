@@ -52,6 +52,8 @@ export interface TurnDeps {
   takeQueued(): UserInput[]
   /** UserPromptSubmit and Stop hooks (absent: none configured). */
   hooks?: TurnHooks
+  /** Messages still queued (an interrupted turn leaves them for the user's next message). */
+  queuedCount?(): number
   newId(prefix: string): string
   now(): number
 }
@@ -74,11 +76,16 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   const end = (result: Omit<TurnResult, 'steps'>): TurnResult => {
     const full = { ...result, steps: step }
     if (result.kind === 'interrupted') {
+      const held = deps.queuedCount?.() ?? 0
+      const queued =
+        held === 0
+          ? 'Send a message to continue.'
+          : `${held === 1 ? 'Your queued message waits' : `${held} queued messages wait`}: ${held === 1 ? 'it goes' : 'they go'} before your next message (↑ on the empty prompt takes ${held === 1 ? 'it' : 'the last'} back to edit).`
       dispatch({
         type: 'notice/added',
         id: deps.newId('notice'),
         level: 'info',
-        text: 'Interrupted — what arrived so far is kept. Send a message to continue.',
+        text: `Interrupted — what arrived so far is kept. ${queued}`,
       })
     }
     dispatch({ type: 'turn/ended', result: full })

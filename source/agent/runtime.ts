@@ -134,6 +134,8 @@ export class Runtime implements RuntimeCommands {
       mcp: opts.mcp?.runtime,
       spill: opts.spill,
       warn: (text) => this.notice('warn', text),
+      dispatch: opts.store.dispatch,
+      newId: (prefix) => this.newId(prefix),
     })
     this.cwd = opts.workspace
     const store = opts.store
@@ -222,25 +224,33 @@ export class Runtime implements RuntimeCommands {
     } finally {
       this.current = null
       this.controller = null
-      // A queued message still reading its `@server:uri` resources is sent once it has them.
-      this.intake.whenSettled(() => this.sendQueued())
+      // A queued message still reading its `@server:uri` resources is sent once it has them. After an
+      // interrupt nothing is sent behind the user's back: the queue waits for their next message.
+      const send = !controller.signal.aborted
+      this.intake.whenSettled(() => this.sendQueued(true, send))
     }
   }
 
   /** The next queued message, if any; after a turn (not a /compact) with none, the idle hook is armed. */
-  private sendQueued(afterTurn = true): void {
+  private sendQueued(afterTurn = true, send = true): void {
     if (this.current) return
-    const next = this.intake.queue.shift()
+    const next = send ? this.intake.take(1)[0] : undefined
     if (next) void this.runUserTurn(next).catch(() => undefined)
-    else if (afterTurn) this.sessionHooks?.armIdle()
+    else if (afterTurn && this.intake.length === 0) this.sessionHooks?.armIdle()
   }
 
   submit(input: SubmitInput): void {
-    if (this.current) {
-      this.enqueue(toUserInput(input))
+    // Queued behind the running turn, or behind messages held after an interrupt (they go first).
+    if (this.current || this.intake.length > 0) {
+      this.intake.enqueue(toUserInput(input), input)
+      if (!this.current) this.intake.whenSettled(() => this.sendQueued(false))
       return
     }
     void this.runTurn(input).catch((err: unknown) => this.notice('error', `turn failed: ${String(err)}`))
+  }
+
+  unqueue(): SubmitInput | null {
+    return this.intake.unqueue()
   }
 
   interrupt(): void {
@@ -357,7 +367,7 @@ export class Runtime implements RuntimeCommands {
       this.notice('warn', 'the agent is working: press Esc to interrupt it, then /clear')
       return
     }
-    this.intake.queue.length = 0
+    this.intake.clear()
     this.pendingInjections.length = 0
     // The model no longer remembers reading anything, so Write/Edit must Read again first.
     this.opts.files.clear()
@@ -446,7 +456,7 @@ export class Runtime implements RuntimeCommands {
     if (!mcp) throw new Error('no MCP servers in this session')
     const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
     const input = await mcpPromptInput(mcp, command, args, supportsVision)
-    if (this.current) this.enqueue(input)
+    if (this.current) this.intake.enqueue(input, { text: input.text })
     else
       void this.runUserTurn(input).catch((err: unknown) =>
         this.notice('error', `turn failed: ${String(err)}`),
@@ -459,11 +469,6 @@ export class Runtime implements RuntimeCommands {
 
   authenticateMcpServer(name: string): void {
     this.opts.mcp?.runtime.authenticate(name)
-  }
-
-  private enqueue(input: UserInput): void {
-    this.notice('info', 'queued: your message will be sent with the next step')
-    this.intake.enqueue(input)
   }
 
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */
@@ -549,8 +554,9 @@ export class Runtime implements RuntimeCommands {
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
         }
-        return this.intake.queue.splice(0)
+        return this.intake.take()
       },
+      queuedCount: () => this.intake.length,
       ...(this.sessionHooks ? { hooks: this.sessionHooks.turn } : {}),
       newId: (prefix) => this.newId(prefix),
       now: this.now,

@@ -13,7 +13,15 @@ import type {
   ToolDisplay,
   TurnResult,
 } from './domain.js'
-import type { Focus, NoticeLevel, Phase, SandboxState, SessionInfo, ToolStatus } from './state.js'
+import type {
+  Focus,
+  NoticeLevel,
+  Phase,
+  QueuedMessage,
+  SandboxState,
+  SessionInfo,
+  ToolStatus,
+} from './state.js'
 
 /**
  * Actions that change the conversation. They are appended to the session log as they happen, and
@@ -112,6 +120,9 @@ export type EphemeralAction =
   | { type: 'task/updated'; task: TaskSummary }
   /** The MCP servers' status changed (connected, failed, needs sign-in…); the whole list. */
   | { type: 'mcp/servers'; servers: McpServerView[] }
+  /** A message queued while a turn runs; `queue/removed` when it is sent, taken back or dropped. */
+  | { type: 'queue/added'; message: QueuedMessage }
+  | { type: 'queue/removed'; ids: string[] }
   | { type: 'ui/focus'; focus: Focus }
   | { type: 'ui/todos-toggled' }
   | { type: 'ui/expand-toggled'; id: string }

@@ -322,6 +322,13 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     }
     case 'mcp/servers':
       return { ...state, mcp: { servers: action.servers } }
+    case 'queue/added':
+      return { ...state, queued: [...state.queued, action.message] }
+    case 'queue/removed': {
+      const gone = new Set(action.ids)
+      const queued = state.queued.filter((m) => !gone.has(m.id))
+      return queued.length === state.queued.length ? state : { ...state, queued }
+    }
     case 'ui/focus':
       return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
     case 'ui/todos-toggled':

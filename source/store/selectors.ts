@@ -21,6 +21,7 @@ export const selectTasksState = (s: State) => s.tasks
 export const selectMaskedCount = (s: State) => s.context.lastRequest?.masked ?? 0
 /** The window the endpoint named in an overflow error, when smaller than the profile's. */
 export const selectLearnedLimit = (s: State) => s.context.learnedLimit
+export const selectQueued = (s: State) => s.queued
 
 export function selectItem(s: State, id: string): TranscriptItem | undefined {
   return s.transcript.items[id]

@@ -54,6 +54,13 @@ export interface SandboxState {
   network: boolean
 }
 
+/** A message sent while a turn ran, waiting for the next step (shown above the prompt until it is sent). */
+export interface QueuedMessage {
+  id: string
+  text: string
+  images: number
+}
+
 export type Phase = 'idle' | 'requesting' | 'streaming' | 'tools' | 'awaiting-user'
 
 export type Focus = 'input' | 'transcript' | 'todos' | 'tasks' | 'consent' | 'question'
@@ -169,6 +176,8 @@ export interface State {
   trust: TrustRequest | null
   /** MCP servers and their status (for `/mcp` and MCP prompts as slash commands). */
   mcp: { servers: McpServerView[] }
+  /** Messages waiting for the next step, oldest first (the runtime's queue; live only, never logged). */
+  queued: QueuedMessage[]
   usage: {
     session: Usage
     turn: Usage
@@ -206,6 +215,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     questions: { queue: [], byId: {} },
     trust: null,
     mcp: { servers: [] },
+    queued: [],
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
     context: emptyContext(),
     ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },

@@ -76,3 +76,25 @@ describe('keys that arrive several to a read', () => {
     await tui.waitFor(`${PROMPT}/help`)
   })
 })
+
+describe('queued messages', () => {
+  it('shows a message queued while the agent works; Esc interrupts and puts it back in the prompt, unsent', async () => {
+    const { server, tui } = await launch([
+      { text: 'Working on it', chunkSize: 4, hangAfterChunks: 3 },
+      { text: 'Done now.' },
+    ])
+    await tui.submit('start')
+    await tui.waitFor('Working')
+    await tui.submit('also update the docs')
+    const queued = await tui.waitFor('⧗ also update the docs')
+    expect(queued).toContain('1 queued for the next step')
+    tui.write('\x1b')
+    await tui.waitFor(`${PROMPT}also update the docs`)
+    await tui.waitFor('back in the prompt')
+    expect(tui.screen()).not.toContain('⧗')
+    expect(server.requests).toHaveLength(1)
+    tui.write('\r')
+    await tui.waitFor('Done now.')
+    expect(requestText(server, 2)).toContain('also update the docs')
+  })
+})

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { SubmitInput } from '../../../source/agent/commands.js'
 import type { FlashLevel } from '../../../source/ui/commands/command-context.js'
 import type { EditorResult } from '../../../source/ui/panes/input/external-editor.js'
 import { type PromptEffectDeps, runPromptEffect } from '../../../source/ui/panes/input/prompt-effects.js'
@@ -14,15 +15,8 @@ writeFileSync(join(dir, 'shot.png'), 'png')
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Recording dependencies; `waitIdle` resolves once the effect's promises have settled. */
-function harness(opts: { busy?: boolean; editor?: EditorResult; failImages?: boolean } = {}) {
-  const commands = fakeCommands()
-  let busy = opts.busy ?? false
-  // A submit while idle starts a turn at once: the app is busy right after it.
-  const submit = commands.submit
-  commands.submit = (input) => {
-    submit(input)
-    busy = true
-  }
+function harness(opts: { editor?: EditorResult; failImages?: boolean; queued?: SubmitInput[] } = {}) {
+  const commands = fakeCommands(opts.queued ? { queued: opts.queued } : {})
   if (opts.failImages)
     commands.loadImage = async (path) => {
       throw new Error(`${path}: not an image`)
@@ -36,7 +30,6 @@ function harness(opts: { busy?: boolean; editor?: EditorResult; failImages?: boo
   const deps: PromptEffectDeps = {
     commands,
     cwd: () => dir,
-    busy: () => busy,
     flash: (text, level) => flashes.push({ text, level }),
     hint: (text) => flashes.push({ text, level: 'info' }),
     clearFlash: () => flashes.push({ text: '', level: undefined }),
@@ -64,17 +57,25 @@ const send = (text: string, extra: Partial<Extract<PromptEffect, { type: 'send' 
 })
 
 describe('prompt effects', () => {
-  it('a message sent while idle is submitted and not called queued', async () => {
+  it('a message is submitted without a message line (the queue above the prompt shows a queued one)', async () => {
     const h = harness()
     await h.run(send('hello'))
     expect(h.commands.named('submit')).toEqual([[{ text: 'hello' }]])
     expect(h.flashes).toEqual([])
   })
 
-  it('a message sent while busy says it is queued', async () => {
-    const h = harness({ busy: true })
-    await h.run(send('also this'))
-    expect(h.flashes).toEqual([{ text: 'Queued — it will be sent at the next step', level: undefined }])
+  it('takes the newest queued message back, or all of them (oldest first) on an interrupt', async () => {
+    const one = harness({ queued: [{ text: 'first' }, { text: 'second' }] })
+    await one.run({ type: 'unqueue', all: false })
+    expect(one.events).toEqual([{ type: 'unqueued', inputs: [{ text: 'second' }] }])
+    expect(one.flashes).toEqual([])
+    const all = harness({ queued: [{ text: 'first' }, { text: 'second' }] })
+    await all.run({ type: 'unqueue', all: true })
+    expect(all.events).toEqual([{ type: 'unqueued', inputs: [{ text: 'first' }, { text: 'second' }] }])
+    expect(all.flashes[0]?.text).toMatch(/^2 queued messages are back in the prompt/)
+    const none = harness()
+    await none.run({ type: 'unqueue', all: true })
+    expect(none.events).toEqual([])
   })
 
   it('expands paste chips and turns typed image paths into attachments, after the chips already there', async () => {

@@ -385,3 +385,52 @@ describe('cost per key', () => {
     expect(a.state.pastes).toBe(before.pastes)
   })
 })
+
+describe('queued messages', () => {
+  const withQueue = (busy: boolean, events: PromptEvent[], from = initialPrompt()) => {
+    let state = from
+    const effects: PromptEffect[] = []
+    let handled = true
+    for (const event of events) {
+      const result = reducePrompt(state, event, { ...env(busy), queued: 2 })
+      state = result.state
+      effects.push(...result.effects)
+      handled = result.handled
+    }
+    return { state, effects, handled }
+  }
+  const UNQUEUE_ONE: PromptEffect = { type: 'unqueue', all: false }
+  const UNQUEUE_ALL: PromptEffect = { type: 'unqueue', all: true }
+
+  it.each<[string, boolean, PromptEvent[], { effects: PromptEffect[]; handled: boolean }]>([
+    ['↑ on an empty prompt takes the last one back', true, [K.up], { effects: [UNQUEUE_ONE], handled: true }],
+    ['…also once the turn has ended', false, [K.up], { effects: [UNQUEUE_ONE], handled: true }],
+    ['↑ with a draft is history, not the queue', true, [type('x'), K.up], { effects: [], handled: true }],
+    [
+      'Esc while busy takes them all back and goes on to interrupt',
+      true,
+      [K.esc],
+      { effects: [UNQUEUE_ALL], handled: false },
+    ],
+    ['Ctrl+C while busy too', true, [K.ctrlC], { effects: [UNQUEUE_ALL], handled: false }],
+  ])('%s', (_name, busy, events, expected) => {
+    const r = withQueue(busy, events)
+    expect(r.effects).toEqual(expected.effects)
+    expect(r.handled).toBe(expected.handled)
+  })
+
+  it('puts taken-back messages before the draft, with their images as chips of this prompt', () => {
+    const shot = { path: '/x/shot.png', url: 'data:image/png;base64,AAAA' }
+    const mine = { path: '/x/mine.png', url: 'data:image/png;base64,BBBB' }
+    const draft = reducePrompt(initialPrompt(), { type: 'image-loaded', image: mine }, env()).state
+    const r = withQueue(
+      true,
+      [{ type: 'unqueued', inputs: [{ text: 'first' }, { text: 'look at [Image #1]', images: [shot] }] }],
+      draft,
+    )
+    expect(r.state.editor.text).toBe('first\nlook at [Image #2]\n[Image #1]')
+    expect(r.state.images.get(2)).toEqual(shot)
+    expect(r.state.images.get(1)).toEqual(mine)
+    expect(r.state.imageCount).toBe(2)
+  })
+})

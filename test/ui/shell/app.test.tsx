@@ -42,6 +42,7 @@ function start(
     rows?: number
     store?: Store
     commands?: Omit<Parameters<typeof fakeCommands>[0], 'store'>
+    terminalInput?: boolean
   } = {},
 ) {
   const store = opts.store ?? makeStore(opts.actions ?? [], opts.mode)
@@ -69,6 +70,7 @@ function start(
     />,
     opts.columns ?? 120,
     opts.rows ?? 30,
+    { terminalInput: opts.terminalInput ?? false },
   )
   const waitFrame = (text: string) => waitFor(() => r.frame().includes(text), r.frame)
   const type = async (text: string) => {
@@ -228,20 +230,51 @@ describe('input', () => {
     r.instance.unmount()
   })
 
-  it('submits typed text that arrives in one chunk together with Enter', async () => {
-    const r = start()
+  it('submits typed text that arrives in one read together with Enter (the terminal stand-in splits it)', async () => {
+    const r = start({ terminalInput: true })
     r.stdin.write('fix the greeting please\r')
     await waitFor(() => submitted(r.commands).length === 1)
     expect(submitted(r.commands)[0]).toEqual({ text: 'fix the greeting please' })
     r.instance.unmount()
   })
 
-  it('Enter while busy still submits and says it is queued', async () => {
+  it('Enter while busy submits; the queued message shows above the prompt until it is sent', async () => {
     const r = start({ actions: BUSY })
     await r.type('also check the docs')
     r.stdin.write(KEYS.enter)
-    await r.waitFrame('Queued')
+    await waitFor(() => submitted(r.commands).length === 1)
     expect(submitted(r.commands)).toEqual([{ text: 'also check the docs' }])
+    // What the runtime does with it: it is queued, then sent at the next step.
+    r.store.dispatch({ type: 'queue/added', message: { id: 'q1', text: 'also check the docs', images: 0 } })
+    await r.waitFrame('⧗ also check the docs')
+    expect(r.frame()).toContain('1 queued for the next step · ↑ edits')
+    r.store.dispatch({ type: 'queue/removed', ids: ['q1'] })
+    await waitFor(() => !r.frame().includes('queued'), r.frame)
+    r.instance.unmount()
+  })
+
+  it('↑ takes a queued message back to edit; Esc while busy interrupts and puts it back in the prompt', async () => {
+    const queued = [{ text: 'first thought' }]
+    const r = start({ actions: BUSY, commands: { queued } })
+    r.store.dispatch({ type: 'queue/added', message: { id: 'q1', text: 'first thought', images: 0 } })
+    await r.waitFrame('⧗ first thought')
+    r.stdin.write(KEYS.up)
+    await r.waitFrame('❯ first thought')
+    expect(r.frame()).not.toContain('⧗')
+    expect(r.commands.named('interrupt')).toEqual([])
+
+    r.stdin.write(KEYS.ctrl('u'))
+    await r.waitFrame('❯  Message')
+    queued.push({ text: 'second thought' })
+    r.store.dispatch({ type: 'queue/added', message: { id: 'q2', text: 'second thought', images: 0 } })
+    await r.waitFrame('⧗ second thought')
+    await r.type('draft')
+    r.stdin.write(KEYS.esc)
+    await r.waitFrame('❯ second thought')
+    expect(r.frame()).toContain('draft')
+    expect(r.frame()).toContain('back in the prompt')
+    expect(r.commands.named('interrupt')).toEqual([[]])
+    expect(r.store.getState().queued).toEqual([])
     r.instance.unmount()
   })
 

@@ -64,6 +64,8 @@ export function fakeCommands(
     sessions?: SessionSummary[]
     preview?: CompactionPreview
     report?: ContextReport
+    /** What `unqueue` hands back, newest last; each call also drops the newest of `state.queued`. */
+    queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
     rewindReport?: (call: {
@@ -80,6 +82,13 @@ export function fakeCommands(
     calls,
     named: (name) => calls.filter((c) => c.name === name).map((c) => c.args),
     submit: (input: SubmitInput) => record('submit', [input]),
+    unqueue: () => {
+      record('unqueue', [])
+      const input = opts.queued?.pop() ?? null
+      const last = opts.store?.getState().queued.at(-1)
+      if (input && last) opts.store?.dispatch({ type: 'queue/removed', ids: [last.id] })
+      return input
+    },
     interrupt: () => record('interrupt', []),
     resolveConsent: (id, decision) => record('resolveConsent', [id, decision]),
     answerQuestion: (id, answer) => record('answerQuestion', [id, answer]),

@@ -11,6 +11,7 @@ import { CommandTableContext } from '../../../source/ui/commands/use-command-tab
 import { CommandsContext, StoreContext } from '../../../source/ui/hooks/use-store.js'
 import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
 import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
+import { createTerminalInput } from '../../../source/ui/keys/terminal-input.js'
 import { type Flash, type Overlay, type ShellApi, ShellContext } from '../../../source/ui/shell-context.js'
 
 export {
@@ -146,13 +147,30 @@ export class FakeStdin extends EventEmitter {
   unref() {}
 }
 
-/** Renders with ink itself at a given terminal size (ink-testing-library is always 100 columns). */
-export function renderSized(node: ReactElement, columns: number, rows: number) {
+/**
+ * Renders with ink itself at a given terminal size (ink-testing-library is always 100 columns). With
+ * `terminalInput`, Ink reads through the stand-in a real terminal gets (`createTerminalInput`: one key per
+ * read), so a write of several keys arrives as a terminal would deliver them.
+ */
+export function renderSized(
+  node: ReactElement,
+  columns: number,
+  rows: number,
+  opts: { terminalInput?: boolean } = {},
+) {
   const stdout = new FakeStdout(columns, rows)
   const stdin = new FakeStdin()
+  const inkStdin = opts.terminalInput
+    ? createTerminalInput({
+        stdin: stdin as unknown as NodeJS.ReadStream,
+        stdout: stdout as unknown as NodeJS.WriteStream,
+        mouse: false,
+        onMouse: () => {},
+      }).stdin
+    : (stdin as unknown as NodeJS.ReadStream)
   const instance = inkRender(node, {
     stdout: stdout as unknown as NodeJS.WriteStream,
-    stdin: stdin as unknown as NodeJS.ReadStream,
+    stdin: inkStdin,
     debug: true,
     exitOnCtrlC: false,
     patchConsole: false,

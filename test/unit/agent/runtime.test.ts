@@ -65,10 +65,56 @@ describe('Runtime', () => {
     runtime.submit({ text: 'first' })
     expect(runtime.isBusy()).toBe(true)
     runtime.submit({ text: 'also this' })
+    // The store shows it until it is sent.
+    expect(store.getState().queued).toMatchObject([{ text: 'also this', images: 0 }])
     await runtime.idle()
     expect(userTexts(1)).toEqual(['first', 'also this'])
     expect(store.getState().session.title).toBe('first')
     expect(server.requests).toHaveLength(2)
+    expect(store.getState().queued).toEqual([])
+  })
+
+  it('gives the newest queued message back on unqueue; nothing is left to send', async () => {
+    server = await startScriptedServer({
+      replies: [
+        { toolCalls: [{ name: 'Echo', arguments: { text: 'x' } }], chunkDelayMs: 20 },
+        { text: 'done' },
+      ],
+    })
+    const store = fresh()
+    const runtime = makeRuntime(store)
+    runtime.submit({ text: 'first' })
+    runtime.submit({ text: 'one' })
+    runtime.submit({ text: 'two' })
+    expect(runtime.unqueue()).toEqual({ text: 'two' })
+    expect(store.getState().queued.map((q) => q.text)).toEqual(['one'])
+    expect(runtime.unqueue()).toEqual({ text: 'one' })
+    expect(runtime.unqueue()).toBeNull()
+    await runtime.idle()
+    expect(userTexts(1)).toEqual(['first'])
+  })
+
+  it('after an interrupt a queued message is not sent: it waits and goes before the next message', async () => {
+    server = await startScriptedServer({
+      replies: [{ text: 'streaming…', hangAfterChunks: 1 }, { text: 'ok' }],
+    })
+    const store = fresh()
+    const runtime = makeRuntime(store)
+    runtime.submit({ text: 'first' })
+    await server.waitForRequests(1)
+    runtime.submit({ text: 'queued one' })
+    runtime.interrupt()
+    await runtime.idle()
+    expect(server.requests).toHaveLength(1)
+    expect(store.getState().queued.map((q) => q.text)).toEqual(['queued one'])
+    const notices = Object.values(store.getState().transcript.items).filter((i) => i.kind === 'notice')
+    expect(notices.at(-1)).toMatchObject({ text: expect.stringContaining('Your queued message waits') })
+
+    runtime.submit({ text: 'and now this' })
+    await runtime.idle()
+    expect(server.requests).toHaveLength(2)
+    expect(userTexts(1).slice(-2)).toEqual(['queued one', 'and now this'])
+    expect(store.getState().queued).toEqual([])
   })
 
   it('appends the plan-mode instruction as a message, never editing the system prompt', async () => {

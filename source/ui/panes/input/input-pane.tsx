@@ -3,7 +3,7 @@ import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
-import { PROMPT_HINT, PROMPT, separator } from './prompt-row.js'
+import { MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
 
@@ -32,7 +32,13 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
   const shownText = view.search ? view.searchMatch : view.editor.text
   const cursor = view.search ? shownText.length : view.editor.cursor
   const layout = layoutEditor(shownText, cursor, textWidth)
-  const fixed = 1 + (flash ? 1 : 0)
+  // Queued messages above the prompt, never more than a third of the pane (the editor comes first).
+  const queuedRows = Math.min(
+    view.queued.length > MAX_QUEUED_ROWS ? MAX_QUEUED_ROWS + 1 : view.queued.length,
+    Math.max(0, Math.floor((maxHeight - 2) / 3)),
+  )
+  const shownQueued = view.queued.length > queuedRows ? Math.max(0, queuedRows - 1) : queuedRows
+  const fixed = 1 + (flash ? 1 : 0) + queuedRows
   const popupRows = Math.min(view.items.length, MAX_POPUP, Math.max(0, maxHeight - fixed - 1))
   const editorRows = Math.max(1, Math.min(layout.rows.length, maxHeight - fixed - popupRows, 12))
   const window = visibleWindow(layout, editorRows)
@@ -50,8 +56,18 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
       <Text wrap="truncate" dimColor>
-        {separator(width, view.busy)}
+        {separator(width, view.busy, view.queued.length)}
       </Text>
+      {view.queued.slice(0, shownQueued).map((message) => (
+        <Text key={message.id} wrap="truncate" dimColor>
+          {queuedRow(message.text, message.images)}
+        </Text>
+      ))}
+      {queuedRows > shownQueued ? (
+        <Text wrap="truncate" dimColor>
+          {`  ⧗ … ${view.queued.length - shownQueued} more queued`}
+        </Text>
+      ) : null}
       {flash ? (
         <Text
           wrap="truncate"

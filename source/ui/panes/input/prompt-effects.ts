@@ -3,7 +3,7 @@
  * commands, the disk, $EDITOR, messages above the prompt. Results go back to the model as events. Plain
  * functions over injected dependencies, so they are tested without a renderer.
  */
-import type { ImageAttachment, RuntimeCommands } from '../../../agent/commands.js'
+import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../agent/commands.js'
 import type { FlashLevel } from '../../commands/command-context.js'
 import { expandPasteChips, findImagePaths, imageChip, imageChipNumbers, imagePathFrom } from './chips.js'
 import type { EditorResult } from './external-editor.js'
@@ -14,8 +14,6 @@ export interface PromptEffectDeps {
   commands: RuntimeCommands
   /** The session's directory: `@path` listings and relative image paths start there. */
   cwd(): string
-  /** A turn is running (a message sent now is queued). */
-  busy(): boolean
   flash(text: string, level?: FlashLevel): void
   hint(text: string): void
   clearFlash(): void
@@ -81,6 +79,18 @@ export function runPromptEffect(effect: PromptEffect, deps: PromptEffectDeps): v
     case 'open-rewind':
       deps.openRewind()
       return
+    case 'unqueue': {
+      const inputs: SubmitInput[] = []
+      for (let input = deps.commands.unqueue(); input; input = effect.all ? deps.commands.unqueue() : null)
+        inputs.unshift(input)
+      if (inputs.length === 0) return
+      deps.send({ type: 'unqueued', inputs })
+      if (effect.all)
+        deps.flash(
+          `${inputs.length === 1 ? 'Your queued message is' : `${inputs.length} queued messages are`} back in the prompt: Enter sends, Esc Esc clears`,
+        )
+      return
+    }
   }
 }
 
@@ -92,8 +102,6 @@ async function sendMessage(
   effect: Extract<PromptEffect, { type: 'send' }>,
   deps: PromptEffectDeps,
 ): Promise<void> {
-  // Asked before submitting: a message sent while idle starts a turn at once, which makes the app busy.
-  const queued = deps.busy()
   let text = effect.text
   const attached = new Map(effect.images)
   let count = effect.imageCount
@@ -112,5 +120,4 @@ async function sendMessage(
     .filter((img): img is ImageAttachment => img !== undefined)
   const expanded = expandPasteChips(text, effect.pastes)
   deps.commands.submit(chosen.length ? { text: expanded, images: chosen } : { text: expanded })
-  if (queued) deps.flash('Queued — it will be sent at the next step')
 }

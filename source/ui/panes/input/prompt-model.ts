@@ -4,7 +4,7 @@
  * submit and queueing all live here; no React, no I/O. Effects are plain data that the binding
  * (`use-prompt.ts`, through `prompt-effects.ts`) carries out, feeding results back as events.
  */
-import type { ImageAttachment } from '../../../agent/commands.js'
+import type { ImageAttachment, SubmitInput } from '../../../agent/commands.js'
 import { parseSlash } from '../../commands/command-table.js'
 import type { CommandName } from '../../keys/bindings.js'
 import { imageChip, isLargePaste, pasteChip } from './chips.js'
@@ -26,6 +26,7 @@ import {
   searchHistory,
 } from './history.js'
 import { mentionAtCursor, type PathCandidate } from './path-complete.js'
+import { restoreQueued } from './queue-restore.js'
 
 export interface SearchState {
   query: string
@@ -76,6 +77,8 @@ export type PromptEvent =
   | { type: 'image-loaded'; image: ImageAttachment }
   | { type: 'editor-closed'; text: string }
   | { type: 'paths-listed'; query: string; items: readonly PathCandidate[] }
+  /** Queued messages taken back out of the runtime's queue (oldest first): they go before the draft. */
+  | { type: 'unqueued'; inputs: readonly SubmitInput[] }
 
 export type PromptEffect =
   /** A slash command line, for the command table. */
@@ -102,12 +105,16 @@ export type PromptEffect =
   | { type: 'clear-flash' }
   /** Esc Esc on an empty, idle prompt. */
   | { type: 'open-rewind' }
+  /** Take the newest queued message (or all of them) back from the runtime, then send `unqueued`. */
+  | { type: 'unqueue'; all: boolean }
 
 export interface PromptEnv {
   /** A turn is running. */
   busy: boolean
   /** The conversation has turns to rewind to. */
   hasTurns?: boolean
+  /** Messages waiting in the runtime's queue. */
+  queued?: number
   /** Completion for text that starts with "/" (the command table). */
   slash: SlashCompleter
 }
@@ -194,6 +201,8 @@ function reduce(state: PromptState, event: PromptEvent, env: PromptEnv): PromptR
     }
     case 'editor-closed':
       return done({ ...state, editor: editorReducer(EMPTY_EDITOR, { type: 'set', text: event.text }) })
+    case 'unqueued':
+      return done(restoreQueued(state, event.inputs))
     case 'paths-listed':
       // A listing for a mention typed meanwhile past is dropped.
       if (event.query !== state.mentionQuery) return done(state)
@@ -309,6 +318,14 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
     const taken = popupKey(state, k, env)
     if (taken) return taken
   }
+  const queued = env.queued ?? 0
+  // Interrupting hands the queued messages back to the prompt, as Claude Code does: nothing is sent
+  // behind the user's back. The key goes on to the global handler, which interrupts.
+  if (env.busy && queued > 0 && (k.has('app.interrupt') || k.has('app.ctrlC')))
+    return { state, effects: [{ type: 'unqueue', all: true }], handled: false }
+  // ↑ on an empty prompt takes the last queued message back to edit (or drop) it.
+  if (queued > 0 && !editor.text && k.has('input.history.prev'))
+    return effect(state, { type: 'unqueue', all: false })
   if (k.has('app.ctrlC')) {
     if (env.busy || !editor.text) return done(state, false)
     return done(initialPrompt(state.history, state.paths))

@@ -2,8 +2,30 @@
 export const PROMPT = '❯ '
 export const PROMPT_HINT = 'Message · / commands · @ files · ! shell · ? keys'
 
-/** The rule above the prompt; while a turn runs it says what Enter and Esc do. */
-export function separator(width: number, busy: boolean): string {
-  const label = busy ? ' Enter queues your message · Esc interrupts ' : ''
+/**
+ * The rule above the prompt; while a turn runs it says what Enter and Esc do, and with messages queued
+ * what becomes of them.
+ */
+export function separator(width: number, busy: boolean, queued = 0): string {
+  const label =
+    queued > 0
+      ? busy
+        ? ` ${queued} queued for the next step · ↑ edits · Esc interrupts and returns ${queued === 1 ? 'it' : 'them'} `
+        : ` ${queued} queued: sent before your next message · ↑ edits `
+      : busy
+        ? ' Enter queues your message · Esc interrupts '
+        : ''
   return label + '─'.repeat(Math.max(0, width - label.length))
 }
+
+/** One queued message as a row above the prompt: its first line, and how many images go with it. */
+export function queuedRow(text: string, images: number): string {
+  const lines = text.split('\n')
+  const first = lines[0] ?? ''
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : ''
+  const pictures = images > 0 ? ` [${images} image${images === 1 ? '' : 's'}]` : ''
+  return `  ⧗ ${first}${more}${pictures}`
+}
+
+/** Queued messages shown at most; the rest are counted on one more row. */
+export const MAX_QUEUED_ROWS = 3

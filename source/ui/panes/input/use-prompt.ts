@@ -1,8 +1,8 @@
 import { useApp, usePaste } from 'ink'
 import { useContext, useMemo, useState, useSyncExternalStore } from 'react'
 import type { ImageAttachment } from '../../../agent/commands.js'
-import { selectIsBusy } from '../../../store/selectors.js'
-import type { State } from '../../../store/state.js'
+import { selectIsBusy, selectQueued } from '../../../store/selectors.js'
+import type { QueuedMessage, State } from '../../../store/state.js'
 import type { CommandContext } from '../../commands/command-context.js'
 import { runCommandLine } from '../../commands/command-table.js'
 import { useCommandList, useCommandTable } from '../../commands/use-command-table.js'
@@ -32,6 +32,8 @@ export interface PromptView {
   items: readonly CompletionItem[]
   popupIndex: number
   busy: boolean
+  /** Messages waiting for the next step (the runtime's queue). */
+  queued: readonly QueuedMessage[]
 }
 
 /** Holds the prompt's state outside React, so several keys arriving between two renders each see the last. */
@@ -69,6 +71,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const entries = useCommandList()
   const { suspendTerminal } = useApp()
   const busy = useStore(selectIsBusy)
+  const queued = useStore(selectQueued)
   const [prompt] = useState(createPromptStore)
   const state = useSyncExternalStore(prompt.subscribe, prompt.get)
   // biome-ignore lint/correctness/useExhaustiveDependencies: `entries` changes when the table does
@@ -76,7 +79,12 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
 
   const send = (event: PromptEvent): boolean => {
     const s = store.getState()
-    const result = reducePrompt(prompt.get(), event, { busy: isBusy(s), hasTurns: s.turns.length > 0, slash })
+    const result = reducePrompt(prompt.get(), event, {
+      busy: isBusy(s),
+      hasTurns: s.turns.length > 0,
+      queued: s.queued.length,
+      slash,
+    })
     prompt.set(result.state)
     for (const effect of result.effects) runPromptEffect(effect, deps)
     return result.handled
@@ -102,7 +110,6 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const deps: PromptEffectDeps = {
     commands,
     cwd: () => store.getState().session.cwd,
-    busy: () => isBusy(store.getState()),
     flash: shell.flash,
     hint: shell.hint,
     clearFlash: shell.clearFlash,
@@ -129,5 +136,6 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     items,
     popupIndex: Math.min(state.popupIndex, Math.max(0, items.length - 1)),
     busy,
+    queued,
   }
 }
