@@ -187,6 +187,9 @@ export async function executeCall(
       deps.dispatch({ type: 'phase/changed', phase: 'awaiting-user' })
       deps.hooks?.notify('permission_prompt', `agent-tui needs your permission to use ${tool.name}`)
       const preview = await tool.preview(args, ctx)
+      // A protected write is never opened by a rule: saving one ("for the session", "always") would do
+      // nothing, so the prompt offers only "allow once" for it.
+      const editsRule = verdict.protectedWrite ? undefined : deps.gate.sessionEditsRule?.(tool.name, target)
       const decision = await deps.gate.request(
         {
           callId: call.id,
@@ -196,6 +199,8 @@ export async function executeCall(
           reason: verdict.reason,
           preview,
           suggestedRule,
+          ...(verdict.protectedWrite ? { protectedWrite: true } : {}),
+          ...(editsRule ? { sessionEditsRule: editsRule } : {}),
           target,
           readOnly,
         },

@@ -40,6 +40,11 @@ export interface PermissionGate {
   resolveTarget(target: PermissionTarget): Promise<PermissionTarget>
   check(input: GateCheck): GateVerdict
   suggestRule(tool: string, target: PermissionTarget): string
+  /**
+   * The session rule "allow all edits this session" would add for this call (an edit inside the workspace),
+   * or undefined when that choice makes no sense for it.
+   */
+  sessionEditsRule?(tool: string, target: PermissionTarget): string | undefined
   /** Whether anyone can answer a prompt (false in headless/ci: "ask" becomes a denial). */
   canAsk(): boolean
   request(req: GateRequest, signal: AbortSignal): Promise<ConsentDecision>

@@ -178,16 +178,21 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
       const entry = settle(id, decision)
       if (!entry) return false
       if (decision.kind !== 'session' && decision.kind !== 'always') return true
+      // No rule opens a protected write: a grant for one would be saved and do nothing.
+      if (entry.request.protectedWrite) return true
+      const edits = decision.kind === 'session' && decision.scope === 'edits'
+      const text = edits ? entry.request.sessionEditsRule : entry.request.suggestedRule
+      if (text === undefined) return true
       let rule: Rule
       try {
         const source = decision.kind === 'always' ? (opts.alwaysSource ?? SESSION_SOURCE) : SESSION_SOURCE
-        rule = parseRule(entry.request.suggestedRule, source)
+        rule = parseRule(text, source)
       } catch (err) {
         dispatch({
           type: 'notice/added',
           id: newId(),
           level: 'warn',
-          text: `could not remember ${entry.request.suggestedRule}: ${(err as Error).message}`,
+          text: `could not remember ${text}: ${(err as Error).message}`,
         })
         return true
       }

@@ -36,6 +36,8 @@ export type ToolDisplay =
   | { kind: 'todos'; todos: Todo[] }
   | { kind: 'task'; taskId: string; status: TaskStatus; output?: string }
   | { kind: 'text'; text: string }
+  /** A plan put to the user (ExitPlanMode): what they decided, and the plan itself, kept in the transcript. */
+  | { kind: 'plan'; verdict: string; plan: string }
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed'
 
@@ -89,12 +91,17 @@ export interface ConsentRequest {
   preview: ConsentPreview
   /** The exact rule "allow always" would save, e.g. `Bash(npm test *)`. */
   suggestedRule: string
+  /** A write to a protected path: no rule opens it, so only "allow once" and deny are offered. */
+  protectedWrite?: boolean
+  /** What "allow all edits this session" grants (edits inside the workspace), when it is offered. */
+  sessionEditsRule?: string
   createdAt: number
 }
 
 export type ConsentDecision =
   | { kind: 'once'; note?: string }
-  | { kind: 'session'; note?: string }
+  /** `scope: 'edits'`: the request's `sessionEditsRule` instead of its suggested rule. */
+  | { kind: 'session'; note?: string; scope?: 'edits' }
   | { kind: 'always'; note?: string }
   | { kind: 'deny'; note?: string }
 

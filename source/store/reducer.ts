@@ -122,8 +122,9 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       const existing = state.transcript.items[action.callId]
       const base =
         existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
+      const { waiting: _waiting, ...settled } = base
       const item: TranscriptItem = {
-        ...base,
+        ...settled,
         summary: action.summary,
         status: action.status,
         durationMs: action.durationMs,
@@ -282,29 +283,33 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     case 'consent/requested':
       return {
-        ...state,
+        ...markWaiting(state, action.request.callId, 'approval'),
         consent: {
           queue: [...state.consent.queue, action.request.id],
           byId: { ...state.consent.byId, [action.request.id]: action.request },
         },
       }
     case 'consent/resolved': {
-      if (!state.consent.byId[action.id]) return state
+      const request = state.consent.byId[action.id]
+      if (!request) return state
       const { [action.id]: _gone, ...byId } = state.consent.byId
-      return { ...state, consent: { queue: state.consent.queue.filter((id) => id !== action.id), byId } }
+      const consent = { queue: state.consent.queue.filter((id) => id !== action.id), byId }
+      return { ...markWaiting(state, request.callId, undefined), consent }
     }
     case 'question/requested':
       return {
-        ...state,
+        ...markWaiting(state, action.request.callId, 'answer'),
         questions: {
           queue: [...state.questions.queue, action.request.id],
           byId: { ...state.questions.byId, [action.request.id]: action.request },
         },
       }
     case 'question/resolved': {
-      if (!state.questions.byId[action.id]) return state
+      const request = state.questions.byId[action.id]
+      if (!request) return state
       const { [action.id]: _gone, ...byId } = state.questions.byId
-      return { ...state, questions: { queue: state.questions.queue.filter((id) => id !== action.id), byId } }
+      const questions = { queue: state.questions.queue.filter((id) => id !== action.id), byId }
+      return { ...markWaiting(state, request.callId, undefined), questions }
     }
     case 'trust/requested':
       return { ...state, trust: action.request }
@@ -343,6 +348,14 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     default:
       return state
   }
+}
+
+/** Marks (or clears) the tool card of `callId` as waiting on the user; other items are left alone. */
+function markWaiting(state: State, callId: string, waiting: ToolItem['waiting']): State {
+  const item = state.transcript.items[callId]
+  if (item?.kind !== 'tool' || item.waiting === waiting) return state
+  const { waiting: _was, ...rest } = item
+  return putItem(state, waiting ? { ...rest, waiting } : rest)
 }
 
 function newToolItem(id: string, name: string, summary: string): ToolItem {

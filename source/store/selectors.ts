@@ -34,6 +34,9 @@ export function selectActiveConsent(s: State): ConsentRequest | undefined {
 
 export const selectConsentQueueLength = (s: State) => s.consent.queue.length
 
+/** A permission prompt, question or plan approval waits for the user's answer. */
+export const selectWaitsForUser = (s: State) => s.consent.queue.length > 0 || s.questions.queue.length > 0
+
 export function selectActiveQuestion(s: State): QuestionRequest | undefined {
   const id = s.questions.queue[0]
   return id === undefined ? undefined : s.questions.byId[id]

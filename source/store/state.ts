@@ -40,6 +40,8 @@ export type TranscriptItem =
       masked: boolean
       /** Kept verbatim by masking and compaction. */
       pinned?: boolean
+      /** The call waits on the user: its permission prompt, or its question / plan dialog. */
+      waiting?: 'approval' | 'answer'
     }
   | { kind: 'notice'; id: string; level: NoticeLevel; text: string }
   /** A hook's run worth showing: one line, and the command and its output under Ctrl+O. */

@@ -74,21 +74,29 @@ export const exitPlanModeTool = defineTool<ExitPlanModeArgs>({
         forModel: feedback
           ? `The user wants to keep planning. Their feedback: ${JSON.stringify(feedback)}\nYou are still in plan mode: revise the plan accordingly (research more if needed), then call ExitPlanMode again.`
           : 'The user wants to keep planning and gave no feedback. You are still in plan mode: ask what should change, or refine the plan and call ExitPlanMode again.',
-        display: { kind: 'text', text: feedback ? `Keep planning: ${feedback}` : 'Keep planning' },
+        display: {
+          kind: 'plan',
+          verdict: feedback ? `Keep planning: ${feedback}` : 'Keep planning',
+          plan: args.plan,
+        },
       }
     }
     const next = answer.decision === 'approve-auto' ? 'auto' : 'safe'
     if (!ctx.switchMode) {
       return {
         forModel: `The user approved the plan, but this session cannot switch modes by itself; you are still in plan mode. Ask the user to switch modes (Shift+Tab) before you make changes.${feedbackLine(answer.feedback)}`,
-        display: { kind: 'text', text: 'Plan approved (mode unchanged)' },
+        display: { kind: 'plan', verdict: 'Plan approved (mode unchanged)', plan: args.plan },
       }
     }
     const change = ctx.switchMode(next)
     if (change && !change.ok) {
       return {
         forModel: `The user approved the plan, but the mode could not be switched (${change.reason}); you are still in plan mode. Ask the user to switch modes (Shift+Tab) before you make changes.${feedbackLine(answer.feedback)}`,
-        display: { kind: 'text', text: `Plan approved (mode unchanged: ${change.reason})` },
+        display: {
+          kind: 'plan',
+          verdict: `Plan approved (mode unchanged: ${change.reason})`,
+          plan: args.plan,
+        },
       }
     }
     const how =
@@ -97,7 +105,7 @@ export const exitPlanModeTool = defineTool<ExitPlanModeArgs>({
         : 'You are now in safe mode: each file edit and command will ask the user for approval.'
     return {
       forModel: `The user approved the plan. ${how} Start implementing it now, step by step.${feedbackLine(answer.feedback)}`,
-      display: { kind: 'text', text: `Plan approved — ${next} mode` },
+      display: { kind: 'plan', verdict: `Plan approved — ${next.toUpperCase()} mode`, plan: args.plan },
     }
   },
 })

@@ -4,7 +4,9 @@ import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
 import { resolveTarget } from '../permissions/real-path.js'
-import { type Rule, suggestRule } from '../permissions/rules.js'
+import { type Rule, ruleCoversTool, suggestRule } from '../permissions/rules.js'
+import { isAbsolute, relative } from 'node:path'
+import type { PermissionTarget } from '../permissions/target.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision } from '../store/domain.js'
 
@@ -68,6 +70,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     check,
     allowsNow: (call) => check(call).decision === 'allow',
     suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),
+    sessionEditsRule: (tool, target) => sessionEditsRule(tool, target, workspace),
     canAsk: () => opts.interactive,
     request: (req, signal) => broker.request(req, signal),
     resolve: (id, decision) => {
@@ -102,4 +105,14 @@ function hookAllowRules(tool: string): Rule[] {
 
 function view(rule: Rule): RuleView {
   return { text: rule.text, source: rule.source ?? 'unknown' }
+}
+
+/** Every edit in the workspace (the Edit family, never a protected path: those ask whatever the rules). */
+export const SESSION_EDITS_RULE = 'Edit(**)'
+
+/** "Allow all edits this session" is offered for an edit whose real path lies in the workspace. */
+function sessionEditsRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
+  if (target.kind !== 'path' || !ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
+  const rel = relative(workspace, target.real ?? target.path)
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? SESSION_EDITS_RULE : undefined
 }

@@ -121,11 +121,27 @@ const DEFAULTS = {
   'consent.once': { context: 'consent', keys: ['1', 'y'], description: 'Allow once' },
   'consent.session': { context: 'consent', keys: ['2', 'a'], description: 'Allow for this session' },
   'consent.always': { context: 'consent', keys: ['3', 'A'], description: 'Always allow (saves the rule)' },
+  'consent.edits': {
+    context: 'consent',
+    keys: ['4', 'e'],
+    description: 'Allow all edits in the workspace this session (edit prompts)',
+  },
   'consent.deny': { context: 'consent', keys: ['escape', 'n'], description: 'Deny' },
   'consent.note': { context: 'consent', keys: ['tab'], description: 'Add a note to the answer' },
   'consent.select': { context: 'consent', keys: ['enter'], description: 'Pick the highlighted option' },
   'consent.prev': { context: 'consent', keys: ['left', 'up'], description: 'Previous option' },
   'consent.next': { context: 'consent', keys: ['right', 'down'], description: 'Next option' },
+  'consent.expand': {
+    context: 'consent',
+    keys: ['ctrl+o'],
+    description: 'Show the whole preview (diff, command) or go back',
+  },
+  'consent.scrollUp': { context: 'consent', keys: ['pageup'], description: 'Scroll the whole preview up' },
+  'consent.scrollDown': {
+    context: 'consent',
+    keys: ['pagedown'],
+    description: 'Scroll the whole preview down',
+  },
   'question.up': { context: 'question', keys: ['up'], description: 'Previous option' },
   'question.down': { context: 'question', keys: ['down'], description: 'Next option' },
   'question.toggle': {

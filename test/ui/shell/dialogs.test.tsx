@@ -34,13 +34,15 @@ describe('ConsentPrompt', () => {
   it('shows tool, risk, summary, reason, the full command and the rule "always" saves', () => {
     const r = renderConsent(consent('c1'))
     const frame = r.frame()
-    expect(frame).toContain('Bash (exec) Run npm test')
+    expect(frame).toContain('Bash Run npm test (exec)')
     expect(frame).toContain('Why: SAFE mode asks before running commands')
     expect(frame).toContain('$ npm test -- --run')
     expect(frame).toContain('1 Allow once')
-    expect(frame).toContain('2 Allow for session')
-    expect(frame).toContain('3 Always allow: Bash(npm test *) (saved to .agent-tui/settings.local.json)')
+    expect(frame).toContain('2 Allow Bash(npm test *) for this session')
+    expect(frame).toContain('3 Always allow Bash(npm test *) (saved to .agent-tui/settings.local.json)')
     expect(frame).toContain('Esc Deny')
+    // Not an edit: no "all edits" choice.
+    expect(frame).not.toContain('all edits')
     r.unmount()
   })
 
@@ -85,7 +87,7 @@ describe('ConsentPrompt', () => {
     expect(frame).toContain('src/a.ts')
     expect(frame).toMatch(/\d -old line/)
     expect(frame).toMatch(/\d \+new line/)
-    expect(frame).toContain('Always allow: Edit(src/**)')
+    expect(frame).toContain('Always allow Edit(src/**)')
     r.unmount()
   })
 
@@ -118,7 +120,7 @@ describe('ConsentPrompt', () => {
     )
     expect(r.frame()).toContain('http://intranet.test:3000/admin')
     expect(r.frame()).toContain('⚠ intranet.test resolves to 127.0.0.1, a loopback address (this machine)')
-    expect(r.frame()).toContain('Always allow: WebFetch(domain:intranet.test)')
+    expect(r.frame()).toContain('Always allow WebFetch(domain:intranet.test)')
     r.unmount()
   })
 
@@ -140,10 +142,93 @@ describe('ConsentPrompt', () => {
     r.unmount()
   })
 
+  it('names the tool once in the header (the summary starts with it)', () => {
+    const r = renderConsent(consent('c1', { tool: 'Write', risk: 'edit', summary: 'Write colours.txt' }))
+    expect(r.frame()).toContain('Write colours.txt (edit)')
+    expect(r.frame()).not.toContain('Write Write')
+    r.unmount()
+  })
+
+  it('a protected write offers only "allow once" and deny; 2 and 3 do nothing', async () => {
+    const r = renderConsent(
+      consent('c1', {
+        tool: 'Edit',
+        risk: 'edit',
+        summary: 'Edit .git/config',
+        reason: 'writes to .git/ always ask',
+        preview: { kind: 'diff', path: '.git/config', diff: '@@ -1 +1 @@\n-a\n+b\n' },
+        suggestedRule: 'Edit(.git/**)',
+        protectedWrite: true,
+      }),
+    )
+    const frame = r.frame()
+    expect(frame).toContain('1 Allow once')
+    expect(frame).toContain('Esc Deny')
+    expect(frame).not.toContain('for this session')
+    expect(frame).not.toContain('Always allow')
+    r.stdin.write('3')
+    r.stdin.write('2')
+    r.stdin.write('1')
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')).toEqual([['c1', { kind: 'once' }]])
+    r.unmount()
+  })
+
+  it('an edit offers "allow all edits this session" (4 or e) beside the per-file rule', async () => {
+    const edit = consent('c1', {
+      tool: 'Edit',
+      risk: 'edit',
+      summary: 'Edit src/a.ts',
+      preview: { kind: 'diff', path: 'src/a.ts', diff: '@@ -1 +1 @@\n-a\n+b\n' },
+      suggestedRule: 'Edit(src/**)',
+      sessionEditsRule: 'Edit(**)',
+    })
+    for (const key of ['4', 'e']) {
+      const r = renderConsent(edit)
+      expect(r.frame()).toContain('2 Allow Edit(src/**) for this session')
+      expect(r.frame()).toContain('4 Allow all edits in the workspace this session')
+      r.stdin.write(key)
+      await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+      expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'session', scope: 'edits' }])
+      r.unmount()
+    }
+  })
+
+  it('Ctrl+O shows the whole diff, PgUp/PgDn scroll it, and the keys still answer', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `+line ${i + 1}`)
+    const diff = `@@ -0,0 +1,60 @@\n${lines.join('\n')}\n`
+    const r = renderConsent(
+      consent('c1', {
+        tool: 'Write',
+        risk: 'edit',
+        summary: 'Write big.txt',
+        preview: { kind: 'diff', path: 'big.txt', diff },
+        suggestedRule: 'Edit(big.txt)',
+      }),
+    )
+    expect(r.frame()).toMatch(/… \+\d+ more lines · Ctrl\+O to see all/)
+    expect(r.frame()).not.toContain('+line 60')
+    r.stdin.write(KEYS.ctrl('o'))
+    await waitFor(() => r.frame().includes('PgUp/PgDn scroll'), r.frame)
+    // The opened preview has the prompt's room: the reason and option rows give way to it.
+    expect(r.frame()).not.toContain('Why:')
+    for (let i = 0; i < 5; i++) r.stdin.write(KEYS.pageDown)
+    await waitFor(() => r.frame().includes('+line 60'), r.frame)
+    expect(r.frame()).toMatch(/lines \d+–62 of 62/)
+    r.stdin.write(KEYS.pageUp)
+    await waitFor(() => !r.frame().includes('+line 60'), r.frame)
+    r.stdin.write(KEYS.ctrl('o'))
+    await waitFor(() => r.frame().includes('Why:'), r.frame)
+    r.stdin.write('1')
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'once' }])
+    r.unmount()
+  })
+
   it('arrows move the selection and Enter picks it', async () => {
     const r = renderConsent(consent('c1'))
     r.stdin.write(KEYS.down)
-    await waitFor(() => r.frame().includes('❯ 2 Allow for session'), r.frame)
+    await waitFor(() => r.frame().includes('❯ 2 Allow Bash(npm test *) for this session'), r.frame)
     r.stdin.write(KEYS.down)
     r.stdin.write(KEYS.down)
     await waitFor(() => r.frame().includes('❯ Esc Deny'), r.frame)
@@ -320,9 +405,10 @@ describe('PlanDialog', () => {
     expect(frame).toContain('Plan ready for approval')
     expect(frame).toContain('Add the route')
     expect(frame).toContain('Write tests')
-    expect(frame).toContain('❯ 1. Approve, switch to AUTO')
-    expect(frame).toContain('2. Approve, stay in SAFE')
-    expect(frame).toContain('3. Keep planning')
+    // Each option says the mode it leads to: approving always leaves PLAN.
+    expect(frame).toContain('❯ 1. Approve and switch to AUTO (edits run without asking)')
+    expect(frame).toContain('2. Approve and switch to SAFE (each edit and command asks first)')
+    expect(frame).toContain('3. Keep planning (stay in PLAN)')
     r.unmount()
   })
 

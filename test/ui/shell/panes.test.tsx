@@ -129,6 +129,26 @@ describe('StatusBar', () => {
     r.unmount()
   })
 
+  it('says "waiting for you" while a question or plan approval waits inside a running tool', async () => {
+    const store = makeStore([
+      { type: 'turn/started', turnId: 't1', at: Date.now() },
+      { type: 'phase/changed', phase: 'tools' },
+    ])
+    const r = renderPane(<StatusBar theme={theme} width={100} contextLimit={1000} />, {
+      store,
+      commands: fakeCommands(),
+    })
+    await waitFor(() => r.frame().includes('running tools'), r.frame)
+    store.dispatch({
+      type: 'question/requested',
+      request: { id: 'q1', kind: 'plan', callId: 'x', plan: 'do it', createdAt: 0 },
+    })
+    await waitFor(() => r.frame().includes('waiting for you'), r.frame)
+    store.dispatch({ type: 'question/resolved', id: 'q1' })
+    await waitFor(() => r.frame().includes('running tools'), r.frame)
+    r.unmount()
+  })
+
   it('drops low-priority segments instead of wrapping on narrow terminals', () => {
     const r = renderPane(<StatusBar theme={theme} width={30} contextLimit={1000} />, {
       store: makeStore(),

@@ -101,6 +101,63 @@ describe('renderItemLines', () => {
     expect(lines(own)[0]).toBe('◌ Read · running…')
   })
 
+  it('says a card waits for approval or an answer, not "running…", while its prompt or dialog is open', () => {
+    const started: Action = {
+      type: 'tool/started',
+      callId: 'w1',
+      name: 'Write',
+      summary: 'Write a.txt',
+      at: 0,
+    }
+    const request = {
+      id: 'c1',
+      callId: 'w1',
+      tool: 'Write',
+      risk: 'edit' as const,
+      summary: 'Write a.txt',
+      reason: 'safe mode asks before edits',
+      preview: { kind: 'none' as const },
+      suggestedRule: 'Edit(a.txt)',
+      createdAt: 0,
+    }
+    const waiting = tool([started, { type: 'consent/requested', request }], 'w1')
+    expect(lines(waiting)[0]).toBe('◌ Write a.txt · waiting for approval')
+    const answered = tool(
+      [started, { type: 'consent/requested', request }, { type: 'consent/resolved', id: 'c1' }],
+      'w1',
+    )
+    expect(lines(answered)[0]).toBe('◌ Write a.txt · running…')
+    const asking = tool(
+      [
+        {
+          type: 'tool/started',
+          callId: 'q1',
+          name: 'AskUserQuestion',
+          summary: 'AskUserQuestion Colour',
+          at: 0,
+        },
+        {
+          type: 'question/requested',
+          request: { id: 'q', kind: 'plan', callId: 'q1', plan: 'x', createdAt: 0 },
+        },
+      ],
+      'q1',
+    )
+    expect(lines(asking)[0]).toBe('◌ AskUserQuestion Colour · waiting for your answer')
+  })
+
+  it('keeps a plan put to the user in the transcript: the decision and the plan as Markdown', () => {
+    const plan = '# Plan\n\n1. Add the route\n2. Write tests'
+    const item = tool(
+      finished('p', 'done', { display: { kind: 'plan', verdict: 'Plan approved — AUTO mode', plan } }),
+      'p',
+    )
+    const out = lines(item)
+    expect(out[1]).toBe('  ⎿ Plan approved — AUTO mode')
+    expect(out.join('\n')).toContain('Add the route')
+    expect(out.join('\n')).toContain('Write tests')
+  })
+
   it('marks each final status with its glyph and duration', () => {
     expect(lines(tool(finished('t', 'done'), 't'))[0]).toBe('✓ Bash npm test · 1.5s')
     expect(lines(tool(finished('t', 'error', { content: 'boom' }), 't'))).toEqual([

@@ -163,6 +163,53 @@ describe('createConsentBroker', () => {
     await outside
   })
 
+  it('"allow all edits this session" grants the request\'s edits rule and settles every pending edit', async () => {
+    const { broker } = setup()
+    const signal = new AbortController().signal
+    const edit = (path: string): ConsentRequestInput => ({
+      callId: path,
+      tool: path.endsWith('.ipynb') ? 'NotebookEdit' : 'Write',
+      risk: 'edit',
+      summary: path,
+      reason: 'safe mode asks before edits',
+      preview: { kind: 'diff', path, diff: '' },
+      suggestedRule: 'Edit(source/**)',
+      sessionEditsRule: 'Edit(**)',
+    })
+    const first = broker.request(edit('/w/source/a.ts'), signal)
+    const elsewhere = broker.request(edit('/w/test/c.ts'), signal)
+    const notebook = broker.request(edit('/w/n.ipynb'), signal)
+    broker.resolve('id1', { kind: 'session', scope: 'edits' })
+    await expect(first).resolves.toEqual({ kind: 'session', scope: 'edits' })
+    await expect(elsewhere).resolves.toEqual({ kind: 'once' })
+    await expect(notebook).resolves.toEqual({ kind: 'once' })
+    expect(broker.sessionRules().map((r) => r.text)).toEqual(['Edit(**)'])
+  })
+
+  it('a protected write is allowed once whatever the answer: no rule is granted or saved for it', async () => {
+    const saved: string[] = []
+    const { broker } = setup({ onAlways: (rule) => void saved.push(rule) })
+    const signal = new AbortController().signal
+    const write = broker.request(
+      {
+        callId: 'g',
+        tool: 'Edit',
+        risk: 'edit',
+        summary: '.git/config',
+        reason: 'writes to .git/ always ask',
+        preview: { kind: 'diff', path: '/w/.git/config', diff: '' },
+        suggestedRule: 'Edit(.git/**)',
+        protectedWrite: true,
+      },
+      signal,
+    )
+    broker.resolve('id1', { kind: 'always' })
+    await expect(write).resolves.toEqual({ kind: 'always' })
+    expect(broker.sessionRules()).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(saved).toEqual([])
+  })
+
   it('an always grant persists the rule once', async () => {
     const saved: string[] = []
     const { broker } = setup({ onAlways: (rule) => void saved.push(rule) })

@@ -37,6 +37,8 @@ describe('ExitPlanMode', () => {
     expect(user.seen[0]).toMatchObject({ kind: 'plan', plan })
     expect(result.forModel).toContain('The user approved the plan. You are now in auto mode')
     expect(result.forModel).toContain('Start implementing it now')
+    // The approved plan stays in the transcript with what was decided.
+    expect(result.display).toEqual({ kind: 'plan', verdict: 'Plan approved — AUTO mode', plan })
   })
 
   it('approve-safe switches to safe mode, where edits ask', async () => {
@@ -64,8 +66,9 @@ describe('ExitPlanMode', () => {
     expect(result.forModel).toContain('the mode could not be switched (auto mode is off here)')
     expect(result.forModel).toContain('you are still in plan mode')
     expect(result.display).toEqual({
-      kind: 'text',
-      text: 'Plan approved (mode unchanged: auto mode is off here)',
+      kind: 'plan',
+      verdict: 'Plan approved (mode unchanged: auto mode is off here)',
+      plan,
     })
   })
 

@@ -1,5 +1,5 @@
 import wrapAnsi from 'wrap-ansi'
-import type { ConsentDecision, ConsentPreview } from '../../../store/domain.js'
+import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../../../store/domain.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
 import type { Theme } from '../../components/theme.js'
 import { shortenPath } from '../status/format.js'
@@ -7,18 +7,37 @@ import { shortenPath } from '../status/format.js'
 /** Where "always allow" rules are written (SPEC §2). */
 export const LOCAL_SETTINGS_PATH = '.agent-tui/settings.local.json'
 
-export type ConsentChoice = ConsentDecision['kind']
+/** The prompt's answers; `edits` is "allow all edits this session". */
+export type ConsentChoice = 'once' | 'session' | 'always' | 'edits' | 'deny'
 
-export const CONSENT_CHOICES: readonly ConsentChoice[] = ['once', 'session', 'always', 'deny']
+/**
+ * The answers a request offers, in the order shown. A protected write gets only "allow once" and deny: no
+ * rule opens it, so a saved one would do nothing. "All edits" is offered for edits inside the workspace.
+ */
+export function consentChoices(request: ConsentRequest): ConsentChoice[] {
+  if (request.protectedWrite) return ['once', 'deny']
+  return ['once', 'session', 'always', ...(request.sessionEditsRule ? (['edits'] as const) : []), 'deny']
+}
 
-export function choiceLabel(choice: ConsentChoice, rule: string): string {
+export function decisionFor(choice: ConsentChoice, note?: string): ConsentDecision {
+  const withNote = note ? { note } : {}
+  if (choice === 'edits') return { kind: 'session', scope: 'edits', ...withNote }
+  return { kind: choice, ...withNote }
+}
+
+/** The option's label; the "always" one names the rule and where it is saved (dim, it may wrap). */
+export function choiceLabel(choice: ConsentChoice, rule: string, theme?: Theme): string {
   switch (choice) {
     case 'once':
       return '1 Allow once'
     case 'session':
-      return '2 Allow for session'
-    case 'always':
-      return `3 Always allow: ${rule} (saved to ${LOCAL_SETTINGS_PATH})`
+      return `2 Allow ${rule} for this session`
+    case 'always': {
+      const where = `(saved to ${LOCAL_SETTINGS_PATH})`
+      return `3 Always allow ${rule} ${theme ? theme.dim(where) : where}`
+    }
+    case 'edits':
+      return '4 Allow all edits in the workspace this session'
     case 'deny':
       return 'Esc Deny'
   }
@@ -35,47 +54,74 @@ function sandboxLine(
   return theme.notice.info(`⛨ sandbox: writes only in workspace and /tmp; .git/ read-only; ${network}`)
 }
 
-function wrap(text: string, width: number): string[] {
+/** A call's summary without the tool's name in front ("Write a.txt" → "a.txt"): the header shows the name once. */
+export function summaryAfterName(tool: string, summary: string): string {
+  const oneLine = summary.replace(/\s*\n\s*/g, ' ').trim()
+  if (!oneLine.startsWith(tool)) return oneLine
+  const rest = oneLine.slice(tool.length)
+  return /^(?::\s*|\s+|$)/.test(rest) ? rest.replace(/^:?\s*/, '') : oneLine
+}
+
+export function wrap(text: string, width: number): string[] {
   return wrapAnsi(text, Math.max(1, width), { hard: true, trim: false }).split('\n')
 }
 
+/** Preview lines rendered at most: a diff beyond this is summarised rather than laid out whole. */
+export const PREVIEW_LINE_CAP = 2000
+
 /**
- * The preview block as styled lines: the full command for Bash, a coloured diff for edits, the URL for
- * fetches, the JSON arguments otherwise. At most `maxLines` lines; the last says what was cut.
+ * The whole preview block as styled lines: the full command for Bash, a coloured diff for edits, the URL
+ * for fetches, the JSON arguments otherwise. `previewWindow` picks what fits.
  */
-export function previewLines(
-  preview: ConsentPreview,
-  width: number,
-  maxLines: number,
-  theme: Theme,
-): string[] {
-  if (maxLines <= 0) return []
-  let lines: string[]
+export function previewLines(preview: ConsentPreview, width: number, theme: Theme): string[] {
   switch (preview.kind) {
     case 'command':
-      lines = [
+      return [
         ...preview.command.split('\n').flatMap((line, i) => wrap(`${i === 0 ? '$ ' : '  '}${line}`, width)),
         theme.dim(`in ${shortenPath(preview.cwd, Math.max(10, width - 3))}`),
         ...(preview.sandbox ? wrap(sandboxLine(preview.sandbox, theme), width) : []),
       ]
-      break
     case 'diff':
-      lines = [
+      return [
         theme.bold(preview.path),
-        ...renderDiffLines(preview.diff, width, { maxLines: Math.max(1, maxLines - 1), theme }),
+        ...renderDiffLines(preview.diff, width, { maxLines: PREVIEW_LINE_CAP, theme }),
       ]
-      break
-    case 'url':
-      lines = wrap(theme.link(preview.url), width)
+    case 'url': {
+      const lines = wrap(theme.link(preview.url), width)
       if (preview.address) lines.push(...wrap(theme.notice.warn(`⚠ ${preview.address}`), width))
-      break
+      return lines
+    }
     case 'json':
-      lines = preview.text.split('\n').flatMap((line) => wrap(line, width))
-      break
+      return preview.text.split('\n').flatMap((line) => wrap(line, width))
     case 'none':
       return []
   }
-  if (lines.length <= maxLines) return lines
-  const rest = lines.length - maxLines + 1
-  return [...lines.slice(0, maxLines - 1), theme.dim(`… +${rest} more line${rest === 1 ? '' : 's'}`)]
+}
+
+/**
+ * At most `rows` lines of the preview starting at `top`. When it does not all fit, the last row says what
+ * is left and how to see it: Ctrl+O opens the whole preview, where PgUp/PgDn scroll.
+ */
+export function previewWindow(
+  lines: readonly string[],
+  top: number,
+  rows: number,
+  expanded: boolean,
+  theme: Theme,
+): string[] {
+  if (rows <= 0) return []
+  if (lines.length <= rows) return [...lines]
+  const body = Math.max(0, rows - 1)
+  const start = Math.max(0, Math.min(top, lines.length - body))
+  const shown = lines.slice(start, start + body)
+  const below = lines.length - start - shown.length
+  const note = expanded
+    ? `lines ${start + 1}–${start + shown.length} of ${lines.length} · PgUp/PgDn scroll · Ctrl+O collapse`
+    : `… +${below} more line${below === 1 ? '' : 's'} · Ctrl+O to see all`
+  return [...shown, theme.dim(note)]
+}
+
+/** The largest `top` for a window of `rows` rows (the last row is the note). */
+export function maxPreviewTop(total: number, rows: number): number {
+  return total <= rows ? 0 : Math.max(0, total - Math.max(1, rows - 1))
 }

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink'
+import { useMemo } from 'react'
 import stringWidth from 'string-width'
 import type { ConsentRequest } from '../../../store/domain.js'
 import { selectActiveConsent, selectConsentQueueLength } from '../../../store/selectors.js'
@@ -8,7 +9,17 @@ import { KEY_PRIORITY, type KeyEvent, useKeyHandler } from '../../keys/dispatche
 import { useKeyState } from '../../keys/use-key-state.js'
 import { EMPTY_EDITOR, type EditorState } from '../input/editor-state.js'
 import { editLineField, LineField } from '../input/line-field.js'
-import { CONSENT_CHOICES, type ConsentChoice, choiceLabel, previewLines } from './consent-lines.js'
+import {
+  type ConsentChoice,
+  choiceLabel,
+  consentChoices,
+  decisionFor,
+  maxPreviewTop,
+  previewLines,
+  previewWindow,
+  summaryAfterName,
+  wrap,
+} from './consent-lines.js'
 import { displayToolName } from '../../../mcp/display-name.js'
 
 export interface ConsentPromptProps {
@@ -20,7 +31,7 @@ export interface ConsentPromptProps {
 
 /**
  * The permission prompt for the head of the consent queue, docked above the input. Non-modal: keys it
- * does not own (PgUp/PgDn, Ctrl+C…) fall through to the global handlers.
+ * does not own (PgUp/PgDn while the preview is not opened, Ctrl+C…) fall through to the global handlers.
  */
 export function ConsentPrompt(props: ConsentPromptProps) {
   const request = useStore(selectActiveConsent)
@@ -28,6 +39,21 @@ export function ConsentPrompt(props: ConsentPromptProps) {
   if (!request) return null
   // Keyed by id: a new request starts with the default selection and no note.
   return <ConsentRequestView key={request.id} request={request} queued={queued} {...props} />
+}
+
+const SHORT: Record<ConsentChoice, string> = {
+  once: '1 once',
+  session: '2 session',
+  always: '3 always',
+  edits: '4 all edits',
+  deny: 'Esc deny',
+}
+
+const KEY_OF: Record<Exclude<ConsentChoice, 'deny'>, Parameters<KeyEvent['has']>[0]> = {
+  once: 'consent.once',
+  session: 'consent.session',
+  always: 'consent.always',
+  edits: 'consent.edits',
 }
 
 function ConsentRequestView({
@@ -38,19 +64,40 @@ function ConsentRequestView({
   theme,
 }: ConsentPromptProps & { request: ConsentRequest; queued: number }) {
   const commands = useCommands()
+  const choices = consentChoices(request)
   const [selected, setSelected, selectedRef] = useKeyState(0)
   const [note, setNote, noteRef] = useKeyState<EditorState | null>(null)
+  // Ctrl+O: the whole preview in the prompt's room, scrolled with PgUp/PgDn (and ↑/↓).
+  const [expanded, setExpanded, expandedRef] = useKeyState(false)
+  const [top, setTop, topRef] = useKeyState(0)
   // One answer per request: keys pressed before the runtime removes it must not answer twice.
   const [decided, setDecided, decidedRef] = useKeyState(false)
 
+  const inner = Math.max(10, width - 2)
+  const preview = useMemo(
+    () => previewLines(request.preview, inner - 2, theme),
+    [request.preview, inner, theme],
+  )
+  const reason = wrap(`Why: ${request.reason}`, inner).slice(0, 2)
+  const labels = choices.map((c) => choiceLabel(c, request.suggestedRule, theme))
+  const oneRow = `${labels.join('  ')}  Tab add note`
+  const horizontal = stringWidth(oneRow) <= inner
+  // Vertical options wrap under their text ("❯ " in front), so a long rule is never cut.
+  const optionLines = horizontal ? [] : labels.map((label) => wrap(label, inner - 2))
+  const optionRows = horizontal ? 1 : optionLines.reduce((n, lines) => n + lines.length, 0)
+  // border (2) + title + hint/note line, then the reason and options unless the preview is opened.
+  const fixed = 4 + (expanded ? 0 : reason.length + optionRows)
+  const previewRows = Math.max(1, maxHeight - fixed)
+  const maxTop = maxPreviewTop(preview.length, previewRows)
+
   const decide = (choice: ConsentChoice, withNote?: string) => {
-    const text = withNote?.trim()
     setDecided(true)
-    commands.resolveConsent(request.id, text ? { kind: choice, note: text } : { kind: choice })
+    commands.resolveConsent(request.id, decisionFor(choice, withNote?.trim() || undefined))
   }
+  const scroll = (by: number) => setTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + by)))
 
   const onNoteKey = (ev: KeyEvent, current: EditorState): boolean => {
-    if (ev.has('consent.select')) decide(CONSENT_CHOICES[selectedRef.current] ?? 'once', current.text)
+    if (ev.has('consent.select')) decide(choices[selectedRef.current] ?? 'once', current.text)
     else if (ev.key.escape || ev.has('consent.note')) setNote(null)
     else {
       const next = editLineField(current, ev)
@@ -64,27 +111,36 @@ function ConsentRequestView({
     const printable = ev.input !== '' && !ev.key.ctrl && !ev.key.meta && !ev.key.pageUp && !ev.key.pageDown
     if (decidedRef.current) return printable || ev.key.escape || ev.key.return
     if (noteRef.current) return onNoteKey(ev, noteRef.current)
-    if (ev.has('consent.once')) decide('once')
-    else if (ev.has('consent.session')) decide('session')
-    else if (ev.has('consent.always')) decide('always')
+    const direct = choices.find((c) => c !== 'deny' && ev.has(KEY_OF[c]))
+    const page = Math.max(1, previewRows - 1)
+    if (direct) decide(direct)
     else if (ev.has('consent.deny')) decide('deny')
-    else if (ev.has('consent.select')) decide(CONSENT_CHOICES[selectedRef.current] ?? 'once')
+    else if (ev.has('consent.select')) decide(choices[selectedRef.current] ?? 'once')
+    else if (ev.has('consent.expand')) {
+      setExpanded(!expandedRef.current)
+      setTop(0)
+    } else if (expandedRef.current && ev.has('consent.scrollUp')) scroll(-page)
+    else if (expandedRef.current && ev.has('consent.scrollDown')) scroll(page)
+    else if (expandedRef.current && (ev.key.upArrow || ev.key.downArrow)) scroll(ev.key.upArrow ? -1 : 1)
     else if (ev.has('consent.prev')) setSelected((s) => Math.max(0, s - 1))
-    else if (ev.has('consent.next')) setSelected((s) => Math.min(CONSENT_CHOICES.length - 1, s + 1))
+    else if (ev.has('consent.next')) setSelected((s) => Math.min(choices.length - 1, s + 1))
     else if (ev.has('consent.note')) setNote(EMPTY_EDITOR)
-    // Printable keys must not leak into the input while a decision is pending.
+    // Keys of answers this request does not offer (3 on a protected write) and other printable keys must
+    // not leak into the input while a decision is pending.
     else return printable
     return true
   })
 
-  const inner = Math.max(10, width - 2)
-  const options = CONSENT_CHOICES.map((c) => choiceLabel(c, request.suggestedRule))
-  const oneRow = `${options.join('  ')}  Tab add note`
-  const horizontal = stringWidth(oneRow) + 2 <= inner
-  // border (2) + title + reason + options + note/hint line; the preview gets the rest.
-  const fixed = 4 + (horizontal ? 1 : options.length) + 1
-  const preview = previewLines(request.preview, inner - 2, Math.max(1, maxHeight - fixed), theme)
   const queue = queued > 1 ? ` · 1 of ${queued}` : ''
+  const summary = summaryAfterName(request.tool, request.summary)
+  const shown = previewWindow(preview, Math.min(top, maxTop), previewRows, expanded, theme)
+  const hint = decided
+    ? 'Answer sent…'
+    : expanded
+      ? `${choices.map((c) => SHORT[c]).join(' · ')} · Enter ${SHORT[choices[selected] ?? 'once'].replace(/^\S+ /, '')}`
+      : horizontal
+        ? '←/→ choose · Enter pick'
+        : '↑/↓ choose · Enter pick · Tab add note'
 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
@@ -92,23 +148,29 @@ function ConsentRequestView({
         <Text bold color="yellow">
           {displayToolName(request.tool)}
         </Text>
-        <Text dimColor> ({request.risk})</Text> {request.summary}
+        {summary ? ` ${summary}` : ''}
+        <Text dimColor> ({request.risk})</Text>
         <Text color="yellow">{queue}</Text>
       </Text>
-      <Text wrap="truncate" dimColor>
-        Why: {request.reason}
-      </Text>
-      {preview.map((line, i) => (
+      {expanded
+        ? null
+        : reason.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+            <Text key={i} wrap="truncate" dimColor>
+              {line}
+            </Text>
+          ))}
+      {shown.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: preview lines are positional
         <Text key={i} wrap="truncate">
           {'  '}
           {line}
         </Text>
       ))}
-      {horizontal ? (
+      {expanded ? null : horizontal ? (
         <Text wrap="truncate">
-          {options.map((label, i) => (
-            <Text key={label} inverse={i === selected} color={i === 3 ? 'red' : undefined}>
+          {labels.map((label, i) => (
+            <Text key={label} inverse={i === selected} color={choices[i] === 'deny' ? 'red' : undefined}>
               {label}
               {'  '}
             </Text>
@@ -116,26 +178,33 @@ function ConsentRequestView({
           <Text dimColor>Tab add note</Text>
         </Text>
       ) : (
-        options.map((label, i) => (
-          <Text key={label} wrap="truncate" inverse={i === selected} color={i === 3 ? 'red' : undefined}>
-            {i === selected ? '❯ ' : '  '}
-            {label}
-          </Text>
-        ))
+        optionLines.flatMap((lines, i) =>
+          lines.map((line, j) => (
+            <Text
+              // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+              key={`${i}-${j}`}
+              wrap="truncate"
+              inverse={i === selected}
+              color={choices[i] === 'deny' ? 'red' : undefined}
+            >
+              {j > 0 ? '  ' : i === selected ? '❯ ' : '  '}
+              {line}
+            </Text>
+          )),
+        )
       )}
       {note ? (
         <Text wrap="truncate">
           <Text color="cyan">Note: </Text>
           <LineField state={note} focused />
-          <Text dimColor> (Enter sends with "{choiceLabel(CONSENT_CHOICES[selected] ?? 'once', '…')}")</Text>
+          <Text dimColor>
+            {' '}
+            (Enter sends with "{SHORT[choices[selected] ?? 'once'].replace(/^\S+ /, '')}")
+          </Text>
         </Text>
       ) : (
         <Text wrap="truncate" dimColor>
-          {decided
-            ? 'Answer sent…'
-            : horizontal
-              ? '←/→ choose · Enter pick'
-              : '↑/↓ choose · Enter pick · Tab add note'}
+          {hint}
         </Text>
       )}
     </Box>

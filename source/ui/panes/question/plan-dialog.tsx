@@ -13,9 +13,9 @@ type PlanRequest = Extract<QuestionRequest, { kind: 'plan' }>
 type PlanDecision = Extract<QuestionAnswer, { kind: 'plan' }>['decision']
 
 export const PLAN_OPTIONS: ReadonlyArray<{ decision: PlanDecision; label: string }> = [
-  { decision: 'approve-auto', label: 'Approve, switch to AUTO' },
-  { decision: 'approve-safe', label: 'Approve, stay in SAFE' },
-  { decision: 'keep-planning', label: 'Keep planning' },
+  { decision: 'approve-auto', label: 'Approve and switch to AUTO (edits run without asking)' },
+  { decision: 'approve-safe', label: 'Approve and switch to SAFE (each edit and command asks first)' },
+  { decision: 'keep-planning', label: 'Keep planning (stay in PLAN)' },
 ]
 
 export interface PlanDialogProps {

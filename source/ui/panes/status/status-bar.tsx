@@ -12,6 +12,7 @@ import {
   selectSession,
   selectTurnStartedAt,
   selectUsage,
+  selectWaitsForUser,
 } from '../../../store/selectors.js'
 import type { Theme } from '../../components/theme.js'
 import { useStore } from '../../hooks/use-store.js'
@@ -57,6 +58,8 @@ export const StatusBar = memo(function StatusBar({
   const masked = useStore(selectMaskedCount)
   const learned = useStore(selectLearnedLimit)
   const sandbox = useStore(selectSandbox)
+  // A question or plan approval waits inside a running tool: the agent waits for the user, not the tool.
+  const waiting = useStore(selectWaitsForUser)
   const busy = phase !== 'idle'
   const { badge, segments: shown } = composeStatusLine(
     {
@@ -95,7 +98,13 @@ export const StatusBar = memo(function StatusBar({
           </Text>
         ))}
       </Text>
-      {busy ? <BusyIndicator startedAt={startedAt} label={PHASE_LABEL[phase]} theme={theme} /> : null}
+      {busy ? (
+        <BusyIndicator
+          startedAt={startedAt}
+          label={waiting ? PHASE_LABEL['awaiting-user'] : PHASE_LABEL[phase]}
+          theme={theme}
+        />
+      ) : null}
     </Box>
   )
 })

@@ -57,7 +57,7 @@ function toolToMarkdown(item: ToolItem): string {
   if (display) parts.push(display)
   // Displays that already carry the content (command output, diff, text) make the result redundant,
   // unless the call failed: then the result is the error the model saw.
-  const carries = item.display !== null && ['command', 'diff', 'text'].includes(item.display.kind)
+  const carries = item.display !== null && ['command', 'diff', 'text', 'plan'].includes(item.display.kind)
   const result = item.result || item.preview
   if (result.trim() && (!carries || item.status !== 'done')) parts.push(fence(result))
   return parts.join('\n\n')
@@ -90,6 +90,8 @@ function displayToMarkdown(display: ToolDisplay): string {
       return `Task \`${display.taskId}\`: ${display.status}${display.output?.trim() ? `\n\n${fence(display.output)}` : ''}`
     case 'text':
       return fence(display.text)
+    case 'plan':
+      return `**${display.verdict}**\n\n${display.plan.trim()}`
   }
 }
 

@@ -112,7 +112,9 @@ function renderTool(item: ToolItem, width: number, { expanded, theme }: ItemLine
     .replace(new RegExp(`^${escapeRegExp(item.name)}(?::\\s*|\\s+|$)`), '')
   if (summary) parts.push(summary)
   const facts: string[] = []
-  if (item.status === 'running') facts.push('running…')
+  if (item.status === 'running' && item.waiting)
+    facts.push(item.waiting === 'approval' ? 'waiting for approval' : 'waiting for your answer')
+  else if (item.status === 'running') facts.push('running…')
   else if (item.status === 'pending') facts.push('waiting…')
   else if (item.status === 'denied' || item.status === 'cancelled') facts.push(item.status)
   if (item.durationMs !== null && item.status !== 'running') facts.push(formatDuration(item.durationMs))
@@ -187,6 +189,12 @@ function displayBody(display: ToolDisplay, width: number, expanded: boolean, the
     }
     case 'text':
       return outputBlock(display.text, width, { max, from: 'head', expanded, theme })
+    case 'plan':
+      // The plan is what the user agreed to: shown whole, as Markdown, never collapsed.
+      return [
+        ...wrapText(theme.bold(clean(display.verdict)), width),
+        ...renderMarkdown(clean(display.plan), width, theme),
+      ]
   }
 }
 
