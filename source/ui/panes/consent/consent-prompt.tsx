@@ -69,7 +69,7 @@ function ConsentRequestView({
   const [note, setNote, noteRef] = useKeyState<EditorState | null>(null)
   // Ctrl+O: the whole preview in the prompt's room, scrolled with PgUp/PgDn (and ↑/↓).
   const [expanded, setExpanded, expandedRef] = useKeyState(false)
-  const [top, setTop, topRef] = useKeyState(0)
+  const [top, setTop] = useKeyState(0)
   // One answer per request: keys pressed before the runtime removes it must not answer twice.
   const [decided, setDecided, decidedRef] = useKeyState(false)
 
