@@ -108,9 +108,11 @@ export const askUserQuestionTool = defineTool<AskUserQuestionArgs>({
       throw new ToolError('unknown', `expected answers to the questions, got a "${answer.kind}" answer`)
     }
     const lines = formatAnswers(questions, answer.answers)
+    // The card shows what a person reads: the question and the answer, without the model's quoting.
+    const shown = questions.map((q) => `${q.question} → ${answer.answers[q.question] ?? '(no answer)'}`)
     return {
       forModel: `The user answered:\n${lines}\nContinue with these answers in mind.`,
-      display: { kind: 'text', text: lines },
+      display: { kind: 'text', text: shown.join('\n') },
     }
   },
 })

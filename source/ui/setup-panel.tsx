@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink'
+import { Box, Text, useInput, useWindowSize } from 'ink'
 
 export interface ProbeResult {
   name: string
@@ -12,6 +12,9 @@ export interface SetupPanelProps {
   onExit(): void
 }
 
+/** Rows the spaced-out panel takes without its probe lines (border, padding, text, blank lines). */
+const FULL_ROWS = 22
+
 /**
  * Shown when no endpoint was configured and no local server answered: says exactly what to set and
  * what was tried. It has no other keys than exit, so it uses its own input hook (the app's
@@ -21,14 +24,25 @@ export function SetupPanel({ probed, onExit }: SetupPanelProps) {
   useInput((input, key) => {
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) onExit()
   })
+  const { rows } = useWindowSize()
+  // The panel is drawn in the normal screen: taller than the terminal, its top would scroll away. Its
+  // full form needs about 25 rows (with three servers probed); below that the spacing goes.
+  const compact = rows < FULL_ROWS + probed.length
+  const gap = compact ? null : <Text> </Text>
   return (
-    <Box flexDirection="column" paddingX={1} paddingY={1} borderStyle="round" borderColor="yellow">
+    <Box
+      flexDirection="column"
+      paddingX={1}
+      paddingY={compact ? 0 : 1}
+      borderStyle="round"
+      borderColor="yellow"
+    >
       <Text bold color="yellow">
         agent-tui needs an OpenAI-compatible endpoint
       </Text>
-      <Text> </Text>
+      {gap}
       <Text>No endpoint is configured and no local server answered. Set one of these and start again:</Text>
-      <Text> </Text>
+      {gap}
       <Text bold>Environment</Text>
       <Text>
         {'  '}
@@ -55,7 +69,7 @@ export function SetupPanel({ probed, onExit }: SetupPanelProps) {
         {'  '}
         <Text color="cyan">~/.config/agent-tui/settings.json</Text>: {'{ "baseUrl": "…", "model": "…" }'}
       </Text>
-      <Text> </Text>
+      {gap}
       <Text bold>Local servers probed</Text>
       {probed.length === 0 ? <Text dimColor>{'  '}(none)</Text> : null}
       {probed.map((p) => (
@@ -64,7 +78,7 @@ export function SetupPanel({ probed, onExit }: SetupPanelProps) {
           {p.name.padEnd(10)} <Text dimColor>{p.url.padEnd(36)}</Text> <Text color="red">{p.result}</Text>
         </Text>
       ))}
-      <Text> </Text>
+      {gap}
       <Text dimColor>Press q or Esc to exit.</Text>
     </Box>
   )

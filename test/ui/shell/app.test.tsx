@@ -579,6 +579,33 @@ describe('slash commands', () => {
     r.instance.unmount()
   })
 
+  it.each([
+    [80, 24],
+    [110, 30],
+  ])(
+    '/permissions wraps its text at %i columns (beside the side column too) instead of cutting it',
+    async (columns, rows) => {
+      const actions: Action[] = [
+        {
+          type: 'todos/replaced',
+          todos: [{ content: 'Do it', status: 'in_progress', activeForm: 'Doing it' }],
+        },
+      ]
+      const r = start({ actions, columns, rows })
+      await r.type('/permissions')
+      r.stdin.write(KEYS.enter)
+      await r.waitFrame('Permissions')
+      // The status bar (first row) shortens the path; the overlay below must cut nothing.
+      const frame = r.frame().split('\n').slice(1).join('\n')
+      expect(frame).not.toContain('…')
+      const joined = frame.replace(/│.*$/gm, '').replace(/\s+/g, ' ')
+      expect(joined).toContain(
+        '"Allow always" saves its rule to .agent-tui/settings.local.json; edit the settings files to remove rules.',
+      )
+      r.instance.unmount()
+    },
+  )
+
   it('/memory lists the instruction files; /memory add saves a line; /init asks the agent for AGENTS.md', async () => {
     const r = start({
       commands: {

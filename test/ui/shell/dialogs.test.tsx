@@ -142,6 +142,19 @@ describe('ConsentPrompt', () => {
     r.unmount()
   })
 
+  it('wraps the "always allow" option on a narrow terminal instead of cutting the rule or the file', () => {
+    const store = makeStore([{ type: 'consent/requested', request: consent('c1') }])
+    const r = renderPane(<ConsentPrompt width={60} maxHeight={20} theme={theme} />, {
+      store,
+      commands: fakeCommands({ store }),
+    })
+    const frame = r.frame()
+    expect(frame).not.toContain('…')
+    const joined = frame.replace(/│/g, ' ').replace(/\s+/g, ' ')
+    expect(joined).toContain('3 Always allow Bash(npm test *) (saved to .agent-tui/settings.local.json)')
+    r.unmount()
+  })
+
   it('names the tool once in the header (the summary starts with it)', () => {
     const r = renderConsent(consent('c1', { tool: 'Write', risk: 'edit', summary: 'Write colours.txt' }))
     expect(r.frame()).toContain('Write colours.txt (edit)')
@@ -308,10 +321,13 @@ const QUESTIONS: Extract<QuestionRequest, { kind: 'questions' }> = {
   ],
 }
 
-function renderQuestion(request: Extract<QuestionRequest, { kind: 'questions' }> = QUESTIONS) {
+function renderQuestion(
+  request: Extract<QuestionRequest, { kind: 'questions' }> = QUESTIONS,
+  size = { width: 100, maxHeight: 20 },
+) {
   const store = makeStore([{ type: 'question/requested', request }])
   const commands = fakeCommands({ store })
-  const r = renderPane(<QuestionDialog request={request} width={100} maxHeight={20} />, { store, commands })
+  const r = renderPane(<QuestionDialog request={request} {...size} />, { store, commands })
   return { ...r, commands }
 }
 
@@ -325,6 +341,38 @@ describe('QuestionDialog', () => {
     expect(frame).toContain('❯ 1. Postgres')
     expect(frame).toContain('Relational, robust')
     expect(frame).toContain('3. Other:')
+    r.unmount()
+  })
+
+  it('wraps a long question and its descriptions at word boundaries at 80 columns, never cutting them', () => {
+    const question =
+      'Which colour should the primary buttons of the settings page use, given that the brand guide allows several accents?'
+    const blue =
+      'Matches the existing brand palette used across the dashboard and the marketing site, no extra review needed'
+    const request: Extract<QuestionRequest, { kind: 'questions' }> = {
+      ...QUESTIONS,
+      questions: [
+        {
+          question,
+          header: 'Colour',
+          multiSelect: false,
+          options: [
+            { label: 'Blue', description: blue },
+            { label: 'Red', description: 'Stands out' },
+          ],
+        },
+      ],
+    }
+    const r = renderQuestion(request, { width: 80, maxHeight: 18 })
+    const frame = r.frame()
+    expect(frame).not.toContain('…')
+    const text = frame
+      .split('\n')
+      .map((line) => line.replace(/^│\s*/, '').replace(/\s*│$/, ''))
+      .join(' ')
+    expect(text).toContain(question)
+    expect(text).toContain(blue)
+    for (const line of frame.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
     r.unmount()
   })
 

@@ -7,7 +7,16 @@ import { createTheme } from '../../../source/ui/components/theme.js'
 import { readGitBranch } from '../../../source/wiring/git.js'
 import { lastTurnMarkdown, runSetupPanel, runTui } from '../../../source/ui/run-tui.js'
 import { SetupPanel } from '../../../source/ui/setup-panel.js'
-import { FakeStdin, FakeStdout, fakeCommands, KEYS, makeState, makeStore, waitFor } from './helpers.js'
+import {
+  FakeStdin,
+  FakeStdout,
+  fakeCommands,
+  KEYS,
+  makeState,
+  makeStore,
+  renderSized,
+  waitFor,
+} from './helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-tui-run-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -233,6 +242,24 @@ describe('SetupPanel', () => {
       expect(frame).toContain(text)
     }
     r.unmount()
+  })
+
+  it('fits an 80×24 terminal (it is drawn in the normal screen: a taller panel loses its top)', () => {
+    const three = [
+      ...probed,
+      { name: 'vLLM', url: 'http://127.0.0.1:8000/v1/models', result: 'connection refused' },
+    ]
+    for (const [columns, rows] of [
+      [80, 24],
+      [120, 40],
+    ] as const) {
+      const r = renderSized(<SetupPanel probed={three} onExit={() => {}} />, columns, rows)
+      const lines = r.frame().replace(/\n+$/, '').split('\n')
+      expect(lines.length, `${columns}×${rows}`).toBeLessThanOrEqual(rows - 1)
+      expect(r.frame()).toContain('Press q or Esc to exit.')
+      expect(r.frame()).toContain('vLLM')
+      r.instance.unmount()
+    }
   })
 
   it.each([['q'], [KEYS.esc], [KEYS.ctrl('c')]])('%j exits', async (key) => {

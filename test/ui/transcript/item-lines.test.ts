@@ -146,6 +146,18 @@ describe('renderItemLines', () => {
     expect(lines(asking)[0]).toBe('◌ AskUserQuestion Colour · waiting for your answer')
   })
 
+  it('wraps a text card (an answer) at word boundaries, not mid-word', () => {
+    const text = 'Which colour should the primary buttons use, given the brand guide? → Green'
+    const item = tool(finished('a', 'done', { display: { kind: 'text', text } }), 'a')
+    const out = lines(item, 40)
+    for (const line of out.slice(1)) expect(line.length).toBeLessThanOrEqual(40)
+    const words = out
+      .slice(1)
+      .map((line) => line.replace(/^ {2}⎿ | {4}/, '').trim())
+      .join(' ')
+    expect(words).toBe(text)
+  })
+
   it('keeps a plan put to the user in the transcript: the decision and the plan as Markdown', () => {
     const plan = '# Plan\n\n1. Add the route\n2. Write tests'
     const item = tool(

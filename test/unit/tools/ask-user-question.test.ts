@@ -53,6 +53,12 @@ describe('AskUserQuestion', () => {
         '"Which features do you need?" = "Auth, Metrics"\n' +
         'Continue with these answers in mind.',
     )
+    expect(result.display).toEqual({
+      kind: 'text',
+      text:
+        'Which database should the cache use? → Redis, "the one we run"\n' +
+        'Which features do you need? → Auth, Metrics',
+    })
     expect(user.seen).toHaveLength(1)
     expect(user.seen[0]).toMatchObject({ kind: 'questions', questions: args.questions })
     // Answered requests leave the store.

@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink'
 import { useContext, useMemo, useState } from 'react'
+import stringWidth from 'string-width'
+import wrapAnsi from 'wrap-ansi'
 import type { State } from '../../../store/state.js'
 import { StoreContext } from '../../hooks/use-store.js'
 import { type Bindings, helpSections } from '../../keys/bindings.js'
@@ -50,6 +52,19 @@ export function helpLines(bindings: Bindings, commands: readonly SlashCommand[],
   return lines
 }
 
+/**
+ * One overlay line as rows of at most `width` columns, wrapped at word boundaries. A line laid out as
+ * columns ("Allow            Edit(**)  this session", a key and its description) continues under its
+ * second column; other lines under their own indentation.
+ */
+export function wrapOverlayLine(text: string, width: number): string[] {
+  if (stringWidth(text) <= width) return [text]
+  const column = /^(\s*\S+(?: \S+)*\s{2,})\S/.exec(text)?.[1]?.length ?? 0
+  const indent = column > 0 && column <= width / 2 ? column : (/^\s*/.exec(text)?.[0].length ?? 0)
+  const rows = wrapAnsi(text.slice(indent), Math.max(1, width - indent), { hard: true }).split('\n')
+  return rows.map((row, i) => (i === 0 ? text.slice(0, indent) : ' '.repeat(indent)) + row)
+}
+
 export interface OverlayViewProps {
   overlay: Exclude<Overlay, { kind: 'sessions' } | { kind: 'mcp' }>
   width: number
@@ -79,8 +94,16 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
           ],
     [overlay, bindings, commands, store],
   )
+  // Wrapped to the overlay's width, so nothing is cut by a narrow terminal or the side column.
+  const rows = useMemo<Line[]>(
+    () =>
+      lines.flatMap((line) =>
+        line.kind === 'row' ? wrapOverlayLine(line.text, width).map((text) => ({ ...line, text })) : [line],
+      ),
+    [lines, width],
+  )
   const body = Math.max(1, height - 1)
-  const maxTop = Math.max(0, lines.length - body)
+  const maxTop = Math.max(0, rows.length - body)
   const start = Math.min(top, maxTop)
 
   useKeyHandler(KEY_PRIORITY.overlay, (ev) => {
@@ -100,7 +123,7 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
 
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      {lines.slice(start, start + body).map((line, i) => {
+      {rows.slice(start, start + body).map((line, i) => {
         const style = { bold: line.kind !== 'row', color: line.kind === 'title' ? 'cyan' : undefined }
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: overlay lines are positional

@@ -5,6 +5,7 @@ import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'
 import { EMPTY_EDITOR, type EditorState } from '../input/editor-state.js'
 import { editLineField, LineField } from '../input/line-field.js'
+import { DESCRIPTION_INDENT, layoutQuestion } from './question-lines.js'
 
 type QuestionsRequest = Extract<QuestionRequest, { kind: 'questions' }>
 
@@ -94,9 +95,7 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
   })
 
   if (!question) return null
-  // Each option takes two rows (label + description) when there is room, else one.
-  const fixed = 2 + 2 + 1 + 1
-  const withDescriptions = fixed + (question.options.length + 1) * 2 <= maxHeight
+  const layout = layoutQuestion(question, width, maxHeight)
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="cyan">
       <Text wrap="truncate">
@@ -109,9 +108,12 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
           <Text dimColor>{`  ${index + 1} of ${request.questions.length}`}</Text>
         ) : null}
       </Text>
-      <Text bold wrap="truncate">
-        {question.question}
-      </Text>
+      {layout.question.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+        <Text key={i} bold wrap="truncate">
+          {line}
+        </Text>
+      ))}
       {question.options.map((option, i) => {
         const active = i === draft.cursor
         const mark = question.multiSelect ? (draft.picked.has(i) ? '[x] ' : '[ ] ') : ''
@@ -122,12 +124,13 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
               {i + 1}. {mark}
               {option.label}
             </Text>
-            {withDescriptions ? (
-              <Text wrap="truncate" dimColor>
-                {'     '}
-                {option.description}
+            {(layout.descriptions[i] ?? []).map((line, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+              <Text key={j} wrap="truncate" dimColor>
+                {' '.repeat(DESCRIPTION_INDENT)}
+                {line}
               </Text>
-            ) : null}
+            ))}
           </Box>
         )
       })}

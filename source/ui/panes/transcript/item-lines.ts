@@ -188,7 +188,8 @@ function displayBody(display: ToolDisplay, width: number, expanded: boolean, the
       return [head, ...output]
     }
     case 'text':
-      return outputBlock(display.text, width, { max, from: 'head', expanded, theme })
+      // Prose (answers, decisions): wrapped at word boundaries, not cut mid-word like code.
+      return outputBlock(display.text, width, { max, from: 'head', expanded, theme, prose: true })
     case 'plan':
       // The plan is what the user agreed to: shown whole, as Markdown, never collapsed.
       return [
@@ -214,6 +215,8 @@ interface BlockOptions {
   expanded: boolean
   theme: Theme
   style?: Style | undefined
+  /** Wrap at word boundaries (prose) instead of at the column (code, command output). */
+  prose?: boolean
 }
 
 /**
@@ -225,7 +228,7 @@ function outputBlock(text: string, width: number, opts: BlockOptions): string[] 
   if (source === '') return []
   const all = source.split('\n')
   const take = opts.from === 'head' ? all.slice(0, opts.max) : all.slice(-opts.max)
-  let lines = take.flatMap((line) => wrapCode(line, width))
+  let lines = take.flatMap((line) => (opts.prose ? wrapText(line, width) : wrapCode(line, width)))
   if (lines.length > opts.max)
     lines = opts.from === 'head' ? lines.slice(0, opts.max) : lines.slice(-opts.max)
   if (opts.style) lines = lines.map((line) => (line ? (opts.style as Style)(line) : line))
