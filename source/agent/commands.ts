@@ -3,6 +3,7 @@ import type { ModeChange } from '../permissions/modes.js'
 import type { HooksView } from '../hooks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
+import type { TaskLogRange, TaskLogSlice } from '../tasks/log-slice.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 
@@ -71,8 +72,11 @@ export interface RuntimeCommands {
   stopTask(id: string): Promise<void>
   /** Moves the running foreground Bash command to the TaskManager; false when there is none. */
   backgroundForeground(): boolean
-  /** Full output of a background job so far (bounded), for the live-tail viewer. */
-  readTaskLog(id: string, maxBytes: number): Promise<string>
+  /**
+   * A piece of a background job's log for the viewer: its end (default), the bytes before `range.before`,
+   * or from `range.from` on; at most `maxBytes` (and never more than 1 MiB), cut at line boundaries.
+   */
+  readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
   /** `!cmd`: runs a shell command directly and adds its output to the conversation. */
   runShell(command: string): Promise<void>
   /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
@@ -134,3 +138,4 @@ export type {
   RewindTurn,
   SessionSummary,
 }
+export type { TaskLogRange, TaskLogSlice }

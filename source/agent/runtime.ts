@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { type Checkpoints, executorHook } from '../checkpoints/lazy.js'
 import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
@@ -16,6 +15,7 @@ import type {
 } from '../tools/types.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
+import { readLogSlice, type TaskLogRange, type TaskLogSlice } from '../tasks/log-slice.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
@@ -95,6 +95,9 @@ export interface RuntimeOptions {
   mcp?: { runtime: McpRuntime; tools: AnyTool[]; startupWaitMs: number }
   now?: () => number
 }
+
+/** A single read of a job's log is bounded, whatever the caller asks for. */
+const MAX_LOG_READ_BYTES = 1024 * 1024
 
 /**
  * The only writer of conversation state. Commands are fire-and-forget for the UI; `runTurn` returns the
@@ -319,15 +322,10 @@ export class Runtime implements RuntimeCommands {
     }
   }
 
-  async readTaskLog(id: string, maxBytes: number): Promise<string> {
+  async readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice> {
     const task = this.opts.tasks?.get(id)
-    if (!task) return ''
-    try {
-      const text = await readFile(task.logPath, 'utf8')
-      return text.length > maxBytes ? text.slice(-maxBytes) : text
-    } catch {
-      return ''
-    }
+    if (!task) return { text: '', start: 0, end: 0, size: 0 }
+    return readLogSlice(task.logPath, Math.min(maxBytes, MAX_LOG_READ_BYTES), range)
   }
 
   async runShell(command: string): Promise<void> {

@@ -13,6 +13,7 @@ import type {
   SubmitInput,
 } from '../../../source/agent/commands.js'
 import { modeChangeRefusal } from '../../../source/permissions/modes.js'
+import { sliceOfBuffer } from '../../../source/tasks/log-slice.js'
 import type { Action } from '../../../source/store/actions.js'
 import { createStore, type Store } from '../../../source/store/create-store.js'
 import type { Mode } from '../../../source/store/domain.js'
@@ -108,9 +109,9 @@ export function fakeCommands(
       record('backgroundForeground', [])
       return opts.background ?? false
     },
-    readTaskLog: async (id, max) => {
-      record('readTaskLog', [id, max])
-      return opts.taskLog ?? ''
+    readTaskLog: async (id, max, range) => {
+      record('readTaskLog', range ? [id, max, range] : [id, max])
+      return sliceOfBuffer(Buffer.from(opts.taskLog ?? ''), max, range)
     },
     runShell: async (command) => {
       record('runShell', [command])

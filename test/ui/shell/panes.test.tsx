@@ -5,7 +5,8 @@ import { listTasks } from '../../../source/store/selectors.js'
 import { createTheme, MODE_BADGES } from '../../../source/ui/components/theme.js'
 import { contextPercent, formatTokens, shortenPath } from '../../../source/ui/panes/status/format.js'
 import { StatusBar } from '../../../source/ui/panes/status/status-bar.js'
-import { TaskViewer, tailLines } from '../../../source/ui/panes/tasks/task-viewer.js'
+import { logRows } from '../../../source/ui/panes/tasks/log-window.js'
+import { TaskViewer } from '../../../source/ui/panes/tasks/task-viewer.js'
 import { TasksPane } from '../../../source/ui/panes/tasks/tasks-pane.js'
 import { useTasksController } from '../../../source/ui/panes/tasks/use-tasks-controller.js'
 import { TodoPane } from '../../../source/ui/panes/todo/todo-pane.js'
@@ -313,8 +314,35 @@ describe('tasks pane', () => {
     r.unmount()
   })
 
-  it('tails the end of a log, wrapped, honouring carriage returns', () => {
-    expect(tailLines('a\nb\nprogress 10%\rprogress 90%\n', 80, 2)).toEqual(['b', 'progress 90%'])
-    expect(tailLines('abcdefgh', 4, 5)).toEqual(['abcd', 'efgh'])
+  it("PgUp/PgDn/Home/End scroll the job's output, reading earlier pieces of the log as needed", async () => {
+    // 4,000 lines (~60 KB before the tail window): far more than the first read of the tail brings.
+    const log = Array.from({ length: 4000 }, (_, i) => `output line ${String(i + 1).padStart(4, '0')}`).join(
+      '\n',
+    )
+    const store = makeStore(actions)
+    const commands = fakeCommands({ store, taskLog: `${log}\n` })
+    const r = renderPane(<TasksHarness />, { store, commands })
+    r.stdin.write(KEYS.up)
+    await waitFor(() => r.frame().includes('▸ b1'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.frame().includes('output line 4000'), r.frame)
+    r.stdin.write(KEYS.pageUp)
+    await waitFor(() => r.frame().includes('output line 3994'), r.frame)
+    expect(r.frame()).not.toContain('output line 4000')
+    expect(r.frame()).toContain('End follows the output')
+    // Home: the start of the log, read from the file (it is not in the tail that was loaded).
+    r.stdin.write(KEYS.home)
+    await waitFor(() => r.frame().includes('output line 0001'), r.frame)
+    expect(commands.named('readTaskLog')).toContainEqual(['b1', 64 * 1024, { from: 0 }])
+    r.stdin.write(KEYS.pageDown)
+    await waitFor(() => r.frame().includes('output line 0008'), r.frame)
+    r.stdin.write(KEYS.end)
+    await waitFor(() => r.frame().includes('output line 4000'), r.frame)
+    r.unmount()
+  })
+
+  it('shows a log wrapped, honouring carriage returns', () => {
+    expect(logRows('a\nb\nprogress 10%\rprogress 90%\n', 80)).toEqual(['a', 'b', 'progress 90%'])
+    expect(logRows('abcdefgh', 4)).toEqual(['abcd', 'efgh'])
   })
 })

@@ -1,12 +1,26 @@
 import { Box, Text } from 'ink'
-import { useEffect, useState } from 'react'
-import stripAnsi from 'strip-ansi'
-import wrapAnsi from 'wrap-ansi'
-import type { RuntimeCommands } from '../../../agent/commands.js'
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type { RuntimeCommands, TaskLogRange, TaskLogSlice } from '../../../agent/commands.js'
 import type { TaskSummary } from '../../../store/domain.js'
+import { KEY_PRIORITY, useKeyHandler, useWheelHandler, WHEEL_LINES } from '../../keys/dispatcher.js'
+import { useKeyState } from '../../keys/use-key-state.js'
+import {
+  atHead,
+  EMPTY_WINDOW,
+  followed,
+  LOG_PAGE_BYTES,
+  type LogWindow,
+  logRows,
+  needsEarlier,
+  needsLater,
+  scrolled,
+  TASK_LOG_BYTES,
+  withEarlier,
+  withLater,
+} from './log-window.js'
 import { taskRuntime } from './tasks-pane.js'
 
-export const TASK_LOG_BYTES = 64 * 1024
+export { TASK_LOG_BYTES }
 export const TASK_POLL_MS = 250
 
 export interface TaskViewerProps {
@@ -17,41 +31,47 @@ export interface TaskViewerProps {
   confirming: boolean
 }
 
-/** Last `rows` display lines of a log, wrapped to `width` (control codes stripped: they would move the cursor). */
-export function tailLines(log: string, width: number, rows: number): string[] {
-  if (rows <= 0) return []
-  // Only the end can be visible; wrapping the whole 64 KB every poll would be wasted work.
-  const raw = stripAnsi(log).replace(/\r\n/g, '\n').split('\n')
-  if (raw.at(-1) === '') raw.pop()
-  const out: string[] = []
-  for (let i = raw.length - 1; i >= 0 && out.length < rows; i--) {
-    // A lone \r redraws the line in place (progress bars): keep what the terminal would show last.
-    const line = (raw[i] ?? '').split('\r').at(-1) ?? ''
-    const wrapped = wrapAnsi(line.replaceAll('\t', '    '), Math.max(1, width), {
-      hard: true,
-      trim: false,
-    }).split('\n')
-    out.unshift(...wrapped)
-  }
-  return out.slice(-rows)
-}
-
 /**
- * Live tail of one background job. Polls the log about four times a second only while mounted and
- * only while the job runs (one last read after it ends), so a closed viewer or a finished job costs nothing.
+ * One background job's output in the transcript's place. It follows the end of the log (polled about four
+ * times a second, only while mounted and the job runs); PgUp/PgDn, ↑/↓ and the wheel scroll it, reading
+ * earlier or later pieces of the log file through `readTaskLog` as needed (`log-window.ts`); Home goes to
+ * the start of the log, End follows again.
  */
 export function TaskViewer({ task, commands, width, height, confirming }: TaskViewerProps) {
-  const [log, setLog] = useState('')
+  const [win, setWin, winRef] = useKeyState<LogWindow>(EMPTY_WINDOW)
   const [error, setError] = useState<string | null>(null)
+  // One read at a time: keys that arrive while a piece loads scroll what is there.
+  const reading = useRef(false)
   const running = task.status === 'running'
+  const bodyRows = Math.max(1, height - 2)
+  const rows = useMemo(() => logRows(win.text, width), [win.text, width])
+
+  const read = (range: TaskLogRange | undefined, bytes: number, apply: (piece: TaskLogSlice) => void) => {
+    if (reading.current) return
+    reading.current = true
+    commands.readTaskLog(task.id, bytes, range).then(
+      (piece) => {
+        reading.current = false
+        setError(null)
+        apply(piece)
+      },
+      (e: unknown) => {
+        reading.current = false
+        setError(e instanceof Error ? e.message : String(e))
+      },
+    )
+  }
+
   useEffect(() => {
+    if (!win.follow) return
     let cancelled = false
     let timer: ReturnType<typeof setTimeout> | undefined
     const poll = () => {
       commands.readTaskLog(task.id, TASK_LOG_BYTES).then(
-        (text) => {
+        (slice) => {
           if (cancelled) return
-          setLog(text)
+          // Scrolled away meanwhile: what arrived waits until End.
+          if (winRef.current.follow) setWin(followed(slice))
           setError(null)
           if (running) timer = setTimeout(poll, TASK_POLL_MS)
         },
@@ -65,11 +85,45 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
       cancelled = true
       if (timer) clearTimeout(timer)
     }
-  }, [commands, task.id, running])
+  }, [commands, task.id, running, win.follow, setWin, winRef])
 
-  const bodyRows = Math.max(0, height - 2)
-  const lines = tailLines(log, width, bodyRows)
+  const scrollBy = (by: number) => {
+    const current = winRef.current
+    const total = logRows(current.text, width).length
+    const next = scrolled(current, by, total, bodyRows)
+    setWin(next)
+    if (by < 0 && needsEarlier(next, total, bodyRows))
+      read({ before: next.start }, LOG_PAGE_BYTES, (piece) =>
+        setWin(withEarlier(winRef.current, piece, width)),
+      )
+    else if (by > 0 && needsLater(next))
+      read({ from: next.end }, LOG_PAGE_BYTES, (piece) => setWin(withLater(winRef.current, piece, width)))
+  }
+
+  useKeyHandler(KEY_PRIORITY.pane, (ev) => {
+    const page = Math.max(1, bodyRows - 1)
+    if (ev.has('transcript.pageUp')) scrollBy(-page)
+    else if (ev.has('transcript.pageDown')) scrollBy(page)
+    else if (ev.key.upArrow) scrollBy(-1)
+    else if (ev.key.downArrow) scrollBy(1)
+    else if (ev.has('transcript.home'))
+      read({ from: 0 }, LOG_PAGE_BYTES, (piece) => setWin(atHead(piece, width, bodyRows)))
+    else if (ev.has('transcript.end')) setWin({ ...winRef.current, follow: true, fromBottom: 0 })
+    else return false
+    return true
+  })
+  useWheelHandler((lines) => {
+    scrollBy(Math.sign(lines) * WHEEL_LINES)
+    return true
+  })
+
+  const bottom = Math.max(0, rows.length - win.fromBottom)
+  const top = Math.max(0, bottom - bodyRows)
+  const visible = rows.slice(top, bottom)
   const exit = task.exitCode !== null ? ` · exit ${task.exitCode}` : ''
+  const where = win.follow
+    ? 'PgUp/PgDn/Home scroll'
+    : `scrolled${win.start > 0 ? '' : top === 0 ? ' to the start' : ''} · End follows the output`
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate" bold color="cyan">
@@ -78,16 +132,16 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
       </Text>
       <Box flexDirection="column" height={bodyRows} overflow="hidden">
         {error ? <Text color="red">Could not read the log: {error}</Text> : null}
-        {!error && lines.length === 0 ? <Text dimColor>(no output yet)</Text> : null}
-        {lines.map((line, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a tail window has no stable identity per line
+        {!error && visible.length === 0 ? <Text dimColor>(no output yet)</Text> : null}
+        {visible.map((line, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a window of the log has no stable identity per line
           <Text key={i} wrap="truncate">
             {line || ' '}
           </Text>
         ))}
       </Box>
       <Text wrap="truncate" color={confirming ? 'yellow' : 'gray'} bold={confirming}>
-        {confirming ? `Stop ${task.id}? (y/n)` : `Esc back · k stop · log: ${task.logPath}`}
+        {confirming ? `Stop ${task.id}? (y/n)` : `Esc back · k stop · ${where} · log: ${task.logPath}`}
       </Text>
     </Box>
   )
