@@ -11,6 +11,7 @@ import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { persistCompileCache } from './compile-cache.js'
 import { createSession, type ProjectTrustSetup } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
+import { resumeHint } from './exit-message.js'
 import { reduceMemoryAfterTurns } from './memory-reducer.js'
 
 export interface InteractiveOptions {
@@ -67,7 +68,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   try {
     for (let first = true; ; first = false) {
       const exit = await runSession(opts, ui, { ...endpoint, model }, resume, first)
-      if (exit.resume === undefined) return exit.status
+      if (exit.resume === undefined) {
+        // The terminal is restored by now: say how to come back (a closed terminal has no one to read it).
+        if (exit.hint && process.stdout.isTTY && !process.stdout.destroyed) process.stdout.write(exit.hint)
+        return exit.status
+      }
       resume = { kind: 'id', id: exit.resume }
     }
   } finally {
@@ -87,7 +92,7 @@ async function runSession(
   endpoint: Exclude<ResolvedEndpoint, { kind: 'none' }> & { model: string },
   resume: InteractiveOptions['resume'],
   first: boolean,
-): Promise<TuiExit> {
+): Promise<TuiExit & { hint?: string }> {
   // A session opened with /resume after the folder was trusted (or distrusted) starts with that answer.
   const trust = opts.projectTrust
   const config = trust && !first ? trust.configFor(trust.trust.isTrusted()) : opts.config
@@ -162,7 +167,7 @@ async function runSession(
       sessionEndpoint.contextLength = described.contextLength
       return session.profile().contextLimit
     })
-    return await ui.runTui({
+    const exit = await ui.runTui({
       store: session.store,
       commands: session.runtime,
       contextLimit: session.profile().contextLimit,
@@ -175,6 +180,8 @@ async function runSession(
       // A turn started from the command line warms the same code.
       warmUp: first && !config.prompt,
     })
+    const hint = resumeHint(session.store.getState())
+    return hint ? { ...exit, hint } : exit
   } finally {
     stopReducingMemory()
     stopHoldingYoungGeneration()

@@ -98,3 +98,35 @@ describe('queued messages', () => {
     expect(requestText(server, 2)).toContain('also update the docs')
   })
 })
+
+describe('leaving', () => {
+  it('prints the session id and how to resume it once the terminal is restored; nothing for an empty session', async () => {
+    const { tui } = await launch([{ text: 'Hello there.' }])
+    await tui.submit('say hello')
+    await tui.waitFor('Hello there.')
+    tui.write('\x04')
+    await tui.waitFor(/again to exit/)
+    tui.write('\x04')
+    expect((await tui.exited).exitCode).toBe(0)
+    await tui.settle()
+    expect(tui.term.buffer.active.type).toBe('normal')
+    const screen = tui.screen()
+    const id = /Session (\S+) "say hello" is saved\./.exec(screen)?.[1]
+    expect(id, screen).toBeDefined()
+    expect(screen).toContain(`Resume it: agent-tui --continue, or agent-tui --resume ${id}`)
+    // Printed after the alternate screen was left, so it stays in the normal scrollback.
+    const raw = tui.output()
+    expect(raw.lastIndexOf('Resume it:')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1049l'))
+
+    await tui.kill()
+    await server?.close()
+    await box?.cleanup()
+    const empty = await launch([])
+    empty.tui.write('\x04')
+    await empty.tui.waitFor(/again to exit/)
+    empty.tui.write('\x04')
+    expect((await empty.tui.exited).exitCode).toBe(0)
+    await empty.tui.settle()
+    expect(empty.tui.output()).not.toContain('Resume it:')
+  })
+})
