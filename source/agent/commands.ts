@@ -38,6 +38,12 @@ export interface MemoryFile {
   lines: number | null
 }
 
+/** The endpoint's models for `/model`; `error` says why they could not be listed. */
+export interface ModelList {
+  models: string[]
+  error?: string
+}
+
 export interface SubmitInput {
   text: string
   images?: ImageAttachment[]
@@ -81,11 +87,16 @@ export interface RuntimeCommands {
   runShell(command: string): Promise<void>
   /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
   loadImage(path: string): Promise<ImageAttachment>
-  /** Writes the transcript as Markdown; resolves with the file path. */
+  /**
+   * Writes the transcript as Markdown (atomically); resolves with the file path. Without a path it goes to
+   * the state directory (`$XDG_STATE_HOME/agent-tui/exports/`), never into the project.
+   */
   exportTranscript(path?: string): Promise<string>
   /** Starts a fresh conversation (same session settings). */
   clear(): void
   setModel(model: string): void
+  /** The models the endpoint lists (its `/models`), for the `/model` picker; never rejects. */
+  listModels(): Promise<ModelList>
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */

@@ -26,6 +26,7 @@ import type { CompactionPreview, ContextReport } from './context/types.js'
 import type {
   ImageAttachment,
   MemoryFile,
+  ModelList,
   PermissionRulesView,
   RuntimeCommands,
   SessionSummary,
@@ -84,7 +85,10 @@ export interface RuntimeOptions {
   trust?: TrustController
   /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
   exportMarkdown?: () => string
+  /** Where `/export` writes without a path (the state directory's `exports/`); default: the workspace. */
   exportDir?: string
+  /** Lists the endpoint's models for `/model` (absent: only `/model <id>` works). */
+  listModels?: () => Promise<ModelList>
   /** This directory's sessions, this one included (for `/resume`). */
   sessions?: () => Promise<SessionSummary[]>
   /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
@@ -350,14 +354,23 @@ export class Runtime implements RuntimeCommands {
   }
 
   async exportTranscript(path?: string): Promise<string> {
-    const { writeFile } = await import('node:fs/promises')
     const { join, resolve } = await import('node:path')
+    const { atomicWriteFile } = await import('../tools/atomic-write.js')
     if (!this.opts.exportMarkdown) throw new Error('export is not available')
     const target = path
       ? resolve(this.cwd, path)
       : join(this.opts.exportDir ?? this.opts.workspace, `agent-tui-${this.opts.sessionId}.md`)
-    await writeFile(target, this.opts.exportMarkdown())
+    await atomicWriteFile(target, this.opts.exportMarkdown())
     return target
+  }
+
+  async listModels(): Promise<ModelList> {
+    if (!this.opts.listModels) return { models: [], error: "this session cannot list the endpoint's models" }
+    try {
+      return await this.opts.listModels()
+    } catch (err) {
+      return { models: [], error: err instanceof Error ? err.message : String(err) }
+    }
   }
 
   clear(): void {

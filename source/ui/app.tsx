@@ -24,9 +24,11 @@ import {
 import { useKeyState } from './keys/use-key-state.js'
 import { ConsentPrompt } from './panes/consent/consent-prompt.js'
 import { OverlayView } from './panes/help/overlay.js'
+import { ModelPicker } from './model-picker.js'
 import { SessionPickerOverlay } from './session-picker.js'
 import { InputPane } from './panes/input/input-pane.js'
 import { McpPanel } from './panes/mcp/mcp-panel.js'
+import { flashRows } from './panes/input/prompt-row.js'
 import { PlanDialog } from './panes/question/plan-dialog.js'
 import { QuestionDialog } from './panes/question/question-dialog.js'
 import { RewindDialog } from './panes/rewind/rewind-dialog.js'
@@ -123,6 +125,7 @@ export function App({
       showConfirm: (confirm) => setOverlay({ kind: 'confirm', ...confirm }),
       showMcp: () => setOverlay({ kind: 'mcp' }),
       showSessions: (sessions) => setOverlay({ kind: 'sessions', sessions }),
+      showModels: (models, current) => setOverlay({ kind: 'models', models, current }),
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
     }),
@@ -218,7 +221,10 @@ export function App({
   const available = Math.max(0, height - 1)
   // While a dialog is open the prompt cannot be typed into, so it shrinks to one line and the dialog
   // gets the room (a consent preview matters more than a draft).
-  const inputMax = dialogOpen ? 2 + (flash ? 1 : 0) : Math.max(2, Math.min(14, Math.floor(available * 0.35)))
+  const flashHeight = flash ? flashRows(flash.text, width).length : 0
+  const inputMax = dialogOpen
+    ? 2 + flashHeight
+    : Math.max(2 + flashHeight, Math.min(14, Math.floor(available * 0.35)))
   const minTranscript = available >= COMPACT_ROWS ? 3 : 0
   const dockMax = Math.max(0, available - inputMax - minTranscript)
   const side = sideLayout({
@@ -258,6 +264,22 @@ export function App({
     )
   else if (overlay?.kind === 'mcp')
     main = <McpPanel width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />
+  else if (overlay?.kind === 'models')
+    main = (
+      <ModelPicker
+        models={overlay.models}
+        current={overlay.current}
+        rows={Math.max(1, mainHeight - 5)}
+        width={mainWidth}
+        onDone={(model) => {
+          setOverlay(null)
+          if (model && model !== overlay.current) {
+            commands.setModel(model)
+            setFlash({ text: `Model set to ${model}`, level: 'info' })
+          }
+        }}
+      />
+    )
   else if (overlay)
     main = (
       <OverlayView overlay={overlay} width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />

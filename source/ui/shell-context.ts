@@ -26,6 +26,7 @@ export type Overlay =
   | ({ kind: 'confirm' } & Confirm)
   | { kind: 'sessions'; sessions: SessionSummary[] }
   | { kind: 'mcp' }
+  | { kind: 'models'; models: string[]; current: string }
 
 /**
  * What panes may ask of the app shell: one-line messages above the input, overlays, exit. Created by
@@ -45,6 +46,8 @@ export interface ShellApi {
   showMcp(): void
   /** Opens the session picker; picking one resumes it in place of this session. */
   showSessions(sessions: SessionSummary[]): void
+  /** Opens the model picker (`/model`); picking one switches the session's model. */
+  showModels(models: string[], current: string): void
   /** Shuts the runtime down, restores the terminal and resolves runTui with `code`. */
   requestExit(code: number): void
   /** Leaves this session like an exit, and has runTui resolve with `resume` so that session opens next. */

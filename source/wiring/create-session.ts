@@ -389,6 +389,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
     },
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
+    exportDir: join(paths.stateDir, 'exports'),
+    listModels: async () => {
+      const { resolveEndpoint } = await import('../config/endpoint.js')
+      const listed = await resolveEndpoint({
+        baseUrl: endpoint.baseUrl,
+        ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+        model: store.getState().session.model,
+      })
+      if (listed.kind === 'none') return { models: [], error: 'no endpoint' }
+      return listed.listError ? { models: listed.models, error: listed.listError } : { models: listed.models }
+    },
   })
   if (restored) closeDanglingCalls(store)
   void runtime.startSession(restored ? 'resume' : 'startup')

@@ -3,10 +3,13 @@
  * read, queued messages, the message printed on exit. The built CLI in a pseudo-terminal against the
  * scripted server; every wait is on a screen, request or process condition.
  */
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PROMPT, startTui, type TuiSession } from '../support/pty-terminal.ts'
 import { makeSandbox, type Sandbox } from '../support/run-cli.ts'
 import { type ReplySource, type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
+import type { ScriptedModel } from '../support/scripted-types.ts'
 
 let box: Sandbox | undefined
 let server: ScriptedServer | undefined
@@ -21,9 +24,14 @@ afterEach(async () => {
   box = undefined
 })
 
-async function launch(replies: ReplySource[], size = { cols: 100, rows: 30 }, flags: string[] = []) {
+async function launch(
+  replies: ReplySource[],
+  size = { cols: 100, rows: 30 },
+  flags: string[] = [],
+  models?: ScriptedModel[],
+) {
   box = await makeSandbox()
-  server = await startScriptedServer({ replies })
+  server = await startScriptedServer({ replies, ...(models ? { models } : {}) })
   tui = startTui({
     args: ['--base-url', server.baseUrl, '--model', 'test-model', ...flags],
     cwd: box.workspace,
@@ -128,5 +136,37 @@ describe('leaving', () => {
     expect((await empty.tui.exited).exitCode).toBe(0)
     await empty.tui.settle()
     expect(empty.tui.output()).not.toContain('Resume it:')
+  })
+})
+
+describe('/model and /export', () => {
+  it("/model picks from the endpoint's models; /export writes to the state directory, not the project", async () => {
+    const { server, tui, box } = await launch(
+      [{ text: 'Switched.' }],
+      { cols: 80, rows: 24 },
+      [],
+      [{ id: 'test-model' }, { id: 'other-model' }],
+    )
+    await tui.submit('/model')
+    await tui.waitFor('Switch model')
+    await tui.waitFor('other-model')
+    tui.write('other')
+    await tui.waitFor('1 of 2 models')
+    tui.write('\r')
+    await tui.waitFor('Model set to other-model')
+    await tui.submit('hello')
+    await tui.waitFor('Switched.')
+    expect(server.requests[0]?.body.model).toBe('other-model')
+
+    await tui.submit('/export')
+    const exported = await tui.waitFor(/Transcript exported to\s+\S+\.md/)
+    const exportsDir = join(box.env.XDG_STATE_HOME ?? '', 'agent-tui', 'exports')
+    // The state directory ($XDG_STATE_HOME is under HOME here, so it reads ~/…), the whole path shown.
+    expect(exported.replace(/\n/g, ' ')).toMatch(
+      /Transcript exported to ~\/\.local\/state\/agent-tui\/exports\/agent-tui-\S+\.md/,
+    )
+    const [file] = await readdir(exportsDir)
+    expect(await readFile(join(exportsDir, file ?? ''), 'utf8')).toContain('Switched.')
+    expect((await readdir(box.workspace)).filter((f) => f.endsWith('.md'))).toEqual([])
   })
 })

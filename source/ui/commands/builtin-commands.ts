@@ -2,6 +2,7 @@
  * The built-in slash commands (SPEC §10), one entry each, in the order completion and `/help` list them.
  * Each runs against the runtime commands and UI actions of its `CommandContext`.
  */
+import { homedir } from 'node:os'
 import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/modes.js'
 import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
@@ -55,14 +56,21 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'model',
     argumentHint: '[id]',
-    description: 'Show or switch the model',
-    run(ctx, args) {
-      if (!args) {
-        ctx.flash(`Model: ${ctx.getState().session.model} — /model <id> to switch`)
+    description: "Pick a model from the endpoint's list, or switch to <id>",
+    async run(ctx, args) {
+      if (args) {
+        ctx.commands.setModel(args)
+        ctx.flash(`Model set to ${args}`)
         return
       }
-      ctx.commands.setModel(args)
-      ctx.flash(`Model set to ${args}`)
+      const current = ctx.getState().session.model
+      const listed = await ctx.commands.listModels()
+      if (listed.models.length > 0) ctx.showModels(listed.models, current)
+      else
+        ctx.flash(
+          `Model: ${current} — the endpoint lists no models${listed.error ? ` (${listed.error})` : ''}; /model <id> switches`,
+          'warn',
+        )
     },
   },
   {
@@ -201,10 +209,10 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'export',
     argumentHint: '[path]',
-    description: 'Write the transcript to a Markdown file',
+    description: 'Write the transcript as Markdown (to the state directory, or to [path])',
     async run(ctx, args) {
       const path = await ctx.commands.exportTranscript(args || undefined)
-      ctx.flash(`Transcript exported to ${path}`)
+      ctx.flash(`Transcript exported to ${tildePath(path)}`)
     },
   },
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
@@ -251,4 +259,10 @@ async function resume(ctx: CommandContext, args: string): Promise<void> {
         : `No other session "${args}" in this directory — /resume lists them`,
       'warn',
     )
+}
+
+/** `~/…` for paths under the home directory: shorter to read, and what a user types. */
+function tildePath(path: string): string {
+  const home = homedir()
+  return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path
 }

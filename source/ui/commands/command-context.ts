@@ -28,6 +28,8 @@ export interface CommandContext {
   showMcp(): void
   /** Opens the session picker. */
   showSessions(sessions: SessionSummary[]): void
+  /** Opens the model picker; the model picked there is switched to. */
+  showModels(models: string[], current: string): void
   /** Leaves this session for another one. */
   resumeSession(id: string): void
   toggleTodos(): void

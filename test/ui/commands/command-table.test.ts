@@ -12,11 +12,12 @@ import {
 } from '../../../source/ui/commands/command-table.js'
 import { slashCompleter } from '../../../source/ui/panes/input/completion.js'
 import { type FakeCommands, fakeCommands, makeStore } from '../shell/fake-commands.js'
+import type { ModelList } from '../../../source/agent/commands.js'
 
 /** A recording CommandContext over a real store and recording runtime commands: no renderer. */
-function fakeContext(opts: { mode?: Mode; store?: Store } = {}) {
+function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = {}) {
   const store = opts.store ?? makeStore([], opts.mode)
-  const commands: FakeCommands = fakeCommands({ store })
+  const commands: FakeCommands = fakeCommands({ store, ...(opts.models ? { models: opts.models } : {}) })
   const flashes: Array<{ text: string; level: FlashLevel }> = []
   const ui: string[] = []
   const ctx: CommandContext = {
@@ -29,6 +30,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store } = {}) {
     showConfirm: (confirm) => ui.push(`confirm:${confirm.title}`),
     showMcp: () => ui.push('mcp'),
     showSessions: () => ui.push('sessions'),
+    showModels: (models, current) => ui.push(`models:${models.join(',')}:${current}`),
     resumeSession: (id) => ui.push(`resume:${id}`),
     toggleTodos: () => ui.push('todos'),
     focusTasks: () => ui.push('tasks'),
@@ -122,7 +124,7 @@ describe('dispatch', () => {
     ['/plan maybe', 'Usage: /plan [on|off]', 'warn'],
     ['/mode', 'Mode is SAFE — /mode safe|auto|plan', 'info'],
     ['/mode turbo', 'Unknown mode "turbo" — use one of safe, auto, plan', 'warn'],
-    ['/model', 'Model: test-model — /model <id> to switch', 'info'],
+    ['/model', 'Model: test-model — the endpoint lists no models; /model <id> switches', 'warn'],
     ['/image', 'Usage: /image <path> [question]', 'warn'],
     ['/tasks', 'No background tasks', 'info'],
     ['/memory forget it', 'Usage: /memory (list files) or /memory add <text>', 'warn'],
@@ -156,6 +158,19 @@ describe('dispatch', () => {
     await runCommandLine(builtin(), line, f.ctx)
     expect(f.ui).toEqual(ui)
     expect(f.commands.calls.map((c) => [c.name, c.args])).toEqual(calls)
+  })
+
+  it("/model opens a picker of the endpoint's models, or says why it cannot list them", async () => {
+    const listed = fakeContext({ models: { models: ['a-model', 'test-model'] } })
+    await runCommandLine(builtin(), '/model', listed.ctx)
+    expect(listed.ui).toEqual(['models:a-model,test-model:test-model'])
+    expect(listed.commands.named('setModel')).toEqual([])
+    const failed = fakeContext({ models: { models: [], error: 'HTTP 401 (check the API key)' } })
+    await runCommandLine(builtin(), '/model', failed.ctx)
+    expect(failed.lastFlash()).toEqual({
+      text: 'Model: test-model — the endpoint lists no models (HTTP 401 (check the API key)); /model <id> switches',
+      level: 'warn',
+    })
   })
 
   it('refuses dangerous and ci without asking the runtime, naming the launch flag', async () => {

@@ -606,6 +606,31 @@ describe('slash commands', () => {
     },
   )
 
+  it("/model lists the endpoint's models to pick from: typing filters, Enter switches, Esc leaves", async () => {
+    const models = { models: ['gpt-4o', 'gpt-4o-mini', 'test-model', 'qwen2.5-coder-32b'] }
+    const r = start({ commands: { models } })
+    await r.type('/model')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Switch model')
+    expect(r.frame()).toContain('❯ test-model (current)')
+    expect(r.frame()).toContain('qwen2.5-coder-32b')
+    r.stdin.write('mini')
+    await waitFor(() => !r.frame().includes('qwen2.5'), r.frame)
+    expect(r.frame()).toContain('1 of 4 models')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Model set to gpt-4o-mini')
+    expect(r.commands.named('setModel')).toEqual([['gpt-4o-mini']])
+    expect(r.store.getState().session.model).toBe('gpt-4o-mini')
+
+    await r.type('/model')
+    r.stdin.write(KEYS.enter)
+    await r.waitFrame('Switch model')
+    r.stdin.write(KEYS.esc)
+    await waitFor(() => !r.frame().includes('Switch model'), r.frame)
+    expect(r.commands.named('setModel')).toHaveLength(1)
+    r.instance.unmount()
+  })
+
   it('/memory lists the instruction files; /memory add saves a line; /init asks the agent for AGENTS.md', async () => {
     const r = start({
       commands: {

@@ -5,6 +5,7 @@ import type {
   HooksView,
   ImageAttachment,
   MemoryFile,
+  ModelList,
   PermissionRulesView,
   RewindReport,
   RewindTurn,
@@ -65,6 +66,7 @@ export function fakeCommands(
     sessions?: SessionSummary[]
     preview?: CompactionPreview
     report?: ContextReport
+    models?: ModelList
     /** What `unqueue` hands back, newest last; each call also drops the newest of `state.queued`. */
     queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
@@ -137,6 +139,10 @@ export function fakeCommands(
     hooks: () => {
       record('hooks', [])
       return opts.hooks ?? { active: [], inactive: [], warnings: [] }
+    },
+    listModels: async () => {
+      record('listModels', [])
+      return opts.models ?? { models: [] }
     },
     permissionRules: () => {
       record('permissionRules', [])

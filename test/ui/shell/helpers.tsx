@@ -66,6 +66,7 @@ export function fakeShell(): FakeShell {
     showConfirm: (confirm) => overlays.push({ kind: 'confirm', ...confirm }),
     showMcp: () => overlays.push({ kind: 'mcp' }),
     showSessions: (sessions) => overlays.push({ kind: 'sessions', sessions }),
+    showModels: (models, current) => overlays.push({ kind: 'models', models, current }),
     requestExit: (code) => exits.push(code),
     requestResume: () => exits.push(0),
   }

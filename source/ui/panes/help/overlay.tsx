@@ -66,7 +66,7 @@ export function wrapOverlayLine(text: string, width: number): string[] {
 }
 
 export interface OverlayViewProps {
-  overlay: Exclude<Overlay, { kind: 'sessions' } | { kind: 'mcp' }>
+  overlay: Exclude<Overlay, { kind: 'sessions' } | { kind: 'mcp' } | { kind: 'models' }>
   width: number
   height: number
   onClose(): void

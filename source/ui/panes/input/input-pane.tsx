@@ -3,7 +3,7 @@ import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, visibleWindow } from './editor-layout.js'
-import { MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
+import { flashRows, MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
 
@@ -38,7 +38,8 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
     Math.max(0, Math.floor((maxHeight - 2) / 3)),
   )
   const shownQueued = view.queued.length > queuedRows ? Math.max(0, queuedRows - 1) : queuedRows
-  const fixed = 1 + (flash ? 1 : 0) + queuedRows
+  const flashLines = flash ? flashRows(flash.text, width) : []
+  const fixed = 1 + flashLines.length + queuedRows
   const popupRows = Math.min(view.items.length, MAX_POPUP, Math.max(0, maxHeight - fixed - 1))
   const editorRows = Math.max(1, Math.min(layout.rows.length, maxHeight - fixed - popupRows, 12))
   const window = visibleWindow(layout, editorRows)
@@ -68,14 +69,18 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
           {`  ⧗ … ${view.queued.length - shownQueued} more queued`}
         </Text>
       ) : null}
-      {flash ? (
-        <Text
-          wrap="truncate"
-          color={flash.level === 'error' ? 'red' : flash.level === 'warn' ? 'yellow' : 'cyan'}
-        >
-          {flash.text}
-        </Text>
-      ) : null}
+      {flash
+        ? flashLines.map((line, i) => (
+            <Text
+              // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+              key={i}
+              wrap="truncate"
+              color={flash.level === 'error' ? 'red' : flash.level === 'warn' ? 'yellow' : 'cyan'}
+            >
+              {line}
+            </Text>
+          ))
+        : null}
       {popupRows > 0 ? (
         <Popup items={view.items} selected={view.popupIndex} rows={popupRows} width={width} />
       ) : null}

@@ -1,3 +1,5 @@
+import wrapAnsi from 'wrap-ansi'
+
 /** The prompt's fixed text, shared by the input pane and the frame painted before Ink has loaded. */
 export const PROMPT = '❯ '
 export const PROMPT_HINT = 'Message · / commands · @ files · ! shell · ? keys'
@@ -29,3 +31,9 @@ export function queuedRow(text: string, images: number): string {
 
 /** Queued messages shown at most; the rest are counted on one more row. */
 export const MAX_QUEUED_ROWS = 3
+
+/** The message line above the prompt, wrapped (a path or a reason is never cut); at most three rows. */
+export function flashRows(text: string, width: number): string[] {
+  const rows = wrapAnsi(text, Math.max(1, width), { hard: true }).split('\n')
+  return rows.length <= 3 ? rows : [...rows.slice(0, 2), rows.slice(2).join(' ')]
+}

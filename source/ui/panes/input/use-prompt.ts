@@ -100,6 +100,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     showConfirm: shell.showConfirm,
     showMcp: shell.showMcp,
     showSessions: shell.showSessions,
+    showModels: shell.showModels,
     resumeSession: shell.requestResume,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
