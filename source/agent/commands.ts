@@ -87,6 +87,8 @@ export interface RuntimeCommands {
   runShell(command: string): Promise<void>
   /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
   loadImage(path: string): Promise<ImageAttachment>
+  /** Whether the current model takes images (its profile); without vision `submit` leaves images out. */
+  supportsVision(): boolean
   /**
    * Writes the transcript as Markdown (atomically); resolves with the file path. Without a path it goes to
    * the state directory (`$XDG_STATE_HOME/agent-tui/exports/`), never into the project.

@@ -17,7 +17,6 @@ import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import { readLogSlice, type TaskLogRange, type TaskLogSlice } from '../tasks/log-slice.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
-import type { ContentPart } from '../provider/messages.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import { type ContextSettings, ContextManager } from './context/manager.js'
@@ -43,6 +42,7 @@ import type { HookService } from '../hooks/service.js'
 import type { HooksView } from '../hooks/types.js'
 import { createSessionHooks, type SessionHooks } from './session-hooks.js'
 import { MessageIntake } from './message-intake.js'
+import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import { type McpRuntime, SessionTools } from './session-tools.js'
 
@@ -197,7 +197,22 @@ export class Runtime implements RuntimeCommands {
 
   /** Runs one turn to completion (headless), or queues when a turn is running. */
   async runTurn(input: SubmitInput): Promise<TurnResult> {
-    return this.runUserTurn(toUserInput(input))
+    return this.runUserTurn(this.userInput(input))
+  }
+
+  /** The message as the model gets it: no image parts for a model without vision (see user-input.ts). */
+  private userInput(input: SubmitInput): UserInput {
+    const { user, warning } = userInputFor(
+      input,
+      this.supportsVision(),
+      this.opts.store.getState().session.model,
+    )
+    if (warning) this.notice('warn', warning)
+    return user
+  }
+
+  supportsVision(): boolean {
+    return this.opts.capabilities(this.opts.store.getState().session.model).supportsVision
   }
 
   /** SessionStart (`startup` or `resume`): the first turn waits for it. */
@@ -249,7 +264,7 @@ export class Runtime implements RuntimeCommands {
   submit(input: SubmitInput): void {
     // Queued behind the running turn, or behind messages held after an interrupt (they go first).
     if (this.current || this.intake.length > 0) {
-      this.intake.enqueue(toUserInput(input), input)
+      this.intake.enqueue(this.userInput(input), input)
       if (!this.current) this.intake.whenSettled(() => this.sendQueued(false))
       return
     }
@@ -617,11 +632,4 @@ export class Runtime implements RuntimeCommands {
     this.counter++
     return `${prefix}-${this.now().toString(36)}-${this.counter}`
   }
-}
-
-function toUserInput(input: SubmitInput): UserInput {
-  if (!input.images?.length) return { content: input.text, text: input.text }
-  const parts: ContentPart[] = [{ type: 'text', text: input.text }]
-  for (const image of input.images) parts.push({ type: 'image_url', image_url: { url: image.url } })
-  return { content: parts, text: input.text }
 }

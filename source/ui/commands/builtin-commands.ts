@@ -89,7 +89,8 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       if (question) ctx.commands.submit({ text: question, images: [image] })
       else {
         ctx.attachImage(image)
-        ctx.flash('Image attached — type your question and press Enter')
+        if (ctx.commands.supportsVision()) ctx.flash('Image attached — type your question and press Enter')
+        else ctx.flash(noVision(ctx.getState().session.model), 'warn')
       }
     },
   },
@@ -265,4 +266,9 @@ async function resume(ctx: CommandContext, args: string): Promise<void> {
 function tildePath(path: string): string {
   const home = homedir()
   return home && path.startsWith(`${home}/`) ? `~${path.slice(home.length)}` : path
+}
+
+/** Said when an image is attached for a model that cannot see it (the runtime leaves it out). */
+export function noVision(model: string): string {
+  return `${model} cannot see images (no vision in its profile): the image will not be sent, only your text. /model picks another model.`
 }

@@ -173,6 +173,17 @@ describe('dispatch', () => {
     })
   })
 
+  it('/image warns when the model cannot see images (the image will not be sent)', async () => {
+    const store = makeStore()
+    const f = fakeContext({ store })
+    f.ctx.commands = fakeCommands({ store, vision: false })
+    await runCommandLine(builtin(), '/image shot.png', f.ctx)
+    expect(f.lastFlash()).toEqual({
+      text: 'test-model cannot see images (no vision in its profile): the image will not be sent, only your text. /model picks another model.',
+      level: 'warn',
+    })
+  })
+
   it('refuses dangerous and ci without asking the runtime, naming the launch flag', async () => {
     const f = fakeContext()
     await runCommandLine(builtin(), '/mode dangerous', f.ctx)

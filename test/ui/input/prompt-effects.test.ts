@@ -30,6 +30,7 @@ function harness(opts: { editor?: EditorResult; failImages?: boolean; queued?: S
   const deps: PromptEffectDeps = {
     commands,
     cwd: () => dir,
+    model: () => 'test-model',
     flash: (text, level) => flashes.push({ text, level }),
     hint: (text) => flashes.push({ text, level: 'info' }),
     clearFlash: () => flashes.push({ text: '', level: undefined }),

@@ -67,6 +67,8 @@ export function fakeCommands(
     preview?: CompactionPreview
     report?: ContextReport
     models?: ModelList
+    /** What `supportsVision` answers (default: true). */
+    vision?: boolean
     /** What `unqueue` hands back, newest last; each call also drops the newest of `state.queued`. */
     queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
@@ -122,6 +124,7 @@ export function fakeCommands(
       record('loadImage', [path])
       return opts.image ?? { path, url: 'data:image/png;base64,AAAA' }
     },
+    supportsVision: () => opts.vision ?? true,
     exportTranscript: async (path) => {
       record('exportTranscript', [path])
       return path ?? '/tmp/project/transcript.md'

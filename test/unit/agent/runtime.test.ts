@@ -14,7 +14,7 @@ afterEach(async () => {
   await server.close()
 })
 
-function makeRuntime(store: Store, files = createFileStateTracker()) {
+function makeRuntime(store: Store, files = createFileStateTracker(), vision = false) {
   return new Runtime({
     store,
     provider: createOpenAIProvider({ baseUrl: server.baseUrl, baseDelayMs: 1 }),
@@ -37,7 +37,7 @@ function makeRuntime(store: Store, files = createFileStateTracker()) {
       isSpillPath: () => false,
     },
     systemPrompt: 'system',
-    capabilities: () => ({ supportsVision: false, supportsAllowedTools: false }),
+    capabilities: () => ({ supportsVision: vision, supportsAllowedTools: false }),
     maxSteps: 10,
     breaker: DEFAULT_BREAKER,
     interactive: true,
@@ -115,6 +115,34 @@ describe('Runtime', () => {
     expect(server.requests).toHaveLength(2)
     expect(userTexts(1).slice(-2)).toEqual(['queued one', 'and now this'])
     expect(store.getState().queued).toEqual([])
+  })
+
+  it('never sends image parts to a model without vision: the model is told, the user is warned', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'no image here' }, { text: 'a cat' }] })
+    const image = { path: '/x/cat.png', url: 'data:image/png;base64,AAAA' }
+    const store = fresh()
+    await makeRuntime(store).runTurn({ text: 'what is this?', images: [image] })
+    const sent = userTexts(0).at(-1)
+    expect(typeof sent).toBe('string')
+    expect(sent).toBe(
+      'what is this?\n\n[An image attached by the user was not sent: this model cannot see images.]',
+    )
+    const notices = Object.values(store.getState().transcript.items).filter((i) => i.kind === 'notice')
+    expect(notices.at(-1)).toMatchObject({
+      level: 'warn',
+      text: expect.stringContaining('m cannot see images'),
+    })
+    // The transcript shows what the user typed.
+    expect(Object.values(store.getState().transcript.items).find((i) => i.kind === 'user')).toMatchObject({
+      text: 'what is this?',
+    })
+
+    const seeing = fresh()
+    await makeRuntime(seeing, createFileStateTracker(), true).runTurn({ text: 'and this?', images: [image] })
+    expect(userTexts(1).at(-1)).toEqual([
+      { type: 'text', text: 'and this?' },
+      { type: 'image_url', image_url: { url: image.url } },
+    ])
   })
 
   it('appends the plan-mode instruction as a message, never editing the system prompt', async () => {

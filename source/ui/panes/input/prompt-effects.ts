@@ -4,6 +4,7 @@
  * functions over injected dependencies, so they are tested without a renderer.
  */
 import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../agent/commands.js'
+import { noVision } from '../../commands/builtin-commands.js'
 import type { FlashLevel } from '../../commands/command-context.js'
 import { expandPasteChips, findImagePaths, imageChip, imageChipNumbers, imagePathFrom } from './chips.js'
 import type { EditorResult } from './external-editor.js'
@@ -14,6 +15,8 @@ export interface PromptEffectDeps {
   commands: RuntimeCommands
   /** The session's directory: `@path` listings and relative image paths start there. */
   cwd(): string
+  /** The session's model (for messages). */
+  model(): string
   flash(text: string, level?: FlashLevel): void
   hint(text: string): void
   clearFlash(): void
@@ -47,7 +50,10 @@ export function runPromptEffect(effect: PromptEffect, deps: PromptEffectDeps): v
       return
     case 'load-image':
       deps.commands.loadImage(effect.path).then(
-        (image) => deps.send({ type: 'image-loaded', image }),
+        (image) => {
+          deps.send({ type: 'image-loaded', image })
+          if (!deps.commands.supportsVision()) deps.flash(noVision(deps.model()), 'warn')
+        },
         (error: unknown) => {
           deps.flash(`Image not attached: ${message(error)}`, 'error')
           deps.send({ type: 'insert', text: effect.text })

@@ -111,6 +111,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const deps: PromptEffectDeps = {
     commands,
     cwd: () => store.getState().session.cwd,
+    model: () => store.getState().session.model,
     flash: shell.flash,
     hint: shell.hint,
     clearFlash: shell.clearFlash,
