@@ -125,6 +125,8 @@ export type EphemeralAction =
   | { type: 'queue/removed'; ids: string[] }
   | { type: 'ui/focus'; focus: Focus }
   | { type: 'ui/todos-toggled' }
+  /** The narrow layout's todo pane: the whole list (true) or one line. */
+  | { type: 'ui/todos-expanded'; expanded: boolean }
   | { type: 'ui/expand-toggled'; id: string }
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }

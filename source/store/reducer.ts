@@ -338,6 +338,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
     case 'ui/todos-toggled':
       return { ...state, ui: { ...state.ui, showTodos: !state.ui.showTodos } }
+    case 'ui/todos-expanded':
+      return state.ui.todosExpanded === action.expanded
+        ? state
+        : { ...state, ui: { ...state.ui, todosExpanded: action.expanded } }
     case 'ui/rewind':
       return state.ui.rewind === action.open ? state : { ...state, ui: { ...state.ui, rewind: action.open } }
     case 'ui/expand-toggled': {

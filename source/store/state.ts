@@ -190,8 +190,17 @@ export interface State {
     requests: number
   }
   context: ContextState
-  /** `rewind`: the /rewind dialog is open. */
-  ui: { focus: Focus; showTodos: boolean; expanded: Record<string, true>; rewind: boolean }
+  /**
+   * `rewind`: the /rewind dialog is open. `todosExpanded`: on narrow terminals, where the todo pane is one
+   * line under the transcript, it shows the whole list (Ctrl+T cycles one line → list → hidden).
+   */
+  ui: {
+    focus: Focus
+    showTodos: boolean
+    todosExpanded: boolean
+    expanded: Record<string, true>
+    rewind: boolean
+  }
   turns: TurnMark[]
   sandbox: SandboxState
   checkpoints: {
@@ -220,7 +229,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     queued: [],
     usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
     context: emptyContext(),
-    ui: { focus: 'input', showTodos: true, expanded: {}, rewind: false },
+    ui: { focus: 'input', showTodos: true, todosExpanded: false, expanded: {}, rewind: false },
     turns: [],
     sandbox: { status: 'off', network: false },
     checkpoints: { known: {}, timeline: [], undo: null },

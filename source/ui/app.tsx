@@ -179,8 +179,17 @@ export function App({
       // Under tmux Ctrl+B is the prefix, so users press it twice: a repeat that finds nothing is fine.
       if (!commands.backgroundForeground() && !ev.repeat)
         setFlash({ text: 'No running command to background', level: 'info' })
-    } else if (ev.has('todos.toggle')) dispatch({ type: 'ui/todos-toggled' })
-    else if (ev.has('transcript.expand')) {
+    } else if (ev.has('todos.toggle')) {
+      // Narrow terminals show the pane as one line: Ctrl+T opens the whole list, then hides it, then
+      // brings the line back. Beside the transcript it shows or hides.
+      const { showTodos, todosExpanded } = now.ui
+      if (side.kind !== 'stacked' || !showTodos) dispatch({ type: 'ui/todos-toggled' })
+      else if (!todosExpanded) dispatch({ type: 'ui/todos-expanded', expanded: true })
+      else {
+        dispatch({ type: 'ui/todos-expanded', expanded: false })
+        dispatch({ type: 'ui/todos-toggled' })
+      }
+    } else if (ev.has('transcript.expand')) {
       const target = scroll.expandTarget()
       if (target) dispatch({ type: 'ui/expand-toggled', id: target })
     } else if (ev.has('transcript.pin')) togglePin(now)
@@ -232,6 +241,8 @@ export function App({
     rows: height,
     showTodos: ui.showTodos && todos.length > 0,
     taskCount: tasksUi.tasks.length,
+    todoCount: todos.length,
+    todosExpanded: ui.todosExpanded,
   })
 
   const middleRef = useRef(null)
@@ -326,6 +337,7 @@ export function App({
               width={side.kind === 'column' ? side.width : width}
               height={side.kind === 'column' ? middle.height : stackedRows}
               tasksUi={tasksUi}
+              middleHeight={middle.height}
             />
           ) : null}
         </Box>

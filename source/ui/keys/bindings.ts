@@ -39,7 +39,11 @@ const DEFAULTS = {
     keys: ['ctrl+b'],
     description: 'Move the running command to the background (tmux: press twice)',
   },
-  'todos.toggle': { context: 'global', keys: ['ctrl+t'], description: 'Show or hide the todo pane' },
+  'todos.toggle': {
+    context: 'global',
+    keys: ['ctrl+t'],
+    description: 'Todo pane: show/hide (below 100 columns: one line → whole list → hidden)',
+  },
   'transcript.expand': {
     context: 'global',
     keys: ['ctrl+o'],

@@ -12,8 +12,12 @@ export type SideLayout =
   | {
       kind: 'stacked'
       showTodos: boolean
+      /** The todo pane shows its list rather than one line (Ctrl+T). */
+      todosExpanded: boolean
       taskCount: number
       rowsFor(available: number, tasksFocused: boolean): number
+      /** Rows of the todo pane within `rowsFor`'s rows. */
+      todoRowsFor(available: number): number
     }
 
 /**
@@ -25,8 +29,12 @@ export function sideLayout(opts: {
   rows: number
   showTodos: boolean
   taskCount: number
+  /** Todos in the list (the expanded narrow pane is as tall as they need, up to half the middle). */
+  todoCount?: number
+  todosExpanded?: boolean
 }): SideLayout {
   const { columns, rows, showTodos, taskCount } = opts
+  const todosExpanded = showTodos && (opts.todosExpanded ?? false)
   if (!showTodos && taskCount === 0) return { kind: 'none' }
   if (columns >= SIDE_COLUMN_MIN_WIDTH && rows >= 10) {
     return {
@@ -37,12 +45,22 @@ export function sideLayout(opts: {
     }
   }
   if (rows < 10) return { kind: 'none' }
+  const half = (available: number) => Math.max(0, Math.floor(available / 2))
+  // Expanded, the list takes what it needs up to half the middle, leaving the tasks their line.
+  const todoRowsFor = (available: number) =>
+    !showTodos
+      ? 0
+      : todosExpanded
+        ? Math.max(1, Math.min((opts.todoCount ?? 0) + 1, half(available) - (taskCount > 0 ? 1 : 0)))
+        : 1
   return {
     kind: 'stacked',
     showTodos,
+    todosExpanded,
     taskCount,
+    todoRowsFor,
     rowsFor(available, tasksFocused) {
-      const todoRows = showTodos ? 1 : 0
+      const todoRows = todoRowsFor(available)
       const taskRows =
         taskCount === 0
           ? 0
@@ -62,15 +80,20 @@ export interface SidePanesProps {
   /** Rows for the panes: the full middle height for a column, the stacked rows otherwise. */
   height: number
   tasksUi: TasksUi
+  /** The whole middle area's height (stacked: the todo pane's share is figured from it). */
+  middleHeight?: number
 }
 
-export function SidePanes({ layout, width, height, tasksUi }: SidePanesProps) {
+export function SidePanes({ layout, width, height, tasksUi, middleHeight }: SidePanesProps) {
   const { tasks, focused, selectedId, confirmId } = tasksUi
   if (layout.kind === 'stacked') {
-    const taskRows = tasks.length === 0 ? 0 : Math.max(0, height - (layout.showTodos ? 1 : 0))
+    const todoRows = Math.min(height, layout.todoRowsFor(middleHeight ?? height * 2))
+    const taskRows = tasks.length === 0 ? 0 : Math.max(0, height - todoRows)
     return (
       <Box flexDirection="column" height={height} flexShrink={0} overflow="hidden">
-        {layout.showTodos ? <TodoPane width={width} height={1} compact /> : null}
+        {layout.showTodos ? (
+          <TodoPane width={width} height={todoRows} compact={!layout.todosExpanded} />
+        ) : null}
         {taskRows > 0 ? (
           <TasksPane
             tasks={tasks}

@@ -196,6 +196,38 @@ describe('layout', () => {
     narrow.instance.unmount()
   })
 
+  it('below 100 columns Ctrl+T cycles the todo pane: one line → the whole list → hidden → one line', async () => {
+    const todos = ['Read the code', 'Ask about the colour', 'Write the file', 'Run the tests', 'Summarise']
+    const actions: Action[] = [
+      {
+        type: 'todos/replaced',
+        todos: todos.map((content, i) => ({
+          content,
+          status: i === 0 ? 'completed' : i === 1 ? 'in_progress' : 'pending',
+          activeForm: `${content}…`,
+        })),
+      },
+      { type: 'task/updated', task: task('b1') },
+    ]
+    const r = start({ actions, columns: 80, rows: 24 })
+    await r.waitFrame('Todos 1/5 · ◐ Ask about the colour… · Ctrl+T shows all')
+    expect(r.frame()).not.toContain('☐ Run the tests')
+    r.stdin.write(KEYS.ctrl('t'))
+    await r.waitFrame('☐ Run the tests')
+    const frame = r.frame()
+    for (const content of ['☑ Read the code', '◐ Ask about the colour…', '☐ Write the file', '☐ Summarise'])
+      expect(frame).toContain(content)
+    // The tasks pane keeps its line, and the frame its size.
+    expect(frame).toContain('Tasks 1 running')
+    expect(frame.split('\n')).toHaveLength(24)
+    r.stdin.write(KEYS.ctrl('t'))
+    await waitFor(() => !r.frame().includes('Todos'), r.frame)
+    r.stdin.write(KEYS.ctrl('t'))
+    await r.waitFrame('Todos 1/5 · ◐')
+    expect(r.frame()).not.toContain('☐ Run the tests')
+    r.instance.unmount()
+  })
+
   it('re-lays out on resize and survives tiny terminals', async () => {
     const r = start({ columns: 120, rows: 30, actions: [{ type: 'task/updated', task: task('b1') }] })
     await r.waitFrame('SAFE')
@@ -754,7 +786,7 @@ describe('slash commands', () => {
     const r = start()
     r.stdin.write('?')
     await r.waitFrame('Keys and commands')
-    await waitFor(() => /Ctrl\+T\s+Show or hide the todo pane/.test(r.frame()), r.frame)
+    await waitFor(() => /Ctrl\+T\s+Todo pane: show\/hide/.test(r.frame()), r.frame)
     r.stdin.write(KEYS.esc)
     await waitFor(() => !r.frame().includes('Keys and commands'), r.frame)
     // With text in the prompt, ? is just a character.

@@ -207,7 +207,7 @@ describe('TodoPane', () => {
       store,
       commands: fakeCommands(),
     })
-    expect(compact.frame()).toBe('Todos 0/1 · ◐ Doing A')
+    expect(compact.frame()).toBe('Todos 0/1 · ◐ Doing A · Ctrl+T shows all')
     compact.unmount()
   })
 })

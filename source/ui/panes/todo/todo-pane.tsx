@@ -32,6 +32,7 @@ export const TodoPane = memo(function TodoPane({ width, height, compact = false 
       <Box width={width} height={1}>
         <Text wrap="truncate" color="cyan">
           {todoSummary(todos)}
+          {compact ? <Text dimColor> · Ctrl+T shows all</Text> : null}
         </Text>
       </Box>
     )
