@@ -18,6 +18,7 @@ import { type RequestContext, withOverflowRecovery } from './context/recovery.js
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
 import { RetryNotice } from './retry-notice.js'
+import { interruptedText } from './user-input.js'
 import { checkStop, MAX_STOP_CONTINUATIONS, submitPrompt, type TurnHooks } from './turn-hooks.js'
 
 export const MAX_STEPS_INSTRUCTION =
@@ -76,17 +77,8 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
   const end = (result: Omit<TurnResult, 'steps'>): TurnResult => {
     const full = { ...result, steps: step }
     if (result.kind === 'interrupted') {
-      const held = deps.queuedCount?.() ?? 0
-      const queued =
-        held === 0
-          ? 'Send a message to continue.'
-          : `${held === 1 ? 'Your queued message waits' : `${held} queued messages wait`}: ${held === 1 ? 'it goes' : 'they go'} before your next message (↑ on the empty prompt takes ${held === 1 ? 'it' : 'the last'} back to edit).`
-      dispatch({
-        type: 'notice/added',
-        id: deps.newId('notice'),
-        level: 'info',
-        text: `Interrupted — what arrived so far is kept. ${queued}`,
-      })
+      const text = interruptedText(deps.queuedCount?.() ?? 0)
+      dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'info', text })
     }
     dispatch({ type: 'turn/ended', result: full })
     return full

@@ -87,7 +87,7 @@ export interface RuntimeOptions {
   exportMarkdown?: () => string
   /** Where `/export` writes without a path (the state directory's `exports/`); default: the workspace. */
   exportDir?: string
-  /** Lists the endpoint's models for `/model` (absent: only `/model <id>` works). */
+  /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
   /** This directory's sessions, this one included (for `/resume`). */
   sessions?: () => Promise<SessionSummary[]>
@@ -379,13 +379,8 @@ export class Runtime implements RuntimeCommands {
     return target
   }
 
-  async listModels(): Promise<ModelList> {
-    if (!this.opts.listModels) return { models: [], error: "this session cannot list the endpoint's models" }
-    try {
-      return await this.opts.listModels()
-    } catch (err) {
-      return { models: [], error: err instanceof Error ? err.message : String(err) }
-    }
+  listModels(): Promise<ModelList> {
+    return this.opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' })
   }
 
   clear(): void {

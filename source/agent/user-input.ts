@@ -28,3 +28,12 @@ export function userInputFor(
   const text = input.text.trim() ? `${input.text}\n\n${note}` : note
   return { user: { content: text, text: input.text }, warning }
 }
+
+/** The notice of an interrupted turn; `held` messages are still queued (nothing queued is sent after one). */
+export function interruptedText(held: number): string {
+  const next =
+    held === 0
+      ? 'Send a message to continue.'
+      : `${held === 1 ? 'Your queued message waits' : `${held} queued messages wait`}: ${held === 1 ? 'it goes' : 'they go'} before your next message (↑ on the empty prompt takes ${held === 1 ? 'it' : 'the last'} back to edit).`
+  return `Interrupted — what arrived so far is kept. ${next}`
+}

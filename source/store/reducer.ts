@@ -11,6 +11,7 @@ import {
   rewindUndone,
   turnsAfterClear,
 } from './rewind-reducer.js'
+import { markWaiting, reduceQueue } from './queue-reducer.js'
 import { contextAfterRewind, contextAfterUndo } from './context-rewind.js'
 import { emptyContext, type State, type ToolItem, type TranscriptItem } from './state.js'
 
@@ -328,12 +329,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     case 'mcp/servers':
       return { ...state, mcp: { servers: action.servers } }
     case 'queue/added':
-      return { ...state, queued: [...state.queued, action.message] }
-    case 'queue/removed': {
-      const gone = new Set(action.ids)
-      const queued = state.queued.filter((m) => !gone.has(m.id))
-      return queued.length === state.queued.length ? state : { ...state, queued }
-    }
+    case 'queue/removed':
+      return reduceQueue(state, action)
     case 'ui/focus':
       return state.ui.focus === action.focus ? state : { ...state, ui: { ...state.ui, focus: action.focus } }
     case 'ui/todos-toggled':
@@ -352,14 +349,6 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     default:
       return state
   }
-}
-
-/** Marks (or clears) the tool card of `callId` as waiting on the user; other items are left alone. */
-function markWaiting(state: State, callId: string, waiting: ToolItem['waiting']): State {
-  const item = state.transcript.items[callId]
-  if (item?.kind !== 'tool' || item.waiting === waiting) return state
-  const { waiting: _was, ...rest } = item
-  return putItem(state, waiting ? { ...rest, waiting } : rest)
 }
 
 function newToolItem(id: string, name: string, summary: string): ToolItem {

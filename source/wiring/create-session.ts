@@ -46,6 +46,7 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git.js'
 import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
 import { createSessionHookService } from './session-hooks.js'
+import { listEndpointModels } from './list-models.js'
 import { SessionError } from './session-error.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
@@ -390,16 +391,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
-    listModels: async () => {
-      const { resolveEndpoint } = await import('../config/endpoint.js')
-      const listed = await resolveEndpoint({
-        baseUrl: endpoint.baseUrl,
-        ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-        model: store.getState().session.model,
-      })
-      if (listed.kind === 'none') return { models: [], error: 'no endpoint' }
-      return listed.listError ? { models: listed.models, error: listed.listError } : { models: listed.models }
-    },
+    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
   })
   if (restored) closeDanglingCalls(store)
   void runtime.startSession(restored ? 'resume' : 'startup')
