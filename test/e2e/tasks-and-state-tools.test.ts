@@ -77,7 +77,8 @@ describe('background jobs through the CLI (dangerous mode)', () => {
       expect(r.code, r.stderr).toBe(0)
     }
     const outputs = join(env.box.home, '.local', 'state', 'agent-tui', 'outputs')
-    const [session] = await readdir(outputs)
+    // The outputs folder also holds the spill sweep's marker (.last-sweep): take the session's folder.
+    const [session] = (await readdir(outputs)).filter((name) => !name.startsWith('.'))
     const runs = await readdir(join(outputs, String(session)))
     const logs = await Promise.all(
       runs

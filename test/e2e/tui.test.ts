@@ -214,7 +214,7 @@ describe('agent-tui in a pseudo-terminal', () => {
     const consent = await tui.waitFor(/\+new line/)
     expect(consent).toContain('notes.txt')
     expect(consent).toMatch(/-old line/)
-    expect(consent).toMatch(/Always allow: \S+/)
+    expect(consent).toMatch(/Always allow \S+/)
     expect(consent).toContain('Allow once')
     expect(await readWorkspaceFile('notes.txt')).toBe(NOTES)
     tui.write('y')
@@ -365,7 +365,7 @@ describe('agent-tui in a pseudo-terminal', () => {
         /^ SAFE {2}test-model/.test(rows[0] ?? '') &&
         rows[1] === '› measure things' &&
         s.includes('  ⎿ ◐ Measuring') &&
-        rows.includes('Todos 0/2 · ◐ Measuring') &&
+        rows.includes('Todos 0/2 · ◐ Measuring · Ctrl+T shows all') &&
         rows.includes('─'.repeat(90)) &&
         rows.slice(-2).some((l) => l.startsWith('❯'))
       )

@@ -65,7 +65,7 @@ describe('web tools in the TUI', () => {
 
     const consent = await tui.waitFor('⚠ 127.0.0.1 is a loopback address (this machine)')
     expect(consent).toContain(url)
-    expect(consent).toContain('Always allow: WebFetch(domain:127.0.0.1)')
+    expect(consent).toContain('Always allow WebFetch(domain:127.0.0.1)')
     expect(site.requests).toEqual([])
     tui.write('y')
 

@@ -189,7 +189,13 @@ describe('reducer', () => {
       { type: 'ui/expand-toggled', id: 'c1' },
       { type: 'ui/focus', focus: 'tasks' },
     ])
-    expect(s.ui).toEqual({ focus: 'tasks', showTodos: false, expanded: { c1: true }, rewind: false })
+    expect(s.ui).toEqual({
+      focus: 'tasks',
+      showTodos: false,
+      todosExpanded: false,
+      expanded: { c1: true },
+      rewind: false,
+    })
     expect(reducer(s, { type: 'ui/expand-toggled', id: 'c1' }).ui.expanded).toEqual({})
   })
 
