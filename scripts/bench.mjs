@@ -10,6 +10,7 @@ import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { context } from './bench/context.mjs'
+import { subagentRoundTrip } from './bench/subagents.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
 import {
   earlierSession,
@@ -171,6 +172,7 @@ async function stepOverhead(ctx) {
 const sections = {
   startup,
   stepOverhead,
+  subagentRoundTrip,
   tuiFirstFrame,
   streamRender,
   transcriptScale,

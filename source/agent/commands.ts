@@ -4,6 +4,7 @@ import type { HooksView } from '../hooks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
 import type { TaskLogRange, TaskLogSlice } from '../tasks/log-slice.js'
+import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../store/domain.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 
@@ -36,6 +37,29 @@ export interface MemoryFile {
   path: string
   /** Lines in the file now; null when it does not exist. */
   lines: number | null
+}
+
+/** One agent profile as `/agents` lists it. */
+export interface AgentView {
+  name: string
+  description: string
+  /** `built-in`, `user` (the config dir) or `project` (`.agent-tui/agents/`). */
+  source: string
+  file?: string
+  /** `all but Agent`, `read-only: Bash (read-only commands), Read…`, or the listed tools. */
+  tools: string
+  model?: string
+  maxTurns?: number
+  /** Only the main session can run as it (`build`). */
+  mainOnly: boolean
+}
+
+export interface AgentListing {
+  /** The main session's agent now. */
+  current: string
+  agents: AgentView[]
+  /** Agent files that could not be used (or only partly): file, field, what is wrong. */
+  problems: Array<{ file: string; field?: string; message: string; skipped: boolean }>
 }
 
 /** The endpoint's models for `/model`; `error` says why they could not be listed. */
@@ -135,6 +159,15 @@ export interface RuntimeCommands {
   reconnectMcpServer(name: string): void
   /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
   authenticateMcpServer(name: string): void
+  /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
+  listAgents(): AgentListing
+  /**
+   * Runs the main session as another agent from the next request on (a new system prompt and tool set);
+   * returns what changed; throws a user-facing message (unknown agent, a turn running).
+   */
+  switchAgent(name: string): string
+  /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
+  agentTranscript(taskId: string): Store | null
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }

@@ -316,7 +316,10 @@ async function requestStep(
   }
 }
 
-/** Runs calls in order; consecutive read-only calls run concurrently. Results come back in call order. */
+/**
+ * Runs calls in order; consecutive calls that may overlap (read-only ones, subagents) run concurrently.
+ * Results come back in call order.
+ */
 async function executeBatch(
   deps: TurnDeps,
   calls: ToolCall[],
@@ -339,11 +342,11 @@ async function executeBatch(
       continue
     }
     const group = [first]
-    if (isReadOnlyCall(deps, first)) {
+    if (mayOverlap(deps, first)) {
       while (
         i + group.length < calls.length &&
         !refused.has((calls[i + group.length] as ToolCall).id) &&
-        isReadOnlyCall(deps, calls[i + group.length] as ToolCall)
+        mayOverlap(deps, calls[i + group.length] as ToolCall)
       ) {
         group.push(calls[i + group.length] as ToolCall)
       }
@@ -355,12 +358,16 @@ async function executeBatch(
   return outcomes
 }
 
-function isReadOnlyCall(deps: TurnDeps, call: ToolCall): boolean {
+/**
+ * Read-only calls change nothing, and subagents each work in their own conversation (their own calls
+ * still ask for consent one by one): both may run beside their neighbours.
+ */
+function mayOverlap(deps: TurnDeps, call: ToolCall): boolean {
   const tool = deps.executor.tools.get(call.function.name)
-  if (tool?.risk !== 'read') return false
+  if (tool?.risk !== 'read' && tool?.risk !== 'spawn') return false
   try {
     const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
-    return args.success && tool.isReadOnly(args.data)
+    return args.success && (tool.risk === 'spawn' || tool.isReadOnly(args.data))
   } catch {
     return false
   }

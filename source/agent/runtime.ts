@@ -11,6 +11,7 @@ import type {
   FileStateTracker,
   OutputSpiller,
   RuntimeSettingsApi,
+  SubagentLauncher,
   ToolContext,
 } from '../tools/types.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
@@ -23,6 +24,7 @@ import { type ContextSettings, ContextManager } from './context/manager.js'
 import { isPinnable } from './context/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import type {
+  AgentListing,
   ImageAttachment,
   MemoryFile,
   ModelList,
@@ -45,6 +47,8 @@ import { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import { type McpRuntime, SessionTools } from './session-tools.js'
+import { type AgentsControl, type Announcement, switchMainAgent } from './main-agent.js'
+import type { DefinitionBuilder } from './tool-definitions.js'
 
 export interface ModelCapabilities {
   supportsVision: boolean
@@ -97,6 +101,18 @@ export interface RuntimeOptions {
   hooks?: HookService
   /** The MCP client, and ListMcpResources/ReadMcpResource (offered when a server is configured). */
   mcp?: { runtime: McpRuntime; tools: AnyTool[]; startupWaitMs: number }
+  /** The turn a change belongs to, for checkpoints (a subagent's changes belong to its caller's turn). */
+  checkpointTurn?: () => string | null
+  /** The Agent tool's subagents (absent: no Agent calls can run here). */
+  subagents?: SubagentLauncher
+  /** Messages to add at the next step (drained each step and before a new turn's message). */
+  takeAnnouncements?: () => Announcement[]
+  /** Agent profiles for `/agents` and switching the main session's agent. */
+  agents?: AgentsControl
+  /** Converts tool schemas to definitions (a session's cache, shared with its subagents). */
+  definitions?: DefinitionBuilder
+  /** False for subagents: ExitPlanMode cannot change the session's mode from inside one. */
+  canSwitchMode?: boolean
   now?: () => number
 }
 
@@ -111,6 +127,8 @@ export class Runtime implements RuntimeCommands {
   private readonly opts: RuntimeOptions
   private readonly now: () => number
   private readonly tools: SessionTools
+  /** Replaced only when the main session switches agent (a new prompt prefix, announced to the user). */
+  private systemPrompt: string
   private readonly intake: MessageIntake
   private controller: AbortController | null = null
   private current: Promise<TurnResult> | null = null
@@ -119,8 +137,11 @@ export class Runtime implements RuntimeCommands {
   private readonly settings: RuntimeSettingsApi
   /** Running foreground commands that Ctrl+B can move to the background, newest last. */
   private readonly foreground: Array<{ command: string; background(): string }> = []
-  /** Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). */
-  readonly context: ContextManager
+  /**
+   * Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). Made anew
+   * only when the main session switches agent (its prompt and tools are part of every estimate).
+   */
+  context: ContextManager
   /** SessionStart, SessionEnd, Notification, PreCompact, SubagentStop (null: no hooks in this session). */
   readonly sessionHooks: SessionHooks | null
   /** SessionStart's context must be in the history before the first turn's request. */
@@ -129,8 +150,10 @@ export class Runtime implements RuntimeCommands {
   constructor(opts: RuntimeOptions) {
     this.opts = opts
     this.now = opts.now ?? Date.now
+    this.systemPrompt = opts.systemPrompt
     this.tools = new SessionTools({
       core: opts.tools,
+      ...(opts.definitions ? { definitions: opts.definitions } : {}),
       mcpCore: opts.mcp?.tools ?? [],
       ...(opts.mcp ? { mcp: opts.mcp.runtime } : {}),
       store: opts.store,
@@ -146,25 +169,7 @@ export class Runtime implements RuntimeCommands {
     })
     this.cwd = opts.workspace
     const store = opts.store
-    const sessionTools = this.tools
-    this.context = new ContextManager({
-      store,
-      provider: opts.provider,
-      spill: opts.spill,
-      systemPrompt: opts.systemPrompt,
-      // Read at each use: the definitions are fixed when the first request goes out (SessionTools).
-      get toolDefinitions() {
-        return sessionTools.definitions()
-      },
-      model: () => store.getState().session.model,
-      profile: opts.profile ?? ((model) => resolveProfile(model)),
-      settings: opts.context ?? { masking: true },
-      newId: (prefix) => this.newId(prefix),
-      now: this.now,
-      beforeCompact: async (trigger, focus, signal) => {
-        await this.sessionHooks?.preCompact(trigger, focus, signal)
-      },
-    })
+    this.context = this.contextFor()
     const newId = (prefix: string) => this.newId(prefix)
     this.sessionHooks = opts.hooks ? createSessionHooks({ ...opts, service: opts.hooks, newId }) : null
     const offered: OfferedSettings = {
@@ -189,6 +194,31 @@ export class Runtime implements RuntimeCommands {
 
   get store(): Store {
     return this.opts.store
+  }
+
+  /** Made anew only when the main session switches agent: the system prompt is part of every estimate. */
+  private contextFor(): ContextManager {
+    const { opts } = this
+    const store = opts.store
+    const sessionTools = this.tools
+    return new ContextManager({
+      store,
+      provider: opts.provider,
+      spill: opts.spill,
+      systemPrompt: this.systemPrompt,
+      // Read at each use: the definitions are fixed when the first request goes out (SessionTools).
+      get toolDefinitions() {
+        return sessionTools.definitions()
+      },
+      model: () => store.getState().session.model,
+      profile: opts.profile ?? ((model) => resolveProfile(model)),
+      settings: opts.context ?? { masking: true },
+      newId: (prefix) => this.newId(prefix),
+      now: this.now,
+      beforeCompact: async (trigger, focus, signal) => {
+        await this.sessionHooks?.preCompact(trigger, focus, signal)
+      },
+    })
   }
 
   isBusy(): boolean {
@@ -233,6 +263,8 @@ export class Runtime implements RuntimeCommands {
   private async runUserTurn(input: UserInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     this.sessionHooks?.disarmIdle()
+    // Before the new message, so the user's request comes last.
+    this.flushAnnouncements()
     const controller = new AbortController()
     this.controller = controller
     // SessionStart's context goes into the history before the first request.
@@ -455,6 +487,30 @@ export class Runtime implements RuntimeCommands {
     this.opts.store.dispatch({ type: 'model/changed', model })
   }
 
+  listAgents(): AgentListing {
+    const current = this.opts.store.getState().agent
+    return this.opts.agents?.list(current) ?? { current, agents: [], problems: [] }
+  }
+
+  switchAgent(name: string): string {
+    return switchMainAgent({
+      name,
+      store: this.opts.store,
+      agents: this.opts.agents,
+      busy: this.current !== null,
+      apply: (next) => {
+        this.systemPrompt = next.systemPrompt
+        this.tools.replaceCore(next.tools)
+        this.context = this.contextFor()
+      },
+      setModel: (model) => this.setModel(model),
+    })
+  }
+
+  agentTranscript(taskId: string): Store | null {
+    return this.opts.agents?.transcript(taskId) ?? null
+  }
+
   permissionRules(): PermissionRulesView {
     return this.opts.gate.describeRules()
   }
@@ -541,7 +597,7 @@ export class Runtime implements RuntimeCommands {
       store,
       provider: this.opts.provider,
       model: () => store.getState().session.model,
-      systemPrompt: this.opts.systemPrompt,
+      systemPrompt: this.systemPrompt,
       get toolDefinitions() {
         return tools.definitions()
       },
@@ -559,7 +615,12 @@ export class Runtime implements RuntimeCommands {
         now: this.now,
         ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
         ...(this.opts.checkpoints
-          ? { checkpoint: executorHook(this.opts.checkpoints, () => store.getState().run.turnId) }
+          ? {
+              checkpoint: executorHook(
+                this.opts.checkpoints,
+                this.opts.checkpointTurn ?? (() => store.getState().run.turnId),
+              ),
+            }
           : {}),
       },
       get planModeToolNames() {
@@ -575,6 +636,7 @@ export class Runtime implements RuntimeCommands {
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
         }
+        this.flushAnnouncements()
         return this.intake.take()
       },
       queuedCount: () => this.intake.length,
@@ -598,7 +660,7 @@ export class Runtime implements RuntimeCommands {
       onProgress,
       callId,
       mode: () => this.opts.store.getState().mode,
-      switchMode: (mode) => this.setMode(mode),
+      ...(this.opts.canSwitchMode === false ? {} : { switchMode: (mode: Mode) => this.setMode(mode) }),
       settings: this.settings,
       foreground: {
         register: (handle) => {
@@ -613,10 +675,22 @@ export class Runtime implements RuntimeCommands {
       ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
       ...(this.opts.processes ? { processes: this.opts.processes } : {}),
       ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
+      ...(this.opts.subagents ? { subagents: this.opts.subagents } : {}),
     }
     const questions = this.opts.questions
     if (!questions) return ctx
     return { ...ctx, questions: { ask: (request, signal) => questions.ask(request, signal, callId) } }
+  }
+
+  /** Announcements become user messages now: only ever between complete steps (pairing holds). */
+  private flushAnnouncements(): void {
+    for (const a of this.opts.takeAnnouncements?.() ?? []) {
+      this.opts.store.dispatch({
+        type: 'history/appended',
+        message: { role: 'user', content: a.content },
+        note: a.note,
+      })
+    }
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {

@@ -2,7 +2,7 @@ import type { ContentPart, ToolDefinition } from '../provider/messages.js'
 import type { Store } from '../store/create-store.js'
 import type { AnyTool } from '../tools/types.js'
 import type { ToolLookup } from './executor.js'
-import { buildToolDefinitions } from './tool-definitions.js'
+import { buildToolDefinitions, type DefinitionBuilder } from './tool-definitions.js'
 
 /**
  * The session's tools as the model sees them. The definitions are built once, when the first request
@@ -44,7 +44,9 @@ export interface McpRuntime {
 
 export interface SessionToolsOptions {
   /** The built-in tools, in catalog order. */
-  core: AnyTool[]
+  core: readonly AnyTool[]
+  /** Converts schemas to definitions (a session's cache, shared with its subagents). */
+  definitions?: DefinitionBuilder
   /** ListMcpResources and ReadMcpResource: offered when any MCP server is configured. */
   mcpCore: AnyTool[]
   mcp?: McpRuntime
@@ -56,7 +58,8 @@ export interface SessionToolsOptions {
 
 export class SessionTools {
   private readonly opts: SessionToolsOptions
-  private readonly core: ReadonlyMap<string, AnyTool>
+  private core: ReadonlyMap<string, AnyTool>
+  private coreList: readonly AnyTool[]
   private frozen: { definitions: ToolDefinition[]; planNames: string[] } | undefined
   /** Built before the first request (for estimates), kept while the tool list is the same. */
   private preview: { key: string; built: { definitions: ToolDefinition[]; planNames: string[] } } | undefined
@@ -68,7 +71,19 @@ export class SessionTools {
 
   constructor(opts: SessionToolsOptions) {
     this.opts = opts
+    this.coreList = opts.core
     this.core = new Map([...opts.core, ...opts.mcpCore].map((t) => [t.name, t]))
+  }
+
+  /**
+   * The main session runs as another agent (`/agents`): its built-in tools are these from the next
+   * request on, whose definitions are fixed again then (a new prefix; the user was told).
+   */
+  replaceCore(core: readonly AnyTool[]): void {
+    this.coreList = core
+    this.core = new Map([...core, ...this.opts.mcpCore].map((t) => [t.name, t]))
+    this.frozen = undefined
+    this.preview = undefined
   }
 
   /** Lookup for the executor: built-in tools, then MCP tools by name. */
@@ -129,15 +144,11 @@ export class SessionTools {
 
   private build(): { definitions: ToolDefinition[]; planNames: string[] } {
     const mcp = this.opts.mcp
-    const tools = [
-      ...this.opts.core,
-      ...(mcp?.hasServers() ? this.opts.mcpCore : []),
-      ...(mcp?.tools() ?? []),
-    ]
+    const tools = [...this.coreList, ...(mcp?.hasServers() ? this.opts.mcpCore : []), ...(mcp?.tools() ?? [])]
     const key = tools.map((t) => t.name).join('\n')
     if (this.preview?.key === key) return this.preview.built
     const built = {
-      definitions: buildToolDefinitions(tools),
+      definitions: (this.opts.definitions ?? buildToolDefinitions)(tools),
       planNames: tools.filter((t) => t.risk !== 'edit' && t.risk !== 'config').map((t) => t.name),
     }
     this.preview = { key, built }

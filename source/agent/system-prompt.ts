@@ -35,12 +35,40 @@ How to work:
 - Some calls need the user's permission; a denial is final for that call — adapt or ask.
 - Be concise. When you finish, say what you changed and anything left to do.`
 
+/** The pieces every prompt of a session shares: the environment block and the project's instruction files. */
+export interface PromptParts {
+  environment: string
+  instructions: string[]
+  /** How to restore a masked result, when observation masking is on (added to every agent's instructions). */
+  maskingNote?: string
+}
+
 /**
  * Assembled once per session and never changed afterwards (no clock, no counters), so providers can
  * cache the prefix. Mode changes and reminders are appended as messages instead.
  */
 export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
-  const env = [
+  return mainPrompt(await buildPromptParts(ctx))
+}
+
+/** The main session's prompt; a profile other than `build` adds its instructions at the end. */
+export function mainPrompt(parts: PromptParts, profile?: { name: string; prompt: string }): string {
+  const sections = [withNote(BASE, parts), parts.environment, ...parts.instructions]
+  if (profile?.prompt) sections.push(`# Agent profile: ${profile.name}\n${profile.prompt}`)
+  return sections.join('\n\n')
+}
+
+/** A subagent's prompt: its own instructions first, then the same environment and project instructions. */
+export function subagentPrompt(parts: PromptParts, profile: { prompt: string }): string {
+  return [withNote(profile.prompt, parts), parts.environment, ...parts.instructions].join('\n\n')
+}
+
+function withNote(text: string, parts: PromptParts): string {
+  return parts.maskingNote ? `${text}\n${parts.maskingNote}` : text
+}
+
+export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts> {
+  const environment = [
     '# Environment',
     `Working directory: ${ctx.workspace}`,
     ...(ctx.additionalDirs?.length
@@ -61,7 +89,7 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
         ]
       : []),
   ].join('\n')
-  const parts = [ctx.masking ? `${BASE}\n${MASKING_NOTE}` : BASE, env]
+  const instructions: string[] = []
   const seen = new Set<string>()
   const roots = [ctx.repoRoot, ctx.workspace].filter((r): r is string => Boolean(r))
   for (const root of roots) {
@@ -70,8 +98,9 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
       if (seen.has(path)) continue
       seen.add(path)
       const text = await readFile(path, 'utf8').catch(() => null)
-      if (text?.trim()) parts.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
+      if (text?.trim())
+        instructions.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
     }
   }
-  return parts.join('\n\n')
+  return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
 }

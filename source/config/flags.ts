@@ -111,7 +111,7 @@ const OPTIONS: readonly OptionSpec[] = [
     long: 'agent',
     kind: 'value',
     arg: 'NAME',
-    help: 'primary agent profile: build, explore or a custom agent',
+    help: 'run the main session as this agent: build (default), explore, plan, a custom agent',
   },
   {
     long: 'rewind-to',

@@ -42,6 +42,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   retry: 'keep',
   // MCP timeouts: how long to wait for servers the user's own settings (or trust) started.
   mcp: 'keep',
+  // How many subagents run at once on the same endpoint: load, not permissions.
+  agents: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',

@@ -178,6 +178,12 @@ export const contextManagementSchema = z.strictObject({
     .optional(),
 })
 
+/** Subagents (the Agent tool). */
+export const agentsSchema = z.strictObject({
+  /** Most subagents running at once; more wait for a slot. */
+  maxParallel: positiveInt.max(32, 'expected at most 32').optional(),
+})
+
 /** How failed requests to the endpoint are retried (README "Retries"). */
 export const retrySchema = z.strictObject({
   maxAttempts: positiveInt.max(20, 'expected at most 20 attempts').optional(),
@@ -213,6 +219,7 @@ export const settingsSchema = z.strictObject({
   circuitBreaker: circuitBreakerSchema.optional(),
   retry: retrySchema.optional(),
   contextManagement: contextManagementSchema.optional(),
+  agents: agentsSchema.optional(),
   keybindings: z
     .record(
       z.string(),

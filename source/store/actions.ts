@@ -50,6 +50,10 @@ export type PersistedAction =
   | { type: 'todos/replaced'; todos: Todo[] }
   /** `purpose: 'compaction'`: a summariser call (counts toward the session's tokens, not its context). */
   | { type: 'usage/recorded'; usage: Usage; contextTokens: number; purpose?: 'compaction' }
+  /** Tokens a subagent used (one of its requests): counted in the session's totals, not its context. */
+  | { type: 'usage/subagent'; usage: Usage; agent: string }
+  /** The main session now runs as another agent profile (`--agent`, `/agents`): a new system prompt. */
+  | { type: 'agent/changed'; agent: string }
   | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
   /** A hook ran and has something to show (see source/hooks/verdict.ts). */
   | { type: 'hook/ran'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
@@ -158,6 +162,8 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'mode/changed',
   'todos/replaced',
   'usage/recorded',
+  'usage/subagent',
+  'agent/changed',
   'notice/added',
   'hook/ran',
   'turn/ended',

@@ -49,12 +49,27 @@ export interface Todo {
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped'
 
+/** What the tasks pane shows of a background subagent while it works. */
+export interface AgentTaskInfo {
+  /** The agent type (`explore`, `general-purpose`, a custom agent's name). */
+  type: string
+  /** The tool it is running now (its one-line summary), or null between tools. */
+  tool: string | null
+  steps: number
+  /** Tokens it has used so far (prompt + completion). */
+  tokens: number
+}
+
 /** What the store knows about a background job: summaries only, never the full output. */
 export interface TaskSummary {
   id: string
   kind: 'bash' | 'agent'
   command: string
   description?: string
+  /** The background subagent that started this job (its task id); stopping it stops this job too. */
+  owner?: string
+  /** Set for background subagents (`kind: 'agent'`). */
+  agent?: AgentTaskInfo
   pid?: number
   status: TaskStatus
   exitCode: number | null
@@ -95,6 +110,8 @@ export interface ConsentRequest {
   protectedWrite?: boolean
   /** What "allow all edits this session" grants (edits inside the workspace), when it is offered. */
   sessionEditsRule?: string
+  /** Set when a subagent asks: who, e.g. `explore a1 · Find the tests`. */
+  agent?: string
   createdAt: number
 }
 

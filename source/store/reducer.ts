@@ -245,6 +245,18 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         },
       }
     }
+    case 'usage/subagent':
+      return {
+        ...state,
+        usage: {
+          ...state.usage,
+          session: addUsage(state.usage.session, action.usage),
+          turn: addUsage(state.usage.turn, action.usage),
+          subagents: addUsage(state.usage.subagents, action.usage),
+        },
+      }
+    case 'agent/changed':
+      return state.agent === action.agent ? state : { ...state, agent: action.agent }
     case 'notice/added':
       return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
     case 'hook/ran':

@@ -180,6 +180,10 @@ export interface State {
   mcp: { servers: McpServerView[] }
   /** Messages waiting for the next step, oldest first (the runtime's queue; live only, never logged). */
   queued: QueuedMessage[]
+  /**
+   * `session` and `turn` include what subagents used; `subagents` is their share of the session. Only
+   * the main conversation sets `lastStep`, `contextTokens` and `requests`.
+   */
   usage: {
     session: Usage
     turn: Usage
@@ -188,8 +192,11 @@ export interface State {
     /** `contextTokens` is our estimate (the endpoint reported no usage for the request yet). */
     contextEstimated?: boolean
     requests: number
+    subagents: Usage
   }
   context: ContextState
+  /** The main session's agent profile (`build` unless `--agent` or `/agents` chose another). */
+  agent: string
   /**
    * `rewind`: the /rewind dialog is open. `todosExpanded`: on narrow terminals, where the todo pane is one
    * line under the transcript, it shows the whole list (Ctrl+T cycles one line → list → hidden).
@@ -227,8 +234,16 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     trust: null,
     mcp: { servers: [] },
     queued: [],
-    usage: { session: ZERO_USAGE, turn: ZERO_USAGE, lastStep: ZERO_USAGE, contextTokens: 0, requests: 0 },
+    usage: {
+      session: ZERO_USAGE,
+      turn: ZERO_USAGE,
+      lastStep: ZERO_USAGE,
+      contextTokens: 0,
+      requests: 0,
+      subagents: ZERO_USAGE,
+    },
     context: emptyContext(),
+    agent: 'build',
     ui: { focus: 'input', showTodos: true, todosExpanded: false, expanded: {}, rewind: false },
     turns: [],
     sandbox: { status: 'off', network: false },

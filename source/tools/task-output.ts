@@ -14,7 +14,7 @@ const LOG_CAP = logCap()
 const DESCRIPTION = `Gets the status and new output of a background task (a Bash command run in the background, or a background agent).
 - Returns the status (running, completed, failed, stopped), the exit code, the output produced since your previous TaskOutput call for that task, and the path of its log file (logs keep at most ${formatBytes(LOG_CAP.capBytes)}: the first ${formatBytes(LOG_CAP.headBytes)} and the latest output).
 - block (default true) waits until the task ends or timeout ms pass (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}), then returns what there is; block: false returns at once.
-- Task ids look like "b1"; they are given when a task starts.
+- Task ids look like "b1" (commands) or "a1" (background agents); they are given when a task starts. A background agent's output is its progress (one line per tool call) and, once it is done, its answer.
 - To see older output again, Read the log file.`
 
 const schema = z.strictObject({
@@ -61,6 +61,11 @@ export function describeStatus(task: Pick<TaskSummary, 'status' | 'exitCode' | '
   return task.exitCode === null ? task.status : `${task.status}, exit code ${task.exitCode}`
 }
 
+/** What a task is, for the model: a command's description (or the command), an agent's type and task. */
+export function taskLabel(task: TaskSummary): string {
+  return task.kind === 'agent' ? task.command : (task.description ?? task.command)
+}
+
 export function oneLine(command: string, max = 80): string {
   const line = command.replace(/\s+/g, ' ').trim()
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
@@ -93,7 +98,7 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
     const read = await tasks.read(task.id, { block, timeoutMs, signal: ctx.signal })
     const output = bound(read.output, read.logPath)
     const status = describeStatus({ status: read.status, exitCode: read.exitCode, pid: task.pid })
-    const lines = [`Task ${task.id} (${oneLine(task.description ?? task.command)}): ${status}.`]
+    const lines = [`Task ${task.id} (${oneLine(taskLabel(task))}): ${status}.`]
     if (read.status === 'running' && block && !ctx.signal.aborted) {
       lines.push(
         `It is still running after waiting ${formatWait(timeoutMs)}; call TaskOutput again to wait longer, or TaskStop to stop it.`,

@@ -1,9 +1,10 @@
 import { z } from 'zod'
-import { describeStatus, oneLine, requireTask, requireTasks } from './task-output.js'
+import { describeStatus, oneLine, requireTask, requireTasks, taskLabel } from './task-output.js'
 import { defineTool, type ToolSuccess } from './types.js'
 
 const DESCRIPTION = `Stops a running background task by its id (e.g. "b1").
 - The task's whole process tree gets SIGTERM, then SIGKILL if it is still there after 2 seconds.
+- A background agent ("a1") is interrupted, and every job it started is stopped with it.
 - Stopping a task that already finished changes nothing; the result says how it ended.
 - Use TaskOutput afterwards to read what it printed last.`
 
@@ -32,7 +33,7 @@ export const taskStopTool = defineTool<TaskStopArgs>({
   async execute(args, ctx): Promise<ToolSuccess> {
     const tasks = requireTasks(ctx)
     const task = requireTask(tasks, args.task_id)
-    const label = `${task.id} (${oneLine(task.description ?? task.command)})`
+    const label = `${task.id} (${oneLine(taskLabel(task))})`
     if (task.status !== 'running') {
       return {
         forModel: `Task ${label} had already finished (${describeStatus(task)}); nothing to stop.`,

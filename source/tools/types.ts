@@ -1,8 +1,8 @@
 import type { z } from 'zod'
 import type { QuestionAsker } from '../permissions/question-types.js'
 import type { PermissionTarget } from '../permissions/target.js'
-import type { ImagePart } from '../provider/messages.js'
-import type { ConsentPreview, ErrorCategory, Mode, Risk, ToolDisplay } from '../store/domain.js'
+import type { ImagePart, Usage } from '../provider/messages.js'
+import type { ConsentPreview, ErrorCategory, Mode, Risk, TaskSummary, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
@@ -125,6 +125,57 @@ export interface ToolContext {
    * when the path resolves elsewhere by the time it happens (a symlink swapped in after the check).
    */
   readonly permission?: PermissionTarget
+  /** Present where this agent may start subagents (the Agent tool). */
+  readonly subagents?: SubagentLauncher
+}
+
+/** One subagent to run, as the Agent tool asks for it. */
+export interface SubagentRequest {
+  description: string
+  prompt: string
+  /** An agent type (`general-purpose`, `explore`, `plan`, or a custom agent's name). */
+  type: string
+  model?: string
+  maxTurns?: number
+}
+
+export type SubagentStatus = 'completed' | 'max-turns' | 'interrupted' | 'stopped' | 'error'
+
+/** How a subagent ended: its final answer and a short trace. */
+export interface SubagentOutcome {
+  /** Task id of a background subagent; absent for a foreground one. */
+  id?: string
+  type: string
+  model: string
+  status: SubagentStatus
+  /** The final answer (what it had, when it stopped early). */
+  text: string
+  /** Why it stopped, for `error` and `stopped`. */
+  error?: string
+  steps: number
+  maxTurns: number
+  /** Tool name → number of calls, in first-use order. */
+  tools: Array<[string, number]>
+  usage: Usage
+  durationMs: number
+  /** Background jobs it started that were stopped when it ended (they belong to it). */
+  stoppedJobs: string[]
+}
+
+/**
+ * The runtime's subagents, as the Agent tool sees them. `check` and `run` throw ToolError for what the
+ * model can fix (an unknown type, nesting too deep, a type plan mode does not allow).
+ */
+export interface SubagentLauncher {
+  /** Validates a request before anything runs (or anyone is asked). */
+  check(request: SubagentRequest, mode: Mode): void
+  /** Runs it to the end; aborting `signal` interrupts it (its history stays paired). */
+  run(
+    request: SubagentRequest,
+    opts: { signal: AbortSignal; onProgress(text: string): void },
+  ): Promise<SubagentOutcome>
+  /** Starts it in the background and returns its task at once. */
+  start(request: SubagentRequest): TaskSummary
 }
 
 export interface ToolSuccess {

@@ -35,6 +35,7 @@ import { RewindDialog } from './panes/rewind/rewind-dialog.js'
 import { SidePanes, sideLayout } from './panes/side-panes.js'
 import type { Prices } from './panes/status/format.js'
 import { StatusBar } from './panes/status/status-bar.js'
+import { AgentViewer } from './panes/tasks/agent-viewer.js'
 import { TaskViewer } from './panes/tasks/task-viewer.js'
 import { TrustDialog } from './panes/trust/trust-dialog.js'
 import { useTasksController } from './panes/tasks/use-tasks-controller.js'
@@ -295,7 +296,18 @@ export function App({
     main = (
       <OverlayView overlay={overlay} width={mainWidth} height={mainHeight} onClose={() => setOverlay(null)} />
     )
-  else if (viewing) {
+  else if (viewing?.kind === 'agent') {
+    main = (
+      <AgentViewer
+        task={viewing}
+        store={commands.agentTranscript(viewing.id)}
+        theme={theme}
+        width={mainWidth}
+        height={mainHeight}
+        confirming={tasksUi.confirmId === viewing.id}
+      />
+    )
+  } else if (viewing) {
     main = (
       <TaskViewer
         task={viewing}

@@ -6,7 +6,10 @@ import type { ProjectTrust } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { describeSettings } from '../agent/runtime-settings.js'
 import { createSummarizer } from '../agent/web-summarizer.js'
-import { buildSystemPrompt } from '../agent/system-prompt.js'
+import { profileGate } from '../agent/subagents/child-gate.js'
+import { createTaskDirectory } from '../agent/subagents/task-directory.js'
+import { buildPromptParts } from '../agent/system-prompt.js'
+import { cachedDefinitions } from '../agent/tool-definitions.js'
 import { createLazyCheckpoints } from '../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig } from '../config/resolve.js'
 import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
@@ -48,6 +51,7 @@ import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
 import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
 import { SessionError } from './session-error.js'
+import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
 export interface ProjectTrustSetup {
@@ -69,6 +73,8 @@ export interface SessionOptions {
   projectTrust?: ProjectTrustSetup
   /** MCP notices also go here (headless prints them on stderr, where a script's author looks). */
   onMcpNotice?: (level: 'info' | 'warn' | 'error', text: string) => void
+  /** `--agent NAME`: the main session runs as this agent profile. */
+  agent?: string
 }
 
 /** The TUI's first request waits this long for MCP servers still starting; later ones are announced. */
@@ -187,10 +193,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     )
   }
   const processes = createProcessGroups({ registry })
+  // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
+  const runOutputs = join(outputs, `run-${createdAt}`)
   const tasks = createTaskManager({
-    // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
-    outputsDir: join(outputs, `run-${createdAt}`),
+    outputsDir: runOutputs,
     processes,
+    // Through the directory, which adds the subagent a job belongs to.
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
+  })
+  const directory = createTaskDirectory({
+    processes: tasks,
+    logDir: join(runOutputs, 'tasks'),
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
 
@@ -217,7 +230,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     home,
   })
   const spill = createOutputSpiller(outputs)
-  const gate = createPermissionGate({
+  const baseGate = createPermissionGate({
     store,
     rules: config.rules,
     broker,
@@ -228,7 +241,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     savedTo: localSettingsLabel,
   })
-  gateRef = gate
+  gateRef = baseGate
   // Asked for on every tool call; the table and the settings are fixed for the session, so resolve once per model.
   const resolvedProfiles = new Map<string, ModelProfile>()
   const profiles = (model: string): ModelProfile => {
@@ -256,7 +269,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(management?.compactAt !== undefined ? { compactAt: management.compactAt } : {}),
     ...(config.settings.summarizerModel ? { summarizerModel: config.settings.summarizerModel } : {}),
   }
-  const systemPrompt = await buildSystemPrompt({
+  const prompts = await buildPromptParts({
     workspace,
     platform: `${process.platform} ${process.arch}`,
     shell: 'bash',
@@ -281,7 +294,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   )
   let webNotices = 0
   const { summarizerModel, search } = config.settings
-  const tools = createCatalog({
+  const coreTools = createCatalog({
     isReadOnlyCommand,
     settings: describeSettings(),
     web: {
@@ -315,6 +328,24 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
+  const agents = await setUpAgents({
+    tools: coreTools,
+    prompts,
+    configDir: paths.configDir,
+    workspace,
+    home,
+    ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
+    ...(opts.agent ? { requested: opts.agent } : {}),
+    ...(restored ? { resumed: restored.state.agent } : {}),
+  })
+  warnings.push(...agents.warnings)
+  // A read-only main agent (`--agent explore`) is held to reading in the executor, like a subagent.
+  const gate = profileGate(baseGate, () => {
+    const profile = agents.registry.get(store.getState().agent)
+    return { readOnly: profile?.readOnly === true, name: profile?.name ?? '' }
+  })
+  if (store.getState().agent !== agents.main.profile.name)
+    store.dispatch({ type: 'agent/changed', agent: agents.main.profile.name })
   let checkpointNotices = 0
   const checkpoints = createLazyCheckpoints({
     workspace,
@@ -336,7 +367,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       ? createTrustController({
           trust: setup.trust,
           store,
-          setRules: (rules) => gate.setRules(rules),
+          setRules: (rules) => baseGate.setRules(rules),
           configFor: (trusted) => setup.configFor(trusted),
           setMode: (mode) => runtime.setMode(mode),
           home,
@@ -356,39 +387,73 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
     owner: processes,
   })
+  const capabilities = (model: string) => {
+    const p = profiles(model)
+    return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
+  }
+  const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS
+  const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
+  const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
+  const definitions = cachedDefinitions()
+  const mcpOptions = {
+    runtime: mcp,
+    tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
+    // Headless: every server gets its whole start-up time, since the run has only its first request.
+    startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
+  }
+  const subagents = agents.manager(
+    {
+      mainStore: store,
+      provider,
+      gate: baseGate,
+      workspace,
+      sessionId: id,
+      spill,
+      capabilities,
+      profile: profiles,
+      context: contextSettings,
+      defaultMaxTurns: maxSteps,
+      breaker,
+      ...(questions ? { questions } : {}),
+      checkpoints,
+      definitions,
+      processes,
+      ...(sandbox ? { sandbox } : {}),
+      mcp: mcpOptions,
+      now: Date.now,
+    },
+    directory,
+    config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
+  )
   const runtime: Runtime = new Runtime({
     store,
     provider,
-    tools,
+    tools: agents.main.tools,
     gate,
     workspace,
     sessionId: id,
     files: createFileStateTracker(),
     spill,
-    systemPrompt,
-    capabilities: (model) => {
-      const p = profiles(model)
-      return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
-    },
+    systemPrompt: agents.main.systemPrompt,
+    capabilities,
     profile: profiles,
     context: contextSettings,
-    maxSteps: config.maxSteps ?? DEFAULT_MAX_STEPS,
-    breaker: { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) },
+    maxSteps,
+    breaker,
     interactive: opts.interactive,
-    tasks,
+    tasks: directory,
     processes,
     ...(sandbox ? { sandbox } : {}),
-    ...(opts.interactive ? { questions: createQuestionBroker({ dispatch: store.dispatch }) } : {}),
+    subagents: subagents.launcher(),
+    takeAnnouncements: () => subagents.takeAnnouncements(),
+    agents: agents.control(subagents),
+    definitions,
+    ...(questions ? { questions } : {}),
     ...(trust ? { trust } : {}),
     sessions: () => summarizeSessions(projectSessions),
     checkpoints,
     ...(hooks ? { hooks } : {}),
-    mcp: {
-      runtime: mcp,
-      tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
-      // Headless: every server gets its whole start-up time, since the run has only its first request.
-      startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
-    },
+    mcp: mcpOptions,
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
     listModels: () => listEndpointModels(endpoint, store.getState().session.model),
@@ -420,6 +485,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       )
     },
     async close() {
+      agents.registry.dispose()
       await runtime.shutdown()
       await Promise.all([tasks.dispose(), mcp.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.

@@ -113,6 +113,8 @@ async function runSession(
     interactive: true,
     endpoint: sessionEndpoint,
     ...(resume ? { resume } : {}),
+    // `--agent` is for the session the command line starts; one opened with /resume keeps its own.
+    ...(first && opts.args.agent ? { agent: opts.args.agent } : {}),
     observers: opts.debug ? [(action) => opts.debug?.write(action)] : [],
     exportMarkdown: (state) => transcriptToMarkdown(state),
     ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),

@@ -41,9 +41,6 @@ export async function start(args: ParsedArgs): Promise<number> {
     const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
     let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
-    if (args.agent) {
-      err.write(`agent-tui: warning: --agent ${args.agent} ignored: agent profiles are not built yet\n`)
-    }
     if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }
@@ -139,6 +136,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         },
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),
+        ...(args.agent ? { agent: args.agent } : {}),
         projectTrust,
       })
     }

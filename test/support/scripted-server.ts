@@ -156,7 +156,24 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const models = opts.models ?? [{ id: 'test-model' }]
   const modelsFaults = [...(opts.modelsFaults ?? [])]
   const waiters = new Set<Waiter>()
-  const counters = { unexpected: 0, responses: 0 }
+  const counters = { unexpected: 0, responses: 0, inFlight: 0, maxInFlight: 0 }
+  const inFlightWaiters = new Set<() => void>()
+  /** Resolves once `n` requests are open at once, or after `timeoutMs`. */
+  const waitInFlight = (n: number, timeoutMs: number) =>
+    new Promise<void>((resolve) => {
+      if (counters.inFlight >= n) return resolve()
+      const check = () => {
+        if (counters.inFlight < n) return
+        clearTimeout(timer)
+        inFlightWaiters.delete(check)
+        resolve()
+      }
+      const timer = setTimeout(() => {
+        inFlightWaiters.delete(check)
+        resolve()
+      }, timeoutMs)
+      inFlightWaiters.add(check)
+    })
 
   const notify = () => {
     for (const waiter of waiters) {
@@ -203,6 +220,12 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     res.once('finish', () => {
       recorded.respondedAt = performance.now()
     })
+    counters.inFlight += 1
+    counters.maxInFlight = Math.max(counters.maxInFlight, counters.inFlight)
+    res.once('close', () => {
+      counters.inFlight -= 1
+    })
+    for (const check of [...inFlightWaiters]) check()
     requests.push(recorded)
     const messages = Array.isArray(body.messages) ? body.messages : []
     const violation = checkPairing(messages)
@@ -218,6 +241,8 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       sendHttpError(res, reply)
       return
     }
+    if (reply.holdUntilInFlight !== undefined)
+      await waitInFlight(reply.holdUntilInFlight, reply.holdTimeoutMs ?? 10_000)
     counters.responses += 1
     const streamOptions = body.stream_options as { include_usage?: unknown } | undefined
     const ctx: ChunkContext = {
@@ -279,6 +304,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     pairingViolations,
     get unexpectedRequests() {
       return counters.unexpected
+    },
+    get maxInFlight() {
+      return counters.maxInFlight
     },
     enqueue(...replies: ReplySource[]) {
       queue.push(...replies)

@@ -45,6 +45,12 @@ export interface ScriptedCompletion {
   malformedAfterChunks?: number
   /** Send `data: {"error":{...}}` after N chunks, then end the response without [DONE]. */
   streamErrorAfterChunks?: number
+  /**
+   * Hold the response until at least N chat requests are open at once (this one included), so a test can
+   * see that requests overlap; after `holdTimeoutMs` (default 10000) it answers anyway.
+   */
+  holdUntilInFlight?: number
+  holdTimeoutMs?: number
 }
 
 /** An HTTP error reply. `body` defaults to an OpenAI-style `{error: {message, type, code}}` object. */
@@ -102,6 +108,8 @@ export interface ScriptedServer {
   readonly pairingViolations: string[]
   /** Chat requests that arrived after the script was exhausted (and no fallback was given). */
   readonly unexpectedRequests: number
+  /** The most chat requests that were open (received, not yet fully answered) at the same time. */
+  readonly maxInFlight: number
   enqueue(...replies: ReplySource[]): void
   /** Resolves once at least `n` chat requests arrived; rejects after `timeoutMs` (default 10000). */
   waitForRequests(n: number, timeoutMs?: number): Promise<void>

@@ -8,7 +8,7 @@ import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
 import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
-import { costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
+import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -18,8 +18,6 @@ export const INIT_PROMPT = [
   'where things live; the conventions the code follows; anything surprising.',
   'If AGENTS.md already exists, improve it and keep what is still right.',
 ].join(' ')
-
-const notBuilt = (reason: string) => () => reason
 
 export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   { name: 'help', description: 'Show keys and commands', run: (ctx) => ctx.showHelp() },
@@ -163,9 +161,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'agents',
-    description: 'List agent profiles',
-    unavailable: notBuilt('listing agent profiles (.agent-tui/agents/*.md) is coming'),
-    run: () => {},
+    argumentHint: '[name]',
+    description: 'List agents, or run the main session as another one',
+    run(ctx, args) {
+      if (!args) ctx.showInfo('Agents', agentLines(ctx.commands.listAgents()))
+      else ctx.flash(ctx.commands.switchAgent(args))
+    },
   },
   {
     name: 'resume',

@@ -1,5 +1,11 @@
-/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory). */
-import type { HooksView, MemoryFile, PermissionRulesView, RuleView } from '../../agent/commands.js'
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents). */
+import type {
+  AgentListing,
+  HooksView,
+  MemoryFile,
+  PermissionRulesView,
+  RuleView,
+} from '../../agent/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
 import { estimateCost, formatCost, formatTokens } from '../panes/status/format.js'
@@ -12,13 +18,47 @@ export function costLines(ctx: CommandContext): string[] {
   const row = (label: string, u: State['usage']['session']) =>
     `${label.padEnd(LABEL)}${formatTokens(u.input)} in (${formatTokens(u.cached)} cached) · ${formatTokens(u.output)} out` +
     (ctx.prices ? ` · ${formatCost(estimateCost(u, ctx.prices))}` : '')
+  const { subagents } = usage
   return [
     row('Session', usage.session),
     row('Last turn', usage.turn),
+    ...(subagents.input + subagents.output > 0 ? [row('Of it subagents', subagents)] : []),
     ctx.prices
       ? 'Cost is an estimate from the configured prices.'
       : 'Prices for this model are unknown: tokens only.',
   ]
+}
+
+export function agentLines(listing: AgentListing): string[] {
+  const width = Math.min(24, Math.max(8, ...listing.agents.map((a) => a.name.length))) + 2
+  const lines = [`${'Main session'.padEnd(LABEL)}runs as ${listing.current}`, '']
+  for (const agent of listing.agents) {
+    const mark = agent.name === listing.current ? '● ' : '  '
+    lines.push(`${mark}${agent.name.padEnd(width)}${agent.description}`)
+    const details = [
+      agent.mainOnly ? 'main session only' : agent.source,
+      agent.file,
+      `tools: ${agent.tools}`,
+      agent.model ? `model ${agent.model}` : undefined,
+      agent.maxTurns !== undefined ? `at most ${agent.maxTurns} turns` : undefined,
+    ].filter(Boolean)
+    lines.push(`  ${''.padEnd(width)}${details.join(' · ')}`)
+  }
+  if (listing.problems.length > 0) {
+    lines.push('', 'Agent files with problems:')
+    for (const p of listing.problems) {
+      lines.push(
+        `  ${p.file}: ${p.field ? `"${p.field}": ` : ''}${p.message}${p.skipped ? ' (agent not loaded)' : ''}`,
+      )
+    }
+  }
+  lines.push(
+    '',
+    '/agents <name> runs the main session as another agent: a new system prompt and tools, so the',
+    "provider's prompt cache starts over. The model starts subagents with the Agent tool.",
+    'Custom agents: .agent-tui/agents/*.md (this project, once trusted) and ~/.config/agent-tui/agents/*.md.',
+  )
+  return lines
 }
 
 export function permissionLines(mode: Mode, rules: PermissionRulesView): string[] {

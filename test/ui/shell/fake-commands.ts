@@ -2,6 +2,7 @@
 import type {
   CompactionPreview,
   ContextReport,
+  AgentListing,
   HooksView,
   ImageAttachment,
   MemoryFile,
@@ -72,6 +73,9 @@ export function fakeCommands(
     /** What `unqueue` hands back, newest last; each call also drops the newest of `state.queued`. */
     queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
+    agents?: AgentListing
+    /** Background subagents' stores, by task id. */
+    transcripts?: Record<string, Store>
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
     rewindReport?: (call: {
       turn?: string
@@ -191,6 +195,19 @@ export function fakeCommands(
     contextReport: () => {
       record('contextReport', [])
       return opts.report ?? EMPTY_REPORT
+    },
+    listAgents: () => {
+      record('listAgents', [])
+      return opts.agents ?? { current: 'build', agents: [], problems: [] }
+    },
+    switchAgent: (name) => {
+      record('switchAgent', [name])
+      opts.store?.dispatch({ type: 'agent/changed', agent: name })
+      return `The main session now runs as the ${name} agent.`
+    },
+    agentTranscript: (id) => {
+      record('agentTranscript', [id])
+      return opts.transcripts?.[id] ?? null
     },
     shutdown: async () => {
       record('shutdown', [])

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { defineTool } from '../../../source/tools/types.js'
 import { MAX_STEPS_INSTRUCTION } from '../../../source/agent/loop.js'
 import { type ScriptedServer, startScriptedServer } from '../../support/scripted-server.ts'
 import { blockingTool, echoTool, failingTool, makeHarness } from './loop-harness.js'
@@ -124,6 +126,57 @@ describe('agent loop', () => {
     await h.run('x')
     expect(log.slice(0, 2)).toEqual(['start a', 'start b'])
     expect(toolResults(1).map((m) => m.content)).toEqual(['echo: a', 'echo: b'])
+  })
+
+  it('runs consecutive spawn calls concurrently, and a call that changes things on its own', async () => {
+    const log: string[] = []
+    const spawn = (name: string, risk: 'spawn' | 'exec') =>
+      defineTool({
+        name,
+        description: name,
+        schema: z.strictObject({ text: z.string().describe('text') }),
+        risk,
+        isReadOnly: () => false,
+        permissionTarget: () => ({ kind: 'none' }),
+        preview: async () => ({ kind: 'none' }),
+        summarize: (a) => `${name} ${a.text}`,
+        async execute(a) {
+          log.push(`start ${a.text}`)
+          await new Promise((r) => setTimeout(r, 5))
+          log.push(`end ${a.text}`)
+          return { forModel: `${name}: ${a.text}` }
+        },
+      })
+    server = await startScriptedServer({
+      replies: [
+        {
+          toolCalls: [
+            { name: 'Spawn', arguments: { text: 'a' } },
+            { name: 'Spawn', arguments: { text: 'b' } },
+            { name: 'Echo', arguments: { text: 'c' } },
+            { name: 'Run', arguments: { text: 'd' } },
+            { name: 'Spawn', arguments: { text: 'e' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    })
+    const h = makeHarness({
+      baseUrl: server.baseUrl,
+      tools: [spawn('Spawn', 'spawn'), spawn('Run', 'exec'), echoTool(log)],
+    })
+    await h.run('x')
+    // a, b and c overlap; d (exec) runs alone; e after it.
+    expect(log.slice(0, 3)).toEqual(['start a', 'start b', 'start c'])
+    expect(log.indexOf('start d')).toBeGreaterThan(log.indexOf('end b'))
+    expect(log.indexOf('start e')).toBeGreaterThan(log.indexOf('end d'))
+    expect(toolResults(1).map((m) => m.content)).toEqual([
+      'Spawn: a',
+      'Spawn: b',
+      'echo: c',
+      'Run: d',
+      'Spawn: e',
+    ])
   })
 
   it('interrupt during a tool keeps partial text and synthesises results for unfinished calls', async () => {

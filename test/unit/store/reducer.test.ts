@@ -273,3 +273,29 @@ describe('replay', () => {
     expect(expected.transcript.order).toHaveLength(398)
   })
 })
+
+describe('subagent accounting and the main agent', () => {
+  it("adds a subagent's tokens to the session and the turn, not to the context or the request count", () => {
+    const s = run([
+      { type: 'turn/started', turnId: 't', at: 1 },
+      { type: 'usage/recorded', usage: { input: 100, output: 10, cached: 50 }, contextTokens: 110 },
+      { type: 'usage/subagent', usage: { input: 40, output: 4, cached: 0 }, agent: 'explore · x' },
+      { type: 'usage/subagent', usage: { input: 60, output: 6, cached: 10 }, agent: 'plan · y' },
+    ])
+    expect(s.usage.session).toEqual({ input: 200, output: 20, cached: 60 })
+    expect(s.usage.turn).toEqual({ input: 200, output: 20, cached: 60 })
+    expect(s.usage.subagents).toEqual({ input: 100, output: 10, cached: 10 })
+    expect(s.usage.lastStep).toEqual({ input: 100, output: 10, cached: 50 })
+    expect(s.usage.contextTokens).toBe(110)
+    expect(s.usage.requests).toBe(1)
+    expect(isPersisted({ type: 'usage/subagent', usage: s.usage.session, agent: 'a' })).toBe(true)
+  })
+
+  it('records which agent the main session runs as, and replays it', () => {
+    expect(fresh().agent).toBe('build')
+    const actions: Action[] = [{ type: 'agent/changed', agent: 'explore' }]
+    expect(run(actions).agent).toBe('explore')
+    expect(replay(fresh(), actions).agent).toBe('explore')
+    expect(isPersisted(actions[0] as Action)).toBe(true)
+  })
+})

@@ -85,8 +85,9 @@ function ConsentRequestView({
   // Vertical options wrap under their text ("❯ " in front), so a long rule is never cut.
   const optionLines = horizontal ? [] : labels.map((label) => wrap(label, inner - 2))
   const optionRows = horizontal ? 1 : optionLines.reduce((n, lines) => n + lines.length, 0)
-  // border (2) + title + hint/note line, then the reason and options unless the preview is opened.
-  const fixed = 4 + (expanded ? 0 : reason.length + optionRows)
+  // border (2) + title + hint/note line (+ which subagent asks), then the reason and options unless the
+  // preview is opened.
+  const fixed = 4 + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + optionRows)
   const previewRows = Math.max(1, maxHeight - fixed)
   const maxTop = maxPreviewTop(preview.length, previewRows)
 
@@ -144,6 +145,11 @@ function ConsentRequestView({
 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
+      {request.agent ? (
+        <Text wrap="truncate" color="magenta" bold>
+          Subagent {request.agent} asks:
+        </Text>
+      ) : null}
       <Text wrap="truncate">
         <Text bold color="yellow">
           {displayToolName(request.tool)}

@@ -26,14 +26,32 @@ export function taskRuntime(task: TaskSummary, now = Date.now()): string {
   return formatElapsed((task.endedAt ?? now) - task.startedAt)
 }
 
+/** `explore · step 3 · 4.1k tok · Grep "foo"`: what a subagent is doing (the tool last: it is the longest). */
+export function agentLine(task: TaskSummary): string {
+  const info = task.agent
+  if (!info) return task.lastLine
+  const tokens = info.tokens < 1000 ? `${info.tokens}` : `${(info.tokens / 1000).toFixed(1)}k`
+  const doing =
+    task.status === 'running' ? (info.tool ?? (info.steps === 0 ? 'starting' : 'thinking')) : task.status
+  return `${info.type} · step ${info.steps} · ${tokens} tok · ${doing}`
+}
+
+/** The line under a task's row: a subagent's progress, a job's last output line (and who started it). */
+function detailLine(task: TaskSummary): string {
+  const owner = task.owner ? `[${task.owner}] ` : ''
+  if (task.kind === 'agent') return agentLine(task)
+  return `${owner}${task.lastLine || '(no output yet)'}`
+}
+
 export function tasksSummary(tasks: readonly TaskSummary[]): string {
   const running = tasks.filter((t) => t.status === 'running').length
   return `Tasks ${running} running / ${tasks.length}`
 }
 
 /**
- * Background jobs: id, status, runtime, command, ports, and the last output line under each.
- * Tab focuses, ↑/↓ select, Enter opens the live tail, k stops after a y/n confirmation.
+ * Background jobs: id, status, runtime, command, ports, and the last output line under each (for a
+ * subagent: its type, current tool, steps and tokens). Tab focuses, ↑/↓ select, Enter opens the live
+ * tail (a subagent's transcript), k stops after a y/n confirmation.
  */
 export function TasksPane({
   tasks,
@@ -87,11 +105,12 @@ export function TasksPane({
               <Text bold>{task.id}</Text> <Text color={STATUS_COLOR[task.status]}>{task.status}</Text>{' '}
               <Text dimColor>{taskRuntime(task, now)}</Text> {task.description || task.command}
               <Text color="blue">{ports}</Text>
+              {perTask === 1 && task.kind === 'agent' ? <Text dimColor> · {agentLine(task)}</Text> : null}
             </Text>
             {perTask === 2 ? (
               <Text wrap="truncate" dimColor>
                 {'    '}
-                {task.lastLine || '(no output yet)'}
+                {detailLine(task)}
               </Text>
             ) : null}
           </Box>

@@ -1,0 +1,218 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
+import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './profiles.js'
+
+/**
+ * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`, `model`,
+ * `max_turns`) whose body is the agent's instructions, in Claude Code's format. A file that cannot be
+ * used is reported with the file and the field, and skipped: it never stops the session.
+ */
+
+export interface AgentFileProblem {
+  /** The file as shown to the user. */
+  file: string
+  /** The frontmatter field at fault, when one is. */
+  field?: string
+  message: string
+  /** False for warnings: the agent still loaded. */
+  skipped: boolean
+}
+
+export interface LoadedAgents {
+  agents: AgentProfile[]
+  problems: AgentFileProblem[]
+}
+
+/** At most this many files per folder are read: a folder of thousands never slows the start. */
+const MAX_FILES = 100
+const MAX_FILE_BYTES = 256 * 1024
+/** Claude Code's names for its model tiers: they mean nothing to another endpoint. */
+const CLAUDE_TIERS = new Set(['sonnet', 'opus', 'haiku'])
+/** Claude Code's name for the Agent tool. */
+const TOOL_ALIASES: Record<string, string> = { Task: 'Agent' }
+/** Fields other tools write that need no warning. */
+const QUIET_FIELDS = new Set(['color'])
+
+const nameSchema = z
+  .string({ error: 'expected a name such as "reviewer"' })
+  .regex(/^[A-Za-z0-9][\w.-]{0,63}$/, 'expected letters, digits, "-", "_" or "." (at most 64 characters)')
+
+const descriptionSchema = z
+  .string({ error: 'expected one line saying when to use this agent' })
+  .trim()
+  .min(1, 'expected one line saying when to use this agent')
+
+const maxTurnsSchema = z
+  .number({ error: 'expected a whole number of turns, e.g. 20' })
+  .int('expected a whole number of turns, e.g. 20')
+  .min(1, 'expected at least 1')
+  .max(500, 'expected at most 500')
+
+/**
+ * Reads every `*.md` file of `dir` (sorted by name). A missing folder is no agents and no problem.
+ * `label(path)` says how a file is shown; `tools` are the tool names the session has.
+ */
+export async function loadAgentDir(opts: {
+  dir: string
+  source: Exclude<AgentSource, 'built-in'>
+  label(path: string): string
+  tools: readonly string[]
+}): Promise<LoadedAgents> {
+  let names: string[]
+  try {
+    names = (await readdir(opts.dir, { withFileTypes: true }))
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.md') && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort()
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { agents: [], problems: [] }
+    return {
+      agents: [],
+      problems: [
+        {
+          file: opts.label(opts.dir),
+          message: `cannot list the folder: ${(err as Error).message}`,
+          skipped: true,
+        },
+      ],
+    }
+  }
+  const problems: AgentFileProblem[] = []
+  if (names.length > MAX_FILES) {
+    problems.push({
+      file: opts.label(opts.dir),
+      message: `${names.length} agent files; only the first ${MAX_FILES} (by name) are read`,
+      skipped: false,
+    })
+    names = names.slice(0, MAX_FILES)
+  }
+  const agents: AgentProfile[] = []
+  const texts = await Promise.all(
+    names.map((name) =>
+      readFile(join(opts.dir, name), 'utf8').then(
+        (text) => ({ name, text }),
+        (err: Error) => ({ name, error: err.message }),
+      ),
+    ),
+  )
+  for (const entry of texts) {
+    const file = opts.label(join(opts.dir, entry.name))
+    if ('error' in entry) {
+      problems.push({ file, message: `cannot read it: ${entry.error}`, skipped: true })
+      continue
+    }
+    const parsed = parseAgentFile(entry.text, {
+      file,
+      source: opts.source,
+      tools: opts.tools,
+      fallbackName: entry.name.slice(0, -3),
+    })
+    problems.push(...parsed.problems)
+    if (parsed.agent) agents.push(parsed.agent)
+  }
+  return { agents, problems }
+}
+
+/** One agent file's text → its profile, or the problems that keep it out. Pure. */
+export function parseAgentFile(
+  text: string,
+  opts: {
+    file: string
+    source: Exclude<AgentSource, 'built-in'>
+    tools: readonly string[]
+    fallbackName: string
+  },
+): { agent: AgentProfile | null; problems: AgentFileProblem[] } {
+  const { file } = opts
+  const problems: AgentFileProblem[] = []
+  const fail = (message: string, field?: string) => ({
+    agent: null,
+    problems: [...problems, { file, ...(field ? { field } : {}), message, skipped: true }],
+  })
+  if (text.length > MAX_FILE_BYTES) return fail(`the file is over ${MAX_FILE_BYTES / 1024} KB`)
+  const parsed = parseFrontmatter(text)
+  if (!parsed.ok) return fail(`frontmatter line ${parsed.line}: ${parsed.message}`)
+  const data = parsed.data
+  const warn = (field: string, message: string) => problems.push({ file, field, message, skipped: false })
+
+  for (const key of Object.keys(data)) {
+    if (!['name', 'description', 'tools', 'model', 'max_turns'].includes(key) && !QUIET_FIELDS.has(key))
+      warn(key, 'not a field agent-tui knows (name, description, tools, model, max_turns); ignored')
+  }
+  const name = nameSchema.safeParse(data.name ?? opts.fallbackName)
+  if (!name.success) return fail(firstIssue(name.error), 'name')
+  const builtIn = BUILT_IN_AGENTS.find((a) => a.name === name.data)
+  if (builtIn) return fail(`"${name.data}" is a built-in agent; give this one another name`, 'name')
+  const description = descriptionSchema.safeParse(data.description)
+  if (!description.success) return fail(firstIssue(description.error), 'description')
+
+  const tools = readTools(data.tools, opts.tools)
+  if ('message' in tools) return fail(tools.message, 'tools')
+  for (const unknown of tools.unknown) warn('tools', `no tool named "${unknown}" in this session; left out`)
+  if (tools.names !== null && tools.names.length === 0)
+    return fail('none of the listed tools exists in this session', 'tools')
+
+  let model: string | undefined
+  if (data.model !== undefined && data.model !== null) {
+    if (typeof data.model !== 'string' || data.model.trim() === '')
+      return fail('expected a model id of this endpoint, or "inherit"', 'model')
+    const id = data.model.trim()
+    if (CLAUDE_TIERS.has(id))
+      warn('model', `"${id}" is a Claude Code model tier; this agent uses the caller's model`)
+    else if (id !== 'inherit') model = id
+  }
+  let maxTurns: number | undefined
+  if (data.max_turns !== undefined && data.max_turns !== null) {
+    const turns = maxTurnsSchema.safeParse(data.max_turns)
+    if (!turns.success) return fail(firstIssue(turns.error), 'max_turns')
+    maxTurns = turns.data
+  }
+  const prompt = parsed.body.trim()
+  if (prompt === '') return fail("the body (the agent's instructions, after the frontmatter) is empty")
+  return {
+    agent: {
+      name: name.data,
+      description: description.data.replace(/\s+/g, ' '),
+      source: opts.source,
+      file,
+      prompt,
+      tools: tools.names,
+      ...(model ? { model } : {}),
+      ...(maxTurns !== undefined ? { maxTurns } : {}),
+      readOnly: false,
+    },
+    problems,
+  }
+}
+
+/** `tools`: a list or a comma-separated string of tool names; absent or `*`: every tool but Agent. */
+function readTools(
+  value: FrontmatterValue | undefined,
+  known: readonly string[],
+): { names: string[] | null; unknown: string[] } | { message: string } {
+  if (value === undefined || value === null) return { names: null, unknown: [] }
+  let list: string[]
+  if (typeof value === 'string') list = value.split(',')
+  else if (Array.isArray(value)) list = value
+  else return { message: 'expected a list of tool names, e.g. [Read, Grep, Glob] or "Read, Grep, Glob"' }
+  const names = list.map((t) => t.trim()).filter(Boolean)
+  if (names.includes('*')) return { names: null, unknown: [] }
+  const out: string[] = []
+  const unknown: string[] = []
+  for (const raw of names) {
+    // `Bash(git *)`: Claude Code's per-command form; the tool is what matters here.
+    const bare = raw.replace(/\(.*\)$/, '')
+    const name = TOOL_ALIASES[bare] ?? bare
+    if (name === 'Agent' || known.includes(name)) {
+      if (!out.includes(name)) out.push(name)
+    } else unknown.push(raw)
+  }
+  return { names: out, unknown }
+}
+
+function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? 'invalid value'
+}
