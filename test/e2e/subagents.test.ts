@@ -310,4 +310,30 @@ describe('the Agent tool (headless)', () => {
     expect(rewound.code, rewound.stderr).toBe(0)
     expect(await readFile(join(env.box.workspace, 'code.txt'), 'utf8')).toBe('before\n')
   })
+
+  it("masks old tool results in a subagent's own history, as in the main session's", async () => {
+    const reads = Array.from({ length: 10 }, (_, n) => `file${n}.txt`)
+    for (const name of reads) await writeFile(join(env.box.workspace, name), `${name}: ${'x'.repeat(600)}\n`)
+    const router = agentRouter()
+      .main(
+        call('Agent', { description: 'Read all', prompt: 'TASK-MASK: read them', subagent_type: 'explore' }),
+        {
+          text: 'ok',
+        },
+      )
+      .agent('TASK-MASK', ...reads.map((file) => call('Read', { file_path: file })), {
+        text: 'read them all',
+      })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'mask', '--max-steps', '20'])
+    expect(r.code, r.stderr).toBe(0)
+    const last = agentRequests('TASK-MASK').at(-1)
+    const results = messagesOf(last)
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content))
+    expect(results).toHaveLength(10)
+    expect(results[0]).toMatch(/^\[Tool result masked: \d+ chars, first line: .*file0\.txt/)
+    expect(results.at(-1)).toContain('file9.txt: xxx')
+    expect(systemOf(last)).toContain('[Tool result masked:')
+  })
 })
