@@ -90,6 +90,26 @@ describe('the Agent tool (headless)', () => {
     expect(results.map((m) => String(m.content).split('\n')[0])).toEqual(tasks.map((t) => `answer of ${t}`))
   })
 
+  it('runs at most agents.maxParallel subagents at once; the others wait for a slot', async () => {
+    const configDir = join(env.box.home, '.config', 'agent-tui')
+    await mkdir(configDir, { recursive: true })
+    await writeFile(join(configDir, 'settings.json'), JSON.stringify({ agents: { maxParallel: 2 } }))
+    const tasks = ['TASK-1', 'TASK-2', 'TASK-3']
+    const router = agentRouter().main(
+      { toolCalls: tasks.map((t) => agentCall({ description: t, prompt: t, subagent_type: 'explore' })) },
+      { text: 'done' },
+    )
+    // Each would wait for all three to be open; only two ever are, so each answers after its wait.
+    for (const t of tasks)
+      router.agent(t, { text: `answer of ${t}`, holdUntilInFlight: 3, holdTimeoutMs: 300 })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'three, two at a time'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(env.server.maxInFlight).toBe(2)
+    const results = messagesOf(mainRequests()[1]).filter((m) => m.role === 'tool')
+    expect(results.map((m) => String(m.content).split('\n')[0])).toEqual(tasks.map((t) => `answer of ${t}`))
+  })
+
   it('starts a background subagent: TaskOutput lists it, it finishes, and the main session is told', async () => {
     const router = agentRouter()
       .main(
