@@ -101,6 +101,11 @@ export interface RuntimeOptions {
   hooks?: HookService
   /** The MCP client, and ListMcpResources/ReadMcpResource (offered when a server is configured). */
   mcp?: { runtime: McpRuntime; tools: AnyTool[]; startupWaitMs: number }
+  /**
+   * `tools`: only PreToolUse and PostToolUse (a subagent: its end is SubagentStop, fired by its runner;
+   * prompts, Stop, PreCompact and the session events belong to the main session). Default `session`.
+   */
+  hookScope?: 'session' | 'tools'
   /** The turn a change belongs to, for checkpoints (a subagent's changes belong to its caller's turn). */
   checkpointTurn?: () => string | null
   /** The Agent tool's subagents (absent: no Agent calls can run here). */
@@ -216,7 +221,7 @@ export class Runtime implements RuntimeCommands {
       newId: (prefix) => this.newId(prefix),
       now: this.now,
       beforeCompact: async (trigger, focus, signal) => {
-        await this.sessionHooks?.preCompact(trigger, focus, signal)
+        if (opts.hookScope !== 'tools') await this.sessionHooks?.preCompact(trigger, focus, signal)
       },
     })
   }
@@ -640,7 +645,7 @@ export class Runtime implements RuntimeCommands {
         return this.intake.take()
       },
       queuedCount: () => this.intake.length,
-      ...(this.sessionHooks ? { hooks: this.sessionHooks.turn } : {}),
+      ...(this.sessionHooks && this.opts.hookScope !== 'tools' ? { hooks: this.sessionHooks.turn } : {}),
       newId: (prefix) => this.newId(prefix),
       now: this.now,
     }

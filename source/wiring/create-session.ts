@@ -420,6 +420,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       processes,
       ...(sandbox ? { sandbox } : {}),
       mcp: mcpOptions,
+      ...(hooks
+        ? {
+            hooks,
+            subagentStop: async (input, signal) =>
+              (hooks.has('SubagentStop')
+                ? await runtime.sessionHooks?.subagentStop(input, signal)
+                : null) ?? {
+                continueWith: null,
+              },
+          }
+        : {}),
       now: Date.now,
     },
     directory,

@@ -356,4 +356,44 @@ describe('the Agent tool (headless)', () => {
     expect(results.at(-1)).toContain('file9.txt: xxx')
     expect(systemOf(last)).toContain('[Tool result masked:')
   })
+
+  it("hooks: PreToolUse runs for a subagent's calls, SubagentStop keeps a finished subagent working once", async () => {
+    const configDir = join(env.box.home, '.config', 'agent-tui')
+    await mkdir(configDir, { recursive: true })
+    const seen = join(env.box.root, 'subagent-stop.json')
+    // SubagentStop: the first time, ask for more (exit 2); the event it saw is kept for the test.
+    const stop = `test -f ${seen} && exit 0; cat > ${seen}; echo "also list the config files" >&2; exit 2`
+    const guard = 'echo "no rm here" >&2; exit 2'
+    const hook = (command: string, matcher?: string) => [
+      { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] },
+    ]
+    await writeFile(
+      join(configDir, 'settings.json'),
+      JSON.stringify({ hooks: { SubagentStop: hook(stop), PreToolUse: hook(guard, 'Bash') } }),
+    )
+    const router = agentRouter()
+      .main(call('Agent', { description: 'Look', prompt: 'TASK-HOOK: look around' }), { text: 'done' })
+      .agent(
+        'TASK-HOOK',
+        call('Bash', { command: 'rm -rf build' }),
+        { text: 'first answer' },
+        { text: 'config: biome.json' },
+      )
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'hooks', '--mode', 'dangerous'])
+    expect(r.code, r.stderr).toBe(0)
+    const child = agentRequests('TASK-HOOK')
+    expect(lastToolResult(child[1])).toContain('no rm here')
+    const fed = messagesOf(child[2]).at(-1)
+    expect(fed).toEqual({ role: 'user', content: 'SubagentStop hook feedback:\nalso list the config files' })
+    expect(lastToolResult(mainRequests()[1])).toContain('config: biome.json')
+    const event = JSON.parse(await readFile(seen, 'utf8')) as Record<string, unknown>
+    expect(event).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      stop_hook_active: false,
+      agent_id: 'f1',
+      agent_type: 'general-purpose',
+      last_assistant_message: 'first answer',
+    })
+  })
 })

@@ -1,4 +1,5 @@
 import type { Checkpoints } from '../../checkpoints/lazy.js'
+import type { HookService } from '../../hooks/service.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
@@ -59,6 +60,19 @@ export interface SubagentHost {
   mcp?: RuntimeOptions['mcp']
   /** The OS sandbox Bash runs in: a subagent's commands are fenced like the main session's. */
   sandbox?: BashSandbox
+  /** The session's hooks: PreToolUse and PostToolUse run for a subagent's calls too. */
+  hooks?: HookService
+  /** SubagentStop (the main session's hooks): feedback that keeps the subagent working, or null. */
+  subagentStop?(
+    input: {
+      stopHookActive: boolean
+      agentId: string
+      agentType: string
+      lastText: string
+      continuations: number
+    },
+    signal: AbortSignal,
+  ): Promise<{ continueWith: string | null }>
   /** Live foreground process groups (killed on every exit path): a subagent's commands are tracked too. */
   processes?: ProcessGroupTracker
   now(): number
@@ -79,6 +93,8 @@ export interface ChildSpec {
   tools: AnyTool[]
   /** Shown on its consent prompts: `explore a1 · Find the tests`. */
   label: string
+  /** Its id for hooks (`agent_id`): the task id of a background one, else one the manager gives it. */
+  id: string
   tasks: OwnedTasks
   /** Present when this child may start subagents of its own. */
   subagents?: SubagentLauncher
@@ -179,9 +195,32 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
       : {}),
     ...(spec.subagents ? { subagents: spec.subagents } : {}),
     canSwitchMode: false,
+    ...(host.hooks ? { hooks: host.hooks, hookScope: 'tools' as const } : {}),
     ...(host.definitions ? { definitions: host.definitions } : {}),
     now: host.now,
   })
+
+  /** A SubagentStop hook may keep a subagent that finished working (bounded, like Stop). */
+  const keepWorking = async (first: TurnResult, signal: AbortSignal): Promise<TurnResult> => {
+    let result = first
+    for (let continuations = 0; host.subagentStop && result.kind === 'completed' && !signal.aborted; ) {
+      const { continueWith } = await host.subagentStop(
+        {
+          stopHookActive: continuations > 0,
+          agentId: spec.id,
+          agentType: profile.name,
+          lastText: result.text,
+          continuations,
+        },
+        signal,
+      )
+      if (!continueWith || signal.aborted) break
+      continuations++
+      const more = await runtime.runTurn({ text: continueWith })
+      result = { ...more, steps: result.steps + more.steps }
+    }
+    return result
+  }
 
   return {
     store,
@@ -201,6 +240,7 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
         result = signal.aborted
           ? { kind: 'interrupted', text: '', steps: 0 }
           : await runtime.runTurn({ text: request.prompt })
+        result = await keepWorking(result, signal)
       } catch (err) {
         result = { kind: 'error', text: '', error: `the subagent failed: ${String(err)}`, steps: 0 }
       } finally {

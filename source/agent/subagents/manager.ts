@@ -46,6 +46,8 @@ export class SubagentManager {
   private readonly slots: Slots
   private readonly prompts = new Map<AgentProfile, string>()
   private readonly pending: Pending[] = []
+  /** Ids of foreground subagents, for hooks (`agent_id`): f1, f2, … */
+  private foregroundRuns = 0
 
   constructor(opts: SubagentManagerOptions) {
     this.opts = opts
@@ -154,6 +156,7 @@ export class SubagentManager {
     try {
       const child = this.child(profile, request, {
         depth: run.depth,
+        id: `f${++this.foregroundRuns}`,
         label: `${profile.name} · ${request.description}`,
         onEvent: (event) => {
           if (event.kind === 'step') progress.steps = event.steps
@@ -192,6 +195,7 @@ export class SubagentManager {
       try {
         const child = this.child(profile, request, {
           depth: 1,
+          id: job.id,
           label: `${profile.name} ${job.id} · ${request.description}`,
           ownerTaskId: job.id,
           onEvent: (event) => backgroundEvent(job, event),
@@ -221,7 +225,13 @@ export class SubagentManager {
   private child(
     profile: AgentProfile,
     request: SubagentRequest,
-    opts: { depth: number; label: string; ownerTaskId?: string; onEvent(event: ChildEvent): void },
+    opts: {
+      depth: number
+      id: string
+      label: string
+      ownerTaskId?: string
+      onEvent(event: ChildEvent): void
+    },
   ) {
     const catalog = this.opts.catalog()
     const nesting = opts.depth < MAX_DEPTH && allowsNesting(profile)
@@ -238,6 +248,7 @@ export class SubagentManager {
       systemPrompt: this.promptFor(profile),
       tools: catalog.filter((t) => names.has(t.name)),
       label: opts.label,
+      id: opts.id,
       tasks: this.opts.tasks.owned(opts.ownerTaskId),
       ...(nesting
         ? { subagents: this.launcherAt(opts.depth + 1, new Slots(this.opts.maxParallel), profile) }
