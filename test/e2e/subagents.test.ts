@@ -12,6 +12,7 @@ import {
   toolNamesOf,
 } from '../support/agent-router.ts'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { repoRoot } from '../support/run-cli.ts'
 import { isGone, waitFor } from '../unit/tasks/helpers.ts'
 
 const env = setupE2eEnv()
@@ -395,5 +396,35 @@ describe('the Agent tool (headless)', () => {
       agent_type: 'general-purpose',
       last_assistant_message: 'first answer',
     })
+  })
+
+  it("gives MCP servers' tools to general-purpose subagents, not to read-only ones", async () => {
+    const configDir = join(env.box.home, '.config', 'agent-tui')
+    await mkdir(configDir, { recursive: true })
+    const server = join(repoRoot, 'test/support/mcp-stdio-server.ts')
+    await writeFile(
+      join(configDir, 'settings.json'),
+      JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [server] } } }),
+    )
+    const router = agentRouter()
+      .main(
+        {
+          toolCalls: [
+            agentCall({ description: 'Echo', prompt: 'TASK-GP: echo' }),
+            agentCall({ description: 'Look', prompt: 'TASK-EX: look', subagent_type: 'explore' }),
+          ],
+        },
+        { text: 'ok' },
+      )
+      .agent('TASK-GP', call('mcp__repo__echo', { text: 'from a subagent' }), { text: 'echoed' })
+      .agent('TASK-EX', { text: 'looked' })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'mcp', '--mode', 'dangerous'])
+    expect(r.code, r.stderr).toBe(0)
+    const gp = agentRequests('TASK-GP')
+    expect(toolNamesOf(gp[0])).toContain('mcp__repo__echo')
+    expect(toolNamesOf(gp[0])).not.toContain('Agent')
+    expect(lastToolResult(gp[1])).toContain('echo: from a subagent')
+    expect(toolNamesOf(agentRequests('TASK-EX')[0])).toEqual(READ_ONLY)
   })
 })
