@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -12,6 +13,7 @@ import {
   toolNamesOf,
 } from '../support/agent-router.ts'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { osSandbox } from '../support/os-sandbox.ts'
 import { repoRoot } from '../support/run-cli.ts'
 import { isGone, waitFor } from '../unit/tasks/helpers.ts'
 
@@ -426,5 +428,23 @@ describe('the Agent tool (headless)', () => {
     expect(toolNamesOf(gp[0])).not.toContain('Agent')
     expect(lastToolResult(gp[1])).toContain('echo: from a subagent')
     expect(toolNamesOf(agentRequests('TASK-EX')[0])).toEqual(READ_ONLY)
+  })
+})
+
+describe.runIf(osSandbox?.kind === 'bwrap')('subagents and the Bash sandbox', () => {
+  it("fences a subagent's commands like the main session's", async () => {
+    const router = agentRouter()
+      .main(call('Agent', { description: 'Write', prompt: 'TASK-SB: write files' }), { text: 'ok' })
+      .agent('TASK-SB', call('Bash', { command: 'touch inside.txt && touch ../outside.txt' }), {
+        text: 'tried',
+      })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'go', '--sandbox', '--mode', 'auto'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(lastToolResult(agentRequests('TASK-SB')[1])).toContain(
+      "cannot touch '../outside.txt': Read-only file system",
+    )
+    expect(existsSync(join(env.box.workspace, 'inside.txt'))).toBe(true)
+    expect(existsSync(join(env.box.root, 'outside.txt'))).toBe(false)
   })
 })
