@@ -127,7 +127,7 @@ describe('consent for a subagent', () => {
       commands: fakeCommands({ store }),
     })
     expect(r.frame()).toContain('Subagent general-purpose a2 · Write the file asks:')
-    expect(r.frame()).toContain('Write (edit) Write out.txt')
+    expect(r.frame()).toContain('Write out.txt (edit)')
     r.unmount()
   })
 })
