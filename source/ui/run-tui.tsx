@@ -190,8 +190,14 @@ async function runStandalone(io: StandaloneIo, body: (close: (erase?: boolean) =
 }
 
 /** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */
-export async function runSetupPanel(probed: readonly ProbeResult[], io: StandaloneIo = {}): Promise<number> {
-  await runStandalone(io, (close) => <SetupPanel probed={probed} onExit={() => close()} />)
+export async function runSetupPanel(
+  probed: readonly ProbeResult[],
+  settingsFile: string,
+  io: StandaloneIo = {},
+): Promise<number> {
+  await runStandalone(io, (close) => (
+    <SetupPanel probed={probed} settingsFile={settingsFile} onExit={() => close()} />
+  ))
   return 2
 }
 

@@ -9,6 +9,8 @@ export interface ProbeResult {
 
 export interface SetupPanelProps {
   probed: readonly ProbeResult[]
+  /** The user settings file as shown (`~/.config/agent-tui/settings.json`, or under `$XDG_CONFIG_HOME`). */
+  settingsFile: string
   onExit(): void
 }
 
@@ -20,7 +22,7 @@ const FULL_ROWS = 22
  * what was tried. It has no other keys than exit, so it uses its own input hook (the app's
  * dispatcher is not mounted here).
  */
-export function SetupPanel({ probed, onExit }: SetupPanelProps) {
+export function SetupPanel({ probed, settingsFile, onExit }: SetupPanelProps) {
   useInput((input, key) => {
     if (input === 'q' || key.escape || (key.ctrl && input === 'c')) onExit()
   })
@@ -67,7 +69,7 @@ export function SetupPanel({ probed, onExit }: SetupPanelProps) {
       <Text bold>Settings</Text>
       <Text>
         {'  '}
-        <Text color="cyan">~/.config/agent-tui/settings.json</Text>: {'{ "baseUrl": "…", "model": "…" }'}
+        <Text color="cyan">{settingsFile}</Text>: {'{ "baseUrl": "…", "model": "…" }'}
       </Text>
       {gap}
       <Text bold>Local servers probed</Text>

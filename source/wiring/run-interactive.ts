@@ -1,6 +1,8 @@
+import { homedir } from 'node:os'
 import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { type AppPaths, sessionsDir } from '../config/paths.js'
+import { tildePath } from '../config/project-trust.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { TuiExit } from '../ui/run-tui.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
@@ -40,15 +42,19 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   const model = endpoint.kind === 'none' ? undefined : (config.model ?? endpoint.model)
   // Anything but the session itself draws its own screen from scratch.
   if (!model || opts.args.resume === true) opts.earlyFrame?.abandon()
-  if (endpoint.kind === 'none') return ui.runSetupPanel(endpoint.probed)
+  const settingsFile = tildePath(opts.paths.userSettingsFile, process.env.HOME || homedir())
+  if (endpoint.kind === 'none') return ui.runSetupPanel(endpoint.probed, settingsFile)
   if (!model) {
-    return ui.runSetupPanel([
-      {
-        name: 'configured',
-        url: endpoint.baseUrl,
-        result: `no model configured, and ${endpoint.listError ?? 'it lists no models'}; pass --model NAME`,
-      },
-    ])
+    return ui.runSetupPanel(
+      [
+        {
+          name: 'configured',
+          url: endpoint.baseUrl,
+          result: `no model configured, and ${endpoint.listError ?? 'it lists no models'}; pass --model NAME`,
+        },
+      ],
+      settingsFile,
+    )
   }
   let resume = opts.resume
   if (opts.args.resume === true) {

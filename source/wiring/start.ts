@@ -5,7 +5,7 @@ import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/paths.js'
 import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve.js'
-import { openProjectTrust } from '../config/project-trust.js'
+import { openProjectTrust, tildePath } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
@@ -101,7 +101,7 @@ export async function start(args: ParsedArgs): Promise<number> {
 
     if (config.headless) {
       if (endpoint.kind === 'none') {
-        err.write(`${noEndpointMessage(endpoint.probed)}\n`)
+        err.write(`${noEndpointMessage(endpoint.probed, tildePath(paths.userSettingsFile, home))}\n`)
         return 2
       }
       const model = config.model ?? endpoint.model
@@ -187,13 +187,18 @@ async function keepLayoutWasmBaseline(): Promise<void> {
   setFlagsFromString('--wasm-tiering-budget=2000000000')
 }
 
-export function noEndpointMessage(probed: Array<{ name: string; url: string; result: string }>): string {
+/** `settingsFile`: the user settings file as shown (it follows `$XDG_CONFIG_HOME`). */
+export function noEndpointMessage(
+  probed: Array<{ name: string; url: string; result: string }>,
+  settingsFile: string,
+): string {
+  const settings = `  "baseUrl" and "model" in ${settingsFile}`
   return [
     'agent-tui: no model endpoint configured and no local server found.',
     'Set one of:',
     '  OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_API_KEY=sk-…   (environment)',
     '  --base-url URL --model NAME [--api-key KEY]                      (flags)',
-    '  "baseUrl" and "model" in ~/.config/agent-tui/settings.json       (settings)',
+    `${settings.padEnd(66)} (settings)`,
     'Local servers probed:',
     ...probed.map((p) => `  ${p.name.padEnd(10)} ${p.url.padEnd(30)} ${p.result}`),
   ].join('\n')

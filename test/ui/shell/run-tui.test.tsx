@@ -222,7 +222,9 @@ describe('SetupPanel', () => {
   ]
 
   it('says exactly what to set and what was probed', () => {
-    const r = render(<SetupPanel probed={probed} onExit={() => {}} />)
+    const r = render(
+      <SetupPanel probed={probed} settingsFile="~/.config/agent-tui/settings.json" onExit={() => {}} />,
+    )
     const frame = r.lastFrame() ?? ''
     for (const text of [
       'OPENAI_BASE_URL',
@@ -253,7 +255,11 @@ describe('SetupPanel', () => {
       [80, 24],
       [120, 40],
     ] as const) {
-      const r = renderSized(<SetupPanel probed={three} onExit={() => {}} />, columns, rows)
+      const r = renderSized(
+        <SetupPanel probed={three} settingsFile="~/.config/agent-tui/settings.json" onExit={() => {}} />,
+        columns,
+        rows,
+      )
       const lines = r.frame().replace(/\n+$/, '').split('\n')
       expect(lines.length, `${columns}×${rows}`).toBeLessThanOrEqual(rows - 1)
       expect(r.frame()).toContain('Press q or Esc to exit.')
@@ -262,9 +268,19 @@ describe('SetupPanel', () => {
     }
   })
 
+  it('names the settings file where XDG_CONFIG_HOME puts it', () => {
+    const r = render(
+      <SetupPanel probed={probed} settingsFile="/srv/xdg/agent-tui/settings.json" onExit={() => {}} />,
+    )
+    const frame = r.lastFrame() ?? ''
+    expect(frame).toContain('/srv/xdg/agent-tui/settings.json')
+    expect(frame).not.toContain('~/.config')
+    r.unmount()
+  })
+
   it.each([['q'], [KEYS.esc], [KEYS.ctrl('c')]])('%j exits', async (key) => {
     let exited = 0
-    const r = render(<SetupPanel probed={probed} onExit={() => exited++} />)
+    const r = render(<SetupPanel probed={probed} settingsFile="~/s.json" onExit={() => exited++} />)
     r.stdin.write(key)
     await waitFor(() => exited === 1)
     r.unmount()
@@ -272,7 +288,7 @@ describe('SetupPanel', () => {
 
   it('runSetupPanel resolves when the user leaves', async () => {
     const { stdin, streams } = io()
-    const done = runSetupPanel(probed, streams)
+    const done = runSetupPanel(probed, '~/s.json', streams)
     await waitFor(() => stdin.listenerCount('readable') > 0)
     stdin.write('q')
     await expect(done).resolves.toBe(2)
