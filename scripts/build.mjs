@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+// Taken before anything is read: a source saved while the build runs makes the next start rebuild.
+const startedAt = Date.now()
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'))
 await rm(join(root, 'dist'), { recursive: true, force: true })
 const stubDir = join(root, 'dist', '.stubs')
@@ -75,3 +77,9 @@ await build({
     js: "import { createRequire as __agentTuiCreateRequire } from 'node:module'; const require = __agentTuiCreateRequire(import.meta.url);",
   },
 })
+
+// What build-if-stale.mjs compares the inputs with (see there).
+await writeFile(
+  join(root, 'dist', '.build-stamp.json'),
+  `${JSON.stringify({ startedAt, readable: Boolean(process.env.AGENT_TUI_READABLE_BUILD) })}\n`,
+)

@@ -24,8 +24,29 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${helpText()}\n`)
     return 0
   }
+  if (args.cwd !== undefined) {
+    const problem = enterDirectory(args.cwd)
+    if (problem) {
+      process.stderr.write(`agent-tui: --cwd ${args.cwd}: ${problem}\n`)
+      return 2
+    }
+  }
   const { start } = await import('./wiring/start.js')
   return start(args)
+}
+
+/** Makes `dir` the process's working directory (the workspace); why not, or null. */
+function enterDirectory(dir: string): string | null {
+  try {
+    process.chdir(dir)
+    return null
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return 'no such directory'
+    if (code === 'ENOTDIR') return 'not a directory'
+    if (code === 'EACCES') return 'permission denied'
+    return err instanceof Error ? err.message : String(err)
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -28,6 +28,8 @@ export interface ParsedArgs {
   trustProject: boolean
   /** `--add-dir DIR` (repeatable), as given. */
   addDirs: string[]
+  /** `--cwd DIR`: the folder to work in instead of the current directory, as given. */
+  cwd: string | undefined
   maxSteps: number | undefined
   continue: boolean
   /** `--resume ID` → the id; bare `--resume` → true (picker). */
@@ -97,6 +99,12 @@ const OPTIONS: readonly OptionSpec[] = [
     long: 'trust-project',
     kind: 'boolean',
     help: "trust this folder for this run: its repository's rules and settings apply",
+  },
+  {
+    long: 'cwd',
+    kind: 'value',
+    arg: 'DIR',
+    help: 'work in DIR (the project) instead of the current directory',
   },
   {
     long: 'add-dir',
@@ -305,6 +313,7 @@ function build(
     sandbox: flag('sandbox') ? 'on' : flag('no-sandbox') ? 'off' : undefined,
     trustProject: flag('trust-project'),
     addDirs: lists['add-dir'],
+    cwd: str('cwd'),
     maxSteps,
     continue: flag('continue'),
     resume: resumeValue,

@@ -15,6 +15,7 @@ const DEFAULTS: ParsedArgs = {
   sandbox: undefined,
   trustProject: false,
   addDirs: [],
+  cwd: undefined,
   maxSteps: undefined,
   continue: false,
   resume: undefined,
@@ -50,6 +51,8 @@ describe('parseArgs: accepted forms', () => {
       { print: true, prompt: 'x', outputFormat: 'stream-json' },
     ],
     ['--model', ['--model', 'qwen'], { model: 'qwen' }],
+    ['--cwd', ['--cwd', '../app', 'hi'], { cwd: '../app', prompt: 'hi' }],
+    ['--cwd=', ['--cwd=/srv/app'], { cwd: '/srv/app' }],
     ['--model=', ['--model=qwen:7b'], { model: 'qwen:7b' }],
     ['--base-url', ['--base-url', 'http://h/v1'], { baseUrl: 'http://h/v1' }],
     ['--api-key=', ['--api-key=sk-1'], { apiKey: 'sk-1' }],
@@ -199,7 +202,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(27)
+    expect(optionLines).toHaveLength(28)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -1,0 +1,1 @@
+export function staleReason(base?: string): string | null
