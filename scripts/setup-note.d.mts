@@ -1,0 +1,1 @@
+export function setupNote(userAgent: string | undefined, scriptNode: string): string | null
