@@ -1,15 +1,29 @@
 import type { Usage } from '../provider/messages.js'
 import type { Action } from '../store/actions.js'
 import type { TurnResult } from '../store/domain.js'
+import {
+  type BoundedResult,
+  boundedResult,
+  STREAM_RESULT_CHARS,
+  TRACE_RESULT_CHARS,
+  toolError,
+  toolInput,
+} from './tool-events.js'
 
-export interface TraceToolCall {
+export type TraceToolCall = {
   id: string
   name: string
-  input: string
+  /** The arguments the model sent (an object). */
+  input: Record<string, unknown>
+  /** The one-line summary the transcript shows, e.g. `Read src/a.ts`. */
+  summary: string
   ok: boolean
   status: string
   duration_ms: number
-}
+  /** For a call that did not succeed: what went wrong (an error envelope's message). */
+  error?: string
+  error_category?: string
+} & BoundedResult
 
 /** Context economy over the run (SPEC §9 telemetry), summed over its requests. */
 export interface TraceContext {
@@ -46,6 +60,8 @@ export interface HeadlessTrace {
 /** Collects the execution trace of a headless run from the action stream. */
 export class TraceCollector {
   readonly toolCalls: TraceToolCall[] = []
+  /** Arguments of the calls the model made, by call id, until their results arrive. */
+  private readonly inputs = new Map<string, Record<string, unknown>>()
   readonly errors: string[] = []
   readonly hooks: TraceHook[] = []
   readonly context: TraceContext = {
@@ -67,17 +83,24 @@ export class TraceCollector {
       this.context.bytes_saved += s.maskedBytesSaved + s.spilledBytesSaved
       if (s.appendOnly) this.context.append_only++
     } else if (action.type === 'context/compacted') this.context.compactions++
-    else if (action.type === 'tool/finished') {
+    else if (action.type === 'assistant/settled' && action.message.role === 'assistant') {
+      for (const call of action.message.tool_calls ?? []) this.inputs.set(call.id, toolInput(call))
+    } else if (action.type === 'tool/finished') {
+      const error = toolError(action.status, action.content)
       this.toolCalls.push({
         id: action.callId,
         name: action.name,
-        input: action.summary,
+        input: this.inputs.get(action.callId) ?? {},
+        summary: action.summary,
         ok: action.status === 'done',
         status: action.status,
         duration_ms: Math.round(action.durationMs),
+        ...(error ?? {}),
+        ...boundedResult(action.content, TRACE_RESULT_CHARS),
       })
-      if (action.status === 'error' || action.status === 'denied') {
-        this.errors.push(`${action.name}: ${errorMessage(action.content)}`)
+      this.inputs.delete(action.callId)
+      if (error && (action.status === 'error' || action.status === 'denied')) {
+        this.errors.push(`${action.name}: ${error.error}`)
       }
     } else if (action.type === 'notice/added' && action.level === 'error') {
       this.errors.push(action.text)
@@ -102,40 +125,46 @@ export class TraceCollector {
   }
 }
 
-function errorMessage(content: string): string {
-  try {
-    const parsed = JSON.parse(content) as { error?: { message?: string } }
-    if (parsed.error?.message) return parsed.error.message
-  } catch {
-    // not an envelope: a failed command's output
+/** The stream-json lines of one action (README "Headless output"); none for most actions. */
+export function streamEvents(action: Action): Record<string, unknown>[] {
+  if (action.type === 'assistant/settled' && action.message.role === 'assistant') {
+    // Like Claude Code's stream: the message, then each tool call it makes with its arguments.
+    const calls = action.message.tool_calls ?? []
+    return [
+      { type: 'assistant', text: action.message.content ?? '' },
+      ...calls.map((call) => ({
+        type: 'tool_use',
+        id: call.id,
+        name: call.function.name,
+        input: toolInput(call),
+      })),
+    ]
   }
-  const first = content.split('\n')[0] ?? ''
-  return first.length > 200 ? `${first.slice(0, 200)}…` : first
+  const event = streamEvent(action)
+  return event ? [event] : []
 }
 
-/** One stream-json line per meaningful action; null for actions that have no event. */
-export function streamEvent(action: Action): Record<string, unknown> | null {
+function streamEvent(action: Action): Record<string, unknown> | null {
   switch (action.type) {
     case 'assistant/delta':
       if (action.text) return { type: 'assistant_delta', text: action.text }
       if (action.reasoning) return { type: 'reasoning_delta', text: action.reasoning }
       return null
-    case 'assistant/settled':
-      return {
-        type: 'assistant',
-        text: action.message.role === 'assistant' ? (action.message.content ?? '') : '',
-      }
-    case 'tool/started':
-      return { type: 'tool_use', id: action.callId, name: action.name, input: action.summary }
-    case 'tool/finished':
+    case 'tool/finished': {
+      const error = toolError(action.status, action.content)
       return {
         type: 'tool_result',
         id: action.callId,
         name: action.name,
+        summary: action.summary,
         ok: action.status === 'done',
         status: action.status,
+        is_error: error !== null,
         duration_ms: Math.round(action.durationMs),
+        ...(error ?? {}),
+        ...boundedResult(action.content, STREAM_RESULT_CHARS),
       }
+    }
     case 'provider/retried':
       return {
         type: 'retry',

@@ -2,7 +2,7 @@ import { retryNoticeText } from '../agent/retry-notice.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { tildePath } from '../config/project-trust.js'
 import { untrustedNotice } from '../config/trust-messages.js'
-import { exitCodeFor, streamEvent, TraceCollector } from '../headless/trace.js'
+import { exitCodeFor, streamEvents, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
 import type { State } from '../store/state.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
@@ -25,8 +25,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const observers: Array<(action: Action, state: State) => void> = [(action) => trace.observe(action)]
   if (format === 'stream-json') {
     observers.push((action) => {
-      const event = streamEvent(action)
-      if (event) out.write(`${JSON.stringify(event)}\n`)
+      for (const event of streamEvents(action)) out.write(`${JSON.stringify(event)}\n`)
     })
   }
   /** Hook cards already on stderr, so the result's error does not say the same again. */

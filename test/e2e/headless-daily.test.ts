@@ -11,6 +11,10 @@ const env = setupE2eEnv()
 const { cli } = env
 
 type Event = { type: string; [key: string]: unknown }
+type Msg = { role: string; content: string | Array<{ type: string; text?: string }>; tool_call_id?: string }
+const messagesOf = (i: number) => (env.server.requests[i]?.body.messages ?? []) as Msg[]
+const lastMessage = (i: number) => messagesOf(i).at(-1) as Msg
+
 const eventsOf = (stdout: string) =>
   stdout
     .trim()
@@ -30,8 +34,7 @@ describe('--cwd', () => {
     expect(r.code).toBe(0)
     const events = eventsOf(r.stdout)
     expect(events[0]).toMatchObject({ type: 'init', cwd: project })
-    const result = env.server.requests[1]?.body.messages.at(-1) as { content: string }
-    expect(result.content).toContain('hello from the project')
+    expect(lastMessage(1).content).toContain('hello from the project')
   })
 
   it('exits 2 naming a folder that does not exist', async () => {
@@ -40,5 +43,74 @@ describe('--cwd', () => {
     expect(r.stderr).toContain('--cwd')
     expect(r.stderr).toContain('no such directory')
     expect(env.server.requests).toHaveLength(0)
+  })
+})
+
+describe('tool calls in json and stream-json output', () => {
+  async function scriptReadAndDeniedBash() {
+    await writeFile(join(env.box.workspace, 'notes.txt'), 'alpha\nbeta\n')
+    env.server.enqueue(
+      { toolCalls: [{ name: 'Read', arguments: { file_path: 'notes.txt', limit: 5 } }] },
+      { toolCalls: [{ name: 'Bash', arguments: { command: 'touch made.txt', description: 'make a file' } }] },
+      { text: 'done' },
+    )
+  }
+
+  it('stream-json: tool_use carries the arguments, tool_result the result and the error text', async () => {
+    await scriptReadAndDeniedBash()
+    const r = await cli(['-p', 'go', '--output-format', 'stream-json'])
+    expect(r.code).toBe(0)
+    const events = eventsOf(r.stdout)
+    const uses = events.filter((e) => e.type === 'tool_use')
+    expect(uses.map((e) => [e.name, e.input])).toEqual([
+      ['Read', { file_path: 'notes.txt', limit: 5 }],
+      ['Bash', { command: 'touch made.txt', description: 'make a file' }],
+    ])
+    const results = events.filter((e) => e.type === 'tool_result')
+    expect(results[0]).toMatchObject({ name: 'Read', ok: true, is_error: false, status: 'done' })
+    expect(results[0]?.content).toContain('alpha')
+    expect(results[0]?.id).toBe(uses[0]?.id)
+    expect(results[1]).toMatchObject({ name: 'Bash', ok: false, is_error: true, status: 'denied' })
+    expect(results[1]?.error).toMatch(/Bash needs approval|denied/)
+    expect(results[1]?.error_category).toBe('permission')
+    expect(String(results[1]?.content)).toContain('"category":"permission"')
+    // Each tool_use comes before its result.
+    expect(events.indexOf(uses[1] as Event)).toBeLessThan(events.indexOf(results[1] as Event))
+  })
+
+  it('json: tool_calls carry the arguments, the summary, the result and what went wrong', async () => {
+    await scriptReadAndDeniedBash()
+    const r = await cli(['-p', 'go', '--output-format', 'json'])
+    const trace = JSON.parse(r.stdout) as { tool_calls: Array<Record<string, unknown>> }
+    expect(trace.tool_calls[0]).toMatchObject({
+      name: 'Read',
+      input: { file_path: 'notes.txt', limit: 5 },
+      summary: 'Read notes.txt (lines 1–5)',
+      ok: true,
+    })
+    expect(trace.tool_calls[0]?.content).toContain('beta')
+    expect(trace.tool_calls[1]).toMatchObject({
+      name: 'Bash',
+      input: { command: 'touch made.txt', description: 'make a file' },
+      ok: false,
+      status: 'denied',
+      error_category: 'permission',
+    })
+    expect(trace.tool_calls[1]?.error).toContain('Bash')
+  })
+
+  it('bounds a long result with head, tail and its full size', async () => {
+    const lines = Array.from({ length: 1500 }, (_, i) => `line ${i + 1} ${'x'.repeat(40)}`)
+    await writeFile(join(env.box.workspace, 'big.txt'), `${lines.join('\n')}\n`)
+    env.server.enqueue({ toolCalls: [{ name: 'Read', arguments: { file_path: 'big.txt' } }] }, { text: 'ok' })
+    const r = await cli(['-p', 'go', '--output-format', 'stream-json'])
+    const result = eventsOf(r.stdout).find((e) => e.type === 'tool_result') as Event
+    const full = lastMessage(1).content as string
+    expect(result.truncated).toBe(true)
+    expect(result.content_chars).toBe(full.length)
+    expect(String(result.content).length).toBeLessThan(31_000)
+    expect(result.content).toContain('line 1 ')
+    expect(result.content).toContain('line 1500 ')
+    expect(result.content).toMatch(/characters not shown here/)
   })
 })
