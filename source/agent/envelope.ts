@@ -6,6 +6,8 @@ export interface ErrorEnvelope {
   retryable: boolean
   message: string
   hint?: string
+  /** A note the user added when they allowed the call (the call ran and failed). */
+  user_note?: string
 }
 
 const RETRYABLE: ReadonlySet<ErrorCategory> = new Set(['network', 'timeout'])
@@ -15,7 +17,7 @@ export function envelope(
   tool: string,
   category: ErrorCategory,
   message: string,
-  opts: { hint?: string; retryable?: boolean } = {},
+  opts: { hint?: string; retryable?: boolean; userNote?: string } = {},
 ): ErrorEnvelope {
   const value: ErrorEnvelope = {
     tool,
@@ -24,6 +26,7 @@ export function envelope(
     message,
   }
   if (opts.hint) value.hint = opts.hint
+  if (opts.userNote) value.user_note = opts.userNote
   return value
 }
 

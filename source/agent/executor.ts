@@ -1,7 +1,7 @@
 import { changeKind } from '../checkpoints/change-kind.js'
 import type { ImagePart, ToolCall } from '../provider/messages.js'
 import type { Dispatch } from '../store/create-store.js'
-import type { ErrorCategory, ToolDisplay } from '../store/domain.js'
+import type { ConsentDecision, ErrorCategory, ToolDisplay } from '../store/domain.js'
 import type { ToolStatus } from '../store/state.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
 import { cancelledEnvelope, envelope, formatEnvelope } from './envelope.js'
@@ -25,6 +25,10 @@ export interface CallOutcome {
   errorCategory?: ErrorCategory
   /** A hook answered `"continue": false`: the turn stops after this batch, and this says why. */
   stopTurn?: string
+  /** The user denied it at the consent prompt (not a policy or a timeout); `note` is what they added. */
+  userDenial?: { note?: string }
+  /** Withdrawn while waiting for consent because the user denied another call of the same message. */
+  skipped?: boolean
 }
 
 /** Snapshots around calls that change the workspace (see source/checkpoints/). */
@@ -54,11 +58,15 @@ export interface ExecutorDeps {
   progressIntervalMs?: number
 }
 
-/** Looks a call up, validates and authorises it, runs it. Never throws: every failure is an envelope. */
+/**
+ * Looks a call up, validates and authorises it, runs it. Never throws: every failure is an envelope.
+ * `skip` withdraws a consent request still waiting (the user denied another call of the same message).
+ */
 export async function executeCall(
   call: ToolCall,
   deps: ExecutorDeps,
   signal: AbortSignal,
+  skip?: AbortSignal,
 ): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
@@ -140,6 +148,8 @@ export async function executeCall(
   }
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
+  /** What the user added to their approval (Tab at the consent prompt): it goes to the model with the result. */
+  let note: string | undefined
   let lastProgress = 0
   const interval = deps.progressIntervalMs ?? 100
   const ctx = deps.makeContext(
@@ -153,6 +163,7 @@ export async function executeCall(
     call.id,
   )
 
+  let asking = false
   try {
     // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
     const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
@@ -190,6 +201,7 @@ export async function executeCall(
       // A protected write is never opened by a rule: saving one ("for the session", "always") would do
       // nothing, so the prompt offers only "allow once" for it.
       const editsRule = verdict.protectedWrite ? undefined : deps.gate.sessionEditsRule?.(tool.name, target)
+      asking = true
       const decision = await deps.gate.request(
         {
           callId: call.id,
@@ -204,15 +216,15 @@ export async function executeCall(
           target,
           readOnly,
         },
-        signal,
+        skip ? AbortSignal.any([signal, skip]) : signal,
       )
+      asking = false
       deps.dispatch({ type: 'phase/changed', phase: 'tools' })
-      if (decision.kind === 'deny') {
-        const note = decision.note ? `; the user says: ${decision.note}` : ''
-        return failWith('permission', `the user denied ${tool.name}${note}`, {
-          hint: 'do not retry the same call; adjust the approach or ask the user',
-          status: 'denied',
-        })
+      if (decision.kind === 'deny') return denied(decision, failWith, tool.name)
+      note = decision.note?.trim() || undefined
+      if (note) {
+        const text = `Your note goes to the model with the result of ${summary}: ${note}`
+        deps.dispatch({ type: 'notice/added', id: `note-${call.id}`, level: 'info', text })
       }
       started = deps.now()
     }
@@ -237,7 +249,9 @@ export async function executeCall(
       name: tool.name,
       summary,
       status: result.failed ? 'error' : 'done',
-      content: post?.feedback ? `${result.forModel}\n\n${post.feedback}` : result.forModel,
+      content: [result.forModel, post?.feedback, note ? approvalNote(note) : undefined]
+        .filter((part) => part !== undefined && part !== '')
+        .join('\n\n'),
       preview: previewOf(result.forModel),
       display: result.display ?? null,
       images: result.images ?? [],
@@ -248,9 +262,12 @@ export async function executeCall(
     }
   } catch (err) {
     if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+    if (asking && skip?.aborted)
+      return { ...cancelled(call, tool.name, summary, started, deps.now()), skipped: true }
     if (err instanceof ToolError) {
-      const opts: { hint?: string } = {}
+      const opts: { hint?: string; note?: string } = {}
       if (err.hint) opts.hint = err.hint
+      if (note) opts.note = note
       const out = failure(call, tool.name, summary, started, deps.now(), err.category, err.message, opts)
       return { ...out, retryable: err.retryable }
     }
@@ -282,6 +299,43 @@ function explainHookAllow(
   showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
     { event: 'PreToolUse', level: 'info', text, detail: '' },
   ])
+}
+
+/** The model's line for a note the user added when allowing a call. */
+function approvalNote(note: string): string {
+  return `[The user allowed this call and added a note: ${note}]`
+}
+
+/**
+ * A denial at the consent prompt. By the user: without a note the turn stops and waits for them (the
+ * outcome says so); with one, the model goes on with it. By the prompt's timeout: an ordinary refusal.
+ */
+function denied(
+  decision: Extract<ConsentDecision, { kind: 'deny' }>,
+  failWith: (
+    category: ErrorCategory,
+    message: string,
+    opts: { hint: string; status: 'denied' },
+  ) => CallOutcome,
+  tool: string,
+): CallOutcome {
+  if (decision.automatic) {
+    return failWith('permission', `${tool} was denied: ${decision.note ?? 'no answer'}`, {
+      hint: 'do not retry the same call; adjust the approach or ask the user',
+      status: 'denied',
+    })
+  }
+  const note = decision.note?.trim()
+  const out = note
+    ? failWith('permission', `the user denied ${tool} and said: ${note}`, {
+        hint: 'do not retry the same call; do what the user said instead',
+        status: 'denied',
+      })
+    : failWith('permission', `the user denied ${tool}`, {
+        hint: 'stop here: the user will say how to go on',
+        status: 'denied',
+      })
+  return { ...out, userDenial: note ? { note } : {} }
 }
 
 /** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */
@@ -322,9 +376,12 @@ function failure(
   now: number,
   category: ErrorCategory,
   message: string,
-  opts: { hint?: string; status?: CallOutcome['status'] },
+  opts: { hint?: string; status?: CallOutcome['status']; note?: string },
 ): CallOutcome {
-  const env = envelope(name, category, message, opts.hint ? { hint: opts.hint } : {})
+  const env = envelope(name, category, message, {
+    ...(opts.hint ? { hint: opts.hint } : {}),
+    ...(opts.note ? { userNote: opts.note } : {}),
+  })
   return {
     callId: call.id,
     name,

@@ -10,10 +10,11 @@ import type {
 import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
 import type { TurnResult } from '../store/domain.js'
-import { prepareToolCalls, type RefusedCall } from './call-arguments.js'
+import { executeBatch } from './batch.js'
+import { prepareToolCalls } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
-import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOutcome } from './executor.js'
+import { type CallOutcome, cancelled, type ExecutorDeps } from './executor.js'
 import { type RequestContext, withOverflowRecovery } from './context/recovery.js'
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
@@ -179,7 +180,7 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
 
     dispatch({ type: 'phase/changed', phase: 'tools' })
-    const outcomes = await executeBatch(deps, toolCalls, prepared.refused, signal)
+    const outcomes = await executeBatch(deps.executor, toolCalls, prepared.refused, signal)
     const images: ContentPart[] = []
     let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
     let hookStop: string | null = null
@@ -221,6 +222,17 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     // The hook's card already says why.
     if (hookStop) return end({ kind: 'stopped', text: lastText, error: hookStop })
     if (stop) return stopWith(stop)
+    // Like Claude Code: a plain "no" ends the step and waits for the user; a "no" with a note goes on with it.
+    const denial = outcomes.find((o) => o.userDenial)
+    if (denial && denial.userDenial?.note === undefined) {
+      dispatch({
+        type: 'notice/added',
+        id: deps.newId('notice'),
+        level: 'info',
+        text: `Denied ${denial.summary}: the agent stopped and waits for you. Say what to do instead (a note added with Tab when denying lets it go on).`,
+      })
+      return end({ kind: 'stopped', text: lastText })
+    }
   }
 }
 
@@ -313,63 +325,6 @@ async function requestStep(
         : new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
     notice.failed(error.message)
     return error
-  }
-}
-
-/**
- * Runs calls in order; consecutive calls that may overlap (read-only ones, subagents) run concurrently.
- * Results come back in call order.
- */
-async function executeBatch(
-  deps: TurnDeps,
-  calls: ToolCall[],
-  refused: ReadonlyMap<string, RefusedCall>,
-  signal: AbortSignal,
-): Promise<CallOutcome[]> {
-  const outcomes: CallOutcome[] = []
-  let i = 0
-  while (i < calls.length) {
-    if (signal.aborted) {
-      for (const call of calls.slice(i))
-        outcomes.push(cancelled(call, call.function.name, call.function.name, deps.now(), deps.now()))
-      break
-    }
-    const first = calls[i] as ToolCall
-    const refusal = refused.get(first.id)
-    if (refusal !== undefined) {
-      outcomes.push(refusedOutcome(first, refusal.message, refusal.hint, deps.now()))
-      i++
-      continue
-    }
-    const group = [first]
-    if (mayOverlap(deps, first)) {
-      while (
-        i + group.length < calls.length &&
-        !refused.has((calls[i + group.length] as ToolCall).id) &&
-        mayOverlap(deps, calls[i + group.length] as ToolCall)
-      ) {
-        group.push(calls[i + group.length] as ToolCall)
-      }
-    }
-    const results = await Promise.all(group.map((call) => executeCall(call, deps.executor, signal)))
-    outcomes.push(...results)
-    i += group.length
-  }
-  return outcomes
-}
-
-/**
- * Read-only calls change nothing, and subagents each work in their own conversation (their own calls
- * still ask for consent one by one): both may run beside their neighbours.
- */
-function mayOverlap(deps: TurnDeps, call: ToolCall): boolean {
-  const tool = deps.executor.tools.get(call.function.name)
-  if (tool?.risk !== 'read' && tool?.risk !== 'spawn') return false
-  try {
-    const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
-    return args.success && (tool.risk === 'spawn' || tool.isReadOnly(args.data))
-  } catch {
-    return false
   }
 }
 

@@ -142,7 +142,7 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
     request(input, signal) {
       if (signal.aborted) return Promise.reject(new ConsentAbortedError(signal.reason))
       if (opts.policy === 'deny-all')
-        return Promise.resolve({ kind: 'deny', note: 'no user available (ci mode)' })
+        return Promise.resolve({ kind: 'deny', note: 'no user available (ci mode)', automatic: true })
       const { target, readOnly, ...fields } = input
       const request: ConsentRequest = { ...fields, id: newId(), createdAt: now() }
       return new Promise<ConsentDecision>((resolve, reject) => {
@@ -156,6 +156,7 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
                 settle(request.id, {
                   kind: 'deny',
                   note: `no answer within ${seconds}s; denied automatically (consentTimeoutSeconds)`,
+                  automatic: true,
                 })
               }, seconds * 1000)
             : undefined
@@ -211,7 +212,7 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
     sessionRules: () => [...rules],
 
     denyAll(note) {
-      for (const id of [...entries.keys()]) settle(id, { kind: 'deny', note })
+      for (const id of [...entries.keys()]) settle(id, { kind: 'deny', note, automatic: true })
     },
   }
 }

@@ -120,7 +120,8 @@ export type ConsentDecision =
   /** `scope: 'edits'`: the request's `sessionEditsRule` instead of its suggested rule. */
   | { kind: 'session'; note?: string; scope?: 'edits' }
   | { kind: 'always'; note?: string }
-  | { kind: 'deny'; note?: string }
+  /** `automatic`: nobody answered (the prompt's timeout, shutdown, a headless run), not the user's choice. */
+  | { kind: 'deny'; note?: string; automatic?: true }
 
 export interface QuestionOption {
   label: string

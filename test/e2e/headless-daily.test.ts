@@ -114,3 +114,31 @@ describe('tool calls in json and stream-json output', () => {
     expect(result.content).toMatch(/characters not shown here/)
   })
 })
+
+describe('denials in a headless run', () => {
+  it("a ci policy denial returns the envelope and the model goes on; the message's other calls still run", async () => {
+    await writeFile(join(env.box.workspace, 'notes.txt'), 'alpha\n')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Bash', arguments: { command: 'touch made.txt' } },
+          { name: 'Read', arguments: { file_path: 'notes.txt' } },
+        ],
+      },
+      { text: 'I could not run touch, but I read the notes.' },
+    )
+    const r = await cli(['-p', 'go', '--output-format', 'json'])
+    expect(r.code).toBe(0)
+    const trace = JSON.parse(r.stdout) as {
+      status: string
+      result: string
+      tool_calls: Array<{ status: string }>
+    }
+    expect(trace.status).toBe('completed')
+    expect(trace.tool_calls.map((c) => c.status)).toEqual(['denied', 'done'])
+    expect(env.server.requests).toHaveLength(2)
+    const [denied, read] = messagesOf(1).filter((m) => m.role === 'tool')
+    expect(JSON.parse(String(denied?.content)).error.message).toMatch(/^Bash denied: /)
+    expect(read?.content).toContain('alpha')
+  })
+})

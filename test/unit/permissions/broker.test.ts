@@ -82,6 +82,7 @@ describe('createConsentBroker', () => {
     ).resolves.toEqual({
       kind: 'deny',
       note: 'no user available (ci mode)',
+      automatic: true,
     })
     expect(actions).toEqual([])
   })
@@ -103,7 +104,7 @@ describe('createConsentBroker', () => {
     ])
     expect(actions.filter((a) => a.type === 'consent/resolved')).toHaveLength(3)
     broker.denyAll('shutting down')
-    await expect(other).resolves.toEqual({ kind: 'deny', note: 'shutting down' })
+    await expect(other).resolves.toEqual({ kind: 'deny', note: 'shutting down', automatic: true })
   })
 
   it('a grant re-judges pending requests with the policy: a protected path still asks', async () => {
@@ -296,6 +297,7 @@ describe('createConsentBroker', () => {
     await expect(promise).resolves.toEqual({
       kind: 'deny',
       note: 'no answer within 30s; denied automatically (consentTimeoutSeconds)',
+      automatic: true,
     })
     expect(types(actions)).toEqual(['consent/requested', 'consent/resolved'])
   })

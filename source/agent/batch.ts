@@ -1,0 +1,102 @@
+import type { ToolCall } from '../provider/messages.js'
+import type { RefusedCall } from './call-arguments.js'
+import { envelope, formatEnvelope } from './envelope.js'
+import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOutcome } from './executor.js'
+
+/**
+ * Runs the tool calls of one assistant message in order; consecutive calls that may overlap (read-only
+ * ones, subagents) run concurrently.
+ * Results come back in call order, one per call (the pairing rule).
+ *
+ * When the user denies a call at the consent prompt, the calls after it are not run: they get a "not run"
+ * envelope, and calls of the same concurrent group still waiting for consent are withdrawn. Whether the
+ * turn then stops is the loop's decision (`userDenial` on the outcome).
+ */
+export async function executeBatch(
+  executor: ExecutorDeps,
+  calls: ToolCall[],
+  refused: ReadonlyMap<string, RefusedCall>,
+  signal: AbortSignal,
+): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = []
+  let denied: CallOutcome | null = null
+  let i = 0
+  while (i < calls.length) {
+    const first = calls[i] as ToolCall
+    if (signal.aborted) {
+      for (const call of calls.slice(i))
+        outcomes.push(cancelled(call, call.function.name, call.function.name, executor.now(), executor.now()))
+      break
+    }
+    if (denied) {
+      outcomes.push(notRunOutcome(first, denied, executor.now()))
+      i++
+      continue
+    }
+    const refusal = refused.get(first.id)
+    if (refusal !== undefined) {
+      outcomes.push(refusedOutcome(first, refusal.message, refusal.hint, executor.now()))
+      i++
+      continue
+    }
+    const group = [first]
+    if (mayOverlap(executor, first)) {
+      while (
+        i + group.length < calls.length &&
+        !refused.has((calls[i + group.length] as ToolCall).id) &&
+        mayOverlap(executor, calls[i + group.length] as ToolCall)
+      ) {
+        group.push(calls[i + group.length] as ToolCall)
+      }
+    }
+    // A denial withdraws the group's other consent requests: the user answered for this message.
+    const skip = new AbortController()
+    const results = await Promise.all(
+      group.map((call) =>
+        executeCall(call, executor, signal, skip.signal).then((outcome) => {
+          if (outcome.userDenial) skip.abort()
+          return outcome
+        }),
+      ),
+    )
+    denied = results.find((o) => o.userDenial) ?? null
+    outcomes.push(
+      ...results.map((o, at) =>
+        o.skipped && denied ? notRunOutcome(group[at] as ToolCall, denied, executor.now()) : o,
+      ),
+    )
+    i += group.length
+  }
+  return outcomes
+}
+
+/** The answer for a call of a message in which the user denied an earlier one. */
+function notRunOutcome(call: ToolCall, denied: CallOutcome, now: number): CallOutcome {
+  const note = denied.userDenial?.note
+  const message = `not run: the user denied ${denied.summary} in the same message, so the calls after it were not run`
+  const hint = note
+    ? 'follow what the user said; call it again only if it still fits'
+    : 'wait for the user to say how to go on'
+  return {
+    ...cancelled(call, call.function.name, call.function.name, now, now),
+    content: formatEnvelope(envelope(call.function.name, 'permission', message, { hint })),
+    preview: 'not run: an earlier call was denied',
+    errorMessage: message,
+    errorCategory: 'permission',
+  }
+}
+
+/**
+ * Read-only calls change nothing, and subagents each work in their own conversation (their own calls
+ * still ask for consent one by one): both may run beside their neighbours.
+ */
+function mayOverlap(executor: ExecutorDeps, call: ToolCall): boolean {
+  const tool = executor.tools.get(call.function.name)
+  if (tool?.risk !== 'read' && tool?.risk !== 'spawn') return false
+  try {
+    const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
+    return args.success && (tool.risk === 'spawn' || tool.isReadOnly(args.data))
+  } catch {
+    return false
+  }
+}
