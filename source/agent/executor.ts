@@ -175,7 +175,10 @@ export async function executeCall(
       verdict = { ...verdict, decision: 'ask', reason: `a PreToolUse hook asks: ${pre.ask}` }
     else if (pre?.ask && verdict.decision === 'ask')
       verdict = { ...verdict, reason: `${verdict.reason}; a PreToolUse hook asks too: ${pre.ask}` }
-    const suggestedRule = verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target)
+    const offer = deps.gate.offerRules?.(check, verdict) ?? {
+      rule: verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target),
+    }
+    const suggestedRule = offer.rule
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
         hint: 'do not retry this call; choose another approach or ask the user',
@@ -190,7 +193,9 @@ export async function executeCall(
           {
             hint: verdict.protectedWrite
               ? 'writes to protected paths are not opened by allow rules; only a user at the consent prompt can allow this one'
-              : `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
+              : offer.noRule
+                ? 'no allow rule can open it; only a user at the consent prompt can allow this one'
+                : `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
             status: 'denied',
           },
         )
@@ -213,6 +218,8 @@ export async function executeCall(
           suggestedRule,
           ...(verdict.protectedWrite ? { protectedWrite: true } : {}),
           ...(editsRule ? { sessionEditsRule: editsRule } : {}),
+          ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
+          ...(offer.noRule ? { noRule: offer.noRule } : {}),
           target,
           readOnly,
         },

@@ -23,6 +23,16 @@ export interface GateVerdict {
   protectedWrite?: boolean
 }
 
+/** The rules the consent prompt offers for a call that asks. */
+export interface RuleOffer {
+  /** The narrowest rule (or comma-separated rules) that covers the call; "allow for the session/always" grant it. */
+  rule: string
+  /** A broader rule for an edit: its folder (`Edit(source/**)`). */
+  directoryRule?: string
+  /** Why no rule can allow the call (a protected write, a path only known when it runs): only "allow once". */
+  noRule?: string
+}
+
 /** A consent request with what it is about, so a later grant can settle it when it now covers it. */
 export type GateRequest = Omit<ConsentRequest, 'id' | 'createdAt'> & {
   target?: PermissionTarget
@@ -45,6 +55,8 @@ export interface PermissionGate {
    * or undefined when that choice makes no sense for it.
    */
   sessionEditsRule?(tool: string, target: PermissionTarget): string | undefined
+  /** What the prompt offers to remember for a call that asks; without it, `suggestRule` alone. */
+  offerRules?(input: GateCheck, verdict: GateVerdict): RuleOffer
   /** Whether anyone can answer a prompt (false in headless/ci: "ask" becomes a denial). */
   canAsk(): boolean
   request(req: GateRequest, signal: AbortSignal): Promise<ConsentDecision>

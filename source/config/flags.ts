@@ -1,5 +1,5 @@
 import { MODES, type Mode } from '../store/domain.js'
-import { parseRule } from '../permissions/rules.js'
+import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
 
 /**
@@ -335,30 +335,13 @@ function build(
  * (`Bash(git log --format=%h,%s)`). Each rule must parse.
  */
 export function splitRules(text: string, optionName: string): string[] {
-  const rules: string[] = []
-  let depth = 0
-  let current = ''
-  for (const ch of text) {
-    if (ch === '(') depth++
-    if (ch === ')') depth = Math.max(0, depth - 1)
-    if (ch === ',' && depth === 0) {
-      rules.push(current)
-      current = ''
-    } else {
-      current += ch
+  return splitRuleList(text).map((rule) => {
+    try {
+      return parseRule(rule).text
+    } catch (err) {
+      throw new UsageError(`${optionName}: ${(err as Error).message}`)
     }
-  }
-  rules.push(current)
-  return rules
-    .map((r) => r.trim())
-    .filter((r) => r !== '')
-    .map((rule) => {
-      try {
-        return parseRule(rule).text
-      } catch (err) {
-        throw new UsageError(`${optionName}: ${(err as Error).message}`)
-      }
-    })
+  })
 }
 
 /** The `--help` text: usage, every option aligned, environment, exit codes. */

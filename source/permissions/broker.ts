@@ -1,7 +1,7 @@
 import type { Dispatch } from '../store/create-store.js'
 import type { ConsentDecision, ConsentPreview, ConsentRequest, Risk } from '../store/domain.js'
 import { ruleCoversCommand } from './command-match.js'
-import { matchRule, parseRule, type Rule, ruleCoversTool } from './rules.js'
+import { matchRule, parseRule, type Rule, ruleCoversTool, splitRuleList } from './rules.js'
 import type { PermissionTarget } from './target.js'
 
 /**
@@ -13,6 +13,12 @@ import type { PermissionTarget } from './target.js'
 export type ConsentRequestInput = Omit<ConsentRequest, 'id' | 'createdAt'> & {
   target?: PermissionTarget
   readOnly?: boolean
+}
+
+/** Something saving a rule did besides (a `.gitignore` entry added), shown as a notice. */
+export interface SaveNotice {
+  level: 'info' | 'warn'
+  text: string
 }
 
 /** A pending request as the policy sees it, for `recheck`. */
@@ -28,7 +34,7 @@ export interface ConsentBrokerOptions {
   /** `deny-all` (headless): every request is denied at once and nothing is dispatched. */
   policy: 'interactive' | 'deny-all'
   /** Persists an "allow always" rule (to `.agent-tui/settings.local.json`). Failures become a notice. */
-  onAlways?: (rule: string) => Promise<void> | void
+  onAlways?: (rule: string) => Promise<SaveNotice | undefined> | SaveNotice | undefined
   /** Source label of rules granted with "always" (the file they are saved to), for `/permissions`. */
   alwaysSource?: string
   /** Auto-deny after this many seconds; 0 or undefined waits forever. */
@@ -122,20 +128,27 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
     return matchRule(rule, { tool: request.tool, target, workspace, home })
   }
 
+  /** Saves run one after another: each reads the file the previous one wrote. */
+  let saving: Promise<void> = Promise.resolve()
   function persist(rule: string): void {
     if (!opts.onAlways) return
     const onAlways = opts.onAlways
-    Promise.resolve()
+    saving = saving
       .then(() => onAlways(rule))
-      .catch((err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err)
-        dispatch({
-          type: 'notice/added',
-          id: newId(),
-          level: 'warn',
-          text: `could not save rule ${rule}: ${message}`,
-        })
-      })
+      .then(
+        (notice) => {
+          if (notice) dispatch({ type: 'notice/added', id: newId(), level: notice.level, text: notice.text })
+        },
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err)
+          dispatch({
+            type: 'notice/added',
+            id: newId(),
+            level: 'warn',
+            text: `could not save rule ${rule}: ${message}`,
+          })
+        },
+      )
   }
 
   return {
@@ -179,30 +192,37 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
       const entry = settle(id, decision)
       if (!entry) return false
       if (decision.kind !== 'session' && decision.kind !== 'always') return true
-      // No rule opens a protected write: a grant for one would be saved and do nothing.
-      if (entry.request.protectedWrite) return true
-      const edits = decision.kind === 'session' && decision.scope === 'edits'
-      const text = edits ? entry.request.sessionEditsRule : entry.request.suggestedRule
+      // No rule opens it (a protected write, a path only known when it runs): a grant would do nothing.
+      if (entry.request.protectedWrite || entry.request.noRule !== undefined) return true
+      const text =
+        decision.kind === 'session' && decision.scope === 'edits'
+          ? entry.request.sessionEditsRule
+          : decision.kind === 'always' && decision.scope === 'directory'
+            ? entry.request.directoryRule
+            : entry.request.suggestedRule
       if (text === undefined) return true
-      let rule: Rule
-      try {
-        const source = decision.kind === 'always' ? (opts.alwaysSource ?? SESSION_SOURCE) : SESSION_SOURCE
-        rule = parseRule(text, source)
-      } catch (err) {
-        dispatch({
-          type: 'notice/added',
-          id: newId(),
-          level: 'warn',
-          text: `could not remember ${text}: ${(err as Error).message}`,
-        })
-        return true
+      const source = decision.kind === 'always' ? (opts.alwaysSource ?? SESSION_SOURCE) : SESSION_SOURCE
+      const granted: Rule[] = []
+      for (const item of splitRuleList(text)) {
+        try {
+          granted.push(parseRule(item, source))
+        } catch (err) {
+          dispatch({
+            type: 'notice/added',
+            id: newId(),
+            level: 'warn',
+            text: `could not remember ${item}: ${(err as Error).message}`,
+          })
+        }
       }
-      const known = rules.findIndex((r) => r.text === rule.text)
-      if (known === -1) rules.push(rule)
-      else if (decision.kind === 'always') rules[known] = rule // now saved: say where
-      if (decision.kind === 'always') persist(rule.text)
+      for (const rule of granted) {
+        const known = rules.findIndex((r) => r.text === rule.text)
+        if (known === -1) rules.push(rule)
+        else if (decision.kind === 'always') rules[known] = rule // now saved: say where
+        if (decision.kind === 'always') persist(rule.text)
+      }
       for (const other of [...entries.values()]) {
-        if (covers(rule, other)) settle(other.request.id, { kind: 'once' })
+        if (granted.some((rule) => covers(rule, other))) settle(other.request.id, { kind: 'once' })
       }
       return true
     },

@@ -1,12 +1,10 @@
-import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve } from 'node:path'
 import picomatch from 'picomatch'
-import { isReadOnlyPart, isReadOnlyProgram } from './classifier.js'
 import { type RuleUse, ruleCoversCommand, wildcardRegex } from './command-match.js'
-import { type ShellWord, splitShell } from './shell-split.js'
-import { unwrapPart } from './shell-unwrap.js'
 import type { PermissionTarget } from './target.js'
 
 export { matchCommandPart, matchCommandPattern } from './command-match.js'
+export { suggestRule } from './suggest-rule.js'
 
 /**
  * Permission rules: `Tool` or `Tool(specifier)`, e.g. `Bash(npm test *)`, `Edit(source/**)`,
@@ -178,123 +176,24 @@ function matchDomain(spec: string, url: string): boolean {
   return host === want
 }
 
-function trimSlash(dir: string): string {
-  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir
-}
-
-/** Programs whose first argument is a subcommand worth keeping in a suggested rule. */
-const SUBCOMMAND_PROGRAMS = new Set([
-  'git',
-  'npm',
-  'npx',
-  'pnpm',
-  'yarn',
-  'bun',
-  'deno',
-  'cargo',
-  'go',
-  'docker',
-  'kubectl',
-  'make',
-  'pip',
-  'pip3',
-  'uv',
-  'poetry',
-  'gh',
-  'brew',
-  'apt',
-  'apt-get',
-  'systemctl',
-  'dotnet',
-  'mvn',
-  'gradle',
-  'terraform',
-  'helm',
-  'rustup',
-])
-const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'exec'])
-
 /**
- * The rule "allow always" saves for this call: `Bash(npm test *)` for `npm test`, `Bash(ls *)` for
- * `ls -la`, `Edit(source/**)` for an edit of `source/a.ts` (`Edit(README.md)` at the workspace root),
- * `WebFetch(domain:host)` for URLs, else the bare tool name.
+ * The rules of a comma-separated list (`--allowed-tools`, a suggestion for a compound command): commas
+ * inside parentheses belong to the rule (`Bash(git log --format=%h,%s)`). Not parsed; empty items dropped.
  */
-export function suggestRule(
-  tool: string,
-  target: PermissionTarget,
-  workspace?: string,
-  home?: string,
-): string {
-  switch (target.kind) {
-    case 'command':
-      return `${tool}(${suggestCommandSpecifier(target.command)})`
-    case 'path': {
-      const family = FAMILIES.Edit!.includes(tool) ? 'Edit' : FAMILIES.Read!.includes(tool) ? 'Read' : tool
-      return `${family}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
+export function splitRuleList(text: string): string[] {
+  const rules: string[] = []
+  let depth = 0
+  let current = ''
+  for (const ch of text) {
+    if (ch === '(') depth++
+    if (ch === ')') depth = Math.max(0, depth - 1)
+    if (ch === ',' && depth === 0) {
+      rules.push(current)
+      current = ''
+    } else {
+      current += ch
     }
-    case 'url':
-      try {
-        return `${tool}(domain:${new URL(target.url).hostname.toLowerCase()})`
-      } catch {
-        return tool
-      }
-    case 'none':
-      return tool
   }
-}
-
-function suggestCommandSpecifier(command: string): string {
-  const normalized = command.trim().replace(/\s+/g, ' ')
-  const split = splitShell(command)
-  if (!split.ok || split.parts.length === 0) return normalized
-  // The part that actually needs the grant: the first one that is not read-only.
-  const part = split.parts.find((p) => p.writes.length > 0 || !isReadOnlyPart(p)) ?? split.parts[0]!
-  const programs = unwrapPart(part)
-  const program = programs.find((c) => !isReadOnlyProgram(c)) ?? programs[0]!
-  if (program.wrappers.length > 0) {
-    // A rule for the wrapper (`Bash(sudo *)`, `Bash(xargs *)`) would allow anything behind it: name the
-    // program when a grant for it covers it here, else only this exact command.
-    if (!program.plain || program.assignments.length > 0 || program.unknown !== undefined)
-      return part.raw || normalized
-    return prefixOf(program.words, 0) ?? (part.raw || normalized)
-  }
-  let i = 0
-  while (i < part.words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(part.words[i]!.raw)) i++
-  return prefixOf(part.words, i) ?? (part.raw || normalized)
-}
-
-/** `npm run build *` for `npm run build --x`: the program (after `skip` assignments) and its subcommand. */
-function prefixOf(words: readonly ShellWord[], skip: number): string | undefined {
-  const program = words[skip]
-  if (!program || program.expands) return undefined
-  const kept = words.slice(0, skip + 1).map((w) => w.raw)
-  const sub = words[skip + 1]
-  if (SUBCOMMAND_PROGRAMS.has(program.value) && sub && isPlainWord(sub.value)) {
-    kept.push(sub.value)
-    const script = words[skip + 2]
-    if (RUN_SUBCOMMANDS.has(sub.value) && script && isPlainWord(script.value)) kept.push(script.value)
-  }
-  return `${kept.join(' ')} *`
-}
-
-function isPlainWord(value: string): boolean {
-  return /^[A-Za-z0-9][\w.:@/+-]*$/.test(value)
-}
-
-function suggestPathSpecifier(tool: string, path: string, workspace?: string, home?: string): string {
-  const base = workspace ?? '/'
-  const abs = absoluteTarget(path, { workspace: base, home: home ?? base })
-  // Glob/Grep target a directory to search; the others a file.
-  const dir = tool === 'Glob' || tool === 'Grep' ? abs : dirname(abs)
-  if (workspace !== undefined) {
-    const rel = relative(workspace, dir)
-    if (rel === '' && dir !== abs) return relative(workspace, abs)
-    if (rel === '') return '**'
-    if (!rel.startsWith('..') && !isAbsolute(rel)) return `${rel}/**`
-  }
-  if (home !== undefined) {
-    const rel = relative(home, dir)
-    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return `~/${rel}/**`
-  }
-  return `${trimSlash(dir)}/**`
+  rules.push(current)
+  return rules.map((r) => r.trim()).filter((r) => r !== '')
 }

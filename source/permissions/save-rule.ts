@@ -67,7 +67,7 @@ async function readSettingsObject(file: string): Promise<Record<string, unknown>
   return parsed
 }
 
-async function writeAtomically(file: string, content: string): Promise<void> {
+export async function writeAtomically(file: string, content: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
   try {

@@ -104,7 +104,10 @@ export interface ConsentRequest {
   /** Why the prompt appears: which mode or rule asked. */
   reason: string
   preview: ConsentPreview
-  /** The exact rule "allow always" would save, e.g. `Bash(npm test *)`. */
+  /**
+   * The exact rule "allow always" would save, e.g. `Bash(npm test *)` — the narrowest that covers the call;
+   * for a command running several programs, several rules separated by ", " (all saved).
+   */
   suggestedRule: string
   /** A write to a protected path: no rule opens it, so only "allow once" and deny are offered. */
   protectedWrite?: boolean
@@ -112,6 +115,10 @@ export interface ConsentRequest {
   sessionEditsRule?: string
   /** Set when a subagent asks: who, e.g. `explore a1 · Find the tests`. */
   agent?: string
+  /** For an edit: its folder's rule (`Edit(source/**)`), offered beside the file's (`scope: 'directory'`). */
+  directoryRule?: string
+  /** Why no rule can allow this call (e.g. it writes a path only known when it runs): only "allow once". */
+  noRule?: string
   createdAt: number
 }
 
@@ -119,7 +126,8 @@ export type ConsentDecision =
   | { kind: 'once'; note?: string }
   /** `scope: 'edits'`: the request's `sessionEditsRule` instead of its suggested rule. */
   | { kind: 'session'; note?: string; scope?: 'edits' }
-  | { kind: 'always'; note?: string }
+  /** `scope: 'directory'`: the request's `directoryRule` instead of its suggested rule. */
+  | { kind: 'always'; note?: string; scope?: 'directory' }
   /** `automatic`: nobody answered (the prompt's timeout, shutdown, a headless run), not the user's choice. */
   | { kind: 'deny'; note?: string; automatic?: true }
 

@@ -17,7 +17,7 @@ import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { realPathOf } from '../permissions/real-path.js'
-import { appendAllowRule } from '../permissions/save-rule.js'
+import { saveAlwaysRule } from '../permissions/ignore-local-settings.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
@@ -220,9 +220,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const broker = createConsentBroker({
     dispatch: store.dispatch,
     policy: opts.interactive ? 'interactive' : 'deny-all',
-    onAlways: async (rule) => {
-      await appendAllowRule(config.localSettingsPath, rule)
-    },
+    onAlways: (rule) => saveAlwaysRule(config.localSettingsPath, workspace, rule),
     alwaysSource: localSettingsLabel,
     timeoutSeconds: config.consentTimeoutSeconds,
     recheck: (call) => gateRef?.allowsNow(call) ?? false,

@@ -4,9 +4,10 @@ import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
 import { resolveTarget } from '../permissions/real-path.js'
-import { type Rule, ruleCoversTool, suggestRule } from '../permissions/rules.js'
+import { parseRule, type Rule, ruleCoversTool, splitRuleList, suggestRule } from '../permissions/rules.js'
 import { isAbsolute, relative } from 'node:path'
 import type { PermissionTarget } from '../permissions/target.js'
+import { directoryRule } from '../permissions/suggest-rule.js'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision } from '../store/domain.js'
 
@@ -41,7 +42,10 @@ export type RuntimeGate = PermissionGate & {
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
-  const check = ({ tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean }) => {
+  const check = (
+    { tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean },
+    extra: readonly Rule[] = [],
+  ) => {
     const verdict = evaluate({
       mode: store.getState().mode,
       tool,
@@ -49,7 +53,12 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       target,
       readOnly,
       rules: {
-        allow: [...rules.allow, ...broker.sessionRules(), ...(hookAllow ? hookAllowRules(tool) : [])],
+        allow: [
+          ...rules.allow,
+          ...broker.sessionRules(),
+          ...(hookAllow ? hookAllowRules(tool) : []),
+          ...extra,
+        ],
         ask: rules.ask,
         deny: rules.deny,
       },
@@ -67,10 +76,33 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
   return {
     mode: () => store.getState().mode,
     resolveTarget: (target) => resolveTarget(target, { workspace, home }),
-    check,
+    check: (call) => check(call),
     allowsNow: (call) => check(call).decision === 'allow',
     suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),
     sessionEditsRule: (tool, target) => sessionEditsRule(tool, target, workspace),
+    offerRules(call, verdict) {
+      const rule = verdict.suggestedRule ?? suggestRule(call.tool, call.target, workspace, home)
+      // Offered only when granting it would let this very call through: a rule that cannot is not a choice.
+      let after: ReturnType<typeof check> | undefined
+      try {
+        after = check(
+          call,
+          splitRuleList(rule).map((r) => parseRule(r)),
+        )
+      } catch {
+        after = undefined
+      }
+      if (verdict.protectedWrite || after?.decision !== 'allow')
+        return { rule, noRule: verdict.protectedWrite || !after ? verdict.reason : after.reason }
+      const count = splitRuleList(rule).length
+      if (count > MAX_OFFERED_RULES)
+        return {
+          rule,
+          noRule: `it runs ${count} different commands; allow it once, or add rules to ${opts.savedTo}`,
+        }
+      const folder = directoryRule(call.tool, call.target, workspace)
+      return folder && folder !== rule ? { rule, directoryRule: folder } : { rule }
+    },
     canAsk: () => opts.interactive,
     request: (req, signal) => broker.request(req, signal),
     resolve: (id, decision) => {
@@ -102,6 +134,9 @@ function hookAllowRules(tool: string): Rule[] {
   if (tool === 'Bash') rules.push({ text: HOOK_RULE, tool: 'Edit' })
   return rules
 }
+
+/** More rules than this for one command is not an answer to "always allow this?". */
+const MAX_OFFERED_RULES = 4
 
 function view(rule: Rule): RuleView {
   return { text: rule.text, source: rule.source ?? 'unknown' }

@@ -130,6 +130,11 @@ const DEFAULTS = {
     keys: ['4', 'e'],
     description: 'Allow all edits in the workspace this session (edit prompts)',
   },
+  'consent.alwaysFolder': {
+    context: 'consent',
+    keys: ['d', 'D'],
+    description: "Always allow the edited file's folder (edit prompts)",
+  },
   'consent.deny': { context: 'consent', keys: ['escape', 'n'], description: 'Deny' },
   'consent.note': { context: 'consent', keys: ['tab'], description: 'Add a note to the answer' },
   'consent.select': { context: 'consent', keys: ['enter'], description: 'Pick the highlighted option' },

@@ -10,7 +10,7 @@ import type { Action } from '../../../source/store/actions.js'
 function setup(
   opts: {
     timeoutSeconds?: number
-    onAlways?: (rule: string) => Promise<void> | void
+    onAlways?: Parameters<typeof createConsentBroker>[0]['onAlways']
     alwaysSource?: string
     recheck?: Parameters<typeof createConsentBroker>[0]['recheck']
   } = {},
@@ -213,7 +213,12 @@ describe('createConsentBroker', () => {
 
   it('an always grant persists the rule once', async () => {
     const saved: string[] = []
-    const { broker } = setup({ onAlways: (rule) => void saved.push(rule) })
+    const { broker } = setup({
+      onAlways: (rule) => {
+        saved.push(rule)
+        return undefined
+      },
+    })
     const signal = new AbortController().signal
     const a = broker.request(bashRequest('git status', 'Bash(git status *)'), signal)
     broker.resolve('id1', { kind: 'always' })

@@ -7,37 +7,54 @@ import { shortenPath } from '../status/format.js'
 /** Where "always allow" rules are written (SPEC §2). */
 export const LOCAL_SETTINGS_PATH = '.agent-tui/settings.local.json'
 
-/** The prompt's answers; `edits` is "allow all edits this session". */
-export type ConsentChoice = 'once' | 'session' | 'always' | 'edits' | 'deny'
+/** The prompt's answers; `edits` is "allow all edits this session", `folder` "always allow" for the edited file's folder. */
+export type ConsentChoice = 'once' | 'session' | 'always' | 'edits' | 'folder' | 'deny'
 
 /**
- * The answers a request offers, in the order shown. A protected write gets only "allow once" and deny: no
- * rule opens it, so a saved one would do nothing. "All edits" is offered for edits inside the workspace.
+ * The answers a request offers, in the order shown. A call no rule can allow (a protected write, a path
+ * only known when it runs) gets only "allow once" and deny: a saved rule would do nothing. "All edits" is
+ * offered for edits inside the workspace, and an edit's folder rule beside its file's.
  */
 export function consentChoices(request: ConsentRequest): ConsentChoice[] {
-  if (request.protectedWrite) return ['once', 'deny']
-  return ['once', 'session', 'always', ...(request.sessionEditsRule ? (['edits'] as const) : []), 'deny']
+  if (request.protectedWrite || request.noRule !== undefined) return ['once', 'deny']
+  return [
+    'once',
+    'session',
+    'always',
+    ...(request.sessionEditsRule ? (['edits'] as const) : []),
+    ...(request.directoryRule ? (['folder'] as const) : []),
+    'deny',
+  ]
 }
 
 export function decisionFor(choice: ConsentChoice, note?: string): ConsentDecision {
   const withNote = note ? { note } : {}
   if (choice === 'edits') return { kind: 'session', scope: 'edits', ...withNote }
+  if (choice === 'folder') return { kind: 'always', scope: 'directory', ...withNote }
   return { kind: choice, ...withNote }
 }
 
-/** The option's label; the "always" one names the rule and where it is saved (dim, it may wrap). */
-export function choiceLabel(choice: ConsentChoice, rule: string, theme?: Theme): string {
+/** The option's label; the "always" ones name the rule and where it is saved (dim, it may wrap). */
+export function choiceLabel(
+  choice: ConsentChoice,
+  request: Pick<ConsentRequest, 'suggestedRule' | 'directoryRule' | 'noRule'>,
+  theme?: Theme,
+): string {
+  const where = `(saved to ${LOCAL_SETTINGS_PATH})`
+  const saved = theme ? theme.dim(where) : where
   switch (choice) {
     case 'once':
-      return '1 Allow once'
+      return request.noRule === undefined
+        ? '1 Allow once'
+        : '1 Allow once (no rule can allow it: it asks each time)'
     case 'session':
-      return `2 Allow ${rule} for this session`
-    case 'always': {
-      const where = `(saved to ${LOCAL_SETTINGS_PATH})`
-      return `3 Always allow ${rule} ${theme ? theme.dim(where) : where}`
-    }
+      return `2 Allow ${request.suggestedRule} for this session`
+    case 'always':
+      return `3 Always allow ${request.suggestedRule} ${saved}`
     case 'edits':
       return '4 Allow all edits in the workspace this session'
+    case 'folder':
+      return `d Always allow the folder: ${request.directoryRule ?? ''} ${saved}`
     case 'deny':
       return 'Esc Deny'
   }

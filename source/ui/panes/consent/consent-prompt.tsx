@@ -46,6 +46,7 @@ const SHORT: Record<ConsentChoice, string> = {
   session: '2 session',
   always: '3 always',
   edits: '4 all edits',
+  folder: 'd folder',
   deny: 'Esc deny',
 }
 
@@ -54,6 +55,7 @@ const KEY_OF: Record<Exclude<ConsentChoice, 'deny'>, Parameters<KeyEvent['has']>
   session: 'consent.session',
   always: 'consent.always',
   edits: 'consent.edits',
+  folder: 'consent.alwaysFolder',
 }
 
 function ConsentRequestView({
@@ -79,7 +81,7 @@ function ConsentRequestView({
     [request.preview, inner, theme],
   )
   const reason = wrap(`Why: ${request.reason}`, inner).slice(0, 2)
-  const labels = choices.map((c) => choiceLabel(c, request.suggestedRule, theme))
+  const labels = choices.map((c) => choiceLabel(c, request, theme))
   const oneRow = `${labels.join('  ')}  Tab add note`
   const horizontal = stringWidth(oneRow) <= inner
   // Vertical options wrap under their text ("❯ " in front), so a long rule is never cut.

@@ -1,0 +1,176 @@
+import { dirname, isAbsolute, relative } from 'node:path'
+import { isReadOnlyProgram } from './classifier.js'
+import { absoluteTarget, splitRuleList } from './rules.js'
+import { type ShellPart, type ShellWord, splitShell } from './shell-split.js'
+import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
+import type { PermissionTarget } from './target.js'
+
+/**
+ * The rule "allow always" offers for a call: the narrowest one that covers what was asked. Pure.
+ *
+ * - a command: one `Bash(prefix *)` per program that needs a grant — `npm test *` for `npm test`, `make *`
+ *   for `cd src && make`, `sed *` for `for f in *.md; do sed -i … "$f"; done` (a loop's `for`, `do` and
+ *   `done` run nothing) — several, comma-separated, when a command runs several (`npm install *, npm test *`);
+ * - an edit: the file (`Edit(source/a.ts)`); `directoryRule` offers its folder (`Edit(source/**)`);
+ * - a search: its folder (`Read(source/**)`); a URL: its host (`WebFetch(domain:host)`); else the tool.
+ */
+export function suggestRule(
+  tool: string,
+  target: PermissionTarget,
+  workspace?: string,
+  home?: string,
+): string {
+  switch (target.kind) {
+    case 'command':
+      return suggestCommandRules(target.command)
+        .map((spec) => `${tool}(${spec})`)
+        .join(', ')
+    case 'path': {
+      const family = EDIT_TOOLS.has(tool) ? 'Edit' : READ_TOOLS.has(tool) ? 'Read' : tool
+      return `${family}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
+    }
+    case 'url':
+      try {
+        return `${tool}(domain:${new URL(target.url).hostname.toLowerCase()})`
+      } catch {
+        return tool
+      }
+    case 'none':
+      return tool
+  }
+}
+
+/**
+ * The folder rule offered beside an edit's file rule: `Edit(source/**)` for `source/a.ts`, `Edit(**)` for a
+ * file at the workspace root. Undefined for other calls and for paths outside the workspace.
+ */
+export function directoryRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
+  if (!EDIT_TOOLS.has(tool) || target.kind !== 'path') return undefined
+  const dir = relative(
+    workspace,
+    dirname(absoluteTarget(target.real ?? target.path, { workspace, home: workspace })),
+  )
+  if (dir.startsWith('..') || isAbsolute(dir)) return undefined
+  return `Edit(${dir === '' ? '**' : `${dir}/**`})`
+}
+
+/** The rules of a suggestion (several for a command that runs several programs). */
+export function suggestedRules(suggestion: string): string[] {
+  return splitRuleList(suggestion)
+}
+
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit'])
+const READ_TOOLS = new Set(['Read', 'Glob', 'Grep'])
+
+/** Programs whose first argument is a subcommand worth keeping in a suggested rule. */
+const SUBCOMMAND_PROGRAMS = new Set([
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'pip3',
+  'uv',
+  'poetry',
+  'gh',
+  'brew',
+  'apt',
+  'apt-get',
+  'systemctl',
+  'dotnet',
+  'mvn',
+  'gradle',
+  'terraform',
+  'helm',
+  'rustup',
+])
+const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'exec'])
+
+/** Command specifiers, one per program that needs a grant (the ones that do not only read), in order. */
+function suggestCommandRules(command: string): string[] {
+  const normalized = command.trim().replace(/\s+/g, ' ')
+  const split = splitShell(command)
+  if (!split.ok || split.parts.length === 0) return [normalized]
+  const specs: string[] = []
+  let firstNamed: string | undefined
+  for (const part of split.parts) {
+    for (const program of unwrapPart(part)) {
+      // `for x in …`, `do`, `done`, `fi` and bare assignments run nothing.
+      if (program.words.length === 0) continue
+      const spec = programSpecifier(part, program)
+      firstNamed ??= spec
+      const writes = part.writes.length > 0 || program.writes.length > 0 || program.wrapperWrites.length > 0
+      if ((writes || !isReadOnlyProgram(program)) && !specs.includes(spec)) specs.push(spec)
+    }
+  }
+  // Only reading programs: the call asks for a path it reads; name the first program all the same.
+  if (specs.length === 0) return [firstNamed ?? normalized]
+  return specs
+}
+
+function programSpecifier(part: ShellPart, program: ShellCommand): string {
+  const raw = part.raw || part.text
+  if (program.wrappers.length > 0) {
+    // A rule for the wrapper (`Bash(sudo *)`, `Bash(xargs *)`) would allow anything behind it: name the
+    // program when a grant for it covers it here, else only this exact command.
+    if (!program.plain || program.assignments.length > 0 || program.unknown !== undefined) return raw
+    return prefixOf(program.words, 0) ?? raw
+  }
+  if (program.assignments.length > 0) {
+    // `FOO=1 npm test` is granted as written, assignment included.
+    let i = 0
+    while (i < part.words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((part.words[i] as ShellWord).raw)) i++
+    return prefixOf(part.words, i) ?? raw
+  }
+  return prefixOf(program.words, 0) ?? raw
+}
+
+/** `npm run build *` for `npm run build --x`: the program (after `skip` assignments) and its subcommand. */
+function prefixOf(words: readonly ShellWord[], skip: number): string | undefined {
+  const program = words[skip]
+  if (!program || program.expands) return undefined
+  const kept = words.slice(0, skip + 1).map((w) => w.raw)
+  const sub = words[skip + 1]
+  if (SUBCOMMAND_PROGRAMS.has(program.value) && sub && isPlainWord(sub.value)) {
+    kept.push(sub.value)
+    const script = words[skip + 2]
+    if (RUN_SUBCOMMANDS.has(sub.value) && script && isPlainWord(script.value)) kept.push(script.value)
+  }
+  return `${kept.join(' ')} *`
+}
+
+function isPlainWord(value: string): boolean {
+  return /^[A-Za-z0-9][\w.:@/+-]*$/.test(value)
+}
+
+/** An edit names its file; a search (Glob, Grep) its folder; a read outside the workspace its folder. */
+function suggestPathSpecifier(tool: string, path: string, workspace?: string, home?: string): string {
+  const base = workspace ?? '/'
+  const abs = absoluteTarget(path, { workspace: base, home: home ?? base })
+  const narrow = EDIT_TOOLS.has(tool) ? abs : tool === 'Glob' || tool === 'Grep' ? abs : dirname(abs)
+  if (workspace !== undefined) {
+    const rel = relative(workspace, narrow)
+    if (rel === '' && narrow !== abs) return relative(workspace, abs)
+    if (rel === '') return '**'
+    if (!rel.startsWith('..') && !isAbsolute(rel))
+      return narrow === abs && EDIT_TOOLS.has(tool) ? rel : `${rel}/**`
+  }
+  if (home !== undefined) {
+    const rel = relative(home, narrow)
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
+      return EDIT_TOOLS.has(tool) ? `~/${rel}` : `~/${rel}/**`
+  }
+  return EDIT_TOOLS.has(tool) ? narrow : `${trimSlash(narrow)}/**`
+}
+
+function trimSlash(dir: string): string {
+  return dir.length > 1 ? dir.replace(/\/+$/, '') : dir
+}

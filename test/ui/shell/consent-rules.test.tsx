@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import type { ConsentRequest } from '../../../source/store/domain.js'
+import { createTheme } from '../../../source/ui/components/theme.js'
+import { ConsentPrompt } from '../../../source/ui/panes/consent/consent-prompt.js'
+import { fakeCommands, KEYS, makeStore, renderPane, waitFor } from './helpers.js'
+
+const theme = createTheme({ level: 0 })
+
+function edit(over: Partial<ConsentRequest> = {}): ConsentRequest {
+  return {
+    id: 'c1',
+    callId: 'call-c1',
+    tool: 'Edit',
+    risk: 'edit',
+    summary: 'Edit source/ui/app.tsx',
+    reason: 'safe mode asks before edits',
+    preview: { kind: 'diff', path: 'source/ui/app.tsx', diff: '@@ -1 +1 @@\n-a\n+b\n' },
+    suggestedRule: 'Edit(source/ui/app.tsx)',
+    directoryRule: 'Edit(source/ui/**)',
+    createdAt: 0,
+    ...over,
+  }
+}
+
+function render(request: ConsentRequest, width = 100) {
+  const store = makeStore([{ type: 'consent/requested', request }])
+  const commands = fakeCommands({ store })
+  return {
+    ...renderPane(<ConsentPrompt width={width} maxHeight={20} theme={theme} />, { store, commands }),
+    commands,
+  }
+}
+
+describe('ConsentPrompt: the rules it offers', () => {
+  it('offers the file and, beside it, the folder of an edit', () => {
+    const r = render(edit())
+    expect(r.frame()).toContain('3 Always allow: Edit(source/ui/app.tsx)')
+    expect(r.frame()).toContain('d Always allow the folder: Edit(source/ui/**)')
+    r.unmount()
+  })
+
+  it.each([['d'], ['D']])('%j saves the folder rule', async (key) => {
+    const r = render(edit())
+    r.stdin.write(key)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'always', scope: 'directory' }])
+    r.unmount()
+  })
+
+  it('the folder option can be picked with the arrows, with a note', async () => {
+    const r = render(edit(), 80)
+    for (let i = 0; i < 3; i++) r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ d Always allow the folder'), r.frame)
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.frame().includes('Note:'), r.frame)
+    r.stdin.write('tests too')
+    await waitFor(() => r.frame().includes('tests too'), r.frame)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual([
+      'c1',
+      { kind: 'always', scope: 'directory', note: 'tests too' },
+    ])
+    r.unmount()
+  })
+
+  it('a call no rule can allow offers only "allow once" and deny, and says why', async () => {
+    const r = render(
+      edit({
+        tool: 'Bash',
+        risk: 'exec',
+        summary: 'Bash for f in a b; do touch "$f"; done',
+        preview: { kind: 'command', command: 'for f in a b; do touch "$f"; done', cwd: '/p' },
+        suggestedRule: 'Bash(touch *)',
+        directoryRule: undefined,
+        noRule: '`touch` writes "$f", a path only known when it runs',
+      }),
+    )
+    const frame = r.frame()
+    expect(frame).toContain('1 Allow once (no rule can allow it: it asks each time)')
+    expect(frame).not.toContain('Always allow')
+    expect(frame).not.toContain('Allow for session')
+    r.stdin.write('3')
+    r.stdin.write('2')
+    r.stdin.write('y')
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')).toEqual([['c1', { kind: 'once' }]])
+    r.unmount()
+  })
+})
