@@ -21,6 +21,7 @@ import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import { type ContextSettings, ContextManager } from './context/manager.js'
+import { type Announcement, Announcements, watchFinishedTasks } from './announcements.js'
 import { isPinnable } from './context/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import type {
@@ -151,6 +152,9 @@ export class Runtime implements RuntimeCommands {
   readonly sessionHooks: SessionHooks | null
   /** SessionStart's context must be in the history before the first turn's request. */
   private started: Promise<void> = Promise.resolve()
+  /** Finished background work the model hears of at its next step (see announcements.ts). */
+  private readonly announcements = new Announcements()
+  private readonly unwatchTasks: () => void
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -195,6 +199,25 @@ export class Runtime implements RuntimeCommands {
       },
     }
     this.settings = createRuntimeSettings(offered)
+    this.unwatchTasks = watchFinishedTasks(store, (announcement, notice) =>
+      this.announce(announcement, notice),
+    )
+  }
+
+  /**
+   * Tells the model about finished background work at its next step (or, while idle, with the next turn),
+   * as a message; `notice` is shown to the user now. For background jobs and subagents alike.
+   */
+  announce(announcement: Announcement, notice?: string): void {
+    this.announcements.add(announcement)
+    if (notice) this.notice('info', notice)
+  }
+
+  /** Appends what `announce` collected to the history, as one message. */
+  private deliverAnnouncements(): void {
+    const store = this.opts.store
+    const text = this.announcements.take(store.getState())
+    if (text) store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
   }
 
   get store(): Store {
@@ -276,7 +299,11 @@ export class Runtime implements RuntimeCommands {
     const started = this.started
     const turn = started
       .then(() => this.intake.prepare(input, controller.signal))
-      .then((user) => runTurn(this.turnDeps(), user, controller.signal))
+      .then((user) => {
+        // What finished while the agent was idle comes just before the user's message.
+        this.deliverAnnouncements()
+        return runTurn(this.turnDeps(), user, controller.signal)
+      })
     this.current = turn
     try {
       return await turn
@@ -427,6 +454,7 @@ export class Runtime implements RuntimeCommands {
     }
     this.intake.clear()
     this.pendingInjections.length = 0
+    this.announcements.clear()
     // The model no longer remembers reading anything, so Write/Edit must Read again first.
     this.opts.files.clear()
     const clearConversation = () => this.opts.store.dispatch({ type: 'conversation/cleared' })
@@ -556,6 +584,8 @@ export class Runtime implements RuntimeCommands {
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
+      // Jobs stopped on the way out are nobody's news.
+      this.unwatchTasks()
       this.interrupt()
       this.opts.gate.cancelAll('agent-tui is exiting')
       this.opts.questions?.cancelAll()
@@ -637,6 +667,7 @@ export class Runtime implements RuntimeCommands {
       breaker: this.opts.breaker,
       interactive: this.opts.interactive,
       takeQueued: () => {
+        this.deliverAnnouncements()
         const injected = this.pendingInjections.splice(0)
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })

@@ -2,6 +2,7 @@
  * Headless runs of the built CLI against the scripted server for the daily-driver rough edges of issue #21:
  * --cwd, stream-json/json tool arguments and results, @path attachments, denials, finished background jobs.
  */
+import { writeFileSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -140,5 +141,89 @@ describe('denials in a headless run', () => {
     const [denied, read] = messagesOf(1).filter((m) => m.role === 'tool')
     expect(JSON.parse(String(denied?.content)).error.message).toMatch(/^Bash denied: /)
     expect(read?.content).toContain('alpha')
+  })
+})
+
+describe('a background job that finishes while the agent works', () => {
+  it('is announced to the model at its next step, as a message after the results, and shown as a notice', async () => {
+    // Step 2 waits until agent-tui has seen the job end (its process group leaves pids.json).
+    const waitForJobEnd = [
+      'while [ ! -s job.pid ]; do sleep 0.05; done',
+      'pid=$(cat job.pid)',
+      `while grep -Eq "\\"pid\\": $pid,?$" "$XDG_STATE_HOME/agent-tui/pids.json" 2>/dev/null; do sleep 0.05; done`,
+      'echo job gone',
+    ].join('; ')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: { command: 'echo $$ > job.pid; echo built ok', run_in_background: true },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'Bash', arguments: { command: waitForJobEnd } }] },
+      { text: 'The build finished.' },
+    )
+    const r = await cli([
+      '-p',
+      'build in the background',
+      '--mode',
+      'dangerous',
+      '--output-format',
+      'stream-json',
+    ])
+    expect(r.code).toBe(0)
+    const history = messagesOf(2)
+    const announced = history.filter(
+      (m) => m.role === 'user' && String(m.content).startsWith('[Background task b1 finished'),
+    )
+    expect(announced).toHaveLength(1)
+    const text = String(announced[0]?.content)
+    expect(text).toContain('echo $$ > job.pid; echo built ok')
+    expect(text).toContain('completed, exit code 0')
+    expect(text).toContain('built ok')
+    expect(text).toContain('TaskOutput (task_id "b1")')
+    // Appended after the launch's result, never written into an earlier message.
+    const launched = history.findIndex((m) => m.role === 'tool')
+    expect(history.indexOf(announced[0] as Msg)).toBeGreaterThan(launched)
+    expect(
+      messagesOf(1)
+        .slice(0, history.length)
+        .every((m, i) => JSON.stringify(m) === JSON.stringify(history[i])),
+    ).toBe(true)
+    const notices = eventsOf(r.stdout).filter((e) => e.type === 'notice')
+    expect(notices.map((e) => e.text)).toContainEqual(
+      expect.stringMatching(/^Background task b1 finished \(completed, exit code 0\)/),
+    )
+  })
+
+  it('is not announced when the model already read how it ended', async () => {
+    // The job ends only once the model's next step has begun, while TaskOutput waits for it.
+    env.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'Bash',
+            arguments: {
+              command: 'while [ ! -f go ]; do sleep 0.05; done; echo done',
+              run_in_background: true,
+            },
+          },
+        ],
+      },
+      () => {
+        writeFileSync(join(env.box.workspace, 'go'), '')
+        return { toolCalls: [{ name: 'TaskOutput', arguments: { task_id: 'b1', block: true } }] }
+      },
+      { text: 'ok' },
+    )
+    const r = await cli(['-p', 'go', '--mode', 'dangerous', '--output-format', 'stream-json'])
+    expect(r.code).toBe(0)
+    expect(String(messagesOf(2).at(-1)?.content)).toContain('completed, exit code 0')
+    expect(messagesOf(2).filter((m) => String(m.content).startsWith('[Background task'))).toEqual([])
+    // The user still saw it end.
+    const notices = eventsOf(r.stdout).filter((e) => e.type === 'notice')
+    expect(notices.map((e) => e.text)).toContainEqual(expect.stringMatching(/^Background task b1 finished/))
   })
 })
