@@ -9,7 +9,7 @@ import type {
 } from '../provider/messages.js'
 import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
-import type { TurnResult } from '../store/domain.js'
+import type { AttachmentNote, TurnResult } from '../store/domain.js'
 import { executeBatch } from './batch.js'
 import { prepareToolCalls } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
@@ -29,6 +29,8 @@ export const MAX_STEPS_INSTRUCTION =
 export interface UserInput {
   content: string | ContentPart[]
   text: string
+  /** `@path` mentions and what became of them (the content carries what was attached). */
+  attachments?: AttachmentNote[]
 }
 
 export interface TurnDeps {

@@ -3,6 +3,7 @@ import type { OutputSpiller } from '../tools/types.js'
 import type { SubmitInput } from './commands.js'
 import type { UserInput } from './loop.js'
 import { mayMention, withMentions } from './mcp-mentions.js'
+import { type MentionAttachment, mayMentionPath, withAttachments } from './mentions.js'
 import type { McpRuntime } from './session-tools.js'
 
 interface Queued {
@@ -15,7 +16,7 @@ interface Queued {
 
 /**
  * The user's messages on their way to the model: `@server:uri` mentions get their MCP resources
- * attached, and messages sent while a turn runs wait in the queue, in the order they were sent (one
+ * attached, `@path` mentions their files and folders (see mentions.ts), and messages sent while a turn runs wait in the queue, in the order they were sent (one
  * still reading its resources holds back those after it). The queue is mirrored in the store
  * (`queue/added`, `queue/removed`) so the prompt shows what waits; `unqueue` takes the newest back.
  */
@@ -29,6 +30,8 @@ export class MessageIntake {
     warn(text: string): void
     dispatch: Dispatch
     newId(prefix: string): string
+    /** What the message's `@path` mentions attach (consent asked where a Read would ask). */
+    files?: (text: string, signal: AbortSignal) => Promise<MentionAttachment[]>
   }
 
   constructor(deps: MessageIntake['deps']) {
@@ -41,9 +44,11 @@ export class MessageIntake {
   }
 
   /** The message with the resources it mentions attached. */
-  prepare(input: UserInput, signal: AbortSignal): Promise<UserInput> {
-    const { mcp, spill, warn } = this.deps
-    return mcp ? withMentions(input, mcp, spill, signal, warn) : Promise.resolve(input)
+  async prepare(input: UserInput, signal: AbortSignal): Promise<UserInput> {
+    const { mcp, spill, warn, files } = this.deps
+    const withResources = mcp ? await withMentions(input, mcp, spill, signal, warn) : input
+    if (!files || !mayMentionPath(input.text)) return withResources
+    return withAttachments(withResources, await files(input.text, signal))
   }
 
   enqueue(input: UserInput, original: SubmitInput): void {
@@ -53,7 +58,7 @@ export class MessageIntake {
       type: 'queue/added',
       message: { id: entry.id, text: original.text, images: original.images?.length ?? 0 },
     })
-    if (this.reading === 0 && !mayMention(input.text)) {
+    if (this.reading === 0 && !mayMention(input.text) && !mayMentionPath(input.text)) {
       entry.input = input
       return
     }

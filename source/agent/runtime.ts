@@ -35,6 +35,7 @@ import type {
   SubmitInput,
 } from './commands.js'
 import { loadImageAttachment } from './images.js'
+import { attachMentions, type MentionAttachment } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
@@ -175,6 +176,7 @@ export class Runtime implements RuntimeCommands {
       warn: (text) => this.notice('warn', text),
       dispatch: opts.store.dispatch,
       newId: (prefix) => this.newId(prefix),
+      files: (text, signal) => this.attachFiles(text, signal),
     })
     this.cwd = opts.workspace
     const store = opts.store
@@ -271,6 +273,23 @@ export class Runtime implements RuntimeCommands {
 
   supportsVision(): boolean {
     return this.opts.capabilities(this.opts.store.getState().session.model).supportsVision
+  }
+
+  /** What a message's `@path` mentions attach; a script sees refusals as notices (the TUI on the message). */
+  private async attachFiles(text: string, signal: AbortSignal): Promise<MentionAttachment[]> {
+    const read = this.tools.lookup.get('Read')
+    if (!read) return []
+    const attached = await attachMentions(text, {
+      workspace: this.opts.workspace,
+      gate: this.opts.gate,
+      read,
+      context: (callId) => this.toolContext(signal, () => undefined, callId),
+      spill: this.opts.spill,
+      signal,
+    })
+    if (!this.opts.interactive)
+      for (const a of attached) if (!a.attached) this.notice('warn', `@${a.mention} ${a.detail}`)
+    return attached
   }
 
   /** SessionStart (`startup` or `resume`): the first turn waits for it. */

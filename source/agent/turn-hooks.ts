@@ -95,6 +95,7 @@ export async function submitPrompt(
     content: input.content,
     text: input.text,
     ...(turnId ? { turnId } : {}),
+    ...(input.attachments?.length ? { attachments: input.attachments } : {}),
   })
   verdict.show()
   if (verdict.context)

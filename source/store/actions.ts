@@ -1,5 +1,6 @@
 import type { AssistantMessage, ChatMessage, ContentPart, Usage } from '../provider/messages.js'
 import type {
+  AttachmentNote,
   CompactionRecord,
   ConsentRequest,
   McpServerView,
@@ -30,7 +31,16 @@ import type {
 export type PersistedAction =
   | { type: 'session/started'; session: SessionInfo; mode: Mode }
   /** `turnId` marks the first message of a user turn (what /rewind lists). */
-  | { type: 'user/submitted'; id: string; content: string | ContentPart[]; text: string; turnId?: string }
+  | {
+      type: 'user/submitted'
+      id: string
+      /** What the model receives: the text, and any `@path` attachments and images. */
+      content: string | ContentPart[]
+      /** What the user typed, as the transcript shows it. */
+      text: string
+      turnId?: string
+      attachments?: AttachmentNote[]
+    }
   | { type: 'assistant/settled'; id: string; message: AssistantMessage }
   | {
       type: 'tool/finished'

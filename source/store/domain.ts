@@ -172,6 +172,15 @@ export interface TrustRequest {
   createdAt: number
 }
 
+/** A file or folder an `@path` in the user's message attached (or why it was not), as the transcript shows it. */
+export interface AttachmentNote {
+  /** The path as mentioned, without the "@". */
+  mention: string
+  attached: boolean
+  /** "12 lines", "directory, 8 entries", "not attached: …". */
+  detail: string
+}
+
 export type TurnResultKind = 'completed' | 'max-steps' | 'interrupted' | 'error' | 'stopped'
 
 export interface TurnResult {

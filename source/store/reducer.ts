@@ -99,6 +99,7 @@ function reduceWith(c: Collections, state: State, action: Action): State {
           id: action.id,
           text: action.text,
           images: countImages(action.content),
+          ...(action.attachments?.length ? { attachments: action.attachments } : {}),
         }),
         { role: 'user', content: action.content },
         action.id,

@@ -1,6 +1,7 @@
 import type { ChatMessage, Usage } from '../provider/messages.js'
 import { ZERO_USAGE } from '../provider/messages.js'
 import type {
+  AttachmentNote,
   CompactionRecord,
   ConsentRequest,
   McpServerView,
@@ -21,7 +22,15 @@ export type NoticeLevel = 'info' | 'warn' | 'error'
 
 /** One entry of the transcript. Settled items never change except for display flags. */
 export type TranscriptItem =
-  | { kind: 'user'; id: string; text: string; images: number; pinned?: boolean }
+  | {
+      kind: 'user'
+      id: string
+      text: string
+      images: number
+      pinned?: boolean
+      /** `@path` mentions: what was attached to the message for the model. */
+      attachments?: AttachmentNote[]
+    }
   | { kind: 'assistant'; id: string; text: string; reasoning: string; streaming: boolean; pinned?: boolean }
   | {
       kind: 'tool'

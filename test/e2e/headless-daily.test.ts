@@ -227,3 +227,36 @@ describe('a background job that finishes while the agent works', () => {
     expect(notices.map((e) => e.text)).toContainEqual(expect.stringMatching(/^Background task b1 finished/))
   })
 })
+
+describe('@path in the prompt', () => {
+  it('attaches mentioned files (as Read shows them) and folders (as a listing) to the message', async () => {
+    await writeFile(join(env.box.workspace, 'notes.txt'), 'alpha\nbeta\n')
+    await mkdir(join(env.box.workspace, 'src'))
+    await writeFile(join(env.box.workspace, 'src', 'main.ts'), 'export {}\n')
+    env.server.enqueue({ text: 'They match.' })
+    const r = await cli(['-p', 'compare @notes.txt with @src/', '--output-format', 'json'])
+    expect(r.code).toBe(0)
+    const user = messagesOf(0).find((m) => m.role === 'user')
+    const content = String(user?.content)
+    expect(content.startsWith('compare @notes.txt with @src/\n\n')).toBe(true)
+    expect(content).toMatch(
+      /\[@notes\.txt — the file .*notes\.txt, as the Read tool shows it:\]\n\s+1\talpha\n\s+2\tbeta/,
+    )
+    expect(content).toMatch(/\[@src\/ — the directory .*src, 1 entry \(folders end with \/\):\]\nmain\.ts/)
+    // Attached, not read by a tool call.
+    expect(JSON.parse(r.stdout).tool_calls).toEqual([])
+  })
+
+  it('never attaches a secrets file or a file outside the workspace without consent: refused, and the model is told', async () => {
+    await writeFile(join(env.box.workspace, '.env'), 'TOKEN=hunter2\n')
+    await writeFile(join(env.box.root, 'outside.txt'), 'far away\n')
+    env.server.enqueue({ text: 'ok' })
+    const r = await cli(['-p', 'use @.env and @../outside.txt', '--output-format', 'stream-json'])
+    expect(r.code).toBe(0)
+    const content = String(messagesOf(0).find((m) => m.role === 'user')?.content)
+    expect(content).not.toContain('hunter2')
+    expect(content).not.toContain('far away')
+    expect(content).toMatch(/\[@\.env was not attached: .*\]/)
+    expect(content).toMatch(/\[@\.\.\/outside\.txt was not attached: .*outside.*\]/)
+  })
+})

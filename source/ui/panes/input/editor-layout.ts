@@ -60,3 +60,41 @@ export function visibleWindow(layout: EditorLayout, maxRows: number): { start: n
   const start = Math.min(Math.max(0, layout.caretRow - maxRows + 1), total - maxRows)
   return { start, end: start + maxRows }
 }
+
+/** A piece of an editor row: an `@path` mention is drawn as a chip, the caret's character inverted. */
+export interface RowSegment {
+  text: string
+  mention: boolean
+  caret: boolean
+}
+
+/** Splits a row into plain text, `@path` mentions and the caret's character (at `caretIndex`, if any). */
+export function rowSegments(row: string, caretIndex: number | null): RowSegment[] {
+  const cuts = new Set<number>([0, row.length])
+  const mentions: Array<[number, number]> = []
+  for (const m of row.matchAll(/(^|\s)(@(?:\\ |[^\s@])+)/g)) {
+    const start = (m.index ?? 0) + (m[1] ?? '').length
+    mentions.push([start, start + (m[2] ?? '').length])
+    cuts.add(start).add(start + (m[2] ?? '').length)
+  }
+  let caretEnd = -1
+  if (caretIndex !== null) {
+    const cp = row.codePointAt(caretIndex)
+    caretEnd = caretIndex + (cp === undefined ? 0 : String.fromCodePoint(cp).length)
+    cuts.add(caretIndex).add(caretEnd)
+  }
+  const points = [...cuts].filter((p) => p <= row.length).sort((a, b) => a - b)
+  const segments: RowSegment[] = []
+  for (let i = 0; i < points.length - 1; i++) {
+    const [from, to] = [points[i] as number, points[i + 1] as number]
+    segments.push({
+      text: row.slice(from, to),
+      mention: mentions.some(([a, b]) => from >= a && to <= b),
+      caret: caretIndex !== null && from === caretIndex,
+    })
+  }
+  // A caret after the last character sits on a blank cell.
+  if (caretIndex !== null && caretIndex >= row.length)
+    segments.push({ text: ' ', mention: false, caret: true })
+  return segments
+}

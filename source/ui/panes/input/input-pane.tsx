@@ -2,7 +2,7 @@ import { Box, Text, useCursor, useWindowSize } from 'ink'
 import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
-import { layoutEditor, visibleWindow } from './editor-layout.js'
+import { layoutEditor, rowSegments, visibleWindow } from './editor-layout.js'
 import { flashRows, MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
@@ -102,25 +102,24 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
                 {showCaret ? <Text inverse> </Text> : null}
                 <Text dimColor>{PROMPT_HINT}</Text>
               </>
-            ) : showCaret ? (
-              <>
-                {row.slice(0, layout.caretIndex)}
-                <Text inverse>{charAt(row, layout.caretIndex) || ' '}</Text>
-                {row.slice(layout.caretIndex + charAt(row, layout.caretIndex).length)}
-              </>
             ) : (
-              row
+              rowSegments(row, showCaret ? layout.caretIndex : null).map((seg, j) => (
+                <Text
+                  // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
+                  key={j}
+                  inverse={seg.caret}
+                  color={seg.mention ? 'cyan' : undefined}
+                  underline={seg.mention}
+                >
+                  {seg.text}
+                </Text>
+              ))
             )}
           </Text>
         )
       })}
     </Box>
   )
-}
-
-function charAt(row: string, index: number): string {
-  const cp = row.codePointAt(index)
-  return cp === undefined ? '' : String.fromCodePoint(cp)
 }
 
 function Popup({

@@ -1,7 +1,7 @@
 import stringWidth from 'string-width'
 import stripAnsi from 'strip-ansi'
 import wrapAnsi from 'wrap-ansi'
-import type { ToolDisplay, Todo } from '../../../store/domain.js'
+import type { AttachmentNote, ToolDisplay, Todo } from '../../../store/domain.js'
 import type { AssistantItem, HookItem, ToolItem, ToolStatus, TranscriptItem } from '../../../store/state.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
 import { renderMarkdown, wrapText } from '../../components/markdown.js'
@@ -42,7 +42,10 @@ export function renderItemLines(item: TranscriptItem, width: number, opts: ItemL
   const w = Math.max(4, width)
   switch (item.kind) {
     case 'user':
-      return renderUser(item.text, item.images, w, opts.theme, item.pinned === true)
+      return [
+        ...renderUser(item.text, item.images, w, opts.theme, item.pinned === true),
+        ...renderAttachments(item.attachments ?? [], w, opts.theme),
+      ]
     case 'assistant':
       return renderAssistant(item, w, opts)
     case 'tool':
@@ -77,6 +80,15 @@ function renderUser(text: string, images: number, width: number, theme: Theme, p
     (pinned ? theme.notice.warn(` · ${PINNED}`) : '')
   const body = clean(text).replace(/\n+$/, '')
   return prefixed(wrapText(theme.userText(body) + suffix, width - 2), theme.userMarker('›'))
+}
+
+/** What the message's `@path` mentions attached: `⎿ @notes.txt · 3 lines`, a refusal in yellow. */
+function renderAttachments(attachments: readonly AttachmentNote[], width: number, theme: Theme): string[] {
+  return attachments.flatMap((a, i) => {
+    const style = a.attached ? theme.dim : theme.notice.warn
+    const lines = wrapText(style(clean(`@${a.mention} · ${a.detail}`)), width - 4)
+    return lines.map((line, j) => (i === 0 && j === 0 ? theme.dim('  ⎿ ') : '    ') + line)
+  })
 }
 
 function renderAssistant(
