@@ -320,6 +320,19 @@ describe('completion', () => {
     expect(run([K.down, K.enter], { from: listed.state }).text).toBe('read @srv.ts ')
   })
 
+  it('Enter on a file path typed out in full sends the message instead of completing it again', () => {
+    const r = run(typed('explain @srv.ts'))
+    const listed = run(
+      [{ type: 'paths-listed', query: 'srv.ts', items: [{ value: 'srv.ts', isDir: false }] }],
+      {
+        from: r.state,
+      },
+    )
+    expect(items(listed.state).map((i) => i.label)).toEqual(['@srv.ts'])
+    const sent = run([K.enter], { from: listed.state })
+    expect(sent.effects).toContainEqual(expect.objectContaining({ type: 'send', text: 'explain @srv.ts' }))
+  })
+
   it('no popup while searching history', () => {
     const r = run([...typed('/c'), K.ctrlR])
     expect(items(r.state)).toEqual([])

@@ -299,6 +299,14 @@ function popupKey(state: PromptState, k: PromptKey, env: PromptEnv): PromptResul
   if (k.has('input.history.next'))
     return done({ ...state, popupIndex: (state.popupIndex + 1) % items.length })
   const selected = items[Math.min(state.popupIndex, items.length - 1)]
+  // Enter on a file path typed out in full sends the message: accepting would change nothing.
+  if (
+    selected?.kind === 'path' &&
+    !selected.isDir &&
+    k.has('input.submit') &&
+    selected.value === state.mentionQuery
+  )
+    return null
   if (selected && (k.has('input.complete') || k.has('input.submit')))
     return accept(state, selected, k.has('input.submit'))
   if (k.key.escape) return done({ ...state, dismissedAt: state.editor.text })
