@@ -29,7 +29,7 @@ export async function executeBatch(
       break
     }
     if (denied) {
-      outcomes.push(notRunOutcome(first, denied, executor.now()))
+      outcomes.push(notRunOutcome(first, denied, executor))
       i++
       continue
     }
@@ -62,7 +62,7 @@ export async function executeBatch(
     denied = results.find((o) => o.userDenial) ?? null
     outcomes.push(
       ...results.map((o, at) =>
-        o.skipped && denied ? notRunOutcome(group[at] as ToolCall, denied, executor.now()) : o,
+        o.skipped && denied ? notRunOutcome(group[at] as ToolCall, denied, executor) : o,
       ),
     )
     i += group.length
@@ -71,18 +71,30 @@ export async function executeBatch(
 }
 
 /** The answer for a call of a message in which the user denied an earlier one. */
-function notRunOutcome(call: ToolCall, denied: CallOutcome, now: number): CallOutcome {
+function notRunOutcome(call: ToolCall, denied: CallOutcome, executor: ExecutorDeps): CallOutcome {
+  const now = executor.now()
   const note = denied.userDenial?.note
   const message = `not run: the user denied ${denied.summary} in the same message, so the calls after it were not run`
   const hint = note
     ? 'follow what the user said; call it again only if it still fits'
     : 'wait for the user to say how to go on'
   return {
-    ...cancelled(call, call.function.name, call.function.name, now, now),
+    ...cancelled(call, call.function.name, summaryOf(executor, call), now, now),
     content: formatEnvelope(envelope(call.function.name, 'permission', message, { hint })),
     preview: 'not run: an earlier call was denied',
     errorMessage: message,
     errorCategory: 'permission',
+  }
+}
+
+/** The card's one-line summary (`Bash touch x`), as if the call had run. */
+function summaryOf(executor: ExecutorDeps, call: ToolCall): string {
+  const tool = executor.tools.get(call.function.name)
+  try {
+    const args = tool?.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
+    return tool && args?.success ? tool.summarize(args.data) : call.function.name
+  } catch {
+    return call.function.name
   }
 }
 
