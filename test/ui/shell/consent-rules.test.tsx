@@ -17,6 +17,7 @@ function edit(over: Partial<ConsentRequest> = {}): ConsentRequest {
     preview: { kind: 'diff', path: 'source/ui/app.tsx', diff: '@@ -1 +1 @@\n-a\n+b\n' },
     suggestedRule: 'Edit(source/ui/app.tsx)',
     directoryRule: 'Edit(source/ui/**)',
+    sessionEditsRule: 'Edit(**)',
     createdAt: 0,
     ...over,
   }
@@ -34,8 +35,22 @@ function render(request: ConsentRequest, width = 100) {
 describe('ConsentPrompt: the rules it offers', () => {
   it('offers the file and, beside it, the folder of an edit', () => {
     const r = render(edit())
-    expect(r.frame()).toContain('3 Always allow: Edit(source/ui/app.tsx)')
-    expect(r.frame()).toContain('d Always allow the folder: Edit(source/ui/**)')
+    const frame = r.frame()
+    expect(frame).toContain(
+      '3 Always allow Edit(source/ui/app.tsx) (saved to .agent-tui/settings.local.json)',
+    )
+    expect(frame).toContain('d Always allow the folder: Edit(source/ui/**)')
+    const order = [
+      '1 Allow once',
+      '2 Allow Edit(source/ui/app.tsx)',
+      '3 Always',
+      '4 Allow all edits',
+      'd Always',
+      'Esc Deny',
+    ]
+    expect(order.map((label) => frame.indexOf(label))).toEqual(
+      [...order.map((label) => frame.indexOf(label))].sort((a, b) => a - b),
+    )
     r.unmount()
   })
 
@@ -49,7 +64,7 @@ describe('ConsentPrompt: the rules it offers', () => {
 
   it('the folder option can be picked with the arrows, with a note', async () => {
     const r = render(edit(), 80)
-    for (let i = 0; i < 3; i++) r.stdin.write(KEYS.down)
+    for (let i = 0; i < 4; i++) r.stdin.write(KEYS.down)
     await waitFor(() => r.frame().includes('❯ d Always allow the folder'), r.frame)
     r.stdin.write(KEYS.tab)
     await waitFor(() => r.frame().includes('Note:'), r.frame)
