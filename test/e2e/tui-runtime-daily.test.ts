@@ -113,7 +113,7 @@ describe('@path and "always allow the folder" (120×40)', () => {
     await tui.waitFor('d Always allow the folder: Edit(src/**)')
     const sent = String(messages(server, 0).find((m) => m.role === 'user')?.content)
     expect(sent).toContain('export const n = "one"')
-    expect(tui.screen()).toContain('Always allow: Edit(src/a.ts)')
+    expect(tui.screen()).toContain('3 Always allow Edit(src/a.ts)')
     tui.write('d')
     await tui.waitFor((s) => s.includes('Changed it.') && idle(s))
     expect(await readFile(join(box.workspace, 'src', 'a.ts'), 'utf8')).toBe('export const n = "two"\n')
