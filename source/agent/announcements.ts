@@ -19,10 +19,20 @@ export interface Announcement {
 
 export class Announcements {
   private readonly pending = new Map<string, Announcement>()
+  private readonly store: Store
+  private readonly notice: (text: string) => void
+  private unwatch: () => void = () => undefined
 
-  add(announcement: Announcement): void {
+  constructor(store: Store, notice: (text: string) => void) {
+    this.store = store
+    this.notice = notice
+  }
+
+  /** Queues `announcement` for the model's next step; `notice` is shown to the user now. */
+  add(announcement: Announcement, notice?: string): void {
     this.pending.delete(announcement.key)
     this.pending.set(announcement.key, announcement)
+    if (notice) this.notice(notice)
   }
 
   /** The message for everything pending the model does not know yet (null: nothing), and forgets it all. */
@@ -32,8 +42,23 @@ export class Announcements {
     return lines.length > 0 ? lines.join('\n') : null
   }
 
+  /** Appends what is pending to the history, as one message. */
+  deliver(): void {
+    const text = this.take(this.store.getState())
+    if (text) this.store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
+  }
+
   clear(): void {
     this.pending.clear()
+  }
+
+  /** Announces background jobs as they end (`watchFinishedTasks`) until `stop`. */
+  watchTasks(): void {
+    this.unwatch = watchFinishedTasks(this.store, (announcement, notice) => this.add(announcement, notice))
+  }
+
+  stop(): void {
+    this.unwatch()
   }
 }
 

@@ -1,9 +1,10 @@
 import { changeKind } from '../checkpoints/change-kind.js'
 import type { ImagePart, ToolCall } from '../provider/messages.js'
 import type { Dispatch } from '../store/create-store.js'
-import type { ConsentDecision, ErrorCategory, ToolDisplay } from '../store/domain.js'
+import type { ErrorCategory, ToolDisplay } from '../store/domain.js'
 import type { ToolStatus } from '../store/state.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
+import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
 import { cancelledEnvelope, envelope, formatEnvelope } from './envelope.js'
 import { parseToolArguments } from './parse-arguments.js'
 import type { GateVerdict, PermissionGate } from './permission-gate.js'
@@ -228,11 +229,7 @@ export async function executeCall(
       asking = false
       deps.dispatch({ type: 'phase/changed', phase: 'tools' })
       if (decision.kind === 'deny') return denied(decision, failWith, tool.name)
-      note = decision.note?.trim() || undefined
-      if (note) {
-        const text = `Your note goes to the model with the result of ${summary}: ${note}`
-        deps.dispatch({ type: 'notice/added', id: `note-${call.id}`, level: 'info', text })
-      }
+      note = approvalNoteOf(decision, summary, call.id, deps.dispatch)
       started = deps.now()
     }
     const change = deps.checkpoint ? changeKind(tool.risk, target, readOnly) : null
@@ -306,43 +303,6 @@ function explainHookAllow(
   showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
     { event: 'PreToolUse', level: 'info', text, detail: '' },
   ])
-}
-
-/** The model's line for a note the user added when allowing a call. */
-function approvalNote(note: string): string {
-  return `[The user allowed this call and added a note: ${note}]`
-}
-
-/**
- * A denial at the consent prompt. By the user: without a note the turn stops and waits for them (the
- * outcome says so); with one, the model goes on with it. By the prompt's timeout: an ordinary refusal.
- */
-function denied(
-  decision: Extract<ConsentDecision, { kind: 'deny' }>,
-  failWith: (
-    category: ErrorCategory,
-    message: string,
-    opts: { hint: string; status: 'denied' },
-  ) => CallOutcome,
-  tool: string,
-): CallOutcome {
-  if (decision.automatic) {
-    return failWith('permission', `${tool} was denied: ${decision.note ?? 'no answer'}`, {
-      hint: 'do not retry the same call; adjust the approach or ask the user',
-      status: 'denied',
-    })
-  }
-  const note = decision.note?.trim()
-  const out = note
-    ? failWith('permission', `the user denied ${tool} and said: ${note}`, {
-        hint: 'do not retry the same call; do what the user said instead',
-        status: 'denied',
-      })
-    : failWith('permission', `the user denied ${tool}`, {
-        hint: 'stop here: the user will say how to go on',
-        status: 'denied',
-      })
-  return { ...out, userDenial: note ? { note } : {} }
 }
 
 /** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */

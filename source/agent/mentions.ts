@@ -34,6 +34,29 @@ const MAX_MENTIONS = 10
 const MAX_LISTING_LINES = 2000
 const MAX_LISTING_CHARS = 100_000
 
+/**
+ * The intake's reader of `@path` mentions (message-intake.ts): attaches them with the Read tool; a
+ * refusal goes to `refused` too when given (headless runs, where nobody sees the message's card).
+ */
+export function fileMentions(deps: {
+  workspace: string
+  gate: PermissionGate
+  read(): AnyTool | undefined
+  context(callId: string, signal: AbortSignal): ToolContext
+  spill: OutputSpiller
+  refused?: (text: string) => void
+}): (text: string, signal: AbortSignal) => Promise<MentionAttachment[]> {
+  return async (text, signal) => {
+    const read = deps.read()
+    if (!read) return []
+    const { workspace, gate, spill } = deps
+    const context = (callId: string) => deps.context(callId, signal)
+    const attached = await attachMentions(text, { workspace, gate, read, context, spill, signal })
+    for (const a of attached) if (!a.attached) deps.refused?.(`@${a.mention} ${a.detail}`)
+    return attached
+  }
+}
+
 /** The `@path` tokens of a message (an `@` at the start or after whitespace; `\ ` escapes a space). */
 export function findMentions(text: string): string[] {
   const found: string[] = []

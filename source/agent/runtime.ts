@@ -21,7 +21,7 @@ import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import { type ContextSettings, ContextManager } from './context/manager.js'
-import { type Announcement, Announcements, watchFinishedTasks } from './announcements.js'
+import { type Announcement, Announcements } from './announcements.js'
 import { isPinnable } from './context/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import type {
@@ -35,7 +35,7 @@ import type {
   SubmitInput,
 } from './commands.js'
 import { loadImageAttachment } from './images.js'
-import { attachMentions, type MentionAttachment } from './mentions.js'
+import { fileMentions } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
 import { appendMemory, listMemoryFiles } from './project-memory.js'
@@ -154,8 +154,7 @@ export class Runtime implements RuntimeCommands {
   /** SessionStart's context must be in the history before the first turn's request. */
   private started: Promise<void> = Promise.resolve()
   /** Finished background work the model hears of at its next step (see announcements.ts). */
-  private readonly announcements = new Announcements()
-  private readonly unwatchTasks: () => void
+  private readonly announcements: Announcements
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -176,7 +175,15 @@ export class Runtime implements RuntimeCommands {
       warn: (text) => this.notice('warn', text),
       dispatch: opts.store.dispatch,
       newId: (prefix) => this.newId(prefix),
-      files: (text, signal) => this.attachFiles(text, signal),
+      files: fileMentions({
+        workspace: opts.workspace,
+        gate: opts.gate,
+        read: () => this.tools.lookup.get('Read'),
+        context: (callId, signal) => this.toolContext(signal, () => undefined, callId),
+        spill: opts.spill,
+        // A script sees refusals as notices; the TUI shows them on the message.
+        ...(opts.interactive ? {} : { refused: (text: string) => this.notice('warn', text) }),
+      }),
     })
     this.cwd = opts.workspace
     const store = opts.store
@@ -201,9 +208,8 @@ export class Runtime implements RuntimeCommands {
       },
     }
     this.settings = createRuntimeSettings(offered)
-    this.unwatchTasks = watchFinishedTasks(store, (announcement, notice) =>
-      this.announce(announcement, notice),
-    )
+    this.announcements = new Announcements(store, (text) => this.notice('info', text))
+    this.announcements.watchTasks()
   }
 
   /**
@@ -211,15 +217,7 @@ export class Runtime implements RuntimeCommands {
    * as a message; `notice` is shown to the user now. For background jobs and subagents alike.
    */
   announce(announcement: Announcement, notice?: string): void {
-    this.announcements.add(announcement)
-    if (notice) this.notice('info', notice)
-  }
-
-  /** Appends what `announce` collected to the history, as one message. */
-  private deliverAnnouncements(): void {
-    const store = this.opts.store
-    const text = this.announcements.take(store.getState())
-    if (text) store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
+    this.announcements.add(announcement, notice)
   }
 
   get store(): Store {
@@ -275,23 +273,6 @@ export class Runtime implements RuntimeCommands {
     return this.opts.capabilities(this.opts.store.getState().session.model).supportsVision
   }
 
-  /** What a message's `@path` mentions attach; a script sees refusals as notices (the TUI on the message). */
-  private async attachFiles(text: string, signal: AbortSignal): Promise<MentionAttachment[]> {
-    const read = this.tools.lookup.get('Read')
-    if (!read) return []
-    const attached = await attachMentions(text, {
-      workspace: this.opts.workspace,
-      gate: this.opts.gate,
-      read,
-      context: (callId) => this.toolContext(signal, () => undefined, callId),
-      spill: this.opts.spill,
-      signal,
-    })
-    if (!this.opts.interactive)
-      for (const a of attached) if (!a.attached) this.notice('warn', `@${a.mention} ${a.detail}`)
-    return attached
-  }
-
   /** SessionStart (`startup` or `resume`): the first turn waits for it. */
   startSession(source: 'startup' | 'resume'): Promise<void> {
     this.started = this.sessionHooks?.start(source) ?? Promise.resolve()
@@ -320,7 +301,7 @@ export class Runtime implements RuntimeCommands {
       .then(() => this.intake.prepare(input, controller.signal))
       .then((user) => {
         // What finished while the agent was idle comes just before the user's message.
-        this.deliverAnnouncements()
+        this.announcements.deliver()
         return runTurn(this.turnDeps(), user, controller.signal)
       })
     this.current = turn
@@ -604,7 +585,7 @@ export class Runtime implements RuntimeCommands {
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
       // Jobs stopped on the way out are nobody's news.
-      this.unwatchTasks()
+      this.announcements.stop()
       this.interrupt()
       this.opts.gate.cancelAll('agent-tui is exiting')
       this.opts.questions?.cancelAll()
@@ -686,7 +667,7 @@ export class Runtime implements RuntimeCommands {
       breaker: this.opts.breaker,
       interactive: this.opts.interactive,
       takeQueued: () => {
-        this.deliverAnnouncements()
+        this.announcements.deliver()
         const injected = this.pendingInjections.splice(0)
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })

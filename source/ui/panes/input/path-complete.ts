@@ -47,3 +47,11 @@ export async function listPathCandidates(cwd: string, query: string, limit = 50)
     .sort((a, b) => Number(b.isDir) - Number(a.isDir) || a.value.localeCompare(b.value))
     .slice(0, limit)
 }
+
+/** A file path completion the user has already typed out in full (accepting it would change nothing). */
+export function typedOut(
+  item: { kind: string; value: string; isDir: boolean },
+  query: string | null,
+): boolean {
+  return item.kind === 'path' && !item.isDir && item.value === query
+}

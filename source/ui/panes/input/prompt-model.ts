@@ -25,7 +25,7 @@ import {
   pushHistory,
   searchHistory,
 } from './history.js'
-import { mentionAtCursor, type PathCandidate } from './path-complete.js'
+import { mentionAtCursor, type PathCandidate, typedOut } from './path-complete.js'
 import { restoreQueued } from './queue-restore.js'
 
 export interface SearchState {
@@ -300,13 +300,7 @@ function popupKey(state: PromptState, k: PromptKey, env: PromptEnv): PromptResul
     return done({ ...state, popupIndex: (state.popupIndex + 1) % items.length })
   const selected = items[Math.min(state.popupIndex, items.length - 1)]
   // Enter on a file path typed out in full sends the message: accepting would change nothing.
-  if (
-    selected?.kind === 'path' &&
-    !selected.isDir &&
-    k.has('input.submit') &&
-    selected.value === state.mentionQuery
-  )
-    return null
+  if (k.has('input.submit') && selected && typedOut(selected, state.mentionQuery)) return null
   if (selected && (k.has('input.complete') || k.has('input.submit')))
     return accept(state, selected, k.has('input.submit'))
   if (k.key.escape) return done({ ...state, dismissedAt: state.editor.text })
