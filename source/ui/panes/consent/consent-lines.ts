@@ -54,7 +54,7 @@ export function choiceLabel(
     case 'edits':
       return '4 Allow all edits in the workspace this session'
     case 'folder':
-      return `d Always allow the folder: ${request.directoryRule ?? ''} ${saved}`
+      return `d Always allow the folder: ${request.directoryRule ?? ''}`
     case 'deny':
       return 'Esc Deny'
   }
