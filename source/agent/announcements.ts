@@ -4,24 +4,31 @@ import type { State } from '../store/state.js'
 
 /**
  * Finished background work the model has not been told about — a background shell job, a background
- * subagent — delivered to it as one message at its next step (appended, never an edit of the history). The
- * user sees a notice at once (see `watchFinishedTasks`); while the agent is idle the message waits for the
- * next turn, where it goes just before the user's message.
+ * subagent — delivered to it as messages at its next step (appended, never an edit of the history, and only
+ * between complete steps, so the pairing holds). The user sees a notice when it happens; while the agent is
+ * idle the messages wait for the next turn, where they go just before the user's message. One mechanism for
+ * all of it: pushed with `add` (background jobs, `watchFinishedTasks`), or pulled at delivery from a source
+ * (`addSource`: the subagent manager builds its messages then, so an answer TaskOutput already gave is not
+ * repeated).
  */
 export interface Announcement {
+  /** What the model is told. */
+  content: string
+  /** What the transcript shows when it is delivered; nothing when absent. */
+  note?: string
   /** One pending announcement per key (`task:b1`): a later one replaces it. */
-  key: string
-  /** What the model is told: one line. */
-  text: string
+  key?: string
   /** Checked at delivery: the model already knows (it read the job's end itself), so nothing is sent. */
   known?: (state: State) => boolean
 }
 
 export class Announcements {
   private readonly pending = new Map<string, Announcement>()
+  private readonly sources: Array<() => Announcement[]> = []
   private readonly store: Store
   private readonly notice: (text: string) => void
   private unwatch: () => void = () => undefined
+  private counter = 0
 
   constructor(store: Store, notice: (text: string) => void) {
     this.store = store
@@ -30,22 +37,30 @@ export class Announcements {
 
   /** Queues `announcement` for the model's next step; `notice` is shown to the user now. */
   add(announcement: Announcement, notice?: string): void {
-    this.pending.delete(announcement.key)
-    this.pending.set(announcement.key, announcement)
+    const key = announcement.key ?? `announcement-${++this.counter}`
+    this.pending.delete(key)
+    this.pending.set(key, announcement)
     if (notice) this.notice(notice)
   }
 
-  /** The message for everything pending the model does not know yet (null: nothing), and forgets it all. */
-  take(state: State): string | null {
-    const lines = [...this.pending.values()].filter((a) => !a.known?.(state)).map((a) => a.text)
-    this.pending.clear()
-    return lines.length > 0 ? lines.join('\n') : null
+  /** Announcements built when they are delivered (`take` empties the source's own queue). */
+  addSource(take: () => Announcement[]): void {
+    this.sources.push(take)
   }
 
-  /** Appends what is pending to the history, as one message. */
+  /** Appends everything pending the model does not know yet to the history, one message each. */
   deliver(): void {
-    const text = this.take(this.store.getState())
-    if (text) this.store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
+    const state = this.store.getState()
+    const due = [...this.pending.values()].filter((a) => !a.known?.(state))
+    this.pending.clear()
+    for (const take of this.sources) due.push(...take())
+    for (const a of due) {
+      this.store.dispatch({
+        type: 'history/appended',
+        message: { role: 'user', content: a.content },
+        ...(a.note ? { note: a.note } : {}),
+      })
+    }
   }
 
   clear(): void {
@@ -63,9 +78,9 @@ export class Announcements {
 }
 
 /**
- * Announces every background job that stops running (completed, failed, or stopped from the tasks pane)
- * through `announce`, with a notice for the user right away. Jobs of kind `agent` (background subagents
- * reported as tasks) are announced the same way. Returns the unsubscribe function.
+ * Announces every background shell job that stops running (completed, failed, or stopped from the tasks
+ * pane) through `announce`, with a notice for the user right away. Background subagents (tasks of kind
+ * `agent`) are announced by the subagent manager, with their answer. Returns the unsubscribe function.
  */
 export function watchFinishedTasks(
   store: Store,
@@ -79,13 +94,13 @@ export function watchFinishedTasks(
     const before = previous
     previous = tasks
     for (const task of Object.values(tasks)) {
-      if (task.status === 'running' || before[task.id]?.status !== 'running') continue
+      if (task.kind !== 'bash' || task.status === 'running' || before[task.id]?.status !== 'running') continue
       const seen = endsSeen(state, task.id)
       const idle = state.run.phase === 'idle'
       announce(
         {
           key: `task:${task.id}`,
-          text: announcementText(task),
+          content: announcementText(task),
           known: (now) => endsSeen(now, task.id) > seen,
         },
         `${what(task)} finished (${outcome(task)}): ${oneLine(task.description ?? task.command)} — the agent is told ${idle ? 'with your next message' : 'at its next step'}.`,

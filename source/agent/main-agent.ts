@@ -3,11 +3,7 @@ import type { AnyTool } from '../tools/types.js'
 import type { AgentListing } from './commands.js'
 
 /** A message the runtime adds to the history at the next step (a background subagent finished…). */
-export interface Announcement {
-  content: string
-  /** What the transcript shows for it. */
-  note: string
-}
+export type { Announcement } from './announcements.js'
 
 /** The main session's agent profiles (`/agents`, `--agent`) and background subagents' transcripts. */
 export interface AgentsControl {

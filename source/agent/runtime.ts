@@ -49,7 +49,7 @@ import { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import { type McpRuntime, SessionTools } from './session-tools.js'
-import { type AgentsControl, type Announcement, switchMainAgent } from './main-agent.js'
+import { type AgentsControl, switchMainAgent } from './main-agent.js'
 import type { DefinitionBuilder } from './tool-definitions.js'
 
 export interface ModelCapabilities {
@@ -210,6 +210,7 @@ export class Runtime implements RuntimeCommands {
     this.settings = createRuntimeSettings(offered)
     this.announcements = new Announcements(store, (text) => this.notice('info', text))
     this.announcements.watchTasks()
+    if (opts.takeAnnouncements) this.announcements.addSource(opts.takeAnnouncements)
   }
 
   /**
@@ -291,8 +292,6 @@ export class Runtime implements RuntimeCommands {
   private async runUserTurn(input: UserInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     this.sessionHooks?.disarmIdle()
-    // Before the new message, so the user's request comes last.
-    this.flushAnnouncements()
     const controller = new AbortController()
     this.controller = controller
     // SessionStart's context goes into the history before the first request.
@@ -667,12 +666,11 @@ export class Runtime implements RuntimeCommands {
       breaker: this.opts.breaker,
       interactive: this.opts.interactive,
       takeQueued: () => {
-        this.announcements.deliver()
         const injected = this.pendingInjections.splice(0)
         for (const text of injected) {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
         }
-        this.flushAnnouncements()
+        this.announcements.deliver()
         return this.intake.take()
       },
       queuedCount: () => this.intake.length,
@@ -716,17 +714,6 @@ export class Runtime implements RuntimeCommands {
     const questions = this.opts.questions
     if (!questions) return ctx
     return { ...ctx, questions: { ask: (request, signal) => questions.ask(request, signal, callId) } }
-  }
-
-  /** Announcements become user messages now: only ever between complete steps (pairing holds). */
-  private flushAnnouncements(): void {
-    for (const a of this.opts.takeAnnouncements?.() ?? []) {
-      this.opts.store.dispatch({
-        type: 'history/appended',
-        message: { role: 'user', content: a.content },
-        note: a.note,
-      })
-    }
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
