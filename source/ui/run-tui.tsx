@@ -5,6 +5,7 @@ import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
+import { createViewStore } from './hooks/view-store.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, mouseWanted } from './keys/mouse.js'
 import { canFilterInput, createTerminalInput } from './keys/terminal-input.js'
@@ -81,6 +82,8 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     ? undefined
     : { text: `Settings ${overrides.error} — using the default keys`, level: 'warn' }
   const branch = opts.branch
+  // The runtime's changes reach the view once the runtime waits, so a render never delays the loop.
+  const viewStore = createViewStore(opts.store)
 
   let exitCode = 0
   let resume: string | undefined
@@ -102,7 +105,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   if (terminalStdin.isTTY) terminalStdin.setRawMode(true)
   const root = (contextLimit: number) => (
     <TuiRoot
-      store={opts.store}
+      store={viewStore}
       commands={opts.commands}
       bindings={bindings}
       contextLimit={contextLimit}
@@ -143,6 +146,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     await instance.waitUntilExit()
   } finally {
     closed = true
+    viewStore.dispose()
     painter?.dispose()
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
