@@ -151,18 +151,10 @@ export async function executeCall(
 
   /** What the user added to their approval (Tab at the consent prompt): it goes to the model with the result. */
   let note: string | undefined
-  let lastProgress = 0
-  const interval = deps.progressIntervalMs ?? 100
-  const ctx = deps.makeContext(
-    signal,
-    (text) => {
-      const now = deps.now()
-      if (now - lastProgress < interval) return
-      lastProgress = now
-      deps.dispatch({ type: 'tool/progress', callId: call.id, preview: tailLines(text, 4) })
-    },
-    call.id,
+  const progress = throttledProgress(deps.progressIntervalMs ?? 100, deps.now, (text) =>
+    deps.dispatch({ type: 'tool/progress', callId: call.id, preview: tailLines(text, 4) }),
   )
+  const ctx = deps.makeContext(signal, progress.push, call.id)
 
   let asking = false
   try {
@@ -277,6 +269,46 @@ export async function executeCall(
     }
     const message = err instanceof Error ? err.message : String(err)
     return failWith('execution', `${tool.name} failed unexpectedly: ${message}`)
+  } finally {
+    progress.stop()
+  }
+}
+
+/**
+ * Live output previews of one call, at most one per `intervalMs`, the first once the call has run that
+ * long: a command done sooner shows its result, not a preview of it, and its output costs no update of
+ * the view on the way to the result. Output that arrives between two previews is shown at the next one
+ * (a timer of the call's own, stopped with it), so a command that goes quiet shows its latest lines.
+ */
+export function throttledProgress(
+  intervalMs: number,
+  now: () => number,
+  emit: (text: string) => void,
+): { push(text: string): void; stop(): void } {
+  let last = now()
+  let pending: string | null = null
+  let timer: NodeJS.Timeout | null = null
+  const flush = () => {
+    timer = null
+    if (pending === null) return
+    const text = pending
+    pending = null
+    last = now()
+    emit(text)
+  }
+  return {
+    push(text) {
+      pending = text
+      if (timer) return
+      const wait = last + intervalMs - now()
+      if (wait <= 0) flush()
+      else timer = setTimeout(flush, wait)
+    },
+    stop() {
+      if (timer) clearTimeout(timer)
+      timer = null
+      pending = null
+    },
   }
 }
 
