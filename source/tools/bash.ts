@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises'
+import { realpathSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { z } from 'zod'
 import type { TaskSummary } from '../store/domain.js'
@@ -116,12 +116,8 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
   if (ctx.signal.aborted) throw new ToolError('aborted', 'The command was cancelled before it started.')
   const notes: string[] = []
   let cwd = ctx.cwd()
-  if (
-    !(await stat(cwd).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-  ) {
+  // One stat call, made synchronously: awaiting it let the view render before the command had started.
+  if (!isDirectory(cwd)) {
     notes.push(`The previous directory ${cwd} no longer exists; cwd reset to workspace.`)
     cwd = ctx.workspace
     ctx.setCwd(cwd)
@@ -221,7 +217,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     )
   }
 
-  if (!timedOut) notes.push(...(await followCwd(exit, cwd, ctx)))
+  if (!timedOut) notes.push(...followCwd(exit, cwd, ctx))
   if (sandbox && exit.exitCode !== 0 && ctx.sandbox) notes.push(sandboxNote(ctx.sandbox.network))
   if (exit.killedLeftovers) {
     notes.push(
@@ -280,6 +276,22 @@ function movedResult(
   }
 }
 
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /**
@@ -335,12 +347,15 @@ function createSpill(ctx: ToolContext): Spill {
   }
 }
 
-/** Applies a `cd` the command made: kept inside the workspace, otherwise cwd goes back to the workspace. */
-async function followCwd(exit: ShellExit, before: string, ctx: ToolContext): Promise<string[]> {
+/**
+ * Applies a `cd` the command made: kept inside the workspace, otherwise cwd goes back to the workspace.
+ * Synchronous, as the shell's own exit handling: nothing may wait between a command's end and its result.
+ */
+function followCwd(exit: ShellExit, before: string, ctx: ToolContext): string[] {
   if (!exit.cwd) return []
-  const realBefore = await realpath(before).catch(() => before)
+  const realBefore = realpathOr(before)
   if (exit.cwd === realBefore) return []
-  const realWorkspace = await realpath(ctx.workspace).catch(() => ctx.workspace)
+  const realWorkspace = realpathOr(ctx.workspace)
   if (!isInside(realWorkspace, exit.cwd)) {
     ctx.setCwd(ctx.workspace)
     return [`cwd reset to workspace (${ctx.workspace}): ${exit.cwd} is outside it.`]

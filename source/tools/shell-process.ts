@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
-import { readFile, unlink } from 'node:fs/promises'
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
@@ -258,6 +258,26 @@ function incompleteTail(buf: Buffer): number {
   return 0
 }
 
+/**
+ * Reads and removes the directory the EXIT trap wrote. Synchronously, two calls on a tiny file: from the
+ * shell's exit to the tool's result nothing waits on the event loop, so no other work of the process (a
+ * timer due meanwhile) can get in between and hold the result back.
+ */
+function takeCwdFile(cwdFile: string): string | undefined {
+  let cwd: string | undefined
+  try {
+    cwd = readFileSync(cwdFile, 'utf8').trim() || undefined
+  } catch {
+    cwd = undefined
+  }
+  try {
+    unlinkSync(cwdFile)
+  } catch {
+    // never written (bash did not start), or already gone
+  }
+  return cwd
+}
+
 async function waitForExit(
   child: ChildProcess,
   startedAt: number,
@@ -294,11 +314,7 @@ async function waitForExit(
     child.stdout?.destroy()
     child.stderr?.destroy()
   }
-  const cwd = await readFile(cwdFile, 'utf8').then(
-    (text) => text.trim() || undefined,
-    () => undefined,
-  )
-  await unlink(cwdFile).catch(() => undefined)
+  const cwd = takeCwdFile(cwdFile)
   return { exitCode, signal, cwd, durationMs, killedLeftovers }
 }
 
