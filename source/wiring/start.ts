@@ -74,13 +74,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     }
     if (!config.headless) await keepLayoutWasmBaseline()
     // Compile the UI and session modules while the endpoint probe waits on the network.
-    const preload = config.headless
-      ? undefined
-      : Promise.all([
-          import('./run-interactive.js'),
-          import('../ui/run-tui.js'),
-          import('./create-session.js'),
-        ])
+    const preload = config.headless ? undefined : loadInteractiveInStages()
     preload?.catch(() => undefined)
     const endpointOptions = {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
@@ -88,7 +82,14 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.model ? { model: config.model } : {}),
     }
     const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
-    const describeEndpoint = listLater ? () => resolveEndpoint(endpointOptions) : undefined
+    // Listed over the provider's own fetch (node:http, loaded by then): the global fetch would set up
+    // undici's connection machinery for this one request, ~10 ms of CPU just after start-up.
+    const describeEndpoint = listLater
+      ? async () => {
+          const { createNodeFetch } = await import('../provider/node-fetch.js')
+          return resolveEndpoint({ ...endpointOptions, fetchImpl: createNodeFetch() })
+        }
+      : undefined
     if (args.resume === true && config.headless) {
       throw new UsageError(
         '--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p',
@@ -141,6 +142,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       })
     }
 
+    await preload?.catch(() => undefined)
     const { runInteractive } = await import('./run-interactive.js')
     return await runInteractive({
       args,
@@ -170,6 +172,27 @@ export async function start(args: ParsedArgs): Promise<number> {
   } finally {
     earlyFrame?.abandon()
   }
+}
+
+/**
+ * The modules of the full-screen session, loaded part by part with the event loop turning in between, so
+ * keys typed at the early frame are echoed between two parts rather than after all of them.
+ */
+async function loadInteractiveInStages(): Promise<void> {
+  const { loadUiInStages } = await import('../ui/load-ui.js')
+  await loadUiInStages(turnEventLoop)
+  await turnEventLoop()
+  await import('./create-session.js')
+  await turnEventLoop()
+  await import('./run-interactive.js')
+}
+
+/**
+ * Resolves after the event loop has polled for input once: two check phases apart, as a single
+ * `setImmediate` from an I/O callback runs before the next poll.
+ */
+function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
 }
 
 /**
