@@ -12,6 +12,7 @@ import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { context } from './bench/context.mjs'
 import { subagentRoundTrip } from './bench/subagents.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
+import { tuiRoundTrip } from './bench/tui-round-trip.mjs'
 import {
   earlierSession,
   idle,
@@ -173,6 +174,7 @@ const sections = {
   startup,
   stepOverhead,
   subagentRoundTrip,
+  tuiRoundTrip,
   tuiFirstFrame,
   streamRender,
   transcriptScale,

@@ -33,6 +33,8 @@ export function startPty({ cmd = process.execPath, args, cwd, env, cols = 140, r
   let lastDataAt = spawnedAt
   let running = true
   let disposed = false
+  /** Output not yet given to the emulator while parsing is held (`holdScreen`). */
+  let held = null
   const waiters = new Set()
 
   const lines = () => {
@@ -61,17 +63,23 @@ export function startPty({ cmd = process.execPath, args, cwd, env, cols = 140, r
     chunks.push({ at, start: raw.length, length: data.length })
     raw += data
     if (disposed) return
-    term.write(data, () => check(at))
+    if (held) held.push({ data, at })
+    else term.write(data, () => check(at))
   })
   const exited = new Promise((resolve) => {
     child.onExit(({ exitCode, signal }) => {
       running = false
-      for (const waiter of waiters) {
-        clearTimeout(waiter.timer)
-        waiter.reject(new Error(`the program exited (code ${exitCode}) while waiting for ${waiter.what}`))
+      const fail = () => {
+        for (const waiter of waiters) {
+          clearTimeout(waiter.timer)
+          waiter.reject(new Error(`the program exited (code ${exitCode}) while waiting for ${waiter.what}`))
+        }
+        waiters.clear()
+        resolve({ exitCode, signal })
       }
-      waiters.clear()
-      resolve({ exitCode, signal })
+      // What the program wrote before it exited may still be parsing: a condition it met still counts.
+      if (disposed || held) fail()
+      else term.write('', fail)
     })
   })
 
@@ -128,6 +136,19 @@ export function startPty({ cmd = process.execPath, args, cwd, env, cols = 140, r
       return times
     },
     chunks,
+    /**
+     * Stops feeding the emulator (output is still read and timed) until the returned function is called,
+     * which parses what arrived meanwhile. For measurements of the program's own timing: parsing its
+     * frames costs this process CPU, which would delay anything else it serves (the endpoint).
+     */
+    holdScreen() {
+      held ??= []
+      return () => {
+        const pending = held ?? []
+        held = null
+        for (const { data, at } of pending) if (!disposed) term.write(data, () => check(at))
+      }
+    },
     lines,
     screen: () => lines().join('\n'),
     waitFor,

@@ -15,6 +15,8 @@ export async function startStreamServer({ reply, onRequest }) {
   const listings = []
   const waiters = new Set()
   const server = createServer((req, res) => {
+    // When the request's headers arrived, as the headless row's scripted server times it.
+    const arrivedAt = performance.now()
     const parts = []
     req.on('data', (part) => parts.push(part))
     req.on('end', () => {
@@ -41,7 +43,13 @@ export async function startStreamServer({ reply, onRequest }) {
       } catch {
         // answer anyway
       }
-      const record = { index: requests.length, body, receivedAt: performance.now(), finishedAt: null }
+      const record = {
+        index: requests.length,
+        body,
+        arrivedAt,
+        receivedAt: performance.now(),
+        finishedAt: null,
+      }
       requests.push(record)
       onRequest?.(record)
       for (const waiter of waiters) waiter()
