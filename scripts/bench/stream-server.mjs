@@ -23,6 +23,7 @@ export async function startStreamServer({ reply, onRequest }) {
       const route = (req.url ?? '/').split('?')[0].replace(/^\/v1(?=\/)/, '')
       if (req.method === 'GET' && route === '/models') {
         listings.push(performance.now())
+        for (const waiter of waiters) waiter()
         res.writeHead(200, { 'content-type': 'application/json' })
         res.end(
           JSON.stringify({
@@ -98,7 +99,7 @@ export async function startStreamServer({ reply, onRequest }) {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     listings,
-    /** Resolves once `test(requests)` holds, checked on every arrival and finish; rejects after timeoutMs. */
+    /** Resolves once `test(requests)` holds, checked on every arrival, finish and listing; rejects after timeoutMs. */
     until(test, timeoutMs = 10_000, what = 'the endpoint') {
       return new Promise((resolve, reject) => {
         const waiter = () => {

@@ -59,6 +59,7 @@ async function setUp(ctx) {
 /** One turn of `STEPS` Bash calls in a fresh TUI; returns each step's overhead (the first one first). */
 async function tuiTurn(ctx, box, server) {
   const from = server.requests.length
+  const listed = server.listings.length
   const tui = startPty({
     args: [ctx.cli, '--base-url', server.baseUrl, '--model', 'test-model', ...FLAGS],
     cwd: box.work,
@@ -68,6 +69,8 @@ async function tuiTurn(ctx, box, server) {
   })
   ctx.defer(() => tui.kill())
   await tui.waitFor((_screen, lines) => lines[0].includes('test-model'), 15_000, 'the first frame')
+  // Start-up's deferred work (the provider loaded, then the models listed) is done before the turn.
+  await server.until(() => server.listings.length > listed, 15_000, 'the model listing after start-up')
   await tui.quiet(500, 5_000)
   tui.write('go')
   await tui.waitFor((_s, lines) => lines.some((l) => l.startsWith(`${PROMPT}go`)), 5_000, 'the prompt')
