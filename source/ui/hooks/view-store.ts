@@ -10,7 +10,7 @@ import type { Store } from '../../store/create-store.js'
  * render (React's reconcile, then Ink's layout and frame: several ms on a small VM) ran between a reply's
  * last byte and the tool's start, and again between the tool's result and the next request being written:
  * each tool round trip paid renders that headless never pays. Here the changes of a stretch of the
- * runtime's work reach the view as one notification from the event loop (`setImmediate`, or a timer when
+ * runtime's work reach the view as one notification from the event loop's check phase (after a timer when
  * the last one was under a frame interval ago), after the tool's process has started or the request is on
  * the wire, so the render overlaps that wait. A run of quick tool calls is drawn at the frame rate rather
  * than twice per call.
@@ -31,13 +31,24 @@ export interface ViewStoreOptions {
   later?: (ms: number, fn: () => void) => () => void
 }
 
+/**
+ * After `ms`, on the check phase: a timer runs before the event loop polls, so a timer's render would come
+ * before a child's exit or a reply that is already waiting to be read; from the check phase it comes after
+ * the loop has taken them and sent whatever they lead to.
+ */
 function eventLoopLater(ms: number, fn: () => void): () => void {
+  let immediate: NodeJS.Immediate | null = null
+  let timer: NodeJS.Timeout | null = null
   if (ms > 0) {
-    const timer = setTimeout(fn, ms)
-    return () => clearTimeout(timer)
+    timer = setTimeout(() => {
+      timer = null
+      immediate = setImmediate(fn)
+    }, ms)
+  } else immediate = setImmediate(fn)
+  return () => {
+    if (timer) clearTimeout(timer)
+    if (immediate) clearImmediate(immediate)
   }
-  const immediate = setImmediate(fn)
-  return () => clearImmediate(immediate)
 }
 
 export function createViewStore(store: Store, options: ViewStoreOptions = {}): ViewStore {
