@@ -1,4 +1,4 @@
-import { type Checkpoints, executorHook } from '../checkpoints/lazy.js'
+import type { Checkpoints } from '../checkpoints/lazy.js'
 import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ChatProvider } from '../provider/types.js'
@@ -49,6 +49,7 @@ import { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import { type McpRuntime, SessionTools } from './session-tools.js'
+import { checkpointHook } from './checkpoint-hook.js'
 import { type AgentsControl, switchMainAgent } from './main-agent.js'
 import type { DefinitionBuilder } from './tool-definitions.js'
 
@@ -650,7 +651,7 @@ export class Runtime implements RuntimeCommands {
         ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
         ...(this.opts.checkpoints
           ? {
-              checkpoint: executorHook(
+              checkpoint: checkpointHook(
                 this.opts.checkpoints,
                 this.opts.checkpointTurn ?? (() => store.getState().run.turnId),
               ),

@@ -1,4 +1,3 @@
-import type { CheckpointHook } from '../agent/executor.js'
 import type { CheckpointService, CheckpointServiceOptions } from './service.js'
 
 /** What the runtime uses of the checkpoint service. */
@@ -38,13 +37,5 @@ export function createLazyCheckpoints(opts: CheckpointServiceOptions): Checkpoin
     snapshotNow: async () => (await load()).snapshotNow(),
     diff: async (from, to, paths) => (await load()).diff(from, to, paths),
     apply: async (tree, restore, remove) => (await load()).apply(tree, restore, remove),
-  }
-}
-
-/** The executor's hook: snapshots around the calls of the turn that is running. */
-export function executorHook(checkpoints: Checkpoints, turnId: () => string | null): CheckpointHook {
-  return {
-    before: (kind) => checkpoints.beforeChange(turnId(), kind),
-    after: () => checkpoints.afterChange(turnId()),
   }
 }

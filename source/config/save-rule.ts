@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { ConfigError } from '../config/errors.js'
-import { parseRule } from './rules.js'
+import { ConfigError } from './errors.js'
+import { parseRule } from '../permissions/rules.js'
 
 /**
  * Adds `rule` to `permissions.allow` of a settings file (normally `.agent-tui/settings.local.json`),

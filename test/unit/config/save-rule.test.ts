@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError } from '../../../source/config/errors.js'
-import { appendAllowRule } from '../../../source/permissions/save-rule.js'
+import { appendAllowRule } from '../../../source/config/save-rule.js'
 
 let dir: string
 let file: string
