@@ -25,7 +25,7 @@ export async function executeBatch(
     const first = calls[i] as ToolCall
     if (signal.aborted) {
       for (const call of calls.slice(i))
-        outcomes.push(cancelled(call, call.function.name, call.function.name, executor.now(), executor.now()))
+        outcomes.push(cancelled({ call, started: executor.now(), now: executor.now() }))
       break
     }
     if (denied) {
@@ -35,7 +35,7 @@ export async function executeBatch(
     }
     const refusal = refused.get(first.id)
     if (refusal !== undefined) {
-      outcomes.push(refusedOutcome(first, refusal.message, refusal.hint, executor.now()))
+      outcomes.push(refusedOutcome(first, refusal, executor.now()))
       i++
       continue
     }
@@ -79,7 +79,7 @@ function notRunOutcome(call: ToolCall, denied: CallOutcome, executor: ExecutorDe
     ? 'follow what the user said; call it again only if it still fits'
     : 'wait for the user to say how to go on'
   return {
-    ...cancelled(call, call.function.name, summaryOf(executor, call), now, now),
+    ...cancelled({ call, summary: summaryOf(executor, call), started: now, now }),
     content: formatEnvelope(envelope(call.function.name, 'permission', message, { hint })),
     preview: 'not run: an earlier call was denied',
     errorMessage: message,

@@ -73,20 +73,10 @@ export async function executeCall(
   let started = deps.now()
   const name = call.function.name
   const tool = deps.tools.get(name)
-  const fail = (
-    category: ErrorCategory,
-    message: string,
-    opts: { hint?: string; status?: CallOutcome['status'] } = {},
-  ) =>
-    failure(
-      call,
-      tool?.name ?? name,
-      summaryOf(tool, undefined, name),
-      started,
-      deps.now(),
-      category,
-      message,
-      opts,
+  const fail = (category: ErrorCategory, message: string, opts: FailureDetails = {}) =>
+    failedOutcome(
+      { call, name: tool?.name ?? name, summary: summaryOf(tool, undefined, name), started, now: deps.now() },
+      { category, message, ...opts },
     )
 
   if (!tool) {
@@ -105,17 +95,17 @@ export async function executeCall(
   /** What the hooks see as `tool_input`: the arguments as the model sent them, or as a hook rewrote them. */
   let input: unknown = parsed.value
   let summary = summaryOf(tool, args, name)
-  const failWith = (
-    category: ErrorCategory,
-    message: string,
-    opts: { hint?: string; status?: CallOutcome['status'] } = {},
-  ) => failure(call, tool.name, summary, started, deps.now(), category, message, opts)
+  const failWith = (category: ErrorCategory, message: string, opts: FailureDetails = {}) =>
+    failedOutcome(
+      { call, name: tool.name, summary, started, now: deps.now() },
+      { category, message, ...opts },
+    )
 
   // PreToolUse runs before the permission check: it may deny, ask, allow (never past the policy's hard
   // limits: see wiring/permission-gate.ts) or rewrite the arguments, which are then validated again.
   const hooks = deps.hooks?.service.has('PreToolUse') ? deps.hooks : undefined
   const pre = hooks ? await preToolUse(hooks, { id: call.id, tool: tool.name, input }, signal) : undefined
-  if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+  if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
   if (pre) started = deps.now()
   if (pre?.stop) {
     return {
@@ -235,7 +225,7 @@ export async function executeCall(
     } finally {
       if (change) deps.checkpoint?.after()
     }
-    if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+    if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
     const durationMs = deps.now() - started
     const post = deps.hooks?.service.has('PostToolUse')
       ? await postToolUse(deps.hooks, { id: call.id, tool: tool.name, input }, result, signal)
@@ -257,14 +247,14 @@ export async function executeCall(
       ...(post?.stop ? { stopTurn: `PostToolUse hook stopped the turn: ${post.stop}` } : {}),
     }
   } catch (err) {
-    if (signal.aborted) return cancelled(call, tool.name, summary, started, deps.now())
+    if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
     if (asking && skip?.aborted)
-      return { ...cancelled(call, tool.name, summary, started, deps.now()), skipped: true }
+      return { ...cancelled({ call, name: tool.name, summary, started, now: deps.now() }), skipped: true }
     if (err instanceof ToolError) {
-      const opts: { hint?: string; note?: string } = {}
-      if (err.hint) opts.hint = err.hint
-      if (note) opts.note = note
-      const out = failure(call, tool.name, summary, started, deps.now(), err.category, err.message, opts)
+      const out = failWith(err.category, err.message, {
+        ...(err.hint ? { hint: err.hint } : {}),
+        ...(note ? { note } : {}),
+      })
       return { ...out, retryable: err.retryable }
     }
     const message = err instanceof Error ? err.message : String(err)
@@ -337,29 +327,49 @@ function explainHookAllow(
   ])
 }
 
+/** The call an outcome answers, and the times its duration is measured between. */
+export interface OutcomeBase {
+  call: ToolCall
+  /** The tool's name and card label; both default to the name the model called. */
+  name?: string
+  summary?: string
+  started: number
+  now: number
+}
+
+/** Why a call failed, as the model's error envelope and the card say it. */
+export interface FailureDetails {
+  hint?: string
+  status?: CallOutcome['status']
+  /** What the user added to their answer at the consent prompt. */
+  note?: string
+}
+
 /** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */
-export function refusedOutcome(call: ToolCall, message: string, hint: string, now: number): CallOutcome {
-  return failure(call, call.function.name, call.function.name, now, now, 'validation', message, { hint })
+export function refusedOutcome(
+  call: ToolCall,
+  refusal: { message: string; hint: string },
+  now: number,
+): CallOutcome {
+  return failedOutcome(
+    { call, started: now, now },
+    { category: 'validation', message: refusal.message, hint: refusal.hint },
+  )
 }
 
 /** Result for a call that never finished because the user interrupted (keeps the pairing rule). */
-export function cancelled(
-  call: ToolCall,
-  name: string,
-  summary: string,
-  started: number,
-  now: number,
-): CallOutcome {
+export function cancelled(base: OutcomeBase): CallOutcome {
+  const name = base.name ?? base.call.function.name
   return {
-    callId: call.id,
+    callId: base.call.id,
     name,
-    summary,
+    summary: base.summary ?? name,
     status: 'cancelled',
     content: cancelledEnvelope(name),
     preview: 'cancelled by user',
     display: null,
     images: [],
-    durationMs: now - started,
+    durationMs: base.now - base.started,
     ok: false,
     retryable: false,
     errorMessage: 'cancelled by user',
@@ -367,34 +377,30 @@ export function cancelled(
   }
 }
 
-function failure(
-  call: ToolCall,
-  name: string,
-  summary: string,
-  started: number,
-  now: number,
-  category: ErrorCategory,
-  message: string,
-  opts: { hint?: string; status?: CallOutcome['status']; note?: string },
+/** A failed call: its error envelope for the model, its message on the card. */
+export function failedOutcome(
+  base: OutcomeBase,
+  error: FailureDetails & { category: ErrorCategory; message: string },
 ): CallOutcome {
-  const env = envelope(name, category, message, {
-    ...(opts.hint ? { hint: opts.hint } : {}),
-    ...(opts.note ? { userNote: opts.note } : {}),
+  const name = base.name ?? base.call.function.name
+  const env = envelope(name, error.category, error.message, {
+    ...(error.hint ? { hint: error.hint } : {}),
+    ...(error.note ? { userNote: error.note } : {}),
   })
   return {
-    callId: call.id,
+    callId: base.call.id,
     name,
-    summary,
-    status: opts.status ?? 'error',
+    summary: base.summary ?? name,
+    status: error.status ?? 'error',
     content: formatEnvelope(env),
-    preview: message,
+    preview: error.message,
     display: null,
     images: [],
-    durationMs: now - started,
+    durationMs: base.now - base.started,
     ok: false,
     retryable: env.retryable,
-    errorMessage: message,
-    errorCategory: category,
+    errorMessage: error.message,
+    errorCategory: error.category,
   }
 }
 

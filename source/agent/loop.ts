@@ -14,7 +14,7 @@ import { executeBatch } from './batch.js'
 import { prepareToolCalls } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
-import { type CallOutcome, cancelled, type ExecutorDeps } from './executor.js'
+import { type CallOutcome, type ExecutorDeps, failedOutcome } from './executor.js'
 import { type RequestContext, withOverflowRecovery } from './context/recovery.js'
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
@@ -349,20 +349,11 @@ function finish(deps: TurnDeps, outcome: CallOutcome): void {
 }
 
 function disabledOutcome(call: ToolCall, now: number): CallOutcome {
-  const out = cancelled(call, call.function.name, call.function.name, now, now)
-  return {
-    ...out,
-    status: 'error',
-    content: JSON.stringify({
-      error: {
-        tool: call.function.name,
-        category: 'permission',
-        retryable: false,
-        message: 'tools are disabled on the last step',
-      },
-    }),
-    preview: 'tools disabled on the last step',
-  }
+  const out = failedOutcome(
+    { call, started: now, now },
+    { category: 'permission', message: 'tools are disabled on the last step' },
+  )
+  return { ...out, preview: 'tools disabled on the last step' }
 }
 
 /** A session title from the first user message: its first line, at most 60 characters. */
