@@ -74,10 +74,31 @@ export interface SubmitInput {
 }
 
 /**
+ * What a session offers besides its turns: images, the transcript's export, memory files and the other
+ * sessions. Assembled in `wiring/session-services.ts`, beside the runtime rather than inside it; the UI
+ * reaches them through the same `RuntimeCommands`.
+ */
+export interface SessionServices {
+  /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
+  loadImage(path: string): Promise<ImageAttachment>
+  /**
+   * Writes the transcript as Markdown (atomically); resolves with the file path. Without a path it goes to
+   * the state directory (`$XDG_STATE_HOME/agent-tui/exports/`), never into the project.
+   */
+  exportTranscript(path?: string): Promise<string>
+  /** The instruction and memory files read into the system prompt at session start. */
+  memoryFiles(): Promise<MemoryFile[]>
+  /** The other sessions of this directory, newest first (for `/resume`). */
+  listSessions(): Promise<SessionSummary[]>
+  /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
+  addMemory(text: string): Promise<string>
+}
+
+/**
  * Everything the UI may ask of the runtime. The UI never calls tools or the provider directly; it calls
  * these and reads the store. All commands are safe to call at any time (e.g. interrupt when idle is a no-op).
  */
-export interface RuntimeCommands {
+export interface RuntimeCommands extends SessionServices {
   /**
    * Starts a turn, or queues the message for the next step when a turn is running (`state.queued` shows
    * it until it is sent). Messages still queued after an interrupt are sent first, then this one.
@@ -109,15 +130,8 @@ export interface RuntimeCommands {
   readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
   /** `!cmd`: runs a shell command directly and adds its output to the conversation. */
   runShell(command: string): Promise<void>
-  /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
-  loadImage(path: string): Promise<ImageAttachment>
   /** Whether the current model takes images (its profile); without vision `submit` leaves images out. */
   supportsVision(): boolean
-  /**
-   * Writes the transcript as Markdown (atomically); resolves with the file path. Without a path it goes to
-   * the state directory (`$XDG_STATE_HOME/agent-tui/exports/`), never into the project.
-   */
-  exportTranscript(path?: string): Promise<string>
   /** Starts a fresh conversation (same session settings). */
   clear(): void
   setModel(model: string): void
@@ -127,12 +141,6 @@ export interface RuntimeCommands {
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */
   hooks(): HooksView
-  /** The instruction and memory files read into the system prompt at session start. */
-  memoryFiles(): Promise<MemoryFile[]>
-  /** The other sessions of this directory, newest first (for `/resume`). */
-  listSessions(): Promise<SessionSummary[]>
-  /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
-  addMemory(text: string): Promise<string>
   /** The turns of the current conversation for /rewind, oldest first, with the files each changed. */
   rewindTurns(): RewindTurn[]
   /**
@@ -171,6 +179,9 @@ export interface RuntimeCommands {
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }
+
+/** What the runtime itself implements: turn control, everything but the session services. */
+export type TurnCommands = Omit<RuntimeCommands, keyof SessionServices>
 
 export type {
   CompactionPreview,

@@ -24,21 +24,10 @@ import { type ContextSettings, ContextManager } from './context/manager.js'
 import { type Announcement, Announcements } from './announcements.js'
 import { isPinnable } from './context/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
-import type {
-  AgentListing,
-  ImageAttachment,
-  MemoryFile,
-  ModelList,
-  PermissionRulesView,
-  RuntimeCommands,
-  SessionSummary,
-  SubmitInput,
-} from './commands.js'
-import { loadImageAttachment } from './images.js'
+import type { AgentListing, ModelList, PermissionRulesView, TurnCommands, SubmitInput } from './commands.js'
 import { fileMentions } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
-import { appendMemory, listMemoryFiles } from './project-memory.js'
 import { createRuntimeSettings, type OfferedSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import type { TrustController } from './trust-controller.js'
@@ -90,14 +79,8 @@ export interface RuntimeOptions {
   questions?: QuestionBroker
   /** Project trust's prompt and live answers (interactive sessions). */
   trust?: TrustController
-  /** Renders the transcript for /export (kept outside the runtime so it stays UI-free). */
-  exportMarkdown?: () => string
-  /** Where `/export` writes without a path (the state directory's `exports/`); default: the workspace. */
-  exportDir?: string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
-  /** This directory's sessions, this one included (for `/resume`). */
-  sessions?: () => Promise<SessionSummary[]>
   /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
   checkpoints?: Checkpoints
   /** The session's hooks (absent: none run). */
@@ -131,7 +114,7 @@ const MAX_LOG_READ_BYTES = 1024 * 1024
  * The only writer of conversation state. Commands are fire-and-forget for the UI; `runTurn` returns the
  * turn's result for headless callers.
  */
-export class Runtime implements RuntimeCommands {
+export class Runtime implements TurnCommands {
   private readonly opts: RuntimeOptions
   private readonly now: () => number
   private readonly tools: SessionTools
@@ -428,21 +411,6 @@ export class Runtime implements RuntimeCommands {
     })
   }
 
-  loadImage(path: string): Promise<ImageAttachment> {
-    return loadImageAttachment(path, this.cwd)
-  }
-
-  async exportTranscript(path?: string): Promise<string> {
-    const { join, resolve } = await import('node:path')
-    const { atomicWriteFile } = await import('../tools/atomic-write.js')
-    if (!this.opts.exportMarkdown) throw new Error('export is not available')
-    const target = path
-      ? resolve(this.cwd, path)
-      : join(this.opts.exportDir ?? this.opts.workspace, `agent-tui-${this.opts.sessionId}.md`)
-    await atomicWriteFile(target, this.opts.exportMarkdown())
-    return target
-  }
-
   listModels(): Promise<ModelList> {
     return this.opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' })
   }
@@ -546,19 +514,6 @@ export class Runtime implements RuntimeCommands {
 
   permissionRules(): PermissionRulesView {
     return this.opts.gate.describeRules()
-  }
-
-  memoryFiles(): Promise<MemoryFile[]> {
-    return listMemoryFiles(this.opts.workspace)
-  }
-
-  addMemory(text: string): Promise<string> {
-    return appendMemory(this.opts.workspace, text)
-  }
-
-  async listSessions(): Promise<SessionSummary[]> {
-    const all = (await this.opts.sessions?.()) ?? []
-    return all.filter((s) => s.id !== this.opts.sessionId)
   }
 
   async runMcpPrompt(command: string, args: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { join, relative } from 'node:path'
+import type { RuntimeCommands } from '../agent/commands.js'
 import { Runtime } from '../agent/runtime.js'
 import { createTrustController, type TrustController } from '../agent/trust-controller.js'
 import type { ProjectTrust } from '../config/project-trust.js'
@@ -52,6 +53,7 @@ import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
 import { SessionError } from './session-error.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
+import { createSessionServices, sessionCommands } from './session-services.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
 export interface ProjectTrustSetup {
@@ -84,6 +86,8 @@ export interface Session {
   id: string
   store: Store
   runtime: Runtime
+  /** What the UI calls: the runtime's turn control and the session's services (export, memory, images, sessions). */
+  commands: RuntimeCommands
   tasks: TaskManager
   /** Every live process group of the session (foreground commands and background jobs). */
   processes: ProcessGroups
@@ -459,13 +463,18 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     definitions,
     ...(questions ? { questions } : {}),
     ...(trust ? { trust } : {}),
-    sessions: () => summarizeSessions(projectSessions),
     checkpoints,
     ...(hooks ? { hooks } : {}),
+    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
     mcp: mcpOptions,
+  })
+  const services = createSessionServices({
+    workspace,
+    sessionId: id,
+    cwd: () => runtime.currentDirectory(),
+    sessions: () => summarizeSessions(projectSessions),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
-    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
   })
   if (restored) closeDanglingCalls(store)
   void runtime.startSession(restored ? 'resume' : 'startup')
@@ -474,6 +483,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     id,
     store,
     runtime,
+    commands: sessionCommands(runtime, services),
     tasks,
     processes,
     log,

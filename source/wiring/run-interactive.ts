@@ -177,7 +177,7 @@ async function runSession(
     })
     const exit = await ui.runTui({
       store: session.store,
-      commands: session.runtime,
+      commands: session.commands,
       contextLimit: session.profile().contextLimit,
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
