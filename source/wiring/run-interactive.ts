@@ -6,15 +6,13 @@ import { tildePath } from '../config/project-trust.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { TuiExit } from '../ui/run-tui.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
+import type { ProcessTuning } from '../engine/tuning.js'
 import { pricesForModel } from '../provider/prices.js'
 import { summarizeSessions } from '../session/session-store.js'
-import type { Store } from '../store/create-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
-import { persistCompileCache } from './compile-cache.js'
 import { createSession, type ProjectTrustSetup } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 import { resumeHint } from './exit-message.js'
-import { reduceMemoryAfterTurns } from './memory-reducer.js'
 
 export interface InteractiveOptions {
   args: ParsedArgs
@@ -28,8 +26,8 @@ export interface InteractiveOptions {
   debug?: DebugLog
   /** The first frame, already on screen while the UI loaded; the TUI takes it over. */
   earlyFrame?: EarlyFrame
-  /** Called when the first turn starts (once). */
-  firstTurn?: () => void
+  /** The process tuning started at launch (told when modules have loaded, follows each session). */
+  tuning?: ProcessTuning
   projectTrust?: ProjectTrustSetup
 }
 
@@ -160,9 +158,11 @@ async function runSession(
   // MCP servers start once the provider has loaded: loading the MCP client blocks the event loop too.
   void afterFirstFrame.then(() => session.startMcp())
   // The provider is the last module start-up loads.
-  void afterFirstFrame.then(persistCompileCache, () => undefined)
-  const stopReducingMemory = reduceMemoryAfterTurns(session.store)
-  const stopHoldingYoungGeneration = onFirstTurn(session.store, () => opts.firstTurn?.())
+  void afterFirstFrame.then(
+    () => opts.tuning?.startupLoaded(),
+    () => undefined,
+  )
+  const stopTuning = opts.tuning?.followSession(session.store) ?? (() => {})
   try {
     if (config.prompt && first) session.runtime.submit({ text: config.prompt })
     const branch = session.branch
@@ -191,23 +191,8 @@ async function runSession(
     const hint = resumeHint(session.store.getState())
     return hint ? { ...exit, hint } : exit
   } finally {
-    stopReducingMemory()
-    stopHoldingYoungGeneration()
+    stopTuning()
     await session.close()
     uninstall()
   }
-}
-
-/** Calls `then` once, when a turn first runs; returns a function that stops waiting. */
-function onFirstTurn(store: Store, then: () => void): () => void {
-  let unsubscribe: (() => void) | null = null
-  const check = () => {
-    if (store.getState().run.phase === 'idle') return
-    unsubscribe?.()
-    unsubscribe = () => {}
-    then()
-  }
-  unsubscribe = store.subscribe(check)
-  check()
-  return () => unsubscribe?.()
 }

@@ -9,8 +9,7 @@ import { openProjectTrust, tildePath } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
-import { tuneEngine } from '../util/engine-tuning.js'
-import { holdYoungGeneration } from '../util/young-generation.js'
+import { tuneProcess } from '../engine/tuning.js'
 import { openDebugLog } from './debug-log.js'
 import { readGitBranch } from './git.js'
 import { SessionError } from './session-error.js'
@@ -22,9 +21,7 @@ export async function start(args: ParsedArgs): Promise<number> {
   const workspace = process.cwd()
   const err = process.stderr
   let earlyFrame: EarlyFrame | null = null
-  // Start-up from here on (settings, the early frame, the UI) would grow V8's young generation for good.
-  const releaseYoungGeneration = holdYoungGeneration()
-  tuneEngine()
+  const tuning = tuneProcess()
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
@@ -72,7 +69,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         resumed: resume !== undefined,
       })
     }
-    if (!config.headless) await keepLayoutWasmBaseline()
+    if (!config.headless) await tuning.beforeUi()
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless ? undefined : loadInteractiveInStages()
     preload?.catch(() => undefined)
@@ -122,7 +119,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       if (!prompt.trim() && !rewindOnly)
         throw new UsageError('-p needs a prompt (as an argument or on stdin)')
       const { runHeadless } = await import('./run-headless.js')
-      releaseYoungGeneration()
+      tuning.firstTurn()
       return await runHeadless({
         args,
         prompt,
@@ -154,7 +151,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
       ...(earlyFrame ? { earlyFrame } : {}),
-      firstTurn: releaseYoungGeneration,
+      tuning,
       projectTrust,
     })
   } catch (error) {
@@ -193,21 +190,6 @@ async function loadInteractiveInStages(): Promise<void> {
  */
 function turnEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
-}
-
-/**
- * Ink lays out with Yoga compiled to WebAssembly. Once its functions get hot, V8 recompiles them with its
- * optimising compiler on a worker thread, whose scratch memory (~15 MB for Yoga's largest function) stays
- * in that thread's malloc arena for good: a third of the session's RSS growth over 40 turns, and ~80 ms
- * of CPU in the turn where it happens. The baseline (Liftoff) code is fast enough for a few layouts per
- * frame, so the tier-up budget is set out of reach. The flag is read when a module is instantiated: this
- * must run before Ink (and Yoga) load. It also keeps undici's HTTP parser on baseline code; measured, the
- * streaming turns cost no more for it.
- */
-async function keepLayoutWasmBaseline(): Promise<void> {
-  // Loaded here, not at the top: headless runs never load Ink and need not pay for `node:v8`.
-  const { setFlagsFromString } = await import('node:v8')
-  setFlagsFromString('--wasm-tiering-budget=2000000000')
 }
 
 /** `settingsFile`: the user settings file as shown (it follows `$XDG_CONFIG_HOME`). */

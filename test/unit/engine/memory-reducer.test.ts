@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Store } from '../../../source/store/create-store.js'
 import type { State } from '../../../source/store/state.js'
-import { reduceMemoryAfterTurns } from '../../../source/wiring/memory-reducer.js'
+import { reduceMemoryAfterTurns } from '../../../source/engine/memory-reducer.js'
 
 const MB = 1024 * 1024
 

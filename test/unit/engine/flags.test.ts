@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { engineFlags } from '../../../source/util/engine-tuning.js'
+import { engineFlags } from '../../../source/engine/flags.js'
 
 describe('engineFlags', () => {
   it('defers V8 collections and compiles regular expressions once, by default', () => {

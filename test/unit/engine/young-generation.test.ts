@@ -1,6 +1,6 @@
 import { getHeapSpaceStatistics } from 'node:v8'
 import { describe, expect, it } from 'vitest'
-import { holdYoungGeneration, sizedByUser } from '../../../source/util/young-generation.js'
+import { holdYoungGeneration, sizedByUser } from '../../../source/engine/young-generation.js'
 
 const newSpaceBytes = () =>
   getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0

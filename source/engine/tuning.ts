@@ -1,0 +1,59 @@
+import type { Store } from '../store/create-store.js'
+import { persistCompileCache } from './compile-cache.js'
+import { tuneEngine } from './flags.js'
+import { keepLayoutWasmBaseline } from './layout-wasm.js'
+import { reduceMemoryAfterTurns } from './memory-reducer.js'
+import { holdYoungGeneration } from './young-generation.js'
+
+/**
+ * The process tuning behind the start-up, memory and streaming budgets (README, Benchmarks), as the one
+ * thing the wiring calls. Each measure lives in its own file with why it exists and what it measured:
+ * V8 flags (`flags.ts`), the young generation held until the first turn (`young-generation.ts`), Yoga's
+ * WebAssembly kept on baseline code (`layout-wasm.ts`), a collection after turns that left much garbage
+ * (`memory-reducer.ts`), and the compile cache written once start-up's modules are loaded
+ * (`compile-cache.ts`).
+ */
+export interface ProcessTuning {
+  /** The full-screen UI is about to load (before Ink and Yoga). */
+  beforeUi(): Promise<void>
+  /** Start-up's modules have loaded: their compiled code goes to the cache now, not only at a clean exit. */
+  startupLoaded(): void
+  /** A turn is about to run (headless: the run itself): V8 sizes its young generation for the work again. */
+  firstTurn(): void
+  /** Follows one session's store: its first turn (above), and a collection after heavy turns. Returns stop. */
+  followSession(store: Store): () => void
+}
+
+/** Applies the start-up settings at once (call it first thing) and returns the hooks for later. */
+export function tuneProcess(execArgv: readonly string[] = process.execArgv): ProcessTuning {
+  // Start-up from here on (settings, the early frame, the UI) would grow V8's young generation for good.
+  const releaseYoungGeneration = holdYoungGeneration(execArgv)
+  tuneEngine(execArgv)
+  return {
+    beforeUi: keepLayoutWasmBaseline,
+    startupLoaded: persistCompileCache,
+    firstTurn: releaseYoungGeneration,
+    followSession(store) {
+      const stopReducing = reduceMemoryAfterTurns(store)
+      const stopWaiting = onFirstTurn(store, releaseYoungGeneration)
+      return () => {
+        stopReducing()
+        stopWaiting()
+      }
+    },
+  }
+}
+
+/** Calls `then` once, when a turn first runs; returns a function that stops waiting. */
+function onFirstTurn(store: Store, then: () => void): () => void {
+  let unsubscribe: (() => void) | null = null
+  const check = () => {
+    if (store.getState().run.phase === 'idle') return
+    unsubscribe?.()
+    unsubscribe = () => {}
+    then()
+  }
+  unsubscribe = store.subscribe(check)
+  check()
+  return () => unsubscribe?.()
+}
