@@ -1,52 +1,9 @@
-import { createServer } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../source/provider/client.js'
+import { describe, expect, it } from 'vitest'
 import { parseModelList } from '../../../source/provider/request-body.js'
-import type { ChatRequest, RetryInfo } from '../../../source/provider/types.js'
-import {
-  type ReplySource,
-  type ScriptedServer,
-  type ScriptedServerOptions,
-  startScriptedServer,
-} from '../../support/scripted-server.ts'
+import type { RetryInfo } from '../../../source/provider/types.js'
+import { chatRequest as request, deadEndpoint, scriptedProviders } from './harness.ts'
 
-const servers: ScriptedServer[] = []
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-async function setup(
-  replies: ReplySource[],
-  opts: Partial<OpenAIProviderOptions> = {},
-  serverOpts: ScriptedServerOptions = {},
-) {
-  const server = await startScriptedServer({ replies, ...serverOpts })
-  servers.push(server)
-  const provider = createOpenAIProvider({ baseUrl: server.baseUrl, baseDelayMs: 1, ...opts })
-  return { server, provider }
-}
-
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    model: 'test-model',
-    messages: [{ role: 'user', content: 'hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    signal: new AbortController().signal,
-    ...overrides,
-  }
-}
-
-/** A port on 127.0.0.1 with nothing listening (bound once, then released). */
-async function deadPort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const address = probe.address()
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
+const setup = scriptedProviders()
 
 describe('OpenAI provider: retries', () => {
   it('retries a 503 and then succeeds, reporting the retry first', async () => {
@@ -267,8 +224,7 @@ describe('OpenAI provider: errors', () => {
   })
 
   it('says it cannot reach an endpoint with nothing listening, after retrying', async () => {
-    const url = `http://127.0.0.1:${await deadPort()}/v1`
-    const provider = createOpenAIProvider({ baseUrl: url, baseDelayMs: 1, maxAttempts: 2 })
+    const { url, provider } = await deadEndpoint({ baseDelayMs: 1, maxAttempts: 2 })
     const retries: RetryInfo[] = []
     await expect(provider.stream(request(), { onRetry: (i) => retries.push(i) })).rejects.toMatchObject({
       kind: 'network',
@@ -311,8 +267,7 @@ describe('OpenAI provider: listModels', () => {
   })
 
   it('fails with a network error naming the URL when nothing listens', async () => {
-    const url = `http://127.0.0.1:${await deadPort()}/v1`
-    const provider = createOpenAIProvider({ baseUrl: url })
+    const { url, provider } = await deadEndpoint()
     await expect(provider.listModels()).rejects.toMatchObject({
       kind: 'network',
       message: expect.stringContaining(`cannot reach ${url}`),

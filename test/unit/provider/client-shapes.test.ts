@@ -1,32 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { createOpenAIProvider } from '../../../source/provider/client.js'
-import { type ChatRequest, ProviderError } from '../../../source/provider/types.js'
-import { type RawHandler, type RawServer, startRawServer } from '../../support/raw-http-server.ts'
+import { describe, expect, it } from 'vitest'
+import { ProviderError } from '../../../source/provider/types.js'
+import { rawProviders, chatRequest } from './harness.ts'
 
 // Body shapes real servers send that the scripted server does not: a whole JSON completion for a
 // streamed request, SSE error events, CR line ends.
 
-const servers: RawServer[] = []
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
-
-async function providerFor(handler: RawHandler) {
-  const server = await startRawServer(handler)
-  servers.push(server)
-  return createOpenAIProvider({ baseUrl: `${server.url}/v1`, baseDelayMs: 1, maxAttempts: 2 })
-}
-
-function request(): ChatRequest {
-  return {
-    model: 'm',
-    messages: [{ role: 'user', content: 'hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    signal: new AbortController().signal,
-  }
-}
+const providerFor = rawProviders()
+const request = () => chatRequest({ model: 'm' })
 
 describe('OpenAI provider: body shapes', () => {
   it('takes a whole JSON completion from a server that ignored stream: true, tool calls included', async () => {

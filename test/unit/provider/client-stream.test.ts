@@ -1,49 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { createOpenAIProvider, type OpenAIProviderOptions } from '../../../source/provider/client.js'
+import { describe, expect, it } from 'vitest'
 import type { ChatMessage, ToolDefinition } from '../../../source/provider/messages.js'
-import type { ChatRequest, RetryInfo, StreamHandlers } from '../../../source/provider/types.js'
-import { type ReplySource, type ScriptedServer, startScriptedServer } from '../../support/scripted-server.ts'
+import { recorder, chatRequest as request, scriptedProviders } from './harness.ts'
 
-const servers: ScriptedServer[] = []
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()))
-})
-
-async function setup(replies: ReplySource[], opts: Partial<OpenAIProviderOptions> = {}) {
-  const server = await startScriptedServer({ replies })
-  servers.push(server)
-  const provider = createOpenAIProvider({ baseUrl: server.baseUrl, baseDelayMs: 1, ...opts })
-  return { server, provider }
-}
-
-function request(overrides: Partial<ChatRequest> = {}): ChatRequest {
-  return {
-    model: 'test-model',
-    messages: [{ role: 'user', content: 'hi' }],
-    tools: [],
-    toolChoice: 'auto',
-    signal: new AbortController().signal,
-    ...overrides,
-  }
-}
-
-/** Handlers that record every callback. */
-function recorder() {
-  const log = {
-    text: [] as string[],
-    reasoning: [] as string[],
-    starts: [] as string[],
-    retries: [] as RetryInfo[],
-  }
-  const handlers: StreamHandlers = {
-    onText: (d) => log.text.push(d),
-    onReasoning: (d) => log.reasoning.push(d),
-    onToolCallStart: (c) => log.starts.push(`${c.index}:${c.id}:${c.name}`),
-    onRetry: (i) => log.retries.push(i),
-  }
-  return { log, handlers }
-}
+const setup = scriptedProviders()
 
 const readTool: ToolDefinition = {
   type: 'function',
