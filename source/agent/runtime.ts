@@ -12,7 +12,6 @@ import type {
   OutputSpiller,
   RuntimeSettingsApi,
   SubagentLauncher,
-  ToolContext,
 } from '../tools/types.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
@@ -39,6 +38,7 @@ import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import { type McpRuntime, SessionTools } from './session-tools.js'
 import { checkpointHook } from './checkpoint-hook.js'
+import { createToolHost, type ToolHost } from './tool-host.js'
 import { type AgentsControl, switchMainAgent } from './main-agent.js'
 import type { DefinitionBuilder } from './tool-definitions.js'
 
@@ -123,11 +123,10 @@ export class Runtime implements TurnCommands {
   private readonly intake: MessageIntake
   private controller: AbortController | null = null
   private current: Promise<TurnResult> | null = null
-  private cwd: string
+  /** The context of every tool call: the current directory, foreground commands, the session's services. */
+  private readonly host: ToolHost
   private counter = 0
   private readonly settings: RuntimeSettingsApi
-  /** Running foreground commands that Ctrl+B can move to the background, newest last. */
-  private readonly foreground: Array<{ command: string; background(): string }> = []
   /**
    * Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). Made anew
    * only when the main session switches agent (its prompt and tools are part of every estimate).
@@ -163,13 +162,12 @@ export class Runtime implements TurnCommands {
         workspace: opts.workspace,
         gate: opts.gate,
         read: () => this.tools.lookup.get('Read'),
-        context: (callId, signal) => this.toolContext(signal, () => undefined, callId),
+        context: (callId, signal) => this.host.context(signal, () => undefined, callId),
         spill: opts.spill,
         // A script sees refusals as notices; the TUI shows them on the message.
         ...(opts.interactive ? {} : { refused: (text: string) => this.notice('warn', text) }),
       }),
     })
-    this.cwd = opts.workspace
     const store = opts.store
     this.context = this.contextFor()
     const newId = (prefix: string) => this.newId(prefix)
@@ -192,6 +190,13 @@ export class Runtime implements TurnCommands {
       },
     }
     this.settings = createRuntimeSettings(offered)
+    this.host = createToolHost({
+      ...opts,
+      settings: this.settings,
+      mode: () => store.getState().mode,
+      ...(opts.canSwitchMode === false ? {} : { switchMode: (mode: Mode) => this.setMode(mode) }),
+      supportsVision: () => opts.capabilities(store.getState().session.model).supportsVision,
+    })
     this.announcements = new Announcements(store, (text) => this.notice('info', text))
     this.announcements.watchTasks()
     if (opts.takeAnnouncements) this.announcements.addSource(opts.takeAnnouncements)
@@ -266,7 +271,7 @@ export class Runtime implements TurnCommands {
 
   /** The directory hooks run in and report as `cwd` (Bash's `cd` moves it). */
   currentDirectory(): string {
-    return this.cwd
+    return this.host.cwd()
   }
 
   hooks(): HooksView {
@@ -376,7 +381,7 @@ export class Runtime implements TurnCommands {
   }
 
   backgroundForeground(): boolean {
-    const handle = this.foreground.at(-1)
+    const handle = this.host.lastForeground()
     if (!handle) return false
     try {
       const id = handle.background()
@@ -400,7 +405,7 @@ export class Runtime implements TurnCommands {
     const controller = new AbortController()
     // The user's own command (`!` at the prompt) runs outside the OS sandbox: it is how they run what
     // the sandbox keeps the model from doing.
-    const { sandbox: _modelsOnly, ...ctx } = this.toolContext(controller.signal, () => undefined)
+    const { sandbox: _modelsOnly, ...ctx } = this.host.context(controller.signal, () => undefined)
     const result = await bash.execute({ command }, ctx)
     const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
     this.opts.store.dispatch({
@@ -600,7 +605,7 @@ export class Runtime implements TurnCommands {
         makeContext: (signal, onProgress, callId) => {
           // The first tool call of a session brings the shadow index up to date in the background.
           this.opts.checkpoints?.warm()
-          return this.toolContext(signal, onProgress, callId)
+          return this.host.context(signal, onProgress, callId)
         },
         now: this.now,
         ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
@@ -634,42 +639,6 @@ export class Runtime implements TurnCommands {
       newId: (prefix) => this.newId(prefix),
       now: this.now,
     }
-  }
-
-  private toolContext(signal: AbortSignal, onProgress: (text: string) => void, callId = 'user'): ToolContext {
-    const ctx: ToolContext = {
-      workspace: this.opts.workspace,
-      cwd: () => this.cwd,
-      setCwd: (dir) => {
-        this.cwd = dir
-      },
-      signal,
-      sessionId: this.opts.sessionId,
-      files: this.opts.files,
-      spill: this.opts.spill,
-      onProgress,
-      callId,
-      mode: () => this.opts.store.getState().mode,
-      ...(this.opts.canSwitchMode === false ? {} : { switchMode: (mode: Mode) => this.setMode(mode) }),
-      settings: this.settings,
-      foreground: {
-        register: (handle) => {
-          this.foreground.push(handle)
-          return () => {
-            const at = this.foreground.indexOf(handle)
-            if (at >= 0) this.foreground.splice(at, 1)
-          }
-        },
-      },
-      supportsVision: this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
-      ...(this.opts.tasks ? { tasks: this.opts.tasks } : {}),
-      ...(this.opts.processes ? { processes: this.opts.processes } : {}),
-      ...(this.opts.sandbox ? { sandbox: this.opts.sandbox } : {}),
-      ...(this.opts.subagents ? { subagents: this.opts.subagents } : {}),
-    }
-    const questions = this.opts.questions
-    if (!questions) return ctx
-    return { ...ctx, questions: { ask: (request, signal) => questions.ask(request, signal, callId) } }
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {
