@@ -1,0 +1,217 @@
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { parseRule } from '../permissions/rules.js'
+import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
+import type { CommandDefinition, ExtensionProblem, ExtensionScope } from './types.js'
+
+/**
+ * User-defined slash commands in Claude Code's format: each `*.md` file of a commands folder is a command
+ * named after the file, its subfolders only group them (`frontend/component.md` is `/component`, shown as
+ * "(project:frontend)"). The optional frontmatter gives `description`, `argument-hint`, `allowed-tools`
+ * and `model`; the body is the prompt. A file that cannot be used is reported with the file and the
+ * field, and left out: it never stops the session.
+ */
+
+export interface LoadedCommands {
+  commands: CommandDefinition[]
+  problems: ExtensionProblem[]
+}
+
+/** A folder of thousands is not read whole at start-up; deeper than this is not a grouping any more. */
+const MAX_FILES = 200
+const MAX_DEPTH = 4
+const MAX_FILE_BYTES = 256 * 1024
+const NAME = /^[A-Za-z][\w-]*$/
+/** Claude Code's names for its model tiers: they mean nothing to another endpoint. */
+const CLAUDE_TIERS = new Set(['sonnet', 'opus', 'haiku', 'inherit'])
+
+/**
+ * Reads every command of `dir` (sorted by path). A missing folder is no commands and no problem.
+ * `label(path)` says how a file is shown in messages.
+ */
+export async function loadCommandDir(opts: {
+  dir: string
+  scope: ExtensionScope
+  label(path: string): string
+}): Promise<LoadedCommands> {
+  const problems: ExtensionProblem[] = []
+  const files = await listMarkdown(opts.dir, problems, opts.label)
+  const commands: CommandDefinition[] = []
+  const byName = new Map<string, CommandDefinition>()
+  for (const path of files) {
+    const file = opts.label(path)
+    const parts = relative(opts.dir, path).split(/[\\/]/)
+    const name = (parts.pop() ?? '').slice(0, -'.md'.length)
+    const command = await readCommand({ path, file, name, namespace: parts, scope: opts.scope }, problems)
+    if (!command) continue
+    const earlier = byName.get(name.toLowerCase())
+    if (earlier) {
+      problems.push({
+        file,
+        message: `/${name} is already defined by ${earlier.file}; this one is left out (rename one of the files)`,
+        skipped: true,
+      })
+      continue
+    }
+    byName.set(name.toLowerCase(), command)
+    commands.push(command)
+  }
+  return { commands, problems }
+}
+
+async function readCommand(
+  at: { path: string; file: string; name: string; namespace: string[]; scope: ExtensionScope },
+  problems: ExtensionProblem[],
+): Promise<CommandDefinition | null> {
+  const { file, name } = at
+  const skip = (message: string, field?: string) => {
+    problems.push({ file, ...(field ? { field } : {}), message, skipped: true })
+    return null
+  }
+  if (!NAME.test(name)) {
+    return skip(
+      `"${name}" cannot be a command name: use letters, digits, "-" and "_", starting with a letter (rename the file)`,
+    )
+  }
+  let text: string
+  try {
+    const info = await stat(at.path)
+    if (info.size > MAX_FILE_BYTES) {
+      return skip(`the file is ${Math.ceil(info.size / 1024)} KB; a command file may be at most 256 KB`)
+    }
+    text = await readFile(at.path, 'utf8')
+  } catch (error) {
+    return skip(`cannot be read: ${(error as Error).message}`)
+  }
+  const parsed = parseFrontmatter(text)
+  if (!parsed.ok) return skip(`frontmatter, line ${parsed.line}: ${parsed.message}`)
+  const { data, raw, invalid } = parsed
+  const body = parsed.body.replace(/^\s*\n/, '').trimEnd()
+  if (body.trim() === '') return skip('the file has no prompt after its frontmatter')
+
+  for (const field of ['description', 'allowed-tools', 'model'] as const) {
+    if (invalid[field]) return skip(`${invalid[field]}`, field)
+  }
+  const description = data.description
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    return skip('expected one line of text', 'description')
+  }
+  const model = data.model
+  if (model !== undefined && model !== null && typeof model !== 'string') {
+    return skip('expected a model id such as "gpt-4.1-mini"', 'model')
+  }
+  const allowed = ruleList(data['allowed-tools'])
+  if ('message' in allowed) return skip(allowed.message, 'allowed-tools')
+  let chosenModel = typeof model === 'string' && model.trim() !== '' ? model.trim() : undefined
+  if (chosenModel && CLAUDE_TIERS.has(chosenModel.toLowerCase())) {
+    problems.push({
+      file,
+      field: 'model',
+      message: `"${chosenModel}" is a Claude Code model tier, not a model of this endpoint: the session's model is used`,
+      skipped: false,
+    })
+    chosenModel = undefined
+  }
+  const hint = argumentHint(raw['argument-hint'], data['argument-hint'])
+  return {
+    name,
+    scope: at.scope,
+    namespace: at.namespace,
+    description: (typeof description === 'string' && description.trim()) || firstLine(body),
+    ...(hint ? { argumentHint: hint } : {}),
+    allowedTools: allowed.rules,
+    ...(chosenModel ? { model: chosenModel } : {}),
+    body,
+    file,
+  }
+}
+
+/**
+ * `allowed-tools` as Claude Code writes it: one string of rules separated by commas (or spaces, as skills
+ * write them), or a YAML list. Each must parse as a permission rule.
+ */
+function ruleList(value: FrontmatterValue | undefined): { rules: string[] } | { message: string } {
+  if (value === undefined || value === null) return { rules: [] }
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? splitRules(value) : null
+  if (items === null) return { message: 'expected rules such as "Read, Bash(git diff *)"' }
+  const rules: string[] = []
+  for (const item of items.map((i) => i.trim()).filter(Boolean)) {
+    try {
+      rules.push(parseRule(item).text)
+    } catch (error) {
+      return { message: (error as Error).message }
+    }
+  }
+  return { rules }
+}
+
+/** Splits at commas and blanks outside parentheses: `Read, Bash(git diff *)` → two rules. */
+function splitRules(text: string): string[] {
+  const out: string[] = []
+  let depth = 0
+  let current = ''
+  for (const ch of text) {
+    if (ch === '(') depth++
+    if (ch === ')') depth = Math.max(0, depth - 1)
+    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+      out.push(current)
+      current = ''
+    } else current += ch
+  }
+  out.push(current)
+  return out
+}
+
+/** `argument-hint: [file] [focus]` means that text (YAML would read a list); quotes are taken off. */
+function argumentHint(raw: string | undefined, value: FrontmatterValue | undefined): string | undefined {
+  if (raw !== undefined) {
+    const text = raw.trim().replace(/^(["'])(.*)\1$/, '$2')
+    return text === '' ? undefined : text
+  }
+  if (typeof value === 'string') return value.trim() || undefined
+  if (Array.isArray(value)) return value.map((v) => `[${v}]`).join(' ') || undefined
+  return undefined
+}
+
+function firstLine(body: string): string {
+  const line = (body.split('\n').find((l) => l.trim() !== '') ?? '').replace(/^#+\s*/, '').trim()
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line
+}
+
+/** The `*.md` files under `dir`, shallowest first, at most MAX_FILES of them, MAX_DEPTH folders deep. */
+async function listMarkdown(
+  dir: string,
+  problems: ExtensionProblem[],
+  label: (path: string) => string,
+): Promise<string[]> {
+  const found: string[] = []
+  const visit = async (folder: string, depth: number): Promise<void> => {
+    let entries: string[]
+    try {
+      entries = (await readdir(folder)).sort()
+    } catch {
+      return
+    }
+    for (const name of entries) {
+      if (found.length >= MAX_FILES) return
+      if (name.startsWith('.')) continue
+      const path = join(folder, name)
+      const info = await stat(path).catch(() => null)
+      if (info?.isDirectory()) {
+        if (depth < MAX_DEPTH) await visit(path, depth + 1)
+      } else if (info?.isFile() && name.endsWith('.md')) found.push(path)
+    }
+  }
+  await visit(dir, 0)
+  // A file at the top wins a name over one in a subfolder.
+  const depth = (path: string) => relative(dir, path).split(/[\\/]/).length
+  found.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))
+  if (found.length >= MAX_FILES) {
+    problems.push({
+      file: label(dir),
+      message: `only the first ${MAX_FILES} command files are read`,
+      skipped: false,
+    })
+  }
+  return found
+}

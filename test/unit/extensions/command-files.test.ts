@@ -1,0 +1,110 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadCommandDir } from '../../../source/extensions/command-files.js'
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agent-tui-commands-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function files(map: Record<string, string>) {
+  for (const [path, text] of Object.entries(map)) {
+    await mkdir(dirname(join(dir, path)), { recursive: true })
+    await writeFile(join(dir, path), text)
+  }
+  return loadCommandDir({ dir, scope: 'project', label: (p) => relative(dir, p) })
+}
+
+describe('loadCommandDir', () => {
+  it("reads Claude Code's format: name from the file, subfolders as groups, frontmatter fields", async () => {
+    const { commands, problems } = await files({
+      'review.md':
+        '---\ndescription: Review the changes\nargument-hint: [path] [focus]\nallowed-tools: Read, Bash(git diff *), Bash(git log:*)\nmodel: small-model\n---\n\nReview $ARGUMENTS\n',
+      'frontend/component.md': '# Make a component\n\nMake $1.\n',
+    })
+    expect(problems).toEqual([])
+    expect(commands).toEqual([
+      {
+        name: 'review',
+        scope: 'project',
+        namespace: [],
+        description: 'Review the changes',
+        argumentHint: '[path] [focus]',
+        allowedTools: ['Read', 'Bash(git diff *)', 'Bash(git log:*)'],
+        model: 'small-model',
+        body: 'Review $ARGUMENTS',
+        file: 'review.md',
+      },
+      {
+        name: 'component',
+        scope: 'project',
+        namespace: ['frontend'],
+        description: 'Make a component',
+        allowedTools: [],
+        body: '# Make a component\n\nMake $1.',
+        file: 'frontend/component.md',
+      },
+    ])
+  })
+
+  it.each([
+    [
+      'a bad allowed-tools rule',
+      '---\nallowed-tools: Bash(git diff\n---\nx',
+      'allowed-tools',
+      'must end with ")"',
+    ],
+    [
+      'a description that is a list',
+      '---\ndescription: [a, b]\n---\nx',
+      'description',
+      'expected one line of text',
+    ],
+    [
+      'unreadable YAML in a field it uses',
+      '---\nmodel: {a: b}\n---\nx',
+      'model',
+      'mappings are not supported',
+    ],
+    ['a frontmatter block that never closes', '---\ndescription: x\n', undefined, 'no closing "---"'],
+    ['no prompt', '---\ndescription: x\n---\n\n', undefined, 'has no prompt'],
+  ])('leaves out a file with %s, naming the file and the field', async (_name, text, field, message) => {
+    const { commands, problems } = await files({ 'bad.md': text, 'good.md': 'fine' })
+    expect(commands.map((c) => c.name)).toEqual(['good'])
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatchObject({ file: 'bad.md', skipped: true })
+    expect(problems[0]?.field).toBe(field)
+    expect(problems[0]?.message).toContain(message)
+  })
+
+  it('reports a file name that cannot be a command, and the second of two files with one name', async () => {
+    const { commands, problems } = await files({
+      'fix.issue.md': 'x',
+      'test.md': 'top',
+      'backend/test.md': 'nested',
+    })
+    expect(commands.map((c) => c.file)).toEqual(['test.md'])
+    expect(problems.map((p) => `${p.file}: ${p.message}`)).toEqual([
+      'fix.issue.md: "fix.issue" cannot be a command name: use letters, digits, "-" and "_", starting with a letter (rename the file)',
+      'backend/test.md: /test is already defined by test.md; this one is left out (rename one of the files)',
+    ])
+  })
+
+  it("loads a command with a Claude model tier but says the session's model is used", async () => {
+    const { commands, problems } = await files({ 'quick.md': '---\nmodel: haiku\n---\nDo it' })
+    expect(commands[0]?.model).toBeUndefined()
+    expect(problems).toEqual([expect.objectContaining({ file: 'quick.md', field: 'model', skipped: false })])
+  })
+
+  it('a missing folder is no commands and no problem', async () => {
+    expect(await loadCommandDir({ dir: join(dir, 'none'), scope: 'user', label: (p) => p })).toEqual({
+      commands: [],
+      problems: [],
+    })
+  })
+})
