@@ -1,5 +1,6 @@
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
 import type { ModeChange } from '../permissions/modes.js'
+import type { CommandInvocation } from '../extensions/types.js'
 import type { HooksView } from '../hooks/types.js'
 import type { ContentPart } from '../provider/messages.js'
 import type { SessionSummary } from '../session/session-store.js'
@@ -69,8 +70,14 @@ export interface ModelList {
 }
 
 export interface SubmitInput {
+  /** What the user typed (and the transcript shows): the message, or `/review src` for a user command. */
   text: string
   images?: ImageAttachment[]
+  /**
+   * A user command: its turn first runs the command's shell commands and file reads under the permission
+   * rules (its `allowed-tools` granted for this turn), then sends the expanded prompt instead of `text`.
+   */
+  command?: CommandInvocation
 }
 
 /**
@@ -184,6 +191,7 @@ export interface RuntimeCommands extends SessionServices {
 export type TurnCommands = Omit<RuntimeCommands, keyof SessionServices>
 
 export type {
+  CommandInvocation,
   CompactionPreview,
   ContentPart,
   ContextReport,

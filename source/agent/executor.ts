@@ -30,6 +30,8 @@ export interface CallOutcome {
   userDenial?: { note?: string }
   /** Withdrawn while waiting for consent because the user denied another call of the same message. */
   skipped?: boolean
+  /** The envelope's hint: what to do instead (e.g. the rule that would allow a denied call). */
+  errorHint?: string
 }
 
 /** Snapshots around calls that change the workspace (see source/checkpoints/). */
@@ -401,6 +403,7 @@ export function failedOutcome(
     retryable: env.retryable,
     errorMessage: error.message,
     errorCategory: error.category,
+    ...(error.hint ? { errorHint: error.hint } : {}),
   }
 }
 

@@ -31,6 +31,11 @@ export interface UserInput {
   text: string
   /** `@path` mentions and what became of them (the content carries what was attached). */
   attachments?: AttachmentNote[]
+  /**
+   * Runs first, inside the turn (a user command's shell commands and file reads): the content to send
+   * instead, or why the turn ends before any request.
+   */
+  prepare?(signal: AbortSignal): Promise<{ content: string } | { error: string }>
 }
 
 export interface TurnDeps {
@@ -92,8 +97,16 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     return end(result)
   }
 
+  // A user command's shell commands and file reads run first: the prompt is what they make of it.
+  const prepared = input.prepare ? await input.prepare(signal) : { content: input.content }
+  if ('error' in prepared) {
+    if (!signal.aborted) {
+      dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'error', text: prepared.error })
+    }
+    return end({ kind: signal.aborted ? 'interrupted' : 'error', text: '', error: prepared.error })
+  }
   // The prompt goes to the model only once UserPromptSubmit hooks let it (their card says why not).
-  const first = await submitPrompt(deps, input, turnId, signal)
+  const first = await submitPrompt(deps, { ...input, content: prepared.content }, turnId, signal)
   if (first !== 'sent') return end({ kind: first.kind, text: '', ...(first.why ? { error: first.why } : {}) })
   if (!store.getState().session.title && input.text.trim()) {
     dispatch({ type: 'session/titled', title: titleFrom(input.text) })

@@ -70,10 +70,19 @@ export class MessageIntake {
     })
   }
 
-  /** Removes up to `count` (default: all) messages from the front that are ready, in order, and returns them. */
-  take(count = Number.POSITIVE_INFINITY): UserInput[] {
+  /**
+   * Removes up to `count` (default: all) messages from the front that are ready, in order, and returns them;
+   * `stop` ends the run at a message that waits for a turn of its own (a user command).
+   */
+  take(count = Number.POSITIVE_INFINITY, stop?: (input: UserInput) => boolean): UserInput[] {
     const taken: Queued[] = []
-    while (taken.length < count && this.queued[0]?.input) taken.push(this.queued.shift() as Queued)
+    for (
+      let next = this.queued[0];
+      taken.length < count && next?.input && !stop?.(next.input);
+      next = this.queued[0]
+    ) {
+      taken.push(this.queued.shift() as Queued)
+    }
     this.removed(taken)
     return taken.map((q) => q.input as UserInput)
   }

@@ -23,7 +23,16 @@ import { type ContextSettings, ContextManager } from './context/manager.js'
 import { type Announcement, Announcements } from './announcements.js'
 import { isPinnable } from './context/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
-import type { AgentListing, ModelList, PermissionRulesView, TurnCommands, SubmitInput } from './commands.js'
+import { type CommandTurns, createCommandTurns } from './command-turn.js'
+import type {
+  AgentListing,
+  ModelList,
+  CommandInvocation,
+  PermissionRulesView,
+  TurnCommands,
+  SubmitInput,
+} from './commands.js'
+import type { ExecutorDeps } from './executor.js'
 import { fileMentions } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
@@ -56,6 +65,8 @@ export interface RuntimeOptions {
     cancelAll(note: string): void
     /** The rules the gate applies, for `/permissions`. */
     describeRules(): PermissionRulesView
+    /** Allows what `rules` cover until the returned function is called (a user command's `allowed-tools`). */
+    grant?(rules: readonly string[], source: string): () => void
   }
   workspace: string
   sessionId: string
@@ -125,6 +136,9 @@ export class Runtime implements TurnCommands {
   private current: Promise<TurnResult> | null = null
   /** The context of every tool call: the current directory, foreground commands, the session's services. */
   private readonly host: ToolHost
+  /** The model of the turn running now, when a user command chose one. */
+  private turnModel: string | null = null
+  private readonly commandTurns: CommandTurns
   private counter = 0
   private readonly settings: RuntimeSettingsApi
   /**
@@ -169,6 +183,17 @@ export class Runtime implements TurnCommands {
       }),
     })
     const store = opts.store
+    this.commandTurns = createCommandTurns({
+      executor: () => this.executorDeps(),
+      toolContext: (signal, onProgress, callId) => this.host.context(signal, onProgress, callId),
+      gate: opts.gate,
+      dispatch: store.dispatch,
+      notice: (text) => this.notice('info', text),
+      newId: (prefix) => this.newId(prefix),
+      setModel: (model) => {
+        this.turnModel = model
+      },
+    })
     this.context = this.contextFor()
     const newId = (prefix: string) => this.newId(prefix)
     this.sessionHooks = opts.hooks ? createSessionHooks({ ...opts, service: opts.hooks, newId }) : null
@@ -195,7 +220,7 @@ export class Runtime implements TurnCommands {
       settings: this.settings,
       mode: () => store.getState().mode,
       ...(opts.canSwitchMode === false ? {} : { switchMode: (mode: Mode) => this.setMode(mode) }),
-      supportsVision: () => opts.capabilities(store.getState().session.model).supportsVision,
+      supportsVision: () => opts.capabilities(this.model()).supportsVision,
     })
     this.announcements = new Announcements(store, (text) => this.notice('info', text))
     this.announcements.watchTasks()
@@ -245,7 +270,7 @@ export class Runtime implements TurnCommands {
 
   /** Runs one turn to completion (headless), or queues when a turn is running. */
   async runTurn(input: SubmitInput): Promise<TurnResult> {
-    return this.runUserTurn(this.userInput(input))
+    return this.runUserTurn(this.turnInput(input))
   }
 
   /** The message as the model gets it: no image parts for a model without vision (see user-input.ts). */
@@ -278,13 +303,14 @@ export class Runtime implements TurnCommands {
     return this.opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] }
   }
 
-  private async runUserTurn(input: UserInput): Promise<TurnResult> {
+  private async runUserTurn(input: TurnInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     this.sessionHooks?.disarmIdle()
     const controller = new AbortController()
     this.controller = controller
     // SessionStart's context goes into the history before the first request.
     const started = this.started
+    const endCommand = input.command ? this.commandTurns.begin(input.command) : undefined
     const turn = started
       .then(() => this.intake.prepare(input, controller.signal))
       .then((user) => {
@@ -296,6 +322,7 @@ export class Runtime implements TurnCommands {
     try {
       return await turn
     } finally {
+      endCommand?.()
       this.current = null
       this.controller = null
       // A queued message still reading its `@server:uri` resources is sent once it has them. After an
@@ -316,7 +343,7 @@ export class Runtime implements TurnCommands {
   submit(input: SubmitInput): void {
     // Queued behind the running turn, or behind messages held after an interrupt (they go first).
     if (this.current || this.intake.length > 0) {
-      this.intake.enqueue(this.userInput(input), input)
+      this.intake.enqueue(this.turnInput(input), input)
       if (!this.current) this.intake.whenSettled(() => this.sendQueued(false))
       return
     }
@@ -585,44 +612,59 @@ export class Runtime implements TurnCommands {
     }
   }
 
+  private turnInput(input: SubmitInput): TurnInput {
+    const user = this.userInput(input)
+    const command = input.command
+    return command ? { ...user, command, prepare: this.commandTurns.prepare(command) } : user
+  }
+
+  private model(): string {
+    return this.turnModel ?? this.opts.store.getState().session.model
+  }
+
+  private executorDeps(): ExecutorDeps {
+    const store = this.opts.store
+    return {
+      tools: this.tools.lookup,
+      gate: this.opts.gate,
+      dispatch: store.dispatch,
+      makeContext: (signal, onProgress, callId) => {
+        // The first tool call of a session brings the shadow index up to date in the background.
+        this.opts.checkpoints?.warm()
+        return this.host.context(signal, onProgress, callId)
+      },
+      now: this.now,
+      ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
+      ...(this.opts.checkpoints
+        ? {
+            checkpoint: checkpointHook(
+              this.opts.checkpoints,
+              this.opts.checkpointTurn ?? (() => store.getState().run.turnId),
+            ),
+          }
+        : {}),
+    }
+  }
+
   private turnDeps(): TurnDeps {
     const store = this.opts.store
     const tools = this.tools
     return {
       store,
       provider: this.opts.provider,
-      model: () => store.getState().session.model,
+      model: () => this.model(),
       systemPrompt: this.systemPrompt,
       get toolDefinitions() {
         return tools.definitions()
       },
       prepareStep: (signal) => tools.prepare(signal),
       context: this.context,
-      executor: {
-        tools: tools.lookup,
-        gate: this.opts.gate,
-        dispatch: store.dispatch,
-        makeContext: (signal, onProgress, callId) => {
-          // The first tool call of a session brings the shadow index up to date in the background.
-          this.opts.checkpoints?.warm()
-          return this.host.context(signal, onProgress, callId)
-        },
-        now: this.now,
-        ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
-        ...(this.opts.checkpoints
-          ? {
-              checkpoint: checkpointHook(
-                this.opts.checkpoints,
-                this.opts.checkpointTurn ?? (() => store.getState().run.turnId),
-              ),
-            }
-          : {}),
-      },
+      executor: this.executorDeps(),
       get planModeToolNames() {
         return tools.planModeToolNames()
       },
-      supportsAllowedTools: () => this.opts.capabilities(store.getState().session.model).supportsAllowedTools,
-      supportsVision: () => this.opts.capabilities(store.getState().session.model).supportsVision,
+      supportsAllowedTools: () => this.opts.capabilities(this.model()).supportsAllowedTools,
+      supportsVision: () => this.opts.capabilities(this.model()).supportsVision,
       maxSteps: this.opts.maxSteps,
       breaker: this.opts.breaker,
       interactive: this.opts.interactive,
@@ -632,7 +674,8 @@ export class Runtime implements TurnCommands {
           store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
         }
         this.announcements.deliver()
-        return this.intake.take()
+        // A queued user command runs as a turn of its own (its calls run first, its grants hold for it).
+        return this.intake.take(Number.POSITIVE_INFINITY, (queued: TurnInput) => queued.command !== undefined)
       },
       queuedCount: () => this.intake.length,
       ...(this.sessionHooks && this.opts.hookScope !== 'tools' ? { hooks: this.sessionHooks.turn } : {}),
@@ -650,3 +693,6 @@ export class Runtime implements TurnCommands {
     return `${prefix}-${this.now().toString(36)}-${this.counter}`
   }
 }
+
+/** A turn's input; a user command's carries the command (its grants and model hold for its turn). */
+type TurnInput = UserInput & { command?: CommandInvocation }

@@ -146,7 +146,7 @@ async function discoverMcpJson(workspace: string): Promise<Contribution[]> {
   }
 }
 
-/** `.agent-tui/<dir>/*.md` (and one level of subfolders for commands: `/frontend:build`). */
+/** `.agent-tui/<dir>/*.md` (and one level of subfolders for commands: `frontend/build.md` is `/build`). */
 async function discoverMarkdown(
   workspace: string,
   dir: string,
@@ -165,11 +165,8 @@ async function discoverMarkdown(
       for (const inner of await list(join(workspace, base, entry.name))) {
         if (out.length >= MAX_PER_KIND) break
         if (!inner.isFile() || !inner.name.endsWith('.md')) continue
-        out.push({
-          kind,
-          label: `/${entry.name}:${inner.name.slice(0, -3)}`,
-          file: join(base, entry.name, inner.name),
-        })
+        // Claude Code's convention: a subfolder groups commands, the name is the file's.
+        out.push({ kind, label: `/${inner.name.slice(0, -3)}`, file: join(base, entry.name, inner.name) })
       }
     }
   }

@@ -43,6 +43,7 @@ import { createListMcpResourcesTool } from '../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './session-mcp.js'
 import { createFileStateTracker } from '../tools/file-state.js'
+import { createSkillTool } from '../tools/skill.js'
 import { createOutputSpiller } from '../tools/spill.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import { createLazyBashSandbox } from '../sandbox/lazy.js'
@@ -53,6 +54,7 @@ import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
 import { SessionError } from './session-error.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
+import { loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
 
 /** Project trust and the configuration it yields either way (the session switches live on an answer). */
@@ -216,6 +218,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       ? undefined
       : createSandbox(store, [workspace, ...additionalDirs], outputs, config)
 
+  const setup = opts.projectTrust
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
   const [realWorkspace, realOutputs] = await Promise.all([realPathOf(workspace), realPathOf(outputs)])
@@ -232,6 +235,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     home,
   })
   const spill = createOutputSpiller(outputs)
+  const skills = await loadSessionSkills({ paths, workspace, home, ...(setup ? { trust: setup.trust } : {}) })
+  warnings.push(...skills.problems)
+  // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
+  // and go with the folder's trust).
+  const trustedReadDirs = [realOutputs, ...skills.dirs()]
   const baseGate = createPermissionGate({
     store,
     rules: config.rules,
@@ -239,7 +247,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace: realWorkspace,
     home,
     additionalDirs,
-    trustedReadDirs: [realOutputs],
+    trustedReadDirs,
     interactive: opts.interactive,
     savedTo: localSettingsLabel,
   })
@@ -315,6 +323,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
     },
   })
+  if (skills.offered.length > 0 || skills.more) {
+    coreTools.push(createSkillTool({ catalog: skills.catalog, offered: skills.offered, more: skills.more }))
+  }
   let mcpNotices = 0
   const mcp = createSessionMcp(opts, {
     processes,
@@ -362,7 +373,6 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       }),
   })
   const breakerSettings = config.settings.circuitBreaker
-  const setup = opts.projectTrust
   let counter = 0
   const trust =
     setup && opts.interactive
@@ -477,6 +487,22 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     exportDir: join(paths.stateDir, 'exports'),
   })
   if (restored) closeDanglingCalls(store)
+  let skillNotices = 0
+  const skillNotice = (level: 'info' | 'warn', text: string) =>
+    store.dispatch({ type: 'notice/added', id: `skills-${createdAt}-${++skillNotices}`, level, text })
+  const stopFollowingSkills = skills.followTrust((change) => {
+    trustedReadDirs.splice(1, Number.POSITIVE_INFINITY, ...skills.dirs())
+    for (const problem of change.problems) skillNotice('warn', problem)
+    if (!change.announcement) return
+    const what = [
+      change.added.length ? `skills available now: ${change.added.join(', ')}` : '',
+      change.gone.length ? `skills gone: ${change.gone.join(', ')}` : '',
+    ]
+    runtime.announce(
+      { content: change.announcement },
+      `${what.filter(Boolean).join('; ')} (the agent is told at its next step)`,
+    )
+  })
   void runtime.startSession(restored ? 'resume' : 'startup')
 
   return {
@@ -505,6 +531,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     async close() {
       agents.registry.dispose()
+      stopFollowingSkills()
       await runtime.shutdown()
       await Promise.all([tasks.dispose(), mcp.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.

@@ -36,12 +36,19 @@ export type RuntimeGate = PermissionGate & {
   describeRules(): PermissionRulesView
   /** Replaces the configured rules (the folder was trusted or distrusted during the session). */
   setRules(rules: SourcedRules): void
+  /**
+   * Adds allow rules until the returned function is called: a user command's `allowed-tools`, for its
+   * turn. Like every allow rule they never beat a deny or ask rule, a protected path or plan mode.
+   */
+  grant(rules: readonly string[], source: string): () => void
 }
 
 /** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
+  const grants = new Set<readonly Rule[]>()
+  const granted = () => [...grants].flat()
   const check = (
     { tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean },
     extra: readonly Rule[] = [],
@@ -56,6 +63,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
         allow: [
           ...rules.allow,
           ...broker.sessionRules(),
+          ...granted(),
           ...(hookAllow ? hookAllowRules(tool) : []),
           ...extra,
         ],
@@ -110,13 +118,27 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     },
     cancelAll: (note) => broker.denyAll(note),
     describeRules: () => ({
-      allow: [...rules.allow, ...broker.sessionRules()].map(view),
+      allow: [...rules.allow, ...broker.sessionRules(), ...granted()].map(view),
       ask: rules.ask.map(view),
       deny: rules.deny.map(view),
       savedTo: opts.savedTo,
     }),
     setRules: (next) => {
       rules = next
+    },
+    grant(texts, source) {
+      // Checked when the command file was read; one that no longer parses grants nothing.
+      const added = texts.flatMap((text) => {
+        try {
+          return [parseRule(text, source)]
+        } catch {
+          return []
+        }
+      })
+      grants.add(added)
+      return () => {
+        grants.delete(added)
+      }
     },
   }
 }

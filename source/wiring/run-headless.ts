@@ -1,3 +1,5 @@
+import { homedir } from 'node:os'
+import type { SubmitInput } from '../agent/commands.js'
 import { retryNoticeText } from '../agent/retry-notice.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { tildePath } from '../config/project-trust.js'
@@ -6,6 +8,9 @@ import { exitCodeFor, streamEvents, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
 import type { State } from '../store/state.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
+import { BUILTIN_COMMANDS } from '../ui/commands/builtin-commands.js'
+import { createCommandTable, parseSlash, promptOfLine } from '../ui/commands/command-table.js'
+import { installUserCommands } from './user-commands.js'
 import { createSession, type SessionOptions } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
 
@@ -81,7 +86,9 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       const code = await runRewind(session, opts.args, out, err)
       if (code !== 0 || !opts.prompt.trim()) return code
     }
-    const result = await session.runtime.runTurn({ text: opts.prompt })
+    const input = await promptInput(opts, session.store.getState(), err)
+    if (!input) return 2
+    const result = await session.runtime.runTurn(input)
     const state = session.store.getState()
     const built = trace.build({
       result,
@@ -107,6 +114,34 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       err.write(`agent-tui: debug log written to ${opts.debug.path}\n`)
     }
   }
+}
+
+/**
+ * The turn's input: the prompt, or what a prompt command makes of it (`-p "/review src"` runs the
+ * user's or the project's command; `/init` its prompt). Null (after saying why on stderr) for an unknown
+ * command or one that needs the full-screen session.
+ */
+async function promptInput(
+  opts: HeadlessOptions,
+  state: State,
+  err: NodeJS.WriteStream,
+): Promise<SubmitInput | null> {
+  if (!parseSlash(opts.prompt)) return { text: opts.prompt }
+  const table = createCommandTable(BUILTIN_COMMANDS)
+  const home = process.env.HOME || homedir()
+  await installUserCommands({
+    table,
+    paths: opts.paths,
+    workspace: opts.workspace,
+    home,
+    ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
+    report: (text) => err.write(`agent-tui: warning: ${text}\n`),
+  })
+  const resolved = await promptOfLine(table, opts.prompt, state)
+  if (resolved === null) return { text: opts.prompt }
+  if (resolved.ok) return resolved.input
+  err.write(`agent-tui: ${resolved.message}\n`)
+  return null
 }
 
 /**

@@ -10,7 +10,15 @@ import type { ProcessTuning } from '../engine/tuning.js'
 import { pricesForModel } from '../provider/prices.js'
 import { summarizeSessions } from '../session/session-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
-import { createSession, type ProjectTrustSetup } from './create-session.js'
+import { BUILTIN_COMMANDS } from '../ui/commands/builtin-commands.js'
+import {
+  type CommandTable,
+  createCommandTable,
+  parseSlash,
+  promptOfLine,
+} from '../ui/commands/command-table.js'
+import { createSession, type ProjectTrustSetup, type Session } from './create-session.js'
+import { installUserCommands } from './user-commands.js'
 import type { DebugLog } from './debug-log.js'
 import { resumeHint } from './exit-message.js'
 
@@ -162,9 +170,24 @@ async function runSession(
     () => opts.tuning?.startupLoaded(),
     () => undefined,
   )
+  // The user's and the project's commands: read once the first keys are answered, shown when loaded.
+  const commandTable = createCommandTable(BUILTIN_COMMANDS)
+  let commandNotices = 0
+  const userCommands = settled.then(() =>
+    installUserCommands({
+      table: commandTable,
+      paths: opts.paths,
+      workspace: opts.workspace,
+      home: process.env.HOME || homedir(),
+      ...(trust ? { trust: trust.trust } : {}),
+      report: (text, level) =>
+        session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
+    }),
+  )
+  userCommands.catch(() => undefined)
   const stopTuning = opts.tuning?.followSession(session.store) ?? (() => {})
   try {
-    if (config.prompt && first) session.runtime.submit({ text: config.prompt })
+    if (config.prompt && first) sendFirstPrompt(config.prompt, session, commandTable, userCommands)
     const branch = session.branch
     // Approximate list prices for well-known hosted models; undefined (tokens only) for the rest.
     const prices = pricesForModel(model)
@@ -178,6 +201,7 @@ async function runSession(
     const exit = await ui.runTui({
       store: session.store,
       commands: session.commands,
+      commandTable,
       contextLimit: session.profile().contextLimit,
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
@@ -192,7 +216,35 @@ async function runSession(
     return hint ? { ...exit, hint } : exit
   } finally {
     stopTuning()
+    ;(await userCommands.catch(() => null))?.stop()
     await session.close()
     uninstall()
   }
+}
+
+/** A prompt given on the command line; `agent-tui "/review src"` runs the command once commands are loaded. */
+function sendFirstPrompt(
+  prompt: string,
+  session: Session,
+  table: CommandTable,
+  loaded: Promise<unknown>,
+): void {
+  if (!parseSlash(prompt)) {
+    session.runtime.submit({ text: prompt })
+    return
+  }
+  void loaded
+    .catch(() => undefined)
+    .then(() => promptOfLine(table, prompt, session.store.getState()))
+    .then((resolved) => {
+      if (resolved === null) session.commands.submit({ text: prompt })
+      else if (resolved.ok) session.commands.submit(resolved.input)
+      else
+        session.store.dispatch({
+          type: 'notice/added',
+          id: 'first-prompt',
+          level: 'warn',
+          text: resolved.message,
+        })
+    })
 }

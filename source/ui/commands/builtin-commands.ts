@@ -177,7 +177,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'init',
     description: 'Have the agent write (or improve) AGENTS.md',
-    run: (ctx) => ctx.commands.submit({ text: INIT_PROMPT }),
+    prompt: () => ({ text: INIT_PROMPT }),
   },
   {
     name: 'memory',

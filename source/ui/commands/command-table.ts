@@ -3,6 +3,7 @@
  * the same entries. Built-in commands come first; loaders add theirs at runtime (user and project commands,
  * an MCP server's prompts) and remove them again. The table is created per app, never module state.
  */
+import type { SubmitInput } from '../../agent/commands.js'
 import type { State } from '../../store/state.js'
 import type { CommandContext } from './command-context.js'
 
@@ -36,10 +37,16 @@ export interface SlashCommand {
    */
   completeArguments?(partial: string, state: State): readonly ArgumentCompletion[]
   /**
-   * Runs the command against the runtime commands and UI actions in `ctx`. `args` is the trimmed text
-   * after the name. May throw: the table turns a failure into an error message above the prompt.
+   * For a command whose whole work is a message to the agent (`/init`, a user command): that message. The
+   * TUI sends it; headless runs it as its prompt (`-p "/review src"`). May throw, like `run`.
    */
-  run(ctx: CommandContext, args: string): void | Promise<void>
+  prompt?(args: string): SubmitInput | Promise<SubmitInput>
+  /**
+   * Runs the command against the runtime commands and UI actions in `ctx`. `args` is the trimmed text
+   * after the name. May throw: the table turns a failure into an error message above the prompt. A
+   * command with only a `prompt` needs none: its message is sent.
+   */
+  run?(ctx: CommandContext, args: string): void | Promise<void>
 }
 
 export interface AddedCommands {
@@ -147,7 +154,8 @@ export async function runCommandLine(table: CommandTable, line: string, ctx: Com
     return
   }
   try {
-    await command.run(ctx, parsed.args)
+    if (command.run) await command.run(ctx, parsed.args)
+    else if (command.prompt) ctx.commands.submit(await command.prompt(parsed.args))
   } catch (error) {
     ctx.flash(`/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
   }
@@ -166,4 +174,45 @@ export function argumentCompletions(
   const command = m ? table.find(m[1] ?? '') : undefined
   if (!command?.completeArguments) return null
   return { command, candidates: command.completeArguments(m?.[2] ?? '', state) }
+}
+
+/**
+ * A slash line where no one can open the UI's overlays (headless `-p "/review src"`, a prompt given on the
+ * command line): the message its command sends; an error for an unknown command or one that needs the
+ * full-screen session; null when the line is no slash command at all (`/usr/bin/env …` is text).
+ */
+export async function promptOfLine(
+  table: CommandTable,
+  line: string,
+  state: State,
+): Promise<{ ok: true; input: SubmitInput } | { ok: false; message: string } | null> {
+  const parsed = parseSlash(line)
+  if (!parsed) return null
+  const command = table.find(parsed.name)
+  if (!command) {
+    const prompts = table
+      .list()
+      .filter((c) => c.prompt)
+      .map((c) => `/${c.name}`)
+    return {
+      ok: false,
+      message: `unknown command /${parsed.name}; commands that run here: ${prompts.join(', ')}`,
+    }
+  }
+  const unavailable = command.unavailable?.(state)
+  if (unavailable) return { ok: false, message: `/${command.name} is not available: ${unavailable}` }
+  if (!command.prompt) {
+    return {
+      ok: false,
+      message: `/${command.name} works in the full-screen session only; here give a prompt or a prompt command`,
+    }
+  }
+  try {
+    return { ok: true, input: await command.prompt(parsed.args) }
+  } catch (error) {
+    return {
+      ok: false,
+      message: `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    }
+  }
 }

@@ -222,7 +222,7 @@ describe('contributions: what trusting the folder would enable', () => {
       'mcp-server: db (npx db-mcp) @ .mcp.json',
       'agent: reviewer @ .agent-tui/agents/reviewer.md',
       'command: /deploy @ .agent-tui/commands/deploy.md',
-      'command: /frontend:build @ .agent-tui/commands/frontend/build.md',
+      'command: /build @ .agent-tui/commands/frontend/build.md',
       'skill: pdf @ .agent-tui/skills/pdf/SKILL.md',
     ])
   })

@@ -1,0 +1,129 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { defineTool, type Tool, ToolError, type ToolSuccess } from './types.js'
+
+/** One skill as the tool sees it (loaded from a folder with a SKILL.md by the session). */
+export interface SkillEntry {
+  name: string
+  description: string
+  /** The skill's folder (absolute): its files may be read without asking. */
+  dir: string
+  /** Its SKILL.md (absolute). */
+  path: string
+}
+
+/** The skills the model may load now: the session adds a project's once its folder is trusted. */
+export interface SkillCatalog {
+  find(name: string): SkillEntry | undefined
+  list(): readonly SkillEntry[]
+}
+
+/** A SKILL.md body beyond this is cut (the rest stays readable with Read). */
+const MAX_BODY_CHARS = 100_000
+const MAX_LISTED_FILES = 40
+
+const schema = z.strictObject({
+  skill: z.string().min(1).describe('The name of the skill to load, as listed in this description'),
+})
+
+export type SkillArgs = z.infer<typeof schema>
+
+/**
+ * The Skill tool. Its description lists the skills `offered` at session start, once: the definitions
+ * sent to the model stay byte-stable, so a skill that becomes available later is announced in the
+ * conversation instead (`more` says that can happen), and loaded the same way.
+ */
+export function createSkillTool(opts: {
+  catalog: SkillCatalog
+  offered: readonly SkillEntry[]
+  more: boolean
+}): Tool<SkillArgs> {
+  const { catalog } = opts
+  return defineTool<SkillArgs>({
+    name: 'Skill',
+    description: describeSkills(opts.offered, opts.more),
+    schema,
+    risk: 'read',
+    isReadOnly: () => true,
+    permissionTarget: (args) => {
+      const skill = catalog.find(args.skill)
+      return skill ? { kind: 'path', path: skill.path, access: 'read' } : { kind: 'none' }
+    },
+    preview: async () => ({ kind: 'none' }),
+    summarize: (args) => `Skill ${args.skill}`,
+    async execute(args): Promise<ToolSuccess> {
+      const skill = catalog.find(args.skill)
+      if (!skill) {
+        const names = catalog.list().map((s) => s.name)
+        throw new ToolError('not_found', `There is no skill "${args.skill}".`, {
+          hint: names.length ? `Skills: ${names.join(', ')}` : 'No skills are available in this session.',
+        })
+      }
+      let text: string
+      try {
+        text = await readFile(skill.path, 'utf8')
+      } catch (error) {
+        throw new ToolError('execution', `Cannot read ${skill.path}: ${(error as Error).message}`)
+      }
+      const body = withoutFrontmatter(text).trim()
+      const cut = body.length > MAX_BODY_CHARS
+      const files = await listFiles(skill.dir)
+      const head = [
+        `Skill "${skill.name}" loaded. Follow its instructions below.`,
+        `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
+        ...(files.length ? [`Files: ${files.join(', ')}`] : []),
+      ]
+      const tail = cut
+        ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
+        : []
+      return {
+        forModel: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail].join('\n'),
+        display: { kind: 'file', path: skill.path, lines: body.split('\n').length },
+      }
+    },
+  })
+}
+
+/** The tool's description: what a skill is, how to use one, and the skills of this session. */
+export function describeSkills(offered: readonly SkillEntry[], more: boolean): string {
+  const intro = [
+    'Loads a skill: instructions (often with scripts, templates or reference files) for a kind of task.',
+    "When the user's request matches a skill's description, load that skill before you start and follow it.",
+    'Pass the skill\'s name (e.g. skill: "pdf"); the result holds its instructions and its folder, whose files you may Read.',
+    'Do not load a skill that is already loaded in this conversation.',
+  ]
+  const list = offered.map((s) => `<skill name="${s.name}">${escapeXml(s.description)}</skill>`)
+  const later = more ? ['Skills announced later in this conversation are loaded the same way.'] : []
+  if (list.length === 0) return [...intro, '', 'No skills are available yet.', ...later].join('\n')
+  return [...intro, '', '<available_skills>', ...list, '</available_skills>', ...later].join('\n')
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function withoutFrontmatter(text: string): string {
+  const m = /^\uFEFF?---\r?\n[\s\S]*?\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text)
+  return m ? text.slice(m[0].length) : text
+}
+
+/** The folder's files (one level of subfolders), SKILL.md aside, for the model to know what it may Read. */
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = []
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (out.length >= MAX_LISTED_FILES) break
+    if (entry.name.startsWith('.') || entry.name === 'SKILL.md') continue
+    if (!entry.isDirectory()) {
+      out.push(entry.name)
+      continue
+    }
+    const inner = await readdir(join(dir, entry.name)).catch(() => [])
+    for (const name of inner.sort()) {
+      if (out.length >= MAX_LISTED_FILES) break
+      if (!name.startsWith('.')) out.push(`${entry.name}/${name}`)
+    }
+  }
+  return out
+}
