@@ -1,5 +1,5 @@
 import type { SourcedRules } from '../config/load.js'
-import { type Contribution, groupContributions } from '../config/project-contributions.js'
+import { appliesLive, type Contribution, groupContributions } from '../config/project-contributions.js'
 import { type ProjectTrust, tildePath } from '../config/project-trust.js'
 import { answerNotice, untrustedNotice } from '../config/trust-messages.js'
 import type { Store } from '../store/create-store.js'
@@ -107,8 +107,9 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
       }
       // Only a change of answer changes anything; the same answer again just remembers it.
       const contributions = status.trusted === wasTrusted ? [] : await trust.contributions()
-      // Allow rules and hooks apply at once, MCP servers start (or stop) at once; the mode when it followed.
-      const nextStart = contributions.filter(
+      // Allow rules and hooks apply at once (their own lines), MCP servers start (or stop) at once, commands
+      // and skills load at once, the mode when it followed; the rest waits for the next start.
+      const later = contributions.filter(
         (c) =>
           c.kind !== 'allow-rule' &&
           c.kind !== 'hook' &&
@@ -116,6 +117,8 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
           !(c.key === 'mode' && mode !== undefined),
       )
       const hooksChanged = contributions.filter((c) => c.kind === 'hook').map((c) => c.label)
+      const live = later.filter((c) => appliesLive(c.kind))
+      const nextStart = later.filter((c) => !appliesLive(c.kind))
       notice(
         'info',
         answerNotice({
@@ -126,6 +129,7 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
           rulesChanged: status.trusted ? gained : lost,
           hooksChanged,
           ...(mode ? { mode } : {}),
+          live,
           nextStart,
         }),
       )

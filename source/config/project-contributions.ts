@@ -35,6 +35,8 @@ export interface ContributionKindSpec {
   /** One item in a sentence: "allow rule Bash"; several: "allow rules Bash, Edit". */
   noun: string
   plural: string
+  /** Loaded (or dropped) the moment the user answers the trust prompt, through `ProjectTrust.subscribe`. */
+  live?: true
   /**
    * Finds this kind in the workspace's own files. Kinds that live in settings files come from the
    * settings filter instead (they have no `discover`). Must be cheap and never throw.
@@ -69,8 +71,9 @@ export const CONTRIBUTION_KINDS: readonly ContributionKindSpec[] = [
     noun: 'command',
     plural: 'commands',
     discover: (ws) => discoverMarkdown(ws, 'commands', 'command', true),
+    live: true,
   },
-  { kind: 'skill', title: 'Skills', noun: 'skill', plural: 'skills', discover: discoverSkills },
+  { kind: 'skill', title: 'Skills', noun: 'skill', plural: 'skills', discover: discoverSkills, live: true },
 ]
 
 /** Everything the folder brings: the settings items the filter held back, then each kind's files. */
@@ -90,6 +93,11 @@ export async function discoverContributions(
   const order = (c: Contribution) => CONTRIBUTION_KINDS.findIndex((spec) => spec.kind === c.kind)
   // Stable: within a kind, the files' own order.
   return [...settingsItems, ...found.flat()].sort((a, b) => order(a) - order(b))
+}
+
+/** Whether a kind takes effect (or stops) as soon as the user answers, rather than from the next start. */
+export function appliesLive(kind: ContributionKind): boolean {
+  return CONTRIBUTION_KINDS.some((spec) => spec.kind === kind && spec.live)
 }
 
 /** "allow rule Bash (.agent-tui/settings.json)": one contribution in a sentence or a list. */

@@ -51,6 +51,8 @@ export interface AnswerNoticeInput {
   hooksChanged?: readonly string[]
   /** The mode the answer switched to, if it did. */
   mode?: string
+  /** What is loaded (or dropped) at once: commands, skills. */
+  live?: readonly Contribution[]
   /** Everything else, which takes effect when agent-tui next starts here. */
   nextStart: readonly Contribution[]
 }
@@ -73,6 +75,7 @@ export function answerNotice(input: AnswerNoticeInput): string {
       parts.push(`Allow rules now in force: ${input.rulesChanged.join(', ')}.`)
     if (input.hooksChanged?.length) parts.push(`Hooks now in force: ${input.hooksChanged.join(', ')}.`)
     if (input.mode) parts.push(`Mode: ${input.mode.toUpperCase()}.`)
+    if (input.live?.length) parts.push(`Now available: ${summarizeContributions(input.live)}.`)
     if (input.nextStart.length > 0)
       parts.push(`From the next start: ${summarizeContributions(input.nextStart)}.`)
     if (parts.length === 1) parts.push('Nothing changes for this session.')
@@ -81,6 +84,7 @@ export function answerNotice(input: AnswerNoticeInput): string {
     if (input.rulesChanged.length > 0) parts.push(`Allow rules withdrawn: ${input.rulesChanged.join(', ')}.`)
     if (input.hooksChanged?.length) parts.push(`Hooks withdrawn: ${input.hooksChanged.join(', ')}.`)
     if (input.mode) parts.push(`Mode: ${input.mode.toUpperCase()}.`)
+    if (input.live?.length) parts.push(`No longer available: ${summarizeContributions(input.live)}.`)
     if (input.nextStart.length > 0) parts.push('The rest of what it brings is ignored from the next start.')
     if (parts.length === 1) parts.push('Nothing changes for this session.')
   }

@@ -18,7 +18,6 @@ import {
   promptOfLine,
 } from '../ui/commands/command-table.js'
 import { createSession, type ProjectTrustSetup, type Session } from './create-session.js'
-import { installUserCommands } from './user-commands.js'
 import type { DebugLog } from './debug-log.js'
 import { resumeHint } from './exit-message.js'
 
@@ -173,8 +172,8 @@ async function runSession(
   // The user's and the project's commands: read once the first keys are answered, shown when loaded.
   const commandTable = createCommandTable(BUILTIN_COMMANDS)
   let commandNotices = 0
-  const userCommands = settled.then(() =>
-    installUserCommands({
+  const userCommands = settled.then(async () =>
+    (await import('./user-commands.js')).installUserCommands({
       table: commandTable,
       paths: opts.paths,
       workspace: opts.workspace,

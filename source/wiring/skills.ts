@@ -1,10 +1,10 @@
 import { join, relative } from 'node:path'
 import type { AppPaths } from '../config/paths.js'
 import { type ProjectTrust, tildePath } from '../config/project-trust.js'
+import { describeProblem } from '../extensions/problems.js'
 import { type LoadedSkills, loadSkillDir } from '../extensions/skill-files.js'
 import type { ExtensionScope, SkillDefinition } from '../extensions/types.js'
 import type { SkillCatalog } from '../tools/skill.js'
-import { describeProblem } from './user-commands.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths

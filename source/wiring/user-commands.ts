@@ -2,7 +2,8 @@ import { join, relative } from 'node:path'
 import type { AppPaths } from '../config/paths.js'
 import { type ProjectTrust, tildePath } from '../config/project-trust.js'
 import { type LoadedCommands, loadCommandDir } from '../extensions/command-files.js'
-import type { ExtensionProblem, ExtensionScope } from '../extensions/types.js'
+import { describeProblem } from '../extensions/problems.js'
+import type { ExtensionScope } from '../extensions/types.js'
 import type { AddedCommands, CommandTable } from '../ui/commands/command-table.js'
 import { userCommandEntries } from '../ui/commands/user-commands.js'
 
@@ -67,11 +68,6 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       added = []
     },
   }
-}
-
-/** `file: field: message` for a notice or stderr. */
-export function describeProblem(problem: ExtensionProblem): string {
-  return `${problem.file}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}`
 }
 
 function loadScope(opts: UserCommandOptions, scope: ExtensionScope): Promise<LoadedCommands> {

@@ -105,6 +105,24 @@ describe('the trust controller', () => {
     expect(stored.folders[repo].trusted).toBe(true)
   })
 
+  it('commands and skills come (and go) at once with the answer; the notice says which', async () => {
+    await mkdir(join(repo, '.agent-tui', 'commands'), { recursive: true })
+    await writeFile(join(repo, '.agent-tui', 'commands', 'deploy.md'), 'Deploy it')
+    await mkdir(join(repo, '.agent-tui', 'skills', 'release'), { recursive: true })
+    await writeFile(join(repo, '.agent-tui', 'skills', 'release', 'SKILL.md'), '---\nname: release\n---\n')
+    const { store, controller, notices } = await setup()
+    await controller.start()
+    await controller.resolve(store.getState().trust?.id ?? '', 'trust-folder')
+    expect(notices().at(-1)).toBe(
+      'Trusted ~/code/app (remembered). Allow rules now in force: Bash(make *). Mode: AUTO. ' +
+        'Now available: command /deploy (.agent-tui/commands/deploy.md); skill release (.agent-tui/skills/release/SKILL.md). ' +
+        'From the next start: MCP server db (db-mcp) (.mcp.json).',
+    )
+    await controller.review()
+    await controller.resolve(store.getState().trust?.id ?? '', 'distrust')
+    expect(notices().at(-1)).toContain('No longer available: command /deploy')
+  })
+
   it('"trust the parent" says which folder was remembered', async () => {
     const { store, controller, notices } = await setup()
     await controller.start()
