@@ -167,6 +167,8 @@ describe('TUI', () => {
       '.agent-tui/skills/release/SKILL.md',
       '---\nname: release\ndescription: Cut a release of this project\n---\nSteps.\n',
     )
+    await write('.agent-tui/commands/broken.md', '---\nmodel: [a, b]\n---\nx')
+    await write('.agent-tui/skills/nameless/SKILL.md', '---\ndescription: no name\n---\n')
     env.server.enqueue({ text: 'Reviewed it.' })
     tui = startTui({
       args: ['--base-url', env.server.baseUrl, '--model', 'm'],
@@ -180,11 +182,12 @@ describe('TUI', () => {
     expect(trustPrompt).toContain('release')
     tui.write('1')
     await tui.waitFor((screen) =>
-      unwrapped(screen).includes(
-        'Now available: command /review (.agent-tui/commands/review.md); skill release (.agent-tui/skills/release/SKILL.md).',
-      ),
+      unwrapped(screen).includes('Now available: commands /broken, /review; skills nameless, release.'),
     )
     await tui.waitFor('skills available now: release (the agent is told at its next step)')
+    // The files that cannot be used are named, with the field at fault.
+    await tui.waitFor('.agent-tui/skills/nameless/SKILL.md: name: missing')
+    await tui.waitFor('.agent-tui/commands/broken.md: model: expected a model id')
     await tui.waitFor((screen) => !screen.includes('Do you trust') && screen.includes(`${PROMPT} Message`))
     tui.write('/rev')
     await tui.waitFor('/review  [path]  Review the uncommitted changes (project)')
