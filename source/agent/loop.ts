@@ -1,58 +1,27 @@
-import { repairPairing } from '../provider/pairing.js'
-import type {
-  ChatMessage,
-  ContentPart,
-  ToolCall,
-  ToolChoice,
-  ToolDefinition,
-  UserMessage,
-} from '../provider/messages.js'
-import { type ChatProvider, ProviderError, type StepResponse } from '../provider/types.js'
-import type { Store } from '../store/create-store.js'
-import type { AttachmentNote, TurnResult } from '../store/domain.js'
+import type { ContentPart, ToolCall, UserMessage } from '../provider/messages.js'
+import type { TurnResult } from '../store/domain.js'
 import { executeBatch } from './batch.js'
 import { prepareToolCalls } from './call-arguments.js'
 import { type CircuitBreakerConfig, CircuitBreaker } from './circuit-breaker.js'
-import { DeltaCoalescer } from './delta-coalescer.js'
 import { type CallOutcome, type ExecutorDeps, failedOutcome } from './executor.js'
-import { type RequestContext, withOverflowRecovery } from './context/recovery.js'
+import { withOverflowRecovery } from './context/recovery.js'
 import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
-import { RetryNotice } from './retry-notice.js'
 import { interruptedText } from './user-input.js'
+import { requestStep, type StepDeps } from './request-step.js'
+import type { UserInput } from './user-input.js'
 import { checkStop, MAX_STOP_CONTINUATIONS, submitPrompt, type TurnHooks } from './turn-hooks.js'
 
 export const MAX_STEPS_INSTRUCTION =
   'MAX_STEPS: this is the last step of this turn, so tools are disabled. Do not call any tool. Summarise what ' +
   'was done, what remains, and what the user should do next.'
 
-export interface UserInput {
-  content: string | ContentPart[]
-  text: string
-  /** `@path` mentions and what became of them (the content carries what was attached). */
-  attachments?: AttachmentNote[]
-  /**
-   * Runs first, inside the turn (a user command's shell commands and file reads): the content to send
-   * instead, or why the turn ends before any request.
-   */
-  prepare?(signal: AbortSignal): Promise<{ content: string } | { error: string }>
-}
+export type { UserInput } from './user-input.js'
 
-export interface TurnDeps {
-  store: Store
-  provider: ChatProvider
-  model(): string
-  systemPrompt: string
-  /** Byte-stable for the session: never filtered per step (SPEC §9). Read at request time. */
-  readonly toolDefinitions: ToolDefinition[]
+export interface TurnDeps extends StepDeps {
   /** Before each step's request: the first fixes the tool definitions, later ones announce MCP tools. */
   prepareStep?(signal: AbortSignal): Promise<void>
   executor: ExecutorDeps
-  /** Assembles requests (masking, compaction) and recovers from overflows; without it the history goes as is. */
-  context?: RequestContext
-  /** Tools callable in plan mode, for `tool_choice` allowed_tools where the endpoint supports it. */
-  readonly planModeToolNames: string[]
-  supportsAllowedTools(): boolean
   supportsVision(): boolean
   maxSteps: number
   breaker: CircuitBreakerConfig
@@ -63,8 +32,6 @@ export interface TurnDeps {
   hooks?: TurnHooks
   /** Messages still queued (an interrupted turn leaves them for the user's next message). */
   queuedCount?(): number
-  newId(prefix: string): string
-  now(): number
 }
 
 /** One user turn: request → stream → tools → repeat, until done, capped, stopped or interrupted. */
@@ -261,86 +228,6 @@ function pauseResult(deps: TurnDeps, message: string, text: string): Omit<TurnRe
     return null
   }
   return { kind: behavior === 'error' ? 'error' : 'stopped', text, error: `${message}: stopped (headless)` }
-}
-
-type StepOutcome = StepResponse & { assistantId: string }
-
-async function requestStep(
-  deps: TurnDeps,
-  lastStep: boolean,
-  signal: AbortSignal,
-): Promise<StepOutcome | Error> {
-  const { dispatch, getState } = deps.store
-  const state = getState()
-  let toolChoice: ToolChoice = 'auto'
-  if (lastStep) toolChoice = 'none'
-  else if (state.mode === 'plan' && deps.supportsAllowedTools())
-    toolChoice = { allowed: deps.planModeToolNames }
-  const assistantId = deps.newId('assistant')
-  const coalescer = new DeltaCoalescer((text, reasoning) =>
-    dispatch({ type: 'assistant/delta', id: assistantId, text, reasoning }),
-  )
-  dispatch({ type: 'phase/changed', phase: 'requesting' })
-  let streaming = false
-  const markStreaming = () => {
-    if (streaming) return
-    streaming = true
-    dispatch({ type: 'phase/changed', phase: 'streaming' })
-  }
-  const notice = new RetryNotice({ dispatch, newId: deps.newId, now: deps.now })
-  /** What the failed attempt streamed is not the model's reply: take it off the screen. */
-  const withdraw = () => {
-    coalescer.discard()
-    dispatch({ type: 'assistant/discarded', id: assistantId })
-    streaming = false
-  }
-  try {
-    const messages: ChatMessage[] = deps.context
-      ? await deps.context.prepare({ step: state.run.step, signal })
-      : [{ role: 'system', content: deps.systemPrompt }, ...repairPairing(state.messages)]
-    const response = await deps.provider.stream(
-      {
-        model: deps.model(),
-        messages,
-        tools: deps.toolDefinitions,
-        toolChoice,
-        signal,
-      },
-      {
-        onText: (d) => {
-          markStreaming()
-          coalescer.push('text', d)
-        },
-        onReasoning: (d) => {
-          markStreaming()
-          coalescer.push('reasoning', d)
-        },
-        onRetry: (info) => {
-          dispatch({ type: 'provider/retried', ...info })
-          if (info.discarded) {
-            withdraw()
-            dispatch({ type: 'phase/changed', phase: 'requesting' })
-          }
-          notice.retrying(info)
-        },
-      },
-    )
-    coalescer.flush()
-    if (response.aborted) notice.interrupted()
-    else notice.recovered()
-    if (response.usage) {
-      dispatch({ type: 'usage/recorded', usage: response.usage, contextTokens: response.usage.input })
-    }
-    return { ...response, assistantId }
-  } catch (err) {
-    withdraw()
-    const error =
-      err instanceof ProviderError
-        ? err
-        : new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
-    notice.failed(error.message)
-    return error
-  }
 }
 
 function finish(deps: TurnDeps, outcome: CallOutcome): void {

@@ -1,7 +1,7 @@
 import type { ContentPart } from '../provider/messages.js'
 import { boundOutput } from '../tools/spill.js'
 import type { OutputSpiller } from '../tools/types.js'
-import type { UserInput } from './loop.js'
+import type { UserInput } from './user-input.js'
 import type { McpRuntime } from './session-tools.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { Dispatch } from '../store/create-store.js'
 import type { OutputSpiller } from '../tools/types.js'
 import type { SubmitInput } from './commands.js'
-import type { UserInput } from './loop.js'
+import type { UserInput } from './user-input.js'
 import { mayMention, withMentions } from './mcp-mentions.js'
 import { type MentionAttachment, mayMentionPath, withAttachments } from './mentions.js'
 import type { McpRuntime } from './session-tools.js'

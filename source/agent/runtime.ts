@@ -21,7 +21,7 @@ import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import { type ContextSettings, ContextManager } from './context/manager.js'
 import { type Announcement, Announcements } from './announcements.js'
-import { isPinnable } from './context/pins.js'
+import { isPinnable } from '../store/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import { type CommandTurns, createCommandTurns } from './command-turn.js'
 import type {

@@ -1,6 +1,6 @@
 import type { HookService } from '../hooks/service.js'
 import type { Dispatch, Store } from '../store/create-store.js'
-import type { UserInput } from './loop.js'
+import type { UserInput } from './user-input.js'
 import { showCards } from './tool-hooks.js'
 
 /**

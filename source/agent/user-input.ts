@@ -1,6 +1,19 @@
 import type { ContentPart } from '../provider/messages.js'
+import type { AttachmentNote } from '../store/domain.js'
 import type { SubmitInput } from './commands.js'
-import type { UserInput } from './loop.js'
+
+/** A user message as a turn takes it: what the model gets (`content`), and what the transcript shows. */
+export interface UserInput {
+  content: string | ContentPart[]
+  text: string
+  /** `@path` mentions and what became of them (the content carries what was attached). */
+  attachments?: AttachmentNote[]
+  /**
+   * Runs first, inside the turn (a user command's shell commands and file reads): the content to send
+   * instead, or why the turn ends before any request.
+   */
+  prepare?(signal: AbortSignal): Promise<{ content: string } | { error: string }>
+}
 
 /** A submitted message as a user message: text, then its images as image parts. */
 export function toUserInput(input: SubmitInput): UserInput {

@@ -3,6 +3,7 @@ import { dirname, relative } from 'node:path'
 import type { TrustChoice } from '../store/domain.js'
 import { isTrackedByGit } from './git-tracked.js'
 import type { LoadedSettings, SettingsSource } from './load.js'
+import type { ResolvedConfig } from './resolve.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
 import {
   type FilteredSettings,
@@ -68,6 +69,12 @@ export interface ProjectTrust {
   settled(): Promise<boolean>
   /** Problems with the store or the git check, for a notice. */
   warnings(): string[]
+}
+
+/** Project trust and the configuration it yields either way (a session switches live on an answer). */
+export interface ProjectTrustSetup {
+  trust: ProjectTrust
+  configFor(trusted: boolean): ResolvedConfig
 }
 
 export interface ProjectTrustOptions {

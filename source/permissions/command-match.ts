@@ -1,5 +1,5 @@
 import { isReadOnlyProgram } from './classifier.js'
-import type { Rule } from './rules.js'
+import type { Rule } from './rule.js'
 import { type ShellPart, splitShell } from './shell-split.js'
 import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
 import { isAssignment } from './shell-words.js'

@@ -7,12 +7,11 @@ import {
   explicitReadGrant,
   fencedBySandbox,
   modeDecision,
-  type PolicyInput,
   readRuleFor,
-  type PolicyResult,
   rulesFor,
   shownPath,
-} from './policy.js'
+} from './policy-call.js'
+import type { PolicyInput, PolicyResult } from './policy-types.js'
 import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
 import type { CommandTarget } from './target.js'

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path'
 import picomatch from 'picomatch'
 import { type RuleUse, ruleCoversCommand, wildcardRegex } from './command-match.js'
+import type { Rule } from './rule.js'
 import type { PermissionTarget } from './target.js'
 
 export { matchCommandPart, matchCommandPattern } from './command-match.js'
@@ -11,16 +12,7 @@ export { suggestRule } from './suggest-rule.js'
  * `Read(~/.ssh/**)`, `WebFetch(domain:example.com)`, `mcp__server__*`. Pure.
  */
 
-export interface Rule {
-  /** Canonical text, e.g. `Bash(npm test *)`. */
-  readonly text: string
-  /** Tool name; `*` is a wildcard (`mcp__server__*`). */
-  readonly tool: string
-  /** What inside the tool the rule covers; absent = every call of the tool. */
-  readonly specifier?: string
-  /** Where the rule came from (settings file, flag, session), for messages. */
-  readonly source?: string
-}
+export type { Rule } from './rule.js'
 
 /** A rule that does not parse; the message names the rule and what is wrong. */
 export class RuleSyntaxError extends Error {

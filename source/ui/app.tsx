@@ -1,6 +1,6 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
-import { itemLabel } from '../agent/context/pins.js'
+import { itemLabel } from '../store/pins.js'
 import { nextMode } from '../permissions/modes.js'
 import {
   selectActiveConsent,

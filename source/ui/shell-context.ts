@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { SessionSummary } from '../agent/commands.js'
-import type { FlashLevel } from './commands/command-context.js'
+import type { Confirm, FlashLevel } from './commands/command-context.js'
 import type { Prices } from './panes/status/format.js'
 
 export interface Flash {
@@ -10,15 +10,7 @@ export interface Flash {
   transient?: boolean
 }
 
-/** A question shown in the transcript's place: Enter confirms, Esc cancels. */
-export interface Confirm {
-  title: string
-  lines: string[]
-  /** The verb Enter performs, for the key hint ("compact"). */
-  action: string
-  onConfirm(): void
-  onCancel(): void
-}
+export type { Confirm }
 
 export type Overlay =
   | { kind: 'help' }

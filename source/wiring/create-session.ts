@@ -3,7 +3,7 @@ import { join, relative } from 'node:path'
 import type { RuntimeCommands } from '../agent/commands.js'
 import { Runtime } from '../agent/runtime.js'
 import { createTrustController, type TrustController } from '../agent/trust-controller.js'
-import type { ProjectTrust } from '../config/project-trust.js'
+import type { ProjectTrustSetup } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { describeSettings } from '../agent/runtime-settings.js'
 import { createSummarizer } from '../agent/web-summarizer.js'
@@ -57,11 +57,7 @@ import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
 
-/** Project trust and the configuration it yields either way (the session switches live on an answer). */
-export interface ProjectTrustSetup {
-  trust: ProjectTrust
-  configFor(trusted: boolean): ResolvedConfig
-}
+export type { ProjectTrustSetup }
 
 export interface SessionOptions {
   config: ResolvedConfig

@@ -4,7 +4,7 @@ import { createHookService, type HookService } from '../hooks/service.js'
 import type { HookProcessOwner, HooksView } from '../hooks/types.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { Mode } from '../store/domain.js'
-import type { ProjectTrustSetup } from './create-session.js'
+import type { ProjectTrustSetup } from '../config/project-trust.js'
 
 export interface SessionHookServiceOptions {
   config: ResolvedConfig

@@ -11,7 +11,7 @@ import {
   summariserPrompt,
   summaryBudget,
 } from './compaction.js'
-import type { ContextManager } from './manager.js'
+import type { ContextHost } from './options.js'
 import type { CompactionPreview } from './types.js'
 
 export type CompactOutcome = { ok: true; record: CompactionRecord } | { ok: false; reason: string }
@@ -28,7 +28,7 @@ interface CutPlan {
   kept: number[]
 }
 
-function planCut(mgr: ContextManager, state: State): CutPlan | { reason: string } {
+function planCut(mgr: ContextHost, state: State): CutPlan | { reason: string } {
   const messages = state.messages
   const start = state.context.compaction?.cut ?? 0
   const limit = mgr.limit(state)
@@ -65,7 +65,7 @@ function planCut(mgr: ContextManager, state: State): CutPlan | { reason: string 
 
 /** Runs the summariser over the history before the cut and records the compaction. Never throws. */
 export async function runCompaction(
-  mgr: ContextManager,
+  mgr: ContextHost,
   opts: { trigger: CompactionRecord['trigger']; focus?: string; signal: AbortSignal },
 ): Promise<CompactOutcome> {
   const { store, provider } = mgr.opts
@@ -171,7 +171,7 @@ export async function runCompaction(
 }
 
 /** What `/compact` would summarise and keep, with the token figures. */
-export async function previewCompaction(mgr: ContextManager, focus?: string): Promise<CompactionPreview> {
+export async function previewCompaction(mgr: ContextHost, focus?: string): Promise<CompactionPreview> {
   await mgr.estimator.ready()
   const state = mgr.opts.store.getState()
   const limit = mgr.limit(state)

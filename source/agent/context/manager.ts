@@ -1,11 +1,9 @@
-import type { ChatMessage, ToolDefinition, ToolMessage, UserMessage } from '../../provider/messages.js'
+import type { ChatMessage, ToolMessage, UserMessage } from '../../provider/messages.js'
 import { repairPairing } from '../../provider/pairing.js'
 import type { ModelProfile } from '../../provider/profiles.js'
-import type { ChatProvider, ProviderError } from '../../provider/types.js'
-import type { Store } from '../../store/create-store.js'
+import type { ProviderError } from '../../provider/types.js'
 import type { CompactionRecord } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
-import type { OutputSpiller } from '../../tools/types.js'
 import {
   compactedEntries,
   type Entry,
@@ -15,53 +13,14 @@ import {
   truncateToFit,
 } from './compaction.js'
 import { type CompactOutcome, latestUserRequest, previewCompaction, runCompaction } from './compactor.js'
-import { encodingFor, type CounterLoader, TokenEstimator } from './estimate.js'
+import { encodingFor, TokenEstimator } from './estimate.js'
 import { type MaskPlan, placeholderMessage, planMasking } from './masking.js'
 import { overflowFigures } from './overflow.js'
 import { RequestMeter } from './telemetry.js'
+import type { Assembled, ContextManagerOptions } from './options.js'
 import type { CompactionPreview, ContextReport } from './types.js'
 
-export interface ContextSettings {
-  /** `contextManagement.masking` (default on). */
-  masking: boolean
-  /** `contextManagement.observationWindow` / `compactAt`: beat the model profile. */
-  observationWindow?: number
-  compactAt?: number
-  /** `summarizerModel`: a model for summaries; the session's model when absent. */
-  summarizerModel?: string
-}
-
-export interface ContextManagerOptions {
-  store: Store
-  provider: ChatProvider
-  spill: OutputSpiller
-  systemPrompt: string
-  toolDefinitions: ToolDefinition[]
-  model(): string
-  profile(model: string): ModelProfile
-  settings: ContextSettings
-  newId(prefix: string): string
-  now(): number
-  loadCounter?: CounterLoader
-  /**
-   * Runs before every compaction (PreCompact hooks): `manual` for /compact, `auto` when the window fills
-   * up or the endpoint reports an overflow. It cannot stop the compaction; it must not reject.
-   */
-  beforeCompact?(trigger: 'manual' | 'auto', focus: string, signal: AbortSignal): Promise<void>
-}
-
-/** A request's messages as assembled, before the system prompt and the pairing repair. */
-export interface Assembled {
-  entries: Entry[]
-  /** For each masked entry, the tool message it stands in for. */
-  originals: Map<Entry, ChatMessage>
-  /** History indices the masking plan wants masked (some may lack a placeholder yet). */
-  plan: MaskPlan
-  dropped: number
-  /** Estimated prompt tokens before any truncation (system prompt and tools included). */
-  tokens: number
-  pinned(entry: Entry): boolean
-}
+export type { Assembled, ContextManagerOptions, ContextSettings } from './options.js'
 
 /**
  * The context economy of one session (SPEC §9): assembles each request from the store's history —

@@ -6,9 +6,18 @@
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/commands.js'
 import type { State } from '../../store/state.js'
 import type { Prices } from '../panes/status/format.js'
-import type { Confirm } from '../shell-context.js'
 
 export type FlashLevel = 'info' | 'warn' | 'error'
+
+/** A question shown in the transcript's place: Enter confirms, Esc cancels. */
+export interface Confirm {
+  title: string
+  lines: string[]
+  /** The verb Enter performs, for the key hint ("compact"). */
+  action: string
+  onConfirm(): void
+  onCancel(): void
+}
 
 export interface CommandContext {
   /** Everything a command does to the conversation, the mode or the session goes through these. */

@@ -1,4 +1,4 @@
-import { isPinnable } from '../../../agent/context/pins.js'
+import { isPinnable } from '../../../store/pins.js'
 import type { TranscriptItem } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { renderItemLines } from './item-lines.js'

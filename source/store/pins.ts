@@ -1,4 +1,4 @@
-import type { State, TranscriptItem } from '../../store/state.js'
+import type { State, TranscriptItem } from './state.js'
 
 /** Items that can be pinned: messages and finished tool results (not notices, not compaction cards). */
 export function isPinnable(item: TranscriptItem | undefined): boolean {

@@ -1,0 +1,62 @@
+import type { ChatMessage, ToolDefinition } from '../../provider/messages.js'
+import type { ModelProfile } from '../../provider/profiles.js'
+import type { ChatProvider } from '../../provider/types.js'
+import type { Store } from '../../store/create-store.js'
+import type { State } from '../../store/state.js'
+import type { OutputSpiller } from '../../tools/types.js'
+import type { Entry } from './compaction.js'
+import type { CounterLoader, TokenEstimator } from './estimate.js'
+import type { MaskPlan } from './masking.js'
+
+export interface ContextSettings {
+  /** `contextManagement.masking` (default on). */
+  masking: boolean
+  /** `contextManagement.observationWindow` / `compactAt`: beat the model profile. */
+  observationWindow?: number
+  compactAt?: number
+  /** `summarizerModel`: a model for summaries; the session's model when absent. */
+  summarizerModel?: string
+}
+
+export interface ContextManagerOptions {
+  store: Store
+  provider: ChatProvider
+  spill: OutputSpiller
+  systemPrompt: string
+  toolDefinitions: ToolDefinition[]
+  model(): string
+  profile(model: string): ModelProfile
+  settings: ContextSettings
+  newId(prefix: string): string
+  now(): number
+  loadCounter?: CounterLoader
+  /**
+   * Runs before every compaction (PreCompact hooks): `manual` for /compact, `auto` when the window fills
+   * up or the endpoint reports an overflow. It cannot stop the compaction; it must not reject.
+   */
+  beforeCompact?(trigger: 'manual' | 'auto', focus: string, signal: AbortSignal): Promise<void>
+}
+
+/** A request's messages as assembled, before the system prompt and the pairing repair. */
+export interface Assembled {
+  entries: Entry[]
+  /** For each masked entry, the tool message it stands in for. */
+  originals: Map<Entry, ChatMessage>
+  /** History indices the masking plan wants masked (some may lack a placeholder yet). */
+  plan: MaskPlan
+  dropped: number
+  /** Estimated prompt tokens before any truncation (system prompt and tools included). */
+  tokens: number
+  pinned(entry: Entry): boolean
+}
+
+/** What compaction (compactor.ts) uses of the ContextManager, so the two do not import each other. */
+export interface ContextHost {
+  readonly opts: ContextManagerOptions
+  readonly estimator: TokenEstimator
+  readonly system: ChatMessage
+  assemble(state: State, opts: { truncate: boolean; plan?: MaskPlan }): Assembled
+  notice(level: 'info' | 'warn' | 'error', text: string): void
+  limit(state?: State): number
+  compactAt(state?: State): number
+}
