@@ -1,6 +1,5 @@
-import { addUsage, type ChatMessage, ZERO_USAGE } from '../provider/messages.js'
+import { addUsage, ZERO_USAGE } from '../provider/messages.js'
 import type { Action } from './actions.js'
-import type { CompactionRecord } from './domain.js'
 import {
   checkpointChanged,
   checkpointCreated,
@@ -13,7 +12,9 @@ import {
 } from './rewind-reducer.js'
 import { markWaiting, reduceQueue } from './queue-reducer.js'
 import { contextAfterRewind, contextAfterUndo } from './context-rewind.js'
-import { emptyContext, type State, type ToolItem, type TranscriptItem } from './state.js'
+import { type Collections, IMMUTABLE, OWNED } from './collections.js'
+import { reduceContext } from './context-reducer.js'
+import { emptyContext, newToolItem, type State, type TranscriptItem } from './state.js'
 
 /** Pure and total: returns the same object when an action changes nothing. */
 export function reducer(state: State, action: Action): State {
@@ -38,33 +39,6 @@ export function replay(state: State, actions: Iterable<Action>): State {
   }
   for (const action of actions) next = reduceWith(OWNED, next, action)
   return next
-}
-
-/** How the history and transcript collections grow: copied (normal) or in place (replay). */
-interface Collections {
-  /** `id`: the transcript item the message belongs to ('' for messages the runtime adds). */
-  withMessage(state: State, message: ChatMessage, id: string): State
-  addItem(state: State, item: TranscriptItem): State
-  putItem(state: State, item: TranscriptItem): State
-}
-
-const IMMUTABLE: Collections = { withMessage, addItem, putItem }
-
-/** Only for states whose collections replay() owns; never for a state the store has published. */
-const OWNED: Collections = {
-  withMessage(state, message, id) {
-    state.messages.push(message)
-    state.context.messageIds.push(id)
-    return state
-  },
-  addItem: putOwned,
-  putItem: putOwned,
-}
-
-function putOwned(state: State, item: TranscriptItem): State {
-  if (!state.transcript.items[item.id]) state.transcript.order.push(item.id)
-  state.transcript.items[item.id] = item
-  return state
 }
 
 function reduceWith(c: Collections, state: State, action: Action): State {
@@ -192,60 +166,11 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     }
     case 'context/measured':
-      return {
-        ...state,
-        usage: { ...state.usage, contextTokens: action.stats.estimatedTokens, contextEstimated: true },
-        context: { ...state.context, lastRequest: action.stats },
-      }
     case 'context/compacted':
-      return c.addItem(
-        {
-          ...state,
-          context: {
-            ...state.context,
-            compaction: action.compaction,
-            compactions: state.context.compactions + 1,
-          },
-        },
-        compactionCard(action.compaction),
-      )
-    case 'context/pinned': {
-      const { [action.id]: _was, ...rest } = state.context.pins
-      const pins = action.pinned ? { ...state.context.pins, [action.id]: true as const } : rest
-      const item = state.transcript.items[action.id]
-      const next = { ...state, context: { ...state.context, pins } }
-      if (!item || item.kind === 'notice' || item.kind === 'hook' || Boolean(item.pinned) === action.pinned)
-        return next
-      // A pinned result is never masked: the next request sends it whole.
-      const masked = item.kind === 'tool' && action.pinned ? { masked: false } : {}
-      return c.putItem(next, { ...item, pinned: action.pinned, ...masked })
-    }
-    case 'context/masked': {
-      let next = state
-      for (const [ids, masked] of [
-        [action.masked, true],
-        [action.unmasked, false],
-      ] as const) {
-        for (const id of ids) {
-          const item = next.transcript.items[id]
-          if (item?.kind === 'tool' && item.masked !== masked) next = c.putItem(next, { ...item, masked })
-        }
-      }
-      return next
-    }
-    case 'context/configured': {
-      const overrides = { ...state.context.overrides }
-      if (action.observationWindow !== undefined) overrides.observationWindow = action.observationWindow
-      if (action.compactAt !== undefined) overrides.compactAt = action.compactAt
-      return {
-        ...state,
-        context: {
-          ...state.context,
-          overrides,
-          learnedLimit: action.learnedLimit ?? state.context.learnedLimit,
-        },
-      }
-    }
+    case 'context/pinned':
+    case 'context/masked':
+    case 'context/configured':
+      return reduceContext(c, state, action)
     case 'usage/subagent':
       return {
         ...state,
@@ -364,65 +289,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
   }
 }
 
-function newToolItem(id: string, name: string, summary: string): ToolItem {
-  return {
-    kind: 'tool',
-    id,
-    name,
-    summary,
-    status: 'pending',
-    startedAt: null,
-    durationMs: null,
-    preview: '',
-    display: null,
-    result: '',
-    masked: false,
-  }
-}
-
-/** The transcript's record of a compaction: a card whose body (Ctrl+O) is the summary the model sees. */
-function compactionCard(compaction: CompactionRecord): ToolItem {
-  const focus = compaction.focus ? ` (focus: ${compaction.focus})` : ''
-  return {
-    ...newToolItem(compaction.id, 'Compact', ''),
-    summary: `${compaction.summarised} messages summarised${focus}`,
-    status: 'done',
-    durationMs: null,
-    display: { kind: 'text', text: compaction.summary },
-    result: compaction.summary,
-  }
-}
-
 function countImages(content: string | readonly { type: string }[]): number {
   return typeof content === 'string' ? 0 : content.filter((p) => p.type === 'image_url').length
-}
-
-function withMessage(state: State, message: ChatMessage, id: string): State {
-  return {
-    ...state,
-    messages: [...state.messages, message],
-    context: { ...state.context, messageIds: [...state.context.messageIds, id] },
-  }
-}
-
-function addItem(state: State, item: TranscriptItem): State {
-  if (state.transcript.items[item.id]) return putItem(state, item)
-  return {
-    ...state,
-    transcript: {
-      ...state.transcript,
-      order: [...state.transcript.order, item.id],
-      items: { ...state.transcript.items, [item.id]: item },
-    },
-  }
-}
-
-function putItem(state: State, item: TranscriptItem): State {
-  if (!state.transcript.items[item.id]) return addItem(state, item)
-  return {
-    ...state,
-    transcript: { ...state.transcript, items: { ...state.transcript.items, [item.id]: item } },
-  }
 }
 
 function applyDelta(c: Collections, state: State, id: string, text: string, reasoning: string): State {

@@ -275,3 +275,20 @@ export function emptyContext(): ContextState {
     lastRequest: null,
   }
 }
+
+/** A tool call's card before anything is known of it but its name. */
+export function newToolItem(id: string, name: string, summary: string): ToolItem {
+  return {
+    kind: 'tool',
+    id,
+    name,
+    summary,
+    status: 'pending',
+    startedAt: null,
+    durationMs: null,
+    preview: '',
+    display: null,
+    result: '',
+    masked: false,
+  }
+}
