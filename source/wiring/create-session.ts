@@ -22,18 +22,10 @@ import { saveAlwaysRule } from '../config/ignore-local-settings.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
-import { readSession } from '../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
-import {
-  findSession,
-  listSessions,
-  newSessionId,
-  sessionPath,
-  summarizeSessions,
-} from '../session/session-store.js'
+import { newSessionId, sessionPath, summarizeSessions } from '../session/session-store.js'
 import { type Action, isPersisted } from '../store/actions.js'
 import { createStore, type Store } from '../store/create-store.js'
-import { replay } from '../store/reducer.js'
 import { initialState, type State } from '../store/state.js'
 import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
@@ -52,8 +44,8 @@ import { readGitBranch } from './git.js'
 import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
 import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
-import { SessionError } from './session-error.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
+import { closeDanglingCalls, resumeSession } from './resume-session.js'
 import { loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
 
@@ -114,38 +106,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Checked before anything is written: a bad --add-dir ends the start with a usage error.
   const additionalDirs = await resolveAdditionalDirs(config.additionalDirectories, workspace, home, warnings)
 
-  let restored: { id: string; path: string; state: State } | null = null
-  let lease: Awaited<ReturnType<typeof openOutputs>> | null = null
-  if (opts.resume) {
-    const entry =
-      opts.resume.kind === 'continue'
-        ? (await listSessions(projectSessions))[0]
-        : await findSession(projectSessions, opts.resume.id)
-    if (!entry) {
-      throw new SessionError(
-        opts.resume.kind === 'continue'
-          ? `no previous session in ${workspace} to continue`
-          : `no session "${opts.resume.id}" in ${workspace} (sessions live in ${projectSessions})`,
-      )
-    }
-    // Before anything of it is read: from here on no start-up sweep deletes this session's files.
-    lease = await openOutputs(outputsDir(paths, entry.id))
-    const loaded = await readSession(entry.path)
-    warnings.push(...loaded.warnings)
-    let state = initialState(
-      {
-        id: loaded.header.id,
-        cwd: workspace,
-        model: endpoint.model,
-        baseUrl: endpoint.baseUrl,
-        title: '',
-        startedAt: loaded.header.createdAt,
-      },
-      config.mode,
-    )
-    state = replay(state, loaded.actions)
-    restored = { id: loaded.header.id, path: entry.path, state }
-  }
+  const resumed = opts.resume
+    ? await resumeSession(opts.resume, { paths, workspace, projectSessions, endpoint, mode: config.mode })
+    : null
+  const restored = resumed?.restored ?? null
+  if (resumed) warnings.push(...resumed.warnings)
+  let lease = resumed?.lease ?? null
 
   const id = restored?.id ?? newSessionId()
   const logPath = restored?.path ?? sessionPath(projectSessions, id)
@@ -566,38 +532,4 @@ function createSandbox(
       }
     },
   })
-}
-
-/**
- * A crash can leave an assistant message whose tool calls never got results. Answer them now (and log
- * it) so the resumed history keeps the pairing rule.
- */
-function closeDanglingCalls(store: Store): void {
-  const { messages } = store.getState()
-  const answered = new Set(
-    messages.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.tool_call_id : '')),
-  )
-  const last = [...messages].reverse().find((m) => m.role === 'assistant')
-  if (last?.role !== 'assistant') return
-  for (const call of last.tool_calls ?? []) {
-    if (answered.has(call.id)) continue
-    store.dispatch({
-      type: 'tool/finished',
-      callId: call.id,
-      name: call.function.name,
-      summary: call.function.name,
-      status: 'cancelled',
-      content: JSON.stringify({
-        error: {
-          tool: call.function.name,
-          category: 'aborted',
-          retryable: false,
-          message: 'the previous run ended before this call finished; it did not complete',
-        },
-      }),
-      preview: 'interrupted by the end of the previous run',
-      display: null,
-      durationMs: 0,
-    })
-  }
 }
