@@ -81,9 +81,10 @@ export interface SubmitInput {
 }
 
 /**
- * What a session offers besides its turns: images, the transcript's export, memory files and the other
- * sessions. Assembled in `wiring/session-services.ts`, beside the runtime rather than inside it; the UI
- * reaches them through the same `RuntimeCommands`.
+ * What a session offers besides its turns: images, the transcript's export, memory files, the other
+ * sessions, the endpoint's models, answers to prompts, the folder's trust, background jobs, the rules and
+ * hooks in force, and rewinding. Assembled in `wiring/session-services.ts`, beside the runtime rather than
+ * inside it; the UI reaches them through the same `RuntimeCommands`.
  */
 export interface SessionServices {
   /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
@@ -99,6 +100,35 @@ export interface SessionServices {
   listSessions(): Promise<SessionSummary[]>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
   addMemory(text: string): Promise<string>
+  /** A consent prompt's or a question's answer, handed to the one waiting for it. */
+  resolveConsent(id: string, decision: ConsentDecision): void
+  answerQuestion(id: string, answer: QuestionAnswer): void
+  /** The trust prompt's answer: the folder's rules and settings apply (or stop applying) at once. */
+  resolveTrust(id: string, choice: TrustChoice): void
+  /** `/trust`: opens the trust prompt to change this folder's answer. */
+  reviewTrust(): void
+  /** Stops a background job; resolves when its process group is gone. */
+  stopTask(id: string): Promise<void>
+  /**
+   * A piece of a background job's log for the viewer: its end (default), the bytes before `range.before`,
+   * or from `range.from` on; at most `maxBytes` (and never more than 1 MiB), cut at line boundaries.
+   */
+  readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
+  /** The models the endpoint lists (its `/models`), for the `/model` picker; never rejects. */
+  listModels(): Promise<ModelList>
+  /** The permission rules in force: configured, from flags, and granted in this session. */
+  permissionRules(): PermissionRulesView
+  /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */
+  hooks(): HooksView
+  /** The turns of the current conversation for /rewind, oldest first, with the files each changed. */
+  rewindTurns(): RewindTurn[]
+  /**
+   * Code, conversation or both back to the start of a turn (a 1-based number or a turn id). With `dryRun`
+   * nothing changes and the report says what would. Rejects with a user-facing message.
+   */
+  rewind(turn: string, scope: RewindScope, opts?: RewindOptions): Promise<RewindReport>
+  /** Puts back what the last rewind changed (see `state.checkpoints.undo`). */
+  undoRewind(opts?: RewindOptions): Promise<RewindReport>
 }
 
 /**
@@ -115,26 +145,13 @@ export interface RuntimeCommands extends SessionServices {
   unqueue(): SubmitInput | null
   /** Aborts the foreground step (stream and running tools); background jobs keep running. */
   interrupt(): void
-  resolveConsent(id: string, decision: ConsentDecision): void
-  answerQuestion(id: string, answer: QuestionAnswer): void
-  /** The trust prompt's answer: the folder's rules and settings apply (or stop applying) at once. */
-  resolveTrust(id: string, choice: TrustChoice): void
-  /** `/trust`: opens the trust prompt to change this folder's answer. */
-  reviewTrust(): void
   /**
    * Switches the permission mode, unless the mode policy forbids it (`permissions/modes.ts`: dangerous and
    * ci only when the session was launched in them); a refusal says why and changes nothing.
    */
   setMode(mode: Mode): ModeChange
-  /** Stops a background job; resolves when its process group is gone. */
-  stopTask(id: string): Promise<void>
   /** Moves the running foreground Bash command to the TaskManager; false when there is none. */
   backgroundForeground(): boolean
-  /**
-   * A piece of a background job's log for the viewer: its end (default), the bytes before `range.before`,
-   * or from `range.from` on; at most `maxBytes` (and never more than 1 MiB), cut at line boundaries.
-   */
-  readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
   /** `!cmd`: runs a shell command directly and adds its output to the conversation. */
   runShell(command: string): Promise<void>
   /** Whether the current model takes images (its profile); without vision `submit` leaves images out. */
@@ -142,21 +159,6 @@ export interface RuntimeCommands extends SessionServices {
   /** Starts a fresh conversation (same session settings). */
   clear(): void
   setModel(model: string): void
-  /** The models the endpoint lists (its `/models`), for the `/model` picker; never rejects. */
-  listModels(): Promise<ModelList>
-  /** The permission rules in force: configured, from flags, and granted in this session. */
-  permissionRules(): PermissionRulesView
-  /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */
-  hooks(): HooksView
-  /** The turns of the current conversation for /rewind, oldest first, with the files each changed. */
-  rewindTurns(): RewindTurn[]
-  /**
-   * Code, conversation or both back to the start of a turn (a 1-based number or a turn id). With `dryRun`
-   * nothing changes and the report says what would. Rejects with a user-facing message.
-   */
-  rewind(turn: string, scope: RewindScope, opts?: RewindOptions): Promise<RewindReport>
-  /** Puts back what the last rewind changed (see `state.checkpoints.undo`). */
-  undoRewind(opts?: RewindOptions): Promise<RewindReport>
   /** What `/compact [focus]` would summarise and keep, with token figures (nothing runs). */
   compactionPreview(focus?: string): Promise<CompactionPreview>
   /** Summarises the older history now (refused while a turn runs); resolves true when it did. */

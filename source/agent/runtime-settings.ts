@@ -1,9 +1,11 @@
+import type { Store } from '../store/create-store.js'
+import type { ContextManager } from './context/manager.js'
 import { type RuntimeSettingsApi, ToolError } from '../tools/types.js'
 
 /**
  * The whitelist of runtime settings the Config tool may read or change. Nothing here concerns
- * permissions: those stay with the user. Store effects are injected as callbacks, so this module has
- * no dependency on the store or the UI and is testable on its own.
+ * permissions: those stay with the user. `createRuntimeSettings` takes its effects as callbacks, so it is
+ * testable on its own; `sessionSettings` makes those of a session from its store.
  */
 
 export const THEMES = ['dark', 'light'] as const
@@ -181,5 +183,31 @@ export function createRuntimeSettings(opts: RuntimeSettingsOptions): RuntimeSett
       [...entries.values()].map((e) => ({ name: e.name, value: e.get(), description: e.description })),
     get: (name) => lookup(name).get(),
     set: (name, value) => lookup(name).set(value),
+  }
+}
+
+/** The settings a session offers the Config tool: its model, the context window's use, the todo pane. */
+export function sessionSettings(opts: {
+  store: Store
+  context: Pick<ContextManager, 'window' | 'compactAt'>
+  setModel(model: string): void
+}): OfferedSettings {
+  const { store, context } = opts
+  return {
+    model: { get: () => store.getState().session.model, set: (model) => opts.setModel(model) },
+    observationWindow: {
+      get: () => context.window(),
+      set: (value) => store.dispatch({ type: 'context/configured', observationWindow: value }),
+    },
+    compactAt: {
+      get: () => context.compactAt(),
+      set: (value) => store.dispatch({ type: 'context/configured', compactAt: value }),
+    },
+    showTodos: {
+      get: () => store.getState().ui.showTodos,
+      set: (show) => {
+        if (store.getState().ui.showTodos !== show) store.dispatch({ type: 'ui/todos-toggled' })
+      },
+    },
   }
 }

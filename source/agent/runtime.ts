@@ -36,7 +36,7 @@ import type { ExecutorDeps } from './executor.js'
 import { fileMentions } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
-import { createRuntimeSettings, type OfferedSettings } from './runtime-settings.js'
+import { createRuntimeSettings, sessionSettings } from './runtime-settings.js'
 import type { PermissionGate } from './permission-gate.js'
 import type { TrustController } from './trust-controller.js'
 import type { HookService } from '../hooks/service.js'
@@ -51,75 +51,9 @@ import { createToolHost, type ToolHost } from './tool-host.js'
 import { type AgentsControl, switchMainAgent } from './main-agent.js'
 import type { DefinitionBuilder } from './tool-definitions.js'
 
-export interface ModelCapabilities {
-  supportsVision: boolean
-  supportsAllowedTools: boolean
-}
+import type { RuntimeOptions } from './runtime-options.js'
 
-export interface RuntimeOptions {
-  store: Store
-  provider: ChatProvider
-  tools: AnyTool[]
-  gate: PermissionGate & {
-    resolve(id: string, decision: ConsentDecision): void
-    cancelAll(note: string): void
-    /** The rules the gate applies, for `/permissions`. */
-    describeRules(): PermissionRulesView
-    /** Allows what `rules` cover until the returned function is called (a user command's `allowed-tools`). */
-    grant?(rules: readonly string[], source: string): () => void
-  }
-  workspace: string
-  sessionId: string
-  files: FileStateTracker
-  spill: OutputSpiller
-  systemPrompt: string
-  capabilities(model: string): ModelCapabilities
-  /** The model profile (window, masking window, compaction point); the built-in table when absent. */
-  profile?: (model: string) => ModelProfile
-  /** Masking and compaction settings (`contextManagement`, `summarizerModel`); masking on when absent. */
-  context?: ContextSettings
-  maxSteps: number
-  breaker: CircuitBreakerConfig
-  interactive: boolean
-  tasks?: TaskManagerApi & Partial<TaskAdopter>
-  /** Where tools register the process groups of foreground commands. */
-  processes?: ProcessGroupTracker
-  /** The OS sandbox Bash runs in, when the session asked for one. */
-  sandbox?: BashSandbox
-  /** Present when a user can answer (interactive sessions). */
-  questions?: QuestionBroker
-  /** Project trust's prompt and live answers (interactive sessions). */
-  trust?: TrustController
-  /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
-  listModels?: () => Promise<ModelList>
-  /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
-  checkpoints?: Checkpoints
-  /** The session's hooks (absent: none run). */
-  hooks?: HookService
-  /** The MCP client, and ListMcpResources/ReadMcpResource (offered when a server is configured). */
-  mcp?: { runtime: McpRuntime; tools: AnyTool[]; startupWaitMs: number }
-  /**
-   * `tools`: only PreToolUse and PostToolUse (a subagent: its end is SubagentStop, fired by its runner;
-   * prompts, Stop, PreCompact and the session events belong to the main session). Default `session`.
-   */
-  hookScope?: 'session' | 'tools'
-  /** The turn a change belongs to, for checkpoints (a subagent's changes belong to its caller's turn). */
-  checkpointTurn?: () => string | null
-  /** The Agent tool's subagents (absent: no Agent calls can run here). */
-  subagents?: SubagentLauncher
-  /** Messages to add at the next step (drained each step and before a new turn's message). */
-  takeAnnouncements?: () => Announcement[]
-  /** Agent profiles for `/agents` and switching the main session's agent. */
-  agents?: AgentsControl
-  /** Converts tool schemas to definitions (a session's cache, shared with its subagents). */
-  definitions?: DefinitionBuilder
-  /** False for subagents: ExitPlanMode cannot change the session's mode from inside one. */
-  canSwitchMode?: boolean
-  now?: () => number
-}
-
-/** A single read of a job's log is bounded, whatever the caller asks for. */
-const MAX_LOG_READ_BYTES = 1024 * 1024
+export type { ModelCapabilities, RuntimeOptions } from './runtime-options.js'
 
 /**
  * The only writer of conversation state. Commands are fire-and-forget for the UI; `runTurn` returns the
@@ -197,24 +131,9 @@ export class Runtime implements TurnCommands {
     this.context = this.contextFor()
     const newId = (prefix: string) => this.newId(prefix)
     this.sessionHooks = opts.hooks ? createSessionHooks({ ...opts, service: opts.hooks, newId }) : null
-    const offered: OfferedSettings = {
-      model: { get: () => store.getState().session.model, set: (model) => this.setModel(model) },
-      observationWindow: {
-        get: () => this.context.window(),
-        set: (value) => store.dispatch({ type: 'context/configured', observationWindow: value }),
-      },
-      compactAt: {
-        get: () => this.context.compactAt(),
-        set: (value) => store.dispatch({ type: 'context/configured', compactAt: value }),
-      },
-      showTodos: {
-        get: () => store.getState().ui.showTodos,
-        set: (show) => {
-          if (store.getState().ui.showTodos !== show) store.dispatch({ type: 'ui/todos-toggled' })
-        },
-      },
-    }
-    this.settings = createRuntimeSettings(offered)
+    this.settings = createRuntimeSettings(
+      sessionSettings({ store, context: this.context, setModel: (model) => this.setModel(model) }),
+    )
     this.host = createToolHost({
       ...opts,
       settings: this.settings,
@@ -299,10 +218,6 @@ export class Runtime implements TurnCommands {
     return this.host.cwd()
   }
 
-  hooks(): HooksView {
-    return this.opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] }
-  }
-
   private async runUserTurn(input: TurnInput): Promise<TurnResult> {
     while (this.current) await this.current.catch(() => undefined)
     this.sessionHooks?.disarmIdle()
@@ -363,31 +278,6 @@ export class Runtime implements TurnCommands {
     while (this.current) await this.current.catch(() => undefined)
   }
 
-  resolveConsent(id: string, decision: ConsentDecision): void {
-    this.opts.gate.resolve(id, decision)
-  }
-
-  answerQuestion(id: string, answer: QuestionAnswer): void {
-    this.opts.questions?.answer(id, answer)
-  }
-
-  resolveTrust(id: string, choice: TrustChoice): void {
-    const trust = this.opts.trust
-    if (!trust) return
-    void trust
-      .resolve(id, choice)
-      .catch((err: unknown) => this.notice('error', `could not apply the trust answer: ${String(err)}`))
-  }
-
-  reviewTrust(): void {
-    const trust = this.opts.trust
-    if (!trust) {
-      this.notice('info', 'project trust cannot be changed in this session')
-      return
-    }
-    void trust.review().catch((err: unknown) => this.notice('error', `/trust failed: ${String(err)}`))
-  }
-
   /** Refuses what the mode policy forbids (dangerous or ci when the session was not launched in it). */
   setMode(mode: Mode): ModeChange {
     const { mode: previous, launchMode } = this.opts.store.getState()
@@ -402,11 +292,6 @@ export class Runtime implements TurnCommands {
 
   private readonly pendingInjections: string[] = []
 
-  async stopTask(id: string): Promise<void> {
-    if (!this.opts.tasks) throw new Error('background tasks are not available in this build')
-    await this.opts.tasks.stop(id)
-  }
-
   backgroundForeground(): boolean {
     const handle = this.host.lastForeground()
     if (!handle) return false
@@ -418,12 +303,6 @@ export class Runtime implements TurnCommands {
       this.notice('error', `could not move the command to the background: ${String(err)}`)
       return false
     }
-  }
-
-  async readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice> {
-    const task = this.opts.tasks?.get(id)
-    if (!task) return { text: '', start: 0, end: 0, size: 0 }
-    return readLogSlice(task.logPath, Math.min(maxBytes, MAX_LOG_READ_BYTES), range)
   }
 
   async runShell(command: string): Promise<void> {
@@ -441,10 +320,6 @@ export class Runtime implements TurnCommands {
       content,
       text: `! ${command}\n${result.forModel}`,
     })
-  }
-
-  listModels(): Promise<ModelList> {
-    return this.opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' })
   }
 
   clear(): void {
@@ -544,10 +419,6 @@ export class Runtime implements TurnCommands {
     return this.opts.agents?.transcript(taskId) ?? null
   }
 
-  permissionRules(): PermissionRulesView {
-    return this.opts.gate.describeRules()
-  }
-
   async runMcpPrompt(command: string, args: string): Promise<void> {
     const mcp = this.opts.mcp?.runtime
     if (!mcp) throw new Error('no MCP servers in this session')
@@ -586,31 +457,6 @@ export class Runtime implements TurnCommands {
   }
 
   private stopping: Promise<void> | undefined
-
-  rewindTurns(): RewindTurn[] {
-    return listTurns(this.opts.store.getState(), this.opts.checkpoints?.offReason() ?? null)
-  }
-
-  rewind(turn: string, scope: RewindScope, opts: RewindOptions = {}): Promise<RewindReport> {
-    return runRewind(this.rewindHost(), (host) => rewind(host, turn, scope, opts))
-  }
-
-  undoRewind(opts: RewindOptions = {}): Promise<RewindReport> {
-    return runRewind(this.rewindHost(), (host) => undoRewind(host, opts))
-  }
-
-  private rewindHost(): RewindHost {
-    const store = this.opts.store
-    return {
-      getState: store.getState,
-      dispatch: store.dispatch,
-      checkpoints: this.opts.checkpoints ?? null,
-      newId: (prefix) => this.newId(prefix),
-      forgetReads: () => this.opts.files.clear(),
-      busy: () => this.current !== null,
-      notice: (text) => this.notice('info', text),
-    }
-  }
 
   private turnInput(input: SubmitInput): TurnInput {
     const user = this.userInput(input)
@@ -688,7 +534,8 @@ export class Runtime implements TurnCommands {
     this.opts.store.dispatch({ type: 'notice/added', id: this.newId('notice'), level, text })
   }
 
-  private newId(prefix: string): string {
+  /** Ids for what the runtime and the session's services add to the store (unique in the session). */
+  newId(prefix: string): string {
     this.counter++
     return `${prefix}-${this.now().toString(36)}-${this.counter}`
   }

@@ -410,6 +410,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     directory,
     config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
   )
+  const files = createFileStateTracker()
   const runtime: Runtime = new Runtime({
     store,
     provider,
@@ -417,7 +418,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     gate,
     workspace,
     sessionId: id,
-    files: createFileStateTracker(),
+    files,
     spill,
     systemPrompt: agents.main.systemPrompt,
     capabilities,
@@ -434,10 +435,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     agents: agents.control(subagents),
     definitions,
     ...(questions ? { questions } : {}),
-    ...(trust ? { trust } : {}),
     checkpoints,
     ...(hooks ? { hooks } : {}),
-    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
     mcp: mcpOptions,
   })
   const services = createSessionServices({
@@ -447,6 +446,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     sessions: () => summarizeSessions(projectSessions),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
+    store,
+    gate,
+    ...(questions ? { questions } : {}),
+    ...(trust ? { trust } : {}),
+    tasks: directory,
+    ...(hooks ? { hooks } : {}),
+    checkpoints,
+    files,
+    busy: () => runtime.isBusy(),
+    newId: (prefix) => runtime.newId(prefix),
+    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
   })
   if (restored) closeDanglingCalls(store)
   let skillNotices = 0

@@ -16,7 +16,7 @@ export async function runRewind(
 ): Promise<number> {
   const json = args.outputFormat !== 'text'
   const target = args.rewindTo ?? ''
-  const runtime = session.runtime
+  const runtime = session.commands
   if (target === 'list') {
     const turns = runtime.rewindTurns()
     if (json) out.write(`${JSON.stringify({ type: 'turns', session_id: session.id, turns })}\n`)

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TurnCommands } from '../../../source/agent/commands.js'
-import { createSessionServices, sessionCommands } from '../../../source/wiring/session-services.js'
+import { createStore } from '../../../source/store/create-store.js'
+import { initialState } from '../../../source/store/state.js'
+import { createFileStateTracker } from '../../../source/tools/file-state.js'
+import {
+  createSessionServices,
+  type SessionServiceOptions,
+  sessionCommands,
+} from '../../../source/wiring/session-services.js'
 
 let dir: string
 beforeEach(async () => {
@@ -13,12 +20,30 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
+/** The services' other parts, as a session without tasks, hooks or checkpoints has them. */
+function parts(): Omit<SessionServiceOptions, 'workspace' | 'sessionId' | 'cwd'> {
+  let n = 0
+  return {
+    store: createStore(
+      initialState({ id: 's', cwd: dir, model: 'm', baseUrl: 'x', title: '', startedAt: 0 }, 'safe'),
+    ),
+    gate: {
+      resolve: () => undefined,
+      describeRules: () => ({ allow: [], ask: [], deny: [], savedTo: 'settings.local.json' }),
+    },
+    files: createFileStateTracker(),
+    busy: () => false,
+    newId: (prefix) => `${prefix}-${++n}`,
+  }
+}
+
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
 
 describe('session services', () => {
   it('export writes the rendered transcript beside the workspace, or where the user said (from the current directory)', async () => {
     let cwd = dir
     const services = createSessionServices({
+      ...parts(),
       workspace: dir,
       sessionId: 's1',
       cwd: () => cwd,
@@ -31,7 +56,12 @@ describe('session services', () => {
     cwd = join(dir, 'sub')
     expect(await services.exportTranscript('out.md')).toBe(join(dir, 'sub', 'out.md'))
     await expect(
-      createSessionServices({ workspace: dir, sessionId: 's1', cwd: () => dir }).exportTranscript(),
+      createSessionServices({
+        ...parts(),
+        workspace: dir,
+        sessionId: 's1',
+        cwd: () => dir,
+      }).exportTranscript(),
     ).rejects.toThrow('export is not available')
   })
 
@@ -39,6 +69,7 @@ describe('session services', () => {
     await mkdir(join(dir, 'pics'))
     await writeFile(join(dir, 'pics', 'a.png'), PNG)
     const services = createSessionServices({
+      ...parts(),
       workspace: dir,
       sessionId: 'me',
       cwd: () => join(dir, 'pics'),
@@ -63,12 +94,31 @@ describe('session services', () => {
       }
     }
     const runtime = new FakeRuntime()
-    const services = createSessionServices({ workspace: dir, sessionId: 'x', cwd: () => dir })
+    const services = createSessionServices({
+      ...parts(),
+      workspace: dir,
+      sessionId: 'x',
+      cwd: () => dir,
+    })
     const commands = sessionCommands(runtime as unknown as TurnCommands, services)
     const { submit } = commands
     submit({ text: 'hi' })
     expect(runtime.submitted).toEqual(['hi'])
     expect(commands.submit).toBe(commands.submit)
     expect(commands.listSessions).toBe(services.listSessions)
+  })
+
+  it('answers for the parts a session lacks: no trust to review, no job log, no hooks, no turns to rewind', async () => {
+    const p = parts()
+    const services = createSessionServices({ ...p, workspace: dir, sessionId: 's', cwd: () => dir })
+    services.reviewTrust()
+    const notices = Object.values(p.store.getState().transcript.items).map((i) =>
+      i.kind === 'notice' ? i.text : '',
+    )
+    expect(notices).toEqual(['project trust cannot be changed in this session'])
+    expect(await services.readTaskLog('b1', 100)).toBe('')
+    await expect(services.stopTask('b1')).rejects.toThrow('background tasks are not available')
+    expect(services.hooks()).toEqual({ active: [], inactive: [], warnings: [] })
+    expect(services.rewindTurns()).toEqual([])
   })
 })

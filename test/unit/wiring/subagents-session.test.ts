@@ -141,7 +141,7 @@ describe('subagents in a session', () => {
     const state = session.store.getState()
     const request = state.consent.byId[state.consent.queue[0] as string]
     expect(request).toMatchObject({ tool: 'Write', agent: 'general-purpose · Write it', risk: 'edit' })
-    session.runtime.resolveConsent(request?.id as string, { kind: 'once' })
+    session.commands.resolveConsent(request?.id as string, { kind: 'once' })
     expect((await turn).kind).toBe('completed')
     expect(await readFile(join(workspace, 'out.txt'), 'utf8')).toBe('from the subagent\n')
     expect(lastToolResult(main()[1])).toContain('wrote out.txt')
