@@ -222,4 +222,21 @@ describe('TUI', () => {
     expect(skill).toContain('No skills are available yet.')
     expect(skill).not.toContain('release')
   })
+
+  it('a command given on the command line runs once the commands are loaded', async () => {
+    const commands = join(env.box.env.XDG_CONFIG_HOME ?? '', 'agent-tui', 'commands')
+    await mkdir(commands, { recursive: true })
+    await writeFile(join(commands, 'greet.md'), 'Say hello to $1.')
+    env.server.enqueue({ text: 'Hello, Ada!' })
+    tui = startTui({
+      args: ['--base-url', env.server.baseUrl, '--model', 'm', '/greet Ada'],
+      cwd: env.box.workspace,
+      env: env.box.env,
+      cols: 100,
+      rows: 24,
+    })
+    await tui.waitFor('Hello, Ada!')
+    expect(tui.screen()).toContain('› /greet Ada')
+    expect(lastUser(env.server.requests[0])).toBe('Say hello to Ada.')
+  })
 })
