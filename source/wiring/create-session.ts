@@ -1,8 +1,7 @@
 import { homedir } from 'node:os'
 import { join, relative } from 'node:path'
-import type { RuntimeCommands } from '../agent/commands.js'
 import { Runtime } from '../agent/runtime.js'
-import { createTrustController, type TrustController } from '../agent/trust-controller.js'
+import { createTrustController } from '../agent/trust-controller.js'
 import type { ProjectTrustSetup } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { describeSettings } from '../agent/runtime-settings.js'
@@ -12,8 +11,8 @@ import { createTaskDirectory } from '../agent/subagents/task-directory.js'
 import { buildPromptParts } from '../agent/system-prompt.js'
 import { cachedDefinitions } from '../agent/tool-definitions.js'
 import { createLazyCheckpoints } from '../checkpoints/lazy.js'
-import { DEFAULT_MAX_STEPS, type ResolvedConfig } from '../config/resolve.js'
-import { type AppPaths, outputsDir, sessionsDir } from '../config/paths.js'
+import { DEFAULT_MAX_STEPS } from '../config/resolve.js'
+import { outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
@@ -22,14 +21,14 @@ import { saveAlwaysRule } from '../config/ignore-local-settings.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
-import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
+import { openSessionLog, SESSION_FORMAT } from '../session/session-log.js'
 import { newSessionId, sessionPath, summarizeSessions } from '../session/session-store.js'
-import { type Action, isPersisted } from '../store/actions.js'
-import { createStore, type Store } from '../store/create-store.js'
-import { initialState, type State } from '../store/state.js'
-import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
+import { isPersisted } from '../store/actions.js'
+import { createStore } from '../store/create-store.js'
+import { initialState } from '../store/state.js'
+import { createTaskManager } from '../tasks/task-manager.js'
 import { createPidRegistry } from '../tasks/pid-registry.js'
-import { createProcessGroups, type ProcessGroups } from '../tasks/process-groups.js'
+import { createProcessGroups } from '../tasks/process-groups.js'
 import { createCatalog } from '../tools/catalog.js'
 import { createListMcpResourcesTool } from '../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../tools/read-mcp-resource.js'
@@ -37,8 +36,6 @@ import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './session-mcp.js'
 import { createFileStateTracker } from '../tools/file-state.js'
 import { createSkillTool } from '../tools/skill.js'
 import { createOutputSpiller } from '../tools/spill.js'
-import type { BashSandbox } from '../sandbox/bash-sandbox.js'
-import { createLazyBashSandbox } from '../sandbox/lazy.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git.js'
 import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
@@ -46,56 +43,16 @@ import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, resumeSession } from './resume-session.js'
-import { loadSessionSkills } from './skills.js'
+import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
+import { createSandbox } from './session-sandbox.js'
+import type { Session, SessionOptions } from './session-types.js'
 
 export type { ProjectTrustSetup }
-
-export interface SessionOptions {
-  config: ResolvedConfig
-  paths: AppPaths
-  endpoint: { baseUrl: string; apiKey?: string; model: string; contextLength?: number }
-  workspace: string
-  interactive: boolean
-  resume?: { kind: 'continue' } | { kind: 'id'; id: string }
-  /** Extra observers of every action (headless output, debug log). */
-  observers?: Array<(action: Action, state: State) => void>
-  /** Renders the transcript for /export (the UI's renderer, injected so the runtime stays UI-free). */
-  exportMarkdown?: (state: State) => string
-  projectTrust?: ProjectTrustSetup
-  /** MCP notices also go here (headless prints them on stderr, where a script's author looks). */
-  onMcpNotice?: (level: 'info' | 'warn' | 'error', text: string) => void
-  /** `--agent NAME`: the main session runs as this agent profile. */
-  agent?: string
-}
+export type { Session, SessionOptions } from './session-types.js'
 
 /** The TUI's first request waits this long for MCP servers still starting; later ones are announced. */
 const MCP_INTERACTIVE_WAIT_MS = 5_000
-
-export interface Session {
-  id: string
-  store: Store
-  runtime: Runtime
-  /** What the UI calls: the runtime's turn control and the session's services (export, memory, images, sessions). */
-  commands: RuntimeCommands
-  tasks: TaskManager
-  /** Every live process group of the session (foreground commands and background jobs). */
-  processes: ProcessGroups
-  log: SessionLog
-  profile(): ModelProfile
-  /** Git branch at start (read once). */
-  branch: string | undefined
-  warnings: string[]
-  /** The trust prompt and notices (interactive sessions with project trust). */
-  trust?: TrustController
-  /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */
-  sandbox?: BashSandbox
-  /** Loads what the first request will need (the provider); resolves when done, never rejects. */
-  preload(): Promise<void>
-  /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
-  startMcp(): void
-  close(): Promise<void>
-}
 
 /** Builds the whole service graph of one session: store ← runtime → provider, tools, permissions, tasks. */
 export async function createSession(opts: SessionOptions): Promise<Session> {
@@ -459,22 +416,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     listModels: () => listEndpointModels(endpoint, store.getState().session.model),
   })
   if (restored) closeDanglingCalls(store)
-  let skillNotices = 0
-  const skillNotice = (level: 'info' | 'warn', text: string) =>
-    store.dispatch({ type: 'notice/added', id: `skills-${createdAt}-${++skillNotices}`, level, text })
-  const stopFollowingSkills = skills.followTrust((change) => {
-    trustedReadDirs.splice(1, Number.POSITIVE_INFINITY, ...skills.dirs())
-    for (const problem of change.problems) skillNotice('warn', problem)
-    if (!change.announcement) return
-    const what = [
-      change.added.length ? `skills available now: ${change.added.join(', ')}` : '',
-      change.gone.length ? `skills gone: ${change.gone.join(', ')}` : '',
-    ]
-    runtime.announce(
-      { content: change.announcement },
-      `${what.filter(Boolean).join('; ')} (the agent is told at its next step)`,
-    )
-  })
+  const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
   void runtime.startSession(restored ? 'resume' : 'startup')
 
   return {
@@ -512,34 +454,4 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       await outputsLease.release()
     },
   }
-}
-
-/**
- * The Bash sandbox the configuration asks for, reporting to the store: the status bar's badge, and one
- * notice when it cannot run (every command then asks, unsandboxed).
- */
-function createSandbox(
-  store: Store,
-  projectRoots: string[],
-  outputs: string,
-  config: ResolvedConfig,
-): BashSandbox {
-  const { network } = config.sandbox
-  store.dispatch({ type: 'sandbox/changed', sandbox: { status: 'checking', network } })
-  return createLazyBashSandbox({
-    network,
-    projectRoots,
-    scratchRoots: [outputs],
-    onStatus: (status) => {
-      store.dispatch({ type: 'sandbox/changed', sandbox: { status: status.kind, network } })
-      if (status.kind === 'unavailable') {
-        store.dispatch({
-          type: 'notice/added',
-          id: `sandbox-${Date.now()}`,
-          level: 'warn',
-          text: status.notice,
-        })
-      }
-    },
-  })
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { createLazyMcp, type LazyMcp } from '../mcp/lazy.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
-import type { SessionOptions } from './create-session.js'
+import type { SessionOptions } from './session-types.js'
 import { openBrowser } from './open-browser.js'
 
 declare const AGENT_TUI_VERSION: string

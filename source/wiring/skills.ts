@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path'
 import type { AppPaths } from '../config/paths.js'
+import type { Store } from '../store/create-store.js'
 import { type ProjectTrust, tildePath } from '../config/project-trust.js'
 import { describeProblem } from '../extensions/problems.js'
 import { type LoadedSkills, loadSkillDir } from '../extensions/skill-files.js'
@@ -100,4 +101,43 @@ function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<Lo
   const label = (path: string) =>
     scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
   return loadSkillDir({ dir, scope, label })
+}
+
+/**
+ * Project skills that come and go with a trust answer: the folders readable without asking follow, the
+ * model is told at its next step, and a notice says so (and names the files that could not be used).
+ * Returns stop.
+ */
+export function announceSkills(
+  skills: SessionSkills,
+  session: {
+    store: Store
+    runtime: { announce(announcement: { content: string }, notice?: string): void }
+    trustedReadDirs: string[]
+  },
+): () => void {
+  const { store } = session
+  let notices = 0
+  const warn = (text: string) =>
+    store.dispatch({
+      type: 'notice/added',
+      id: `skills-${Date.now().toString(36)}-${++notices}`,
+      level: 'warn',
+      text,
+    })
+  const fixed = session.trustedReadDirs.length - skills.dirs().length
+  return skills.followTrust((change) => {
+    session.trustedReadDirs.splice(fixed, Number.POSITIVE_INFINITY, ...skills.dirs())
+    for (const problem of change.problems) warn(problem)
+    if (!change.announcement) return
+    const what = [
+      change.added.length ? `skills available now: ${change.added.join(', ')}` : '',
+      change.gone.length ? `skills gone: ${change.gone.join(', ')}` : '',
+    ]
+    // Announced as a message at the model's next step: the Skill tool's description never changes.
+    session.runtime.announce(
+      { content: change.announcement },
+      `${what.filter(Boolean).join('; ')} (the agent is told at its next step)`,
+    )
+  })
 }
