@@ -129,6 +129,10 @@ export interface SessionServices {
   rewind(turn: string, scope: RewindScope, opts?: RewindOptions): Promise<RewindReport>
   /** Puts back what the last rewind changed (see `state.checkpoints.undo`). */
   undoRewind(opts?: RewindOptions): Promise<RewindReport>
+  /** `/mcp`: restarts an MCP server. */
+  reconnectMcpServer(name: string): void
+  /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
+  authenticateMcpServer(name: string): void
 }
 
 /**
@@ -172,10 +176,6 @@ export interface RuntimeCommands extends SessionServices {
    * command typed); rejects with a message for the user (unknown prompt, missing argument, server down).
    */
   runMcpPrompt(command: string, args: string): Promise<void>
-  /** `/mcp`: restarts an MCP server. */
-  reconnectMcpServer(name: string): void
-  /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
-  authenticateMcpServer(name: string): void
   /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
   listAgents(): AgentListing
   /**

@@ -1,55 +1,24 @@
-import type { Checkpoints } from '../checkpoints/lazy.js'
-import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
-import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
-import type { ChatProvider } from '../provider/types.js'
 import type { Store } from '../store/create-store.js'
-import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice, TurnResult } from '../store/domain.js'
+import type { Mode, TurnResult } from '../store/domain.js'
 import { type ModeChange, modeChangeRefusal } from '../permissions/modes.js'
-import type { QuestionBroker } from '../permissions/question-broker.js'
-import type {
-  AnyTool,
-  FileStateTracker,
-  OutputSpiller,
-  RuntimeSettingsApi,
-  SubagentLauncher,
-} from '../tools/types.js'
-import type { BashSandbox } from '../sandbox/bash-sandbox.js'
-import type { ProcessGroupTracker } from '../tasks/process-groups.js'
-import { readLogSlice, type TaskLogRange, type TaskLogSlice } from '../tasks/log-slice.js'
-import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
-import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
-import type { CircuitBreakerConfig } from './circuit-breaker.js'
-import { type ContextSettings, ContextManager } from './context/manager.js'
+import type { ContextManager } from './context/manager.js'
 import { type Announcement, Announcements } from './announcements.js'
-import { isPinnable } from '../store/pins.js'
+import { pinRefusal } from '../store/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
-import { type CommandTurns, createCommandTurns } from './command-turn.js'
-import type {
-  AgentListing,
-  ModelList,
-  CommandInvocation,
-  PermissionRulesView,
-  TurnCommands,
-  SubmitInput,
-} from './commands.js'
+import type { CommandTurns } from './command-turn.js'
+import type { AgentListing, CommandInvocation, TurnCommands, SubmitInput } from './commands.js'
 import type { ExecutorDeps } from './executor.js'
-import { fileMentions } from './mentions.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
-import { createRuntimeSettings, sessionSettings } from './runtime-settings.js'
-import type { PermissionGate } from './permission-gate.js'
-import type { TrustController } from './trust-controller.js'
-import type { HookService } from '../hooks/service.js'
-import type { HooksView } from '../hooks/types.js'
-import { createSessionHooks, type SessionHooks } from './session-hooks.js'
-import { MessageIntake } from './message-intake.js'
+import type { SessionHooks } from './session-hooks.js'
+import type { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
-import { type McpRuntime, SessionTools } from './session-tools.js'
+import type { SessionTools } from './session-tools.js'
 import { checkpointHook } from './checkpoint-hook.js'
-import { createToolHost, type ToolHost } from './tool-host.js'
-import { type AgentsControl, switchMainAgent } from './main-agent.js'
-import type { DefinitionBuilder } from './tool-definitions.js'
+import type { ToolHost } from './tool-host.js'
+import { createRuntimeParts } from './runtime-parts.js'
+import { switchMainAgent } from './main-agent.js'
 
 import type { RuntimeOptions } from './runtime-options.js'
 
@@ -74,7 +43,7 @@ export class Runtime implements TurnCommands {
   private turnModel: string | null = null
   private readonly commandTurns: CommandTurns
   private counter = 0
-  private readonly settings: RuntimeSettingsApi
+  private readonly newContext: (systemPrompt: string) => ContextManager
   /**
    * Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). Made anew
    * only when the main session switches agent (its prompt and tools are part of every estimate).
@@ -91,56 +60,27 @@ export class Runtime implements TurnCommands {
     this.opts = opts
     this.now = opts.now ?? Date.now
     this.systemPrompt = opts.systemPrompt
-    this.tools = new SessionTools({
-      core: opts.tools,
-      ...(opts.definitions ? { definitions: opts.definitions } : {}),
-      mcpCore: opts.mcp?.tools ?? [],
-      ...(opts.mcp ? { mcp: opts.mcp.runtime } : {}),
-      store: opts.store,
+    const parts = createRuntimeParts(opts, {
       newId: (prefix) => this.newId(prefix),
-      startupWaitMs: opts.mcp?.startupWaitMs ?? 0,
-    })
-    this.intake = new MessageIntake({
-      mcp: opts.mcp?.runtime,
-      spill: opts.spill,
-      warn: (text) => this.notice('warn', text),
-      dispatch: opts.store.dispatch,
-      newId: (prefix) => this.newId(prefix),
-      files: fileMentions({
-        workspace: opts.workspace,
-        gate: opts.gate,
-        read: () => this.tools.lookup.get('Read'),
-        context: (callId, signal) => this.host.context(signal, () => undefined, callId),
-        spill: opts.spill,
-        // A script sees refusals as notices; the TUI shows them on the message.
-        ...(opts.interactive ? {} : { refused: (text: string) => this.notice('warn', text) }),
-      }),
-    })
-    const store = opts.store
-    this.commandTurns = createCommandTurns({
-      executor: () => this.executorDeps(),
-      toolContext: (signal, onProgress, callId) => this.host.context(signal, onProgress, callId),
-      gate: opts.gate,
-      dispatch: store.dispatch,
-      notice: (text) => this.notice('info', text),
-      newId: (prefix) => this.newId(prefix),
-      setModel: (model) => {
+      notice: (level, text) => this.notice(level, text),
+      now: () => this.now(),
+      model: () => this.model(),
+      setTurnModel: (model) => {
         this.turnModel = model
       },
+      setMode: (mode) => this.setMode(mode),
+      setModel: (model) => this.setModel(model),
+      executorDeps: () => this.executorDeps(),
+      context: () => this.context,
     })
+    this.tools = parts.tools
+    this.intake = parts.intake
+    this.sessionHooks = parts.sessionHooks
+    this.host = parts.host
+    this.commandTurns = parts.commandTurns
+    this.newContext = parts.newContext
     this.context = this.contextFor()
-    const newId = (prefix: string) => this.newId(prefix)
-    this.sessionHooks = opts.hooks ? createSessionHooks({ ...opts, service: opts.hooks, newId }) : null
-    this.settings = createRuntimeSettings(
-      sessionSettings({ store, context: this.context, setModel: (model) => this.setModel(model) }),
-    )
-    this.host = createToolHost({
-      ...opts,
-      settings: this.settings,
-      mode: () => store.getState().mode,
-      ...(opts.canSwitchMode === false ? {} : { switchMode: (mode: Mode) => this.setMode(mode) }),
-      supportsVision: () => opts.capabilities(this.model()).supportsVision,
-    })
+    const store = opts.store
     this.announcements = new Announcements(store, (text) => this.notice('info', text))
     this.announcements.watchTasks()
     if (opts.takeAnnouncements) this.announcements.addSource(opts.takeAnnouncements)
@@ -160,27 +100,7 @@ export class Runtime implements TurnCommands {
 
   /** Made anew only when the main session switches agent: the system prompt is part of every estimate. */
   private contextFor(): ContextManager {
-    const { opts } = this
-    const store = opts.store
-    const sessionTools = this.tools
-    return new ContextManager({
-      store,
-      provider: opts.provider,
-      spill: opts.spill,
-      systemPrompt: this.systemPrompt,
-      // Read at each use: the definitions are fixed when the first request goes out (SessionTools).
-      get toolDefinitions() {
-        return sessionTools.definitions()
-      },
-      model: () => store.getState().session.model,
-      profile: opts.profile ?? ((model) => resolveProfile(model)),
-      settings: opts.context ?? { masking: true },
-      newId: (prefix) => this.newId(prefix),
-      now: this.now,
-      beforeCompact: async (trigger, focus, signal) => {
-        if (opts.hookScope !== 'tools') await this.sessionHooks?.preCompact(trigger, focus, signal)
-      },
-    })
+    return this.newContext(this.systemPrompt)
   }
 
   isBusy(): boolean {
@@ -377,11 +297,9 @@ export class Runtime implements TurnCommands {
    */
   setPinned(id: string, pinned: boolean): string | null {
     const item = this.opts.store.getState().transcript.items[id]
-    if (!isPinnable(item) || !item || item.kind === 'notice' || item.kind === 'hook') {
-      if (item?.kind === 'tool' && (item.status === 'running' || item.status === 'pending'))
-        return 'the tool is still running: pin its result once it is done'
-      if (item?.kind === 'tool') return 'a compaction summary is always kept'
-      return 'only messages and tool results can be pinned'
+    const refusal = pinRefusal(item)
+    if (refusal !== null || !item || item.kind === 'notice' || item.kind === 'hook') {
+      return refusal ?? 'only messages and tool results can be pinned'
     }
     if (Boolean(item.pinned) !== pinned) this.opts.store.dispatch({ type: 'context/pinned', id, pinned })
     return null
@@ -429,14 +347,6 @@ export class Runtime implements TurnCommands {
       void this.runUserTurn(input).catch((err: unknown) =>
         this.notice('error', `turn failed: ${String(err)}`),
       )
-  }
-
-  reconnectMcpServer(name: string): void {
-    this.opts.mcp?.runtime.reconnect(name)
-  }
-
-  authenticateMcpServer(name: string): void {
-    this.opts.mcp?.runtime.authenticate(name)
   }
 
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */

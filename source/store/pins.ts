@@ -9,6 +9,15 @@ export function isPinnable(item: TranscriptItem | undefined): boolean {
   return true
 }
 
+/** Why an item cannot be pinned, or null when it can. */
+export function pinRefusal(item: TranscriptItem | undefined): string | null {
+  if (isPinnable(item) && item && item.kind !== 'notice' && item.kind !== 'hook') return null
+  if (item?.kind === 'tool' && (item.status === 'running' || item.status === 'pending'))
+    return 'the tool is still running: pin its result once it is done'
+  if (item?.kind === 'tool') return 'a compaction summary is always kept'
+  return 'only messages and tool results can be pinned'
+}
+
 /** Pinned items in transcript order. */
 export function pinnedItems(state: State): TranscriptItem[] {
   const pins = state.context.pins

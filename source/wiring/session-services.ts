@@ -50,6 +50,8 @@ export interface SessionServiceOptions {
   newId(prefix: string): string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
+  /** The MCP client, when servers are configured. */
+  mcp?: { reconnect(name: string): void; authenticate(name: string): void }
 }
 
 /** A single read of a job's log is bounded, whatever the caller asks for. */
@@ -113,6 +115,8 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     rewind: (turn, scope, rewindOpts = {}) =>
       runRewind(rewindHost(), (host) => rewind(host, turn, scope, rewindOpts)),
     undoRewind: (rewindOpts = {}) => runRewind(rewindHost(), (host) => undoRewind(host, rewindOpts)),
+    reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
+    authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }
 }
 
