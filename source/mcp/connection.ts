@@ -4,7 +4,7 @@ import type {
   GetPromptResult,
   ReadResourceResult,
 } from '@modelcontextprotocol/client'
-import type { ErrorCategory } from '../store/domain.js'
+import { callError, McpCallError } from './call-error.js'
 import {
   errorText,
   lastLines,
@@ -25,19 +25,9 @@ import { type BuiltTransport, buildTransport, type Sdk, ServerConfigError } from
  */
 
 export type { McpPromptInfo, McpToolInfo }
+export { McpCallError }
 
 export type McpStatus = 'connecting' | 'connected' | 'failed' | 'needs_auth' | 'disabled-untrusted'
-
-/** A failed call, with the error category the model gets. */
-export class McpCallError extends Error {
-  constructor(
-    readonly category: ErrorCategory,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
-  }
-}
 
 export interface ConnectionOptions {
   spec: McpServerSpec
@@ -355,20 +345,12 @@ export class McpConnection {
     try {
       return await run()
     } catch (error) {
-      if (signal.aborted) throw new McpCallError('aborted', 'cancelled by user')
-      const code = (error as { code?: unknown }).code
-      if (code === 'REQUEST_TIMEOUT')
-        throw new McpCallError('timeout', `MCP server "${this.name}": ${timeoutText}`)
-      if (code === 'CONNECTION_CLOSED' || code === 'NOT_CONNECTED' || code === 'SEND_FAILED') {
-        throw new McpCallError(
-          'execution',
-          `MCP server "${this.name}" stopped: ${this.describeFailure(error)}`,
-          'the user can restart it with /mcp',
-        )
-      }
-      if (typeof code === 'number')
-        throw new McpCallError('execution', `MCP server "${this.name}": ${errorText(error)}`)
-      throw new McpCallError('network', `MCP server "${this.name}": ${errorText(error)}`)
+      throw callError(error, {
+        signal,
+        server: this.name,
+        timeoutText,
+        describe: () => this.describeFailure(error),
+      })
     }
   }
 
