@@ -115,8 +115,7 @@ describe('the trust controller', () => {
     await controller.resolve(store.getState().trust?.id ?? '', 'trust-folder')
     expect(notices().at(-1)).toBe(
       'Trusted ~/code/app (remembered). Allow rules now in force: Bash(make *). Mode: AUTO. ' +
-        'Now available: command /deploy (.agent-tui/commands/deploy.md); skill release (.agent-tui/skills/release/SKILL.md). ' +
-        'From the next start: MCP server db (db-mcp) (.mcp.json).',
+        'Now available: command /deploy (.agent-tui/commands/deploy.md); skill release (.agent-tui/skills/release/SKILL.md).',
     )
     await controller.review()
     await controller.resolve(store.getState().trust?.id ?? '', 'distrust')
