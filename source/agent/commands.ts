@@ -89,6 +89,8 @@ export interface SubmitInput {
 export interface SessionServices {
   /** Loads an image file for `/image` or a pasted path; rejects with a user-facing message. */
   loadImage(path: string): Promise<ImageAttachment>
+  /** Whether the current model takes images (its profile); without vision `submit` leaves images out. */
+  supportsVision(): boolean
   /**
    * Writes the transcript as Markdown (atomically); resolves with the file path. Without a path it goes to
    * the state directory (`$XDG_STATE_HOME/agent-tui/exports/`), never into the project.
@@ -133,6 +135,10 @@ export interface SessionServices {
   reconnectMcpServer(name: string): void
   /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
   authenticateMcpServer(name: string): void
+  /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
+  listAgents(): AgentListing
+  /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
+  agentTranscript(taskId: string): Store | null
 }
 
 /**
@@ -158,8 +164,6 @@ export interface RuntimeCommands extends SessionServices {
   backgroundForeground(): boolean
   /** `!cmd`: runs a shell command directly and adds its output to the conversation. */
   runShell(command: string): Promise<void>
-  /** Whether the current model takes images (its profile); without vision `submit` leaves images out. */
-  supportsVision(): boolean
   /** Starts a fresh conversation (same session settings). */
   clear(): void
   setModel(model: string): void
@@ -176,15 +180,11 @@ export interface RuntimeCommands extends SessionServices {
    * command typed); rejects with a message for the user (unknown prompt, missing argument, server down).
    */
   runMcpPrompt(command: string, args: string): Promise<void>
-  /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
-  listAgents(): AgentListing
   /**
    * Runs the main session as another agent from the next request on (a new system prompt and tool set);
    * returns what changed; throws a user-facing message (unknown agent, a turn running).
    */
   switchAgent(name: string): string
-  /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
-  agentTranscript(taskId: string): Store | null
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }

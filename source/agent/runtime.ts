@@ -6,7 +6,7 @@ import { type Announcement, Announcements } from './announcements.js'
 import { pinRefusal } from '../store/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import type { CommandTurns } from './command-turn.js'
-import type { AgentListing, CommandInvocation, TurnCommands, SubmitInput } from './commands.js'
+import type { CommandInvocation, TurnCommands, SubmitInput } from './commands.js'
 import type { ExecutorDeps } from './executor.js'
 import { type TurnDeps, type UserInput, runTurn } from './loop.js'
 import { modeInstruction } from './mode-instructions.js'
@@ -15,7 +15,7 @@ import type { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
 import type { SessionTools } from './session-tools.js'
-import { checkpointHook } from './checkpoint-hook.js'
+import { executorDepsFor, type TurnSources, turnDepsFor } from './turn-deps.js'
 import type { ToolHost } from './tool-host.js'
 import { createRuntimeParts } from './runtime-parts.js'
 import { switchMainAgent } from './main-agent.js'
@@ -116,15 +116,11 @@ export class Runtime implements TurnCommands {
   private userInput(input: SubmitInput): UserInput {
     const { user, warning } = userInputFor(
       input,
-      this.supportsVision(),
+      this.opts.capabilities(this.opts.store.getState().session.model).supportsVision,
       this.opts.store.getState().session.model,
     )
     if (warning) this.notice('warn', warning)
     return user
-  }
-
-  supportsVision(): boolean {
-    return this.opts.capabilities(this.opts.store.getState().session.model).supportsVision
   }
 
   /** SessionStart (`startup` or `resume`): the first turn waits for it. */
@@ -213,16 +209,7 @@ export class Runtime implements TurnCommands {
   private readonly pendingInjections: string[] = []
 
   backgroundForeground(): boolean {
-    const handle = this.host.lastForeground()
-    if (!handle) return false
-    try {
-      const id = handle.background()
-      this.notice('info', `moved \`${handle.command}\` to background task ${id}`)
-      return true
-    } catch (err) {
-      this.notice('error', `could not move the command to the background: ${String(err)}`)
-      return false
-    }
+    return this.host.backgroundForeground((level, text) => this.notice(level, text))
   }
 
   async runShell(command: string): Promise<void> {
@@ -313,11 +300,6 @@ export class Runtime implements TurnCommands {
     this.opts.store.dispatch({ type: 'model/changed', model })
   }
 
-  listAgents(): AgentListing {
-    const current = this.opts.store.getState().agent
-    return this.opts.agents?.list(current) ?? { current, agents: [], problems: [] }
-  }
-
   switchAgent(name: string): string {
     return switchMainAgent({
       name,
@@ -331,10 +313,6 @@ export class Runtime implements TurnCommands {
       },
       setModel: (model) => this.setModel(model),
     })
-  }
-
-  agentTranscript(taskId: string): Store | null {
-    return this.opts.agents?.transcript(taskId) ?? null
   }
 
   async runMcpPrompt(command: string, args: string): Promise<void> {
@@ -378,66 +356,36 @@ export class Runtime implements TurnCommands {
     return this.turnModel ?? this.opts.store.getState().session.model
   }
 
-  private executorDeps(): ExecutorDeps {
-    const store = this.opts.store
+  private sources(): TurnSources {
     return {
-      tools: this.tools.lookup,
-      gate: this.opts.gate,
-      dispatch: store.dispatch,
-      makeContext: (signal, onProgress, callId) => {
-        // The first tool call of a session brings the shadow index up to date in the background.
-        this.opts.checkpoints?.warm()
-        return this.host.context(signal, onProgress, callId)
-      },
-      now: this.now,
-      ...(this.sessionHooks ? { hooks: this.sessionHooks.tool } : {}),
-      ...(this.opts.checkpoints
-        ? {
-            checkpoint: checkpointHook(
-              this.opts.checkpoints,
-              this.opts.checkpointTurn ?? (() => store.getState().run.turnId),
-            ),
-          }
-        : {}),
-    }
-  }
-
-  private turnDeps(): TurnDeps {
-    const store = this.opts.store
-    const tools = this.tools
-    return {
-      store,
-      provider: this.opts.provider,
-      model: () => this.model(),
+      opts: this.opts,
+      tools: this.tools,
+      host: this.host,
+      sessionHooks: this.sessionHooks,
       systemPrompt: this.systemPrompt,
-      get toolDefinitions() {
-        return tools.definitions()
-      },
-      prepareStep: (signal) => tools.prepare(signal),
       context: this.context,
-      executor: this.executorDeps(),
-      get planModeToolNames() {
-        return tools.planModeToolNames()
-      },
-      supportsAllowedTools: () => this.opts.capabilities(this.model()).supportsAllowedTools,
-      supportsVision: () => this.opts.capabilities(this.model()).supportsVision,
-      maxSteps: this.opts.maxSteps,
-      breaker: this.opts.breaker,
-      interactive: this.opts.interactive,
+      model: () => this.model(),
+      newId: (prefix) => this.newId(prefix),
+      now: this.now,
       takeQueued: () => {
         const injected = this.pendingInjections.splice(0)
-        for (const text of injected) {
-          store.dispatch({ type: 'history/appended', message: { role: 'user', content: text } })
+        for (const content of injected) {
+          this.opts.store.dispatch({ type: 'history/appended', message: { role: 'user', content } })
         }
         this.announcements.deliver()
         // A queued user command runs as a turn of its own (its calls run first, its grants hold for it).
         return this.intake.take(Number.POSITIVE_INFINITY, (queued: TurnInput) => queued.command !== undefined)
       },
       queuedCount: () => this.intake.length,
-      ...(this.sessionHooks && this.opts.hookScope !== 'tools' ? { hooks: this.sessionHooks.turn } : {}),
-      newId: (prefix) => this.newId(prefix),
-      now: this.now,
     }
+  }
+
+  private executorDeps(): ExecutorDeps {
+    return executorDepsFor(this.sources())
+  }
+
+  private turnDeps(): TurnDeps {
+    return turnDepsFor(this.sources())
   }
 
   private notice(level: 'info' | 'warn' | 'error', text: string): void {

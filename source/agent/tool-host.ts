@@ -45,6 +45,8 @@ export interface ToolHost {
   cwd(): string
   /** The newest foreground command still running. */
   lastForeground(): ForegroundHandle | undefined
+  /** Ctrl+B: moves the newest running foreground command to the TaskManager; false when there is none. */
+  backgroundForeground(notice: (level: 'info' | 'error', text: string) => void): boolean
 }
 
 export function createToolHost(opts: ToolHostOptions): ToolHost {
@@ -53,6 +55,18 @@ export function createToolHost(opts: ToolHostOptions): ToolHost {
   return {
     cwd: () => cwd,
     lastForeground: () => foreground.at(-1),
+    backgroundForeground(notice) {
+      const handle = foreground.at(-1)
+      if (!handle) return false
+      try {
+        const id = handle.background()
+        notice('info', `moved \`${handle.command}\` to background task ${id}`)
+        return true
+      } catch (err) {
+        notice('error', `could not move the command to the background: ${String(err)}`)
+        return false
+      }
+    },
     context(signal, onProgress, callId = 'user') {
       const ctx: ToolContext = {
         workspace: opts.workspace,

@@ -11,6 +11,7 @@ import { loadImageAttachment } from '../agent/images.js'
 import { appendMemory, listMemoryFiles } from '../agent/project-memory.js'
 import { atomicWriteFile } from '../tools/atomic-write.js'
 import { readLogSlice } from '../tasks/log-slice.js'
+import type { AgentsControl } from '../agent/main-agent.js'
 import type { TrustController } from '../agent/trust-controller.js'
 import type { Checkpoints } from '../checkpoints/lazy.js'
 import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../checkpoints/rewind.js'
@@ -26,6 +27,8 @@ export interface SessionServiceOptions {
   sessionId: string
   /** Where relative paths resolve: the directory Bash's `cd` has left the session in. */
   cwd(): string
+  /** Whether the session's model takes images (its profile). */
+  supportsVision?: () => boolean
   /** Renders the transcript for `/export` (the UI's renderer: the runtime stays UI-free). */
   exportMarkdown?: () => string
   /** Where `/export` writes without a path (the state directory's `exports/`); default: the workspace. */
@@ -50,6 +53,8 @@ export interface SessionServiceOptions {
   newId(prefix: string): string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
+  /** Agent profiles for `/agents`, and the background subagents' transcripts. */
+  agents?: AgentsControl
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
 }
@@ -73,6 +78,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
   })
   return {
     loadImage: (path) => loadImageAttachment(path, opts.cwd()),
+    supportsVision: () => opts.supportsVision?.() ?? false,
     async exportTranscript(path) {
       if (!opts.exportMarkdown) throw new Error('export is not available')
       const target = path
@@ -115,6 +121,11 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     rewind: (turn, scope, rewindOpts = {}) =>
       runRewind(rewindHost(), (host) => rewind(host, turn, scope, rewindOpts)),
     undoRewind: (rewindOpts = {}) => runRewind(rewindHost(), (host) => undoRewind(host, rewindOpts)),
+    listAgents() {
+      const current = store.getState().agent
+      return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
+    },
+    agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }

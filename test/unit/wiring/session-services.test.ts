@@ -116,7 +116,7 @@ describe('session services', () => {
       i.kind === 'notice' ? i.text : '',
     )
     expect(notices).toEqual(['project trust cannot be changed in this session'])
-    expect(await services.readTaskLog('b1', 100)).toBe('')
+    expect(await services.readTaskLog('b1', 100)).toEqual({ text: '', start: 0, end: 0, size: 0 })
     await expect(services.stopTask('b1')).rejects.toThrow('background tasks are not available')
     expect(services.hooks()).toEqual({ active: [], inactive: [], warnings: [] })
     expect(services.rewindTurns()).toEqual([])

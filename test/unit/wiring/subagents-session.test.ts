@@ -153,7 +153,7 @@ describe('subagents in a session', () => {
     server.enqueue({ text: 'one' }, { text: 'two' })
     const { session } = await open({ interactive: true, mode: 'safe' })
     await session.runtime.runTurn({ text: 'first' })
-    const listing = session.runtime.listAgents()
+    const listing = session.commands.listAgents()
     expect(listing.current).toBe('build')
     expect(listing.agents.map((a) => a.name)).toEqual(['build', 'general-purpose', 'explore', 'plan'])
     const text = session.runtime.switchAgent('plan')
@@ -185,7 +185,7 @@ describe('subagents in a session', () => {
     await session.runtime.runTurn({ text: 'first' })
     await trust?.decide('trust-folder')
     await waitFor(
-      () => session.runtime.listAgents().agents.some((a) => a.name === 'helper'),
+      () => session.commands.listAgents().agents.some((a) => a.name === 'helper'),
       'the agent to load',
     )
     await session.runtime.runTurn({ text: 'now use it' })
