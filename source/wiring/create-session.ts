@@ -18,16 +18,9 @@ import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { realPathOf } from '../permissions/real-path.js'
 import { saveAlwaysRule } from '../config/ignore-local-settings.js'
-import { createLazyProvider } from '../provider/lazy-provider.js'
-import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
-import { openSessionLog, SESSION_FORMAT } from '../session/session-log.js'
-import { newSessionId, sessionPath, summarizeSessions } from '../session/session-store.js'
-import { isPersisted } from '../store/actions.js'
-import { createStore } from '../store/create-store.js'
-import { initialState } from '../store/state.js'
+import { sessionPath, summarizeSessions } from '../session/session-store.js'
 import { createTaskManager } from '../tasks/task-manager.js'
-import { createPidRegistry } from '../tasks/pid-registry.js'
 import { createProcessGroups } from '../tasks/process-groups.js'
 import { createCatalog } from '../tools/catalog.js'
 import { createListMcpResourcesTool } from '../tools/list-mcp-resources.js'
@@ -42,10 +35,11 @@ import { createPermissionGate, type RuntimeGate } from './permission-gate.js'
 import { createSessionHookService } from './session-hooks.js'
 import { listEndpointModels } from './list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
-import { closeDanglingCalls, resumeSession } from './resume-session.js'
+import { closeDanglingCalls, openSessionStore, resumeSession } from './resume-session.js'
 import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
 import { createSandbox } from './session-sandbox.js'
+import { contextSettingsOf, profileResolver, reapOrphans, sessionProvider } from './session-parts.js'
 import type { Session, SessionOptions } from './session-types.js'
 
 export type { ProjectTrustSetup }
@@ -70,54 +64,22 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   if (resumed) warnings.push(...resumed.warnings)
   let lease = resumed?.lease ?? null
 
-  const id = restored?.id ?? newSessionId()
-  const logPath = restored?.path ?? sessionPath(projectSessions, id)
-  const createdAt = Date.now()
-  const log = openSessionLog(
-    logPath,
-    restored ? undefined : { type: 'header', format: SESSION_FORMAT, id, cwd: workspace, createdAt },
-  )
-  if (log.tornTail) {
-    warnings.push(
-      `${logPath}: moved the torn last line (${log.tornTail.bytes} bytes) to ${log.tornTail.path}; new events start on a clean line`,
-    )
-  }
-  const sessionInfo = {
-    id,
-    cwd: workspace,
-    model: endpoint.model,
-    baseUrl: endpoint.baseUrl,
-    title: restored?.state.session.title ?? '',
-    startedAt: restored?.state.session.startedAt ?? createdAt,
-  }
-  const base = restored
-    ? { ...restored.state, session: sessionInfo, mode: config.mode, launchMode: config.mode }
-    : initialState(sessionInfo, config.mode)
-  const observers = opts.observers ?? []
-  const store = createStore(base, (action, state) => {
-    if (isPersisted(action)) log.append(action)
-    for (const observe of observers) observe(action, state)
+  const { id, logPath, createdAt, log, store } = openSessionStore({
+    restored,
+    logPath: (newId) => sessionPath(projectSessions, newId),
+    workspace,
+    endpoint,
+    mode: config.mode,
+    observers: opts.observers ?? [],
+    warnings,
   })
-  if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode: config.mode })
 
   const outputs = outputsDir(paths, id)
   lease ??= await openOutputs(outputs)
   const outputsLease = lease
   // Off the start-up path: another session's old outputs can wait for the event loop to be free.
   setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
-  const registry = createPidRegistry(paths.pidRegistryFile, {
-    onError: (err) => warnings.push(`pid registry: ${err.message}`),
-  })
-  const reaped = await registry.reapOrphans().catch(() => [])
-  for (const orphan of reaped) {
-    const what = orphan.kind === 'foreground' ? 'command' : 'background job'
-    warnings.push(
-      orphan.killed
-        ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
-        : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
-    )
-  }
-  const processes = createProcessGroups({ registry })
+  const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
   // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
   const runOutputs = join(outputs, `run-${createdAt}`)
   const tasks = createTaskManager({
@@ -171,33 +133,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     savedTo: localSettingsLabel,
   })
   gateRef = baseGate
-  // Asked for on every tool call; the table and the settings are fixed for the session, so resolve once per model.
-  const resolvedProfiles = new Map<string, ModelProfile>()
-  const profiles = (model: string): ModelProfile => {
-    const known = resolvedProfiles.get(model)
-    if (known !== undefined) return known
-    const profile = resolveProfile(model, {
-      ...(config.settings.models
-        ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
-        : {}),
-      ...(endpoint.contextLength && model === endpoint.model
-        ? { endpointContextLength: endpoint.contextLength }
-        : {}),
-    })
-    resolvedProfiles.set(model, profile)
-    return profile
-  }
+  const profiles = profileResolver(config, endpoint)
+  const contextSettings = contextSettingsOf(config)
+  const provider = sessionProvider(config, endpoint)
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
-  const management = config.settings.contextManagement
-  const contextSettings = {
-    masking: management?.masking ?? true,
-    ...(management?.observationWindow !== undefined
-      ? { observationWindow: management.observationWindow }
-      : {}),
-    ...(management?.compactAt !== undefined ? { compactAt: management.compactAt } : {}),
-    ...(config.settings.summarizerModel ? { summarizerModel: config.settings.summarizerModel } : {}),
-  }
   const prompts = await buildPromptParts({
     workspace,
     platform: `${process.platform} ${process.arch}`,
@@ -210,17 +150,6 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     additionalDirs,
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
   })
-  const retry = config.settings.retry
-  const provider = createLazyProvider(async () =>
-    (await import('../provider/client.js')).createOpenAIProvider({
-      baseUrl: endpoint.baseUrl,
-      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-      ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
-      ...(retry?.maxRetryAfterSeconds !== undefined
-        ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }
-        : {}),
-    }),
-  )
   let webNotices = 0
   const { summarizerModel, search } = config.settings
   const coreTools = createCatalog({
@@ -368,6 +297,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
   )
   const files = createFileStateTracker()
+  const agentsControl = agents.control(subagents)
   const runtime: Runtime = new Runtime({
     store,
     provider,
@@ -389,7 +319,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(sandbox ? { sandbox } : {}),
     subagents: subagents.launcher(),
     takeAnnouncements: () => subagents.takeAnnouncements(),
-    agents: agents.control(subagents),
+    agents: agentsControl,
     definitions,
     ...(questions ? { questions } : {}),
     checkpoints,
@@ -400,6 +330,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     sessionId: id,
     cwd: () => runtime.currentDirectory(),
+    supportsVision: () => capabilities(store.getState().session.model).supportsVision,
     sessions: () => summarizeSessions(projectSessions),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
@@ -413,7 +344,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     files,
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
+    agents: agentsControl,
     listModels: () => listEndpointModels(endpoint, store.getState().session.model),
+    mcp,
   })
   if (restored) closeDanglingCalls(store)
   const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })

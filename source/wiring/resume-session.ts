@@ -2,12 +2,16 @@ import type { AppPaths } from '../config/paths.js'
 import { outputsDir } from '../config/paths.js'
 import { openOutputs } from '../session/outputs-lifecycle.js'
 import { readSession } from '../session/read-session.js'
-import { findSession, listSessions } from '../session/session-store.js'
-import type { Store } from '../store/create-store.js'
+import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
+import { findSession, listSessions, newSessionId } from '../session/session-store.js'
+import { type Action, isPersisted } from '../store/actions.js'
+import { createStore, type Store } from '../store/create-store.js'
 import type { Mode } from '../store/domain.js'
 import { replay } from '../store/reducer.js'
 import { initialState, type State } from '../store/state.js'
 import { SessionError } from './session-error.js'
+
+/** A session's log and state: resuming one, opening a new one, and answering a crash's dangling calls. */
 
 export interface ResumedSession {
   restored: { id: string; path: string; state: State }
@@ -93,4 +97,51 @@ export function closeDanglingCalls(store: Store): void {
       durationMs: 0,
     })
   }
+}
+
+/**
+ * The session's log and store: a new session gets a header and `session/started`; a resumed one continues
+ * its log and starts from the state it was replayed into, in this run's mode. Every persisted action is
+ * appended to the log, and every action goes to the observers (headless output, debug log).
+ */
+export function openSessionStore(at: {
+  restored: ResumedSession['restored'] | null
+  /** Where a new session's log goes. */
+  logPath(id: string): string
+  workspace: string
+  endpoint: { model: string; baseUrl: string }
+  mode: Mode
+  observers: ReadonlyArray<(action: Action, state: State) => void>
+  warnings: string[]
+}): { id: string; logPath: string; createdAt: number; log: SessionLog; store: Store } {
+  const { restored, workspace, endpoint, mode } = at
+  const id = restored?.id ?? newSessionId()
+  const logPath = restored?.path ?? at.logPath(id)
+  const createdAt = Date.now()
+  const log = openSessionLog(
+    logPath,
+    restored ? undefined : { type: 'header', format: SESSION_FORMAT, id, cwd: workspace, createdAt },
+  )
+  if (log.tornTail) {
+    at.warnings.push(
+      `${logPath}: moved the torn last line (${log.tornTail.bytes} bytes) to ${log.tornTail.path}; new events start on a clean line`,
+    )
+  }
+  const sessionInfo = {
+    id,
+    cwd: workspace,
+    model: endpoint.model,
+    baseUrl: endpoint.baseUrl,
+    title: restored?.state.session.title ?? '',
+    startedAt: restored?.state.session.startedAt ?? createdAt,
+  }
+  const base = restored
+    ? { ...restored.state, session: sessionInfo, mode, launchMode: mode }
+    : initialState(sessionInfo, mode)
+  const store = createStore(base, (action, state) => {
+    if (isPersisted(action)) log.append(action)
+    for (const observe of at.observers) observe(action, state)
+  })
+  if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode })
+  return { id, logPath, createdAt, log, store }
 }

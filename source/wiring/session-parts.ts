@@ -1,0 +1,82 @@
+import type { ContextSettings } from '../agent/context/options.js'
+import type { AppPaths } from '../config/paths.js'
+import type { ResolvedConfig } from '../config/resolve.js'
+import { createLazyProvider, type LazyProvider } from '../provider/lazy-provider.js'
+import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
+import { createPidRegistry, type PidRegistry } from '../tasks/pid-registry.js'
+
+/** Pieces of a session that depend on its configuration alone (create-session.ts assembles them). */
+
+/**
+ * The model profile of each model id, resolved once per id (it is asked on every tool call): the built-in
+ * table, the settings' `models` overrides, and the context length the endpoint reported for its model
+ * (read when a profile is first resolved, so a late listing still counts).
+ */
+export function profileResolver(
+  config: ResolvedConfig,
+  endpoint: { model: string; contextLength?: number },
+): (model: string) => ModelProfile {
+  const resolved = new Map<string, ModelProfile>()
+  return (model) => {
+    const known = resolved.get(model)
+    if (known !== undefined) return known
+    const profile = resolveProfile(model, {
+      ...(config.settings.models
+        ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
+        : {}),
+      ...(endpoint.contextLength && model === endpoint.model
+        ? { endpointContextLength: endpoint.contextLength }
+        : {}),
+    })
+    resolved.set(model, profile)
+    return profile
+  }
+}
+
+/** `contextManagement` and `summarizerModel` as the context economy takes them (masking on by default). */
+export function contextSettingsOf(config: ResolvedConfig): ContextSettings {
+  const management = config.settings.contextManagement
+  return {
+    masking: management?.masking ?? true,
+    ...(management?.observationWindow !== undefined
+      ? { observationWindow: management.observationWindow }
+      : {}),
+    ...(management?.compactAt !== undefined ? { compactAt: management.compactAt } : {}),
+    ...(config.settings.summarizerModel ? { summarizerModel: config.settings.summarizerModel } : {}),
+  }
+}
+
+/** The endpoint's client, loaded on first use (nothing of the SDK is on the way to the first frame). */
+export function sessionProvider(
+  config: ResolvedConfig,
+  endpoint: { baseUrl: string; apiKey?: string },
+): LazyProvider {
+  const retry = config.settings.retry
+  return createLazyProvider(async () =>
+    (await import('../provider/client.js')).createOpenAIProvider({
+      baseUrl: endpoint.baseUrl,
+      ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
+      ...(retry?.maxRetryAfterSeconds !== undefined
+        ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }
+        : {}),
+    }),
+  )
+}
+
+/** The pid registry, after stopping what a crashed run left behind (each one a warning). */
+export async function reapOrphans(paths: AppPaths, warnings: string[]): Promise<PidRegistry> {
+  const registry = createPidRegistry(paths.pidRegistryFile, {
+    onError: (err) => warnings.push(`pid registry: ${err.message}`),
+  })
+  const reaped = await registry.reapOrphans().catch(() => [])
+  for (const orphan of reaped) {
+    const what = orphan.kind === 'foreground' ? 'command' : 'background job'
+    warnings.push(
+      orphan.killed
+        ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
+        : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
+    )
+  }
+  return registry
+}
