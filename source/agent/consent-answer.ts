@@ -1,6 +1,6 @@
 import type { Dispatch } from '../store/create-store.js'
 import type { ConsentDecision, ErrorCategory } from '../store/domain.js'
-import type { CallOutcome } from './executor.js'
+import type { CallOutcome } from './call-outcome.js'
 
 /**
  * What the user's answer at a consent prompt means for the call and the turn (see executor.ts): a note

@@ -1,38 +1,16 @@
 import { changeKind } from '../checkpoints/change-kind.js'
-import type { ImagePart, ToolCall } from '../provider/messages.js'
+import type { ToolCall } from '../provider/messages.js'
 import type { Dispatch } from '../store/create-store.js'
-import type { ErrorCategory, ToolDisplay } from '../store/domain.js'
-import type { ToolStatus } from '../store/state.js'
+import type { ErrorCategory } from '../store/domain.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
+import { type CallOutcome, cancelled, type FailureDetails, failedOutcome } from './call-outcome.js'
 import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
-import { cancelledEnvelope, envelope, formatEnvelope } from './envelope.js'
 import { parseToolArguments } from './parse-arguments.js'
 import type { GateVerdict, PermissionGate } from './permission-gate.js'
 import { postToolUse, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
-export interface CallOutcome {
-  callId: string
-  name: string
-  summary: string
-  status: Exclude<ToolStatus, 'pending' | 'running'>
-  content: string
-  preview: string
-  display: ToolDisplay | null
-  images: ImagePart[]
-  durationMs: number
-  ok: boolean
-  retryable: boolean
-  errorMessage?: string
-  errorCategory?: ErrorCategory
-  /** A hook answered `"continue": false`: the turn stops after this batch, and this says why. */
-  stopTurn?: string
-  /** The user denied it at the consent prompt (not a policy or a timeout); `note` is what they added. */
-  userDenial?: { note?: string }
-  /** Withdrawn while waiting for consent because the user denied another call of the same message. */
-  skipped?: boolean
-  /** The envelope's hint: what to do instead (e.g. the rule that would allow a denied call). */
-  errorHint?: string
-}
+export type { CallOutcome, FailureDetails, OutcomeBase } from './call-outcome.js'
+export { cancelled, failedOutcome, refusedOutcome } from './call-outcome.js'
 
 /** Snapshots around calls that change the workspace (see source/checkpoints/). */
 export interface CheckpointHook {
@@ -327,84 +305,6 @@ function explainHookAllow(
   showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
     { event: 'PreToolUse', level: 'info', text, detail: '' },
   ])
-}
-
-/** The call an outcome answers, and the times its duration is measured between. */
-export interface OutcomeBase {
-  call: ToolCall
-  /** The tool's name and card label; both default to the name the model called. */
-  name?: string
-  summary?: string
-  started: number
-  now: number
-}
-
-/** Why a call failed, as the model's error envelope and the card say it. */
-export interface FailureDetails {
-  hint?: string
-  status?: CallOutcome['status']
-  /** What the user added to their answer at the consent prompt. */
-  note?: string
-}
-
-/** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */
-export function refusedOutcome(
-  call: ToolCall,
-  refusal: { message: string; hint: string },
-  now: number,
-): CallOutcome {
-  return failedOutcome(
-    { call, started: now, now },
-    { category: 'validation', message: refusal.message, hint: refusal.hint },
-  )
-}
-
-/** Result for a call that never finished because the user interrupted (keeps the pairing rule). */
-export function cancelled(base: OutcomeBase): CallOutcome {
-  const name = base.name ?? base.call.function.name
-  return {
-    callId: base.call.id,
-    name,
-    summary: base.summary ?? name,
-    status: 'cancelled',
-    content: cancelledEnvelope(name),
-    preview: 'cancelled by user',
-    display: null,
-    images: [],
-    durationMs: base.now - base.started,
-    ok: false,
-    retryable: false,
-    errorMessage: 'cancelled by user',
-    errorCategory: 'aborted',
-  }
-}
-
-/** A failed call: its error envelope for the model, its message on the card. */
-export function failedOutcome(
-  base: OutcomeBase,
-  error: FailureDetails & { category: ErrorCategory; message: string },
-): CallOutcome {
-  const name = base.name ?? base.call.function.name
-  const env = envelope(name, error.category, error.message, {
-    ...(error.hint ? { hint: error.hint } : {}),
-    ...(error.note ? { userNote: error.note } : {}),
-  })
-  return {
-    callId: base.call.id,
-    name,
-    summary: base.summary ?? name,
-    status: error.status ?? 'error',
-    content: formatEnvelope(env),
-    preview: error.message,
-    display: null,
-    images: [],
-    durationMs: base.now - base.started,
-    ok: false,
-    retryable: env.retryable,
-    errorMessage: error.message,
-    errorCategory: error.category,
-    ...(error.hint ? { errorHint: error.hint } : {}),
-  }
 }
 
 function summaryOf(tool: AnyTool | undefined, args: unknown, fallback: string): string {

@@ -1,3 +1,4 @@
+import { Announcements } from './announcements.js'
 import type { ModeChange } from '../permissions/modes.js'
 import { resolveProfile } from '../provider/profiles.js'
 import type { Mode } from '../store/domain.js'
@@ -19,6 +20,8 @@ export interface RuntimeParts {
   sessionHooks: SessionHooks | null
   host: ToolHost
   commandTurns: CommandTurns
+  /** Finished background work and new skills, told to the model at its next step (watching jobs already). */
+  announcements: Announcements
   /** The context economy for a system prompt (made anew when the main session switches agent). */
   newContext(systemPrompt: string): ContextManager
 }
@@ -112,5 +115,8 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
     newId: rt.newId,
     setModel: rt.setTurnModel,
   })
-  return { tools, intake, sessionHooks, host, commandTurns, newContext }
+  const announcements = new Announcements(store, (text) => rt.notice('info', text))
+  announcements.watchTasks()
+  if (opts.takeAnnouncements) announcements.addSource(opts.takeAnnouncements)
+  return { tools, intake, sessionHooks, host, commandTurns, newContext, announcements }
 }

@@ -2,7 +2,7 @@ import type { Store } from '../store/create-store.js'
 import type { Mode, TurnResult } from '../store/domain.js'
 import { type ModeChange, modeChangeRefusal } from '../permissions/modes.js'
 import type { ContextManager } from './context/manager.js'
-import { type Announcement, Announcements } from './announcements.js'
+import type { Announcement, Announcements } from './announcements.js'
 import { pinRefusal } from '../store/pins.js'
 import type { CompactionPreview, ContextReport } from './context/types.js'
 import type { CommandTurns } from './command-turn.js'
@@ -79,11 +79,8 @@ export class Runtime implements TurnCommands {
     this.host = parts.host
     this.commandTurns = parts.commandTurns
     this.newContext = parts.newContext
+    this.announcements = parts.announcements
     this.context = this.contextFor()
-    const store = opts.store
-    this.announcements = new Announcements(store, (text) => this.notice('info', text))
-    this.announcements.watchTasks()
-    if (opts.takeAnnouncements) this.announcements.addSource(opts.takeAnnouncements)
   }
 
   /**

@@ -5,7 +5,6 @@ import type { Rule } from './rule.js'
 import type { PermissionTarget } from './target.js'
 
 export { matchCommandPart, matchCommandPattern } from './command-match.js'
-export { suggestRule } from './suggest-rule.js'
 
 /**
  * Permission rules: `Tool` or `Tool(specifier)`, e.g. `Bash(npm test *)`, `Edit(source/**)`,

@@ -5,8 +5,8 @@ import {
   parseRule,
   parseRules,
   RuleSyntaxError,
-  suggestRule,
 } from '../../../source/permissions/rules.js'
+import { suggestRule } from '../../../source/permissions/suggest-rule.js'
 import type { PermissionTarget } from '../../../source/permissions/target.js'
 
 const workspace = '/work/proj'
