@@ -69,9 +69,11 @@ const KILL_GRACE_MS = 500
 
 // stderr joins stdout on one pipe (exact interleaving); an EXIT trap records the final directory even
 // after `exit`; `eval` keeps the command's own line numbers in syntax errors and its positional
-// parameters empty.
+// parameters empty. The cwd file's name is written into the trap's text, never kept in a variable: the
+// command could reassign a variable (`__agent_tui_cwd_file=~/.bashrc` passes as a mere assignment) and
+// make the trap overwrite any file with the directory's path.
 const WRAPPER =
-  'exec 2>&1; __agent_tui_cwd_file=$2; trap \'pwd -P >| "$__agent_tui_cwd_file" 2>/dev/null\' EXIT; ' +
+  'exec 2>&1; trap "pwd -P >| $(printf %q "$2") 2>/dev/null" EXIT; ' +
   '__agent_tui_cmd=$1; set --; eval "$__agent_tui_cmd"'
 
 /**
