@@ -126,7 +126,7 @@ function unwrapWords(input: ShellWord[], acc: Acc, depth: number): ShellCommand[
     case 'run': {
       acc.wrappers.push(name)
       if (!PLAIN_WRAPPERS.has(name) || peeled.changesEnvironment) acc.plain = false
-      if (!READ_ONLY_WRAPPERS.has(name)) acc.readOnlyWrappers = false
+      if (!READ_ONLY_WRAPPERS.has(name) || peeled.clearsEnvironment) acc.readOnlyWrappers = false
       if (peeled.openArgs) acc.openArgs = true
       if (peeled.chdir) acc.chdir = peeled.chdir
       if (peeled.writes) acc.wrapperWrites.push(...peeled.writes)

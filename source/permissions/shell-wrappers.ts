@@ -26,6 +26,11 @@ export type Peeled =
       rest: ShellWord[]
       /** Sets variables, clears the environment, renames argv[0], or runs as someone else. */
       changesEnvironment?: boolean
+      /**
+       * Removes variables (`env -i`, `env -u X`, `exec -c`): the Bash tool's own safety settings
+       * (`safe.bareRepository` for git) go with them, so what it runs no longer counts as read-only.
+       */
+      clearsEnvironment?: boolean
       /** More arguments arrive at run time (xargs). */
       openArgs?: boolean
       chdir?: ShellWord
@@ -116,6 +121,9 @@ const peelEnv: Peel = (args) => {
   const parsed = options(args, { short: 'uCS', long: ['--unset', '--chdir', '--split-string'] })
   if (parsed.dynamic) return DYNAMIC
   let i = parsed.index
+  // A lone `-` is the old spelling of `-i`.
+  const dash = args[i]?.value === '-'
+  if (dash) i++
   const assignments: ShellWord[] = []
   while (i < args.length && isAssignment(args[i]!)) assignments.push(args[i++]!)
   const split = valuesOf(parsed, '-S', '--split-string')
@@ -127,10 +135,12 @@ const peelEnv: Peel = (args) => {
   // Bare `env` (or with only assignments) prints the environment.
   if (rest.length === 0) return { kind: 'self' }
   const chdir = valuesOf(parsed, '-C', '--chdir')[0]
+  const clears = dash || hasOption(parsed, '-i', '--ignore-environment', '-u', '--unset')
   return {
     kind: 'run',
     rest,
-    changesEnvironment: assignments.length > 0 || parsed.flags.size > 0,
+    changesEnvironment: assignments.length > 0 || parsed.flags.size > 0 || dash,
+    ...(clears ? { clearsEnvironment: true } : {}),
     assignments,
     ...(chdir ? { chdir } : {}),
   }
@@ -141,7 +151,13 @@ const peelExec: Peel = (args) => {
   if (parsed.dynamic) return DYNAMIC
   const rest = args.slice(parsed.index)
   if (rest.length === 0) return { kind: 'self' }
-  return { kind: 'run', rest, changesEnvironment: hasOption(parsed, '-a', '-c') }
+  const clears = hasOption(parsed, '-c')
+  return {
+    kind: 'run',
+    rest,
+    changesEnvironment: hasOption(parsed, '-a', '-c'),
+    ...(clears ? { clearsEnvironment: true } : {}),
+  }
 }
 
 const peelXargs: Peel = (args) => {

@@ -77,6 +77,24 @@ const WRAPPER =
   '__agent_tui_cmd=$1; set --; eval "$__agent_tui_cmd"'
 
 /**
+ * The environment of a command, with git told to use a bare repository only when named explicitly
+ * (`safe.bareRepository=explicit`, git 2.38+, added after any GIT_CONFIG_COUNT entries already set).
+ * A repository can commit a bare-looking directory (HEAD, objects/, refs/, a config naming
+ * `core.fsmonitor` or a textconv program); without this, `cd it && git status` — read-only to the
+ * classifier — would run that program.
+ */
+export function withGitSafety(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const count = Number(env.GIT_CONFIG_COUNT ?? '0')
+  const n = Number.isInteger(count) && count >= 0 ? count : 0
+  return {
+    ...env,
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository',
+    [`GIT_CONFIG_VALUE_${n}`]: 'explicit',
+  }
+}
+
+/**
  * Starts `command` with `bash -c` in `cwd`, detached into its own process group with stdin closed.
  * The caller decides what happens on timeout: kill it, or hand the process to a task manager.
  */
@@ -108,7 +126,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
   try {
     child = spawn(spawnFile, spawnArgs, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env: withGitSafety(opts.env ?? process.env),
       detached: true,
       stdio: infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     })

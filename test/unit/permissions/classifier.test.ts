@@ -110,7 +110,7 @@ const readOnly: string[] = [
   'builtin cd source',
   'exec cat x',
   'env FOO=1 cat x',
-  'env -i ls',
+  'env -C source ls',
   'setsid cat x',
   'bash -c "git status && ls"',
   "sh -ec 'cat a | wc -l'",
@@ -235,6 +235,17 @@ const notReadOnly: string[] = [
   '/bin/cat x',
   'watch ls',
   'if true; then rm x; fi',
+  // git reads the config of the repository it is pointed at: an embedded bare repository (committed as
+  // plain files, or written by an edit in auto mode) names a core.fsmonitor or textconv program.
+  'git --git-dir=vendor/e --work-tree=. status',
+  'git --git-dir vendor/e log -p',
+  'git --work-tree=.. status',
+  // Clearing the environment drops what keeps git off embedded bare repositories.
+  'env -i git log -p',
+  'env -u GIT_CONFIG_COUNT git log -p',
+  'env --unset=GIT_CONFIG_COUNT git status',
+  'env - git status',
+  'exec -c git status',
 ]
 
 describe('isReadOnlyCommand', () => {

@@ -75,7 +75,11 @@ describe('Bash', () => {
     // kept the cwd file's name in a variable, its EXIT trap would overwrite that file with the cwd path.
     const victim = join(env.root, 'victim.rc')
     await writeFile(victim, '# mine\n')
-    await run(bash, { command: `__agent_tui_cwd_file=${victim}; __agent_tui_cmd=x; cd sub 2>/dev/null; true` }, env.ctx)
+    await run(
+      bash,
+      { command: `__agent_tui_cwd_file=${victim}; __agent_tui_cmd=x; cd sub 2>/dev/null; true` },
+      env.ctx,
+    )
     expect(await readFile(victim, 'utf8')).toBe('# mine\n')
     await mkdir(join(env.workspace, 'sub'))
     await run(bash, { command: 'cd sub' }, env.ctx)

@@ -1,0 +1,61 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { setupE2eEnv } from '../support/e2e-env.ts'
+
+/**
+ * A hostile repository and a prompt-injected model against the built CLI: what the repository ships
+ * and what the model asks for in the modes that run things unasked must not reach code execution or
+ * files outside the rules.
+ */
+
+const env = setupE2eEnv()
+const { cli } = env
+
+type Trace = { tool_calls: Array<{ name: string; status: string }> }
+type Msg = { role: string; content: string }
+
+function toolResults(): string[] {
+  const last = env.server.requests.at(-1)?.body.messages as Msg[] | undefined
+  return (last ?? []).filter((m) => m.role === 'tool').map((m) => m.content)
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  )
+
+describe('a hostile repository (headless)', () => {
+  it('safe mode: a read-only git command never uses an embedded repository’s config', async () => {
+    const ws = env.box.workspace
+    const marker = join(env.box.root, 'fsmonitor-ran')
+    // Plain files a repository can commit: a bare-looking directory whose config names a program.
+    const evil = join(ws, 'vendor', 'e')
+    await mkdir(join(evil, 'objects'), { recursive: true })
+    await mkdir(join(evil, 'refs'), { recursive: true })
+    await writeFile(join(evil, 'HEAD'), 'ref: refs/heads/main\n')
+    await writeFile(
+      join(evil, 'config'),
+      `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = ../..\n\tfsmonitor = "touch ${marker}; false"\n`,
+    )
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Bash', arguments: { command: '(cd vendor/e && git status)' } },
+          { name: 'Bash', arguments: { command: 'git -C vendor/e status' } },
+          { name: 'Bash', arguments: { command: 'git --git-dir=vendor/e --work-tree=. status' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli(['-p', 'look around', '--mode', 'safe', '--output-format', 'json'])
+    const trace = JSON.parse(r.stdout) as Trace
+    expect(trace.tool_calls.map((c) => c.status)).toEqual(['error', 'error', 'denied'])
+    const [cd, dashC, gitDir] = toolResults()
+    expect(cd).toContain("safe.bareRepository is 'explicit'")
+    expect(dashC).toContain("safe.bareRepository is 'explicit'")
+    expect(gitDir).toContain('safe mode asks before running commands')
+    expect(await exists(marker)).toBe(false)
+  })
+})
