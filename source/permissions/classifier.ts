@@ -33,7 +33,7 @@ export function isReadOnlyProgram(command: ShellCommand): boolean {
   if (command.unknown !== undefined || !command.readOnlyWrappers || command.openArgs) return false
   // Redirections inside an inner script (`bash -c 'ls > f'`) and `time -o FILE` write files.
   if (command.writes.length > 0 || command.wrapperWrites.length > 0) return false
-  if (command.assignments.some((a) => DANGEROUS_VARIABLE.test(assignmentName(a)))) return false
+  if (!command.assignments.every((a) => harmlessVariable(assignmentName(a)))) return false
   const [program, ...args] = command.words
   // Only assignments (or nothing): sets shell variables of a throwaway shell.
   if (!program) return true
@@ -45,9 +45,19 @@ export function isReadOnlyProgram(command: ShellCommand): boolean {
 
 type Check = (args: ShellWord[]) => boolean
 
-/** Variables that change which program runs or what it loads. */
-const DANGEROUS_VARIABLE =
-  /^(PATH|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|LD_\w*|DYLD_\w*|GIT_\w*|NODE_OPTIONS|NPM_CONFIG_\w*|PYTHON\w*|PERL\w*|RUBY\w*)$/
+/**
+ * Variables a reader stays a reader with: display, locale and time. Any other upper-case name may be one
+ * the program reads (RIPGREP_CONFIG_PATH points rg at a config whose `--pre` runs a program, CDPATH
+ * sends `cd` elsewhere, PAGER, LD_PRELOAD and GIT_* run programs), and a list of the dangerous ones is
+ * never complete. Lower-case names are the shell's own, except those programs read (proxies, npm's).
+ */
+const HARMLESS_VARIABLE =
+  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/
+const READ_BY_PROGRAMS = /(^|_)proxy$|^(npm|yarn|pnpm)_config_/i
+
+function harmlessVariable(name: string): boolean {
+  return /[a-z]/.test(name) ? !READ_BY_PROGRAMS.test(name) : HARMLESS_VARIABLE.test(name)
+}
 
 function assignmentName(word: ShellWord): string {
   return word.raw.slice(0, word.raw.indexOf('=')).replace(/\+$/, '')

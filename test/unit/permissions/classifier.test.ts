@@ -86,7 +86,7 @@ const readOnly: string[] = [
   'echo $(git status)',
   'echo "a; rm -rf /"',
   "echo 'a && rm x'",
-  'FOO=1 ls',
+  'LC_ALL=C ls',
   'ls; pwd',
   'ls || echo missing',
   'cat < input.txt',
@@ -109,7 +109,11 @@ const readOnly: string[] = [
   'command -v git',
   'builtin cd source',
   'exec cat x',
-  'env FOO=1 cat x',
+  'env LC_ALL=C cat x',
+  'LANG=C sort names.txt',
+  'TZ=UTC date',
+  'NO_COLOR=1 git log',
+  'x=1; echo $x',
   'env -C source ls',
   'setsid cat x',
   'bash -c "git status && ls"',
@@ -246,6 +250,15 @@ const notReadOnly: string[] = [
   'env --unset=GIT_CONFIG_COUNT git status',
   'env - git status',
   'exec -c git status',
+  // A variable can point a reader at a config of its own (rg --pre runs a program) or at another
+  // directory: only variables known to change nothing but display, locale and time keep a reader one.
+  'RIPGREP_CONFIG_PATH=.rgrc rg foo',
+  'CDPATH=.. cd outside',
+  'CDPATH=..',
+  'env FOO=1 cat x',
+  'FOO=1 ls',
+  'npm_config_registry=http://127.0.0.1:1 npm view x',
+  'https_proxy=http://127.0.0.1:1 git log',
 ]
 
 describe('isReadOnlyCommand', () => {

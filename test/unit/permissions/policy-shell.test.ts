@@ -308,6 +308,12 @@ describe('reads have a boundary too', () => {
     ],
     ['cat .env.example', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
     ['echo /etc/shadow', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
+    // CDPATH sends `cd outside` to ../outside while the relative path is judged in the workspace.
+    [
+      'CDPATH=..; cd outside && cat secret',
+      { safe: 'ask', auto: 'ask', plan: 'deny', dangerous: 'allow', ci: 'deny' },
+    ],
+    ['CDPATH=.. cd outside', { safe: 'ask', auto: 'ask', plan: 'deny', dangerous: 'allow', ci: 'deny' }],
   ]
   it.each(table.flatMap(([c, byMode]) => ALL_MODES.map((m) => [c, m, byMode[m]] as const)))(
     '%j in %s mode → %s',
