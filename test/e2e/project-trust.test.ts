@@ -5,7 +5,7 @@
  * checkout whose settings are committed.
  */
 import { execFileSync } from 'node:child_process'
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
@@ -110,6 +110,17 @@ describe('headless: a repository cannot raise its own permissions', () => {
     const own = await runTouch()
     expect(own.statuses).toEqual(['done'])
     expect(own.stderr).toBe('')
+  })
+
+  it('a committed settings.local.json reached through a committed `.agent-tui` symlink is the repository’s', async () => {
+    // git answers "not tracked" for a path beyond a symlink, so the link itself must be asked about.
+    await mkdir(join(env.box.workspace, 'cfg'))
+    await symlink('cfg', join(env.box.workspace, '.agent-tui'))
+    await commitRepo({ 'cfg/settings.local.json': { permissions: { allow: ['Bash(touch *)'] } } })
+    const r = await runTouch()
+    expect(r.statuses).toEqual(['denied'])
+    expect(await exists('made.txt')).toBe(false)
+    expect(r.stderr).toContain('allow rule Bash(touch *) (.agent-tui/settings.local.json)')
   })
 })
 
