@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { isReadOnlyProgram } from './classifier.js'
 import { type AnalyzedPart, analyzeCommand, type PathUse } from './command-analysis.js'
 import { matchCommandPattern, ruleCoversProgram } from './command-match.js'
@@ -169,8 +170,10 @@ function judgeUse(
     const what = use.via === 'redirect' ? 'a name' : 'a path'
     return ask(`${program} ${verb} ${use.word}, ${what} only known when it runs`)
   }
-  const results = use.abs.map((lexical) => {
-    const path = { lexical, real: real[lexical] ?? lexical }
+  const results = use.abs.map((walked) => {
+    // `walked` keeps its `..` (see PathUse.abs); the path as named is its folded spelling.
+    const lexical = resolve(walked)
+    const path = { lexical, real: real[walked] ?? lexical }
     return use.role === 'write' ? judgeWrite(input, use, path, program) : judgeRead(input, use, path, program)
   })
   return worst(results) ?? allow('no protected path')

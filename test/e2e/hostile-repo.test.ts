@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises'
+import { mkdir, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
@@ -57,5 +57,29 @@ describe('a hostile repository (headless)', () => {
     expect(dashC).toContain("safe.bareRepository is 'explicit'")
     expect(gitDir).toContain('safe mode asks before running commands')
     expect(await exists(marker)).toBe(false)
+  })
+
+  it('safe mode: `..` after a symlinked directory is judged where it leads, not folded away', async () => {
+    const outside = join(env.box.root, 'outside')
+    await mkdir(join(outside, 'sub'), { recursive: true })
+    await writeFile(join(outside, 'secret'), 'TOP-SECRET\n')
+    await symlink(join(outside, 'sub'), join(env.box.workspace, 'link'))
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Bash', arguments: { command: 'cat link/../secret' } },
+          { name: 'Bash', arguments: { command: 'cd link && cat ../secret' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli(['-p', 'read it', '--mode', 'safe', '--output-format', 'json'])
+    const trace = JSON.parse(r.stdout) as Trace
+    expect(trace.tool_calls.map((c) => c.status)).toEqual(['denied', 'denied'])
+    const [direct, viaCd] = toolResults()
+    expect(direct).toContain('`cat` reads link/../secret (resolved to ')
+    expect(direct).toContain('reads outside the workspace need consent')
+    expect(viaCd).toContain('reads outside the workspace need consent')
+    expect(toolResults().join('\n')).not.toContain('TOP-SECRET')
   })
 })

@@ -25,6 +25,10 @@ const LINKS: Record<string, string> = {
   [`${workspace}/link/f`]: '/work/outside/f',
   [`${workspace}/innocuous.txt`]: `${workspace}/.env`,
   [`${workspace}/etc-link`]: '/etc/shadow',
+  // `..` after a symlink leaves from where the link leads, as the kernel walks it.
+  [`${workspace}/link/../secret`]: '/work/secret',
+  [`${workspace}/link/../x`]: '/work/x',
+  [`${workspace}/gitlink/hooks/../config`]: `${workspace}/.git/config`,
 }
 
 function bash(command: string, cwd = workspace): PermissionTarget {
@@ -132,6 +136,20 @@ describe('protected paths beat allow rules, for Bash too', () => {
     expect(decide('safe', 'cd $D && rm x', { allow: ['Bash(rm *)'] }).decision).toBe('ask')
     // A subshell's `cd` may or may not apply later: both places are judged.
     expect(decide('ci', '(cd sub); touch ../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+  })
+
+  it('`..` after a symlinked directory is judged where the kernel takes it, not folded away', () => {
+    expect(decide('ci', 'touch link/../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+    expect(decide('ci', 'cd link && touch ../x', { allow: ['Bash(touch *)', 'Bash(cd *)'] }).decision).toBe(
+      'deny',
+    )
+    const redirect = decide('auto', 'echo x > gitlink/hooks/../config')
+    expect(redirect.decision).toBe('ask')
+    expect(redirect.reason).toContain('(resolved to .git/config): writes to .git/ always ask')
+    expect(decide('safe', 'cat link/../secret').decision).toBe('ask')
+    expect(decide('safe', 'cd -P link/.. && cat secret').decision).toBe('ask')
+    // `cd` without -P is logical, as bash's: `link/..` is the workspace again.
+    expect(decide('safe', 'cd link/.. && cat README.md').decision).toBe('allow')
   })
 
   it('judges paths from the session cwd', () => {
