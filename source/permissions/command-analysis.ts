@@ -1,7 +1,7 @@
-import { isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { isReadOnlyProgram } from './classifier.js'
 import { physicalJoin } from './physical-path.js'
-import { argumentPaths } from './shell-paths.js'
+import { argumentPaths, type PathArg } from './shell-paths.js'
 import { readPaths } from './shell-reads.js'
 import { type ShellPart, type ShellRedirect, type ShellWord, splitShell } from './shell-split.js'
 import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
@@ -95,7 +95,10 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
       const program = cmd.name ?? 'the command'
       const reads = isReadOnlyProgram(cmd)
       addRedirects(cmd.redirects, reads, (role, word) => add(role, 'redirect', program, word, here))
-      for (const arg of argumentPaths(cmd)) add(arg.role, 'argument', program, arg.word, here, arg.recursive)
+      for (const arg of argumentPaths(cmd)) {
+        const from = arg.relativeTo ? linkDirs(arg.relativeTo, here, home) : here
+        add(arg.role, 'argument', program, arg.word, from, arg.recursive)
+      }
       if (reads) for (const arg of readPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
       if (cmd.name === 'cd' || cmd.name === 'pushd') cwds = changeDir(cwds, cmd, home)
     }
@@ -143,6 +146,17 @@ function locate(word: ShellWord, cwds: Cwds, home: string): { abs?: string[]; pa
   if (below.includes('..')) return {}
   const prefix = segments.slice(0, at).join('/') || (value.startsWith('/') ? '/' : '.')
   return { abs: dirs.map((d) => physicalJoin(d, prefix)), pattern: below.join('/') }
+}
+
+/** The directories a symlink may be made in (its target is relative to them), from its destination's words. */
+function linkDirs(relativeTo: NonNullable<PathArg['relativeTo']>, cwds: Cwds, home: string): Cwds {
+  const dirs: string[] = []
+  for (const { word, parent } of relativeTo) {
+    const located = locate(word, cwds, home)
+    if (!located.abs || located.pattern !== undefined) return { dirs: cwds.dirs, unknown: true }
+    dirs.push(...located.abs.map((p) => (parent ? dirname(p) : p)))
+  }
+  return { dirs: [...new Set(dirs)], unknown: false }
 }
 
 function changeDir(cwds: Cwds, cmd: ShellCommand, home: string): Cwds {

@@ -82,4 +82,47 @@ describe('a hostile repository (headless)', () => {
     expect(viaCd).toContain('reads outside the workspace need consent')
     expect(toolResults().join('\n')).not.toContain('TOP-SECRET')
   })
+
+  it('auto mode with `Bash(ln *)` allowed: a link is a write of what it leads to', async () => {
+    const ws = env.box.workspace
+    const outside = join(env.box.root, 'outside')
+    await mkdir(outside)
+    await mkdir(join(ws, '.git'))
+    await writeFile(join(ws, '.git', 'config'), '[core]\n')
+    await writeFile(join(ws, '.env'), 'KEY=1\n')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          // A hard link, then an append through it (a redirection auto mode accepts as an edit).
+          {
+            name: 'Bash',
+            arguments: { command: 'ln .git/config hard.cfg && echo "[alias] x = !touch x" >> hard.cfg' },
+          },
+          { name: 'Bash', arguments: { command: 'ln -s ../outside y && echo hi > y/z' } },
+          { name: 'Bash', arguments: { command: 'ln .env notes.txt' } },
+          { name: 'Bash', arguments: { command: 'ln -s src/main.ts main.ts' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli([
+      '-p',
+      'link',
+      '--mode',
+      'auto',
+      '--allowed-tools',
+      'Bash(ln *)',
+      '--output-format',
+      'json',
+    ])
+    const trace = JSON.parse(r.stdout) as Trace
+    expect(trace.tool_calls.map((c) => c.status)).toEqual(['denied', 'denied', 'denied', 'done'])
+    const [hard, outsideLink, secret] = toolResults()
+    expect(hard).toContain('`ln` writes .git/config: writes to .git/ always ask')
+    expect(outsideLink).toContain('`ln` writes ../outside: writes outside the workspace always ask')
+    expect(secret).toContain('writes to secrets files (.env) always ask')
+    expect(await exists(join(ws, 'hard.cfg'))).toBe(false)
+    expect(await exists(join(outside, 'z'))).toBe(false)
+    expect(await exists(join(ws, 'notes.txt'))).toBe(false)
+  })
 })

@@ -155,6 +155,13 @@ describe('a sandboxed Bash command', () => {
     })
   })
 
+  it('a link made by the command is judged as the file it leads to: the same command may use it at once', () => {
+    // Judged before it runs, `k` and `e` do not exist yet; the link's target is what they will be.
+    expect(bash('auto', 'ln -s ~/.ssh/id_rsa k && cat k', { sandboxed: true }).decision).toBe('ask')
+    expect(bash('auto', 'ln -s .env e && echo X > e', { sandboxed: true }).decision).toBe('ask')
+    expect(bash('auto', 'ln -s src/main.ts main.ts', { sandboxed: true }).decision).toBe('allow')
+  })
+
   it('deny rules still hold', () => {
     const result = bash('auto', 'rm -rf build', { sandboxed: true, deny: ['Bash(rm *)'] })
     expect(result).toMatchObject({ decision: 'deny', rule: 'Bash(rm *)' })

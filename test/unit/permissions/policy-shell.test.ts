@@ -76,7 +76,9 @@ describe('protected paths beat allow rules, for Bash too', () => {
     ['mv .env old.env', 'Bash(mv *)', 'auto', 'ask'],
     ['tee -a .env < x', 'Bash(tee *)', 'auto', 'ask'],
     ['ln -s ../.git', 'Bash(ln *)', 'dangerous', 'ask'],
-    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'ci', 'allow'],
+    // A link to a file outside is a way to write and read it (`… && echo x >> passwd`).
+    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'ci', 'deny'],
+    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'dangerous', 'allow'],
     ['mkdir -p ../sibling', 'Bash(mkdir *)', 'ci', 'deny'],
     ['chmod +x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
     ['chmod -x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
@@ -136,6 +138,27 @@ describe('protected paths beat allow rules, for Bash too', () => {
     expect(decide('safe', 'cd $D && rm x', { allow: ['Bash(rm *)'] }).decision).toBe('ask')
     // A subshell's `cd` may or may not apply later: both places are judged.
     expect(decide('ci', '(cd sub); touch ../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+  })
+
+  it('a link is a write of the file it leads to: a later write through it lands there', () => {
+    const ln = (command: string, allow = 'Bash(ln *)') => decide('ci', command, { allow: [allow] }).decision
+    expect(ln('ln .git/config hard.cfg')).toBe('deny')
+    expect(ln('ln -s .git x')).toBe('deny')
+    expect(ln('ln -sf ../outside y')).toBe('deny')
+    expect(ln('ln -s ~/.ssh/id_rsa k')).toBe('deny')
+    expect(ln('ln .env copy.txt')).toBe('deny')
+    expect(ln('ln -t bin ../../x')).toBe('deny')
+    expect(ln('cp -l .git/config x', 'Bash(cp *)')).toBe('deny')
+    expect(ln('cp --symbolic-link ../../etc/passwd x', 'Bash(cp *)')).toBe('deny')
+    expect(ln('link .git/config x', 'Bash(link *)')).toBe('deny')
+    // A symlink's target is relative to the link's directory.
+    expect(ln('ln -s ../lib/a.js src/a.js')).toBe('allow')
+    expect(ln('ln -s ../../x src/x')).toBe('deny')
+    expect(ln('ln -s lib/a.js a.js')).toBe('allow')
+    expect(ln('ln lib/a.js b.js')).toBe('allow')
+    expect(decide('ci', 'ln -s .git x', { allow: ['Bash(ln *)'] }).reason).toContain(
+      '`ln` writes .git: writes to .git/ always ask',
+    )
   })
 
   it('`..` after a symlinked directory is judged where the kernel takes it, not folded away', () => {
