@@ -279,6 +279,16 @@ const peelWatch: Peel = (args) => {
   return scriptOf(rest.map((a) => a.value).join(' '), rest)
 }
 
+/**
+ * `alias r='rm -f'`: what the alias will run is judged where it is defined (a shell in POSIX mode, or
+ * with `expand_aliases`, runs it later as `r`). Listing aliases is the builtin itself.
+ */
+const peelAlias: Peel = (args) => {
+  const values = args.filter((a) => /^[^=]+=/.test(a.value))
+  if (values.length === 0) return { kind: 'self' }
+  return scriptOf(values.map((a) => a.value.slice(a.value.indexOf('=') + 1)).join('\n'), values)
+}
+
 const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash']
 
 const WRAPPERS: Readonly<Record<string, Peel>> = {
@@ -306,6 +316,7 @@ const WRAPPERS: Readonly<Record<string, Peel>> = {
   su: peelSu,
   eval: peelEval,
   watch: peelWatch,
+  alias: peelAlias,
   ...Object.fromEntries(SHELLS.map((shell) => [shell, peelShell])),
 }
 

@@ -259,6 +259,13 @@ describe('deny rules hold through wrappers', () => {
     'bash -c "$CMD"',
     'eval "$CMD"',
     'echo "rm x" | sh',
+    'env - rm x',
+    // A function body or an alias runs later under another name: they are judged where they are defined.
+    'function f { rm x; }; f',
+    'function f () { rm -rf x; }\nf',
+    "shopt -s expand_aliases\nalias r='rm -f'\nr x",
+    "alias ls='rm -rf'",
+    'alias r=rm',
   ]
 
   it.each(wrapped)('--disallowed-tools "Bash(rm *)" denies %j in dangerous mode', (command) => {
@@ -271,6 +278,11 @@ describe('deny rules hold through wrappers', () => {
       expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
     },
   )
+
+  it('an alias definition is not read-only: it changes what a name runs', () => {
+    expect(decide('safe', "alias ll='ls -l'").decision).toBe('ask')
+    expect(decide('safe', 'alias').decision).toBe('ask')
+  })
 
   it('an unparseable command is denied in dangerous mode when deny rules cannot be checked', () => {
     expect(decide('dangerous', 'case x in *) rm y;; esac', { deny: ['Bash(rm *)'] }).decision).toBe('deny')
