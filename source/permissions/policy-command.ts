@@ -16,6 +16,7 @@ import {
 } from './policy.js'
 import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
+import { sandboxHolds } from './sandbox-fence.js'
 import type { CommandTarget } from './target.js'
 
 /**
@@ -166,7 +167,8 @@ function judgeUse(
     if (input.mode === 'dangerous') return allow('dangerous mode allows everything')
     if (use.role === 'write' && input.mode === 'plan')
       return deny(`plan mode does not allow edits (${shown} writes ${use.word})`)
-    if (use.role === 'write' && input.sandbox) return allow(`the sandbox fences what ${shown} writes`)
+    if (use.role === 'write' && input.sandbox && sandboxHolds(input.sandbox))
+      return allow(`the sandbox fences what ${shown} writes`)
     const what = use.via === 'redirect' ? 'a name' : 'a path'
     return ask(`${program} ${verb} ${use.word}, ${what} only known when it runs`)
   }
@@ -195,10 +197,10 @@ function judgeWrite(
   const editDeny = input.rules.deny.find((r) => matchRule(r, { ...input, tool: 'Edit', target }, 'restrict'))
   if (editDeny) return deny(`${describeRule(editDeny)} denies ${named}`, editDeny.text)
   // The sandbox refuses this write by itself (and keeps .git/ read-only, which holdsRoot is about).
-  const fenced = fencedBySandbox(path.real, input)
+  const fenced = fencedBySandbox(path, input)
   const objection =
     (fenced ? undefined : writeObjection(path.lexical, path.real, boundaryOf(input))) ??
-    (input.sandbox ? undefined : holdsRoot(input, use, path.real)) ??
+    (input.sandbox && sandboxHolds(input.sandbox) ? undefined : holdsRoot(input, use, path.real)) ??
     (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })

@@ -10,7 +10,13 @@ import {
 import { evaluateCommand } from './policy-command.js'
 import { type Boundary, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { absoluteTarget, describeRule, matchRule, type Rule, ruleCoversTool, suggestRule } from './rules.js'
-import { type SandboxView, sandboxBlocksWrite } from './sandbox-fence.js'
+import {
+  type SandboxView,
+  sandboxBlocksWrite,
+  sandboxHolds,
+  throughReplaceable,
+  whySandboxLeaks,
+} from './sandbox-fence.js'
 import type { PathTarget, PermissionTarget } from './target.js'
 
 /**
@@ -116,7 +122,7 @@ export function evaluateCall(input: PolicyInput): PolicyResult {
   const planDenial = mode === 'plan' ? planDenies(risk, input.readOnly) : undefined
   if (planDenial) return { decision: 'deny', reason: planDenial }
   if (path && writes) {
-    const guarded = fencedBySandbox(path.real, input)
+    const guarded = fencedBySandbox(path, input)
       ? undefined
       : writeObjection(path.lexical, path.real, boundary)
     if (guarded && (guarded.always || mode !== 'dangerous'))
@@ -227,7 +233,10 @@ export function modeDecision(
           : ask('safe mode asks before edits')
       if (risk === 'exec') {
         if (readOnly) return allow('read-only command')
-        if (mode === 'auto' && input.sandbox) return allow('auto mode runs sandboxed commands without asking')
+        if (mode === 'auto' && input.sandbox) {
+          if (sandboxHolds(input.sandbox)) return allow('auto mode runs sandboxed commands without asking')
+          return ask(`auto mode asks before ${execWhat(input)}: ${whySandboxLeaks(input.sandbox)}`)
+        }
         return ask(`${mode} mode asks before ${execWhat(input)}`)
       }
       if (risk === 'network') {
@@ -248,9 +257,16 @@ export function modeDecision(
   }
 }
 
-/** Whether the OS sandbox the command runs in refuses (or keeps private) a write to this real path. */
-export function fencedBySandbox(real: string, input: Pick<PolicyInput, 'sandbox'>): boolean {
-  return input.sandbox !== undefined && sandboxBlocksWrite(real, input.sandbox)
+/**
+ * Whether the OS sandbox the command runs in refuses (or keeps private) a write to this path: judged on
+ * its real path, unless the path as named goes through a `.git` symlink the command could replace.
+ */
+export function fencedBySandbox(
+  path: { lexical: string; real: string },
+  input: Pick<PolicyInput, 'sandbox'>,
+): boolean {
+  if (input.sandbox === undefined || throughReplaceable(path.lexical, input.sandbox)) return false
+  return sandboxBlocksWrite(path.real, input.sandbox)
 }
 
 /** Rules naming the tool itself (deny rules are checked for the shell as a whole this way). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
-import { isInside, planFence, realOrSelf } from './fence.js'
+import { isInside, planFence, realOrSelf, replaceableEntries } from './fence.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 
@@ -94,13 +94,16 @@ export function createBashSandbox(opts: BashSandboxOptions): BashSandbox {
         notice: unavailableNotice({ kind: 'failed', program: tool.path, detail: failure }),
       }
     }
+    const writableRoots = bothSpellings([...opts.projectRoots, ...opts.scratchRoots])
+    const projectRoots = bothSpellings(opts.projectRoots)
     return {
       kind: 'on',
       program: tool.path,
       network: opts.network,
-      view: {
-        writableRoots: bothSpellings([...opts.projectRoots, ...opts.scratchRoots]),
-        projectRoots: bothSpellings(opts.projectRoots),
+      // Looked at for every command: a `.git` can become a symlink during the session.
+      get view(): SandboxView {
+        const replaceable = replaceableEntries(projectRoots)
+        return { writableRoots, projectRoots, ...(replaceable.length > 0 ? { replaceable } : {}) }
       },
       sandbox,
     }

@@ -61,12 +61,30 @@ export function planFence(roots: FenceRoots): Fence {
   return { writable, readOnly, reserved }
 }
 
+/**
+ * The `.git` and `.agent-tui` of the roots that are symlinks. Their targets stay read-only, but the
+ * links sit in writable folders and any sandboxed program can replace one with a directory of its own
+ * (a `.git` whose config runs outside the sandbox): with any, the sandbox does not hold (see
+ * `SandboxView.replaceable`). `roots` are given in every spelling the policy may meet.
+ */
+export function replaceableEntries(roots: readonly string[]): string[] {
+  const found: string[] = []
+  for (const root of roots) {
+    for (const name of PROTECTED_NAMES) {
+      const path = join(root, name)
+      if (kindOf(path) === 'symlink' && !found.includes(path)) found.push(path)
+    }
+  }
+  return found
+}
+
 type EntryKind = 'missing' | 'dir' | 'file' | 'symlink' | 'other'
 
 /**
  * A `.git` file (worktree, submodule) is bound read-only, and so is the git dir it names when that
  * lies inside a writable root. A symlink is followed: its target stays read-only (the link itself sits
- * in a writable folder and could be replaced — rare enough for `.git` to accept).
+ * in a writable folder and could be replaced, so the policy stops trusting the sandbox: see
+ * `replaceableEntries`).
  */
 function protectEntry(path: string, kind: EntryKind, protect: (path: string) => void): void {
   if (kind === 'symlink') {

@@ -94,6 +94,40 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(toolResults(env.server.requests.at(-1))[1]).toContain('Read-only file system')
   })
 
+  it('a .git that is a symlink could be replaced inside the sandbox: commands ask (denied headless)', async () => {
+    // The link's target stays read-only, but the link itself sits in the writable workspace.
+    const gitDir = join(env.box.root, 'gitdir')
+    execFileSync('git', ['init', '-q', '--separate-git-dir', gitDir, env.box.workspace])
+    execFileSync('rm', [join(env.box.workspace, '.git')])
+    execFileSync('ln', ['-s', gitDir, join(env.box.workspace, '.git')])
+    const marker = join(env.box.root, 'fsmonitor-ran')
+    env.server.enqueue(
+      call('Bash', {
+        command: `rm .git && git init -q . && git config core.fsmonitor "touch ${marker}; false"`,
+      }),
+      call('Bash', { command: 'cat README.md 2>/dev/null; echo read' }),
+      { text: 'done' },
+    )
+    const r = await env.cli(SANDBOX_ARGS)
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['denied', 'done'])
+    expect(toolResults(env.server.requests.at(-1))[0]).toContain(
+      '.git is a symlink, which the sandbox cannot keep from being replaced',
+    )
+    execFileSync('git', ['status'], { cwd: env.box.workspace, stdio: 'ignore' })
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('a link made and used in one command is judged as the file it leads to', async () => {
+    const key = join(env.box.home, '.ssh', 'id_rsa')
+    execFileSync('mkdir', ['-p', join(env.box.home, '.ssh')])
+    execFileSync('sh', ['-c', `echo PRIVATE-KEY > ${key}`])
+    env.server.enqueue(call('Bash', { command: `ln -s ${key} k && cat k` }), { text: 'done' })
+    const r = await env.cli(SANDBOX_ARGS)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['denied'])
+    expect(toolResults(env.server.requests.at(-1)).join('\n')).not.toContain('PRIVATE-KEY')
+  })
+
   it('sandboxes background jobs too', async () => {
     env.server.enqueue(
       call('Bash', { command: 'touch ../bg-outside.txt; echo hi > bg-inside.txt', run_in_background: true }),
