@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { resolve } from 'node:path'
+import { homedir, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { resolvePaths } from '../config/paths.js'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
-import { isInside, planFence, realOrSelf, replaceableEntries } from './fence.js'
+import { isInside, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 
@@ -133,6 +134,7 @@ function createCommandSandbox(
   env: Readonly<Record<string, string | undefined>>,
 ): CommandSandbox {
   const privateTmp = privateTempDirs(env)
+  const hidden = secretsOf(env)
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   let scratchReady = false
   let running = 0
@@ -149,7 +151,7 @@ function createCommandSandbox(
         for (const dir of opts.scratchRoots) mkdirSync(dir, { recursive: true })
         scratchReady = true
       }
-      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots })
+      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots, hidden })
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []
       let args: string[]
@@ -186,6 +188,16 @@ function createCommandSandbox(
         },
       }
     },
+  }
+}
+
+/** The secret stores of the user's home, and agent-tui's own settings (an API key) and MCP sign-ins. */
+function secretsOf(env: Readonly<Record<string, string | undefined>>): string[] {
+  try {
+    const paths = resolvePaths(env, homedir())
+    return secretStores(env.HOME || homedir(), [paths.configDir, join(paths.stateDir, 'mcp-oauth.json')])
+  } catch {
+    return secretStores(homedir())
   }
 }
 

@@ -128,6 +128,28 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(toolResults(env.server.requests.at(-1)).join('\n')).not.toContain('PRIVATE-KEY')
   })
 
+  it('hides the user’s secret stores: a program run unasked cannot print them', async () => {
+    // `cat ~/.ssh/id_rsa` asks (the read boundary), but the policy cannot see into a program's code.
+    execFileSync('mkdir', ['-p', join(env.box.home, '.ssh')])
+    execFileSync('sh', ['-c', `echo PRIVATE-KEY > ${join(env.box.home, '.ssh', 'id_rsa')}`])
+    execFileSync('sh', ['-c', `echo 'machine x password NETRC-PASSWORD' > ${join(env.box.home, '.netrc')}`])
+    const read = (file: string) =>
+      `"${process.execPath}" -e "try { console.log(require('fs').readFileSync('${file}', 'utf8')) } catch (e) { console.log('cannot read', e.code) }"`
+    env.server.enqueue(
+      call('Bash', {
+        command: `${read(join(env.box.home, '.ssh', 'id_rsa'))}; ${read(join(env.box.home, '.netrc'))}`,
+      }),
+      { text: 'done' },
+    )
+    const r = await env.cli(SANDBOX_ARGS)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['done'])
+    const [output] = toolResults(env.server.requests.at(-1))
+    expect(output).toContain('cannot read ENOENT')
+    expect(output).not.toContain('PRIVATE-KEY')
+    expect(output).not.toContain('NETRC-PASSWORD')
+    expect(readFileSync(join(env.box.home, '.netrc'), 'utf8')).toContain('NETRC-PASSWORD')
+  })
+
   it('sandboxes background jobs too', async () => {
     env.server.enqueue(
       call('Bash', { command: 'touch ../bg-outside.txt; echo hi > bg-inside.txt', run_in_background: true }),
