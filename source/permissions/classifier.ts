@@ -165,20 +165,16 @@ const checkNpm: Check = (args) => {
   return false
 }
 
-function subcommands(readers: readonly string[], versionFlags: readonly string[] = ['--version']): Check {
-  return (args) => {
-    if (args.some((a) => a.expands)) return false
-    const sub = args[0]?.value ?? ''
-    if (versionFlags.includes(sub)) return args.length === 1
-    return readers.includes(sub)
-  }
-}
-
 /** Tools allowed only to print their version: exactly one of the given arguments. */
 function versionOnly(flags: readonly string[]): Check {
   return (args) => args.length === 1 && !args[0]!.expands && flags.includes(args[0]!.value)
 }
 
+/**
+ * Not here, though they look like readers: yarn, pnpm, cargo and rustc. Their launchers run what the
+ * repository names (yarn's `yarnPath`, corepack's `packageManager`, rustup's `rust-toolchain.toml`
+ * `path`), even for `--version`.
+ */
 const CHECKS: Readonly<Record<string, Check>> = {
   ls: anyArgs,
   cat: anyArgs,
@@ -241,8 +237,6 @@ const CHECKS: Readonly<Record<string, Check>> = {
   sed: checkSed,
   git: checkGit,
   npm: checkNpm,
-  pnpm: subcommands(['ls', 'list', 'outdated', 'why']),
-  yarn: subcommands(['list', 'info', 'why'], ['--version', '-v']),
   node: versionOnly(['--version', '-v']),
   npx: versionOnly(['--version', '-v']),
   python: versionOnly(['--version', '-V']),
@@ -252,8 +246,6 @@ const CHECKS: Readonly<Record<string, Check>> = {
   tsc: versionOnly(['--version', '-v']),
   deno: versionOnly(['--version', '-V']),
   bun: versionOnly(['--version', '-v']),
-  cargo: versionOnly(['--version', '-V']),
-  rustc: versionOnly(['--version', '-V']),
   go: versionOnly(['version']),
   java: versionOnly(['-version', '--version']),
   make: versionOnly(['--version']),

@@ -259,6 +259,13 @@ const notReadOnly: string[] = [
   'FOO=1 ls',
   'npm_config_registry=http://127.0.0.1:1 npm view x',
   'https_proxy=http://127.0.0.1:1 git log',
+  // Toolchain launchers run what the repository names: yarn its `yarnPath`/`yarn-path`, corepack a
+  // `packageManager` URL, rustup a `rust-toolchain.toml` `path` — even for `--version`.
+  'yarn --version',
+  'yarn list',
+  'pnpm ls',
+  'cargo --version',
+  'rustc --version',
 ]
 
 describe('isReadOnlyCommand', () => {
