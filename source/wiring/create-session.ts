@@ -18,6 +18,7 @@ import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { realPathOf } from '../permissions/real-path.js'
 import { saveAlwaysRule } from '../permissions/ignore-local-settings.js'
+import { recordLocalSettings } from '../config/local-settings-ledger.js'
 import { createLazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
@@ -220,7 +221,17 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const broker = createConsentBroker({
     dispatch: store.dispatch,
     policy: opts.interactive ? 'interactive' : 'deny-all',
-    onAlways: (rule) => saveAlwaysRule(config.localSettingsPath, workspace, rule),
+    onAlways: async (rule) => {
+      // Only a file that was the user's stays so; one the folder brought is not laundered by a save.
+      const yours = opts.projectTrust?.trust.localIsYours() ?? true
+      const notice = await saveAlwaysRule(config.localSettingsPath, workspace, rule)
+      // Unrecorded, the file counts as the repository's until the folder is trusted (said at the next start).
+      if (yours)
+        await recordLocalSettings(paths.localSettingsLedgerFile, config.localSettingsPath).catch(
+          () => undefined,
+        )
+      return notice
+    },
     alwaysSource: localSettingsLabel,
     timeoutSeconds: config.consentTimeoutSeconds,
     recheck: (call) => gateRef?.allowsNow(call) ?? false,
