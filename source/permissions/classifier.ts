@@ -14,6 +14,7 @@ import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
  * arguments and nothing is redirected into a file.
  */
 export function isReadOnlyCommand(command: string): boolean {
+  if (secretVariableIn(command) !== undefined) return false
   const split = splitShell(command)
   if (!split.ok || split.parts.length === 0) return false
   return split.parts.every((part) => part.writes.length === 0 && isReadOnlyPart(part))
@@ -44,6 +45,26 @@ export function isReadOnlyProgram(command: ShellCommand): boolean {
 }
 
 type Check = (args: ShellWord[]) => boolean
+
+/** Names of variables that often hold a secret (API keys, tokens, passwords). */
+const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSW|CRED|AUTH|COOKIE|PRIVATE/i
+
+/**
+ * The first variable a command expands that may hold a secret (`$OPENAI_API_KEY`, `${GITHUB_TOKEN}`,
+ * an indirect `${!name}`), anywhere in its text — heredoc bodies and `<<<` included. Printing the
+ * environment is not read-only (`printenv`), so neither is `echo $OPENAI_API_KEY`. Quoting is not
+ * looked at: a `'$TOKEN'` that would not expand only costs a prompt.
+ */
+export function secretVariableIn(command: string): string | undefined {
+  for (const match of command.matchAll(/\$\{?(!?)([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (match[1] === '!') return `\${!${match[2]}}`
+    if (SECRET_VARIABLE.test(match[2]!)) return `$${match[2]}`
+  }
+  return undefined
+}
+
+/** jq reads the environment with `env` and `$ENV`. */
+const checkJq: Check = (args) => !args.some((a) => a.expands || /\$ENV\b|\benv\b/.test(a.value))
 
 /**
  * Variables a reader stays a reader with: display, locale and time. Any other upper-case name may be one
@@ -216,7 +237,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   diff: anyArgs,
   cmp: anyArgs,
   comm: anyArgs,
-  jq: anyArgs,
+  jq: checkJq,
   column: anyArgs,
   nl: anyArgs,
   tac: anyArgs,

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { isReadOnlyProgram } from './classifier.js'
+import { isReadOnlyProgram, secretVariableIn } from './classifier.js'
 import { type AnalyzedPart, analyzeCommand, type PathUse } from './command-analysis.js'
 import { matchCommandPattern, ruleCoversProgram } from './command-match.js'
 import {
@@ -67,12 +67,14 @@ export function evaluateCommand(input: PolicyInput, target: CommandTarget): Poli
   }
   if (analysis.parts.length === 0) return evaluateCall({ ...input, target: { kind: 'none' }, readOnly: true })
   const real = target.real ?? {}
+  const secret = secretVariableIn(command)
   const results = analysis.parts.map((part, index) =>
     evaluatePart(
       input,
       part,
       analysis.uses.filter((u) => u.part === index),
       real,
+      secret,
     ),
   )
   const bad = worst(results)
@@ -88,6 +90,8 @@ function evaluatePart(
   analyzed: AnalyzedPart,
   uses: readonly PathUse[],
   real: Readonly<Record<string, string>>,
+  /** A variable the command expands that may hold a secret: nothing that prints it is read-only. */
+  secret: string | undefined,
 ): PolicyResult {
   const { part, commands } = analyzed
   const shown = `\`${part.text || part.raw}\``
@@ -111,12 +115,12 @@ function evaluatePart(
       { rule: specific.text },
     )
   }
-  const readOnly = commands.every(isReadOnlyProgram)
+  const readOnly = secret === undefined && commands.every(isReadOnlyProgram)
   if (input.mode === 'plan' && !readOnly) {
     return deny(`plan mode only runs read-only commands (${shown} is not)`)
   }
   const paths = uses.map((use) => judgeUse(input, use, real, shown))
-  const programs = commands.map((program) => programDecision(input, analyzed, program, shown))
+  const programs = commands.map((program) => programDecision(input, analyzed, program, shown, secret))
   const bad = worst([...programs, ...paths])
   if (bad) return bad
   return programs.find((r) => r.rule !== undefined) ?? programs[0]!
@@ -133,6 +137,7 @@ function programDecision(
   { part }: AnalyzedPart,
   program: AnalyzedPart['commands'][number],
   shown: string,
+  secret: string | undefined,
 ): PolicyResult {
   const askRule = rulesFor(input.rules.ask, input.tool).find((r) =>
     ruleCoversProgram(r, part, program, 'restrict'),
@@ -142,9 +147,13 @@ function programDecision(
     ruleCoversProgram(r, part, program, 'grant'),
   )
   if (allowRule) return allow(`${describeRule(allowRule)} allows ${shown}`, allowRule.text)
-  const readOnly = isReadOnlyProgram(program)
+  const reader = isReadOnlyProgram(program)
+  const readOnly = reader && secret === undefined
   const result = modeDecision({ ...input, risk: 'exec', readOnly })
   if (result.decision === 'allow' && readOnly) return { ...result, reason: `${shown} is a read-only command` }
+  if (reader && secret !== undefined) {
+    return { ...result, reason: `${result.reason} (${shown}: ${secret} may hold a secret)` }
+  }
   if (program.unknown !== undefined) {
     return {
       ...result,

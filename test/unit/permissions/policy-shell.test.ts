@@ -408,4 +408,27 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'env').decision).toBe('ask')
     expect(decide('safe', 'printenv OPENAI_API_KEY').decision).toBe('ask')
   })
+
+  it.each([
+    'echo $OPENAI_API_KEY',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    'echo "${GITHUB_TOKEN:-none}"',
+    'printf %s "$DB_PASSWORD"',
+    'cat <<< "$AWS_SECRET_ACCESS_KEY"',
+    'cat <<EOF\n$ANTHROPIC_API_KEY\nEOF',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    'n=OPENAI_API_KEY; echo ${!n}',
+    'jq -n env',
+    "jq -n '$ENV.NPM_TOKEN'",
+  ])('nor is printing a variable that may hold a secret: %j', (command) => {
+    expect(decide('safe', command).decision).toBe('ask')
+    expect(decide('plan', command).decision).toBe('deny')
+    expect(decide('dangerous', command).decision).toBe('allow')
+  })
+
+  it('says which variable, and other variables stay readable', () => {
+    expect(decide('safe', 'echo $OPENAI_API_KEY').reason).toContain('$OPENAI_API_KEY may hold a secret')
+    expect(decide('safe', 'echo "$HOME $PATH"').decision).toBe('allow')
+    expect(decide('safe', 'jq .name package.json').decision).toBe('allow')
+  })
 })
