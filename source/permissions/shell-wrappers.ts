@@ -1,47 +1,16 @@
-import {
-  hasOption,
-  type OptionSpec,
-  type ScannedArguments,
-  scanArguments,
-  valuesOf,
-} from './shell-options.js'
+import { DYNAMIC, options, type Peel, type Peeled, scriptOf, simple } from './shell-peel.js'
+import { RUNNERS } from './shell-runners.js'
+import { hasOption, valuesOf } from './shell-options.js'
 import type { ShellWord } from './shell-split.js'
 import { isAssignment } from './shell-words.js'
+
+export type { Peeled } from './shell-peel.js'
 
 /**
  * How each command wrapper reads its own arguments, so shell-unwrap.ts can find the program it runs.
  * Pure. Anything a wrapper takes that is only known at run time (`timeout $T rm x` — `$T` may split into
  * `5 evil`) makes the program unknown.
  */
-
-export type Peeled =
-  /** Not wrapping anything in this form (`command -v rm`, bare `env`): the wrapper is the program. */
-  | { kind: 'self' }
-  | { kind: 'unknown'; reason: string }
-  /** Runs a script given as text (`bash -c '…'`, `eval …`). */
-  | { kind: 'script'; script: string; flag?: string }
-  /** Runs `rest` as a command. */
-  | {
-      kind: 'run'
-      rest: ShellWord[]
-      /** Sets variables, clears the environment, renames argv[0], or runs as someone else. */
-      changesEnvironment?: boolean
-      /**
-       * Removes variables (`env -i`, `env -u X`, `exec -c`): the Bash tool's own safety settings
-       * (`safe.bareRepository` for git) go with them, so what it runs no longer counts as read-only.
-       */
-      clearsEnvironment?: boolean
-      /** More arguments arrive at run time (xargs). */
-      openArgs?: boolean
-      chdir?: ShellWord
-      /** Files the wrapper itself writes (`time -o FILE`). */
-      writes?: ShellWord[]
-      assignments?: ShellWord[]
-    }
-
-type Peel = (args: ShellWord[]) => Peeled
-
-const DYNAMIC: Peeled = { kind: 'unknown', reason: 'its options are only known when it runs' }
 
 /** Wrappers that run the program with its arguments and environment as written. */
 export const PLAIN_WRAPPERS: ReadonlySet<string> = new Set([
@@ -68,27 +37,6 @@ export const PLAIN_WRAPPERS: ReadonlySet<string> = new Set([
 
 /** Wrappers after which a read-only program still only reads (not sudo, doas, su, xargs, watch). */
 export const READ_ONLY_WRAPPERS: ReadonlySet<string> = PLAIN_WRAPPERS
-
-function options(args: ShellWord[], spec: OptionSpec = {}): ScannedArguments {
-  return scanArguments(args, spec, { stopAtOperand: true })
-}
-
-/** A wrapper whose options come first and whose first operand is the command. */
-function simple(spec: OptionSpec, selfWhen: readonly string[] = []): Peel {
-  return (args) => {
-    const parsed = options(args, spec)
-    if (parsed.dynamic) return DYNAMIC
-    if (hasOption(parsed, ...selfWhen)) return { kind: 'self' }
-    const rest = args.slice(parsed.index)
-    return rest.length === 0 ? { kind: 'self' } : { kind: 'run', rest }
-  }
-}
-
-function scriptOf(text: string, words: readonly ShellWord[], flag?: string): Peeled {
-  if (words.some((w) => w.expands))
-    return { kind: 'unknown', reason: 'its script is only known when it runs' }
-  return flag === undefined ? { kind: 'script', script: text } : { kind: 'script', script: text, flag }
-}
 
 const peelTimeout: Peel = (args) => {
   const parsed = options(args, { short: 'sk', long: ['--signal', '--kill-after'] })
@@ -317,6 +265,7 @@ const WRAPPERS: Readonly<Record<string, Peel>> = {
   eval: peelEval,
   watch: peelWatch,
   alias: peelAlias,
+  ...RUNNERS,
   ...Object.fromEntries(SHELLS.map((shell) => [shell, peelShell])),
 }
 

@@ -260,6 +260,21 @@ describe('deny rules hold through wrappers', () => {
     'eval "$CMD"',
     'echo "rm x" | sh',
     'env - rm x',
+    // Other programs that run a command they are given.
+    'flock /tmp/lock rm x',
+    'flock -w 5 /tmp/lock -c "rm x"',
+    'taskset 1 rm x',
+    'taskset -c 0,1 rm x',
+    'chrt -f 10 rm x',
+    'prlimit --nofile=100 rm x',
+    'unbuffer rm x',
+    'fakeroot -- rm x',
+    'chroot / rm x',
+    'strace -f -o /dev/null rm x',
+    'ltrace -e malloc rm x',
+    'unshare -r rm x',
+    'script -q -c "rm x" /dev/null',
+    'caffeinate -i rm x',
     // A function body or an alias runs later under another name: they are judged where they are defined.
     'function f { rm x; }; f',
     'function f () { rm -rf x; }\nf',
@@ -272,12 +287,19 @@ describe('deny rules hold through wrappers', () => {
     expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('deny')
   })
 
-  it.each(['ls', 'timeout 5 ls', "bash -c 'git status'", 'command -v rm', 'echo rm', 'npm run rm'])(
-    '%j is not denied by Bash(rm *)',
-    (command) => {
-      expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
-    },
-  )
+  it.each([
+    'ls',
+    'timeout 5 ls',
+    "bash -c 'git status'",
+    'command -v rm',
+    'echo rm',
+    'npm run rm',
+    'taskset -p 1234',
+    'chrt -p 1234',
+    'flock /tmp/lock true',
+  ])('%j is not denied by Bash(rm *)', (command) => {
+    expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
+  })
 
   it('an alias definition is not read-only: it changes what a name runs', () => {
     expect(decide('safe', "alias ll='ls -l'").decision).toBe('ask')
