@@ -37,6 +37,21 @@ const SECRET_SUFFIXES = [
   `${sep}.docker${sep}config.json`,
 ]
 
+/**
+ * ripgrep globs (case-insensitive, any depth) for the secrets files and stores above, kept in step with
+ * SECRET_FILE and SECRET_DIRS: a search of a directory leaves them out, since reading one asks.
+ * (`.env` templates go too; a Read of one does not ask.)
+ */
+export const SECRET_SEARCH_GLOBS: readonly string[] = [
+  '.env',
+  '.env.*',
+  '*.{pem,key,p12,pfx,keystore,jks,ppk}',
+  'id_{rsa,dsa,ecdsa,ed25519}*',
+  '{.npmrc,.netrc,_netrc,.pypirc,.git-credentials,.htpasswd,.pgpass,.my.cnf,.vault-token}',
+  '{credentials,credentials.json,application_default_credentials.json}',
+  ...SECRET_DIRS,
+]
+
 /** Names a glob is tested against: if it could match one of them, it may reach a protected file. */
 const SECRET_SAMPLES = [
   '.env',
