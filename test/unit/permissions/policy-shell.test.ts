@@ -340,6 +340,17 @@ describe('a program whose name is only known when it runs', () => {
     expect(decide('ci', '$RM x', { allow: ['Bash'] }).decision).toBe('allow')
   })
 
+  it.each([
+    ['eval "$X"', 'Bash(eval *)'],
+    ['bash -c "$CMD"', 'Bash(bash *)'],
+    ['timeout 5 $X', 'Bash(timeout *)'],
+    ['xargs sh -c "$1"', 'Bash(xargs *)'],
+    ['watch "$X"', 'Bash(watch *)'],
+  ])('not even by a rule that matches its wrapper as written: %j with %s', (command, allow) => {
+    expect(decide('ci', command, { allow: [allow] }).decision).toBe('deny')
+    expect(decide('ci', command, { allow: ['Bash(*)'] }).decision).toBe('allow')
+  })
+
   it('a deny rule for the whole tool still applies', () => {
     expect(decide('dangerous', '$RM x', { deny: ['Bash'] }).decision).toBe('deny')
   })
