@@ -248,6 +248,85 @@ const unzipWrites: Extract = (args) => {
   return writes(valuesOf(s, '-d'))
 }
 
+/**
+ * perl / ruby: with `-i[suffix]` the files after the script are rewritten. The script is `-e`'s value,
+ * or else the first operand.
+ */
+const VALUE_LETTERS = 'iIMmrlx0dDCFKTW'
+
+const scriptInPlace: Extract = (args) => {
+  let i = 0
+  let inPlace = false
+  let inline = false
+  for (; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === '--') {
+      i++
+      break
+    }
+    if (!v.startsWith('-') || v === '-') break
+    for (const [j, ch] of [...v.slice(1)].entries()) {
+      if (ch === 'e' || ch === 'E') {
+        inline = true
+        // `-e 'code'`: the code is the next word; `-e'code'`: the rest of this one.
+        if (j === v.length - 2) i++
+        break
+      }
+      if (ch === 'i') inPlace = true
+      // The rest of the word is this option's value (`-i.bak`, `-Mstrict`, `-Ilib`, `-0777`).
+      if (VALUE_LETTERS.includes(ch)) break
+    }
+  }
+  if (!inPlace) return []
+  const operands = args.slice(i)
+  return writes(inline ? operands : operands.slice(1))
+}
+
+/** gawk `-i inplace` (or `--include=inplace`) rewrites its input files. */
+const awkInPlace: Extract = (args) => {
+  const s = scan(args, {
+    short: 'fvFieElL',
+    long: ['--file', '--assign', '--field-separator', '--include', '--source', '--exec', '--load'],
+  })
+  if (!valuesOf(s, '-i', '--include').some((w) => /^inplace(\.awk)?$/.test(w.value))) return []
+  const scripted = ['-f', '-e', '-E', '--file', '--source', '--exec'].some((f) => s.flags.has(f))
+  const files = scripted ? s.operands : s.operands.slice(1)
+  return [...writes(files), ...(s.dynamic ? writes([UNKNOWN_WORD]) : [])]
+}
+
+/**
+ * patch writes the file it is given, or else the files its diff names: only known when it runs (a diff
+ * can name `.git/hooks/pre-commit`). `-o`/`-r` name files it writes; `--dry-run` writes nothing.
+ */
+const patchWrites: Extract = (args) => {
+  const s = scan(args, {
+    short: 'pioDdrBYzVFg',
+    long: [
+      '--strip',
+      '--input',
+      '--output',
+      '--ifdef',
+      '--directory',
+      '--reject-file',
+      '--prefix',
+      '--basename-prefix',
+      '--suffix',
+      '--version-control',
+      '--fuzz',
+      '--get',
+    ],
+  })
+  if (s.flags.has('--dry-run')) return []
+  const named = valuesOf(s, '-o', '--output', '-r', '--reject-file')
+  const target = s.operands[0]
+  const dir = valuesOf(s, '-d', '--directory').length > 0
+  return [
+    ...writes(named),
+    ...(target && !dir ? writes([target]) : writes([UNKNOWN_WORD])),
+    ...reads(valuesOf(s, '-i', '--input')),
+  ]
+}
+
 const WRITERS: Readonly<Record<string, Extract>> = {
   rm: allOperands({}, [], ['-r', '-R', '--recursive']),
   rmdir: allOperands({}),
@@ -294,6 +373,11 @@ const WRITERS: Readonly<Record<string, Extract>> = {
   wget: wgetPaths,
   tar: tarWrites,
   unzip: unzipWrites,
+  perl: scriptInPlace,
+  ruby: scriptInPlace,
+  awk: awkInPlace,
+  gawk: awkInPlace,
+  patch: patchWrites,
 }
 
 /** Files a program writes (and, for copies and uploads, reads), as its arguments name them. */

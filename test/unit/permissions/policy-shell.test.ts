@@ -124,6 +124,19 @@ describe('protected paths beat allow rules, for Bash too', () => {
     ['chmod -R 777 .', 'Bash(chmod *)', 'dangerous', 'ask'],
     ['find . -name "*.tmp" -delete', 'Bash(find *)', 'dangerous', 'ask'],
     ['find build -name "*.tmp" -delete', 'Bash(find *)', 'ci', 'allow'],
+    // In-place editors write the files they are given.
+    ["perl -pi -e 's/a/b/' .git/config", 'Bash(perl *)', 'ci', 'deny'],
+    ["perl -i.bak -pe 's/a/b/' src/a.js .git/hooks/pre-commit", 'Bash(perl *)', 'ci', 'deny'],
+    ["perl -pi -e 's/a/b/' src/a.js", 'Bash(perl *)', 'ci', 'allow'],
+    ["perl -ne 'print' .git/config", 'Bash(perl *)', 'ci', 'allow'],
+    ["ruby -i -pe 'x' .git/config", 'Bash(ruby *)', 'ci', 'deny'],
+    ["gawk -i inplace '{print}' .git/config", 'Bash(gawk *)', 'ci', 'deny'],
+    ["awk -i inplace '{print}' .git/config", 'Bash(awk *)', 'ci', 'deny'],
+    // patch writes the files its diff names: unknown until it runs.
+    ['patch -p1 < fix.diff', 'Bash(patch *)', 'ci', 'deny'],
+    ['patch .git/config < fix.diff', 'Bash(patch *)', 'ci', 'deny'],
+    ['patch src/a.js < fix.diff', 'Bash(patch *)', 'ci', 'allow'],
+    ['patch -o .git/config src/a.js fix.diff', 'Bash(patch *)', 'ci', 'deny'],
     ['git clone https://x ../elsewhere', 'Bash(git clone *)', 'ci', 'deny'],
   ])('%s with %s in %s mode → %s', (command, allow, mode, decision) => {
     expect(decide(mode, command, { allow: [allow] }).decision).toBe(decision)
