@@ -13,11 +13,17 @@ export async function isTrackedByGit(
 ): Promise<boolean | 'unknown'> {
   // Loaded here: most starts have no settings.local.json and never spawn anything.
   const { execFile } = await import('node:child_process')
+  const paths = await pathsThatBringIt(cwd, relPath)
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['--no-pager', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', relPath],
-      { cwd, timeout: timeoutMs, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      ['--no-pager', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', ...paths],
+      {
+        cwd,
+        timeout: timeoutMs,
+        windowsHide: true,
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
+      },
       (error, stdout, stderr) => {
         if (!error) {
           resolve(stdout.length > 0)
@@ -30,4 +36,31 @@ export async function isTrackedByGit(
       },
     )
   })
+}
+
+/**
+ * The paths whose being tracked means the repository brought `relPath`: the path itself, every symlink
+ * on the way to it (git answers "not tracked" for a path beyond a symlink, so a committed
+ * `.agent-tui -> cfg` must be asked about as the link), and the file it really is when that lies in the
+ * workspace (a committed `cfg/settings.local.json` behind an untracked link).
+ */
+async function pathsThatBringIt(cwd: string, relPath: string): Promise<string[]> {
+  const { lstat, realpath } = await import('node:fs/promises')
+  const { isAbsolute, join, relative, sep } = await import('node:path')
+  const paths = [relPath]
+  const parts = relPath.split(sep)
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join(sep)
+    const info = await lstat(join(cwd, prefix)).catch(() => undefined)
+    if (info?.isSymbolicLink()) paths.push(prefix)
+  }
+  const [root, real] = await Promise.all([
+    realpath(cwd).catch(() => undefined),
+    realpath(join(cwd, relPath)).catch(() => undefined),
+  ])
+  if (root !== undefined && real !== undefined) {
+    const rel = relative(root, real)
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) paths.push(rel)
+  }
+  return [...new Set(paths)]
 }

@@ -22,6 +22,8 @@ export interface AppPaths {
   pidRegistryFile: string
   /** The user's answers to "do you trust this folder?", by real path. */
   trustStoreFile: string
+  /** The `.agent-tui/settings.local.json` files agent-tui wrote, with a hash of what they held. */
+  localSettingsLedgerFile: string
 }
 
 /** Environment variables the paths depend on. */
@@ -49,6 +51,7 @@ export function resolvePaths(env: PathEnv, home?: string): AppPaths {
     debugDir: join(stateDir, 'debug'),
     pidRegistryFile: join(stateDir, 'pids.json'),
     trustStoreFile: join(stateDir, 'trusted-folders.json'),
+    localSettingsLedgerFile: join(stateDir, 'local-settings.json'),
   }
 }
 

@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises'
 import { dirname, relative } from 'node:path'
 import type { TrustChoice } from '../store/domain.js'
 import { isTrackedByGit } from './git-tracked.js'
+import { isRecordedLocalSettings } from './local-settings-ledger.js'
 import type { LoadedSettings, SettingsSource } from './load.js'
 import type { ResolvedConfig } from './resolve.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
@@ -67,6 +68,12 @@ export interface ProjectTrust {
    * repository's, not the user's); true when that changed what `settings()` returns.
    */
   settled(): Promise<boolean>
+  /**
+   * Whether `.agent-tui/settings.local.json` is the user's (or there was none at start): agent-tui wrote
+   * it as it is and git does not track it. "Always allow" records what it writes only then, so saving a
+   * rule into a file the repository brought never makes the rest of that file the user's.
+   */
+  localIsYours(): boolean
   /** Problems with the store or the git check, for a notice. */
   warnings(): string[]
 }
@@ -81,6 +88,8 @@ export interface ProjectTrustOptions {
   workspace: string
   home: string
   storeFile: string
+  /** Which settings.local.json files agent-tui wrote (see local-settings-ledger.ts). */
+  ledgerFile: string
   loaded: LoadedSettings
   /** `--trust-project`. */
   trustFlag: boolean
@@ -114,7 +123,17 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
   const local = opts.loaded.sources.find((s) => s.scope === 'local' && s.exists)
   let localTracked = false
   let localCheck: Promise<boolean> = Promise.resolve(false)
-  if (local) {
+  const recorded = local ? await isRecordedLocalSettings(opts.ledgerFile, local.path) : true
+  if (local && !recorded) {
+    // Not written here by agent-tui, or changed since: it came with the folder (an archive has no git
+    // to say it was committed), so it waits for trust like settings.json.
+    localTracked = true
+    if (!status.trusted) {
+      warnings.push(
+        `${relative(opts.workspace, local.path)} was not written by agent-tui here (or was changed since), so it counts as the repository's until you trust this folder`,
+      )
+    }
+  } else if (local) {
     const rel = relative(opts.workspace, local.path)
     const isTracked = opts.isTracked ?? isTrackedByGit
     localCheck = isTracked(opts.workspace, rel).then((answer) => {
@@ -195,6 +214,7 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
       return () => listeners.delete(listener)
     },
     settled: () => localCheck,
+    localIsYours: () => !localTracked,
     warnings: () => [...warnings],
   }
 }

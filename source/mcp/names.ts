@@ -30,12 +30,25 @@ export function exposedToolName(serverKey: string, tool: string, taken: Readonly
   return name
 }
 
-/** Sanitized server keys, unique across servers (`a b` and `a_b` → `a_b`, `a_b_2`), in input order. */
+/** A server's name as a key in `mcp__<key>__<tool>`: sanitized, no `__`, no `_` at either end. */
+export function serverKeyBase(name: string): string {
+  return (
+    sanitizeName(name)
+      .replace(/_{2,}/g, '_')
+      .replace(/^_+|_+$/g, '') || 'server'
+  )
+}
+
+/**
+ * Sanitized server keys, unique across servers (`a b` and `a_b` → `a_b`, `a_b_2`), in input order. A key
+ * never holds `__` nor starts or ends with `_` (`github__evil` → `github_evil`), so `mcp__<key>__` names
+ * one server only: a rule `mcp__github__*` must not reach the tools of a server named `github__evil`.
+ */
 export function serverKeys(names: readonly string[]): Map<string, string> {
   const keys = new Map<string, string>()
   const used = new Set<string>()
   for (const name of names) {
-    const base = sanitizeName(name)
+    const base = serverKeyBase(name)
     let key = base
     for (let n = 2; used.has(key); n++) key = `${base}_${n}`
     used.add(key)

@@ -2,7 +2,7 @@ import type { AnyTool } from '../tools/types.js'
 import { type AnnouncedTool, type Announcement, announce } from './announce.js'
 import { McpCallError, type McpConnection, type McpToolInfo } from './connection.js'
 import { createMcpTool, toolDescription, toolParameters } from './mcp-tool.js'
-import { exposedToolName, sanitizeName } from './names.js'
+import { exposedToolName, serverKeyBase } from './names.js'
 
 /**
  * The names the model calls MCP tools by, and the way back to the server. A name, once given to a
@@ -36,7 +36,7 @@ export class ToolRoutes {
   keyOf(server: string): string {
     const known = this.keys.get(server)
     if (known) return known
-    const base = sanitizeName(server)
+    const base = serverKeyBase(server)
     const used = new Set(this.keys.values())
     let key = base
     for (let n = 2; used.has(key); n++) key = `${base}_${n}`

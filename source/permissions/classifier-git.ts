@@ -35,12 +35,14 @@ const GIT_GLOBAL_FLAGS = new Set([
   '--literal-pathspecs',
   '--no-replace-objects',
 ])
-const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '--git-dir', '--work-tree'])
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C'])
 
 /**
  * `git` for the read-only command classifier: safe global options (`-C dir`, `--no-pager`; never
- * `-c`, which can run programs), then a reading subcommand in a reading form (`branch` only lists,
- * `config` only gets, `stash list`, no `--output`).
+ * `-c`, which can run programs, nor `--git-dir`/`--work-tree`, which point git at a config of the
+ * caller's choosing — an embedded bare repository's `core.fsmonitor` runs on `status`), then a reading
+ * subcommand in a reading form (`branch` only lists, `config` only gets, `stash list`, no `--output`).
+ * `-C dir` into such a repository is stopped by the Bash tool's `safe.bareRepository=explicit`.
  */
 export function checkGit(args: ShellWord[]): boolean {
   let i = 0
@@ -53,7 +55,6 @@ export function checkGit(args: ShellWord[]): boolean {
       if (!args[i] || args[i]!.expands) return false
       continue
     }
-    if (/^--(git-dir|work-tree)=/.test(a.value)) continue
     if (a.value === '--version' && args.length === 1) return true
     if (a.value.startsWith('-')) return false // -c, --exec-path=… and friends can run programs
     break

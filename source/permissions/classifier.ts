@@ -14,6 +14,7 @@ import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
  * arguments and nothing is redirected into a file.
  */
 export function isReadOnlyCommand(command: string): boolean {
+  if (secretVariableIn(command) !== undefined) return false
   const split = splitShell(command)
   if (!split.ok || split.parts.length === 0) return false
   return split.parts.every((part) => part.writes.length === 0 && isReadOnlyPart(part))
@@ -33,7 +34,7 @@ export function isReadOnlyProgram(command: ShellCommand): boolean {
   if (command.unknown !== undefined || !command.readOnlyWrappers || command.openArgs) return false
   // Redirections inside an inner script (`bash -c 'ls > f'`) and `time -o FILE` write files.
   if (command.writes.length > 0 || command.wrapperWrites.length > 0) return false
-  if (command.assignments.some((a) => DANGEROUS_VARIABLE.test(assignmentName(a)))) return false
+  if (!command.assignments.every((a) => harmlessVariable(assignmentName(a)))) return false
   const [program, ...args] = command.words
   // Only assignments (or nothing): sets shell variables of a throwaway shell.
   if (!program) return true
@@ -45,9 +46,39 @@ export function isReadOnlyProgram(command: ShellCommand): boolean {
 
 type Check = (args: ShellWord[]) => boolean
 
-/** Variables that change which program runs or what it loads. */
-const DANGEROUS_VARIABLE =
-  /^(PATH|BASH_ENV|ENV|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|XDG_CONFIG_HOME|LESSOPEN|LESSCLOSE|LD_\w*|DYLD_\w*|GIT_\w*|NODE_OPTIONS|NPM_CONFIG_\w*|PYTHON\w*|PERL\w*|RUBY\w*)$/
+/** Names of variables that often hold a secret (API keys, tokens, passwords). */
+const SECRET_VARIABLE = /KEY|TOKEN|SECRET|PASSW|CRED|AUTH|COOKIE|PRIVATE/i
+
+/**
+ * The first variable a command expands that may hold a secret (`$OPENAI_API_KEY`, `${GITHUB_TOKEN}`,
+ * an indirect `${!name}`), anywhere in its text — heredoc bodies and `<<<` included. Printing the
+ * environment is not read-only (`printenv`), so neither is `echo $OPENAI_API_KEY`. Quoting is not
+ * looked at: a `'$TOKEN'` that would not expand only costs a prompt.
+ */
+export function secretVariableIn(command: string): string | undefined {
+  for (const match of command.matchAll(/\$\{?(!?)([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (match[1] === '!') return `\${!${match[2]}}`
+    if (SECRET_VARIABLE.test(match[2]!)) return `$${match[2]}`
+  }
+  return undefined
+}
+
+/** jq reads the environment with `env` and `$ENV`. */
+const checkJq: Check = (args) => !args.some((a) => a.expands || /\$ENV\b|\benv\b/.test(a.value))
+
+/**
+ * Variables a reader stays a reader with: display, locale and time. Any other upper-case name may be one
+ * the program reads (RIPGREP_CONFIG_PATH points rg at a config whose `--pre` runs a program, CDPATH
+ * sends `cd` elsewhere, PAGER, LD_PRELOAD and GIT_* run programs), and a list of the dangerous ones is
+ * never complete. Lower-case names are the shell's own, except those programs read (proxies, npm's).
+ */
+const HARMLESS_VARIABLE =
+  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/
+const READ_BY_PROGRAMS = /(^|_)proxy$|^(npm|yarn|pnpm)_config_/i
+
+function harmlessVariable(name: string): boolean {
+  return /[a-z]/.test(name) ? !READ_BY_PROGRAMS.test(name) : HARMLESS_VARIABLE.test(name)
+}
 
 function assignmentName(word: ShellWord): string {
   return word.raw.slice(0, word.raw.indexOf('=')).replace(/\+$/, '')
@@ -155,20 +186,16 @@ const checkNpm: Check = (args) => {
   return false
 }
 
-function subcommands(readers: readonly string[], versionFlags: readonly string[] = ['--version']): Check {
-  return (args) => {
-    if (args.some((a) => a.expands)) return false
-    const sub = args[0]?.value ?? ''
-    if (versionFlags.includes(sub)) return args.length === 1
-    return readers.includes(sub)
-  }
-}
-
 /** Tools allowed only to print their version: exactly one of the given arguments. */
 function versionOnly(flags: readonly string[]): Check {
   return (args) => args.length === 1 && !args[0]!.expands && flags.includes(args[0]!.value)
 }
 
+/**
+ * Not here, though they look like readers: yarn, pnpm, cargo and rustc. Their launchers run what the
+ * repository names (yarn's `yarnPath`, corepack's `packageManager`, rustup's `rust-toolchain.toml`
+ * `path`), even for `--version`.
+ */
 const CHECKS: Readonly<Record<string, Check>> = {
   ls: anyArgs,
   cat: anyArgs,
@@ -210,7 +237,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   diff: anyArgs,
   cmp: anyArgs,
   comm: anyArgs,
-  jq: anyArgs,
+  jq: checkJq,
   column: anyArgs,
   nl: anyArgs,
   tac: anyArgs,
@@ -231,8 +258,6 @@ const CHECKS: Readonly<Record<string, Check>> = {
   sed: checkSed,
   git: checkGit,
   npm: checkNpm,
-  pnpm: subcommands(['ls', 'list', 'outdated', 'why']),
-  yarn: subcommands(['list', 'info', 'why'], ['--version', '-v']),
   node: versionOnly(['--version', '-v']),
   npx: versionOnly(['--version', '-v']),
   python: versionOnly(['--version', '-V']),
@@ -242,8 +267,6 @@ const CHECKS: Readonly<Record<string, Check>> = {
   tsc: versionOnly(['--version', '-v']),
   deno: versionOnly(['--version', '-V']),
   bun: versionOnly(['--version', '-v']),
-  cargo: versionOnly(['--version', '-V']),
-  rustc: versionOnly(['--version', '-V']),
   go: versionOnly(['version']),
   java: versionOnly(['-version', '--version']),
   make: versionOnly(['--version']),

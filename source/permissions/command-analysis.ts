@@ -1,6 +1,7 @@
-import { isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { isReadOnlyProgram } from './classifier.js'
-import { argumentPaths } from './shell-paths.js'
+import { physicalJoin } from './physical-path.js'
+import { argumentPaths, type PathArg } from './shell-paths.js'
 import { readPaths } from './shell-reads.js'
 import { type ShellPart, type ShellRedirect, type ShellWord, splitShell } from './shell-split.js'
 import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
@@ -24,7 +25,11 @@ export interface PathUse {
   program: string
   /** The word as written. */
   word: string
-  /** Lexical absolute paths, one per directory the command may be in; undefined = only known when it runs. */
+  /**
+   * Absolute paths as the kernel will walk them (`..` kept: after a symlink it leaves from the link's
+   * target), one per directory the command may be in; undefined = only known when it runs. The policy
+   * folds them (`path.resolve`) for the path as named.
+   */
   abs?: string[]
   /** For a glob: the pattern below each `abs` directory. */
   pattern?: string
@@ -90,7 +95,10 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
       const program = cmd.name ?? 'the command'
       const reads = isReadOnlyProgram(cmd)
       addRedirects(cmd.redirects, reads, (role, word) => add(role, 'redirect', program, word, here))
-      for (const arg of argumentPaths(cmd)) add(arg.role, 'argument', program, arg.word, here, arg.recursive)
+      for (const arg of argumentPaths(cmd)) {
+        const from = arg.relativeTo ? linkDirs(arg.relativeTo, here, home) : here
+        add(arg.role, 'argument', program, arg.word, from, arg.recursive)
+      }
       if (reads) for (const arg of readPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
       if (cmd.name === 'cd' || cmd.name === 'pushd') cwds = changeDir(cwds, cmd, home)
     }
@@ -122,7 +130,7 @@ function addRedirects(
   }
 }
 
-/** Lexical absolute path(s) of a word; a glob gives its static directory and the pattern below it. */
+/** Absolute path(s) of a word as the kernel walks them; a glob gives its static directory and the pattern below it. */
 function locate(word: ShellWord, cwds: Cwds, home: string): { abs?: string[]; pattern?: string } {
   if (word.expands) return {}
   let value = word.value
@@ -130,23 +138,40 @@ function locate(word: ShellWord, cwds: Cwds, home: string): { abs?: string[]; pa
   else if (value.startsWith('~')) return {} // ~user, ~+, ~-
   const dirs = isAbsolute(value) ? ['/'] : cwds.unknown ? undefined : cwds.dirs
   if (!dirs) return {}
-  if (!word.glob) return { abs: dirs.map((d) => resolve(d, value)) }
+  if (!word.glob) return { abs: dirs.map((d) => physicalJoin(d, value)) }
   const segments = value.split('/')
   const at = segments.findIndex((s) => /[*?[{]/.test(s))
-  if (at === -1) return { abs: dirs.map((d) => resolve(d, value)) }
+  if (at === -1) return { abs: dirs.map((d) => physicalJoin(d, value)) }
   const below = segments.slice(at)
   if (below.includes('..')) return {}
   const prefix = segments.slice(0, at).join('/') || (value.startsWith('/') ? '/' : '.')
-  return { abs: dirs.map((d) => resolve(d, prefix)), pattern: below.join('/') }
+  return { abs: dirs.map((d) => physicalJoin(d, prefix)), pattern: below.join('/') }
+}
+
+/** The directories a symlink may be made in (its target is relative to them), from its destination's words. */
+function linkDirs(relativeTo: NonNullable<PathArg['relativeTo']>, cwds: Cwds, home: string): Cwds {
+  const dirs: string[] = []
+  for (const { word, parent } of relativeTo) {
+    const located = locate(word, cwds, home)
+    if (!located.abs || located.pattern !== undefined) return { dirs: cwds.dirs, unknown: true }
+    dirs.push(...located.abs.map((p) => (parent ? dirname(p) : p)))
+  }
+  return { dirs: [...new Set(dirs)], unknown: false }
 }
 
 function changeDir(cwds: Cwds, cmd: ShellCommand, home: string): Cwds {
+  const options = cmd.words.slice(1).filter((w) => /^-[LPe@]+$/.test(w.value))
   const target = cmd.words.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value))
   if (!target) return grow(cwds, [home])
   if (target.value === '-') return { dirs: cwds.dirs, unknown: true }
   const located = locate(target, cwds, home)
   if (!located.abs || located.pattern !== undefined) return { dirs: cwds.dirs, unknown: true }
-  return grow(cwds, located.abs)
+  // bash's `cd` is logical (`link/..` is where the link sits) unless the last of -L/-P says -P.
+  const physical = options
+    .map((w) => w.value.replace(/[^LP]/g, ''))
+    .join('')
+    .endsWith('P')
+  return grow(cwds, physical ? located.abs : located.abs.map((p) => resolve(p)))
 }
 
 function grow(cwds: Cwds, more: string[]): Cwds {

@@ -23,6 +23,9 @@ export type RuleUse = 'grant' | 'restrict'
 export function ruleCoversProgram(rule: Rule, part: ShellPart, command: ShellCommand, use: RuleUse): boolean {
   const spec = rule.specifier
   if (spec === undefined || spec === '*') return true
+  // A program only known when it runs is granted by the whole tool alone: `Bash(eval *)` matches
+  // `eval "$X"` as written, but must not let any script through.
+  if (use === 'grant' && command.unknown !== undefined) return false
   if (matchCommandPart(spec, part)) return true
   const [program, ...args] = command.words
   if (!program || command.unknown !== undefined) return false

@@ -12,7 +12,7 @@ import { type Boundary, isInside, isTrustedRead, readObjection, writeObjection }
 import { absoluteTarget, describeRule, matchRule, ruleCoversTool } from './rules.js'
 import { suggestRule } from './suggest-rule.js'
 import type { Rule } from './rule.js'
-import { sandboxBlocksWrite } from './sandbox-fence.js'
+import { sandboxBlocksWrite, sandboxHolds, throughReplaceable, whySandboxLeaks } from './sandbox-fence.js'
 import type { PathTarget, PermissionTarget } from './target.js'
 
 /**
@@ -55,7 +55,7 @@ export function evaluateCall(input: PolicyInput): PolicyResult {
   const planDenial = mode === 'plan' ? planDenies(risk, input.readOnly) : undefined
   if (planDenial) return { decision: 'deny', reason: planDenial }
   if (path && writes) {
-    const guarded = fencedBySandbox(path.real, input)
+    const guarded = fencedBySandbox(path, input)
       ? undefined
       : writeObjection(path.lexical, path.real, boundary)
     if (guarded && (guarded.always || mode !== 'dangerous'))
@@ -166,7 +166,10 @@ export function modeDecision(
           : ask('safe mode asks before edits')
       if (risk === 'exec') {
         if (readOnly) return allow('read-only command')
-        if (mode === 'auto' && input.sandbox) return allow('auto mode runs sandboxed commands without asking')
+        if (mode === 'auto' && input.sandbox) {
+          if (sandboxHolds(input.sandbox)) return allow('auto mode runs sandboxed commands without asking')
+          return ask(`auto mode asks before ${execWhat(input)}: ${whySandboxLeaks(input.sandbox)}`)
+        }
         return ask(`${mode} mode asks before ${execWhat(input)}`)
       }
       if (risk === 'network') {
@@ -187,9 +190,16 @@ export function modeDecision(
   }
 }
 
-/** Whether the OS sandbox the command runs in refuses (or keeps private) a write to this real path. */
-export function fencedBySandbox(real: string, input: Pick<PolicyInput, 'sandbox'>): boolean {
-  return input.sandbox !== undefined && sandboxBlocksWrite(real, input.sandbox)
+/**
+ * Whether the OS sandbox the command runs in refuses (or keeps private) a write to this path: judged on
+ * its real path, unless the path as named goes through a `.git` symlink the command could replace.
+ */
+export function fencedBySandbox(
+  path: { lexical: string; real: string },
+  input: Pick<PolicyInput, 'sandbox'>,
+): boolean {
+  if (input.sandbox === undefined || throughReplaceable(path.lexical, input.sandbox)) return false
+  return sandboxBlocksWrite(path.real, input.sandbox)
 }
 
 /** Rules naming the tool itself (deny rules are checked for the shell as a whole this way). */

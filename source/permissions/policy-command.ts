@@ -1,4 +1,5 @@
-import { isReadOnlyProgram } from './classifier.js'
+import { resolve } from 'node:path'
+import { isReadOnlyProgram, secretVariableIn } from './classifier.js'
 import { type AnalyzedPart, analyzeCommand, type PathUse } from './command-analysis.js'
 import { matchCommandPattern, ruleCoversProgram } from './command-match.js'
 import {
@@ -14,6 +15,7 @@ import {
 import type { PolicyInput, PolicyResult } from './policy-types.js'
 import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
+import { sandboxHolds } from './sandbox-fence.js'
 import type { CommandTarget } from './target.js'
 
 /**
@@ -64,12 +66,14 @@ export function evaluateCommand(input: PolicyInput, target: CommandTarget): Poli
   }
   if (analysis.parts.length === 0) return evaluateCall({ ...input, target: { kind: 'none' }, readOnly: true })
   const real = target.real ?? {}
+  const secret = secretVariableIn(command)
   const results = analysis.parts.map((part, index) =>
     evaluatePart(
       input,
       part,
       analysis.uses.filter((u) => u.part === index),
       real,
+      secret,
     ),
   )
   const bad = worst(results)
@@ -85,6 +89,8 @@ function evaluatePart(
   analyzed: AnalyzedPart,
   uses: readonly PathUse[],
   real: Readonly<Record<string, string>>,
+  /** A variable the command expands that may hold a secret: nothing that prints it is read-only. */
+  secret: string | undefined,
 ): PolicyResult {
   const { part, commands } = analyzed
   const shown = `\`${part.text || part.raw}\``
@@ -108,12 +114,12 @@ function evaluatePart(
       { rule: specific.text },
     )
   }
-  const readOnly = commands.every(isReadOnlyProgram)
+  const readOnly = secret === undefined && commands.every(isReadOnlyProgram)
   if (input.mode === 'plan' && !readOnly) {
     return deny(`plan mode only runs read-only commands (${shown} is not)`)
   }
   const paths = uses.map((use) => judgeUse(input, use, real, shown))
-  const programs = commands.map((program) => programDecision(input, analyzed, program, shown))
+  const programs = commands.map((program) => programDecision(input, analyzed, program, shown, secret))
   const bad = worst([...programs, ...paths])
   if (bad) return bad
   return programs.find((r) => r.rule !== undefined) ?? programs[0]!
@@ -130,6 +136,7 @@ function programDecision(
   { part }: AnalyzedPart,
   program: AnalyzedPart['commands'][number],
   shown: string,
+  secret: string | undefined,
 ): PolicyResult {
   const askRule = rulesFor(input.rules.ask, input.tool).find((r) =>
     ruleCoversProgram(r, part, program, 'restrict'),
@@ -139,9 +146,13 @@ function programDecision(
     ruleCoversProgram(r, part, program, 'grant'),
   )
   if (allowRule) return allow(`${describeRule(allowRule)} allows ${shown}`, allowRule.text)
-  const readOnly = isReadOnlyProgram(program)
+  const reader = isReadOnlyProgram(program)
+  const readOnly = reader && secret === undefined
   const result = modeDecision({ ...input, risk: 'exec', readOnly })
   if (result.decision === 'allow' && readOnly) return { ...result, reason: `${shown} is a read-only command` }
+  if (reader && secret !== undefined) {
+    return { ...result, reason: `${result.reason} (${shown}: ${secret} may hold a secret)` }
+  }
   if (program.unknown !== undefined) {
     return {
       ...result,
@@ -164,12 +175,15 @@ function judgeUse(
     if (input.mode === 'dangerous') return allow('dangerous mode allows everything')
     if (use.role === 'write' && input.mode === 'plan')
       return deny(`plan mode does not allow edits (${shown} writes ${use.word})`)
-    if (use.role === 'write' && input.sandbox) return allow(`the sandbox fences what ${shown} writes`)
+    if (use.role === 'write' && input.sandbox && sandboxHolds(input.sandbox))
+      return allow(`the sandbox fences what ${shown} writes`)
     const what = use.via === 'redirect' ? 'a name' : 'a path'
     return ask(`${program} ${verb} ${use.word}, ${what} only known when it runs`)
   }
-  const results = use.abs.map((lexical) => {
-    const path = { lexical, real: real[lexical] ?? lexical }
+  const results = use.abs.map((walked) => {
+    // `walked` keeps its `..` (see PathUse.abs); the path as named is its folded spelling.
+    const lexical = resolve(walked)
+    const path = { lexical, real: real[walked] ?? lexical }
     return use.role === 'write' ? judgeWrite(input, use, path, program) : judgeRead(input, use, path, program)
   })
   return worst(results) ?? allow('no protected path')
@@ -191,10 +205,10 @@ function judgeWrite(
   const editDeny = input.rules.deny.find((r) => matchRule(r, { ...input, tool: 'Edit', target }, 'restrict'))
   if (editDeny) return deny(`${describeRule(editDeny)} denies ${named}`, editDeny.text)
   // The sandbox refuses this write by itself (and keeps .git/ read-only, which holdsRoot is about).
-  const fenced = fencedBySandbox(path.real, input)
+  const fenced = fencedBySandbox(path, input)
   const objection =
     (fenced ? undefined : writeObjection(path.lexical, path.real, boundaryOf(input))) ??
-    (input.sandbox ? undefined : holdsRoot(input, use, path.real)) ??
+    (input.sandbox && sandboxHolds(input.sandbox) ? undefined : holdsRoot(input, use, path.real)) ??
     (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })

@@ -37,6 +37,21 @@ const SECRET_SUFFIXES = [
   `${sep}.docker${sep}config.json`,
 ]
 
+/**
+ * ripgrep globs (case-insensitive, any depth) for the secrets files and stores above, kept in step with
+ * SECRET_FILE and SECRET_DIRS: a search of a directory leaves them out, since reading one asks.
+ * (`.env` templates go too; a Read of one does not ask.)
+ */
+export const SECRET_SEARCH_GLOBS: readonly string[] = [
+  '.env',
+  '.env.*',
+  '*.{pem,key,p12,pfx,keystore,jks,ppk}',
+  'id_{rsa,dsa,ecdsa,ed25519}*',
+  '{.npmrc,.netrc,_netrc,.pypirc,.git-credentials,.htpasswd,.pgpass,.my.cnf,.vault-token}',
+  '{credentials,credentials.json,application_default_credentials.json}',
+  ...SECRET_DIRS,
+]
+
 /** Names a glob is tested against: if it could match one of them, it may reach a protected file. */
 const SECRET_SAMPLES = [
   '.env',
@@ -52,6 +67,20 @@ const SECRET_SAMPLES = [
 ]
 const GUARDED_DIR_SAMPLES = ['.git', '.agent-tui', ...SECRET_DIRS]
 
+/**
+ * A path segment as a case-insensitive file system (macOS by default) sees it: `.GIT` is `.git`, and
+ * HFS+ also ignores some invisible code points (`.g\u200cit`). Protected names are compared this way,
+ * so a spelling that reaches `.git/` there is caught; on Linux such a name only costs a prompt.
+ */
+export function foldName(segment: string): string {
+  return segment
+    .normalize('NFC')
+    .replace(/[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g, '')
+    .toLowerCase()
+}
+
+const segmentsOf = (path: string) => path.split(sep).map(foldName)
+
 export function isInside(abs: string, dir: string): boolean {
   const rel = relative(dir, abs)
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
@@ -64,20 +93,22 @@ function rootOf(abs: string, b: Boundary): string | undefined {
 /** The secret file or store `abs` is part of, for messages (`.env`, `.ssh`), or undefined. */
 export function secretName(abs: string, b: Boundary): string | undefined {
   const root = rootOf(abs, b)
-  const segments = (root === undefined ? abs : relative(root, abs)).split(sep)
+  const segments = segmentsOf(root === undefined ? abs : relative(root, abs))
   const name = basename(abs)
-  if (SECRET_FILE.test(name) && !ENV_TEMPLATE.test(name)) return name
+  const folded = foldName(name)
+  if (SECRET_FILE.test(folded) && !ENV_TEMPLATE.test(folded)) return name
   const dir = segments.find((s) => SECRET_DIRS.has(s))
   if (dir) return dir
-  const suffix = SECRET_SUFFIXES.find((s) => `${abs}${sep}`.includes(s) || abs.endsWith(s))
+  const lower = segmentsOf(abs).join(sep)
+  const suffix = SECRET_SUFFIXES.find((s) => `${lower}${sep}`.includes(s) || lower.endsWith(s))
   return suffix?.split(sep).filter(Boolean).join('/')
 }
 
 function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo'> | undefined {
-  if (abs.split(sep).includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
+  if (segmentsOf(abs).includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
   const root = rootOf(abs, b)
   if (root === undefined) return { reason: `writes outside ${boundaryName(b)} always ask`, always: false }
-  if (relative(root, abs).split(sep).includes('.agent-tui'))
+  if (segmentsOf(relative(root, abs)).includes('.agent-tui'))
     return { reason: 'writes to .agent-tui/ always ask', always: false }
   const secret = secretName(abs, b)
   if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
@@ -131,7 +162,7 @@ export function globObjection(pattern: string, role: 'read' | 'write'): Objectio
   const segments = pattern.split('/').filter((s) => s !== '')
   const last = segments.at(-1) ?? ''
   const matches = (glob: string, names: readonly string[]) => {
-    const test = picomatch(glob, { dot: false })
+    const test = picomatch(glob, { dot: false, nocase: true })
     return names.find((n) => test(n))
   }
   for (const segment of role === 'write' ? segments : segments.slice(0, -1)) {

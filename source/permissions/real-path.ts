@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { commandPathsToResolve } from './command-analysis.js'
+import { physicalJoin, physicalPath } from './physical-path.js'
 import type { PermissionTarget } from './target.js'
 
 /**
@@ -13,29 +14,49 @@ import type { PermissionTarget } from './target.js'
 const MAX_LINKS = 40
 
 /**
- * The real path of `abs`: `realpath` when it exists; for a path that does not exist yet, the real
- * path of its nearest existing parent plus the missing tail. A dangling symlink is followed to where it
- * points, because writing through it would create that file. Never throws: a loop or an unreadable
- * parent leaves the rest of the path as written.
+ * The real path of `abs`, walked as the kernel walks it: `realpath` when it exists; otherwise component
+ * by component, following each symlink before a `..` that comes after it (`link/../x` with
+ * `link -> /elsewhere/dir` is `/elsewhere/x`, not `x` next to the link), and for a path that does not
+ * exist yet, the real path of its nearest existing parent plus the missing tail. A dangling symlink is
+ * followed to where it points, because writing through it would create that file. Never throws: a
+ * loop or an unreadable parent leaves the rest of the path as written.
  */
 export async function realPathOf(abs: string): Promise<string> {
-  return resolveFrom(resolve(abs), 0)
+  const path = physicalJoin(process.cwd(), abs)
+  try {
+    return await realpath(path)
+  } catch {
+    // Missing (or unreadable): walk what exists.
+  }
+  return walk(path, { links: 0 })
 }
 
-async function resolveFrom(abs: string, links: number): Promise<string> {
-  try {
-    return await realpath(abs)
-  } catch {
-    // Missing (or unreadable): resolve what exists above it.
+async function walk(path: string, budget: { links: number }): Promise<string> {
+  const parts = path.split('/').filter((p) => p !== '')
+  let at = '/'
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!
+    if (part === '..') {
+      at = dirname(at)
+      continue
+    }
+    const next = join(at, part)
+    const info = await lstat(next).catch(() => undefined)
+    if (info?.isSymbolicLink() && budget.links < MAX_LINKS) {
+      budget.links++
+      const link = await readlink(next).catch(() => undefined)
+      if (link !== undefined) {
+        at = await walk(isAbsolute(link) ? physicalPath(link) : physicalJoin(at, link), budget)
+        continue
+      }
+    }
+    if (info === undefined || info.isSymbolicLink()) {
+      // Missing, unreadable or a link loop: the rest is only a name, as written.
+      return resolve(next, ...parts.slice(i + 1))
+    }
+    at = next
   }
-  const parent = dirname(abs)
-  if (parent === abs) return abs
-  const info = await lstat(abs).catch(() => undefined)
-  if (info?.isSymbolicLink() && links < MAX_LINKS) {
-    const link = await readlink(abs).catch(() => undefined)
-    if (link !== undefined) return resolveFrom(resolve(await resolveFrom(parent, links + 1), link), links + 1)
-  }
-  return join(await resolveFrom(parent, links), basename(abs))
+  return at
 }
 
 export interface ResolveOptions {

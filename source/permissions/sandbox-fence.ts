@@ -9,6 +9,28 @@ export interface SandboxView {
   writableRoots: readonly string[]
   /** The roots whose `.git` and `.agent-tui` the sandbox keeps read-only (the workspace, added dirs). */
   projectRoots: readonly string[]
+  /**
+   * A root's `.git` or `.agent-tui` that is a symlink (both spellings). The sandbox keeps its target
+   * read-only, but the link sits in the writable root: any sandboxed program can replace it with a
+   * `.git` of its own whose config runs outside the sandbox. With one, the sandbox does not hold.
+   */
+  replaceable?: readonly string[]
+}
+
+/** Whether the sandbox keeps every root's `.git` and `.agent-tui` from being changed (none is a symlink). */
+export function sandboxHolds(sandbox: SandboxView): boolean {
+  return (sandbox.replaceable?.length ?? 0) === 0
+}
+
+/** `.git is a symlink`, for reasons: what keeps the sandbox from holding. */
+export function whySandboxLeaks(sandbox: SandboxView): string {
+  const names = [...new Set((sandbox.replaceable ?? []).map((p) => p.split(sep).at(-1) ?? p))]
+  return `${names.join(' and ')} ${names.length > 1 ? 'are symlinks' : 'is a symlink'}, which the sandbox cannot keep from being replaced`
+}
+
+/** Whether `lexical` is a replaceable entry or lies below one: writing it may replace the link. */
+export function throughReplaceable(lexical: string, sandbox: SandboxView): boolean {
+  return (sandbox.replaceable ?? []).some((entry) => isInside(lexical, entry))
 }
 
 /** Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox). */

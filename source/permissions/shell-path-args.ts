@@ -6,6 +6,12 @@ export interface PathArg {
   word: ShellWord
   /** Writes everything below the path too (`rm -r`, `chmod -R`, `find -delete`). */
   recursive?: boolean
+  /**
+   * A symlink's target: relative to where the link is made, not to the cwd. Each entry is a path (as
+   * written, relative to the cwd) the target may be relative to, or whose parent it may be (`parent`):
+   * `ln -s ../x dest` makes `dest/x` when dest is a directory, else `dest`.
+   */
+  relativeTo?: { word: ShellWord; parent: boolean }[]
 }
 
 export const writes = (words: readonly ShellWord[]): PathArg[] =>

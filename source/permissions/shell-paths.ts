@@ -50,8 +50,16 @@ const findWrites: Extract = (args) => {
   return writes(roots.length > 0 ? roots : [dot]).map((arg) => ({ ...arg, recursive: true }))
 }
 
-/** cp / install / rsync / ln: the last operand (or `-t DIR`) is written, the others are read. */
-function copyLike(spec: Spec, opts: { sourcesRead: boolean; remote?: boolean }): Extract {
+/**
+ * cp / install / rsync / ln: the last operand (or `-t DIR`) is written, the others are read. A link —
+ * `ln`, `cp -l`/`-s` — makes another name for its source: what is later written or read through it
+ * lands there, perhaps in the same command (`ln -s .env e && echo x > e`, judged before `e` exists),
+ * so a linked source is judged as written and read, from where the link is made for a symlink.
+ */
+function copyLike(
+  spec: Spec,
+  opts: { sourcesRead: boolean; remote?: boolean; links?: 'always' | 'with-flag' },
+): Extract {
   return (args) => {
     const s = scan(args, {
       ...spec,
@@ -61,19 +69,45 @@ function copyLike(spec: Spec, opts: { sourcesRead: boolean; remote?: boolean }):
     const local = opts.remote ? s.operands.filter((w) => !/^[^/]*:/.test(w.value)) : s.operands
     const out: PathArg[] = s.dynamic ? writes([UNKNOWN_WORD]) : []
     const target = valuesOf(s, '-t', '--target-directory')
+    const symbolic = s.flags.has('-s') || s.flags.has('--symbolic') || s.flags.has('--symbolic-link')
+    const links =
+      opts.links === 'always' ||
+      (opts.links === 'with-flag' && (symbolic || s.flags.has('-l') || s.flags.has('--link')))
+    /** A linked source, from each place the link may be made in (`made` undefined: the cwd). */
+    const linked = (sources: ShellWord[], made: PathArg['relativeTo']): PathArg[] =>
+      links
+        ? sources.flatMap((word) => {
+            const where = symbolic && made ? { relativeTo: made } : {}
+            return [
+              { role: 'write', word, ...where },
+              { role: 'read', word, ...where },
+            ] satisfies PathArg[]
+          })
+        : []
     if (s.flags.has('-d') && spec === INSTALL) return [...out, ...writes(local)]
-    if (target.length > 0) return [...out, ...writes(target), ...(opts.sourcesRead ? reads(local) : [])]
+    if (target.length > 0) {
+      const inDir = target.map((word) => ({ word, parent: false }))
+      return [...out, ...writes(target), ...(opts.sourcesRead ? reads(local) : []), ...linked(local, inDir)]
+    }
     if (local.length === 0) return out
     if (s.operands.length === 1 && !opts.sourcesRead) {
       // `ln -s ../x` creates a link named after the target in the current directory.
       const only = local[0]!
       const name = only.value.replace(/\/+$/, '').split('/').pop() ?? only.value
-      return [...out, { role: 'write', word: { ...only, value: name, raw: only.raw } }]
+      return [
+        ...out,
+        { role: 'write', word: { ...only, value: name, raw: only.raw } },
+        ...linked([only], undefined),
+      ]
     }
     const last = s.operands.at(-1)!
     const dest = local.includes(last) ? writes([last]) : []
     const sources = local.filter((w) => w !== last)
-    return [...out, ...dest, ...(opts.sourcesRead ? reads(sources) : [])]
+    const made = [
+      { word: last, parent: true },
+      { word: last, parent: false },
+    ]
+    return [...out, ...dest, ...(opts.sourcesRead ? reads(sources) : []), ...linked(sources, made)]
   }
 }
 
@@ -214,6 +248,85 @@ const unzipWrites: Extract = (args) => {
   return writes(valuesOf(s, '-d'))
 }
 
+/**
+ * perl / ruby: with `-i[suffix]` the files after the script are rewritten. The script is `-e`'s value,
+ * or else the first operand.
+ */
+const VALUE_LETTERS = 'iIMmrlx0dDCFKTW'
+
+const scriptInPlace: Extract = (args) => {
+  let i = 0
+  let inPlace = false
+  let inline = false
+  for (; i < args.length; i++) {
+    const v = args[i]!.value
+    if (v === '--') {
+      i++
+      break
+    }
+    if (!v.startsWith('-') || v === '-') break
+    for (const [j, ch] of [...v.slice(1)].entries()) {
+      if (ch === 'e' || ch === 'E') {
+        inline = true
+        // `-e 'code'`: the code is the next word; `-e'code'`: the rest of this one.
+        if (j === v.length - 2) i++
+        break
+      }
+      if (ch === 'i') inPlace = true
+      // The rest of the word is this option's value (`-i.bak`, `-Mstrict`, `-Ilib`, `-0777`).
+      if (VALUE_LETTERS.includes(ch)) break
+    }
+  }
+  if (!inPlace) return []
+  const operands = args.slice(i)
+  return writes(inline ? operands : operands.slice(1))
+}
+
+/** gawk `-i inplace` (or `--include=inplace`) rewrites its input files. */
+const awkInPlace: Extract = (args) => {
+  const s = scan(args, {
+    short: 'fvFieElL',
+    long: ['--file', '--assign', '--field-separator', '--include', '--source', '--exec', '--load'],
+  })
+  if (!valuesOf(s, '-i', '--include').some((w) => /^inplace(\.awk)?$/.test(w.value))) return []
+  const scripted = ['-f', '-e', '-E', '--file', '--source', '--exec'].some((f) => s.flags.has(f))
+  const files = scripted ? s.operands : s.operands.slice(1)
+  return [...writes(files), ...(s.dynamic ? writes([UNKNOWN_WORD]) : [])]
+}
+
+/**
+ * patch writes the file it is given, or else the files its diff names: only known when it runs (a diff
+ * can name `.git/hooks/pre-commit`). `-o`/`-r` name files it writes; `--dry-run` writes nothing.
+ */
+const patchWrites: Extract = (args) => {
+  const s = scan(args, {
+    short: 'pioDdrBYzVFg',
+    long: [
+      '--strip',
+      '--input',
+      '--output',
+      '--ifdef',
+      '--directory',
+      '--reject-file',
+      '--prefix',
+      '--basename-prefix',
+      '--suffix',
+      '--version-control',
+      '--fuzz',
+      '--get',
+    ],
+  })
+  if (s.flags.has('--dry-run')) return []
+  const named = valuesOf(s, '-o', '--output', '-r', '--reject-file')
+  const target = s.operands[0]
+  const dir = valuesOf(s, '-d', '--directory').length > 0
+  return [
+    ...writes(named),
+    ...(target && !dir ? writes([target]) : writes([UNKNOWN_WORD])),
+    ...reads(valuesOf(s, '-i', '--input')),
+  ]
+}
+
 const WRITERS: Readonly<Record<string, Extract>> = {
   rm: allOperands({}, [], ['-r', '-R', '--recursive']),
   rmdir: allOperands({}),
@@ -232,7 +345,7 @@ const WRITERS: Readonly<Record<string, Extract>> = {
   tee: allOperands({}),
   mv: allOperands({ short: 'tS', long: ['--target-directory', '--suffix'] }, ['-t', '--target-directory']),
   sudoedit: allOperands({}),
-  cp: copyLike({ short: 'S', long: ['--suffix'] }, { sourcesRead: true }),
+  cp: copyLike({ short: 'S', long: ['--suffix'] }, { sourcesRead: true, links: 'with-flag' }),
   install: copyLike(INSTALL, { sourcesRead: true }),
   rsync: copyLike(
     {
@@ -251,7 +364,8 @@ const WRITERS: Readonly<Record<string, Extract>> = {
     { sourcesRead: true, remote: true },
   ),
   scp: copyLike({ short: 'cFiJloPS' }, { sourcesRead: true, remote: true }),
-  ln: copyLike({ short: 'S', long: ['--suffix'] }, { sourcesRead: false }),
+  ln: copyLike({ short: 'S', long: ['--suffix'] }, { sourcesRead: false, links: 'always' }),
+  link: copyLike({}, { sourcesRead: false, links: 'always' }),
   dd: ddPaths,
   sed: sedWrites,
   sort: sortWrites,
@@ -259,6 +373,11 @@ const WRITERS: Readonly<Record<string, Extract>> = {
   wget: wgetPaths,
   tar: tarWrites,
   unzip: unzipWrites,
+  perl: scriptInPlace,
+  ruby: scriptInPlace,
+  awk: awkInPlace,
+  gawk: awkInPlace,
+  patch: patchWrites,
 }
 
 /** Files a program writes (and, for copies and uploads, reads), as its arguments name them. */

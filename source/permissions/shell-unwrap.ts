@@ -101,6 +101,8 @@ function finish(acc: Acc, words: ShellWord[], name: string | undefined, unknown?
 
 function unwrapWords(input: ShellWord[], acc: Acc, depth: number): ShellCommand[] {
   let words = input
+  // `function f { rm x; }`: the body runs later as `f`, so it is judged here, where it is defined.
+  if (words[0]?.raw === 'function') words = words.slice(2)
   while (words.length > 0 && LEADING_KEYWORDS.has(words[0]!.raw)) words = words.slice(1)
   if (words.length === 1 && CLOSERS.has(words[0]!.raw)) return [finish(acc, [], undefined)]
   if (words.length > 0 && HEADERS.has(words[0]!.raw)) return [finish(acc, [], undefined)]
@@ -126,7 +128,7 @@ function unwrapWords(input: ShellWord[], acc: Acc, depth: number): ShellCommand[
     case 'run': {
       acc.wrappers.push(name)
       if (!PLAIN_WRAPPERS.has(name) || peeled.changesEnvironment) acc.plain = false
-      if (!READ_ONLY_WRAPPERS.has(name)) acc.readOnlyWrappers = false
+      if (!READ_ONLY_WRAPPERS.has(name) || peeled.clearsEnvironment) acc.readOnlyWrappers = false
       if (peeled.openArgs) acc.openArgs = true
       if (peeled.chdir) acc.chdir = peeled.chdir
       if (peeled.writes) acc.wrapperWrites.push(...peeled.writes)

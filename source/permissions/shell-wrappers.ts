@@ -1,42 +1,16 @@
-import {
-  hasOption,
-  type OptionSpec,
-  type ScannedArguments,
-  scanArguments,
-  valuesOf,
-} from './shell-options.js'
+import { DYNAMIC, options, type Peel, type Peeled, scriptOf, simple } from './shell-peel.js'
+import { RUNNERS } from './shell-runners.js'
+import { hasOption, valuesOf } from './shell-options.js'
 import type { ShellWord } from './shell-split.js'
 import { isAssignment } from './shell-words.js'
+
+export type { Peeled } from './shell-peel.js'
 
 /**
  * How each command wrapper reads its own arguments, so shell-unwrap.ts can find the program it runs.
  * Pure. Anything a wrapper takes that is only known at run time (`timeout $T rm x` — `$T` may split into
  * `5 evil`) makes the program unknown.
  */
-
-export type Peeled =
-  /** Not wrapping anything in this form (`command -v rm`, bare `env`): the wrapper is the program. */
-  | { kind: 'self' }
-  | { kind: 'unknown'; reason: string }
-  /** Runs a script given as text (`bash -c '…'`, `eval …`). */
-  | { kind: 'script'; script: string; flag?: string }
-  /** Runs `rest` as a command. */
-  | {
-      kind: 'run'
-      rest: ShellWord[]
-      /** Sets variables, clears the environment, renames argv[0], or runs as someone else. */
-      changesEnvironment?: boolean
-      /** More arguments arrive at run time (xargs). */
-      openArgs?: boolean
-      chdir?: ShellWord
-      /** Files the wrapper itself writes (`time -o FILE`). */
-      writes?: ShellWord[]
-      assignments?: ShellWord[]
-    }
-
-type Peel = (args: ShellWord[]) => Peeled
-
-const DYNAMIC: Peeled = { kind: 'unknown', reason: 'its options are only known when it runs' }
 
 /** Wrappers that run the program with its arguments and environment as written. */
 export const PLAIN_WRAPPERS: ReadonlySet<string> = new Set([
@@ -63,27 +37,6 @@ export const PLAIN_WRAPPERS: ReadonlySet<string> = new Set([
 
 /** Wrappers after which a read-only program still only reads (not sudo, doas, su, xargs, watch). */
 export const READ_ONLY_WRAPPERS: ReadonlySet<string> = PLAIN_WRAPPERS
-
-function options(args: ShellWord[], spec: OptionSpec = {}): ScannedArguments {
-  return scanArguments(args, spec, { stopAtOperand: true })
-}
-
-/** A wrapper whose options come first and whose first operand is the command. */
-function simple(spec: OptionSpec, selfWhen: readonly string[] = []): Peel {
-  return (args) => {
-    const parsed = options(args, spec)
-    if (parsed.dynamic) return DYNAMIC
-    if (hasOption(parsed, ...selfWhen)) return { kind: 'self' }
-    const rest = args.slice(parsed.index)
-    return rest.length === 0 ? { kind: 'self' } : { kind: 'run', rest }
-  }
-}
-
-function scriptOf(text: string, words: readonly ShellWord[], flag?: string): Peeled {
-  if (words.some((w) => w.expands))
-    return { kind: 'unknown', reason: 'its script is only known when it runs' }
-  return flag === undefined ? { kind: 'script', script: text } : { kind: 'script', script: text, flag }
-}
 
 const peelTimeout: Peel = (args) => {
   const parsed = options(args, { short: 'sk', long: ['--signal', '--kill-after'] })
@@ -116,6 +69,9 @@ const peelEnv: Peel = (args) => {
   const parsed = options(args, { short: 'uCS', long: ['--unset', '--chdir', '--split-string'] })
   if (parsed.dynamic) return DYNAMIC
   let i = parsed.index
+  // A lone `-` is the old spelling of `-i`.
+  const dash = args[i]?.value === '-'
+  if (dash) i++
   const assignments: ShellWord[] = []
   while (i < args.length && isAssignment(args[i]!)) assignments.push(args[i++]!)
   const split = valuesOf(parsed, '-S', '--split-string')
@@ -127,10 +83,12 @@ const peelEnv: Peel = (args) => {
   // Bare `env` (or with only assignments) prints the environment.
   if (rest.length === 0) return { kind: 'self' }
   const chdir = valuesOf(parsed, '-C', '--chdir')[0]
+  const clears = dash || hasOption(parsed, '-i', '--ignore-environment', '-u', '--unset')
   return {
     kind: 'run',
     rest,
-    changesEnvironment: assignments.length > 0 || parsed.flags.size > 0,
+    changesEnvironment: assignments.length > 0 || parsed.flags.size > 0 || dash,
+    ...(clears ? { clearsEnvironment: true } : {}),
     assignments,
     ...(chdir ? { chdir } : {}),
   }
@@ -141,7 +99,13 @@ const peelExec: Peel = (args) => {
   if (parsed.dynamic) return DYNAMIC
   const rest = args.slice(parsed.index)
   if (rest.length === 0) return { kind: 'self' }
-  return { kind: 'run', rest, changesEnvironment: hasOption(parsed, '-a', '-c') }
+  const clears = hasOption(parsed, '-c')
+  return {
+    kind: 'run',
+    rest,
+    changesEnvironment: hasOption(parsed, '-a', '-c'),
+    ...(clears ? { clearsEnvironment: true } : {}),
+  }
 }
 
 const peelXargs: Peel = (args) => {
@@ -263,6 +227,16 @@ const peelWatch: Peel = (args) => {
   return scriptOf(rest.map((a) => a.value).join(' '), rest)
 }
 
+/**
+ * `alias r='rm -f'`: what the alias will run is judged where it is defined (a shell in POSIX mode, or
+ * with `expand_aliases`, runs it later as `r`). Listing aliases is the builtin itself.
+ */
+const peelAlias: Peel = (args) => {
+  const values = args.filter((a) => /^[^=]+=/.test(a.value))
+  if (values.length === 0) return { kind: 'self' }
+  return scriptOf(values.map((a) => a.value.slice(a.value.indexOf('=') + 1)).join('\n'), values)
+}
+
 const SHELLS = ['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash']
 
 const WRAPPERS: Readonly<Record<string, Peel>> = {
@@ -290,6 +264,8 @@ const WRAPPERS: Readonly<Record<string, Peel>> = {
   su: peelSu,
   eval: peelEval,
   watch: peelWatch,
+  alias: peelAlias,
+  ...RUNNERS,
   ...Object.fromEntries(SHELLS.map((shell) => [shell, peelShell])),
 }
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
-import { isInside, planFence, realOrSelf } from './fence.js'
+import { isInside, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 
@@ -64,6 +64,8 @@ export interface BashSandboxOptions {
   projectRoots: readonly string[]
   /** The session's outputs dir: writable (created when the first command starts). */
   scratchRoots: readonly string[]
+  /** agent-tui's own secrets (its settings dir, MCP sign-ins): hidden like the home's secret stores. */
+  ownSecrets?: readonly string[]
   platform?: NodeJS.Platform
   env?: Readonly<Record<string, string | undefined>>
   /** Called once, when `status()` first settles. */
@@ -94,13 +96,16 @@ export function createBashSandbox(opts: BashSandboxOptions): BashSandbox {
         notice: unavailableNotice({ kind: 'failed', program: tool.path, detail: failure }),
       }
     }
+    const writableRoots = bothSpellings([...opts.projectRoots, ...opts.scratchRoots])
+    const projectRoots = bothSpellings(opts.projectRoots)
     return {
       kind: 'on',
       program: tool.path,
       network: opts.network,
-      view: {
-        writableRoots: bothSpellings([...opts.projectRoots, ...opts.scratchRoots]),
-        projectRoots: bothSpellings(opts.projectRoots),
+      // Looked at for every command: a `.git` can become a symlink during the session.
+      get view(): SandboxView {
+        const replaceable = replaceableEntries(projectRoots)
+        return { writableRoots, projectRoots, ...(replaceable.length > 0 ? { replaceable } : {}) }
       },
       sandbox,
     }
@@ -130,6 +135,7 @@ function createCommandSandbox(
   env: Readonly<Record<string, string | undefined>>,
 ): CommandSandbox {
   const privateTmp = privateTempDirs(env)
+  const hidden = secretStores(env.HOME || homedir(), opts.ownSecrets ?? [])
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   let scratchReady = false
   let running = 0
@@ -146,7 +152,7 @@ function createCommandSandbox(
         for (const dir of opts.scratchRoots) mkdirSync(dir, { recursive: true })
         scratchReady = true
       }
-      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots })
+      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots, hidden })
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []
       let args: string[]

@@ -10,7 +10,8 @@ import { type Fence, isInside } from './fence.js'
  *  3. the part of a temp dir that leads to a writable root, read-only (else `touch ../x` from a workspace
  *     under /tmp would "succeed" into the private /tmp and be lost without an error);
  *  4. the writable roots and files, bound read-write;
- *  5. the protected metadata inside them, read-only again, and missing protected paths reserved.
+ *  5. the protected metadata inside them, read-only again, and missing protected paths reserved;
+ *  6. the user's secret stores, hidden (an empty read-only directory, or /dev/null for a file).
  */
 export interface BwrapPlan {
   fence: Fence
@@ -52,6 +53,11 @@ export function buildBwrapArgs(plan: BwrapPlan, command: readonly string[]): str
   for (const file of plan.files ?? []) args.push('--bind', file, file)
   for (const path of fence.readOnly) args.push('--ro-bind', path, path)
   for (const path of fence.reserved) args.push('--tmpfs', path, '--remount-ro', path)
+  // Last, so a secret store inside a writable root (a workspace that is the home directory) is hidden too.
+  for (const { path, kind } of fence.hidden ?? []) {
+    if (kind === 'dir') args.push('--tmpfs', path, '--remount-ro', path)
+    else args.push('--ro-bind', '/dev/null', path)
+  }
   args.push('--chdir', plan.cwd, '--', ...command)
   return args
 }

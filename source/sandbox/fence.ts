@@ -17,6 +17,17 @@ export interface Fence {
    * empty read-only directory there, which it has to create on the host first (see `placeholders`).
    */
   reserved: string[]
+  /**
+   * Secret stores (`~/.ssh`, `~/.netrc`, agent-tui's own keys…) made unreadable inside the sandbox. Its
+   * commands run unasked in auto mode, and any program could print them; the read boundary that asks
+   * before `cat ~/.ssh/id_rsa` cannot see into `python -c`. Real paths; absent when none exists.
+   */
+  hidden?: HiddenPath[]
+}
+
+export interface HiddenPath {
+  path: string
+  kind: 'dir' | 'file'
 }
 
 export interface FenceRoots {
@@ -24,6 +35,8 @@ export interface FenceRoots {
   projectRoots: readonly string[]
   /** The session's own scratch directories (outputs): writable as they are. */
   scratchRoots: readonly string[]
+  /** Secret stores to hide, where they exist (see `secretStores`). */
+  hidden?: readonly string[]
 }
 
 /** Names inside a project root that stay read-only. */
@@ -58,7 +71,67 @@ export function planFence(roots: FenceRoots): Fence {
       if (kind !== 'missing') protectEntry(gitPath, kind, protect)
     }
   }
-  return { writable, readOnly, reserved }
+  const hidden = hiddenPaths(roots.hidden ?? [], writable)
+  return { writable, readOnly, reserved, ...(hidden.length > 0 ? { hidden } : {}) }
+}
+
+/** The candidates that exist, by real path; never one that holds a writable root (it would hide it). */
+function hiddenPaths(candidates: readonly string[], writable: readonly string[]): HiddenPath[] {
+  const hidden: HiddenPath[] = []
+  for (const candidate of candidates) {
+    const path = realOrUndefined(candidate)
+    if (path === undefined || writable.some((root) => isInside(root, path))) continue
+    const kind = kindOf(path)
+    if ((kind === 'dir' || kind === 'file') && !hidden.some((h) => h.path === path))
+      hidden.push({ path, kind })
+  }
+  return hidden
+}
+
+/**
+ * Where secrets live in a home directory (the stores protected-paths.ts treats as secrets, and a few
+ * tool credentials), plus agent-tui's own: its settings (an API key) and its MCP sign-ins.
+ */
+export function secretStores(home: string, appFiles: readonly string[] = []): string[] {
+  const inHome = [
+    '.ssh',
+    '.aws',
+    '.gnupg',
+    '.azure',
+    '.password-store',
+    '.kube',
+    '.config/gh',
+    '.config/gcloud',
+    '.config/git/credentials',
+    '.docker/config.json',
+    '.netrc',
+    '.git-credentials',
+    '.npmrc',
+    '.pypirc',
+    '.pgpass',
+    '.vault-token',
+    '.my.cnf',
+    '.cargo/credentials',
+    '.cargo/credentials.toml',
+  ]
+  return [...inHome.map((p) => join(home, p)), ...appFiles]
+}
+
+/**
+ * The `.git` and `.agent-tui` of the roots that are symlinks. Their targets stay read-only, but the
+ * links sit in writable folders and any sandboxed program can replace one with a directory of its own
+ * (a `.git` whose config runs outside the sandbox): with any, the sandbox does not hold (see
+ * `SandboxView.replaceable`). `roots` are given in every spelling the policy may meet.
+ */
+export function replaceableEntries(roots: readonly string[]): string[] {
+  const found: string[] = []
+  for (const root of roots) {
+    for (const name of PROTECTED_NAMES) {
+      const path = join(root, name)
+      if (kindOf(path) === 'symlink' && !found.includes(path)) found.push(path)
+    }
+  }
+  return found
 }
 
 type EntryKind = 'missing' | 'dir' | 'file' | 'symlink' | 'other'
@@ -66,7 +139,8 @@ type EntryKind = 'missing' | 'dir' | 'file' | 'symlink' | 'other'
 /**
  * A `.git` file (worktree, submodule) is bound read-only, and so is the git dir it names when that
  * lies inside a writable root. A symlink is followed: its target stays read-only (the link itself sits
- * in a writable folder and could be replaced — rare enough for `.git` to accept).
+ * in a writable folder and could be replaced, so the policy stops trusting the sandbox: see
+ * `replaceableEntries`).
  */
 function protectEntry(path: string, kind: EntryKind, protect: (path: string) => void): void {
   if (kind === 'symlink') {

@@ -106,6 +106,12 @@ export function buildSeatbeltArgs(plan: SeatbeltPlan, command: readonly string[]
   let profile = BASE_PROFILE
   if (clauses.length > 0)
     profile += `\n; Writable roots, minus their protected metadata.\n(allow file-write*\n${clauses.join('\n')})\n`
+  const hidden = (plan.fence.hidden ?? []).map(
+    ({ path, kind }, i) => `  (${kind === 'dir' ? 'subpath' : 'literal'} ${param(`HIDDEN_${i}`, path)})`,
+  )
+  // After the allows: a later rule wins in Seatbelt.
+  if (hidden.length > 0)
+    profile += `\n; The user's secret stores.\n(deny file-read* file-write*\n${hidden.join('\n')})\n`
   if (plan.network) profile += NETWORK_PROFILE
   return ['-p', profile, ...params.map(([key, value]) => `-D${key}=${value}`), '--', ...command]
 }

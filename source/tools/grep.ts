@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { sortByMtime } from './mtime-sort.js'
 import { cutLine } from './numbered-lines.js'
+import { SECRET_SEARCH_GLOBS, secretName } from '../permissions/protected-paths.js'
 import { displayPath, resolveToolPath } from './paths.js'
 import { BASE_RG_ARGS, type RipgrepRun, ripgrepError, runRipgrep } from './ripgrep.js'
 import { boundOutput } from './spill.js'
@@ -17,7 +18,8 @@ const DESCRIPTION = `Searches file contents with ripgrep.
 - output_mode: "files_with_matches" (default; file paths, newest first), "content" (matching lines; supports -A/-B/-C context, -n line numbers, on by default) or "count" (matching lines per file).
 - Results are limited to head_limit lines or files (default ${DEFAULT_HEAD_LIMIT}); page with offset.
 - multiline: true lets . and patterns span lines.
-- Files ignored by .gitignore are skipped; hidden files are included, .git/ never. Use this tool rather than grep or rg via Bash.`
+- Files ignored by .gitignore are skipped; hidden files are included, .git/ never. Use this tool rather than grep or rg via Bash.
+- Secrets files (.env, private keys, credential stores) are left out of a directory search; give one as path to search it (that asks the user).`
 
 const count = z.number().int().min(0)
 
@@ -95,6 +97,12 @@ export const grepTool = defineTool<GrepArgs>({
     if (args.multiline) flags.push('-U', '--multiline-dotall')
     if (args.type) flags.push('--type', args.type)
     if (args.glob) flags.push('--glob', args.glob)
+    // Last, so no glob of the model's re-includes them: a later glob wins in ripgrep.
+    if (
+      secretName(root, { workspace: ctx.workspace, additionalDirs: [], trustedReadDirs: [] }) === undefined
+    ) {
+      for (const glob of SECRET_SEARCH_GLOBS) flags.push('--iglob', `!${glob}`)
+    }
     const page = { offset: args.offset ?? 0, limit: args.head_limit ?? DEFAULT_HEAD_LIMIT }
     const mode = args.output_mode ?? 'files_with_matches'
     const tail = ['-e', args.pattern, '--', root]

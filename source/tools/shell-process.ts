@@ -69,10 +69,30 @@ const KILL_GRACE_MS = 500
 
 // stderr joins stdout on one pipe (exact interleaving); an EXIT trap records the final directory even
 // after `exit`; `eval` keeps the command's own line numbers in syntax errors and its positional
-// parameters empty.
+// parameters empty. The cwd file's name is written into the trap's text, never kept in a variable: the
+// command could reassign a variable (`__agent_tui_cwd_file=~/.bashrc` passes as a mere assignment) and
+// make the trap overwrite any file with the directory's path.
 const WRAPPER =
-  'exec 2>&1; __agent_tui_cwd_file=$2; trap \'pwd -P >| "$__agent_tui_cwd_file" 2>/dev/null\' EXIT; ' +
+  'exec 2>&1; trap "pwd -P >| $(printf %q "$2") 2>/dev/null" EXIT; ' +
   '__agent_tui_cmd=$1; set --; eval "$__agent_tui_cmd"'
+
+/**
+ * The environment of a command, with git told to use a bare repository only when named explicitly
+ * (`safe.bareRepository=explicit`, git 2.38+, added after any GIT_CONFIG_COUNT entries already set).
+ * A repository can commit a bare-looking directory (HEAD, objects/, refs/, a config naming
+ * `core.fsmonitor` or a textconv program); without this, `cd it && git status` — read-only to the
+ * classifier — would run that program.
+ */
+export function withGitSafety(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const count = Number(env.GIT_CONFIG_COUNT ?? '0')
+  const n = Number.isInteger(count) && count >= 0 ? count : 0
+  return {
+    ...env,
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository',
+    [`GIT_CONFIG_VALUE_${n}`]: 'explicit',
+  }
+}
 
 /**
  * Starts `command` with `bash -c` in `cwd`, detached into its own process group with stdin closed.
@@ -106,7 +126,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
   try {
     child = spawn(spawnFile, spawnArgs, {
       cwd: opts.cwd,
-      env: opts.env ?? process.env,
+      env: withGitSafety(opts.env ?? process.env),
       detached: true,
       stdio: infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
     })

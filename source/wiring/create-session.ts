@@ -17,7 +17,6 @@ import { createConsentBroker } from '../permissions/broker.js'
 import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { realPathOf } from '../permissions/real-path.js'
-import { saveAlwaysRule } from '../config/ignore-local-settings.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../session/session-store.js'
 import { createTaskManager } from '../tasks/task-manager.js'
@@ -39,7 +38,13 @@ import { closeDanglingCalls, openSessionStore, resumeSession } from './resume-se
 import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
 import { createSandbox } from './session-sandbox.js'
-import { contextSettingsOf, profileResolver, reapOrphans, sessionProvider } from './session-parts.js'
+import {
+  contextSettingsOf,
+  profileResolver,
+  reapOrphans,
+  saveAlwaysRuleOf,
+  sessionProvider,
+} from './session-parts.js'
 import type { Session, SessionOptions } from './session-types.js'
 
 export type { ProjectTrustSetup }
@@ -97,7 +102,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const sandbox =
     config.sandbox.mode === 'off'
       ? undefined
-      : createSandbox(store, [workspace, ...additionalDirs], outputs, config)
+      : createSandbox(store, [workspace, ...additionalDirs], outputs, config, paths)
 
   const setup = opts.projectTrust
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
@@ -108,7 +113,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const broker = createConsentBroker({
     dispatch: store.dispatch,
     policy: opts.interactive ? 'interactive' : 'deny-all',
-    onAlways: (rule) => saveAlwaysRule(config.localSettingsPath, workspace, rule),
+    onAlways: (rule) =>
+      saveAlwaysRuleOf(config, paths, workspace, rule, opts.projectTrust?.trust.localIsYours() ?? true),
     alwaysSource: localSettingsLabel,
     timeoutSeconds: config.consentTimeoutSeconds,
     recheck: (call) => gateRef?.allowsNow(call) ?? false,

@@ -1,4 +1,6 @@
 import type { ContextSettings } from '../agent/context/options.js'
+import { saveAlwaysRule } from '../config/ignore-local-settings.js'
+import { recordLocalSettings } from '../config/local-settings-ledger.js'
 import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import { createLazyProvider, type LazyProvider } from '../provider/lazy-provider.js'
@@ -79,4 +81,22 @@ export async function reapOrphans(paths: AppPaths, warnings: string[]): Promise<
     )
   }
   return registry
+}
+
+/**
+ * "Always allow" saves the rule to the local settings file. Only a file that was the user's stays so; one
+ * the folder brought is not laundered by a save (unrecorded, it counts as the repository's until the
+ * folder is trusted, which the next start says).
+ */
+export async function saveAlwaysRuleOf(
+  config: ResolvedConfig,
+  paths: AppPaths,
+  workspace: string,
+  rule: string,
+  yours: boolean,
+): ReturnType<typeof saveAlwaysRule> {
+  const notice = await saveAlwaysRule(config.localSettingsPath, workspace, rule)
+  if (yours)
+    await recordLocalSettings(paths.localSettingsLedgerFile, config.localSettingsPath).catch(() => undefined)
+  return notice
 }

@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import { createLazyBashSandbox } from '../sandbox/lazy.js'
@@ -12,6 +14,7 @@ export function createSandbox(
   projectRoots: string[],
   outputs: string,
   config: ResolvedConfig,
+  paths: AppPaths,
 ): BashSandbox {
   const { network } = config.sandbox
   store.dispatch({ type: 'sandbox/changed', sandbox: { status: 'checking', network } })
@@ -19,6 +22,7 @@ export function createSandbox(
     network,
     projectRoots,
     scratchRoots: [outputs],
+    ownSecrets: [paths.configDir, join(paths.stateDir, 'mcp-oauth.json')],
     onStatus: (status) => {
       store.dispatch({ type: 'sandbox/changed', sandbox: { status: status.kind, network } })
       if (status.kind === 'unavailable') {

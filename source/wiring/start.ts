@@ -31,6 +31,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       workspace,
       home,
       storeFile: paths.trustStoreFile,
+      ledgerFile: paths.localSettingsLedgerFile,
       loaded,
       trustFlag: args.trustProject,
       baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },

@@ -5,13 +5,15 @@
  * checkout whose settings are committed.
  */
 import { execFileSync } from 'node:child_process'
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { recordLocalSettings } from '../../source/config/local-settings-ledger.ts'
 import { setupE2eEnv } from '../support/e2e-env.ts'
 import { keys, PROMPT, startTui, type TuiSession } from '../support/pty-terminal.ts'
 
 const env = setupE2eEnv()
+const ledgerFile = () => join(env.box.env.XDG_STATE_HOME ?? '', 'agent-tui', 'local-settings.json')
 
 type Trace = { tool_calls: Array<{ name: string; status: string }> }
 
@@ -103,13 +105,57 @@ describe('headless: a repository cannot raise its own permissions', () => {
     const committed = await runTouch()
     expect(committed.statuses).toEqual(['denied'])
     expect(committed.stderr).toContain('allow rule Bash(touch *) (.agent-tui/settings.local.json)')
-    // Untracked (as "always allow" writes it): the user's.
+    // Untracked and as agent-tui wrote it ("always allow"): the user's.
     execFileSync('git', ['rm', '-q', '--cached', '.agent-tui/settings.local.json'], {
       cwd: env.box.workspace,
     })
+    await recordLocalSettings(ledgerFile(), join(env.box.workspace, '.agent-tui', 'settings.local.json'))
     const own = await runTouch()
     expect(own.statuses).toEqual(['done'])
     expect(own.stderr).toBe('')
+  })
+
+  it('a settings.local.json that came without git (a downloaded archive) waits for trust: its hook does not run', async () => {
+    const marker = join(env.box.root, 'hook-ran')
+    await mkdir(join(env.box.workspace, '.agent-tui'))
+    await writeFile(
+      join(env.box.workspace, '.agent-tui', 'settings.local.json'),
+      JSON.stringify({
+        permissions: { allow: ['Bash(touch *)'] },
+        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
+      }),
+    )
+    const r = await runTouch()
+    expect(r.statuses).toEqual(['denied'])
+    expect(await exists('made.txt')).toBe(false)
+    expect(
+      await access(marker).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false)
+    expect(r.stderr).toContain('.agent-tui/settings.local.json was not written by agent-tui here')
+    expect(r.stderr).toContain('allow rule Bash(touch *) (.agent-tui/settings.local.json)')
+    // Trusted, it applies: the hook runs and the rule allows.
+    const trusted = await runTouch(['--trust-project'])
+    expect(trusted.statuses).toEqual(['done'])
+    expect(
+      await access(marker).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(true)
+  })
+
+  it('a committed settings.local.json reached through a committed `.agent-tui` symlink is the repository’s', async () => {
+    // git answers "not tracked" for a path beyond a symlink, so the link itself must be asked about.
+    await mkdir(join(env.box.workspace, 'cfg'))
+    await symlink('cfg', join(env.box.workspace, '.agent-tui'))
+    await commitRepo({ 'cfg/settings.local.json': { permissions: { allow: ['Bash(touch *)'] } } })
+    const r = await runTouch()
+    expect(r.statuses).toEqual(['denied'])
+    expect(await exists('made.txt')).toBe(false)
+    expect(r.stderr).toContain('allow rule Bash(touch *) (.agent-tui/settings.local.json)')
   })
 })
 
@@ -164,5 +210,30 @@ describe('TUI: the trust prompt', () => {
     await tui.submit('/trust')
     const review = await tui.waitFor('Do you trust')
     expect(review).toContain('Trusted. What its repository brings, all in force:')
+  })
+
+  it('"always allow" saves a rule the next start takes as the user’s, in a folder never trusted', async () => {
+    scriptTouch('saved.txt')
+    tui = startTui({
+      args: ['--base-url', env.server.baseUrl, '--model', 'test-model'],
+      cwd: env.box.workspace,
+      env: env.box.env,
+      cols: 100,
+      rows: 30,
+    })
+    await tui.waitFor(`${PROMPT} Message`)
+    await tui.submit('make the file')
+    await tui.waitFor('Bash(touch *)')
+    tui.write('3')
+    await tui.waitFor('done')
+    expect(await exists('saved.txt')).toBe(true)
+    tui.write(keys.ctrlD)
+    await tui.waitFor(/again to exit/)
+    tui.write(keys.ctrlD)
+    await tui.exited
+    // Recorded as written: the rule applies headless, with nothing to trust and nothing said.
+    const again = await runTouch()
+    expect(again.statuses).toEqual(['done'])
+    expect(again.stderr).toBe('')
   })
 })

@@ -94,6 +94,62 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(toolResults(env.server.requests.at(-1))[1]).toContain('Read-only file system')
   })
 
+  it('a .git that is a symlink could be replaced inside the sandbox: commands ask (denied headless)', async () => {
+    // The link's target stays read-only, but the link itself sits in the writable workspace.
+    const gitDir = join(env.box.root, 'gitdir')
+    execFileSync('git', ['init', '-q', '--separate-git-dir', gitDir, env.box.workspace])
+    execFileSync('rm', [join(env.box.workspace, '.git')])
+    execFileSync('ln', ['-s', gitDir, join(env.box.workspace, '.git')])
+    const marker = join(env.box.root, 'fsmonitor-ran')
+    env.server.enqueue(
+      call('Bash', {
+        command: `rm .git && git init -q . && git config core.fsmonitor "touch ${marker}; false"`,
+      }),
+      call('Bash', { command: 'cat README.md 2>/dev/null; echo read' }),
+      { text: 'done' },
+    )
+    const r = await env.cli(SANDBOX_ARGS)
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['denied', 'done'])
+    expect(toolResults(env.server.requests.at(-1))[0]).toContain(
+      '.git is a symlink, which the sandbox cannot keep from being replaced',
+    )
+    execFileSync('git', ['status'], { cwd: env.box.workspace, stdio: 'ignore' })
+    expect(existsSync(marker)).toBe(false)
+  })
+
+  it('a link made and used in one command is judged as the file it leads to', async () => {
+    const key = join(env.box.home, '.ssh', 'id_rsa')
+    execFileSync('mkdir', ['-p', join(env.box.home, '.ssh')])
+    execFileSync('sh', ['-c', `echo PRIVATE-KEY > ${key}`])
+    env.server.enqueue(call('Bash', { command: `ln -s ${key} k && cat k` }), { text: 'done' })
+    const r = await env.cli(SANDBOX_ARGS)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['denied'])
+    expect(toolResults(env.server.requests.at(-1)).join('\n')).not.toContain('PRIVATE-KEY')
+  })
+
+  it('hides the user’s secret stores: a program run unasked cannot print them', async () => {
+    // `cat ~/.ssh/id_rsa` asks (the read boundary), but the policy cannot see into a program's code.
+    execFileSync('mkdir', ['-p', join(env.box.home, '.ssh')])
+    execFileSync('sh', ['-c', `echo PRIVATE-KEY > ${join(env.box.home, '.ssh', 'id_rsa')}`])
+    execFileSync('sh', ['-c', `echo 'machine x password NETRC-PASSWORD' > ${join(env.box.home, '.netrc')}`])
+    const read = (file: string) =>
+      `"${process.execPath}" -e "try { console.log(require('fs').readFileSync('${file}', 'utf8')) } catch (e) { console.log('cannot read', e.code) }"`
+    env.server.enqueue(
+      call('Bash', {
+        command: `${read(join(env.box.home, '.ssh', 'id_rsa'))}; ${read(join(env.box.home, '.netrc'))}`,
+      }),
+      { text: 'done' },
+    )
+    const r = await env.cli(SANDBOX_ARGS)
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['done'])
+    const [output] = toolResults(env.server.requests.at(-1))
+    expect(output).toContain('cannot read ENOENT')
+    expect(output).not.toContain('PRIVATE-KEY')
+    expect(output).not.toContain('NETRC-PASSWORD')
+    expect(readFileSync(join(env.box.home, '.netrc'), 'utf8')).toContain('NETRC-PASSWORD')
+  })
+
   it('sandboxes background jobs too', async () => {
     env.server.enqueue(
       call('Bash', { command: 'touch ../bg-outside.txt; echo hi > bg-inside.txt', run_in_background: true }),

@@ -38,6 +38,7 @@ async function setup(trustFlag = false) {
     workspace: repo,
     home,
     storeFile,
+    ledgerFile: join(storeFile, '..', 'local-settings.json'),
     loaded,
     trustFlag,
     baseline: { maxSteps: 50, breaker: DEFAULT_BREAKER },

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BREAKER } from '../../../source/agent/circuit-breaker.js'
 import { loadSettings } from '../../../source/config/load.js'
+import { recordLocalSettings } from '../../../source/config/local-settings-ledger.js'
 import { openProjectTrust } from '../../../source/config/project-trust.js'
 
 let root: string
@@ -21,19 +22,27 @@ beforeEach(async () => {
 })
 afterEach(() => rm(root, { recursive: true, force: true }))
 
+const ledgerFile = () => join(home, '.local', 'state', 'agent-tui', 'local-settings.json')
+
 async function write(rel: string, content: unknown) {
   const file = join(repo, rel)
   await mkdir(join(file, '..'), { recursive: true })
   await writeFile(file, typeof content === 'string' ? content : JSON.stringify(content))
 }
 
-async function open(workspace = repo, extra: { trustFlag?: boolean; tracked?: boolean | 'unknown' } = {}) {
+async function open(
+  workspace = repo,
+  extra: { trustFlag?: boolean; tracked?: boolean | 'unknown'; recorded?: boolean } = {},
+) {
   const env = { HOME: home }
+  if (extra.recorded)
+    await recordLocalSettings(ledgerFile(), join(workspace, '.agent-tui/settings.local.json'))
   const loaded = await loadSettings({ cwd: workspace, env, home })
   return openProjectTrust({
     workspace,
     home,
     storeFile,
+    ledgerFile: ledgerFile(),
     loaded,
     trustFlag: extra.trustFlag ?? false,
     baseline: { maxSteps: 50, breaker: DEFAULT_BREAKER },
@@ -148,14 +157,47 @@ describe('openProjectTrust', () => {
 describe('settings.local.json', () => {
   beforeEach(() => write('.agent-tui/settings.local.json', { permissions: { allow: ['Bash(npm test *)'] } }))
 
-  it("is the user's when git does not track it", async () => {
-    const trust = await open(repo, { tracked: false })
+  it("is the user's when agent-tui wrote it and git does not track it", async () => {
+    const trust = await open(repo, { tracked: false, recorded: true })
     expect(await trust.settled()).toBe(false)
     expect(allowTexts(trust)).toEqual(['Bash(npm test *)'])
+    expect(trust.localIsYours()).toBe(true)
+  })
+
+  it("one agent-tui did not write (an archive, a hand edit) is the repository's until the folder is trusted", async () => {
+    // A "Download ZIP" has no git to say the file was committed.
+    const trust = await open(repo, { tracked: false })
+    expect(allowTexts(trust)).toEqual([])
+    expect(allowTexts(trust, true)).toEqual(['Bash(npm test *)'])
+    expect(trust.localIsYours()).toBe(false)
+    expect(await trust.contributions()).toEqual([
+      {
+        kind: 'allow-rule',
+        label: 'Bash(npm test *)',
+        file: '.agent-tui/settings.local.json',
+        key: 'permissions',
+      },
+    ])
+    expect(trust.warnings().join('\n')).toMatch(
+      /\.agent-tui\/settings\.local\.json was not written by agent-tui here \(or was changed since\)/,
+    )
+  })
+
+  it("changed since agent-tui wrote it, it is the repository's again", async () => {
+    await recordLocalSettings(ledgerFile(), join(repo, '.agent-tui/settings.local.json'))
+    await write('.agent-tui/settings.local.json', { permissions: { allow: ['Bash'] } })
+    const trust = await open(repo, { tracked: false })
+    expect(allowTexts(trust)).toEqual([])
+  })
+
+  it('a trusted folder takes it whoever wrote it, and says nothing', async () => {
+    const trust = await open(repo, { tracked: false, trustFlag: true })
+    expect(allowTexts(trust)).toEqual(['Bash(npm test *)'])
+    expect(trust.warnings()).toEqual([])
   })
 
   it("is the repository's when git tracks it (known after settled())", async () => {
-    const trust = await open(repo, { tracked: true })
+    const trust = await open(repo, { tracked: true, recorded: true })
     expect(await trust.settled()).toBe(true)
     expect(allowTexts(trust)).toEqual([])
     const contributions = await trust.contributions()
@@ -177,7 +219,7 @@ describe('settings.local.json', () => {
   })
 
   it("when git cannot tell, it counts as the repository's, with a warning", async () => {
-    const trust = await open(repo, { tracked: 'unknown' })
+    const trust = await open(repo, { tracked: 'unknown', recorded: true })
     await trust.settled()
     expect(allowTexts(trust)).toEqual([])
     expect(trust.warnings().join('\n')).toMatch(
@@ -192,7 +234,7 @@ describe('settings.local.json', () => {
         stdio: 'pipe',
       })
     git('init', '-q')
-    expect(allowTexts(await open())).toEqual(['Bash(npm test *)'])
+    expect(allowTexts(await open(repo, { recorded: true }))).toEqual(['Bash(npm test *)'])
     git('add', '.agent-tui/settings.local.json')
     git('commit', '-q', '-m', 'oops')
     const trust = await open()

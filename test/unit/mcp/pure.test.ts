@@ -12,6 +12,8 @@ import { displayToolName } from '../../../source/mcp/display-name.js'
 import { expandAll, expandString } from '../../../source/mcp/expand.js'
 import { summarizeArguments, toolDescription, toolParameters } from '../../../source/mcp/mcp-tool.js'
 import { exposedToolName, sanitizeName, serverKeys } from '../../../source/mcp/names.js'
+import { parseRule, ruleCoversTool } from '../../../source/permissions/rules.js'
+import { ToolRoutes } from '../../../source/mcp/routes.js'
 import { promptArguments, promptCommand, promptText, promptUsage } from '../../../source/mcp/prompts.js'
 
 const env = { TOKEN: 'abc', EMPTY: '', HOME: '/home/u' }
@@ -58,6 +60,24 @@ describe('names', () => {
 
   it('server keys are unique when names sanitize alike', () => {
     expect([...serverKeys(['a b', 'a_b', 'c']).values()]).toEqual(['a_b', 'a_b_2', 'c'])
+  })
+
+  it('a server key never holds `__` nor ends in `_`: `mcp__<server>__` names exactly one server', () => {
+    expect([...serverKeys(['github__evil', 'a_', '__x', 'b___c']).values()]).toEqual([
+      'github_evil',
+      'a',
+      'x',
+      'b_c',
+    ])
+    // So `mcp__github__*` (all of the GitHub server's tools) does not reach a server named `github__evil`.
+    const rule = parseRule('mcp__github__*')
+    const key = serverKeys(['github__evil']).get('github__evil') ?? ''
+    expect(ruleCoversTool(rule, exposedToolName(key, 'delete_repo', new Set()))).toBe(false)
+    expect(ruleCoversTool(rule, exposedToolName('github', 'delete_repo', new Set()))).toBe(true)
+    // The routing table the session uses names servers the same way.
+    const routes = new ToolRoutes(() => [])
+    expect(routes.keyOf('github__evil')).toBe('github_evil')
+    expect(routes.keyOf('github')).toBe('github')
   })
 
   it.each([

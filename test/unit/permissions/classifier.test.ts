@@ -86,7 +86,7 @@ const readOnly: string[] = [
   'echo $(git status)',
   'echo "a; rm -rf /"',
   "echo 'a && rm x'",
-  'FOO=1 ls',
+  'LC_ALL=C ls',
   'ls; pwd',
   'ls || echo missing',
   'cat < input.txt',
@@ -109,8 +109,12 @@ const readOnly: string[] = [
   'command -v git',
   'builtin cd source',
   'exec cat x',
-  'env FOO=1 cat x',
-  'env -i ls',
+  'env LC_ALL=C cat x',
+  'LANG=C sort names.txt',
+  'TZ=UTC date',
+  'NO_COLOR=1 git log',
+  'x=1; echo $x',
+  'env -C source ls',
   'setsid cat x',
   'bash -c "git status && ls"',
   "sh -ec 'cat a | wc -l'",
@@ -235,6 +239,33 @@ const notReadOnly: string[] = [
   '/bin/cat x',
   'watch ls',
   'if true; then rm x; fi',
+  // git reads the config of the repository it is pointed at: an embedded bare repository (committed as
+  // plain files, or written by an edit in auto mode) names a core.fsmonitor or textconv program.
+  'git --git-dir=vendor/e --work-tree=. status',
+  'git --git-dir vendor/e log -p',
+  'git --work-tree=.. status',
+  // Clearing the environment drops what keeps git off embedded bare repositories.
+  'env -i git log -p',
+  'env -u GIT_CONFIG_COUNT git log -p',
+  'env --unset=GIT_CONFIG_COUNT git status',
+  'env - git status',
+  'exec -c git status',
+  // A variable can point a reader at a config of its own (rg --pre runs a program) or at another
+  // directory: only variables known to change nothing but display, locale and time keep a reader one.
+  'RIPGREP_CONFIG_PATH=.rgrc rg foo',
+  'CDPATH=.. cd outside',
+  'CDPATH=..',
+  'env FOO=1 cat x',
+  'FOO=1 ls',
+  'npm_config_registry=http://127.0.0.1:1 npm view x',
+  'https_proxy=http://127.0.0.1:1 git log',
+  // Toolchain launchers run what the repository names: yarn its `yarnPath`/`yarn-path`, corepack a
+  // `packageManager` URL, rustup a `rust-toolchain.toml` `path` — even for `--version`.
+  'yarn --version',
+  'yarn list',
+  'pnpm ls',
+  'cargo --version',
+  'rustc --version',
 ]
 
 describe('isReadOnlyCommand', () => {

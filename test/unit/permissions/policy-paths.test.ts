@@ -56,6 +56,39 @@ const row = (safe: Decision, auto: Decision, plan: Decision, dangerous: Decision
   ci,
 })
 
+describe('protected names on case-insensitive file systems', () => {
+  // On macOS (APFS/HFS+, case-insensitive by default) `.GIT/config` is `.git/config`; HFS+ also
+  // ignores some invisible code points. Asking about them on Linux costs one prompt.
+  it.each([
+    '.GIT/config',
+    '.Git/hooks/pre-commit',
+    'sub/.GIT/config',
+    '.g\u200cit/config',
+    '.AGENT-TUI/settings.local.json',
+    '.ENV',
+    '.Env.Local',
+    'keys/ID_RSA',
+    'Server.PEM',
+    '.SSH/authorized_keys',
+  ])('an auto-mode edit of %j asks', (path) => {
+    expect(decide('auto', 'Edit', 'edit', at(path, path, 'write')).decision).toBe('ask')
+  })
+
+  it('a .git spelled otherwise still asks in dangerous mode, as .git/ does', () => {
+    expect(decide('dangerous', 'Edit', 'edit', at('.GIT/config', '.GIT/config', 'write')).decision).toBe(
+      'ask',
+    )
+  })
+
+  it('ordinary names that only look alike do not', () => {
+    expect(
+      decide('auto', 'Edit', 'edit', at('.github/workflows/ci.yml', '.github/workflows/ci.yml', 'write'))
+        .decision,
+    ).toBe('allow')
+    expect(decide('auto', 'Edit', 'edit', at('.ENV.EXAMPLE', '.ENV.EXAMPLE', 'write')).decision).toBe('allow')
+  })
+})
+
 describe('resolve before you judge: edits through symlinks', () => {
   const cases: Array<[string, string, PermissionTarget, Record<Mode, Decision>]> = [
     [

@@ -147,12 +147,46 @@ describe('a sandboxed Bash command', () => {
     })
   })
 
+  it('a .git that is a symlink can be replaced inside the sandbox: auto mode asks, and so does removing it', () => {
+    // The sandbox keeps the link's target read-only, but the link sits in the writable workspace:
+    // `rm .git && git init` (or any program) plants a new .git whose config runs outside the sandbox.
+    const view: SandboxView = { ...SANDBOX, replaceable: [`${workspace}/.git`] }
+    const real = { [`${workspace}/.git`]: '/work/gitdirs/proj' }
+    const sandboxed = (mode: Mode, command: string) =>
+      evaluate({
+        mode,
+        tool: 'Bash',
+        risk: 'exec',
+        target: { kind: 'command', command, real, sandbox: view },
+        readOnly: false,
+        rules: { allow: [], ask: [], deny: [] },
+        workspace,
+        home: '/home/u',
+        sandbox: view,
+      })
+    expect(sandboxed('auto', 'touch inside.txt')).toMatchObject({
+      decision: 'ask',
+      reason: expect.stringContaining('.git is a symlink'),
+    })
+    expect(sandboxed('auto', 'python3 -c "import os"').decision).toBe('ask')
+    expect(sandboxed('auto', 'echo x > "$OUT"').decision).toBe('ask')
+    expect(sandboxed('dangerous', 'rm .git').decision).toBe('ask')
+    expect(sandboxed('auto', 'cat README.md').decision).toBe('allow')
+  })
+
   it('a program whose name is only known when it runs: unasked only when no deny rule could have caught it', () => {
     expect(bash('auto', '$TOOL build', { sandboxed: true }).decision).toBe('allow')
     expect(bash('auto', '$TOOL build', { sandboxed: true, deny: ['Bash(rm *)'] })).toMatchObject({
       decision: 'ask',
       reason: expect.stringContaining('cannot be checked against it'),
     })
+  })
+
+  it('a link made by the command is judged as the file it leads to: the same command may use it at once', () => {
+    // Judged before it runs, `k` and `e` do not exist yet; the link's target is what they will be.
+    expect(bash('auto', 'ln -s ~/.ssh/id_rsa k && cat k', { sandboxed: true }).decision).toBe('ask')
+    expect(bash('auto', 'ln -s .env e && echo X > e', { sandboxed: true }).decision).toBe('ask')
+    expect(bash('auto', 'ln -s src/main.ts main.ts', { sandboxed: true }).decision).toBe('allow')
   })
 
   it('deny rules still hold', () => {

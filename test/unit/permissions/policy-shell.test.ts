@@ -25,6 +25,10 @@ const LINKS: Record<string, string> = {
   [`${workspace}/link/f`]: '/work/outside/f',
   [`${workspace}/innocuous.txt`]: `${workspace}/.env`,
   [`${workspace}/etc-link`]: '/etc/shadow',
+  // `..` after a symlink leaves from where the link leads, as the kernel walks it.
+  [`${workspace}/link/../secret`]: '/work/secret',
+  [`${workspace}/link/../x`]: '/work/x',
+  [`${workspace}/gitlink/hooks/../config`]: `${workspace}/.git/config`,
 }
 
 function bash(command: string, cwd = workspace): PermissionTarget {
@@ -72,7 +76,9 @@ describe('protected paths beat allow rules, for Bash too', () => {
     ['mv .env old.env', 'Bash(mv *)', 'auto', 'ask'],
     ['tee -a .env < x', 'Bash(tee *)', 'auto', 'ask'],
     ['ln -s ../.git', 'Bash(ln *)', 'dangerous', 'ask'],
-    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'ci', 'allow'],
+    // A link to a file outside is a way to write and read it (`… && echo x >> passwd`).
+    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'ci', 'deny'],
+    ['ln -sf /etc/passwd passwd', 'Bash(ln *)', 'dangerous', 'allow'],
     ['mkdir -p ../sibling', 'Bash(mkdir *)', 'ci', 'deny'],
     ['chmod +x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
     ['chmod -x .git/hooks/pre-commit', 'Bash(chmod *)', 'dangerous', 'ask'],
@@ -118,6 +124,19 @@ describe('protected paths beat allow rules, for Bash too', () => {
     ['chmod -R 777 .', 'Bash(chmod *)', 'dangerous', 'ask'],
     ['find . -name "*.tmp" -delete', 'Bash(find *)', 'dangerous', 'ask'],
     ['find build -name "*.tmp" -delete', 'Bash(find *)', 'ci', 'allow'],
+    // In-place editors write the files they are given.
+    ["perl -pi -e 's/a/b/' .git/config", 'Bash(perl *)', 'ci', 'deny'],
+    ["perl -i.bak -pe 's/a/b/' src/a.js .git/hooks/pre-commit", 'Bash(perl *)', 'ci', 'deny'],
+    ["perl -pi -e 's/a/b/' src/a.js", 'Bash(perl *)', 'ci', 'allow'],
+    ["perl -ne 'print' .git/config", 'Bash(perl *)', 'ci', 'allow'],
+    ["ruby -i -pe 'x' .git/config", 'Bash(ruby *)', 'ci', 'deny'],
+    ["gawk -i inplace '{print}' .git/config", 'Bash(gawk *)', 'ci', 'deny'],
+    ["awk -i inplace '{print}' .git/config", 'Bash(awk *)', 'ci', 'deny'],
+    // patch writes the files its diff names: unknown until it runs.
+    ['patch -p1 < fix.diff', 'Bash(patch *)', 'ci', 'deny'],
+    ['patch .git/config < fix.diff', 'Bash(patch *)', 'ci', 'deny'],
+    ['patch src/a.js < fix.diff', 'Bash(patch *)', 'ci', 'allow'],
+    ['patch -o .git/config src/a.js fix.diff', 'Bash(patch *)', 'ci', 'deny'],
     ['git clone https://x ../elsewhere', 'Bash(git clone *)', 'ci', 'deny'],
   ])('%s with %s in %s mode → %s', (command, allow, mode, decision) => {
     expect(decide(mode, command, { allow: [allow] }).decision).toBe(decision)
@@ -132,6 +151,41 @@ describe('protected paths beat allow rules, for Bash too', () => {
     expect(decide('safe', 'cd $D && rm x', { allow: ['Bash(rm *)'] }).decision).toBe('ask')
     // A subshell's `cd` may or may not apply later: both places are judged.
     expect(decide('ci', '(cd sub); touch ../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+  })
+
+  it('a link is a write of the file it leads to: a later write through it lands there', () => {
+    const ln = (command: string, allow = 'Bash(ln *)') => decide('ci', command, { allow: [allow] }).decision
+    expect(ln('ln .git/config hard.cfg')).toBe('deny')
+    expect(ln('ln -s .git x')).toBe('deny')
+    expect(ln('ln -sf ../outside y')).toBe('deny')
+    expect(ln('ln -s ~/.ssh/id_rsa k')).toBe('deny')
+    expect(ln('ln .env copy.txt')).toBe('deny')
+    expect(ln('ln -t bin ../../x')).toBe('deny')
+    expect(ln('cp -l .git/config x', 'Bash(cp *)')).toBe('deny')
+    expect(ln('cp --symbolic-link ../../etc/passwd x', 'Bash(cp *)')).toBe('deny')
+    expect(ln('link .git/config x', 'Bash(link *)')).toBe('deny')
+    // A symlink's target is relative to the link's directory.
+    expect(ln('ln -s ../lib/a.js src/a.js')).toBe('allow')
+    expect(ln('ln -s ../../x src/x')).toBe('deny')
+    expect(ln('ln -s lib/a.js a.js')).toBe('allow')
+    expect(ln('ln lib/a.js b.js')).toBe('allow')
+    expect(decide('ci', 'ln -s .git x', { allow: ['Bash(ln *)'] }).reason).toContain(
+      '`ln` writes .git: writes to .git/ always ask',
+    )
+  })
+
+  it('`..` after a symlinked directory is judged where the kernel takes it, not folded away', () => {
+    expect(decide('ci', 'touch link/../x', { allow: ['Bash(touch *)'] }).decision).toBe('deny')
+    expect(decide('ci', 'cd link && touch ../x', { allow: ['Bash(touch *)', 'Bash(cd *)'] }).decision).toBe(
+      'deny',
+    )
+    const redirect = decide('auto', 'echo x > gitlink/hooks/../config')
+    expect(redirect.decision).toBe('ask')
+    expect(redirect.reason).toContain('(resolved to .git/config): writes to .git/ always ask')
+    expect(decide('safe', 'cat link/../secret').decision).toBe('ask')
+    expect(decide('safe', 'cd -P link/.. && cat secret').decision).toBe('ask')
+    // `cd` without -P is logical, as bash's: `link/..` is the workspace again.
+    expect(decide('safe', 'cd link/.. && cat README.md').decision).toBe('allow')
   })
 
   it('judges paths from the session cwd', () => {
@@ -218,18 +272,52 @@ describe('deny rules hold through wrappers', () => {
     'bash -c "$CMD"',
     'eval "$CMD"',
     'echo "rm x" | sh',
+    'env - rm x',
+    // Other programs that run a command they are given.
+    'flock /tmp/lock rm x',
+    'flock -w 5 /tmp/lock -c "rm x"',
+    'taskset 1 rm x',
+    'taskset -c 0,1 rm x',
+    'chrt -f 10 rm x',
+    'prlimit --nofile=100 rm x',
+    'unbuffer rm x',
+    'fakeroot -- rm x',
+    'chroot / rm x',
+    'strace -f -o /dev/null rm x',
+    'ltrace -e malloc rm x',
+    'unshare -r rm x',
+    'script -q -c "rm x" /dev/null',
+    'caffeinate -i rm x',
+    // A function body or an alias runs later under another name: they are judged where they are defined.
+    'function f { rm x; }; f',
+    'function f () { rm -rf x; }\nf',
+    "shopt -s expand_aliases\nalias r='rm -f'\nr x",
+    "alias ls='rm -rf'",
+    'alias r=rm',
   ]
 
   it.each(wrapped)('--disallowed-tools "Bash(rm *)" denies %j in dangerous mode', (command) => {
     expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('deny')
   })
 
-  it.each(['ls', 'timeout 5 ls', "bash -c 'git status'", 'command -v rm', 'echo rm', 'npm run rm'])(
-    '%j is not denied by Bash(rm *)',
-    (command) => {
-      expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
-    },
-  )
+  it.each([
+    'ls',
+    'timeout 5 ls',
+    "bash -c 'git status'",
+    'command -v rm',
+    'echo rm',
+    'npm run rm',
+    'taskset -p 1234',
+    'chrt -p 1234',
+    'flock /tmp/lock true',
+  ])('%j is not denied by Bash(rm *)', (command) => {
+    expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
+  })
+
+  it('an alias definition is not read-only: it changes what a name runs', () => {
+    expect(decide('safe', "alias ll='ls -l'").decision).toBe('ask')
+    expect(decide('safe', 'alias').decision).toBe('ask')
+  })
 
   it('an unparseable command is denied in dangerous mode when deny rules cannot be checked', () => {
     expect(decide('dangerous', 'case x in *) rm y;; esac', { deny: ['Bash(rm *)'] }).decision).toBe('deny')
@@ -263,6 +351,17 @@ describe('a program whose name is only known when it runs', () => {
   it('is not covered by an allow rule for some program, only by one for the whole tool', () => {
     expect(decide('ci', '$RM x', { allow: ['Bash(rm *)'] }).decision).toBe('deny')
     expect(decide('ci', '$RM x', { allow: ['Bash'] }).decision).toBe('allow')
+  })
+
+  it.each([
+    ['eval "$X"', 'Bash(eval *)'],
+    ['bash -c "$CMD"', 'Bash(bash *)'],
+    ['timeout 5 $X', 'Bash(timeout *)'],
+    ['xargs sh -c "$1"', 'Bash(xargs *)'],
+    ['watch "$X"', 'Bash(watch *)'],
+  ])('not even by a rule that matches its wrapper as written: %j with %s', (command, allow) => {
+    expect(decide('ci', command, { allow: [allow] }).decision).toBe('deny')
+    expect(decide('ci', command, { allow: ['Bash(*)'] }).decision).toBe('allow')
   })
 
   it('a deny rule for the whole tool still applies', () => {
@@ -308,6 +407,12 @@ describe('reads have a boundary too', () => {
     ],
     ['cat .env.example', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
     ['echo /etc/shadow', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],
+    // CDPATH sends `cd outside` to ../outside while the relative path is judged in the workspace.
+    [
+      'CDPATH=..; cd outside && cat secret',
+      { safe: 'ask', auto: 'ask', plan: 'deny', dangerous: 'allow', ci: 'deny' },
+    ],
+    ['CDPATH=.. cd outside', { safe: 'ask', auto: 'ask', plan: 'deny', dangerous: 'allow', ci: 'deny' }],
   ]
   it.each(table.flatMap(([c, byMode]) => ALL_MODES.map((m) => [c, m, byMode[m]] as const)))(
     '%j in %s mode → %s',
@@ -348,5 +453,28 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'printenv').decision).toBe('ask')
     expect(decide('safe', 'env').decision).toBe('ask')
     expect(decide('safe', 'printenv OPENAI_API_KEY').decision).toBe('ask')
+  })
+
+  it.each([
+    'echo $OPENAI_API_KEY',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    'echo "${GITHUB_TOKEN:-none}"',
+    'printf %s "$DB_PASSWORD"',
+    'cat <<< "$AWS_SECRET_ACCESS_KEY"',
+    'cat <<EOF\n$ANTHROPIC_API_KEY\nEOF',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+    'n=OPENAI_API_KEY; echo ${!n}',
+    'jq -n env',
+    "jq -n '$ENV.NPM_TOKEN'",
+  ])('nor is printing a variable that may hold a secret: %j', (command) => {
+    expect(decide('safe', command).decision).toBe('ask')
+    expect(decide('plan', command).decision).toBe('deny')
+    expect(decide('dangerous', command).decision).toBe('allow')
+  })
+
+  it('says which variable, and other variables stay readable', () => {
+    expect(decide('safe', 'echo $OPENAI_API_KEY').reason).toContain('$OPENAI_API_KEY may hold a secret')
+    expect(decide('safe', 'echo "$HOME $PATH"').decision).toBe('allow')
+    expect(decide('safe', 'jq .name package.json').decision).toBe('allow')
   })
 })

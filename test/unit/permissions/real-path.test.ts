@@ -36,8 +36,13 @@ describe('realPathOf', () => {
     ['innocuous.txt', 'ws/.env'],
     ['plain/new.txt', 'ws/plain/new.txt'],
     ['loop-a', 'ws/loop-a'],
+    // `..` leaves from where a symlink leads (root/outside), not from the link's own directory.
+    ['link/../outside/secret.txt', 'outside/secret.txt'],
+    ['link/../new.txt', 'new.txt'],
+    ['gitlink/hooks/../config', 'ws/.git/config'],
+    ['plain/../x', 'ws/x'],
   ])('%s → %s', async (path, expected) => {
-    expect(await realPathOf(join(ws, path))).toBe(join(root, expected))
+    expect(await realPathOf(`${ws}/${path}`)).toBe(join(root, expected))
   })
 })
 
@@ -64,9 +69,20 @@ describe('resolveTarget', () => {
     )
     expect(target.kind === 'command' && target.real).toEqual({
       [join(ws, 'gitlink')]: join(ws, '.git'),
-      [join(ws, 'link/f')]: join(root, 'outside/f'),
+      // Keyed by the path as the kernel walks it: `..` is not folded before the links are followed.
+      [`${ws}/../ws/link/f`]: join(root, 'outside/f'),
       [join(ws, 'innocuous.txt')]: join(ws, '.env'),
       [join(ws, 'out.txt')]: join(ws, 'out.txt'),
+    })
+  })
+
+  it('follows a symlink before the `..` after it', async () => {
+    const target = await resolveTarget(
+      { kind: 'command', command: 'cat link/../secret.txt', cwd: ws },
+      opts(),
+    )
+    expect(target.kind === 'command' && target.real).toEqual({
+      [`${ws}/link/../secret.txt`]: join(root, 'secret.txt'),
     })
   })
 

@@ -113,4 +113,30 @@ describe('buildBwrapArgs', () => {
     expect(args).toContain(odd)
     expect(args.filter((a) => a === odd)).toHaveLength(3)
   })
+
+  it('hides secret stores last, over whatever was bound before: an empty read-only directory, or /dev/null', () => {
+    const args = buildBwrapArgs(
+      plan({
+        fence: {
+          writable: ['/home/u/proj'],
+          readOnly: [],
+          reserved: [],
+          hidden: [
+            { path: '/home/u/.ssh', kind: 'dir' },
+            { path: '/home/u/.netrc', kind: 'file' },
+          ],
+        },
+      }),
+      command,
+    )
+    expect(mounts(args).slice(-4)).toEqual([
+      '--tmpfs /home/u/.ssh',
+      '--remount-ro /home/u/.ssh',
+      '--ro-bind /dev/null /home/u/.netrc',
+      '--chdir /home/u/proj/src',
+    ])
+    expect(mounts(args).indexOf('--tmpfs /home/u/.ssh')).toBeGreaterThan(
+      mounts(args).indexOf('--bind /home/u/proj /home/u/proj'),
+    )
+  })
 })

@@ -91,4 +91,23 @@ describe('planFence', () => {
     symlinkSync(ws, link)
     expect(planFence({ projectRoots: [link], scratchRoots: [] }).writable).toEqual([ws])
   })
+
+  it('hides the secret stores it is given that exist, unless one holds a writable root', () => {
+    const home = join(root, 'home')
+    mkdirSync(join(home, '.ssh'), { recursive: true })
+    writeFileSync(join(home, '.netrc'), 'machine x password y\n')
+    mkdirSync(join(home, 'real-aws'))
+    symlinkSync(join(home, 'real-aws'), join(home, '.aws'))
+    const fence = planFence({
+      projectRoots: [ws],
+      scratchRoots: [out],
+      hidden: [join(home, '.ssh'), join(home, '.netrc'), join(home, '.aws'), join(home, '.gnupg'), root],
+    })
+    expect(fence.hidden).toEqual([
+      { path: join(home, '.ssh'), kind: 'dir' },
+      { path: join(home, '.netrc'), kind: 'file' },
+      // A symlink is hidden where it leads.
+      { path: join(home, 'real-aws'), kind: 'dir' },
+    ])
+  })
 })

@@ -99,4 +99,32 @@ describe('buildSeatbeltArgs', () => {
     ).profile
     expect(b).toBe(a)
   })
+
+  it('hides secret stores from reads and writes, by parameter', () => {
+    const { profile, params } = parse(
+      buildSeatbeltArgs(
+        plan({
+          fence: {
+            writable: ['/Users/u/proj'],
+            readOnly: [],
+            reserved: [],
+            hidden: [
+              { path: '/Users/u/.ssh', kind: 'dir' },
+              { path: '/Users/u/.netrc', kind: 'file' },
+            ],
+          },
+        }),
+        command,
+      ),
+    )
+    expect(params.HIDDEN_0).toBe('/Users/u/.ssh')
+    expect(params.HIDDEN_1).toBe('/Users/u/.netrc')
+    expect(profile).toContain(
+      '(deny file-read* file-write*\n  (subpath (param "HIDDEN_0"))\n  (literal (param "HIDDEN_1")))',
+    )
+    // After the allows, so it wins over them.
+    expect(profile.indexOf('(deny file-read* file-write*')).toBeGreaterThan(
+      profile.indexOf('(allow file-write*'),
+    )
+  })
 })

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createBashTool } from '../../../source/tools/bash.js'
@@ -68,6 +68,22 @@ describe('Bash', () => {
     const result = await run(bash, { command: 'cd /' }, env.ctx)
     expect(env.ctx.cwd()).toBe(env.workspace)
     expect(result.forModel).toContain('cwd reset to workspace')
+  })
+
+  it('the command cannot redirect where the wrapper records its directory', async () => {
+    // `__agent_tui_cwd_file=~/.bashrc` is only an assignment (read-only to the classifier); if the wrapper
+    // kept the cwd file's name in a variable, its EXIT trap would overwrite that file with the cwd path.
+    const victim = join(env.root, 'victim.rc')
+    await writeFile(victim, '# mine\n')
+    await run(
+      bash,
+      { command: `__agent_tui_cwd_file=${victim}; __agent_tui_cmd=x; cd sub 2>/dev/null; true` },
+      env.ctx,
+    )
+    expect(await readFile(victim, 'utf8')).toBe('# mine\n')
+    await mkdir(join(env.workspace, 'sub'))
+    await run(bash, { command: 'cd sub' }, env.ctx)
+    expect(env.ctx.cwd()).toBe(join(env.workspace, 'sub'))
   })
 
   it('kills the whole process group on timeout and says so', async () => {

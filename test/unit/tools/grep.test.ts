@@ -119,4 +119,30 @@ describe('Grep', () => {
     const error = await runError(grepTool, { pattern: 'x', path: 'nowhere' }, env.ctx)
     expect(error.category).toBe('not_found')
   })
+
+  it('leaves secrets files out of a directory search: they ask when read one by one', async () => {
+    await writeFile(join(env.workspace, '.env'), 'OPENAI_API_KEY=sk-live-needle\n')
+    await writeFile(join(env.workspace, '.ENV.local'), 'TOKEN=needle\n')
+    await mkdir(join(env.workspace, 'keys'))
+    await writeFile(join(env.workspace, 'keys', 'server.pem'), 'needle PRIVATE KEY\n')
+    await mkdir(join(env.workspace, 'home', '.ssh'), { recursive: true })
+    await writeFile(join(env.workspace, 'home', '.ssh', 'config'), 'needle\n')
+    await writeFile(join(env.workspace, '.npmrc'), '//registry/:_authToken=needle\n')
+    const all = await run(grepTool, { pattern: 'needle', output_mode: 'content' }, env.ctx)
+    expect(all.forModel).not.toMatch(/sk-live|TOKEN=|PRIVATE KEY|_authToken|\.ssh/)
+    expect(all.forModel).toContain('src/a.ts:4:needle again')
+    // A glob of the model's own cannot bring them back.
+    const asked = await run(grepTool, { pattern: 'needle', glob: '.env', output_mode: 'content' }, env.ctx)
+    expect(asked.forModel).not.toContain('sk-live')
+    // Named directly, the file is searched: the permission check has asked about it.
+    const named = await run(grepTool, { pattern: 'needle', path: '.env', output_mode: 'content' }, env.ctx)
+    expect(named.forModel).toContain('sk-live-needle')
+    // So is a secret store named as the root.
+    const store = await run(
+      grepTool,
+      { pattern: 'needle', path: 'home/.ssh', output_mode: 'content' },
+      env.ctx,
+    )
+    expect(store.forModel).toContain('config:1:needle')
+  })
 })

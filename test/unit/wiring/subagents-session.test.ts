@@ -57,6 +57,7 @@ async function open(opts: { interactive: boolean; mode: string; withTrust?: bool
         workspace,
         home,
         storeFile: paths.trustStoreFile,
+        ledgerFile: paths.localSettingsLedgerFile,
         loaded,
         trustFlag: false,
         baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },

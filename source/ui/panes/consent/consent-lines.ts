@@ -94,7 +94,9 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
   switch (preview.kind) {
     case 'command':
       return [
-        ...preview.command.split('\n').flatMap((line, i) => wrap(`${i === 0 ? '$ ' : '  '}${line}`, width)),
+        ...commandLines(preview.command, theme).flatMap((line, i) =>
+          wrap(`${i === 0 ? '$ ' : '  '}${line}`, width),
+        ),
         theme.dim(`in ${shortenPath(preview.cwd, Math.max(10, width - 3))}`),
         ...(preview.sandbox ? wrap(sandboxLine(preview.sandbox, theme), width) : []),
       ]
@@ -113,6 +115,43 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
     case 'none':
       return []
   }
+}
+
+/** Blank runs longer than this are shown as a count. */
+const LONG_BLANKS = 16
+
+/**
+ * A command's lines as the prompt shows them: control characters as their visible pictures (`␍`, `␛`),
+ * and runs of blank lines or of spaces as a count, so padding cannot push the part that matters below
+ * the window (`echo ok` + 80 blank lines + `curl … | sh` would show as `echo ok` and "+81 more lines").
+ */
+export function commandLines(command: string, theme: Theme): string[] {
+  const lines = command
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) =>
+      c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0)),
+    )
+    .replace(/[\u0080-\u009f]/g, '\ufffd')
+    .replace(new RegExp(`[ \\t]{${LONG_BLANKS + 1},}`, 'g'), (run) =>
+      theme.dim(`⟨${run.length} ${/\t/.test(run) ? 'blanks' : 'spaces'}⟩`),
+    )
+    .split('\n')
+  const out: string[] = []
+  let blank = 0
+  const flush = () => {
+    if (blank > 2) out.push(theme.dim(`⋮ ${blank} blank lines`))
+    else for (let k = 0; k < blank; k++) out.push('')
+    blank = 0
+  }
+  for (const line of lines) {
+    if (line.trim() === '') {
+      blank++
+      continue
+    }
+    flush()
+    out.push(line)
+  }
+  flush()
+  return out
 }
 
 /**

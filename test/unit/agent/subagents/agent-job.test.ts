@@ -21,7 +21,12 @@ beforeEach(async () => {
     now: () => 5000,
   })
 })
-afterEach(() => rm(dir, { recursive: true, force: true }))
+afterEach(async () => {
+  // The log is written in the background: let it settle before the directory goes.
+  job.finish('stopped', '')
+  await job.done
+  await rm(dir, { recursive: true, force: true })
+})
 
 describe('a background subagent as a task', () => {
   it('shows its type, current tool, steps and tokens, and logs one line per event', async () => {
