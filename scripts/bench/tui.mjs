@@ -540,10 +540,17 @@ export async function idle(ctx) {
 export async function turnsGrowth(ctx) {
   const turns = 40
   let reply = 0
-  const { box, server } = await setUp(ctx, (index) => {
-    reply = index + 1
+  let summaries = 0
+  const { box, server } = await setUp(ctx, (_index, body) => {
+    // Forty turns reach the default profile's compaction point: the summariser's request is answered as
+    // one, so turn N still gets the reply that names it.
+    if (isSummariserRequest(body)) {
+      summaries++
+      return { text: 'CURRENT STATE: a chat of numbered turns.', usage: { prompt: 500, completion: 20 } }
+    }
+    reply++
     return {
-      text: makeMarkdown(2_000, `ZZTURN${index + 1}ZZ`),
+      text: makeMarkdown(2_000, `ZZTURN${reply}ZZ`),
       chunkSize: 16,
       usage: { prompt: 500, completion: 500 },
     }
@@ -564,7 +571,7 @@ export async function turnsGrowth(ctx) {
   const rssEnd = rssMb(tui.pid)
   ctx.report(`${turns} turns × 500 tokens: RSS at start → end`, rssEnd, {
     unit: 'MB',
-    note: `from ${rssStart.toFixed(1)} MB`,
+    note: `from ${rssStart.toFixed(1)} MB; ${summaries} automatic compaction${summaries === 1 ? '' : 's'} on the way`,
   })
   ctx.report(`${turns} turns × 500 tokens: RSS growth`, rssEnd - rssStart, {
     unit: 'MB',
@@ -587,3 +594,8 @@ export async function turnsGrowth(ctx) {
 }
 
 const IDLE_SETTLE_MS = 15_000
+
+/** The compaction summariser's request: its instructions name the sections the summary keeps. */
+function isSummariserRequest(body) {
+  return (body?.messages ?? []).some((m) => typeof m.content === 'string' && m.content.includes('FILES MODIFIED'))
+}
