@@ -597,5 +597,7 @@ const IDLE_SETTLE_MS = 15_000
 
 /** The compaction summariser's request: its instructions name the sections the summary keeps. */
 function isSummariserRequest(body) {
-  return (body?.messages ?? []).some((m) => typeof m.content === 'string' && m.content.includes('FILES MODIFIED'))
+  return (body?.messages ?? []).some(
+    (m) => typeof m.content === 'string' && m.content.includes('FILES MODIFIED'),
+  )
 }
