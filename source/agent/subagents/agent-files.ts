@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
+import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './profiles.js'
 
 /**
@@ -133,8 +133,13 @@ export function parseAgentFile(
     problems: [...problems, { file, ...(field ? { field } : {}), message, skipped: true }],
   })
   if (text.length > MAX_FILE_BYTES) return fail(`the file is over ${MAX_FILE_BYTES / 1024} KB`)
+  if (!/^\uFEFF?---\s*$/m.test(text.split('\n', 1)[0] ?? ''))
+    return fail('frontmatter line 1: the file must start with a frontmatter block: a line "---"')
   const parsed = parseFrontmatter(text)
   if (!parsed.ok) return fail(`frontmatter line ${parsed.line}: ${parsed.message}`)
+  // A value the parser could not read is never half-understood: the file is skipped, naming the field.
+  const [badKey, badValue] = Object.entries(parsed.invalid)[0] ?? []
+  if (badKey !== undefined) return fail(`frontmatter ${badValue}`, badKey)
   const data = parsed.data
   const warn = (field: string, message: string) => problems.push({ file, field, message, skipped: false })
 

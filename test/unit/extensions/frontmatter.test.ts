@@ -51,4 +51,35 @@ describe('parseFrontmatter', () => {
     expect(result.line).toBe(line)
     expect(result.message).toContain(message)
   })
+
+  const doc = (front: string) => `---\n${front}\n---\nBody text.\n`
+
+  it.each([
+    ['an empty inline list', 'tools: []', { tools: [] }],
+    ['an unindented block list', 'tools:\n- Read\n- Grep', { tools: ['Read', 'Grep'] }],
+    ['a comma string stays a string', 'tools: Read, Grep', { tools: 'Read, Grep' }],
+    [
+      'a folded block with paragraphs',
+      'description: >\n  one\n  two\n\n  three',
+      { description: 'one two\nthree' },
+    ],
+    [
+      'a literal block keeps inner indentation',
+      'description: |\n  one\n    two',
+      { description: 'one\n  two' },
+    ],
+  ])('reads %s', (_label, front, data) => {
+    expect(parseFrontmatter(doc(front))).toMatchObject({ ok: true, data, body: 'Body text.\n' })
+  })
+
+  it.each([
+    ['an unclosed list', 'tools: [Read, Grep', 'tools', 'line 2: an inline list must end with "]"'],
+    ['an unclosed quote', 'name: "x', 'name', 'line 2: a double-quoted value has no closing quote'],
+    ['a bad list item', 'tools:\n  Read', 'tools', 'line 3: expected a list item'],
+  ])('keeps %s as an error of its key, naming the line', (_label, front, key, message) => {
+    const result = parseFrontmatter(doc(front))
+    if (!result.ok) throw new Error(result.message)
+    expect(result.data[key]).toBeUndefined()
+    expect(result.invalid[key]).toContain(message)
+  })
 })

@@ -55,6 +55,12 @@ describe('parseAgentFile', () => {
     ['tools that are not a list', 'description: d\ntools: 5', 'tools', 'expected a list of tool names'],
     ['only unknown tools', 'description: d\ntools: [Nope]', 'tools', 'none of the listed tools'],
     ['an empty model', 'description: d\nmodel: ""', 'model', 'expected a model id'],
+    [
+      'an unreadable value',
+      'description: d\ntools: [Read',
+      'tools',
+      'frontmatter line 3: an inline list must end',
+    ],
   ])('skips a file with %s, naming the field', (_label, front, field, message) => {
     const { agent, problems } = parse(file(front))
     expect(agent).toBeNull()
