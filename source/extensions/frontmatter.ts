@@ -1,5 +1,5 @@
 /**
- * The YAML frontmatter of command and skill Markdown files, in the subset those files use: `key: value`
+ * The YAML frontmatter of command, skill and agent Markdown files, in the subset those files use: `key: value`
  * scalars (plain, single- or double-quoted), numbers and booleans, inline lists `[a, b]`, block lists
  * (`- a`), one level of block mapping (a skill's `metadata:`), and folded or literal block scalars (`>`,
  * `|`). A value it cannot read is an error naming its line, kept by key: a loader reports it for a field
