@@ -258,8 +258,9 @@ describe('failures never crash the run', () => {
     const r = await running
     expect(r.code).toBe(143)
     const [leader, child] = [await readPid(), await readPid(childFile)]
-    expect(isProcessAlive(leader)).toBe(false)
-    expect(isProcessAlive(child)).toBe(false)
+    // SIGKILL is sent before the CLI exits, but a loaded host may run the killed processes' exit later.
+    const gone = () => !isProcessAlive(leader) && !isProcessAlive(child)
+    expect(await pollUntil(gone, { timeoutMs: 5_000 })).toBe(true)
   })
 
   it('a server that cannot start is reported and the run goes on without it', async () => {
