@@ -14,6 +14,7 @@ import type { SessionHooks } from './session-hooks.js'
 import type { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
+import { runUserShell } from './user-shell.js'
 import type { SessionTools } from './session-tools.js'
 import { executorDepsFor, type TurnSources, turnDepsFor } from './turn-deps.js'
 import type { ToolHost } from './tool-host.js'
@@ -209,21 +210,9 @@ export class Runtime implements TurnCommands {
     return this.host.backgroundForeground((level, text) => this.notice(level, text))
   }
 
-  async runShell(command: string): Promise<void> {
-    const bash = this.tools.lookup.get('Bash')
-    if (!bash) throw new Error('Bash is not available')
-    const controller = new AbortController()
-    // The user's own command (`!` at the prompt) runs outside the OS sandbox: it is how they run what
-    // the sandbox keeps the model from doing.
-    const { sandbox: _modelsOnly, ...ctx } = this.host.context(controller.signal, () => undefined)
-    const result = await bash.execute({ command }, ctx)
-    const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
-    this.opts.store.dispatch({
-      type: 'user/submitted',
-      id: this.newId('user'),
-      content,
-      text: `! ${command}\n${result.forModel}`,
-    })
+  runShell(command: string): Promise<void> {
+    const deps = { tools: this.tools, host: this.host, store: this.opts.store }
+    return runUserShell({ ...deps, newId: () => this.newId('user') }, command)
   }
 
   clear(): void {
