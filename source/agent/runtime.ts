@@ -302,15 +302,22 @@ export class Runtime implements TurnCommands {
   }
 
   async runMcpPrompt(command: string, args: string): Promise<void> {
-    const mcp = this.opts.mcp?.runtime
-    if (!mcp) throw new Error('no MCP servers in this session')
-    const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
-    const input = await mcpPromptInput(mcp, command, args, supportsVision)
+    const input = await this.mcpPrompt(command, args)
     if (this.current) this.intake.enqueue(input, { text: input.text })
     else
       void this.runUserTurn(input).catch((err: unknown) =>
         this.notice('error', `turn failed: ${String(err)}`),
       )
+  }
+
+  /** Headless `-p "/mcp__server__prompt args"`: the prompt as the run's turn; rejects as runMcpPrompt does. */
+  async runMcpPromptTurn(command: string, args: string): Promise<TurnResult> {
+    return this.runUserTurn(await this.mcpPrompt(command, args))
+  }
+
+  private mcpPrompt(command: string, args: string): Promise<UserInput> {
+    const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
+    return mcpPromptInput(this.opts.mcp, command, args, supportsVision)
   }
 
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */

@@ -302,6 +302,23 @@ describe('failures never crash the run', () => {
     expect(note?.content).toContain('"n":{"type":"number"}')
   })
 
+  it('-p "/mcp__t__greet Ada" sends the MCP prompt; a missing argument shows the usage, exit 2', async () => {
+    await mcpJson({ t: testServer() })
+    env.server.enqueue({ text: 'greeted' })
+    const r = await env.cli(['-p', '/mcp__t__greet Ada', '--trust-project'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('greeted\n')
+    const messages = env.server.requests[0]?.body.messages as Array<{ role: string; content: string }>
+    expect(messages.findLast((m) => m.role === 'user')?.content).toBe('Please greet Ada warmly.')
+
+    const missing = await env.cli(['-p', '/mcp__t__greet', '--trust-project'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('agent-tui: /mcp__t__greet failed:')
+    expect(missing.stderr).toContain('/mcp__t__greet <name>')
+    expect(env.server.requests).toHaveLength(1)
+  })
+
   it('@server:uri in the prompt attaches the resource to the message', async () => {
     await mcpJson({ t: testServer() })
     env.server.enqueue({ text: 'read it' })
