@@ -40,15 +40,18 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   if (opts.args.verbose && format === 'text') observers.push((action) => progressLine(action, err))
   else if (format === 'text') {
     // What a hook blocked or why it failed changes the run: a script's author sees it without --verbose.
-    // So does a web tool that cannot work as configured (WebSearch without a provider): the notice holds
-    // the setting to add, which the model's envelope does not.
     observers.push((action) => {
-      if (action.type === 'notice/added' && action.id.startsWith('web-') && action.level !== 'info') {
-        err.write(`agent-tui: warning: ${action.text}\n`)
-      }
       if (action.type !== 'hook/ran' || action.level === 'info') return
       shown.add(action.text)
       err.write(`agent-tui: ${action.text}\n`)
+    })
+  }
+  if (format !== 'stream-json' && !(opts.args.verbose && format === 'text')) {
+    // A web tool that cannot work as configured (WebSearch without a provider): the notice holds the
+    // setting to add, which the model's envelope does not (stream-json has it as an event).
+    observers.push((action) => {
+      if (action.type === 'notice/added' && action.id.startsWith('web-') && action.level !== 'info')
+        err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }
   if (opts.debug) observers.push((action) => opts.debug?.write(action))
