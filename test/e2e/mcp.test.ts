@@ -268,6 +268,8 @@ describe('failures never crash the run', () => {
       broken: testServer({}, ['--crash-on-start']),
       missing: { command: 'no-such-mcp-server-binary' },
       unset: { command: node, args: [UNSET_VAR] },
+      // Starts and never answers: its start-up timeout is what the user is told, not what closing it did.
+      silent: { command: node, args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutSeconds: 0.5 },
     })
     env.server.enqueue({ text: 'fine without them' })
     const r = await run(['--trust-project'])
@@ -280,6 +282,9 @@ describe('failures never crash the run', () => {
       'MCP server "missing" failed: cannot start the server: command not found: no-such-mcp-server-binary',
     )
     expect(r.stderr).toContain(`MCP server "unset" failed: ${UNSET_VAR} is not set in the environment`)
+    expect(r.stderr).toContain(
+      'MCP server "silent" failed: did not start within 0.5 s (startupTimeoutSeconds)',
+    )
   })
 
   it('a tool list that changes mid-session is announced in a message; the definitions never change', async () => {
