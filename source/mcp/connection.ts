@@ -303,7 +303,8 @@ export class McpConnection {
       },
     )
     client.onclose = () => {
-      if (!current() || (this.status !== 'connected' && this.status !== 'connecting')) return
+      // While connecting, connect() says why it failed (a refused connection, the process's exit).
+      if (!current() || this.status !== 'connected') return
       this.client = undefined
       this.update({ status: 'failed', error: this.describeFailure(new Error('the connection closed')) })
     }

@@ -358,6 +358,17 @@ describe('streamable HTTP servers', () => {
     expect(http.calls).toEqual(['echo over http'])
   })
 
+  it('a server nobody listens for is reported with why it could not connect', async () => {
+    const port = await freePort()
+    await userSettings({ mcpServers: { gone: { url: `http://127.0.0.1:${port}/mcp` } } })
+    env.server.enqueue({ text: 'went on without it' })
+    const r = await run()
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe(
+      `agent-tui: warning: MCP server "gone" failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    )
+  })
+
   it('the older HTTP+SSE transport (type "sse"): server-everything in its sse mode', async () => {
     const port = await freePort()
     const sse = spawn(node, [EVERYTHING, 'sse'], {
