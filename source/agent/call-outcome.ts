@@ -26,6 +26,8 @@ export interface CallOutcome {
   skipped?: boolean
   /** The envelope's hint: what to do instead (e.g. the rule that would allow a denied call). */
   errorHint?: string
+  /** A refused call no allow rule would let through (a deny rule, a protected write), and why. */
+  noAllowRule?: string
 }
 
 /** The call an outcome answers, and the times its duration is measured between. */
@@ -44,6 +46,7 @@ export interface FailureDetails {
   status?: CallOutcome['status']
   /** What the user added to their answer at the consent prompt. */
   note?: string
+  noAllowRule?: string
 }
 
 /** Result for a call the loop refuses before running it (e.g. arguments that are not JSON). */
@@ -103,5 +106,6 @@ export function failedOutcome(
     errorMessage: error.message,
     errorCategory: error.category,
     ...(error.hint ? { errorHint: error.hint } : {}),
+    ...(error.noAllowRule ? { noAllowRule: error.noAllowRule } : {}),
   }
 }

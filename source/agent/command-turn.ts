@@ -84,10 +84,12 @@ function commandOutput(outcome: CallOutcome): string {
 
 function refusal(command: CommandInvocation, what: string, outcome: CallOutcome, rule: string): string {
   const why = outcome.errorMessage ?? 'refused'
-  // A person who said no needs no hint; a rule or a mode that said no does.
-  const hint = /^the user denied/.test(why)
-    ? ''
-    : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
+  // A person who said no needs no hint, nor a call no allow rule opens (a deny rule, a protected write);
+  // a mode that said no does.
+  const hint =
+    /^the user denied/.test(why) || outcome.noAllowRule
+      ? ''
+      : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
   return `/${command.name}: ${what}: ${why}${hint}. Nothing was sent to the model.`
 }
 

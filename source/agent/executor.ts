@@ -142,10 +142,12 @@ export async function executeCall(
       rule: verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target),
     }
     const suggestedRule = offer.rule
+    const noAllowRule = offer.noRule ? { noAllowRule: offer.noRule } : {}
     if (verdict.decision === 'deny') {
       return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
         hint: 'do not retry this call; choose another approach or ask the user',
         status: 'denied',
+        ...noAllowRule,
       })
     }
     if (verdict.decision === 'ask') {
@@ -160,6 +162,7 @@ export async function executeCall(
                 ? 'no allow rule can open it; only a user at the consent prompt can allow this one'
                 : `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
             status: 'denied',
+            ...noAllowRule,
           },
         )
       }

@@ -87,14 +87,25 @@ export async function withMentions(
   return { ...input, content }
 }
 
-/** `/mcp__server__prompt args` as the user's message: the prompt's text, shown as the command typed. */
+/**
+ * `/mcp__server__prompt args` as the user's message: the prompt's text, shown as the command typed. A prompt
+ * sent before its server is up (`-p "/mcp__server__prompt"`, or given on the command line) waits for the
+ * servers still starting, as the first request does.
+ */
 export async function mcpPromptInput(
-  mcp: McpRuntime,
+  mcp: { runtime: McpRuntime; startupWaitMs: number } | undefined,
   command: string,
   args: string,
   vision: boolean,
 ): Promise<UserInput> {
-  const prompt = await mcp.expandPrompt(command, args, vision, new AbortController().signal)
+  if (!mcp) throw new Error('no MCP servers in this session')
+  const expand = () => mcp.runtime.expandPrompt(command, args, vision, new AbortController().signal)
+  await mcp.runtime.start()
+  const prompt = await expand().catch(async (error: unknown) => {
+    if (mcp.runtime.connecting().length === 0) throw error
+    await mcp.runtime.settle(mcp.startupWaitMs)
+    return expand()
+  })
   const text = `/${command}${args ? ` ${args}` : ''}`
   const content: UserInput['content'] = prompt.images.length
     ? [{ type: 'text', text: prompt.text }, ...prompt.images]

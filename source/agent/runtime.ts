@@ -14,6 +14,7 @@ import type { SessionHooks } from './session-hooks.js'
 import type { MessageIntake } from './message-intake.js'
 import { userInputFor } from './user-input.js'
 import { mcpPromptInput } from './mcp-mentions.js'
+import { runUserShell } from './user-shell.js'
 import type { SessionTools } from './session-tools.js'
 import { executorDepsFor, type TurnSources, turnDepsFor } from './turn-deps.js'
 import type { ToolHost } from './tool-host.js'
@@ -209,21 +210,9 @@ export class Runtime implements TurnCommands {
     return this.host.backgroundForeground((level, text) => this.notice(level, text))
   }
 
-  async runShell(command: string): Promise<void> {
-    const bash = this.tools.lookup.get('Bash')
-    if (!bash) throw new Error('Bash is not available')
-    const controller = new AbortController()
-    // The user's own command (`!` at the prompt) runs outside the OS sandbox: it is how they run what
-    // the sandbox keeps the model from doing.
-    const { sandbox: _modelsOnly, ...ctx } = this.host.context(controller.signal, () => undefined)
-    const result = await bash.execute({ command }, ctx)
-    const content = `I ran \`${command}\` in the shell myself. Output:\n${result.forModel}`
-    this.opts.store.dispatch({
-      type: 'user/submitted',
-      id: this.newId('user'),
-      content,
-      text: `! ${command}\n${result.forModel}`,
-    })
+  runShell(command: string): Promise<void> {
+    const deps = { tools: this.tools, host: this.host, store: this.opts.store }
+    return runUserShell({ ...deps, newId: () => this.newId('user') }, command)
   }
 
   clear(): void {
@@ -313,15 +302,22 @@ export class Runtime implements TurnCommands {
   }
 
   async runMcpPrompt(command: string, args: string): Promise<void> {
-    const mcp = this.opts.mcp?.runtime
-    if (!mcp) throw new Error('no MCP servers in this session')
-    const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
-    const input = await mcpPromptInput(mcp, command, args, supportsVision)
+    const input = await this.mcpPrompt(command, args)
     if (this.current) this.intake.enqueue(input, { text: input.text })
     else
       void this.runUserTurn(input).catch((err: unknown) =>
         this.notice('error', `turn failed: ${String(err)}`),
       )
+  }
+
+  /** Headless `-p "/mcp__server__prompt args"`: the prompt as the run's turn; rejects as runMcpPrompt does. */
+  async runMcpPromptTurn(command: string, args: string): Promise<TurnResult> {
+    return this.runUserTurn(await this.mcpPrompt(command, args))
+  }
+
+  private mcpPrompt(command: string, args: string): Promise<UserInput> {
+    const { supportsVision } = this.opts.capabilities(this.opts.store.getState().session.model)
+    return mcpPromptInput(this.opts.mcp, command, args, supportsVision)
   }
 
   /** Stops the session; the UI's exit and the session's close both call it, and it runs once. */

@@ -119,9 +119,10 @@ export class McpConnection {
         this.update({ status: 'needs_auth', authUrl: authUrl.href, error: undefined })
         return
       }
-      const message = this.describeFailure(error)
+      // Failed before the teardown: closing the transport must not report "the connection closed"
+      // in place of why it failed (a start-up timeout).
+      this.update({ status: 'failed', error: this.describeFailure(error) })
       await this.teardown()
-      this.update({ status: 'failed', error: message })
     } finally {
       clearTimeout(timer.id)
     }
@@ -302,7 +303,8 @@ export class McpConnection {
       },
     )
     client.onclose = () => {
-      if (!current() || (this.status !== 'connected' && this.status !== 'connecting')) return
+      // While connecting, connect() says why it failed (a refused connection, the process's exit).
+      if (!current() || this.status !== 'connected') return
       this.client = undefined
       this.update({ status: 'failed', error: this.describeFailure(new Error('the connection closed')) })
     }

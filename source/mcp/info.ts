@@ -48,7 +48,9 @@ export function toPromptInfo(prompt: {
 
 export function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
+  // `fetch failed` says nothing by itself: its cause says what (connect ECONNREFUSED 127.0.0.1:4000).
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause
+  if (cause?.message) return `${text}: ${cause.message}`
   return cause?.code ? `${text} (${cause.code})` : text
 }
 

@@ -6,6 +6,7 @@ import { tildePath } from '../config/project-trust.js'
 import { untrustedNotice } from '../config/trust-messages.js'
 import { exitCodeFor, streamEvents, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
+import type { TurnResult } from '../store/domain.js'
 import type { State } from '../store/state.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { BUILTIN_COMMANDS } from '../ui/commands/builtin-commands.js'
@@ -13,6 +14,7 @@ import { createCommandTable, parseSlash, promptOfLine } from '../ui/commands/com
 import { installUserCommands } from './user-commands.js'
 import { createSession, type SessionOptions } from './create-session.js'
 import type { DebugLog } from './debug-log.js'
+import type { Session } from './session-types.js'
 
 export interface HeadlessOptions extends Omit<SessionOptions, 'interactive' | 'observers'> {
   args: ParsedArgs
@@ -42,6 +44,14 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       if (action.type !== 'hook/ran' || action.level === 'info') return
       shown.add(action.text)
       err.write(`agent-tui: ${action.text}\n`)
+    })
+  }
+  if (format !== 'stream-json' && !(opts.args.verbose && format === 'text')) {
+    // A web tool that cannot work as configured (WebSearch without a provider): the notice holds the
+    // setting to add, which the model's envelope does not (stream-json has it as an event).
+    observers.push((action) => {
+      if (action.type === 'notice/added' && action.id.startsWith('web-') && action.level !== 'info')
+        err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }
   if (opts.debug) observers.push((action) => opts.debug?.write(action))
@@ -88,7 +98,11 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     }
     const input = await promptInput(opts, session.store.getState(), err)
     if (!input) return 2
-    const result = await session.runtime.runTurn(input)
+    const result =
+      'mcpPrompt' in input
+        ? await mcpPromptTurn(session, input.mcpPrompt, err)
+        : await session.runtime.runTurn(input)
+    if (!result) return 2
     const state = session.store.getState()
     const built = trace.build({
       result,
@@ -125,8 +139,9 @@ async function promptInput(
   opts: HeadlessOptions,
   state: State,
   err: NodeJS.WriteStream,
-): Promise<SubmitInput | null> {
-  if (!parseSlash(opts.prompt)) return { text: opts.prompt }
+): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
+  const parsed = parseSlash(opts.prompt)
+  if (!parsed) return { text: opts.prompt }
   const table = createCommandTable(BUILTIN_COMMANDS)
   const home = process.env.HOME || homedir()
   await installUserCommands({
@@ -137,11 +152,29 @@ async function promptInput(
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),
   })
+  // The servers' prompts are known once they are up: the runtime waits for them.
+  if (parsed.name.startsWith('mcp__') && !table.find(parsed.name)) return { mcpPrompt: parsed }
   const resolved = await promptOfLine(table, opts.prompt, state)
   if (resolved === null) return { text: opts.prompt }
   if (resolved.ok) return resolved.input
   err.write(`agent-tui: ${resolved.message}\n`)
   return null
+}
+
+/** `-p "/mcp__server__prompt args"`: the prompt as the run's turn; null (said on stderr) when it cannot be had. */
+async function mcpPromptTurn(
+  session: Session,
+  prompt: { name: string; args: string },
+  err: NodeJS.WriteStream,
+): Promise<TurnResult | null> {
+  try {
+    return await session.runtime.runMcpPromptTurn(prompt.name, prompt.args)
+  } catch (error) {
+    err.write(
+      `agent-tui: /${prompt.name} failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    )
+    return null
+  }
 }
 
 /**

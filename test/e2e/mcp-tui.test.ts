@@ -145,6 +145,28 @@ describe('TUI with MCP servers', () => {
     expect(groupMembers(leader)).toEqual([])
   })
 
+  it('an MCP prompt given on the command line waits for its server, then is sent', async () => {
+    box = await makeSandbox()
+    await userSettings(box, { mcpServers: { t: { command: process.execPath, args: [TEST_SERVER] } } })
+    server = await startScriptedServer({
+      replies: [
+        (req) => {
+          const messages = req.body.messages as Array<{ role: string; content: unknown }>
+          return { text: `The prompt said: ${String(messages.at(-1)?.content)}` }
+        },
+      ],
+    })
+    tui = startTui({
+      args: ['--base-url', server.baseUrl, '--model', 'test-model', '/mcp__t__greet Ada'],
+      cwd: box.workspace,
+      env: box.env,
+      cols: 100,
+      rows: 24,
+    })
+    await tui.waitFor('The prompt said: Please greet Ada warmly.')
+    expect(tui.screen()).toContain('› /mcp__t__greet Ada')
+  })
+
   it('OAuth: the sign-in URL is shown, following it connects the server; tokens are kept (0600) and refreshed', async () => {
     box = await makeSandbox()
     const sandbox = box

@@ -268,6 +268,8 @@ describe('failures never crash the run', () => {
       broken: testServer({}, ['--crash-on-start']),
       missing: { command: 'no-such-mcp-server-binary' },
       unset: { command: node, args: [UNSET_VAR] },
+      // Starts and never answers: its start-up timeout is what the user is told, not what closing it did.
+      silent: { command: node, args: ['-e', 'setInterval(() => {}, 1000)'], startupTimeoutSeconds: 0.5 },
     })
     env.server.enqueue({ text: 'fine without them' })
     const r = await run(['--trust-project'])
@@ -280,6 +282,9 @@ describe('failures never crash the run', () => {
       'MCP server "missing" failed: cannot start the server: command not found: no-such-mcp-server-binary',
     )
     expect(r.stderr).toContain(`MCP server "unset" failed: ${UNSET_VAR} is not set in the environment`)
+    expect(r.stderr).toContain(
+      'MCP server "silent" failed: did not start within 0.5 s (startupTimeoutSeconds)',
+    )
   })
 
   it('a tool list that changes mid-session is announced in a message; the definitions never change', async () => {
@@ -300,6 +305,23 @@ describe('failures never crash the run', () => {
     const note = messages.find((m) => m.role === 'user' && String(m.content).includes('mcp__t__late_tool'))
     expect(note?.content).toContain('you can call them by name')
     expect(note?.content).toContain('"n":{"type":"number"}')
+  })
+
+  it('-p "/mcp__t__greet Ada" sends the MCP prompt; a missing argument shows the usage, exit 2', async () => {
+    await mcpJson({ t: testServer() })
+    env.server.enqueue({ text: 'greeted' })
+    const r = await env.cli(['-p', '/mcp__t__greet Ada', '--trust-project'])
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('greeted\n')
+    const messages = env.server.requests[0]?.body.messages as Array<{ role: string; content: string }>
+    expect(messages.findLast((m) => m.role === 'user')?.content).toBe('Please greet Ada warmly.')
+
+    const missing = await env.cli(['-p', '/mcp__t__greet', '--trust-project'])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('agent-tui: /mcp__t__greet failed:')
+    expect(missing.stderr).toContain('/mcp__t__greet <name>')
+    expect(env.server.requests).toHaveLength(1)
   })
 
   it('@server:uri in the prompt attaches the resource to the message', async () => {
@@ -334,6 +356,17 @@ describe('streamable HTTP servers', () => {
     expect(r.statuses).toEqual(['done'])
     expect(toolResults()[0]).toBe('http echo: over http')
     expect(http.calls).toEqual(['echo over http'])
+  })
+
+  it('a server nobody listens for is reported with why it could not connect', async () => {
+    const port = await freePort()
+    await userSettings({ mcpServers: { gone: { url: `http://127.0.0.1:${port}/mcp` } } })
+    env.server.enqueue({ text: 'went on without it' })
+    const r = await run()
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe(
+      `agent-tui: warning: MCP server "gone" failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+    )
   })
 
   it('the older HTTP+SSE transport (type "sse"): server-everything in its sse mode', async () => {

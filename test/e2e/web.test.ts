@@ -166,4 +166,22 @@ describe('headless WebSearch', () => {
       `add "search": {"provider": "searxng", "url": "http://127.0.0.1:8888"} to ${join(env.box.home, '.config', 'agent-tui', 'settings.json')}`,
     )
   })
+
+  it('in text and json mode the setting to add is on stderr, without --verbose', async () => {
+    const script = () =>
+      env.server.enqueue(
+        { toolCalls: [{ name: 'WebSearch', arguments: { query: 'vitest 5' } }] },
+        { text: 'search is not configured' },
+      )
+    script()
+    const r = await env.cli(['-p', 'search'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe('search is not configured\n')
+    script()
+    const json = await env.cli(['-p', 'search', '--output-format', 'json'])
+    expect(json.stderr).toBe(r.stderr)
+    expect(r.stderr).toBe(
+      `agent-tui: warning: WebSearch: web search is unavailable: no search provider is configured. To enable it, add "search": {"provider": "searxng", "url": "http://127.0.0.1:8888"} to ${join(env.box.home, '.config', 'agent-tui', 'settings.json')} (or "brave", "tavily" or "exa", with the API key in BRAVE_API_KEY, TAVILY_API_KEY or EXA_API_KEY).\n`,
+    )
+  })
 })

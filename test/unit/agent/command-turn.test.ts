@@ -8,6 +8,7 @@ import { expandCommand } from '../../../source/extensions/expand.js'
 import type { CommandDefinition } from '../../../source/extensions/types.js'
 import { createConsentBroker } from '../../../source/permissions/broker.js'
 import { isReadOnlyCommand } from '../../../source/permissions/classifier.js'
+import { parseRule } from '../../../source/permissions/rules.js'
 import { createOpenAIProvider } from '../../../source/provider/client.js'
 import { createStore, type Store } from '../../../source/store/create-store.js'
 import type { Mode } from '../../../source/store/domain.js'
@@ -32,14 +33,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-function session(mode: Mode): { store: Store; runtime: Runtime; gate: RuntimeGate } {
+function session(mode: Mode, deny: string[] = []): { store: Store; runtime: Runtime; gate: RuntimeGate } {
   const store = createStore(
     initialState({ id: 's', cwd: dir, model: 'session-model', baseUrl: 'x', title: '', startedAt: 0 }, mode),
   )
   const broker = createConsentBroker({ dispatch: store.dispatch, policy: 'deny-all' })
   const gate = createPermissionGate({
     store,
-    rules: { allow: [], ask: [], deny: [] },
+    rules: { allow: [], ask: [], deny: deny.map((r) => parseRule(r, '--disallowed-tools')) },
     broker,
     workspace: dir,
     home: dir,
@@ -135,6 +136,20 @@ describe('a user command turn', () => {
     expect(result.kind).toBe('error')
     expect(result.error).toContain('/review: `touch made` did not run: Bash denied')
     expect(result.error).toContain('add Bash(touch made) to allowed-tools in .agent-tui/commands/review.md')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('denied by a deny rule: the error names the rule and suggests no allow rule, which would not open it', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'never' }] })
+    await writeFile(join(dir, 'secrets.txt'), 'TOPSECRET')
+    const { runtime } = session('ci', ['Read(secrets.txt)'])
+    const result = await runtime.runTurn({
+      text: '/review',
+      command: expandCommand(command('Look at @secrets.txt', { allowedTools: ['Read(secrets.txt)'] }), ''),
+    })
+    expect(result.error).toBe(
+      '/review: @secrets.txt was not read: Read denied: rule Read(secrets.txt) in --disallowed-tools denies. Nothing was sent to the model.',
+    )
     expect(server.requests).toHaveLength(0)
   })
 

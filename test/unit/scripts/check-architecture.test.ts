@@ -44,6 +44,8 @@ describe('scripts/check-architecture.mjs', () => {
       'tools/b.ts': "import { a } from './a.js'\nexport const b = 1\n",
       'store/reducer.ts': "import { readFileSync } from 'node:fs'\n",
       'gadgets/thing.ts': 'export const thing = 1\n',
+      'permissions/policy.ts': "import type { Tool } from '../tools/types.js'\n",
+      'tools/types.ts': 'export interface Tool {}\n',
     })
     expect(code).toBe(1)
     expect(output).toContain(
@@ -60,5 +62,21 @@ describe('scripts/check-architecture.mjs', () => {
     expect(output).toContain('agent/loop.ts: 401 lines — over the 400-line budget')
     expect(output).toContain('gadgets/thing.ts: source/gadgets has no place in LAYERS')
     expect(output).toContain('store/reducer.ts: imports "node:fs" — the store is pure')
+    // Permissions own their types: not even a type import from tools/.
+    expect(output).toContain(
+      'permissions/policy.ts: imports "../tools/types.js" — tools/ is above permissions/ in LAYERS',
+    )
+    // A named exception that is no longer needed is an error too.
+    expect(output).toContain('LONG_FILES "permissions/shell-split.ts"')
+    expect(output).toContain('is within the budget now: remove it')
+  })
+
+  it('passes a clean tree, a file over the budget that LONG_FILES names with its reason included', async () => {
+    const { code, output } = await check({
+      'wiring/start.ts': "import { split } from '../permissions/shell-split.js'\nexport const s = split\n",
+      'permissions/shell-split.ts': `export const split = 1\n${'// filler\n'.repeat(400)}`,
+    })
+    expect(output).toBe('architecture check: ok\n')
+    expect(code).toBe(0)
   })
 })
