@@ -43,6 +43,9 @@ export class RetryNotice {
   /** An attempt failed and the next one starts after `info.delayMs`. */
   retrying(info: RetryInfo): void {
     this.#id ??= this.#deps.newId('notice')
+    // The provider's wait can end just before the countdown's last tick is due: that countdown must not
+    // run on beside the new one, or it ticks after the notice was settled and paints over the result.
+    this.#stop()
     this.#info = info
     this.#deadline = this.#deps.now() + info.delayMs
     this.#tick()
@@ -73,6 +76,7 @@ export class RetryNotice {
 
   #settle(level: 'info' | 'warn' | 'error', text: string): void {
     const id = this.#id ?? this.#deps.newId('notice')
+    this.#info = null
     this.#deps.dispatch({ type: 'notice/added', id, level, text })
   }
 

@@ -93,7 +93,7 @@ function evaluatePart(
   secret: string | undefined,
 ): PolicyResult {
   const { part, commands } = analyzed
-  const shown = `\`${part.text || part.raw}\``
+  const shown = `\`${withoutKeywords(part.text || part.raw)}\``
   const denies = rulesFor(input.rules.deny, input.tool)
   for (const program of commands) {
     const rule = denies.find((r) => ruleCoversProgram(r, part, program, 'restrict'))
@@ -254,4 +254,9 @@ function holdsRoot(
   if (root === undefined) return undefined
   const what = root === input.workspace ? 'the whole workspace' : root
   return { reason: `it holds ${what}, .git/ included; writes to .git/ always ask`, always: true }
+}
+
+/** `do rm $f` is shown as `rm $f`: the reserved words the splitter leaves in front run nothing. */
+function withoutKeywords(text: string): string {
+  return text.replace(/^(?:(?:if|then|else|elif|do|while|until|!|\{)\s+)+/, '') || text
 }

@@ -15,7 +15,7 @@ export interface SetupPanelProps {
 }
 
 /** Rows the spaced-out panel takes without its probe lines (border, padding, text, blank lines). */
-const FULL_ROWS = 22
+const FULL_ROWS = 24
 
 /**
  * Shown when no endpoint was configured and no local server answered: says exactly what to set and
@@ -43,7 +43,9 @@ export function SetupPanel({ probed, settingsFile, onExit }: SetupPanelProps) {
         agent-tui needs an OpenAI-compatible endpoint
       </Text>
       {gap}
-      <Text>No endpoint is configured and no local server answered. Set one of these and start again:</Text>
+      {/* Two sentences, two lines: wrapped at 80 columns, one sentence's tail began with a stray space. */}
+      <Text>No endpoint is configured and no local server answered.</Text>
+      <Text>Set one of these and start again:</Text>
       {gap}
       <Text bold>Environment</Text>
       <Text>
@@ -67,10 +69,12 @@ export function SetupPanel({ probed, settingsFile, onExit }: SetupPanelProps) {
         <Text color="cyan">--api-key</Text> KEY
       </Text>
       <Text bold>Settings</Text>
+      {/* The file on its own line: under $XDG_CONFIG_HOME it can be long, and the example must stay whole. */}
       <Text>
         {'  '}
-        <Text color="cyan">{settingsFile}</Text>: {'{ "baseUrl": "…", "model": "…" }'}
+        <Text color="cyan">{settingsFile}</Text>
       </Text>
+      <Text>{'    { "baseUrl": "…", "model": "…" }'}</Text>
       {gap}
       <Text bold>Local servers probed</Text>
       {probed.length === 0 ? <Text dimColor>{'  '}(none)</Text> : null}

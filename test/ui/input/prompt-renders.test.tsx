@@ -34,3 +34,22 @@ describe('the prompt binding', () => {
     r.unmount()
   })
 })
+
+describe('the rule above the prompt while the agent works', () => {
+  it('says Enter queues a message only while the prompt has the keys (not under a consent or question)', async () => {
+    const store = makeStore([{ type: 'turn/started', turnId: 't1', at: 0 }])
+    const typing = renderPane(<InputPane width={80} maxHeight={12} active={true} flash={null} />, {
+      store,
+      commands: fakeCommands({ store }),
+    })
+    await waitFor(() => typing.frame().includes('Enter queues your message · Esc interrupts'), typing.frame)
+    typing.unmount()
+    const dialog = renderPane(<InputPane width={80} maxHeight={12} active={false} flash={null} />, {
+      store,
+      commands: fakeCommands({ store }),
+    })
+    await waitFor(() => dialog.frame().includes('Message'), dialog.frame)
+    expect(dialog.frame()).not.toContain('Enter queues')
+    dialog.unmount()
+  })
+})

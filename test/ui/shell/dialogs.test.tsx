@@ -284,6 +284,25 @@ describe('ConsentPrompt', () => {
     r.unmount()
   })
 
+  it('with a note open, says what Enter sends, and ↑/↓ move the answer to Deny without losing the note', async () => {
+    const r = renderConsent(consent('c1'))
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.frame().includes('Note:'), r.frame)
+    r.stdin.write('use pnpm instead')
+    await waitFor(() => r.frame().includes('use pnpm instead'), r.frame)
+    expect(r.frame()).toContain('Enter allows once with the note · ↑/↓ change answer · Esc drops note')
+    for (let i = 0; i < 3; i++) r.stdin.write(KEYS.down)
+    await waitFor(() => r.frame().includes('❯ Esc Deny'), r.frame)
+    expect(r.frame()).toContain('use pnpm instead')
+    expect(r.frame()).toContain(
+      'Enter denies; the agent follows the note · ↑/↓ change answer · Esc drops note',
+    )
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.commands.named('resolveConsent').length === 1, r.frame)
+    expect(r.commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'deny', note: 'use pnpm instead' }])
+    r.unmount()
+  })
+
   it('moves on to the next queued request when the runtime resolves the first', async () => {
     const r = renderConsent(consent('c1'), consent('c2', { summary: 'Run second' }))
     r.store.dispatch({ type: 'consent/resolved', id: 'c1' })

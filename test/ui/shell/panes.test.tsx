@@ -262,6 +262,17 @@ describe('tasks pane', () => {
     r.unmount()
   })
 
+  it('keeps "Esc back" in the footer in the side column (34 wide at 120 columns)', () => {
+    const store = makeStore(actions)
+    const tasks = listTasks(store.getState().tasks)
+    const r = renderPane(
+      <TasksPane tasks={tasks} width={34} height={10} focused selectedId="b1" confirmId={null} />,
+      { store, commands: fakeCommands() },
+    )
+    expect(r.frame()).toContain('Enter open · k stop · Esc back')
+    r.unmount()
+  })
+
   it('selects with ↑/↓ and stops with k then y', async () => {
     const store = makeStore(actions)
     const commands = fakeCommands({ store })

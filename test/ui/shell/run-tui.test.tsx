@@ -268,6 +268,36 @@ describe('SetupPanel', () => {
     }
   })
 
+  it('at 80 columns keeps every line readable: sentences and the settings example are not cut mid-phrase', () => {
+    const r = renderSized(
+      <SetupPanel
+        probed={probed}
+        settingsFile="/home/someone/.xdg-config/agent-tui/settings.json"
+        onExit={() => {}}
+      />,
+      80,
+      24,
+    )
+    const lines = r.frame().split('\n')
+    // The example stays whole, indented under its file, and no wrapped tail lands at the left border.
+    expect(
+      lines.some((l) => /│ {5}\{ "baseUrl": "…", "model": "…" \}/.test(l)),
+      r.frame(),
+    ).toBe(true)
+    expect(lines.some((l) => /│ {3}\/home\/someone\/\.xdg-config\/agent-tui\/settings\.json/.test(l))).toBe(
+      true,
+    )
+    expect(
+      lines.some((l) => l.includes('│ Set one of these and start again:')),
+      r.frame(),
+    ).toBe(true)
+    expect(
+      lines.filter((l) => /^│ {2}\S|^│ "/.test(l)),
+      r.frame(),
+    ).toEqual([])
+    r.instance.unmount()
+  })
+
   it('names the settings file where XDG_CONFIG_HOME puts it', () => {
     const r = render(
       <SetupPanel probed={probed} settingsFile="/srv/xdg/agent-tui/settings.json" onExit={() => {}} />,

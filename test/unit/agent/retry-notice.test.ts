@@ -94,6 +94,23 @@ describe('RetryNotice', () => {
     expect(actions).toHaveLength(2)
   })
 
+  it('keeps the final error when the next attempt starts before the countdown ticked its last', () => {
+    // The wait ends (the provider's own timer) a moment before the countdown's last tick is due: the
+    // attempt fails at once and the next wait starts. The old countdown must not tick on and repaint the
+    // notice after it was settled.
+    notice.retrying(info(2, 1001))
+    vi.advanceTimersByTime(1000)
+    notice.retrying(info(3, 2000))
+    notice.failed(`${REASON} (gave up after 3 attempts)`)
+    vi.advanceTimersByTime(10_000)
+    expect(actions.at(-1)).toEqual({
+      type: 'notice/added',
+      id: 'notice-1',
+      level: 'error',
+      text: `${REASON} (gave up after 3 attempts)`,
+    })
+  })
+
   it('adds nothing for a request that needed no retry, and an error notice for one that failed at once', () => {
     notice.recovered()
     notice.interrupted()

@@ -330,6 +330,15 @@ describe('deny rules hold through wrappers', () => {
     )
   })
 
+  it('names the command inside a loop or branch without the shell keyword in front of it', () => {
+    expect(decide('dangerous', 'for f in *.txt; do rm "$f"; done', { deny: ['Bash(rm *)'] }).reason).toBe(
+      'rule Bash(rm *) in --flag denies `rm $f`',
+    )
+    expect(decide('safe', 'if true; then touch x; fi').reason).toBe(
+      'safe mode asks before running commands (`touch x`)',
+    )
+  })
+
   it('ask rules hold through wrappers as well', () => {
     expect(decide('dangerous', 'nice git push', { ask: ['Bash(git push *)'] }).decision).toBe('ask')
   })

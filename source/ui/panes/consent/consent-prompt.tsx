@@ -50,6 +50,16 @@ const SHORT: Record<ConsentChoice, string> = {
   deny: 'Esc deny',
 }
 
+/** What Enter does with a note open, by the highlighted answer. */
+const WITH_NOTE: Record<ConsentChoice, string> = {
+  once: 'Enter allows once with the note',
+  session: 'Enter allows for this session with the note',
+  always: 'Enter always allows with the note',
+  edits: 'Enter allows all edits with the note',
+  folder: 'Enter allows the folder with the note',
+  deny: 'Enter denies; the agent follows the note',
+}
+
 const KEY_OF: Record<Exclude<ConsentChoice, 'deny'>, Parameters<KeyEvent['has']>[0]> = {
   once: 'consent.once',
   session: 'consent.session',
@@ -87,9 +97,9 @@ function ConsentRequestView({
   // Vertical options wrap under their text ("❯ " in front), so a long rule is never cut.
   const optionLines = horizontal ? [] : labels.map((label) => wrap(label, inner - 2))
   const optionRows = horizontal ? 1 : optionLines.reduce((n, lines) => n + lines.length, 0)
-  // border (2) + title + hint/note line (+ which subagent asks), then the reason and options unless the
-  // preview is opened.
-  const fixed = 4 + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + optionRows)
+  // border (2) + title + hint line (+ the note's line, + which subagent asks), then the reason and options
+  // unless the preview is opened.
+  const fixed = 4 + (note ? 1 : 0) + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + optionRows)
   const previewRows = Math.max(1, maxHeight - fixed)
   const maxTop = maxPreviewTop(preview.length, previewRows)
 
@@ -102,6 +112,9 @@ function ConsentRequestView({
   const onNoteKey = (ev: KeyEvent, current: EditorState): boolean => {
     if (ev.has('consent.select')) decide(choices[selectedRef.current] ?? 'once', current.text)
     else if (ev.key.escape || ev.has('consent.note')) setNote(null)
+    // ←/→ move the caret in the note; ↑/↓ still choose which answer the note goes with (Deny included).
+    else if (ev.key.upArrow) setSelected((s) => Math.max(0, s - 1))
+    else if (ev.key.downArrow) setSelected((s) => Math.min(choices.length - 1, s + 1))
     else {
       const next = editLineField(current, ev)
       if (!next) return false
@@ -205,16 +218,13 @@ function ConsentRequestView({
         <Text wrap="truncate">
           <Text color="cyan">Note: </Text>
           <LineField state={note} focused />
-          <Text dimColor>
-            {' '}
-            (Enter sends with "{SHORT[choices[selected] ?? 'once'].replace(/^\S+ /, '')}")
-          </Text>
         </Text>
-      ) : (
-        <Text wrap="truncate" dimColor>
-          {hint}
-        </Text>
-      )}
+      ) : null}
+      <Text wrap="truncate" dimColor>
+        {note && !decided
+          ? `${WITH_NOTE[choices[selected] ?? 'once']} · ↑/↓ change answer · Esc drops note`
+          : hint}
+      </Text>
     </Box>
   )
 }

@@ -57,7 +57,8 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
   return (
     <Box flexDirection="column" width={width} flexShrink={0}>
       <Text wrap="truncate" dimColor>
-        {separator(width, view.busy, view.queued.length)}
+        {/* Under a consent prompt or a question, Enter and Esc answer it: the rule must not say otherwise. */}
+        {separator(width, view.busy && active, view.queued.length)}
       </Text>
       {view.queued.slice(0, shownQueued).map((message) => (
         <Text key={message.id} wrap="truncate" dimColor>

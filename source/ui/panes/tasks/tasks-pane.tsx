@@ -53,6 +53,10 @@ export function tasksSummary(tasks: readonly TaskSummary[]): string {
  * subagent: its type, current tool, steps and tokens). Tab focuses, ↑/↓ select, Enter opens the live
  * tail (a subagent's transcript), k stops after a y/n confirmation.
  */
+const FOOTER = '↑↓ select · Enter open · k stop · Esc back'
+/** In the side column (about 34 wide) the keys that act, "Esc back" above all, must not be cut. */
+const SHORT_FOOTER = 'Enter open · k stop · Esc back'
+
 export function TasksPane({
   tasks,
   width,
@@ -76,7 +80,9 @@ export function TasksPane({
   const footer = confirmId
     ? `Stop ${confirmId}? (y/n)`
     : focused
-      ? '↑↓ select · Enter open · k stop · Esc back'
+      ? FOOTER.length <= width
+        ? FOOTER
+        : SHORT_FOOTER
       : ''
   const bodyRows = Math.max(1, height - 1 - (footer ? 1 : 0))
   // Two rows per task (summary + last output line) when there is room, else one.
