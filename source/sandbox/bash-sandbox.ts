@@ -135,6 +135,10 @@ function createCommandSandbox(
   env: Readonly<Record<string, string | undefined>>,
 ): CommandSandbox {
   const privateTmp = privateTempDirs(env)
+  const pathDirs = (env.PATH ?? '')
+    .split(':')
+    .filter((dir) => dir.startsWith('/'))
+    .map(realOrSelf)
   const hidden = secretStores(env.HOME || homedir(), opts.ownSecrets ?? [])
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   let scratchReady = false
@@ -165,6 +169,7 @@ function createCommandSandbox(
             cwd: spec.cwd,
             files,
             privateTmp,
+            pathDirs,
             ...(spec.infoFd === undefined ? {} : { infoFd: spec.infoFd }),
           },
           command,

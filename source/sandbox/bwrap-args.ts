@@ -8,7 +8,8 @@ import { type Fence, isInside } from './fence.js'
  *  1. the whole file system read-only, a minimal /dev, a /proc of the new PID namespace;
  *  2. private, empty temp dirs (/tmp, $TMPDIR) — nothing there survives the command;
  *  3. the part of a temp dir that leads to a writable root, read-only (else `touch ../x` from a workspace
- *     under /tmp would "succeed" into the private /tmp and be lost without an error);
+ *     under /tmp would "succeed" into the private /tmp and be lost without an error), and the part that
+ *     holds a directory of the command's PATH (a tool installed under /tmp must still run);
  *  4. the writable roots and files, bound read-write;
  *  5. the protected metadata inside them, read-only again, and missing protected paths reserved;
  *  6. the user's secret stores, hidden (an empty read-only directory, or /dev/null for a file).
@@ -22,6 +23,8 @@ export interface BwrapPlan {
   files?: readonly string[]
   /** Directories replaced by an empty private tmpfs (real paths; `/tmp` first). */
   privateTmp: readonly string[]
+  /** The command's PATH directories (real paths): those inside a private temp dir stay visible, read-only. */
+  pathDirs?: readonly string[]
   /** A descriptor bubblewrap writes `{"child-pid": N}` to: the sandbox's init, to wait for its end. */
   infoFd?: number
 }
@@ -63,18 +66,28 @@ export function buildBwrapArgs(plan: BwrapPlan, command: readonly string[]): str
 }
 
 /**
- * For each writable root inside a private temp dir (not the dir itself): the temp dir's child that
- * holds it, so the way there is the host's, read-only, instead of empty private directories.
+ * For each writable root inside a private temp dir (not the dir itself), and each PATH directory there:
+ * the temp dir's child that holds it, so the way there is the host's, read-only, instead of empty
+ * private directories.
  */
 function exposedTmpAncestors(plan: BwrapPlan): string[] {
   const dirs: string[] = []
   for (const tmp of plan.privateTmp) {
-    for (const path of plan.fence.writable) {
-      if (path === tmp || !isInside(path, tmp)) continue
+    const topOf = (path: string): string | undefined => {
+      if (path === tmp || !isInside(path, tmp)) return undefined
       const first = relative(tmp, path).split(sep)[0]
-      if (!first) continue
-      const top = tmp.endsWith(sep) ? `${tmp}${first}` : `${tmp}${sep}${first}`
-      if (top !== path && !dirs.includes(top)) dirs.push(top)
+      if (!first) return undefined
+      return tmp.endsWith(sep) ? `${tmp}${first}` : `${tmp}${sep}${first}`
+    }
+    for (const path of plan.fence.writable) {
+      const top = topOf(path)
+      if (top && top !== path && !dirs.includes(top)) dirs.push(top)
+    }
+    // A PATH directory's programs are often links into the tree beside it (node_modules/.bin): the
+    // whole top-level entry that holds it is shown, as for a workspace.
+    for (const path of plan.pathDirs ?? []) {
+      const top = topOf(path)
+      if (top && !dirs.includes(top) && !plan.fence.writable.includes(top)) dirs.push(top)
     }
   }
   return dirs

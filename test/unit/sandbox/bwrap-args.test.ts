@@ -99,6 +99,21 @@ describe('buildBwrapArgs', () => {
     ])
   })
 
+  it('keeps a PATH directory under /tmp visible read-only, with the tree its programs link into', () => {
+    const args = mounts(
+      buildBwrapArgs(
+        plan({ pathDirs: ['/usr/bin', '/tmp/clone/node_modules/.bin', '/tmp/clone/bin', '/tmp'] }),
+        command,
+      ),
+    )
+    expect(args.slice(3, 6)).toEqual([
+      '--tmpfs /tmp',
+      '--ro-bind /tmp/clone /tmp/clone',
+      '--bind /home/u/proj /home/u/proj',
+    ])
+    expect(args.filter((a) => a.includes('/tmp/clone'))).toHaveLength(1)
+  })
+
   it('gives $TMPDIR its own private tmpfs too', () => {
     const args = mounts(buildBwrapArgs(plan({ privateTmp: ['/tmp', '/var/tmp/u'] }), command))
     expect(args).toContain('--tmpfs /var/tmp/u')
