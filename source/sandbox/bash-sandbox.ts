@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
@@ -137,7 +137,7 @@ function createCommandSandbox(
   const privateTmp = privateTempDirs(env)
   const pathDirs = (env.PATH ?? '')
     .split(':')
-    .filter((dir) => dir.startsWith('/'))
+    .filter((dir) => dir.startsWith('/') && existsSync(dir))
     .map(realOrSelf)
   const hidden = secretStores(env.HOME || homedir(), opts.ownSecrets ?? [])
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
