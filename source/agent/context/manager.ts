@@ -213,10 +213,11 @@ export class ContextManager {
     if (assumed > 0 && assumed < this.limit(state)) {
       store.dispatch({ type: 'context/configured', learnedLimit: assumed })
     }
-    const said = [
-      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`,
-      known ? `a window of ${figures.limit}` : `assuming a window of about ${assumed}`,
-    ].join(' for ')
+    const tokensSent =
+      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`
+    const said = known
+      ? `${tokensSent} for a window of ${figures.limit}`
+      : `${tokensSent}; the endpoint named no window, so assuming one of about ${assumed}`
     this.notice(
       'warn',
       `The endpoint says the conversation does not fit the model's context window (${said}); compacting and retrying once.`,
