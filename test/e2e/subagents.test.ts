@@ -294,12 +294,15 @@ describe('the Agent tool (headless)', () => {
       )
       .agent(
         'TASK-LEAD',
-        call('Agent', { description: 'Deep', prompt: 'TASK-DEEP: look', subagent_type: 'explore' }),
+        call('Agent', { description: 'Deep', prompt: 'TASK-DEEP: look', subagent_type: 'lead' }),
         {
           text: 'lead done',
         },
       )
-      .agent('TASK-DEEP', { text: 'deep answer' })
+      // A lead started by a lead is two levels down: it gets no Agent tool though its file lists it.
+      .agent('TASK-DEEP', call('Agent', { description: 'Deeper', prompt: 'TASK-THIRD: no' }), {
+        text: 'deep answer',
+      })
       .agent('TASK-GP', call('Agent', { description: 'Nested', prompt: 'TASK-NO: never' }), {
         text: 'could not nest',
       })
@@ -307,7 +310,10 @@ describe('the Agent tool (headless)', () => {
     const r = await cli(['-p', 'nest', '--trust-project'])
     expect(r.code, r.stderr).toBe(0)
     expect(toolNamesOf(agentRequests('TASK-LEAD')[0])).toEqual(['Read', 'Agent'])
-    expect(toolNamesOf(agentRequests('TASK-DEEP')[0])).toEqual(READ_ONLY)
+    expect(systemOf(agentRequests('TASK-DEEP')[0])).toMatch(/^You are the LEAD agent/)
+    expect(toolNamesOf(agentRequests('TASK-DEEP')[0])).toEqual(['Read'])
+    expect(lastToolResult(agentRequests('TASK-DEEP')[1])).toMatch(/unknown tool \\"Agent\\"/)
+    expect(agentRequests('TASK-THIRD')).toHaveLength(0)
     expect(lastToolResult(agentRequests('TASK-LEAD')[1])).toContain('deep answer')
     // general-purpose has no Agent tool; a call anyway is an unknown tool.
     expect(toolNamesOf(agentRequests('TASK-GP')[0])).not.toContain('Agent')
