@@ -44,8 +44,6 @@ export class ContextManager {
   /** Set from an endpoint's overflow report when it counted more tokens than we estimated. */
   #scale = 1
   #spillWarned = false
-  /** Profiles are pure per model id; resolving one matches patterns, which the hot path must not repeat. */
-  readonly #profiles = new Map<string, ModelProfile>()
 
   constructor(opts: ContextManagerOptions) {
     this.opts = opts
@@ -58,14 +56,9 @@ export class ContextManager {
     this.#meter = new RequestMeter(this.estimator)
   }
 
+  /** Asked afresh each time: the session's resolver caches it, and a late endpoint listing can change it. */
   profile(): ModelProfile {
-    const model = this.opts.model()
-    let profile = this.#profiles.get(model)
-    if (!profile) {
-      profile = this.opts.profile(model)
-      this.#profiles.set(model, profile)
-    }
-    return profile
+    return this.opts.profile(this.opts.model())
   }
 
   limit(state = this.opts.store.getState()): number {
