@@ -243,11 +243,14 @@ export class ContextManager {
       entries: assembled.entries,
       pinned: assembled.pinned,
     })
-    const profileLimit = this.profile().contextLimit
+    const profile = this.profile()
     return {
       model: this.opts.model(),
       contextLimit: this.limit(state),
-      limitSource: this.limit(state) < profileLimit ? 'endpoint error' : 'profile',
+      limitSource:
+        this.limit(state) < profile.contextLimit
+          ? 'endpoint error'
+          : (profile.contextLimitSource ?? 'profile'),
       compactAt: this.compactAt(state),
       observationWindow: this.window(state),
       masking: this.opts.settings.masking,

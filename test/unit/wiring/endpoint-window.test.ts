@@ -48,10 +48,13 @@ describe("the endpoint's context length", () => {
     })
     const table = resolveProfile('test-model').contextLimit
     expect(session.profile().contextLimit).toBe(table)
-    expect(session.runtime.contextReport().contextLimit).toBe(table)
+    expect(session.runtime.contextReport()).toMatchObject({ contextLimit: table, limitSource: 'profile' })
 
     endpoint.contextLength = table + 17_232
     expect(session.profile().contextLimit).toBe(table + 17_232)
-    expect(session.runtime.contextReport().contextLimit).toBe(table + 17_232)
+    expect(session.runtime.contextReport()).toMatchObject({
+      contextLimit: table + 17_232,
+      limitSource: 'endpoint',
+    })
   })
 })
