@@ -203,6 +203,39 @@ describe('the Agent tool (headless)', () => {
     expect(result).toMatch(/explore · turn limit \(2\) · 2 steps/)
   })
 
+  it("sends a subagent's requests to the model it was given, else its agent's, else the caller's", async () => {
+    await writeAgent(
+      'fast.md',
+      '---\nname: fast\ndescription: Quick answers\nmodel: small-model\n---\nBe quick.\n',
+    )
+    const router = agentRouter()
+      .main(
+        {
+          toolCalls: [
+            agentCall({
+              description: 'Given',
+              prompt: 'TASK-GIVEN',
+              subagent_type: 'fast',
+              model: 'big-model',
+            }),
+            agentCall({ description: 'Own', prompt: 'TASK-OWN', subagent_type: 'fast' }),
+            agentCall({ description: 'Caller', prompt: 'TASK-CALLER', subagent_type: 'explore' }),
+          ],
+        },
+        { text: 'ok' },
+      )
+      .agent('TASK-GIVEN', { text: 'given' })
+      .agent('TASK-OWN', { text: 'own' })
+      .agent('TASK-CALLER', { text: 'caller' })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'models', '--trust-project'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(agentRequests('TASK-GIVEN')[0]?.body.model).toBe('big-model')
+    expect(agentRequests('TASK-OWN')[0]?.body.model).toBe('small-model')
+    expect(agentRequests('TASK-CALLER')[0]?.body.model).toBe('m')
+    expect(mainRequests().map((q) => q.body.model)).toEqual(['m', 'm'])
+  })
+
   it('gives a custom agent from .agent-tui/agents only the tools it lists (trusted folder)', async () => {
     await writeAgent(
       'reader.md',
