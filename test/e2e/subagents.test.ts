@@ -153,6 +153,27 @@ describe('the Agent tool (headless)', () => {
     )
   })
 
+  it('says on stderr which background subagent and job the end of a headless run stops', async () => {
+    const router = agentRouter()
+      .main(
+        call('Agent', { description: 'Slow', prompt: 'TASK-LEFT: wait', run_in_background: true }),
+        // The main session ends its turn only once the subagent's job has started.
+        call('Bash', { command: 'until [ -f started ]; do sleep 0.02; done' }),
+        { text: 'not waiting' },
+      )
+      .agent('TASK-LEFT', call('Bash', { command: 'touch started; sleep 300', run_in_background: true }), {
+        text: 'still thinking',
+        hangAfterChunks: 0,
+      })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'leave it running', '--mode', 'dangerous'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe('not waiting\n')
+    expect(r.stderr).toContain(
+      'warning: stopped at exit, still running: a1 (general-purpose agent: Slow), b1 (touch started; sleep 300);',
+    )
+  })
+
   it('TaskStop stops a running background subagent and the shell job it started', async () => {
     const router = agentRouter()
       .main(
