@@ -1,6 +1,6 @@
 import { Announcements } from './announcements.js'
 import type { ModeChange } from '../permissions/modes.js'
-import { resolveProfile } from '../provider/profiles.js'
+import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
 import type { Mode } from '../store/domain.js'
 import { type CommandTurns, createCommandTurns } from './command-turn.js'
 import { ContextManager } from './context/manager.js'
@@ -84,7 +84,7 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
         return tools.definitions()
       },
       model: () => store.getState().session.model,
-      profile: opts.profile ?? ((model) => resolveProfile(model)),
+      profile: opts.profile ?? tableProfiles(),
       settings: opts.context ?? { masking: true },
       newId: rt.newId,
       now: rt.now,
@@ -119,4 +119,16 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
   announcements.watchTasks()
   if (opts.takeAnnouncements) announcements.addSource(opts.takeAnnouncements)
   return { tools, intake, sessionHooks, host, commandTurns, newContext, announcements }
+}
+
+/** The built-in table's profile of each model id, resolved once (the context manager asks on every use). */
+function tableProfiles(): (model: string) => ModelProfile {
+  const resolved = new Map<string, ModelProfile>()
+  return (model) => {
+    const known = resolved.get(model)
+    if (known !== undefined) return known
+    const profile = resolveProfile(model)
+    resolved.set(model, profile)
+    return profile
+  }
 }

@@ -19,9 +19,11 @@ export interface ModelProfile {
   /** Understands OpenAI's `tool_choice: {type: 'allowed_tools'}` form. */
   supportsAllowedTools: boolean
   supportsParallelToolCalls: boolean
+  /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
+  contextLimitSource?: 'endpoint' | 'settings'
 }
 
-export type ProfileValues = Omit<ModelProfile, 'family'>
+export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource'>
 
 export interface ProfileEntry {
   family: string
@@ -246,9 +248,15 @@ export function resolveProfile(
     family: entry?.family ?? DEFAULT_PROFILE.family,
   }
   const reported = opts.endpointContextLength
-  if (reported !== undefined && Number.isFinite(reported) && reported > 0) profile.contextLimit = reported
+  if (reported !== undefined && Number.isFinite(reported) && reported > 0) {
+    profile.contextLimit = reported
+    profile.contextLimitSource = 'endpoint'
+  }
   for (const [pattern, override] of Object.entries(opts.overrides ?? {})) {
-    if (matchesModelPattern(pattern, modelId)) profile = { ...profile, ...defined(override) }
+    if (!matchesModelPattern(pattern, modelId)) continue
+    const values = defined(override)
+    profile = { ...profile, ...values }
+    if (values.contextLimit !== undefined) profile.contextLimitSource = 'settings'
   }
   return profile
 }

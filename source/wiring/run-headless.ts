@@ -118,6 +118,8 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     if (format === 'text' && result.kind === 'max-steps') {
       err.write(`agent-tui: stopped at the step limit (${result.steps} steps); raise it with --max-steps\n`)
     }
+    const left = leftRunning(session.store.getState())
+    if (left) err.write(`agent-tui: warning: ${left}\n`)
     return exitCodeFor(result.kind)
   } finally {
     process.off('SIGINT', onSigint)
@@ -196,6 +198,21 @@ async function reportProjectTrust(opts: HeadlessOptions, err: NodeJS.WriteStream
     headless: true,
   })
   if (text) err.write(`${text}\n`)
+}
+
+/**
+ * Background work the turn left running. A headless run ends with its turn and exiting stops every job
+ * and subagent, so always on stderr: what was lost, and how the model could have waited for it.
+ */
+function leftRunning(state: State): string | null {
+  const running = state.tasks.order.flatMap((id) => {
+    const task = state.tasks.byId[id]
+    if (task?.status !== 'running') return []
+    const what = task.agent ? `${task.agent.type} agent: ${task.description ?? task.command}` : task.command
+    return [`${task.id} (${what})`]
+  })
+  if (running.length === 0) return null
+  return `stopped at exit, still running: ${running.join(', ')}; a headless run ends with its turn (the model can wait with TaskOutput, block: true)`
 }
 
 function progressLine(action: Action, err: NodeJS.WriteStream): void {

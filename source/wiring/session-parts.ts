@@ -11,26 +11,26 @@ import { createPidRegistry, type PidRegistry } from '../tasks/pid-registry.js'
 
 /**
  * The model profile of each model id, resolved once per id (it is asked on every tool call): the built-in
- * table, the settings' `models` overrides, and the context length the endpoint reported for its model
- * (read when a profile is first resolved, so a late listing still counts).
+ * table, the settings' `models` overrides, and the context length the endpoint reported for its model.
+ * The full-screen session lists the endpoint's models after its first frame, when the profile has been
+ * asked for already: a length that arrives later resolves the profile again.
  */
 export function profileResolver(
   config: ResolvedConfig,
   endpoint: { model: string; contextLength?: number },
 ): (model: string) => ModelProfile {
-  const resolved = new Map<string, ModelProfile>()
+  const resolved = new Map<string, { profile: ModelProfile; contextLength: number | undefined }>()
   return (model) => {
+    const contextLength = model === endpoint.model ? endpoint.contextLength : undefined
     const known = resolved.get(model)
-    if (known !== undefined) return known
+    if (known !== undefined && known.contextLength === contextLength) return known.profile
     const profile = resolveProfile(model, {
       ...(config.settings.models
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
-      ...(endpoint.contextLength && model === endpoint.model
-        ? { endpointContextLength: endpoint.contextLength }
-        : {}),
+      ...(contextLength ? { endpointContextLength: contextLength } : {}),
     })
-    resolved.set(model, profile)
+    resolved.set(model, { profile, contextLength })
     return profile
   }
 }

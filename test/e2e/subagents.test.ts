@@ -153,6 +153,27 @@ describe('the Agent tool (headless)', () => {
     )
   })
 
+  it('says on stderr which background subagent and job the end of a headless run stops', async () => {
+    const router = agentRouter()
+      .main(
+        call('Agent', { description: 'Slow', prompt: 'TASK-LEFT: wait', run_in_background: true }),
+        // The main session ends its turn only once the subagent's job has started.
+        call('Bash', { command: 'until [ -f started ]; do sleep 0.02; done' }),
+        { text: 'not waiting' },
+      )
+      .agent('TASK-LEFT', call('Bash', { command: 'touch started; sleep 300', run_in_background: true }), {
+        text: 'still thinking',
+        hangAfterChunks: 0,
+      })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'leave it running', '--mode', 'dangerous'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toBe('not waiting\n')
+    expect(r.stderr).toContain(
+      'warning: stopped at exit, still running: a1 (general-purpose agent: Slow), b1 (touch started; sleep 300);',
+    )
+  })
+
   it('TaskStop stops a running background subagent and the shell job it started', async () => {
     const router = agentRouter()
       .main(
@@ -201,6 +222,39 @@ describe('the Agent tool (headless)', () => {
     expect(result).toContain('reached its turn limit (2 turns)')
     expect(result).toContain('partial findings so far')
     expect(result).toMatch(/explore · turn limit \(2\) · 2 steps/)
+  })
+
+  it("sends a subagent's requests to the model it was given, else its agent's, else the caller's", async () => {
+    await writeAgent(
+      'fast.md',
+      '---\nname: fast\ndescription: Quick answers\nmodel: small-model\n---\nBe quick.\n',
+    )
+    const router = agentRouter()
+      .main(
+        {
+          toolCalls: [
+            agentCall({
+              description: 'Given',
+              prompt: 'TASK-GIVEN',
+              subagent_type: 'fast',
+              model: 'big-model',
+            }),
+            agentCall({ description: 'Own', prompt: 'TASK-OWN', subagent_type: 'fast' }),
+            agentCall({ description: 'Caller', prompt: 'TASK-CALLER', subagent_type: 'explore' }),
+          ],
+        },
+        { text: 'ok' },
+      )
+      .agent('TASK-GIVEN', { text: 'given' })
+      .agent('TASK-OWN', { text: 'own' })
+      .agent('TASK-CALLER', { text: 'caller' })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'models', '--trust-project'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(agentRequests('TASK-GIVEN')[0]?.body.model).toBe('big-model')
+    expect(agentRequests('TASK-OWN')[0]?.body.model).toBe('small-model')
+    expect(agentRequests('TASK-CALLER')[0]?.body.model).toBe('m')
+    expect(mainRequests().map((q) => q.body.model)).toEqual(['m', 'm'])
   })
 
   it('gives a custom agent from .agent-tui/agents only the tools it lists (trusted folder)', async () => {
@@ -294,12 +348,15 @@ describe('the Agent tool (headless)', () => {
       )
       .agent(
         'TASK-LEAD',
-        call('Agent', { description: 'Deep', prompt: 'TASK-DEEP: look', subagent_type: 'explore' }),
+        call('Agent', { description: 'Deep', prompt: 'TASK-DEEP: look', subagent_type: 'lead' }),
         {
           text: 'lead done',
         },
       )
-      .agent('TASK-DEEP', { text: 'deep answer' })
+      // A lead started by a lead is two levels down: it gets no Agent tool though its file lists it.
+      .agent('TASK-DEEP', call('Agent', { description: 'Deeper', prompt: 'TASK-THIRD: no' }), {
+        text: 'deep answer',
+      })
       .agent('TASK-GP', call('Agent', { description: 'Nested', prompt: 'TASK-NO: never' }), {
         text: 'could not nest',
       })
@@ -307,7 +364,10 @@ describe('the Agent tool (headless)', () => {
     const r = await cli(['-p', 'nest', '--trust-project'])
     expect(r.code, r.stderr).toBe(0)
     expect(toolNamesOf(agentRequests('TASK-LEAD')[0])).toEqual(['Read', 'Agent'])
-    expect(toolNamesOf(agentRequests('TASK-DEEP')[0])).toEqual(READ_ONLY)
+    expect(systemOf(agentRequests('TASK-DEEP')[0])).toMatch(/^You are the LEAD agent/)
+    expect(toolNamesOf(agentRequests('TASK-DEEP')[0])).toEqual(['Read'])
+    expect(lastToolResult(agentRequests('TASK-DEEP')[1])).toMatch(/unknown tool \\"Agent\\"/)
+    expect(agentRequests('TASK-THIRD')).toHaveLength(0)
     expect(lastToolResult(agentRequests('TASK-LEAD')[1])).toContain('deep answer')
     // general-purpose has no Agent tool; a call anyway is an unknown tool.
     expect(toolNamesOf(agentRequests('TASK-GP')[0])).not.toContain('Agent')

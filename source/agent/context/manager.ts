@@ -44,8 +44,6 @@ export class ContextManager {
   /** Set from an endpoint's overflow report when it counted more tokens than we estimated. */
   #scale = 1
   #spillWarned = false
-  /** Profiles are pure per model id; resolving one matches patterns, which the hot path must not repeat. */
-  readonly #profiles = new Map<string, ModelProfile>()
 
   constructor(opts: ContextManagerOptions) {
     this.opts = opts
@@ -58,14 +56,9 @@ export class ContextManager {
     this.#meter = new RequestMeter(this.estimator)
   }
 
+  /** Asked afresh each time: the session's resolver caches it, and a late endpoint listing can change it. */
   profile(): ModelProfile {
-    const model = this.opts.model()
-    let profile = this.#profiles.get(model)
-    if (!profile) {
-      profile = this.opts.profile(model)
-      this.#profiles.set(model, profile)
-    }
-    return profile
+    return this.opts.profile(this.opts.model())
   }
 
   limit(state = this.opts.store.getState()): number {
@@ -213,10 +206,11 @@ export class ContextManager {
     if (assumed > 0 && assumed < this.limit(state)) {
       store.dispatch({ type: 'context/configured', learnedLimit: assumed })
     }
-    const said = [
-      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`,
-      known ? `a window of ${figures.limit}` : `assuming a window of about ${assumed}`,
-    ].join(' for ')
+    const tokensSent =
+      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`
+    const said = known
+      ? `${tokensSent} for a window of ${figures.limit}`
+      : `${tokensSent}; the endpoint named no window, so assuming one of about ${assumed}`
     this.notice(
       'warn',
       `The endpoint says the conversation does not fit the model's context window (${said}); compacting and retrying once.`,
@@ -249,11 +243,14 @@ export class ContextManager {
       entries: assembled.entries,
       pinned: assembled.pinned,
     })
-    const profileLimit = this.profile().contextLimit
+    const profile = this.profile()
     return {
       model: this.opts.model(),
       contextLimit: this.limit(state),
-      limitSource: this.limit(state) < profileLimit ? 'endpoint error' : 'profile',
+      limitSource:
+        this.limit(state) < profile.contextLimit
+          ? 'endpoint error'
+          : (profile.contextLimitSource ?? 'profile'),
       compactAt: this.compactAt(state),
       observationWindow: this.window(state),
       masking: this.opts.settings.masking,

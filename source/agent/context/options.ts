@@ -25,6 +25,7 @@ export interface ContextManagerOptions {
   systemPrompt: string
   toolDefinitions: ToolDefinition[]
   model(): string
+  /** Asked on every use, so it should be cheap (cached per model by the caller). */
   profile(model: string): ModelProfile
   settings: ContextSettings
   newId(prefix: string): string

@@ -40,8 +40,8 @@ export interface CompactionPreview {
 export interface ContextReport {
   model: string
   contextLimit: number
-  /** Where the window size came from. */
-  limitSource: 'profile' | 'endpoint error'
+  /** Where the window size came from: the model table, the endpoint's listing, settings, an overflow error. */
+  limitSource: 'profile' | 'endpoint' | 'settings' | 'endpoint error'
   compactAt: number
   observationWindow: number
   masking: boolean

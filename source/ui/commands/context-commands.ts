@@ -16,6 +16,12 @@ const LABEL = 13
 const row = (label: string, text: string) => `${label.padEnd(LABEL)}${text}`
 const pct = (n: number, of: number) => (of > 0 ? Math.round((n / of) * 100) : 0)
 const tk = (n: number) => `~${formatTokens(Math.round(n))}`
+const LIMIT_SOURCES: Record<ContextReport['limitSource'], string> = {
+  profile: 'model profile',
+  endpoint: "the endpoint's model listing",
+  settings: 'settings',
+  'endpoint error': "the endpoint's overflow error",
+}
 
 /** `/compact [focus]`: shows what would be summarised and kept; Enter runs it, Esc cancels. */
 export async function compactCommand(ctx: ContextCommandContext, args: string): Promise<void> {
@@ -99,10 +105,7 @@ export function contextReportLines(r: ContextReport): string[] {
   const part = (label: string, tokens: number, note = '') =>
     `  ${label.padEnd(LABEL - 2)}${tk(tokens).padStart(7)}  ${String(pct(tokens, limit)).padStart(3)}%${note ? `  ${note}` : ''}`
   const lines = [
-    row(
-      'Model',
-      `${r.model} · window ${formatTokens(limit)} tokens (${r.limitSource === 'profile' ? 'model profile' : 'from the endpoint'})`,
-    ),
+    row('Model', `${r.model} · window ${formatTokens(limit)} tokens (${LIMIT_SOURCES[r.limitSource]})`),
     row(
       'Next request',
       `${tk(n.total)} tokens (${pct(n.total, limit)}%) · compacts at ${Math.round(r.compactAt * 100)}% · ${r.exact ? 'exact counts' : 'estimated counts'}`,

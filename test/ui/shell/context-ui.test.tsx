@@ -181,6 +181,7 @@ describe('context economy in the TUI', () => {
     } as RequestStats
     const report: ContextReport = {
       ...EMPTY_REPORT,
+      limitSource: 'endpoint',
       next: {
         system: 1200,
         tools: 4400,
@@ -201,6 +202,7 @@ describe('context economy in the TUI', () => {
     await r.run('/context')
     await r.waitFrame('Next request')
     const frame = r.frame()
+    expect(frame).toContain("test-model · window 33k tokens (the endpoint's model listing)")
     expect(frame).toContain('~9.9k tokens (30%)')
     expect(frame).toMatch(/masked\s+~400\s+1%\s+12 results as placeholders/)
     expect(frame).toMatch(/pinned\s+~300\s+1%\s+2 items kept verbatim/)

@@ -59,8 +59,13 @@ describe('model profiles', () => {
   })
 
   it('lets the endpoint-reported context length beat the table', () => {
-    expect(resolveProfile('qwen2.5-coder:7b', { endpointContextLength: 131_072 }).contextLimit).toBe(131_072)
-    expect(resolveProfile('qwen2.5-coder:7b', { endpointContextLength: 0 }).contextLimit).toBe(32_768)
+    expect(resolveProfile('qwen2.5-coder:7b', { endpointContextLength: 131_072 })).toMatchObject({
+      contextLimit: 131_072,
+      contextLimitSource: 'endpoint',
+    })
+    const table = resolveProfile('qwen2.5-coder:7b', { endpointContextLength: 0 })
+    expect(table.contextLimit).toBe(32_768)
+    expect(table.contextLimitSource).toBeUndefined()
   })
 
   it('lets settings overrides beat both, applying every matching pattern in order', () => {
@@ -75,6 +80,7 @@ describe('model profiles', () => {
     expect(profile).toMatchObject({
       family: 'qwen2.5',
       contextLimit: 65_536,
+      contextLimitSource: 'settings',
       observationWindow: 3,
       supportsVision: false,
     })

@@ -58,10 +58,13 @@ describe('context overflow recovery: one compaction and a retry of the step', ()
       const said = notices(store).find((t) => t.startsWith('The endpoint says the conversation does not fit'))
       expect(said).toContain('compacting and retrying once')
       if (w.figures.limit !== undefined) {
-        expect(said).toContain(`a window of ${w.figures.limit}`)
+        expect(said).toContain(`(${w.figures.requested} tokens sent for a window of ${w.figures.limit})`)
         // A window the endpoint names beats the profile's, if smaller.
         expect(store.getState().context.learnedLimit).toBe(w.figures.limit < 32_768 ? w.figures.limit : null)
-      } else expect(said).toContain('assuming a window of about')
+      } else
+        expect(said).toMatch(
+          /\(about \d+ tokens sent; the endpoint named no window, so assuming one of about \d+\)/,
+        )
       expect(store.getState().context.compaction?.trigger).toBe('overflow')
     },
   )
