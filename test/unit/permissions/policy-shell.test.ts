@@ -288,6 +288,12 @@ describe('deny rules hold through wrappers', () => {
     'unshare -r rm x',
     'script -q -c "rm x" /dev/null',
     'caffeinate -i rm x',
+    // Multi-call binaries run the applet their first operand names; pkexec runs as another user.
+    'busybox rm x',
+    "busybox sh -c 'rm x'",
+    'toybox rm x',
+    'pkexec rm x',
+    'pkexec --user root rm x',
     // A function body or an alias runs later under another name: they are judged where they are defined.
     'function f { rm x; }; f',
     'function f () { rm -rf x; }\nf',
@@ -310,6 +316,7 @@ describe('deny rules hold through wrappers', () => {
     'taskset -p 1234',
     'chrt -p 1234',
     'flock /tmp/lock true',
+    'busybox --list',
   ])('%j is not denied by Bash(rm *)', (command) => {
     expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
   })
