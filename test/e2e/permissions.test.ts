@@ -120,6 +120,50 @@ describe('permissions end to end (headless)', () => {
     expect(await readFile(victim, 'utf8')).toBe('keep me\n')
   })
 
+  it('a Read deny rule holds for a Grep or Glob of the folder above: the denied files are left out', async () => {
+    const ws = env.box.workspace
+    await mkdir(join(ws, 'private'))
+    await writeFile(join(ws, 'private', 'salaries.txt'), 'needle: 120000\n')
+    await writeFile(join(ws, 'notes.txt'), 'needle: public\n')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Grep', arguments: { pattern: 'needle', output_mode: 'content' } },
+          { name: 'Grep', arguments: { pattern: 'needle', path: '.' } },
+          { name: 'Grep', arguments: { pattern: 'needle', output_mode: 'count' } },
+          { name: 'Glob', arguments: { pattern: '**/*.txt' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli([
+      '-p',
+      'search',
+      '--mode',
+      'dangerous',
+      '--disallowed-tools',
+      'Read(private/**)',
+      '--output-format',
+      'json',
+    ])
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+    ])
+    const [content, files, count, glob] = toolResults()
+    expect(content).toContain('notes.txt:1:needle: public')
+    expect(files).toContain('notes.txt')
+    expect(count).toContain('notes.txt:1')
+    expect(glob).toContain('notes.txt')
+    for (const result of [content, files, count, glob]) {
+      expect(result).not.toContain('salaries')
+      expect(result).toContain('left out: rule Read(private/**) in --disallowed-tools denies reading them')
+    }
+    expect(JSON.stringify(env.server.requests.map((q) => q.body.messages))).not.toContain('120000')
+  })
+
   it('ci mode: reads outside the workspace are refused, for Read and for an allowed `cat`, unless --add-dir', async () => {
     const outside = join(env.box.root, 'elsewhere')
     await mkdir(outside)
