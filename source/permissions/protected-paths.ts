@@ -108,8 +108,11 @@ function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo
   if (segmentsOf(abs).includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
   const root = rootOf(abs, b)
   if (root === undefined) return { reason: `writes outside ${boundaryName(b)} always ask`, always: false }
-  if (segmentsOf(relative(root, abs)).includes('.agent-tui'))
-    return { reason: 'writes to .agent-tui/ always ask', always: false }
+  const inRoot = segmentsOf(relative(root, abs))
+  if (inRoot.includes('.agent-tui')) return { reason: 'writes to .agent-tui/ always ask', always: false }
+  // It names programs agent-tui starts at the next start, unsandboxed, once the folder is trusted.
+  if (inRoot.length === 1 && inRoot[0] === '.mcp.json')
+    return { reason: 'writes to .mcp.json always ask (it names programs agent-tui starts)', always: false }
   const secret = secretName(abs, b)
   if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
   return undefined

@@ -128,6 +128,18 @@ describe('resolve before you judge: edits through symlinks', () => {
       row('ask', 'ask', 'deny', 'allow', 'deny'),
     ],
     [
+      'Write .mcp.json (it names programs started outside any sandbox)',
+      'Write',
+      at('.mcp.json', '.mcp.json', 'write'),
+      row('ask', 'ask', 'deny', 'allow', 'deny'),
+    ],
+    [
+      'Edit src/.mcp.json (not the one agent-tui reads)',
+      'Edit',
+      at('src/.mcp.json', 'src/.mcp.json', 'write'),
+      row('ask', 'allow', 'deny', 'allow', 'deny'),
+    ],
+    [
       'Edit a plain file',
       'Edit',
       at('src/a.ts', 'src/a.ts', 'write'),
