@@ -29,6 +29,8 @@ export interface GateOptions {
   additionalDirs: string[]
   /** Real paths of directories the session may always read (its outputs). */
   trustedReadDirs: string[]
+  /** Real paths of agent-tui's own settings and state dirs: writes there ask. */
+  appDirs?: string[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
@@ -81,6 +83,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       home,
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
+      ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
       // The Bash tool says when its command will run in the OS sandbox.
       ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })

@@ -203,6 +203,33 @@ describe('resolve before you judge: edits through symlinks', () => {
   })
 })
 
+describe("agent-tui's own settings and state inside the workspace (agent-tui started in the home folder)", () => {
+  const extra = { appDirs: [`${workspace}/.config/agent-tui`, `${workspace}/.local/state/agent-tui`] }
+  it.each([
+    ['.config/agent-tui/settings.json', 'Write'],
+    ['.local/state/agent-tui/trusted-folders.json', 'Write'],
+    ['.local/state/agent-tui/local-settings.json', 'Edit'],
+  ])('a write to %s asks like .agent-tui/ (auto mode; denied in ci)', (path, tool) => {
+    const target = at(path, path, 'write')
+    const auto = decide('auto', tool, 'edit', target, extra)
+    expect(auto.decision).toBe('ask')
+    expect(auto.reason).toBe("writes to agent-tui's own settings and state always ask")
+    expect(decide('ci', tool, 'edit', target, { ...extra, rules: rules({ allow: ['Edit'] }) }).decision).toBe(
+      'deny',
+    )
+    expect(
+      decide('auto', 'Bash', 'exec', { kind: 'command', command: `echo x > ${path}` }, extra).decision,
+    ).toBe('ask')
+  })
+
+  it('the rest of the home folder is the workspace as usual', () => {
+    expect(
+      decide('auto', 'Write', 'edit', at('.config/other/x.json', '.config/other/x.json', 'write'), extra)
+        .decision,
+    ).toBe('allow')
+  })
+})
+
 describe('reads have a boundary too', () => {
   const cases: Array<[string, string, PermissionTarget, Record<Mode, Decision>]> = [
     [
