@@ -204,7 +204,8 @@ export async function executeCall(
     }
     let result: Awaited<ReturnType<typeof tool.execute>>
     try {
-      result = await tool.execute(args, { ...ctx, permission: target })
+      const deniedRead = tool.risk === 'read' ? deps.gate.deniedRead?.(tool.name) : undefined
+      result = await tool.execute(args, { ...ctx, permission: target, ...(deniedRead ? { deniedRead } : {}) })
     } finally {
       if (change) deps.checkpoint?.after()
     }

@@ -57,6 +57,11 @@ export interface PermissionGate {
   sessionEditsRule?(tool: string, target: PermissionTarget): string | undefined
   /** What the prompt offers to remember for a call that asks; without it, `suggestRule` alone. */
   offerRules?(input: GateCheck, verdict: GateVerdict): RuleOffer
+  /**
+   * For a tool that searches directories: which deny rule, if any, keeps it from reading a file found
+   * there (rules are checked for the directory only). Undefined when no deny rule restricts it by path.
+   */
+  deniedRead?(tool: string): ((path: string) => string | undefined) | undefined
   /** Whether anyone can answer a prompt (false in headless/ci: "ask" becomes a denial). */
   canAsk(): boolean
   request(req: GateRequest, signal: AbortSignal): Promise<ConsentDecision>

@@ -150,16 +150,21 @@ export class ShadowRepo {
       await this.writeExclude(large)
       this.large = large
     }
-    const grownTracked = modified.filter((p) => large.has(p))
-    if (grownTracked.length) {
+    // A tracked file whose directory is now a symlink is gone from the work tree; `update-index --remove`
+    // refuses such a path ("beyond a symbolic link") and would fail the whole snapshot.
+    const behindLink = await this.behindSymlink(modified)
+    const dropped = modified.filter((p) => large.has(p) || behindLink.has(p))
+    if (dropped.length) {
       await this.locked(['update-index', '--force-remove', '-z', '--stdin'], {
         ...run,
-        input: grownTracked.join('\0'),
+        input: dropped.join('\0'),
       })
     }
     // Exactly the paths listed and sized above: a file that appears meanwhile waits for the next
     // snapshot rather than slipping past the size cap (as a rescan by `git add -A` would let it).
-    const update = [...new Set([...modified, ...untracked])].filter((p) => !large.has(p))
+    const update = [...new Set([...modified, ...untracked])].filter(
+      (p) => !large.has(p) && !behindLink.has(p),
+    )
     if (update.length) {
       await this.locked(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
         ...run,
@@ -187,6 +192,32 @@ export class ShadowRepo {
       })
     }
     return large
+  }
+
+  /** Those of `paths` with a directory on the way that is no longer a directory (a symlink, a file). */
+  private async behindSymlink(paths: readonly string[]): Promise<Set<string>> {
+    const dirs = new Map<string, Promise<boolean>>()
+    const isDir = (dir: string): Promise<boolean> => {
+      let known = dirs.get(dir)
+      if (!known) {
+        known = lstat(join(this.workTree, dir)).then(
+          (st) => st.isDirectory(),
+          () => true, // missing: git removes the path itself
+        )
+        dirs.set(dir, known)
+      }
+      return known
+    }
+    const gone = new Set<string>()
+    for (const path of paths) {
+      for (let dir = dirname(path); dir !== '.' && dir !== ''; dir = dirname(dir)) {
+        if (!(await isDir(dir))) {
+          gone.add(path)
+          break
+        }
+      }
+    }
+    return gone
   }
 
   /** Runs an index-writing command, waiting for another process's `index.lock` to go away. */

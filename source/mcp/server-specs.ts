@@ -109,7 +109,8 @@ export async function readMcpJson(
     text = await readFile(join(workspace, MCP_JSON), 'utf8')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { servers: {}, warnings: [] }
+    // EISDIR: the empty directory the Bash sandbox mounts there while a command runs (see sandbox/fence.ts).
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return { servers: {}, warnings: [] }
     return { servers: {}, warnings: [`${MCP_JSON}: cannot read it: ${(err as Error).message}`] }
   }
   return parseMcpJson(text)

@@ -28,6 +28,7 @@ export function boundaryOf(input: PolicyInput): Boundary {
     workspace: input.workspace,
     additionalDirs: input.additionalDirs ?? [],
     trustedReadDirs: input.trustedReadDirs ?? [],
+    ...(input.appDirs ? { appDirs: input.appDirs } : {}),
   }
 }
 

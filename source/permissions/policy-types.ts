@@ -28,6 +28,8 @@ export interface PolicyInput {
   additionalDirs?: readonly string[]
   /** Directories whose files may always be read (the session's outputs/spill dir). */
   trustedReadDirs?: readonly string[]
+  /** agent-tui's own settings and state dirs: writes there ask (they matter when the workspace holds them). */
+  appDirs?: readonly string[]
   /**
    * Set when a Bash command will run inside the OS sandbox (the gate copies it from the command target).
    * Writes the sandbox refuses by itself no longer ask (they fail inside it, and the model sees the

@@ -13,6 +13,11 @@ export interface Boundary {
   additionalDirs: readonly string[]
   /** Real paths the session may always read (its own outputs). */
   trustedReadDirs: readonly string[]
+  /**
+   * agent-tui's own settings and state dirs (real paths). Inside the workspace only when agent-tui runs
+   * in the home folder: what they hold (settings, trusted folders) must not be rewritten unasked.
+   */
+  appDirs?: readonly string[]
 }
 
 export interface Objection {
@@ -108,8 +113,13 @@ function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo
   if (segmentsOf(abs).includes('.git')) return { reason: 'writes to .git/ always ask', always: true }
   const root = rootOf(abs, b)
   if (root === undefined) return { reason: `writes outside ${boundaryName(b)} always ask`, always: false }
-  if (segmentsOf(relative(root, abs)).includes('.agent-tui'))
-    return { reason: 'writes to .agent-tui/ always ask', always: false }
+  if (b.appDirs?.some((dir) => isInside(abs, dir)))
+    return { reason: "writes to agent-tui's own settings and state always ask", always: false }
+  const inRoot = segmentsOf(relative(root, abs))
+  if (inRoot.includes('.agent-tui')) return { reason: 'writes to .agent-tui/ always ask', always: false }
+  // It names programs agent-tui starts at the next start, unsandboxed, once the folder is trusted.
+  if (inRoot.length === 1 && inRoot[0] === '.mcp.json')
+    return { reason: 'writes to .mcp.json always ask (it names programs agent-tui starts)', always: false }
   const secret = secretName(abs, b)
   if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
   return undefined

@@ -34,11 +34,11 @@ export function throughReplaceable(lexical: string, sandbox: SandboxView): boole
 }
 
 /** Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox). */
-const READ_ONLY_NAMES = new Set(['.git', '.agent-tui'])
+const READ_ONLY_NAMES = new Set(['.git', '.agent-tui', '.mcp.json'])
 
 /**
  * Whether a write to `abs` cannot do harm outside a sandboxed command: the sandbox refuses it (outside
- * the writable roots, or into a project root's `.git/` or `.agent-tui/`) or, for the temp dir, keeps it
+ * the writable roots, or into a project root's `.git/`, `.agent-tui/` or `.mcp.json`) or, for the temp dir, keeps it
  * private and throws it away. Such a write needs no consent: it fails inside the sandbox and the model
  * sees the error. Writes the sandbox lets through (a secrets file in the workspace, a nested
  * repository's `.git`) are judged as without a sandbox.

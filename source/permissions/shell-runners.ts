@@ -87,4 +87,8 @@ export const RUNNERS: Readonly<Record<string, Peel>> = {
   unshare: peelUnshare,
   script: peelScript,
   caffeinate: simple({ short: 'tw' }),
+  // Multi-call binaries: the first operand names the applet (`busybox rm x` is `rm x`).
+  busybox: simple({}, ['--list', '--list-full', '--help', '--install']),
+  toybox: simple({}, ['--help', '--long']),
+  pkexec: simple({ long: ['--user'] }, ['--version', '--help']),
 }

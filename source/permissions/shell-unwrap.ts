@@ -5,6 +5,7 @@ import {
   type ShellWrite,
   splitShell,
 } from './shell-split.js'
+import { gitConfigRuns } from './shell-git-config.js'
 import { isAssignment, programName } from './shell-words.js'
 import { PLAIN_WRAPPERS, peelWrapper, READ_ONLY_WRAPPERS } from './shell-wrappers.js'
 
@@ -118,6 +119,7 @@ function unwrapWords(input: ShellWord[], acc: Acc, depth: number): ShellCommand[
   const name = programName(program)
   if (depth >= MAX_DEPTH) return [finish(acc, rest, undefined, 'it is wrapped too deeply to check')]
   if (name === 'find') return unwrapFind(rest, acc, depth)
+  if (name === 'git') return unwrapGit(rest, acc, depth)
   const peeled = peelWrapper(name, rest.slice(1))
   if (!peeled) return [finish(acc, rest, name)]
   switch (peeled.kind) {
@@ -160,6 +162,23 @@ function unwrapScript(script: string, acc: Acc, depth: number): ShellCommand[] {
     }
     return unwrapWords(inner.words, copy, depth + 1)
   })
+}
+
+/** git itself, and the commands its own `-c` settings make it run (see shell-git-config.ts). */
+function unwrapGit(words: ShellWord[], acc: Acc, depth: number): ShellCommand[] {
+  const runs = gitConfigRuns(words.slice(1))
+  const git = finish(acc, words, 'git')
+  if (runs.scripts.length === 0 && runs.unknown === undefined) return [git]
+  const inner = (): Acc => ({
+    ...start(),
+    assignments: [...acc.assignments],
+    wrappers: [...acc.wrappers, 'git -c'],
+    plain: false,
+    readOnlyWrappers: false,
+  })
+  const commands = runs.scripts.flatMap((script) => unwrapScript(script, inner(), depth))
+  if (runs.unknown !== undefined) commands.push(finish(inner(), [], undefined, runs.unknown))
+  return [git, ...commands]
 }
 
 /** `find … -exec CMD {} ;` runs CMD for every file found: CMD is a command of its own. */

@@ -60,7 +60,7 @@ export interface BashSandbox {
 
 export interface BashSandboxOptions {
   network: boolean
-  /** Real paths of the workspace and the added directories: writable, with `.git`/`.agent-tui` read-only. */
+  /** Real paths of the workspace and the added directories: writable, with `.git`/`.agent-tui`/`.mcp.json` read-only. */
   projectRoots: readonly string[]
   /** The session's outputs dir: writable (created when the first command starts). */
   scratchRoots: readonly string[]

@@ -39,8 +39,11 @@ export interface FenceRoots {
   hidden?: readonly string[]
 }
 
-/** Names inside a project root that stay read-only. */
-export const PROTECTED_NAMES = ['.git', '.agent-tui'] as const
+/**
+ * Names inside a project root that stay read-only: `.mcp.json` names programs agent-tui starts, outside
+ * any sandbox, at the next start in a trusted folder.
+ */
+export const PROTECTED_NAMES = ['.git', '.agent-tui', '.mcp.json'] as const
 
 /** Enough for any real repository; a `.gitmodules` listing more is not worth a slower start of every command. */
 const MAX_SUBMODULES = 200

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
 import picomatch from 'picomatch'
 import { z } from 'zod'
+import { DeniedReads } from './denied-reads.js'
 import { sortByMtime } from './mtime-sort.js'
 import { displayPath, resolveToolPath } from './paths.js'
 import { BASE_RG_ARGS, ripgrepError, runRipgrep } from './ripgrep.js'
@@ -66,13 +67,14 @@ export const globTool = defineTool<GlobArgs>({
       })
     }
     const isMatch = picomatch(glob, { dot: true })
+    const denied = new DeniedReads(ctx.deniedRead)
     const matches: string[] = []
     const run = await runRipgrep([...BASE_RG_ARGS, '--files', '--null'], {
       cwd: root,
       signal: ctx.signal,
       separator: '\0',
       onRecord(rel) {
-        if (rel !== '' && isMatch(rel)) matches.push(join(root, rel))
+        if (rel !== '' && isMatch(rel) && denied.allows(join(root, rel))) matches.push(join(root, rel))
         return undefined
       },
     })
@@ -80,15 +82,22 @@ export const globTool = defineTool<GlobArgs>({
     const sorted = await sortByMtime(matches, ctx.signal)
     if (ctx.signal.aborted) throw new ToolError('aborted', 'The search was cancelled.')
     const items = sorted.slice(0, MAX_RESULTS).map((p) => displayPath(p, ctx.workspace))
-    return result(items, matches.length, args.pattern, shownRoot)
+    return result(items, matches.length, args.pattern, shownRoot, denied.note())
   },
 })
 
-function result(items: string[], total: number, pattern: string, shownRoot: string): ToolSuccess {
+function result(
+  items: string[],
+  total: number,
+  pattern: string,
+  shownRoot: string,
+  leftOut = '',
+): ToolSuccess {
   const truncated = total > items.length
+  const after = leftOut ? `\n${leftOut}` : ''
   if (items.length === 0) {
     return {
-      forModel: `No files match "${pattern}" in ${shownRoot === '.' ? 'the workspace root' : shownRoot}.`,
+      forModel: `No files match "${pattern}" in ${shownRoot === '.' ? 'the workspace root' : shownRoot}.${after}`,
       display: { kind: 'list', count: 0, truncated: false, items: [] },
     }
   }
@@ -96,7 +105,7 @@ function result(items: string[], total: number, pattern: string, shownRoot: stri
     ? `\n(Showing the ${items.length} most recently modified of ${total} matching files. Use a more specific pattern or path to see the others.)`
     : ''
   return {
-    forModel: items.join('\n') + note,
+    forModel: items.join('\n') + note + after,
     display: { kind: 'list', count: total, truncated, items },
   }
 }

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { sortByMtime } from './mtime-sort.js'
 import { cutLine } from './numbered-lines.js'
 import { SECRET_SEARCH_GLOBS, secretName } from '../permissions/protected-paths.js'
+import { DeniedReads } from './denied-reads.js'
 import { displayPath, resolveToolPath } from './paths.js'
 import { BASE_RG_ARGS, type RipgrepRun, ripgrepError, runRipgrep } from './ripgrep.js'
 import { boundOutput } from './spill.js'
@@ -106,15 +107,18 @@ export const grepTool = defineTool<GrepArgs>({
     const page = { offset: args.offset ?? 0, limit: args.head_limit ?? DEFAULT_HEAD_LIMIT }
     const mode = args.output_mode ?? 'files_with_matches'
     const tail = ['-e', args.pattern, '--', root]
+    const denied = new DeniedReads(ctx.deniedRead)
     const found =
       mode === 'content'
-        ? await searchContent(args, flags, tail, page, ctx)
+        ? await searchContent(args, flags, tail, page, ctx, denied)
         : mode === 'count'
-          ? await searchCount(flags, tail, page, ctx)
-          : await searchFiles(flags, tail, page, ctx)
+          ? await searchCount(flags, tail, page, ctx, denied)
+          : await searchFiles(flags, tail, page, ctx, denied)
+    const leftOut = denied.note()
     if (found.total === 0 && found.lines.length === 0) {
+      const none = `No matches for /${args.pattern}/ in ${shownRoot === '.' ? 'the workspace root' : shownRoot}.`
       return {
-        forModel: `No matches for /${args.pattern}/ in ${shownRoot === '.' ? 'the workspace root' : shownRoot}.`,
+        forModel: leftOut ? `${none}\n${leftOut}` : none,
         display: { kind: 'list', count: 0, truncated: false, items: [] },
       }
     }
@@ -127,6 +131,7 @@ export const grepTool = defineTool<GrepArgs>({
       notes.push(`[offset ${page.offset} is past the last result (${found.total ?? 0}).]`)
     }
     if (found.partialError) notes.push(`[ripgrep reported errors: ${found.partialError.split('\n')[0]}]`)
+    if (leftOut) notes.push(leftOut)
     const text = [found.header, found.lines.join('\n'), ...notes].filter((s) => s !== '').join('\n')
     const bounded = await boundOutput(text, { spiller: ctx.spill, hint: 'grep' })
     return {
@@ -167,14 +172,20 @@ function checkRun(run: RipgrepRun, hasResults: boolean): string | undefined {
   return run.stderr.replace(/^rg: /gm, '')
 }
 
-async function searchFiles(flags: string[], tail: string[], page: Page, ctx: ToolContext): Promise<Found> {
+async function searchFiles(
+  flags: string[],
+  tail: string[],
+  page: Page,
+  ctx: ToolContext,
+  denied: DeniedReads,
+): Promise<Found> {
   const files: string[] = []
   const run = await runRipgrep([...flags, '--files-with-matches', '--null', ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
     separator: '\0',
     onRecord: (p) => {
-      if (p !== '') files.push(p)
+      if (p !== '' && denied.allows(p)) files.push(p)
       return undefined
     },
   })
@@ -190,14 +201,21 @@ async function searchFiles(flags: string[], tail: string[], page: Page, ctx: Too
   }
 }
 
-async function searchCount(flags: string[], tail: string[], page: Page, ctx: ToolContext): Promise<Found> {
+async function searchCount(
+  flags: string[],
+  tail: string[],
+  page: Page,
+  ctx: ToolContext,
+  denied: DeniedReads,
+): Promise<Found> {
   const counts: { path: string; n: number }[] = []
   const run = await runRipgrep([...flags, '--count', '--null', ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
     onRecord: (record) => {
       const sep = record.lastIndexOf('\0')
-      if (sep > 0) counts.push({ path: record.slice(0, sep), n: Number(record.slice(sep + 1)) })
+      const path = record.slice(0, sep)
+      if (sep > 0 && denied.allows(path)) counts.push({ path, n: Number(record.slice(sep + 1)) })
       return undefined
     },
   })
@@ -220,6 +238,7 @@ async function searchContent(
   tail: string[],
   page: Page,
   ctx: ToolContext,
+  denied: DeniedReads,
 ): Promise<Found> {
   const context: string[] = []
   if (args['-C'] !== undefined) context.push('-C', String(args['-C']))
@@ -247,7 +266,9 @@ async function searchContent(
     onRecord(record) {
       if (!record.startsWith('{"type":"match"') && !record.startsWith('{"type":"context"')) return undefined
       const event = JSON.parse(record) as RgEvent
-      const path = displayPath(textOf(event.data?.path), ctx.workspace)
+      const found = textOf(event.data?.path)
+      if (!denied.allows(found)) return undefined
+      const path = displayPath(found, ctx.workspace)
       const first = event.data?.line_number ?? 0
       const sep = event.type === 'match' ? ':' : '-'
       const lines = textOf(event.data?.lines)

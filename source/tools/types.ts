@@ -127,6 +127,11 @@ export interface ToolContext {
   readonly permission?: PermissionTarget
   /** Present where this agent may start subagents (the Agent tool). */
   readonly subagents?: SubagentLauncher
+  /**
+   * The deny rule (described) that keeps this tool from reading an absolute path, if any: a directory
+   * search leaves such files out. Absent when no deny rule restricts the tool by path.
+   */
+  readonly deniedRead?: (path: string) => string | undefined
 }
 
 /** One subagent to run, as the Agent tool asks for it. */

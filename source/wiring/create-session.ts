@@ -107,7 +107,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const setup = opts.projectTrust
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
-  const [realWorkspace, realOutputs] = await Promise.all([realPathOf(workspace), realPathOf(outputs)])
+  const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
+    [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
+  )) as [string, string, ...string[]]
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
   const broker = createConsentBroker({
@@ -135,6 +137,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     home,
     additionalDirs,
     trustedReadDirs,
+    appDirs,
     interactive: opts.interactive,
     savedTo: localSettingsLabel,
   })

@@ -4,7 +4,14 @@ import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
 import { resolveTarget } from '../permissions/real-path.js'
-import { parseRule, type Rule, ruleCoversTool, splitRuleList } from '../permissions/rules.js'
+import {
+  describeRule,
+  matchRule,
+  parseRule,
+  type Rule,
+  ruleCoversTool,
+  splitRuleList,
+} from '../permissions/rules.js'
 import { isAbsolute, relative } from 'node:path'
 import type { PermissionTarget } from '../permissions/target.js'
 import { directoryRule, suggestRule } from '../permissions/suggest-rule.js'
@@ -22,6 +29,8 @@ export interface GateOptions {
   additionalDirs: string[]
   /** Real paths of directories the session may always read (its outputs). */
   trustedReadDirs: string[]
+  /** Real paths of agent-tui's own settings and state dirs: writes there ask. */
+  appDirs?: string[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
@@ -74,6 +83,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       home,
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
+      ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
       // The Bash tool says when its command will run in the OS sandbox.
       ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })
@@ -110,6 +120,17 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
         }
       const folder = directoryRule(call.tool, call.target, workspace)
       return folder && folder !== rule ? { rule, directoryRule: folder } : { rule }
+    },
+    deniedRead(tool) {
+      const restricting = rules.deny.filter(
+        (rule) => rule.specifier !== undefined && rule.specifier !== '*' && ruleCoversTool(rule, tool),
+      )
+      if (restricting.length === 0) return undefined
+      return (path) => {
+        const call = { tool, target: { kind: 'path', path, access: 'read' } as const, workspace, home }
+        const rule = restricting.find((r) => matchRule(r, call, 'restrict'))
+        return rule ? describeRule(rule) : undefined
+      }
     },
     canAsk: () => opts.interactive,
     request: (req, signal) => broker.request(req, signal),

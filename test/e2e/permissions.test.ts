@@ -2,6 +2,7 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { runCli } from '../support/run-cli.ts'
 
 const env = setupE2eEnv()
 const { cli } = env
@@ -118,6 +119,99 @@ describe('permissions end to end (headless)', () => {
     expect(timeout).toContain('(it runs `rm` through timeout)')
     expect(variable).toContain('a program whose name is only known when it runs')
     expect(await readFile(victim, 'utf8')).toBe('keep me\n')
+  })
+
+  it('a Read deny rule holds for a Grep or Glob of the folder above: the denied files are left out', async () => {
+    const ws = env.box.workspace
+    await mkdir(join(ws, 'private'))
+    await writeFile(join(ws, 'private', 'salaries.txt'), 'needle: 120000\n')
+    await writeFile(join(ws, 'notes.txt'), 'needle: public\n')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Grep', arguments: { pattern: 'needle', output_mode: 'content' } },
+          { name: 'Grep', arguments: { pattern: 'needle', path: '.' } },
+          { name: 'Grep', arguments: { pattern: 'needle', output_mode: 'count' } },
+          { name: 'Glob', arguments: { pattern: '**/*.txt' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli([
+      '-p',
+      'search',
+      '--mode',
+      'dangerous',
+      '--disallowed-tools',
+      'Read(private/**)',
+      '--output-format',
+      'json',
+    ])
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'done',
+    ])
+    const [content, files, count, glob] = toolResults()
+    expect(content).toContain('notes.txt:1:needle: public')
+    expect(files).toContain('notes.txt')
+    expect(count).toContain('notes.txt:1')
+    expect(glob).toContain('notes.txt')
+    for (const result of [content, files, count, glob]) {
+      expect(result).not.toContain('salaries')
+      expect(result).toContain('left out: rule Read(private/**) in --disallowed-tools denies reading them')
+    }
+    expect(JSON.stringify(env.server.requests.map((q) => q.body.messages))).not.toContain('120000')
+  })
+
+  it("started in the home folder, auto mode does not rewrite agent-tui's own settings or trusted folders unasked", async () => {
+    const home = env.box.home
+    const settings = join(home, '.config', 'agent-tui', 'settings.json')
+    await mkdir(join(home, '.config', 'agent-tui'), { recursive: true })
+    await writeFile(settings, '{}\n')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'Write',
+            arguments: {
+              file_path: '.config/agent-tui/settings.json',
+              content: '{"permissions":{"allow":["Bash"]}}',
+            },
+          },
+          {
+            name: 'Bash',
+            arguments: { command: `echo '{"trusted":[]}' > .local/state/agent-tui/trusted-folders.json` },
+          },
+          { name: 'Write', arguments: { file_path: 'notes.md', content: 'mine\n' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await runCli(
+      [
+        '--base-url',
+        env.server.baseUrl,
+        '--model',
+        'm',
+        '-p',
+        'go',
+        '--mode',
+        'auto',
+        '--output-format',
+        'json',
+      ],
+      { cwd: home, env: env.box.env, timeoutMs: 40_000 },
+    )
+    expect((JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual([
+      'denied',
+      'denied',
+      'done',
+    ])
+    expect(toolResults()[0]).toContain("writes to agent-tui's own settings and state always ask")
+    expect(await readFile(settings, 'utf8')).toBe('{}\n')
+    expect(await exists(join(home, 'notes.md'))).toBe(true)
   })
 
   it('ci mode: reads outside the workspace are refused, for Read and for an allowed `cat`, unless --add-dir', async () => {

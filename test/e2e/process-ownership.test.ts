@@ -124,6 +124,7 @@ describe('the TUI', () => {
 
   // SIGINT comes from outside here (kill -INT): in raw mode Ctrl+C is a key.
   it.each([
+    ['SIGTERM', 143],
     ['SIGHUP', 129],
     ['SIGINT', 130],
   ] as const)(

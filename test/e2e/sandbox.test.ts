@@ -4,7 +4,7 @@
  * bubblewrap the run says so once and every command asks (denied headless).
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -76,6 +76,38 @@ describe.runIf(osSandbox?.kind === 'bwrap')('--sandbox in auto mode, headless', 
     expect(results[4]).toMatch(/failed E[A-Z]+/)
     // The placeholder that kept .agent-tui from being created is gone again.
     expect(existsSync(join(env.box.workspace, '.agent-tui'))).toBe(false)
+  })
+
+  it('a program run unasked cannot plant an MCP server: .mcp.json stays read-only, and a missing one uncreatable', async () => {
+    const mcp = join(env.box.workspace, '.mcp.json')
+    const plant = (file: string) =>
+      call('Bash', {
+        command: `"${process.execPath}" -e "require('fs').writeFileSync('${file}', '{}')"`,
+      })
+    env.server.enqueue(plant('.mcp.json'), { text: 'done' })
+    const missing = await env.cli(SANDBOX_ARGS)
+    expect((JSON.parse(missing.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual(['error'])
+    // A missing one is an empty read-only directory inside the sandbox, gone again afterwards.
+    expect(toolResults(env.server.requests.at(-1))[0]).toMatch(/EISDIR|EROFS/)
+    expect(existsSync(mcp)).toBe(false)
+
+    writeFileSync(mcp, '{"mcpServers": {}}\n')
+    env.server.enqueue(
+      plant('.mcp.json'),
+      call('Bash', { command: 'echo "{}" > .mcp.json' }),
+      call('Write', { file_path: '.mcp.json', content: '{}' }),
+      { text: 'done' },
+    )
+    const present = await env.cli(SANDBOX_ARGS)
+    expect(present.stderr).toBe('')
+    // The sandbox refuses the program and the redirection; the Write tool (no sandbox) asks: denied headless.
+    expect((JSON.parse(present.stdout) as Trace).tool_calls.map((c) => c.status)).toEqual([
+      'error',
+      'error',
+      'denied',
+    ])
+    expect(toolResults(env.server.requests.at(-1))[2]).toContain('writes to .mcp.json always ask')
+    expect(readFileSync(mcp, 'utf8')).toBe('{"mcpServers": {}}\n')
   })
 
   it('directories added with --add-dir are writable too, their .git read-only', async () => {

@@ -47,5 +47,6 @@ export function childGate(parent: Gate, opts: { readOnly: boolean; label: string
     resolve: (id, decision) => parent.resolve(id, decision),
     cancelAll: () => undefined,
     describeRules: () => parent.describeRules(),
+    deniedRead: (tool) => parent.deniedRead?.(tool),
   }
 }

@@ -157,6 +157,30 @@ describe('ShadowRepo', () => {
     expect(await ws.read('dir/file.txt')).toBe('not yours\n')
   })
 
+  it('snapshots a workspace where a directory became a symlink (its old files recorded as gone)', async () => {
+    await ws.write('dir/file.txt', 'inside\n')
+    await ws.write('dir/sub/deep.txt', 'deep\n')
+    const outside = join(ws.root, 'outside')
+    await mkdir(outside)
+    const shadow = repo()
+    const before = await shadow.snapshot()
+
+    await rm(join(ws.dir, 'dir'), { recursive: true })
+    await symlink(outside, join(ws.dir, 'dir'))
+
+    const after = await shadow.snapshot()
+    const changes = await shadow.diff(before.tree, after.tree)
+    expect(changes.map((c) => [c.path, c.before ? 'before' : '-', c.after?.mode ?? '-'])).toEqual([
+      ['dir', '-', '120000'],
+      ['dir/file.txt', 'before', '-'],
+      ['dir/sub/deep.txt', 'before', '-'],
+    ])
+    // And back: the link goes, the directory and its files return.
+    await rm(join(ws.dir, 'dir'))
+    await ws.write('dir/file.txt', 'inside\n')
+    await ws.write('dir/sub/deep.txt', 'deep\n')
+    expect((await shadow.snapshot()).tree).toBe(before.tree)
+  })
   it('marks a nested repository as such instead of snapshotting its files', async () => {
     await ws.write('top.txt', 'x')
     const shadow = repo()

@@ -128,6 +128,18 @@ describe('resolve before you judge: edits through symlinks', () => {
       row('ask', 'ask', 'deny', 'allow', 'deny'),
     ],
     [
+      'Write .mcp.json (it names programs started outside any sandbox)',
+      'Write',
+      at('.mcp.json', '.mcp.json', 'write'),
+      row('ask', 'ask', 'deny', 'allow', 'deny'),
+    ],
+    [
+      'Edit src/.mcp.json (not the one agent-tui reads)',
+      'Edit',
+      at('src/.mcp.json', 'src/.mcp.json', 'write'),
+      row('ask', 'allow', 'deny', 'allow', 'deny'),
+    ],
+    [
       'Edit a plain file',
       'Edit',
       at('src/a.ts', 'src/a.ts', 'write'),
@@ -188,6 +200,33 @@ describe('resolve before you judge: edits through symlinks', () => {
     expect(
       decide('auto', 'Edit', 'edit', at('/work/other/a.ts', '/work/other/a.ts', 'write'), extra).decision,
     ).toBe('ask')
+  })
+})
+
+describe("agent-tui's own settings and state inside the workspace (agent-tui started in the home folder)", () => {
+  const extra = { appDirs: [`${workspace}/.config/agent-tui`, `${workspace}/.local/state/agent-tui`] }
+  it.each([
+    ['.config/agent-tui/settings.json', 'Write'],
+    ['.local/state/agent-tui/trusted-folders.json', 'Write'],
+    ['.local/state/agent-tui/local-settings.json', 'Edit'],
+  ])('a write to %s asks like .agent-tui/ (auto mode; denied in ci)', (path, tool) => {
+    const target = at(path, path, 'write')
+    const auto = decide('auto', tool, 'edit', target, extra)
+    expect(auto.decision).toBe('ask')
+    expect(auto.reason).toBe("writes to agent-tui's own settings and state always ask")
+    expect(decide('ci', tool, 'edit', target, { ...extra, rules: rules({ allow: ['Edit'] }) }).decision).toBe(
+      'deny',
+    )
+    expect(
+      decide('auto', 'Bash', 'exec', { kind: 'command', command: `echo x > ${path}` }, extra).decision,
+    ).toBe('ask')
+  })
+
+  it('the rest of the home folder is the workspace as usual', () => {
+    expect(
+      decide('auto', 'Write', 'edit', at('.config/other/x.json', '.config/other/x.json', 'write'), extra)
+        .decision,
+    ).toBe('allow')
   })
 })
 

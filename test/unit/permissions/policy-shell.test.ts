@@ -288,6 +288,18 @@ describe('deny rules hold through wrappers', () => {
     'unshare -r rm x',
     'script -q -c "rm x" /dev/null',
     'caffeinate -i rm x',
+    // Multi-call binaries run the applet their first operand names; pkexec runs as another user.
+    'busybox rm x',
+    "busybox sh -c 'rm x'",
+    'toybox rm x',
+    'pkexec rm x',
+    'pkexec --user root rm x',
+    // git runs what a `-c` setting names: an alias's `!` command, a pager, a hooks folder…
+    "git -c alias.zz='!rm x' zz",
+    "git -c core.pager='rm x' log",
+    'git -c core.hooksPath=/tmp/hooks commit -m x',
+    'git --config-env=core.sshCommand=CMD fetch',
+    "git -C sub -c diff.external='rm x' diff",
     // A function body or an alias runs later under another name: they are judged where they are defined.
     'function f { rm x; }; f',
     'function f () { rm -rf x; }\nf',
@@ -310,6 +322,9 @@ describe('deny rules hold through wrappers', () => {
     'taskset -p 1234',
     'chrt -p 1234',
     'flock /tmp/lock true',
+    'busybox --list',
+    'git -c color.ui=always log',
+    "git -c user.name='rm x' commit -m x",
   ])('%j is not denied by Bash(rm *)', (command) => {
     expect(decide('dangerous', command, { deny: ['Bash(rm *)'] }).decision).toBe('allow')
   })

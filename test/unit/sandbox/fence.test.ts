@@ -24,20 +24,21 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'ignore' })
 
 describe('planFence', () => {
-  it('a plain folder: the workspace and outputs are writable; .git and .agent-tui are reserved', () => {
+  it('a plain folder: the workspace and outputs are writable; .git, .agent-tui and .mcp.json are reserved', () => {
     expect(planFence({ projectRoots: [ws], scratchRoots: [out] })).toEqual({
       writable: [ws, out],
       readOnly: [],
-      reserved: [join(ws, '.git'), join(ws, '.agent-tui')],
+      reserved: [join(ws, '.git'), join(ws, '.agent-tui'), join(ws, '.mcp.json')],
     })
   })
 
-  it('a repository: its .git and an existing .agent-tui are read-only', () => {
+  it('a repository: its .git, an existing .agent-tui and .mcp.json are read-only', () => {
     git(ws, 'init', '-q')
     mkdirSync(join(ws, '.agent-tui'))
+    writeFileSync(join(ws, '.mcp.json'), '{"mcpServers": {}}\n')
     expect(planFence({ projectRoots: [ws], scratchRoots: [out] })).toEqual({
       writable: [ws, out],
-      readOnly: [join(ws, '.git'), join(ws, '.agent-tui')],
+      readOnly: [join(ws, '.git'), join(ws, '.agent-tui'), join(ws, '.mcp.json')],
       reserved: [],
     })
   })
@@ -63,7 +64,12 @@ describe('planFence', () => {
       join(main, '.git', 'worktrees', 'wt'),
       join(main, '.git'),
     ])
-    expect(both.reserved).toEqual([join(wt, '.agent-tui'), join(main, '.agent-tui')])
+    expect(both.reserved).toEqual([
+      join(wt, '.agent-tui'),
+      join(wt, '.mcp.json'),
+      join(main, '.agent-tui'),
+      join(main, '.mcp.json'),
+    ])
   })
 
   it('submodules: the .git file of each path in .gitmodules is read-only', () => {
