@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { projectKey } from '../config/paths.js'
+import { uniqueProjectKey } from '../config/paths.js'
 import type { Action } from '../store/actions.js'
 import type { NoticeLevel } from '../store/state.js'
 import { findProject } from './excludes.js'
@@ -65,7 +65,7 @@ export class CheckpointService {
     this.repo ??= findProject(this.opts.workspace).then(
       ({ root, exclude }) =>
         new ShadowRepo({
-          gitDir: join(this.opts.stateDir, 'checkpoints', projectKey(root)),
+          gitDir: join(this.opts.stateDir, 'checkpoints', uniqueProjectKey(root)),
           workTree: root,
           projectExclude: exclude,
           maxFileBytes: this.opts.maxFileBytes ?? MAX_FILE_BYTES,

@@ -60,7 +60,8 @@ const MAX_KEY_LENGTH = 80
 /**
  * A file-name-safe key for a project directory: the absolute path with every character outside
  * `[A-Za-z0-9._-]` turned into `-` (`/work/main` → `-work-main`). Long paths keep their tail and get
- * a short hash of the full path so different projects never share a key.
+ * a short hash of the full path. Different paths can still share one (`/x/my-app`, `/x/my/app`): see
+ * `uniqueProjectKey`.
  */
 export function projectKey(cwd: string): string {
   const abs = resolve(cwd)
@@ -70,7 +71,15 @@ export function projectKey(cwd: string): string {
   return `${key.slice(key.length - (MAX_KEY_LENGTH - hash.length - 1))}-${hash}`
 }
 
-/** Directory of the session logs of the project at `cwd`. */
+/**
+ * A key no other directory shares: `projectKey` plus a hash of the path (`/x/my-app` and `/x/my/app` have
+ * the same `projectKey`). For state that must never mix between projects, such as checkpoints.
+ */
+export function uniqueProjectKey(cwd: string): string {
+  return `${projectKey(cwd)}-${createHash('sha256').update(resolve(cwd)).digest('hex').slice(0, 8)}`
+}
+
+/** Directory of the session logs of the project at `cwd` (sessions carry their cwd; readers check it). */
 export function sessionsDir(paths: AppPaths, cwd: string): string {
   return join(paths.sessionsRoot, projectKey(cwd))
 }

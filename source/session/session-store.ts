@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { readSessionHeader, readSessionTitle } from './read-session.js'
 import type { SessionHeader } from './session-log.js'
 
@@ -21,8 +21,11 @@ export function sessionPath(sessionsDir: string, id: string): string {
   return join(sessionsDir, `${id}.jsonl`)
 }
 
-/** Lists sessions of one project, newest first, reading only file headers. */
-export async function listSessions(sessionsDir: string): Promise<SessionEntry[]> {
+/**
+ * Lists sessions of one project, newest first, reading only file headers. With `workspace`, only those
+ * begun there: two paths can share a folder's key (`/x/my-app` and `/x/my/app`), never a session.
+ */
+export async function listSessions(sessionsDir: string, workspace?: string): Promise<SessionEntry[]> {
   let names: string[]
   try {
     names = (await readdir(sessionsDir)).filter((n) => n.endsWith('.jsonl'))
@@ -36,11 +39,18 @@ export async function listSessions(sessionsDir: string): Promise<SessionEntry[]>
       return header ? { id: header.id, path, mtimeMs: info.mtimeMs, header } : null
     }),
   )
-  return entries.filter((e): e is SessionEntry => e !== null).sort((a, b) => b.mtimeMs - a.mtimeMs)
+  const here = workspace === undefined ? undefined : resolve(workspace)
+  return entries
+    .filter((e): e is SessionEntry => e !== null && (here === undefined || resolve(e.header.cwd) === here))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
 }
 
-export async function findSession(sessionsDir: string, id: string): Promise<SessionEntry | undefined> {
-  const all = await listSessions(sessionsDir)
+export async function findSession(
+  sessionsDir: string,
+  id: string,
+  workspace?: string,
+): Promise<SessionEntry | undefined> {
+  const all = await listSessions(sessionsDir, workspace)
   const exact = all.find((e) => e.id === id)
   if (exact) return exact
   const byPrefix = all.filter((e) => e.id.startsWith(id))
@@ -57,8 +67,8 @@ export interface SessionSummary {
 }
 
 /** Sessions of one project for a picker, newest first, each titled from its first prompt. */
-export async function summarizeSessions(sessionsDir: string): Promise<SessionSummary[]> {
-  const entries = await listSessions(sessionsDir)
+export async function summarizeSessions(sessionsDir: string, workspace?: string): Promise<SessionSummary[]> {
+  const entries = await listSessions(sessionsDir, workspace)
   return Promise.all(
     entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
   )

@@ -340,7 +340,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     sessionId: id,
     cwd: () => runtime.currentDirectory(),
     supportsVision: () => capabilities(store.getState().session.model).supportsVision,
-    sessions: () => summarizeSessions(projectSessions),
+    sessions: () => summarizeSessions(projectSessions, workspace),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
     store,

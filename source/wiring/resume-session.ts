@@ -35,8 +35,8 @@ export async function resumeSession(
   const { paths, workspace, projectSessions, endpoint } = at
   const entry =
     resume.kind === 'continue'
-      ? (await listSessions(projectSessions))[0]
-      : await findSession(projectSessions, resume.id)
+      ? (await listSessions(projectSessions, workspace))[0]
+      : await findSession(projectSessions, resume.id, workspace)
   if (!entry) {
     throw new SessionError(
       resume.kind === 'continue'

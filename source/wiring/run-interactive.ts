@@ -63,7 +63,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
   let resume = opts.resume
   if (opts.args.resume === true) {
-    const sessions = await summarizeSessions(sessionsDir(opts.paths, opts.workspace))
+    const sessions = await summarizeSessions(sessionsDir(opts.paths, opts.workspace), opts.workspace)
     if (sessions.length === 0) {
       process.stderr.write(
         `agent-tui: no sessions to resume in ${opts.workspace}; start one without --resume\n`,
