@@ -9,6 +9,8 @@ export interface SessionEntry {
   path: string
   mtimeMs: number
   header: SessionHeader
+  /** Nothing after the header: opened and left without a message. */
+  empty: boolean
 }
 
 export function newSessionId(): string {
@@ -36,7 +38,10 @@ export async function listSessions(sessionsDir: string, workspace?: string): Pro
     names.map(async (name) => {
       const path = join(sessionsDir, name)
       const [info, header] = await Promise.all([stat(path), readSessionHeader(path)])
-      return header ? { id: header.id, path, mtimeMs: info.mtimeMs, header } : null
+      if (!header) return null
+      // The header is written as one JSON line, so a log of that size holds nothing else.
+      const empty = info.size <= Buffer.byteLength(`${JSON.stringify(header)}\n`)
+      return { id: header.id, path, mtimeMs: info.mtimeMs, header, empty }
     }),
   )
   const here = workspace === undefined ? undefined : resolve(workspace)
@@ -66,9 +71,9 @@ export interface SessionSummary {
   updatedAt: number
 }
 
-/** Sessions of one project for a picker, newest first, each titled from its first prompt. */
+/** Sessions of one project for a picker, newest first, each titled from its first prompt; none left empty. */
 export async function summarizeSessions(sessionsDir: string, workspace?: string): Promise<SessionSummary[]> {
-  const entries = await listSessions(sessionsDir, workspace)
+  const entries = (await listSessions(sessionsDir, workspace)).filter((e) => !e.empty)
   return Promise.all(
     entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
   )

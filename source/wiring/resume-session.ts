@@ -3,7 +3,7 @@ import { outputsDir } from '../config/paths.js'
 import { openOutputs } from '../session/outputs-lifecycle.js'
 import { readSession } from '../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../session/session-log.js'
-import { findSession, listSessions, newSessionId } from '../session/session-store.js'
+import { findSession, listSessions, newSessionId, type SessionEntry } from '../session/session-store.js'
 import { type Action, isPersisted } from '../store/actions.js'
 import { createStore, type Store } from '../store/create-store.js'
 import type { Mode } from '../store/domain.js'
@@ -35,7 +35,7 @@ export async function resumeSession(
   const { paths, workspace, projectSessions, endpoint } = at
   const entry =
     resume.kind === 'continue'
-      ? (await listSessions(projectSessions, workspace))[0]
+      ? continueTarget(await listSessions(projectSessions, workspace))
       : await findSession(projectSessions, resume.id, workspace)
   if (!entry) {
     throw new SessionError(
@@ -144,4 +144,9 @@ export function openSessionStore(at: {
   })
   if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode })
   return { id, logPath, createdAt, log, store }
+}
+
+/** `--continue`: the newest session with a message; one opened and left without any is passed over. */
+function continueTarget(entries: SessionEntry[]): SessionEntry | undefined {
+  return entries.find((e) => !e.empty) ?? entries[0]
 }

@@ -177,6 +177,16 @@ describe('headless -p', () => {
     )
     const first = await cli(['-p', 'first question', '--output-format', 'json'])
     const id = JSON.parse(first.stdout).session_id as string
+    // A full-screen session opened and left without a message since: --continue passes over it.
+    const dir = join(env.box.home, '.local', 'state', 'agent-tui', 'sessions')
+    const project = join(dir, String((await readdir(dir))[0]))
+    const header = (await readFile(join(project, `${id}.jsonl`), 'utf8')).split('\n')[0] as string
+    const left = JSON.stringify({
+      ...JSON.parse(header),
+      id: '29990101-000000-abcdef',
+      createdAt: Date.now(),
+    })
+    await writeFile(join(project, '29990101-000000-abcdef.jsonl'), `${left}\n`)
     env.server.enqueue({ text: 'second answer' })
     const second = await cli(['-p', 'second question', '--continue', '--output-format', 'json'])
     expect(JSON.parse(second.stdout).session_id).toBe(id)

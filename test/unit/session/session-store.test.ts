@@ -11,11 +11,11 @@ beforeEach(async () => {
 })
 afterEach(() => rm(dir, { recursive: true, force: true }))
 
-async function session(id: string, cwd: string, mtime: number): Promise<void> {
+async function session(id: string, cwd: string, mtime: number, empty = false): Promise<void> {
   const path = join(dir, `${id}.jsonl`)
   const lines = [
     { type: 'header', format: 1, id, cwd, createdAt: 1 },
-    { type: 'user', text: `hello from ${cwd}` },
+    ...(empty ? [] : [{ type: 'user', text: `hello from ${cwd}` }]),
   ]
   await writeFile(path, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`)
   await utimes(path, mtime, mtime)
@@ -39,5 +39,17 @@ describe('sessions of two projects whose paths share a key', () => {
     expect(uniqueProjectKey('/x/my-app')).not.toBe(uniqueProjectKey('/x/my/app'))
     expect(uniqueProjectKey('/x/my-app/')).toBe(uniqueProjectKey('/x/my-app'))
     expect(uniqueProjectKey('/work/main')).toMatch(/^-work-main-[0-9a-f]{8}$/)
+  })
+})
+
+describe('a session opened and left without a message', () => {
+  it('is marked empty and left out of the picker', async () => {
+    await session('with-work', '/w', 1_000)
+    await session('left-at-once', '/w', 2_000, true)
+    expect((await listSessions(dir, '/w')).map((e) => [e.id, e.empty])).toEqual([
+      ['left-at-once', true],
+      ['with-work', false],
+    ])
+    expect((await summarizeSessions(dir, '/w')).map((s) => s.id)).toEqual(['with-work'])
   })
 })
