@@ -10,6 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const INPUTS = [
   'source',
   'scripts/build.mjs',
+  'scripts/one-byte-sources.mjs',
   'package.json',
   'package-lock.json',
   'node_modules/.package-lock.json',

@@ -4,6 +4,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { beyondLatin1 } from './one-byte-sources.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 // Taken before anything is read: a source saved while the build runs makes the next start rebuild.
@@ -77,6 +78,13 @@ await build({
     js: "import { createRequire as __agentTuiCreateRequire } from 'node:module'; const require = __agentTuiCreateRequire(import.meta.url);",
   },
 })
+
+const twoByte = await beyondLatin1(join(root, 'dist'))
+if (twoByte.length) {
+  throw new Error(
+    `characters beyond Latin-1 in the bundle (V8 would hold each such file two bytes per character); escape them in the source (\\u2026):\n${twoByte.join('\n')}`,
+  )
+}
 
 // What build-if-stale.mjs compares the inputs with (see there).
 await writeFile(

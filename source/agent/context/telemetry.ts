@@ -4,8 +4,12 @@ import type { ContextBreakdown, RequestStats } from '../../store/domain.js'
 import type { Entry } from './compaction.js'
 import type { TokenEstimator } from './estimate.js'
 
-/** Matches the marker `boundOutput` puts where it cut a spilled output's middle out. */
-const SPILL_MARKER = /… (\d+) chars(?: \(\d+ lines?\))? omitted; /
+/**
+ * Matches the marker `boundOutput` puts where it cut a spilled output's middle out. The ellipsis is
+ * escaped: esbuild keeps a regular expression's characters as written, and one character beyond Latin-1
+ * makes V8 hold the whole chunk's source two bytes per character (scripts/build.mjs checks).
+ */
+const SPILL_MARKER = /\u2026 (\d+) chars(?: \(\d+ lines?\))? omitted; /
 
 export interface MeasureInput {
   step: number

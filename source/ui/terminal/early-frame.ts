@@ -175,8 +175,11 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
   return `${ESC}1;1H${badgeText(badge, theme)}${parts.join('')}`
 }
 
-/** Characters string-width counts as one column each: printable ASCII and the bar's own symbols. */
-const NARROW_TEXT = /^[\x20-\x7e·…↑↓]*$/
+/**
+ * Characters string-width counts as one column each: printable ASCII and the bar's own symbols (· … ↑ ↓,
+ * escaped so the chunk's source stays one byte per character: see scripts/build.mjs).
+ */
+const NARROW_TEXT = /^[\x20-\x7e\u00b7\u2026\u2191\u2193]*$/
 
 function badgeText(badge: ModeBadge, theme: Theme): string {
   let style = theme.chalk[badge.color]
