@@ -1,12 +1,17 @@
+import { access } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { SettingsSource } from '../config/load.js'
 import type { McpServerView } from '../store/domain.js'
 import type { AnyTool, McpResourceSource } from '../tools/types.js'
 import type { McpManager, McpManagerOptions } from './manager.js'
+import { MCP_JSON } from './server-specs.js'
 
 /**
  * The session's handle on its MCP servers. The client (this module's siblings and the SDK) is loaded
  * only when `start()` is called — after the first frame in the TUI — so nothing about MCP is on the
- * way to it. Until then the session has no MCP tools and no servers.
+ * way to it, and only when a server is configured: no settings file names one and there is no
+ * `.mcp.json` (loading the client for none cost ~0.5-1 MB of idle RSS). Until then the session has no
+ * MCP tools and no servers.
  */
 
 export interface LazyMcpOptions extends Omit<McpManagerOptions, 'layers' | 'oauth'> {
@@ -40,6 +45,8 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
   let manager: McpManager | undefined
   let loading: Promise<McpManager> | undefined
   let closed = false
+  let configured: Promise<boolean> | undefined
+  let stopWatchingTrust: (() => void) | undefined
   const load = () => {
     loading ??= import('./session-manager.js').then(({ createMcpManager }) => {
       manager = createMcpManager(opts)
@@ -47,14 +54,30 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
     })
     return loading
   }
+  /** Loaded already, or a server to load it for (read once, and again when the folder's trust changes). */
+  const wanted = async () => {
+    if (loading) return true
+    configured ??= anyServerConfigured(opts)
+    return configured
+  }
+  const start = async (): Promise<void> => {
+    if (closed) return
+    if (await wanted()) {
+      stopWatchingTrust?.()
+      await (await load()).start()
+      return
+    }
+    // The manager would read `.mcp.json` again once the folder is trusted: so does this.
+    stopWatchingTrust ??= opts.subscribeTrust?.(() => {
+      configured = undefined
+      void start().catch(() => undefined)
+    })
+  }
   const notLoaded = () => new Error('MCP servers have not started yet')
   return {
-    async start() {
-      if (closed) return
-      await (await load()).start()
-    },
+    start,
     async settle(timeoutMs, signal) {
-      if (!closed) await (await load()).settle(timeoutMs, signal)
+      if (!closed && (await wanted())) await (await load()).settle(timeoutMs, signal)
     },
     connecting: () => manager?.connecting() ?? [],
     refreshed: async () => manager?.refreshed(),
@@ -85,9 +108,22 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
     views: () => manager?.views() ?? [],
     async close() {
       closed = true
+      stopWatchingTrust?.()
       // A start under way finishes first, so no server it launches is left behind.
       if (loading) await (await loading).close()
     },
     killAllSync: () => manager?.killAllSync(),
+  }
+}
+
+/** Whether a settings file (as it applies trusted) names an MCP server, or the workspace has a `.mcp.json`. */
+async function anyServerConfigured(opts: LazyMcpOptions): Promise<boolean> {
+  const named = opts.sources().all.some((source) => Object.keys(source.settings.mcpServers ?? {}).length > 0)
+  if (named) return true
+  try {
+    await access(join(opts.workspace, MCP_JSON))
+    return true
+  } catch {
+    return false
   }
 }
