@@ -41,6 +41,8 @@ const LINE_BUDGET = 400
 
 /** Files allowed past the budget, each with why it is not split. */
 const LONG_FILES = {
+  'permissions/gate.ts':
+    'the gate as one read: its parts, the one authorize sequence of a call, and the session gate that joins the policy, rules, grants and broker',
   'permissions/shell-split.ts':
     'one single-pass tokenizer: quotes, substitutions and heredocs share one cursor and one word builder',
 }

@@ -1,7 +1,15 @@
 import type { ToolCall } from '../provider/messages.js'
-import type { RefusedCall } from './call-arguments.js'
+import type { PreparedCalls } from './call-arguments.js'
 import { envelope, formatEnvelope } from './envelope.js'
-import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOutcome } from './executor.js'
+import {
+  type CallOutcome,
+  cancelled,
+  type ExecutorDeps,
+  executeCall,
+  refusedOutcome,
+  summaryOf,
+  validate,
+} from './executor.js'
 
 /**
  * Runs the tool calls of one assistant message in order; consecutive calls that may overlap (read-only
@@ -14,10 +22,11 @@ import { type CallOutcome, cancelled, type ExecutorDeps, executeCall, refusedOut
  */
 export async function executeBatch(
   executor: ExecutorDeps,
-  calls: ToolCall[],
-  refused: ReadonlyMap<string, RefusedCall>,
+  prepared: Pick<PreparedCalls, 'calls' | 'refused' | 'parsed'>,
   signal: AbortSignal,
 ): Promise<CallOutcome[]> {
+  const { calls, refused, parsed } = prepared
+  const argsOf = (call: ToolCall) => checkedArgs(executor, call, parsed.get(call.id))
   const outcomes: CallOutcome[] = []
   let denied: CallOutcome | null = null
   let i = 0
@@ -29,7 +38,7 @@ export async function executeBatch(
       break
     }
     if (denied) {
-      outcomes.push(notRunOutcome(first, denied, executor))
+      outcomes.push(notRunOutcome(first, denied, executor, argsOf))
       i++
       continue
     }
@@ -40,11 +49,11 @@ export async function executeBatch(
       continue
     }
     const group = [first]
-    if (mayOverlap(executor, first)) {
+    if (mayOverlap(executor, first, argsOf)) {
       while (
         i + group.length < calls.length &&
         !refused.has((calls[i + group.length] as ToolCall).id) &&
-        mayOverlap(executor, calls[i + group.length] as ToolCall)
+        mayOverlap(executor, calls[i + group.length] as ToolCall, argsOf)
       ) {
         group.push(calls[i + group.length] as ToolCall)
       }
@@ -53,16 +62,18 @@ export async function executeBatch(
     const skip = new AbortController()
     const results = await Promise.all(
       group.map((call) =>
-        executeCall(call, executor, signal, skip.signal).then((outcome) => {
-          if (outcome.userDenial) skip.abort()
-          return outcome
-        }),
+        executeCall(call, executor, signal, { skip: skip.signal, ...withParsed(parsed.get(call.id)) }).then(
+          (outcome) => {
+            if (outcome.userDenial) skip.abort()
+            return outcome
+          },
+        ),
       ),
     )
     denied = results.find((o) => o.userDenial) ?? null
     outcomes.push(
       ...results.map((o, at) =>
-        o.skipped && denied ? notRunOutcome(group[at] as ToolCall, denied, executor) : o,
+        o.skipped && denied ? notRunOutcome(group[at] as ToolCall, denied, executor, argsOf) : o,
       ),
     )
     i += group.length
@@ -71,7 +82,12 @@ export async function executeBatch(
 }
 
 /** The answer for a call of a message in which the user denied an earlier one. */
-function notRunOutcome(call: ToolCall, denied: CallOutcome, executor: ExecutorDeps): CallOutcome {
+function notRunOutcome(
+  call: ToolCall,
+  denied: CallOutcome,
+  executor: ExecutorDeps,
+  argsOf: (call: ToolCall) => unknown,
+): CallOutcome {
   const now = executor.now()
   const note = denied.userDenial?.note
   const message = `not run: the user denied ${denied.summary} in the same message, so the calls after it were not run`
@@ -79,7 +95,7 @@ function notRunOutcome(call: ToolCall, denied: CallOutcome, executor: ExecutorDe
     ? 'follow what the user said; call it again only if it still fits'
     : 'wait for the user to say how to go on'
   return {
-    ...cancelled({ call, summary: summaryOf(executor, call), started: now, now }),
+    ...cancelled({ call, summary: labelOf(executor, call, argsOf), started: now, now }),
     content: formatEnvelope(envelope(call.function.name, 'permission', message, { hint })),
     preview: 'not run: an earlier call was denied',
     errorMessage: message,
@@ -88,27 +104,35 @@ function notRunOutcome(call: ToolCall, denied: CallOutcome, executor: ExecutorDe
 }
 
 /** The card's one-line summary (`Bash touch x`), as if the call had run. */
-function summaryOf(executor: ExecutorDeps, call: ToolCall): string {
+function labelOf(executor: ExecutorDeps, call: ToolCall, argsOf: (call: ToolCall) => unknown): string {
   const tool = executor.tools.get(call.function.name)
-  try {
-    const args = tool?.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
-    return tool && args?.success ? tool.summarize(args.data) : call.function.name
-  } catch {
-    return call.function.name
-  }
+  const args = argsOf(call)
+  return tool && args !== undefined ? summaryOf(tool, args, call.function.name) : call.function.name
+}
+
+/** The call's arguments checked against its tool's schema (from the loop's one parse), or undefined. */
+function checkedArgs(
+  executor: ExecutorDeps,
+  call: ToolCall,
+  parsed: { value: unknown } | undefined,
+): unknown {
+  const tool = executor.tools.get(call.function.name)
+  if (!tool) return undefined
+  const valid = validate(tool, call.function.arguments, parsed)
+  return 'failure' in valid ? undefined : valid.args
+}
+
+function withParsed(parsed: { value: unknown } | undefined): { parsed?: { value: unknown } } {
+  return parsed ? { parsed } : {}
 }
 
 /**
  * Read-only calls change nothing, and subagents each work in their own conversation (their own calls
  * still ask for consent one by one): both may run beside their neighbours.
  */
-function mayOverlap(executor: ExecutorDeps, call: ToolCall): boolean {
+function mayOverlap(executor: ExecutorDeps, call: ToolCall, argsOf: (call: ToolCall) => unknown): boolean {
   const tool = executor.tools.get(call.function.name)
   if (tool?.risk !== 'read' && tool?.risk !== 'spawn') return false
-  try {
-    const args = tool.schema.safeParse(JSON.parse(call.function.arguments || '{}'))
-    return args.success && (tool.risk === 'spawn' || tool.isReadOnly(args.data))
-  } catch {
-    return false
-  }
+  const args = argsOf(call)
+  return args !== undefined && (tool.risk === 'spawn' || tool.isReadOnly(args))
 }

@@ -13,6 +13,8 @@ export interface PreparedCalls {
   calls: ToolCall[]
   /** Calls that are answered with an envelope instead of running, by call id. */
   refused: ReadonlyMap<string, RefusedCall>
+  /** The parsed arguments of the other calls, by call id: the executor validates these, it does not parse again. */
+  parsed: ReadonlyMap<string, { value: unknown }>
   /** Names of the calls whose arguments the output limit cut off (for the user's notice). */
   cutByLimit: string[]
 }
@@ -24,10 +26,12 @@ export interface PreparedCalls {
  */
 export function prepareToolCalls(toolCalls: ToolCall[], finishReason: FinishReason): PreparedCalls {
   const refused = new Map<string, RefusedCall>()
+  const values = new Map<string, { value: unknown }>()
   const cutByLimit: string[] = []
   const calls = toolCalls.map((call) => {
     const parsed = parseToolArguments(call.function.arguments)
     if (parsed.ok) {
+      values.set(call.id, { value: parsed.value })
       if (!parsed.repaired) return call
       return { ...call, function: { ...call.function, arguments: JSON.stringify(parsed.value) } }
     }
@@ -47,5 +51,5 @@ export function prepareToolCalls(toolCalls: ToolCall[], finishReason: FinishReas
     }
     return { ...call, function: { ...call.function, arguments: '{}' } }
   })
-  return { calls, refused, cutByLimit }
+  return { calls, refused, parsed: values, cutByLimit }
 }

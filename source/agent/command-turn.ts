@@ -166,6 +166,8 @@ function commandCalls(deps: CommandTurnDeps): CommandTurnHost {
         },
         executor,
         signal,
+        // Built here, so there is nothing to parse.
+        { parsed: { value: args } },
       ),
     notice: deps.notice,
   }

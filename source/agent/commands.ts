@@ -1,4 +1,5 @@
 import type { RewindOptions, RewindReport, RewindScope, RewindTurn } from '../checkpoints/types.js'
+import type { PermissionRulesView } from '../permissions/gate.js'
 import type { ModeChange } from '../permissions/modes.js'
 import type { CommandInvocation } from '../extensions/types.js'
 import type { HooksView } from '../hooks/types.js'
@@ -17,20 +18,7 @@ export interface ImageAttachment {
 }
 
 /** One permission rule as `/permissions` shows it. */
-export interface RuleView {
-  /** Canonical text, e.g. `Bash(npm test *)`. */
-  text: string
-  /** Where it came from: a settings file, a flag, or "this session". */
-  source: string
-}
-
-export interface PermissionRulesView {
-  allow: RuleView[]
-  ask: RuleView[]
-  deny: RuleView[]
-  /** The file "allow always" decisions are saved to. */
-  savedTo: string
-}
+export type { PermissionRulesView, RuleView } from '../permissions/gate.js'
 
 /** A project instruction file the system prompt reads at session start. */
 export interface MemoryFile {

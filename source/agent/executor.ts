@@ -1,16 +1,36 @@
+import type { Checkpoints } from '../checkpoints/lazy.js'
 import { changeKind } from '../checkpoints/change-kind.js'
+import { type Authorization, authorize, type PermissionGate } from '../permissions/gate.js'
 import type { ToolCall } from '../provider/messages.js'
 import type { Dispatch } from '../store/create-store.js'
-import type { ErrorCategory } from '../store/domain.js'
-import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
-import { type CallOutcome, cancelled, type FailureDetails, failedOutcome } from './call-outcome.js'
-import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
+import { type AnyTool, type ToolContext, ToolError, type ToolSuccess } from '../tools/types.js'
+import {
+  approvalNoteOf,
+  type CallFailure,
+  type CallOutcome,
+  cancelled,
+  denialOf,
+  failedOutcome,
+  resultOutcome,
+} from './call-outcome.js'
 import { parseToolArguments } from './parse-arguments.js'
-import type { GateVerdict, PermissionGate } from './permission-gate.js'
-import { postToolUse, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
+import { tailLines, throttledProgress } from './progress.js'
+import { postToolUse, type PreToolVerdict, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
-export type { CallOutcome, FailureDetails, OutcomeBase } from './call-outcome.js'
+export type { CallFailure, CallOutcome, FailureDetails, OutcomeBase } from './call-outcome.js'
 export { cancelled, failedOutcome, refusedOutcome } from './call-outcome.js'
+export { throttledProgress } from './progress.js'
+
+/**
+ * The one tool-call pipeline. Every call, whoever makes it (the turn loop, a user command's shell
+ * pieces), goes through the same phases, in order:
+ *
+ *   resolve → validate → preHooks → authorize → snapshot → run → postHooks → outcome
+ *
+ * Each phase is a small function below (authorize is one trip to the gate, permissions/gate.ts); a
+ * phase that ends the call returns a `CallFailure`, which the outcome phase (call-outcome.ts) turns into
+ * the model's error envelope. `executeCall` is their composition. It never throws.
+ */
 
 /** Snapshots around calls that change the workspace (see source/checkpoints/). */
 export interface CheckpointHook {
@@ -39,84 +59,41 @@ export interface ExecutorDeps {
   progressIntervalMs?: number
 }
 
-/**
- * Looks a call up, validates and authorises it, runs it. Never throws: every failure is an envelope.
- * `skip` withdraws a consent request still waiting (the user denied another call of the same message).
- */
+export interface CallOptions {
+  /** Withdraws a consent request still waiting (the user denied another call of the same message). */
+  skip?: AbortSignal
+  /** The arguments as the loop already parsed them (call-arguments.ts): they are not parsed again. */
+  parsed?: { value: unknown }
+}
+
+/** Runs one call through the phases. Never throws: every failure is an envelope. */
 export async function executeCall(
   call: ToolCall,
   deps: ExecutorDeps,
   signal: AbortSignal,
-  skip?: AbortSignal,
+  opts: CallOptions = {},
 ): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
   const name = call.function.name
-  const tool = deps.tools.get(name)
-  const fail = (category: ErrorCategory, message: string, opts: FailureDetails = {}) =>
-    failedOutcome(
-      { call, name: tool?.name ?? name, summary: summaryOf(tool, undefined, name), started, now: deps.now() },
-      { category, message, ...opts },
-    )
+  const resolved = resolve(call, deps.tools)
+  if ('failure' in resolved) return failedOutcome({ call, started, now: deps.now() }, resolved.failure)
+  const { tool } = resolved
+  const valid = validate(tool, call.function.arguments, opts.parsed)
+  if ('failure' in valid)
+    return failedOutcome({ call, name: tool.name, summary: name, started, now: deps.now() }, valid.failure)
+  let summary = summaryOf(tool, valid.args, name)
+  const base = () => ({ call, name: tool.name, summary, started, now: deps.now() })
 
-  if (!tool) {
-    const available = [...deps.tools.keys()].join(', ')
-    return fail('not_found', `unknown tool "${name}"`, { hint: `available tools: ${available}` })
+  const pre = await preHooks(deps.hooks, call, tool, valid, signal)
+  if (signal.aborted) return cancelled(base())
+  if (pre.ran) started = deps.now()
+  if ('failure' in pre) {
+    const out = failedOutcome(base(), pre.failure)
+    return pre.stopTurn ? { ...out, stopTurn: pre.stopTurn } : out
   }
-  const parsed = parseToolArguments(call.function.arguments)
-  if (!parsed.ok) return fail('validation', parsed.error, { hint: 'send the arguments as one JSON object' })
-  const validated = tool.schema.safeParse(parsed.value)
-  if (!validated.success) {
-    return fail('validation', `invalid arguments for ${tool.name}: ${issuesOf(validated.error.issues)}`, {
-      hint: 'fix the listed fields and call again',
-    })
-  }
-  let args = validated.data
-  /** What the hooks see as `tool_input`: the arguments as the model sent them, or as a hook rewrote them. */
-  let input: unknown = parsed.value
-  let summary = summaryOf(tool, args, name)
-  const failWith = (category: ErrorCategory, message: string, opts: FailureDetails = {}) =>
-    failedOutcome(
-      { call, name: tool.name, summary, started, now: deps.now() },
-      { category, message, ...opts },
-    )
-
-  // PreToolUse runs before the permission check: it may deny, ask, allow (never past the policy's hard
-  // limits: see wiring/permission-gate.ts) or rewrite the arguments, which are then validated again.
-  const hooks = deps.hooks?.service.has('PreToolUse') ? deps.hooks : undefined
-  const pre = hooks ? await preToolUse(hooks, { id: call.id, tool: tool.name, input }, signal) : undefined
-  if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
-  if (pre) started = deps.now()
-  if (pre?.stop) {
-    return {
-      ...failWith('permission', `a PreToolUse hook stopped the turn before ${tool.name} ran: ${pre.stop}`, {
-        hint: "the user's hook ended this turn; wait for the user",
-        status: 'denied',
-      }),
-      stopTurn: `PreToolUse hook stopped the turn: ${pre.stop}`,
-    }
-  }
-  if (pre && pre.deny !== null) {
-    return failWith('permission', `${tool.name} blocked by a PreToolUse hook: ${pre.deny}`, {
-      hint: "the user's hook refused this call; do not retry it as it is: follow the reason or ask the user",
-      status: 'denied',
-    })
-  }
-  if (pre?.updatedInput) {
-    const rewritten = tool.schema.safeParse(pre.updatedInput)
-    if (!rewritten.success) {
-      return failWith(
-        'validation',
-        `a PreToolUse hook rewrote the arguments of ${tool.name} into invalid ones: ${issuesOf(rewritten.error.issues)}`,
-        {
-          hint: "the user's hook is at fault, not your call; tell the user",
-        },
-      )
-    }
-    args = rewritten.data
-    input = pre.updatedInput
-    summary = summaryOf(tool, args, name)
-  }
+  const { args, input } = pre
+  summary = summaryOf(tool, args, name)
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
   /** What the user added to their approval (Tab at the consent prompt): it goes to the model with the result. */
@@ -125,164 +102,276 @@ export async function executeCall(
     deps.dispatch({ type: 'tool/progress', callId: call.id, preview: tailLines(text, 4) }),
   )
   const ctx = deps.makeContext(signal, progress.push, call.id)
-
-  let asking = false
   try {
-    // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
-    const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
-    const readOnly = tool.isReadOnly(args)
-    const check = { tool: tool.name, risk: tool.risk, target, readOnly }
-    let verdict: GateVerdict = deps.gate.check(pre?.allow ? { ...check, hookAllow: true } : check)
-    if (pre?.allow) explainHookAllow(deps, call.id, tool.name, verdict, deps.gate.check(check))
-    if (pre?.ask && verdict.decision === 'allow')
-      verdict = { ...verdict, decision: 'ask', reason: `a PreToolUse hook asks: ${pre.ask}` }
-    else if (pre?.ask && verdict.decision === 'ask')
-      verdict = { ...verdict, reason: `${verdict.reason}; a PreToolUse hook asks too: ${pre.ask}` }
-    const offer = deps.gate.offerRules?.(check, verdict) ?? {
-      rule: verdict.suggestedRule ?? deps.gate.suggestRule(tool.name, target),
+    const auth = await authorizePhase(
+      deps,
+      { call, tool, args, summary, ctx, hook: pre.hook },
+      signal,
+      opts.skip,
+    )
+    if (auth.decision === 'withdrawn')
+      return signal.aborted ? cancelled(base()) : { ...cancelled(base()), skipped: true }
+    if (auth.decision === 'deny') {
+      const { failure, userDenial } = denialOf(auth, tool.name)
+      const out = failedOutcome(base(), failure)
+      return userDenial ? { ...out, userDenial } : out
     }
-    const suggestedRule = offer.rule
-    const noAllowRule = offer.noRule ? { noAllowRule: offer.noRule } : {}
-    if (verdict.decision === 'deny') {
-      return failWith('permission', `${tool.name} denied: ${verdict.reason}`, {
-        hint: 'do not retry this call; choose another approach or ask the user',
-        status: 'denied',
-        ...noAllowRule,
-      })
-    }
-    if (verdict.decision === 'ask') {
-      if (!deps.gate.canAsk()) {
-        return failWith(
-          'permission',
-          `${tool.name} needs approval (${verdict.reason}) and no user is available`,
-          {
-            hint: verdict.protectedWrite
-              ? 'writes to protected paths are not opened by allow rules; only a user at the consent prompt can allow this one'
-              : offer.noRule
-                ? 'no allow rule can open it; only a user at the consent prompt can allow this one'
-                : `mode ${deps.gate.mode()} denies it; the user can allow it with --allowed-tools "${suggestedRule}" or another --mode`,
-            status: 'denied',
-            ...noAllowRule,
-          },
-        )
-      }
-      deps.dispatch({ type: 'phase/changed', phase: 'awaiting-user' })
-      deps.hooks?.notify('permission_prompt', `agent-tui needs your permission to use ${tool.name}`)
-      const preview = await tool.preview(args, ctx)
-      // A protected write is never opened by a rule: saving one ("for the session", "always") would do
-      // nothing, so the prompt offers only "allow once" for it.
-      const editsRule = verdict.protectedWrite ? undefined : deps.gate.sessionEditsRule?.(tool.name, target)
-      asking = true
-      const decision = await deps.gate.request(
-        {
-          callId: call.id,
-          tool: tool.name,
-          risk: tool.risk,
-          summary,
-          reason: verdict.reason,
-          preview,
-          suggestedRule,
-          ...(verdict.protectedWrite ? { protectedWrite: true } : {}),
-          ...(editsRule ? { sessionEditsRule: editsRule } : {}),
-          ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
-          ...(offer.noRule ? { noRule: offer.noRule } : {}),
-          target,
-          readOnly,
-        },
-        skip ? AbortSignal.any([signal, skip]) : signal,
-      )
-      asking = false
-      deps.dispatch({ type: 'phase/changed', phase: 'tools' })
-      if (decision.kind === 'deny') return denied(decision, failWith, tool.name)
-      note = approvalNoteOf(decision, summary, call.id, deps.dispatch)
+    if (auth.approval) {
+      note = approvalNoteOf(auth.approval, summary, call.id, deps.dispatch)
       started = deps.now()
     }
-    const change = deps.checkpoint ? changeKind(tool.risk, target, readOnly) : null
-    if (change) {
-      await deps.checkpoint?.before(change)
-      started = deps.now()
-    }
-    let result: Awaited<ReturnType<typeof tool.execute>>
-    try {
-      const deniedRead = tool.risk === 'read' ? deps.gate.deniedRead?.(tool.name) : undefined
-      result = await tool.execute(args, { ...ctx, permission: target, ...(deniedRead ? { deniedRead } : {}) })
-    } finally {
-      if (change) deps.checkpoint?.after()
-    }
-    if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
+    const change = await snapshot(deps.checkpoint, tool, auth)
+    if (change) started = deps.now()
+    const result = await run(tool, args, ctx, auth, change ? deps.checkpoint : undefined)
+    if (signal.aborted) return cancelled(base())
     const durationMs = deps.now() - started
-    const post = deps.hooks?.service.has('PostToolUse')
-      ? await postToolUse(deps.hooks, { id: call.id, tool: tool.name, input }, result, signal)
-      : undefined
-    return {
-      callId: call.id,
-      name: tool.name,
-      summary,
-      status: result.failed ? 'error' : 'done',
-      content: [result.forModel, post?.feedback, note ? approvalNote(note) : undefined]
-        .filter((part) => part !== undefined && part !== '')
-        .join('\n\n'),
-      preview: previewOf(result.forModel),
-      display: result.display ?? null,
-      images: result.images ?? [],
+    const post = await postHooks(deps.hooks, call, tool, input, result, signal)
+    return resultOutcome({ call, name: tool.name, summary }, result, {
       durationMs,
-      ok: true,
-      retryable: false,
-      ...(post?.stop ? { stopTurn: `PostToolUse hook stopped the turn: ${post.stop}` } : {}),
-    }
+      ...(post ?? {}),
+      ...(note ? { note } : {}),
+    })
   } catch (err) {
-    if (signal.aborted) return cancelled({ call, name: tool.name, summary, started, now: deps.now() })
-    if (asking && skip?.aborted)
-      return { ...cancelled({ call, name: tool.name, summary, started, now: deps.now() }), skipped: true }
-    if (err instanceof ToolError) {
-      const out = failWith(err.category, err.message, {
-        ...(err.hint ? { hint: err.hint } : {}),
-        ...(note ? { note } : {}),
-      })
-      return { ...out, retryable: err.retryable }
-    }
-    const message = err instanceof Error ? err.message : String(err)
-    return failWith('execution', `${tool.name} failed unexpectedly: ${message}`)
+    if (signal.aborted) return cancelled(base())
+    const { retryable, ...failure } = thrownFailure(err, tool.name, note)
+    const out = failedOutcome(base(), failure)
+    return retryable === undefined ? out : { ...out, retryable }
   } finally {
     progress.stop()
   }
 }
 
-/**
- * Live output previews of one call, at most one per `intervalMs`, the first once the call has run that
- * long: a command done sooner shows its result, not a preview of it, and its output costs no update of
- * the view on the way to the result. Output that arrives between two previews is shown at the next one
- * (a timer of the call's own, stopped with it), so a command that goes quiet shows its latest lines.
- */
-export function throttledProgress(
-  intervalMs: number,
-  now: () => number,
-  emit: (text: string) => void,
-): { push(text: string): void; stop(): void } {
-  let last = now()
-  let pending: string | null = null
-  let timer: NodeJS.Timeout | null = null
-  const flush = () => {
-    timer = null
-    if (pending === null) return
-    const text = pending
-    pending = null
-    last = now()
-    emit(text)
-  }
+/** resolve: the tool the model named; an unknown name lists the tools there are. */
+export function resolve(call: ToolCall, tools: ToolLookup): { tool: AnyTool } | { failure: CallFailure } {
+  const tool = tools.get(call.function.name)
+  if (tool) return { tool }
+  const available = [...tools.keys()].join(', ')
   return {
-    push(text) {
-      pending = text
-      if (timer) return
-      const wait = last + intervalMs - now()
-      if (wait <= 0) flush()
-      else timer = setTimeout(flush, wait)
+    failure: {
+      category: 'not_found',
+      message: `unknown tool "${call.function.name}"`,
+      hint: `available tools: ${available}`,
     },
-    stop() {
-      if (timer) clearTimeout(timer)
-      timer = null
-      pending = null
+  }
+}
+
+/**
+ * validate: the arguments parsed as JSON (only the trivial repairs, parse-arguments.ts; not again when
+ * the loop parsed them) and checked against the tool's schema. `input` is what hooks see as `tool_input`.
+ */
+export function validate(
+  tool: AnyTool,
+  raw: string,
+  parsed?: { value: unknown },
+): { args: unknown; input: unknown } | { failure: CallFailure } {
+  const json = parsed ? { ok: true as const, value: parsed.value } : parseToolArguments(raw)
+  if (!json.ok)
+    return {
+      failure: { category: 'validation', message: json.error, hint: 'send the arguments as one JSON object' },
+    }
+  const checked = tool.schema.safeParse(json.value)
+  if (!checked.success) {
+    return {
+      failure: {
+        category: 'validation',
+        message: `invalid arguments for ${tool.name}: ${issuesOf(checked.error.issues)}`,
+        hint: 'fix the listed fields and call again',
+      },
+    }
+  }
+  return { args: checked.data, input: json.value }
+}
+
+/** A call the PreToolUse hooks let go on (maybe with rewritten arguments), and what they said. */
+export interface PreHookGo {
+  args: unknown
+  input: unknown
+  hook?: { allow: boolean; ask: string | null }
+}
+
+/** A call a PreToolUse hook ended (denied, stopped the turn, rewrote into invalid arguments). */
+export interface PreHookEnd {
+  failure: CallFailure
+  stopTurn?: string
+}
+
+export type PreHookStep = { ran: boolean } & (PreHookGo | PreHookEnd)
+
+/**
+ * preHooks: PreToolUse runs before the permission check. It may stop the turn, deny, ask, allow (never
+ * past the policy's hard limits: the gate folds it in) or rewrite the arguments, validated again.
+ */
+export async function preHooks(
+  hooks: ToolHooks | undefined,
+  call: ToolCall,
+  tool: AnyTool,
+  checked: { args: unknown; input: unknown },
+  signal: AbortSignal,
+): Promise<PreHookStep> {
+  if (!hooks?.service.has('PreToolUse')) return { ran: false, ...checked }
+  const verdict = await preToolUse(hooks, { id: call.id, tool: tool.name, input: checked.input }, signal)
+  return { ran: true, ...readPreHook(verdict, tool, checked) }
+}
+
+/** What a PreToolUse verdict means for the call (pure). */
+export function readPreHook(
+  pre: PreToolVerdict,
+  tool: AnyTool,
+  checked: { args: unknown; input: unknown },
+): PreHookGo | PreHookEnd {
+  if (pre.stop) {
+    return {
+      failure: {
+        category: 'permission',
+        message: `a PreToolUse hook stopped the turn before ${tool.name} ran: ${pre.stop}`,
+        hint: "the user's hook ended this turn; wait for the user",
+        status: 'denied',
+      },
+      stopTurn: `PreToolUse hook stopped the turn: ${pre.stop}`,
+    }
+  }
+  if (pre.deny !== null) {
+    return {
+      failure: {
+        category: 'permission',
+        message: `${tool.name} blocked by a PreToolUse hook: ${pre.deny}`,
+        hint: "the user's hook refused this call; do not retry it as it is: follow the reason or ask the user",
+        status: 'denied',
+      },
+    }
+  }
+  const hook = { allow: pre.allow, ask: pre.ask }
+  if (!pre.updatedInput) return { ...checked, hook }
+  const rewritten = tool.schema.safeParse(pre.updatedInput)
+  if (!rewritten.success) {
+    return {
+      failure: {
+        category: 'validation',
+        message: `a PreToolUse hook rewrote the arguments of ${tool.name} into invalid ones: ${issuesOf(rewritten.error.issues)}`,
+        hint: "the user's hook is at fault, not your call; tell the user",
+      },
+    }
+  }
+  return { args: rewritten.data, input: pre.updatedInput, hook }
+}
+
+/**
+ * authorize: the call's one trip to the gate (permissions/gate.ts), with what it may need from the
+ * call: the target the tool builds, its read-only judgement, the preview (only computed if it asks),
+ * and the runtime's side of a prompt (the phase, the Notification hook, the hook-allow card).
+ */
+export async function authorizePhase(
+  deps: Pick<ExecutorDeps, 'gate' | 'hooks' | 'dispatch'>,
+  c: {
+    call: ToolCall
+    tool: AnyTool
+    args: unknown
+    summary: string
+    ctx: ToolContext
+    hook?: { allow: boolean; ask: string | null } | undefined
+  },
+  signal: AbortSignal,
+  skip?: AbortSignal,
+): Promise<Authorization> {
+  const { call, tool, args, ctx } = c
+  const hooks = deps.hooks
+  return authorize(
+    deps.gate,
+    {
+      callId: call.id,
+      tool: tool.name,
+      risk: tool.risk,
+      summary: c.summary,
+      target: await tool.permissionTarget(args, ctx),
+      readOnly: () => tool.isReadOnly(args),
+      ...(c.hook ? { hook: c.hook } : {}),
     },
+    {
+      signal: skip ? AbortSignal.any([signal, skip]) : signal,
+      preview: () => tool.preview(args, ctx),
+      onPrompt(open) {
+        deps.dispatch({ type: 'phase/changed', phase: open ? 'awaiting-user' : 'tools' })
+        if (open) hooks?.notify('permission_prompt', `agent-tui needs your permission to use ${tool.name}`)
+      },
+      ...(hooks
+        ? {
+            onHookAllow: (text: string) =>
+              showCards(deps.dispatch, hooks.newId(`hook-allow-${call.id}`), [
+                { event: 'PreToolUse', level: 'info', text, detail: '' },
+              ]),
+          }
+        : {}),
+    },
+  )
+}
+
+/** snapshot: a checkpoint before a call that changes the workspace; what changes, or null. */
+export async function snapshot(
+  checkpoint: CheckpointHook | undefined,
+  tool: AnyTool,
+  auth: Extract<Authorization, { decision: 'allow' }>,
+): Promise<'edit' | 'exec' | null> {
+  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly) : null
+  if (change) await checkpoint?.before(change)
+  return change
+}
+
+/** run: the tool itself, against the target the gate judged; the checkpoint after, whatever happens. */
+export async function run(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+  auth: Extract<Authorization, { decision: 'allow' }>,
+  checkpoint: CheckpointHook | undefined,
+): Promise<ToolSuccess> {
+  try {
+    return await tool.execute(args, {
+      ...ctx,
+      permission: auth.target,
+      ...(auth.deniedRead ? { deniedRead: auth.deniedRead } : {}),
+    })
+  } finally {
+    checkpoint?.after()
+  }
+}
+
+/** postHooks: PostToolUse, whose feedback goes to the model with the result. */
+export async function postHooks(
+  hooks: ToolHooks | undefined,
+  call: ToolCall,
+  tool: AnyTool,
+  input: unknown,
+  result: ToolSuccess,
+  signal: AbortSignal,
+): Promise<{ feedback: string; stop: string | null } | undefined> {
+  if (!hooks?.service.has('PostToolUse')) return undefined
+  return postToolUse(hooks, { id: call.id, tool: tool.name, input }, result, signal)
+}
+
+/** A tool that threw: an expected `ToolError` with its category and hint, or anything else. */
+export function thrownFailure(
+  err: unknown,
+  tool: string,
+  note?: string,
+): CallFailure & { retryable?: boolean } {
+  if (err instanceof ToolError) {
+    return {
+      category: err.category,
+      message: err.message,
+      ...(err.hint ? { hint: err.hint } : {}),
+      ...(note ? { note } : {}),
+      retryable: err.retryable,
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return { category: 'execution', message: `${tool} failed unexpectedly: ${message}` }
+}
+
+/** The executor's hook: snapshots around the calls of the turn that is running. */
+export function checkpointHook(checkpoints: Checkpoints, turnId: () => string | null): CheckpointHook {
+  return {
+    before: (kind) => checkpoints.beforeChange(turnId(), kind),
+    after: () => checkpoints.afterChange(turnId()),
   }
 }
 
@@ -290,42 +379,12 @@ function issuesOf(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }
   return issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ')
 }
 
-/**
- * A hook's allow acts as an allow rule for this one call: when it is what let the call run, or when the
- * policy's hard limits overrode it, the transcript says so.
- */
-function explainHookAllow(
-  deps: ExecutorDeps,
-  callId: string,
-  tool: string,
-  withHook: GateVerdict,
-  without: GateVerdict,
-): void {
-  if (!deps.hooks || (withHook.decision === 'allow' && without.decision === 'allow')) return
-  const text =
-    withHook.decision === 'allow'
-      ? `PreToolUse hook allowed ${tool} without asking (otherwise: ${without.reason})`
-      : `PreToolUse hook allowed ${tool}, but its allow does not override this: ${withHook.reason}`
-  showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
-    { event: 'PreToolUse', level: 'info', text, detail: '' },
-  ])
-}
-
-function summaryOf(tool: AnyTool | undefined, args: unknown, fallback: string): string {
-  if (!tool || args === undefined) return fallback
+/** The card's one-line label; the tool's name when it cannot say. */
+export function summaryOf(tool: AnyTool, args: unknown, fallback: string): string {
+  if (args === undefined) return fallback
   try {
     return tool.summarize(args)
   } catch {
     return tool.name
   }
-}
-
-function previewOf(text: string): string {
-  const lines = text.split('\n').slice(0, 4).join('\n')
-  return lines.length > 400 ? `${lines.slice(0, 400)}…` : lines
-}
-
-function tailLines(text: string, n: number): string {
-  const lines = text.replace(/\n+$/, '').split('\n')
-  return lines.slice(-n).join('\n').slice(-400)
 }

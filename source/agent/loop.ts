@@ -162,7 +162,7 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
 
     dispatch({ type: 'phase/changed', phase: 'tools' })
-    const outcomes = await executeBatch(deps.executor, toolCalls, prepared.refused, signal)
+    const outcomes = await executeBatch(deps.executor, prepared, signal)
     const images: ContentPart[] = []
     let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
     let hookStop: string | null = null

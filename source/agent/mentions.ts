@@ -6,7 +6,7 @@ import type { AttachmentNote } from '../store/domain.js'
 import type { AnyTool, OutputSpiller, ToolContext } from '../tools/types.js'
 import { ToolError } from '../tools/types.js'
 import type { UserInput } from './loop.js'
-import type { PermissionGate } from './permission-gate.js'
+import { type Authorization, authorize, type PermissionGate } from '../permissions/gate.js'
 
 /**
  * `@path` in a message attaches the file (as the Read tool shows it: the same line and size limits) or the
@@ -110,39 +110,29 @@ async function attachOne(
     content: `[@${mention} was not attached: ${why}]`,
     images: [],
   })
-  const { gate } = deps
-  const tool = directory ? 'Glob' : 'Read'
-  const target = await gate.resolveTarget({ kind: 'path', path: abs, access: 'read' })
-  const call = { tool, risk: 'read' as const, target, readOnly: true }
-  const verdict = gate.check(call)
-  if (verdict.decision === 'deny') return refused(verdict.reason)
-  if (verdict.decision === 'ask') {
-    if (!gate.canAsk()) return refused(`${verdict.reason}, and nobody can allow it here`)
-    const offer = gate.offerRules?.(call, verdict) ?? {
-      rule: verdict.suggestedRule ?? gate.suggestRule(tool, target),
-    }
-    try {
-      const decision = await gate.request(
-        {
-          callId: `mention-${n}`,
-          tool,
-          risk: 'read',
-          summary: `attach @${mention} to your message`,
-          reason: verdict.reason,
-          preview: { kind: 'json', text: abs },
-          suggestedRule: offer.rule,
-          ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
-          ...(offer.noRule ? { noRule: offer.noRule } : {}),
-          target,
-          readOnly: true,
-        },
-        deps.signal,
-      )
-      if (decision.kind === 'deny')
-        return refused(decision.automatic ? (decision.note ?? 'denied') : 'you declined')
-    } catch {
-      return refused('the request was withdrawn')
-    }
+  // The same one trip to the gate as a tool call's (permissions/gate.ts): judged, asked if need be.
+  let auth: Authorization
+  try {
+    auth = await authorize(
+      deps.gate,
+      {
+        callId: `mention-${n}`,
+        tool: directory ? 'Glob' : 'Read',
+        risk: 'read',
+        summary: `attach @${mention} to your message`,
+        target: { kind: 'path', path: abs, access: 'read' },
+        readOnly: () => true,
+      },
+      { signal: deps.signal, preview: async () => ({ kind: 'json', text: abs }) },
+    )
+  } catch {
+    auth = { decision: 'withdrawn' }
+  }
+  if (auth.decision === 'withdrawn') return refused('the request was withdrawn')
+  if (auth.decision === 'deny') {
+    if (auth.by === 'policy') return refused(auth.verdict.reason)
+    if (auth.by === 'no-user') return refused(`${auth.verdict.reason}, and nobody can allow it here`)
+    return refused(auth.answer.automatic ? (auth.answer.note ?? 'denied') : 'you declined')
   }
   try {
     return directory ? await listing(mention, abs, deps) : await fileContent(mention, abs, deps, n)

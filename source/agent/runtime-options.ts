@@ -15,7 +15,7 @@ import type { DefinitionBuilder } from './tool-definitions.js'
 import type { CircuitBreakerConfig } from './circuit-breaker.js'
 import type { ContextSettings } from './context/options.js'
 import type { PermissionRulesView } from './commands.js'
-import type { PermissionGate } from './permission-gate.js'
+import type { PermissionGate } from '../permissions/gate.js'
 import type { McpRuntime } from './session-tools.js'
 
 /** What the runtime is built from (wiring/create-session.ts assembles them). */

@@ -1,6 +1,6 @@
 import type { TurnDeps } from './loop.js'
 import type { ContextManager } from './context/manager.js'
-import { checkpointHook } from './checkpoint-hook.js'
+import { checkpointHook } from './executor.js'
 import type { ExecutorDeps } from './executor.js'
 import type { RuntimeOptions } from './runtime-options.js'
 import type { SessionHooks } from './session-hooks.js'

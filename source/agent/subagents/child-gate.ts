@@ -1,4 +1,4 @@
-import type { GateCheck, GateVerdict } from '../permission-gate.js'
+import type { GateCheck, GateVerdict } from '../../permissions/gate.js'
 import type { RuntimeOptions } from '../runtime.js'
 
 type Gate = RuntimeOptions['gate']

@@ -16,7 +16,7 @@ import { initialState } from '../../../source/store/state.js'
 import { createCoreTools } from '../../../source/tools/catalog.js'
 import { createFileStateTracker } from '../../../source/tools/file-state.js'
 import { createOutputSpiller } from '../../../source/tools/spill.js'
-import { createPermissionGate, type RuntimeGate } from '../../../source/wiring/permission-gate.js'
+import { createPermissionGate, type RuntimeGate } from '../../../source/permissions/gate.js'
 import { type ScriptedServer, startScriptedServer } from '../../support/scripted-server.ts'
 
 // A user command's turn through the real runtime, tools and permission gate: its `!` commands and `@`

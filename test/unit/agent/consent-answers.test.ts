@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import type { PermissionGate } from '../../../source/agent/permission-gate.js'
+import type { PermissionGate } from '../../../source/permissions/gate.js'
 import { createConsentBroker } from '../../../source/permissions/broker.js'
 import type { Store } from '../../../source/store/create-store.js'
 import type { ConsentDecision } from '../../../source/store/domain.js'

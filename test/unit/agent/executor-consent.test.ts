@@ -8,7 +8,7 @@ import { createStore, type Store } from '../../../source/store/create-store.js'
 import type { ConsentRequest } from '../../../source/store/domain.js'
 import { initialState } from '../../../source/store/state.js'
 import { createCatalog } from '../../../source/tools/catalog.js'
-import { createPermissionGate, type RuntimeGate } from '../../../source/wiring/permission-gate.js'
+import { createPermissionGate, type RuntimeGate } from '../../../source/permissions/gate.js'
 import { createTestEnv, type TestEnv } from '../tools/helpers.js'
 
 let env: TestEnv

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DEFAULT_BREAKER, type CircuitBreakerConfig } from '../../../source/agent/circuit-breaker.js'
 import { type TurnDeps, runTurn } from '../../../source/agent/loop.js'
-import type { PermissionGate } from '../../../source/agent/permission-gate.js'
+import type { PermissionGate } from '../../../source/permissions/gate.js'
 import { buildToolDefinitions } from '../../../source/agent/tool-definitions.js'
 import { createOpenAIProvider } from '../../../source/provider/client.js'
 import type { Action } from '../../../source/store/actions.js'

@@ -11,7 +11,7 @@ import { readTool } from '../../../source/tools/read.js'
 import { createOutputSpiller } from '../../../source/tools/spill.js'
 import type { ToolContext } from '../../../source/tools/types.js'
 import { rowSegments } from '../../../source/ui/panes/input/editor-layout.js'
-import { createPermissionGate } from '../../../source/wiring/permission-gate.js'
+import { createPermissionGate } from '../../../source/permissions/gate.js'
 import { waitFor } from '../tasks/helpers.ts'
 
 describe('findMentions', () => {

@@ -10,7 +10,7 @@ import { createStore } from '../../../source/store/create-store.js'
 import type { Mode, Risk } from '../../../source/store/domain.js'
 import { initialState } from '../../../source/store/state.js'
 import type { PermissionTarget } from '../../../source/permissions/target.js'
-import { createPermissionGate } from '../../../source/wiring/permission-gate.js'
+import { createPermissionGate } from '../../../source/permissions/gate.js'
 
 const workspace = '/work/proj'
 const home = '/home/u'
