@@ -283,7 +283,7 @@ export async function authorizePhase(
       risk: tool.risk,
       summary: c.summary,
       target: await tool.permissionTarget(args, ctx),
-      readOnly: () => tool.isReadOnly(args),
+      readOnly: (target) => tool.isReadOnly(args, target),
       ...(c.hook ? { hook: c.hook } : {}),
     },
     {

@@ -106,9 +106,20 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
   return { ok: true, parts, uses }
 }
 
-/** Every lexical path `command` names, for `real-path.ts` to resolve before the policy judges. */
-export function commandPathsToResolve(command: string, cwd: string, home: string): string[] {
-  const analysis = analyzeCommand(command, cwd, home)
+/**
+ * The analysis a command target carries (the gate made it once per call), else a fresh one: relative
+ * paths resolve against the target's cwd, or the workspace.
+ */
+export function analysisOf(
+  target: { command: string; cwd?: string; analysis?: CommandAnalysis },
+  workspace: string,
+  home: string,
+): CommandAnalysis {
+  return target.analysis ?? analyzeCommand(target.command, target.cwd ?? workspace, home)
+}
+
+/** Every lexical path a command names, for `real-path.ts` to resolve before the policy judges. */
+export function commandPathsToResolve(analysis: CommandAnalysis): string[] {
   if (!analysis.ok) return []
   return [...new Set(analysis.uses.flatMap((u) => u.abs ?? []))]
 }

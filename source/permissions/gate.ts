@@ -2,6 +2,7 @@ import { isAbsolute, relative } from 'node:path'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, ConsentPreview, ConsentRequest, Mode, Risk } from '../store/domain.js'
 import type { ConsentBroker, PendingCall } from './broker.js'
+import { analysisOf } from './command-analysis.js'
 import { evaluate } from './policy.js'
 import { resolveTarget } from './real-path.js'
 import { describeRule, matchRule, parseRule, type Rule, ruleCoversTool, splitRuleList } from './rules.js'
@@ -313,7 +314,13 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
   }
   return {
     mode: () => store.getState().mode,
-    resolveTarget: (target) => resolveTarget(target, { workspace, home }),
+    // A command is analysed once, here; the real paths, the classifier, the policy and the offered
+    // rules all read that analysis.
+    resolveTarget: (target) =>
+      resolveTarget(
+        target.kind === 'command' ? { ...target, analysis: analysisOf(target, workspace, home) } : target,
+        { workspace, home },
+      ),
     check: (call) => check(call),
     allowsNow: (call) => check(call).decision === 'allow',
     suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),

@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { commandPathsToResolve } from './command-analysis.js'
+import { analysisOf, commandPathsToResolve } from './command-analysis.js'
 import { physicalJoin, physicalPath } from './physical-path.js'
 import type { PermissionTarget } from './target.js'
 
@@ -68,7 +68,7 @@ export interface ResolveOptions {
 /**
  * Fills in the `real` fields of a target, once per tool call, before the policy judges it: the real
  * path of a path target, and of every path a shell command names (arguments and redirections, resolved
- * against its cwd, as `commandPathsToResolve` lists them).
+ * against its cwd, as `commandPathsToResolve` lists them), from the analysis the target carries.
  */
 export async function resolveTarget(
   target: PermissionTarget,
@@ -78,7 +78,8 @@ export async function resolveTarget(
     case 'path':
       return { ...target, real: await realPathOf(target.path) }
     case 'command': {
-      const paths = commandPathsToResolve(target.command, target.cwd ?? opts.workspace, opts.home)
+      const analysis = analysisOf(target, opts.workspace, opts.home)
+      const paths = commandPathsToResolve(analysis)
       if (paths.length === 0) return target
       const reals = await Promise.all(paths.map((p) => realPathOf(p)))
       const real: Record<string, string> = {}

@@ -1,5 +1,5 @@
 import { askUserQuestionTool } from './ask-user-question.js'
-import { createBashTool } from './bash.js'
+import { type BashToolOptions, createBashTool } from './bash.js'
 import { createConfigTool, type SettingInfo } from './config.js'
 import { editTool } from './edit.js'
 import { exitPlanModeTool } from './exit-plan-mode.js'
@@ -19,7 +19,7 @@ import { writeTool } from './write.js'
 
 export interface CoreToolOptions {
   /** Read-only shell command classifier from the permissions module. */
-  isReadOnlyCommand: (command: string) => boolean
+  isReadOnlyCommand: BashToolOptions['isReadOnlyCommand']
 }
 
 export interface CatalogOptions extends CoreToolOptions {

@@ -220,8 +220,11 @@ export interface Tool<A = unknown> {
    */
   readonly parameters?: Record<string, unknown>
   readonly risk: Risk
-  /** Whether this particular call only reads (consecutive read-only calls may run concurrently). */
-  isReadOnly(args: A): boolean
+  /**
+   * Whether this particular call only reads (consecutive read-only calls may run concurrently). `target`
+   * is the permission target as the gate resolved it (a command carries its analysis), when there is one.
+   */
+  isReadOnly(args: A, target?: PermissionTarget): boolean
   /**
    * What the policy judges. May be async (WebFetch resolves the host first); a ToolError thrown here
    * becomes the call's error envelope before anyone is asked.
