@@ -20,7 +20,7 @@ export type BreakerVerdict =
   | { kind: 'pause'; message: string }
   | { kind: 'stop'; message: string }
 
-/** Progressive limits on tool calls within one turn (SPEC §5). */
+/** Progressive limits on tool calls within one turn (docs/configuration.md#turn-limits). */
 export class CircuitBreaker {
   private calls = 0
   private readonly perTool = new Map<string, number>()

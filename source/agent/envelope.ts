@@ -12,7 +12,7 @@ export interface ErrorEnvelope {
 
 const RETRYABLE: ReadonlySet<ErrorCategory> = new Set(['network', 'timeout'])
 
-/** The structured, model-visible form of every tool failure (SPEC §5). */
+/** The structured, model-visible form of every tool failure (ARCHITECTURE.md#invariants). */
 export function envelope(
   tool: string,
   category: ErrorCategory,

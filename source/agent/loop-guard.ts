@@ -1,7 +1,7 @@
 /**
  * Detects a model repeating the same failing call. Identical (tool, arguments) failing twice with a
  * non-retryable error, or four times with a retryable one, earns one reminder; a repeat after the
- * reminder stops the turn (SPEC §5: never a silent halt).
+ * reminder stops the turn (never a silent halt: docs/configuration.md#turn-limits).
  */
 export type GuardVerdict = 'ok' | 'remind' | 'stop'
 

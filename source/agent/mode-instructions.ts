@@ -2,7 +2,7 @@ import type { Mode } from '../store/domain.js'
 
 /**
  * Mode changes reach the model as an appended message, never as an edit of the system prompt, so the
- * cached prompt prefix stays byte-identical (SPEC §9).
+ * cached prompt prefix stays byte-identical (docs/context.md#stable-prefix).
  */
 export function modeInstruction(previous: Mode, next: Mode): string | null {
   if (next === 'plan') {

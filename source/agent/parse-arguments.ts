@@ -1,7 +1,7 @@
 export type ParsedArguments = { ok: true; value: unknown; repaired: boolean } | { ok: false; error: string }
 
 /**
- * Parses a tool call's JSON arguments, repairing only the trivial defects SPEC §5 allows: code fences
+ * Parses a tool call's JSON arguments, repairing only the trivial defects ARCHITECTURE.md#invariants allows: code fences
  * around the JSON, trailing commas, and an empty string for "no arguments". Nothing missing is ever
  * invented: arguments cut short (a missing `}` or `"`) are an error, because guessing where they ended
  * would run a call the model never finished writing.

@@ -12,7 +12,7 @@ export interface StepDeps {
   provider: ChatProvider
   model(): string
   systemPrompt: string
-  /** Byte-stable for the session: never filtered per step (SPEC §9). Read at request time. */
+  /** Byte-stable for the session: never filtered per step (docs/context.md#stable-prefix). Read at request time. */
   readonly toolDefinitions: ToolDefinition[]
   /** Assembles requests (masking, compaction) and recovers from overflows; without it the history goes as is. */
   context?: RequestContext

@@ -46,7 +46,7 @@ export class Runtime implements TurnCommands {
   private counter = 0
   private readonly newContext: (systemPrompt: string) => ContextManager
   /**
-   * Assembles every request: compaction summary, masking, truncation; telemetry (SPEC §9). Made anew
+   * Assembles every request: compaction summary, masking, truncation; telemetry (docs/context.md). Made anew
    * only when the main session switches agent (its prompt and tools are part of every estimate).
    */
   context: ContextManager

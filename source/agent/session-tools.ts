@@ -6,7 +6,7 @@ import { buildToolDefinitions, type DefinitionBuilder } from './tool-definitions
 
 /**
  * The session's tools as the model sees them. The definitions are built once, when the first request
- * goes out (SPEC §9: byte-stable for the session), after waiting briefly for MCP servers still
+ * goes out (byte-stable for the session: ARCHITECTURE.md#invariants), after waiting briefly for MCP servers still
  * starting; MCP tools that appear later are announced in a message at the next step and are callable
  * by name through the executor.
  */

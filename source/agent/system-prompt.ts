@@ -6,8 +6,6 @@ import { INSTRUCTION_FILES } from './project-memory.js'
 
 export interface PromptContext {
   workspace: string
-  /** Repository root if different from the workspace (AGENTS.md is read from both). */
-  repoRoot?: string
   platform: string
   shell: string
   model: string
@@ -90,17 +88,12 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
       : []),
   ].join('\n')
   const instructions: string[] = []
-  const seen = new Set<string>()
-  const roots = [ctx.repoRoot, ctx.workspace].filter((r): r is string => Boolean(r))
-  for (const root of roots) {
-    for (const name of INSTRUCTION_FILES) {
-      const path = join(root, name)
-      if (seen.has(path)) continue
-      seen.add(path)
-      const text = await readFile(path, 'utf8').catch(() => null)
-      if (text?.trim())
-        instructions.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
-    }
+  // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's.
+  for (const name of INSTRUCTION_FILES) {
+    const path = join(ctx.workspace, name)
+    const text = await readFile(path, 'utf8').catch(() => null)
+    if (text?.trim())
+      instructions.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
   }
   return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
 }

@@ -2,8 +2,11 @@ import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
 
+/** The step cap for one user turn when neither a flag nor a settings file sets one (--help says it). */
+export const DEFAULT_MAX_STEPS = 50
+
 /**
- * Command-line parsing (SPEC §2). Hand-rolled so every error names the option and what it needs.
+ * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
  */
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -112,7 +115,12 @@ const OPTIONS: readonly OptionSpec[] = [
     arg: 'DIR',
     help: 'also read and edit DIR as if it were in the workspace (repeatable)',
   },
-  { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
+  {
+    long: 'max-steps',
+    kind: 'value',
+    arg: 'N',
+    help: `step cap for one user turn (default ${DEFAULT_MAX_STEPS})`,
+  },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
   { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },
   {

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { ConfigError } from './errors.js'
 
 /**
- * Where agent-tui keeps its files (SPEC §2), computed from an environment object so tests can point
+ * Where agent-tui keeps its files (docs/configuration.md#files-agent-tui-keeps), computed from an environment object so tests can point
  * everything at temp dirs. Pure: nothing is created here.
  */
 

@@ -20,7 +20,7 @@ import {
 } from './trust-store.js'
 
 /**
- * Project trust (SPEC §7): what a repository brings — its settings file's rules and settings, `.mcp.json`
+ * Project trust (docs/permissions.md#project-trust): what a repository brings — its settings file's rules and settings, `.mcp.json`
  * servers, hooks, agents, commands, skills — only takes effect once the user trusts its folder. This is
  * the one place the rest of the app asks:
  *

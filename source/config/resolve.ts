@@ -12,9 +12,6 @@ import type { Settings } from './schema.js'
  * flags > env > settings (local > project > user, already merged) > defaults. Pure.
  */
 
-/** The step cap for one user turn when neither a flag nor a settings file sets one. */
-export const DEFAULT_MAX_STEPS = 50
-
 /** Where a value came from, for the setup panel and error messages. */
 export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
 

@@ -25,7 +25,7 @@ export type TraceToolCall = {
   error_category?: string
 } & BoundedResult
 
-/** Context economy over the run (SPEC §9 telemetry), summed over its requests. */
+/** Context economy over the run (docs/context.md#seeing-what-the-model-sees), summed over its requests. */
 export interface TraceContext {
   requests: number
   prompt_bytes: number

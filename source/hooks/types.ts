@@ -1,5 +1,5 @@
 /**
- * Hooks (SPEC §16): commands the user configures to run at points of a session, in Claude Code's settings
+ * Hooks (docs/hooks.md): commands the user configures to run at points of a session, in Claude Code's settings
  * format and JSON protocol. Plain types shared by the loader, the runner and the runtime.
  */
 

@@ -2,7 +2,8 @@ import { basename, isAbsolute, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
 
 /**
- * Protected paths and the read boundary (SPEC §7), judged on both the path as named and its real path
+ * Protected paths and the read boundary (docs/permissions.md#protected-paths-beat-allow-rules,
+ * #reads-have-a-boundary-too), judged on both the path as named and its real path
  * (symlinks resolved), so `gitlink/config` with `gitlink -> .git` is a write to `.git/`. Pure.
  */
 

@@ -6,7 +6,7 @@ import type { PermissionTarget } from './target.js'
 
 /**
  * The one place where paths are resolved for permission checks and for the writes that follow them
- * (SPEC §7: judge a path after resolving symlinks). Everything else in permissions/ is pure and works
+ * (docs/permissions.md#paths-are-judged-where-they-really-lead). Everything else in permissions/ is pure and works
  * on the `real` fields this module fills in.
  */
 

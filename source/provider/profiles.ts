@@ -1,4 +1,4 @@
-/** Model profiles (SPEC §4): what the runtime needs to know about a model family to budget and shape requests. */
+/** Model profiles (docs/configuration.md#model-profiles): what the runtime needs to know about a model family to budget and shape requests. */
 
 export type Architecture = 'dense' | 'moe' | 'mla' | 'hybrid'
 
@@ -57,7 +57,7 @@ const PROXIED = { supportsVision: true, supportsParallelToolCalls: true } as con
 /**
  * Ordered: the first entry with a matching pattern wins, so specific families precede general ones
  * (glm-4.7-flash before glm-4.7, deepseek-r1-distill before deepseek). Values not given come from
- * DEFAULT_PROFILE. The seed rows are SPEC §4's table.
+ * DEFAULT_PROFILE. The seed rows are the table in docs/configuration.md#model-profiles.
  */
 export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {

@@ -38,7 +38,7 @@ export function createCoreTools(opts: CoreToolOptions): AnyTool[] {
 }
 
 /**
- * Every tool of this build, in SPEC §6 order. The session sends exactly this list (same order, same
+ * Every tool of this build, in the order of docs/tools.md#the-tools. The session sends exactly this list (same order, same
  * bytes) with every request.
  */
 export function createCatalog(opts: CatalogOptions): AnyTool[] {

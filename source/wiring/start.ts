@@ -4,7 +4,8 @@ import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/paths.js'
-import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve.js'
+import { DEFAULT_MAX_STEPS } from '../config/flags.js'
+import { resolveConfig } from '../config/resolve.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -26,7 +27,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
     const loaded = await loadSettings({ cwd: workspace, env, home })
-    // What the repository brings applies only in a trusted folder (SPEC §7).
+    // What the repository brings applies only in a trusted folder (docs/permissions.md#project-trust).
     const trust = await openProjectTrust({
       workspace,
       home,

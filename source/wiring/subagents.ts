@@ -19,7 +19,7 @@ export const DEFAULT_MAX_PARALLEL = 4
 
 export interface AgentSetup {
   registry: AgentRegistry
-  /** The whole catalog: the core tools and Agent (last, as in SPEC §6). */
+  /** The whole catalog: the core tools and Agent (last, as in docs/tools.md#the-tools). */
   catalog: AnyTool[]
   /** Human lines for start-up warnings (agent files that could not be used). */
   warnings: string[]

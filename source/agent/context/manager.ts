@@ -23,7 +23,7 @@ import type { CompactionPreview, ContextReport } from './types.js'
 export type { Assembled, ContextManagerOptions, ContextSettings } from './options.js'
 
 /**
- * The context economy of one session (SPEC §9): assembles each request from the store's history —
+ * The context economy of one session (docs/context.md): assembles each request from the store's history —
  * compaction summary, observation masking, truncation as the last resort — compacts when the window
  * fills up, recovers from an overflow, and measures every request. A view, never an edit: the store and
  * the session log keep every message whole. Caches are per message object (the store never mutates

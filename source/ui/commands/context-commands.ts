@@ -1,5 +1,5 @@
 /**
- * `/compact`, `/pin`, `/unpin` and `/context` (SPEC §9), as plain functions the command table's entries call.
+ * `/compact`, `/pin`, `/unpin` and `/context` (docs/context.md), as plain functions the command table's entries call.
  */
 import type { CompactionPreview, ContextReport } from '../../agent/commands.js'
 import { findPinTarget, itemLabel, pinnedItems } from '../../store/pins.js'

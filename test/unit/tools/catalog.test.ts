@@ -56,7 +56,7 @@ describe('createCoreTools', () => {
 })
 
 describe('createCatalog', () => {
-  it('lists every tool of this build once, in SPEC §6 order', async () => {
+  it('lists every tool of this build once, in the order of docs/tools.md', async () => {
     const { createCatalog } = await import('../../../source/tools/catalog.js')
     const names = createCatalog({ isReadOnlyCommand: () => false }).map((t) => t.name)
     expect(names).toEqual([

@@ -31,7 +31,7 @@ function history(steps: number): ChatMessage[] {
   return out
 }
 
-describe('budgets (SPEC §9)', () => {
+describe('budgets (docs/context.md#compaction)', () => {
   it.each([
     [4096, 500],
     [8192, 500],
