@@ -3,7 +3,7 @@
 //   arrow), folders of one tier may import each other as long as no two folders import each other in a
 //   circle (directly or round several), and no files import each other in a circle;
 // - only source/ui may use React/Ink; ui/ reaches the runtime only through the types of its commands
-//   (agent/commands.ts); the store stays pure; tools never reach into the runtime or the UI;
+//   (agent/runtime/commands.ts); the store stays pure; tools never reach into the runtime or the UI;
 // - a file stays under the soft line budget unless LONG_FILES says why, and under the hard one always.
 import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -20,7 +20,7 @@ const source = process.argv[2]
  */
 const TIERS = {
   // Assembles a session and picks a surface.
-  app: ['cli.ts', 'wiring'],
+  app: ['cli.ts', 'app'],
   // What a user sees: the full-screen TUI, a headless run's output.
   surfaces: ['ui', 'headless'],
   // The runtime: turns, the tool-call pipeline, context economy, subagents.
@@ -33,7 +33,7 @@ const TIERS = {
     'tasks',
     'checkpoints',
     'mcp',
-    'hooks',
+    'user-hooks',
     'extensions',
     'config',
     'session',
@@ -44,9 +44,10 @@ const TIERS = {
 }
 
 /** Arrows against the tiers that are known and on their way out: "from-folder -> to-folder": why. */
-const KNOWN_UPWARD = {
-  'store -> provider': 'the chat message shapes (provider/messages.ts), on their way into store/',
-}
+const KNOWN_UPWARD = {}
+
+/** The one file of the runtime the UI may see, and only its types. */
+const RUNTIME_COMMANDS = 'agent/runtime/commands.ts'
 
 /** Past this a file needs a reason in LONG_FILES; past the hard budget nothing may go. */
 const LINE_BUDGET = 400
@@ -82,7 +83,7 @@ for await (const file of walk(source)) {
   files.set(rel, await readFile(file, 'utf8'))
 }
 
-/** `../agent/commands.js` from `ui/x.ts` → `agent/commands.ts` (the file that exists). */
+/** `../agent/commands.js` from `ui/x.ts` → `agent/runtime/commands.ts` (the file that exists). */
 function resolveImport(fromRel, spec) {
   const target = relative(source, resolve(join(source, dirname(fromRel)), spec))
     .split('\\')
@@ -130,16 +131,16 @@ for (const [rel, text] of files) {
     const target = resolveImport(rel, spec)
     const targetArea = areaOf(target)
     edges.add(target)
-    if (area === 'store' && targetArea !== 'store' && target !== 'provider/messages.ts') {
+    if (area === 'store' && targetArea !== 'store') {
       say(
         spec,
-        'the store is pure: it imports only its own files and the message shapes (provider/messages.ts)',
+        'the store is pure: it imports only its own files (the chat message shapes are store/messages.ts)',
       )
     }
-    if (area === 'ui' && targetArea === 'agent' && (target !== 'agent/commands.ts' || !typeOnly)) {
+    if (area === 'ui' && targetArea === 'agent' && (target !== RUNTIME_COMMANDS || !typeOnly)) {
       say(
         spec,
-        'ui/ reaches the runtime only through the types of its commands (`import type` from agent/commands.ts)',
+        `ui/ reaches the runtime only through the types of its commands (\`import type\` from ${RUNTIME_COMMANDS})`,
       )
     }
     if (area === 'tools' && (targetArea === 'agent' || targetArea === 'ui')) {

@@ -4,7 +4,7 @@ import type { TrustChoice } from '../store/domain.js'
 import { isTrackedByGit } from './git-tracked.js'
 import { isRecordedLocalSettings } from './local-settings-ledger.js'
 import type { LoadedSettings, SettingsSource } from './load.js'
-import type { ResolvedConfig } from './resolve.js'
+import type { ResolvedConfig } from './resolve-config.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
 import {
   type FilteredSettings,

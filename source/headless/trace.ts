@@ -1,4 +1,4 @@
-import type { Usage } from '../provider/messages.js'
+import type { Usage } from '../store/messages.js'
 import type { Action } from '../store/actions.js'
 import type { TurnResult } from '../store/domain.js'
 import {

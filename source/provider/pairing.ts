@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolMessage } from './messages.js'
+import type { ChatMessage, ToolCall, ToolMessage } from '../store/messages.js'
 
 /** The model-visible result for a call that never produced one (interrupt, crash, lost result). */
 export function cancelledToolResult(call: ToolCall): ToolMessage {

@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions'
-import type { ChatMessage, ToolChoice } from './messages.js'
+import type { ChatMessage, ToolChoice } from '../store/messages.js'
 import type { ChatRequest, ModelInfo } from './types.js'
 
 /**

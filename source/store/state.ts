@@ -1,5 +1,5 @@
-import type { ChatMessage, Usage } from '../provider/messages.js'
-import { ZERO_USAGE } from '../provider/messages.js'
+import type { ChatMessage, Usage } from './messages.js'
+import { ZERO_USAGE } from './messages.js'
 import type {
   AttachmentNote,
   CompactionRecord,

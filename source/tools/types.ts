@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { QuestionAsker } from '../permissions/question-types.js'
 import type { PermissionTarget } from '../permissions/target.js'
-import type { ImagePart, Usage } from '../provider/messages.js'
+import type { ImagePart, Usage } from '../store/messages.js'
 import type { ConsentPreview, ErrorCategory, Mode, Risk, TaskSummary, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'

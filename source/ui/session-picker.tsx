@@ -1,6 +1,6 @@
 import { Box, type Key, Text, useInput } from 'ink'
 import { useRef, useState } from 'react'
-import type { SessionSummary } from '../agent/commands.js'
+import type { SessionSummary } from '../agent/runtime/commands.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
 
 export interface SessionPickerProps {

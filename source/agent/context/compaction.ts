@@ -1,4 +1,4 @@
-import type { ChatMessage, UserMessage } from '../../provider/messages.js'
+import type { ChatMessage, UserMessage } from '../../store/messages.js'
 import type { CompactionRecord } from '../../store/domain.js'
 
 /** One message of a request being assembled, with the history index it came from (-1: made up here). */

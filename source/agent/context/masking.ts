@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolMessage } from '../../provider/messages.js'
+import type { ChatMessage, ToolMessage } from '../../store/messages.js'
 
 /** Results this short are cheaper to keep than to replace (docs/context.md#observation-masking). */
 export const MASK_MIN_CHARS = 200

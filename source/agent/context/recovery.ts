@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../provider/messages.js'
+import type { ChatMessage } from '../../store/messages.js'
 import { ProviderError } from '../../provider/types.js'
 
 /** What the turn loop needs of the context economy (ContextManager implements it). */

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
-import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './profiles.js'
+import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
  * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`, `model`,

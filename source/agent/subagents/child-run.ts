@@ -1,9 +1,9 @@
 import type { Checkpoints } from '../../checkpoints/lazy.js'
-import type { HookService } from '../../hooks/service.js'
+import type { HookService } from '../../user-hooks/hook-service.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
-import { addUsage, ZERO_USAGE } from '../../provider/messages.js'
+import { addUsage, ZERO_USAGE } from '../../store/messages.js'
 import type { ChatProvider } from '../../provider/types.js'
 import type { Action } from '../../store/actions.js'
 import { createStore, type Store } from '../../store/create-store.js'
@@ -18,13 +18,13 @@ import type {
   SubagentRequest,
   SubagentStatus,
 } from '../../tools/types.js'
-import type { ModelProfile } from '../../provider/profiles.js'
-import type { CircuitBreakerConfig } from '../circuit-breaker.js'
-import type { ContextSettings } from '../context/manager.js'
-import type { DefinitionBuilder } from '../tool-definitions.js'
-import { type ModelCapabilities, Runtime, type RuntimeOptions } from '../runtime.js'
+import type { ModelProfile } from '../../provider/model-profiles.js'
+import type { CircuitBreakerConfig } from '../turn/circuit-breaker.js'
+import type { ContextSettings } from '../context/context-manager.js'
+import type { DefinitionBuilder } from '../prompt/tool-definitions.js'
+import { type ModelCapabilities, Runtime, type RuntimeOptions } from '../runtime/runtime.js'
 import { childGate } from './child-gate.js'
-import type { AgentProfile } from './profiles.js'
+import type { AgentProfile } from './agent-profiles.js'
 import type { OwnedTasks } from './task-directory.js'
 
 /**

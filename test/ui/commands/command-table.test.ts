@@ -12,7 +12,7 @@ import {
 } from '../../../source/ui/commands/command-table.js'
 import { slashCompleter } from '../../../source/ui/panes/input/completion.js'
 import { type FakeCommands, fakeCommands, makeStore } from '../shell/fake-commands.js'
-import type { ModelList } from '../../../source/agent/commands.js'
+import type { ModelList } from '../../../source/agent/runtime/commands.js'
 
 /** A recording CommandContext over a real store and recording runtime commands: no renderer. */
 function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = {}) {

@@ -21,7 +21,15 @@ function properties(schema: JsonSchema, prefix = ''): Array<[string, JsonSchema]
 }
 
 // The state and interaction tools of the catalog (docs/tools.md#the-tools), in its order.
-const INTERACTION = ['TaskOutput', 'TaskStop', 'TodoWrite', 'AskUserQuestion', 'Config', 'ExitPlanMode', 'NotebookEdit']
+const INTERACTION = [
+  'TaskOutput',
+  'TaskStop',
+  'TodoWrite',
+  'AskUserQuestion',
+  'Config',
+  'ExitPlanMode',
+  'NotebookEdit',
+]
 const interactionTools = () =>
   createCatalog({ isReadOnlyCommand: () => false }).filter((t) => INTERACTION.includes(t.name))
 

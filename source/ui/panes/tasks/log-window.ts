@@ -6,7 +6,7 @@
  */
 import stripAnsi from 'strip-ansi'
 import wrapAnsi from 'wrap-ansi'
-import type { TaskLogSlice } from '../../../agent/commands.js'
+import type { TaskLogSlice } from '../../../agent/runtime/commands.js'
 
 /** The end of the log the viewer shows while following (and polls). */
 export const TASK_LOG_BYTES = 64 * 1024

@@ -10,7 +10,7 @@ import {
   summaryMessage,
   truncateToFit,
 } from '../../../../source/agent/context/compaction.js'
-import type { ChatMessage } from '../../../../source/provider/messages.js'
+import type { ChatMessage } from '../../../../source/store/messages.js'
 import type { CompactionRecord } from '../../../../source/store/domain.js'
 import { checkPairing } from '../../../support/pairing-check.ts'
 
