@@ -14,6 +14,8 @@
  *    syscalls this filter sees (the fallbacks — libuv's included — take the plain syscalls instead).
  *  - `ioctl(TIOCSTI)` and `ioctl(TIOCLINUX)`: typing into a terminal the command may hold would run
  *    text outside the sandbox.
+ *  - `add_key`/`request_key`/`keyctl`: the session keyring (Kerberos tickets, tokens) is inherited
+ *    into the sandbox, namespaces or not.
  *  - on x86-64, every x32 syscall (the same numbers with bit 30 set, which the rules above would not
  *    match); the i386 ABI (`int 0x80`) and 32-bit ARM get the same rules with their own numbers, and
  *    i386's `socketcall` cannot show its address family, so socket creation through it is refused.
@@ -31,6 +33,8 @@ export interface SyscallAbi {
   socket: number
   socketpair: number
   ioctl: number
+  /** add_key, request_key, keyctl. */
+  keyring: readonly [number, number, number]
   /** i386 only: the multiplexer whose first argument is the call (SYS_SOCKET = 1, SYS_SOCKETPAIR = 8). */
   socketcall?: number
   /** x86-64 only: syscalls with this bit set are x32's. */
@@ -44,11 +48,35 @@ export const ABIS = {
     socket: 41,
     socketpair: 53,
     ioctl: 16,
+    keyring: [248, 249, 250],
     x32Bit: 0x40000000,
   },
-  i386: { name: 'i386', auditArch: 0x40000003, socket: 359, socketpair: 360, ioctl: 54, socketcall: 102 },
-  aarch64: { name: 'aarch64', auditArch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29 },
-  arm: { name: 'arm', auditArch: 0x40000028, socket: 281, socketpair: 288, ioctl: 54 },
+  i386: {
+    name: 'i386',
+    auditArch: 0x40000003,
+    socket: 359,
+    socketpair: 360,
+    ioctl: 54,
+    keyring: [286, 287, 288],
+    socketcall: 102,
+  },
+  aarch64: {
+    name: 'aarch64',
+    auditArch: 0xc00000b7,
+    socket: 198,
+    socketpair: 199,
+    ioctl: 29,
+    keyring: [217, 218, 219],
+  },
+  // EABI (socketcall is OABI's only, which 64-bit kernels do not run).
+  arm: {
+    name: 'arm',
+    auditArch: 0x40000028,
+    socket: 281,
+    socketpair: 288,
+    ioctl: 54,
+    keyring: [309, 310, 311],
+  },
 } as const satisfies Record<string, SyscallAbi>
 
 /** The native ABI first, then the 32-bit one the same kernel may run. */
@@ -122,7 +150,7 @@ function rulesOf(asm: Assembler, abi: SyscallAbi): void {
   asm.jumpIfEqual(abi.socketpair, at('socketpair'))
   asm.jumpIfEqual(abi.ioctl, at('ioctl'))
   if (abi.socketcall !== undefined) asm.jumpIfEqual(abi.socketcall, at('socketcall'))
-  for (const nr of IO_URING) asm.jumpIfEqual(nr, 'deny')
+  for (const nr of [...IO_URING, ...abi.keyring]) asm.jumpIfEqual(nr, 'deny')
   asm.ret(RET_ALLOW)
 
   asm.label(at('socket'))

@@ -162,11 +162,11 @@ describe.runIf(osSandbox?.kind === 'bwrap')('Unix sockets from inside bubblewrap
   })
 
   it.runIf(hasPython)(
-    'python3: socket(AF_UNIX) is refused, a datagram socketpair too, and io_uring',
+    'python3: socket(AF_UNIX) is refused, a datagram socketpair too, io_uring and the session keyring',
     async () => {
       await serve(join(home, 'agent.sock'), 'HOME')
       const script = `
-import ctypes, errno, socket
+import ctypes, errno, platform, socket
 def attempt(name, fn):
     try:
         fn()
@@ -184,6 +184,9 @@ attempt('inet', lambda: socket.socket(socket.AF_INET).close())
 libc = ctypes.CDLL(None, use_errno=True)
 params = ctypes.create_string_buffer(120)
 print('io_uring_setup', errno.errorcode.get(ctypes.get_errno()) if libc.syscall(425, 4, params) < 0 else 'ok')
+# keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0): the session keyring agent-tui was started in.
+keyctl = 250 if platform.machine() == 'x86_64' else 219
+print('keyctl', errno.errorcode.get(ctypes.get_errno()) if libc.syscall(keyctl, 0, -3, 0) < 0 else 'ok')
 `
       await writeFile(join(ws, 'probe.py'), script)
       const r = await run({}, 'python3 probe.py')
@@ -194,6 +197,7 @@ print('io_uring_setup', errno.errorcode.get(ctypes.get_errno()) if libc.syscall(
         'seqpacket-pair ok',
         'inet ok',
         'io_uring_setup EPERM',
+        'keyctl EPERM',
       ])
       expect(hits).toEqual([])
     },
