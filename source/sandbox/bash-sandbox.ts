@@ -81,7 +81,7 @@ export interface BashSandboxOptions {
   projectRoots: readonly string[]
   /** The session's outputs dir: writable (created when the first command starts). */
   scratchRoots: readonly string[]
-  /** agent-tui's own secrets (its settings dir, MCP sign-ins): hidden like the home's secret stores. */
+  /** agent-tui's own dirs (settings, state): hidden like the home's secret stores, the scratch roots inside shown again. */
   ownSecrets?: readonly string[]
   platform?: NodeJS.Platform
   /** The CPU architecture (Node's names): the seccomp filter exists for x64 and arm64 only. */
