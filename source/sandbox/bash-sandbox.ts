@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
@@ -10,7 +10,7 @@ import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 import { seccompFilterFor } from './seccomp-filter.js'
 import {
-  feedInput,
+  createInputFile,
   inheritedDescriptors,
   type SandboxFds,
   type StdioEntry,
@@ -38,13 +38,14 @@ export interface WrappedSpawn {
   /** Set when the sandbox program reports on `SpawnSpec.infoFd`: open that descriptor as a pipe. */
   infoFd?: number
   /**
-   * The spawn's stdio, from the caller's own (`base`: 0-2, and `infoFd` when used): adds the pipe the
-   * sandbox program reads its seccomp filter from, and /dev/null over descriptors agent-tui inherited
-   * open (they would reach the command, a socket among them).
+   * The spawn's stdio, from the caller's own (`base`: 0-2, and `infoFd` when used): adds the
+   * descriptor the sandbox program reads its seccomp filter from, and /dev/null over descriptors
+   * agent-tui inherited open (they would reach the command, a socket among them). Spawned without it,
+   * bubblewrap refuses to start.
    */
   stdio(base: readonly StdioEntry[]): StdioEntry[]
-  /** Call right after spawning with `stdio(…)`: hands the sandbox program its filter. */
-  started(child: ChildProcess): void
+  /** Call right after spawning with `stdio(…)`: closes agent-tui's copy of the filter's descriptor. */
+  started(): void
   /** Call once the spawned process has exited (or failed to start); calling it again does nothing. */
   done(): void
 }
@@ -170,6 +171,7 @@ function createCommandSandbox(
   // with, there from the start: looked for once.
   const covered = inheritedDescriptors()
   const devNull = covered.length > 0 ? openSync('/dev/null', 'r') : undefined
+  const filterFile = filter === undefined ? undefined : createInputFile(filter)
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   let scratchReady = false
   let running = 0
@@ -190,12 +192,16 @@ function createCommandSandbox(
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []
       const fds: SandboxFds = { covered, ...(devNull === undefined ? {} : { devNull }) }
+      // The first descriptor after the caller's.
+      if (filterFile) fds.input = { at: (spec.infoFd ?? 2) + 1, from: filterFile.open() }
+      const closeInput = () => {
+        if (fds.input === undefined) return
+        closeSync(fds.input.from)
+        fds.input = undefined
+      }
       let args: string[]
       if (tool.kind === 'bwrap') {
         for (const path of fence.reserved) placeholders.add(path)
-        // The first descriptor after the caller's.
-        fds.inputFd = (spec.infoFd ?? 2) + 1
-        fds.input = filter
         args = buildBwrapArgs(
           {
             fence,
@@ -204,7 +210,7 @@ function createCommandSandbox(
             files,
             privateTmp,
             pathDirs,
-            seccompFd: fds.inputFd,
+            ...(fds.input === undefined ? {} : { seccompFd: fds.input.at }),
             unsetEnv: HOST_IPC_ENV,
             ...(spec.infoFd === undefined ? {} : { infoFd: spec.infoFd }),
           },
@@ -223,8 +229,9 @@ function createCommandSandbox(
         args,
         ...(tool.kind === 'bwrap' && spec.infoFd !== undefined ? { infoFd: spec.infoFd } : {}),
         stdio: (base) => sandboxStdio(base, fds),
-        started: (child) => feedInput(child, fds),
+        started: closeInput,
         done() {
+          closeInput()
           if (finished) return
           finished = true
           running--
@@ -284,7 +291,7 @@ function tryOnce(sandbox: CommandSandbox, cwd: string, timeoutMs: number): Promi
       cwd,
       stdio: wrapped.stdio(['ignore', 'ignore', 'pipe']),
     })
-    wrapped.started(child)
+    wrapped.started()
     const timer = setTimeout(() => {
       timedOut = true
       child.kill('SIGKILL')

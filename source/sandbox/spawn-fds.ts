@@ -1,5 +1,6 @@
-import type { ChildProcess } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /** One entry of a spawn's `stdio` array, as agent-tui's callers use them. */
 export type StdioEntry = 'pipe' | 'ignore' | number
@@ -34,9 +35,8 @@ export function inheritedDescriptors(): number[] {
 }
 
 export interface SandboxFds {
-  /** The descriptor the sandbox program reads `input` from (a pipe), when it reads one. */
-  inputFd?: number
-  input?: Uint8Array
+  /** What the sandbox program reads its seccomp filter from: our descriptor `from`, at `at` in the child. */
+  input?: { at: number; from: number }
   /** Descriptors to overwrite with /dev/null in the child (see `inheritedDescriptors`). */
   covered: readonly number[]
   /** An open /dev/null of agent-tui's, when `covered` is not empty. */
@@ -44,8 +44,8 @@ export interface SandboxFds {
 }
 
 /**
- * The spawn's stdio: the caller's `base` (0-2, and the info pipe when asked for), a pipe at
- * `inputFd`, and /dev/null over each inherited descriptor that no entry replaces. Node leaves an
+ * The spawn's stdio: the caller's `base` (0-2, and the info pipe when asked for), the input at its
+ * place, and /dev/null over each inherited descriptor that no entry replaces. Node leaves an
  * `'ignore'` above 2 as it was, so those get /dev/null too.
  */
 export function sandboxStdio(base: readonly StdioEntry[], fds: SandboxFds): StdioEntry[] {
@@ -54,9 +54,9 @@ export function sandboxStdio(base: readonly StdioEntry[], fds: SandboxFds): Stdi
     while (stdio.length < fd) stdio.push('ignore')
     stdio[fd] = entry
   }
-  if (fds.inputFd !== undefined) {
-    if (fds.inputFd < base.length) throw new Error(`descriptor ${fds.inputFd} is the caller's`)
-    put(fds.inputFd, 'pipe')
+  if (fds.input !== undefined) {
+    if (fds.input.at < base.length) throw new Error(`descriptor ${fds.input.at} is the caller's`)
+    put(fds.input.at, fds.input.from)
   }
   if (fds.devNull !== undefined) {
     for (const fd of fds.covered) if (fd >= stdio.length || stdio[fd] === 'ignore') put(fd, fds.devNull)
@@ -64,12 +64,21 @@ export function sandboxStdio(base: readonly StdioEntry[], fds: SandboxFds): Stdi
   return stdio
 }
 
-/** Writes the sandbox program's input into its pipe, once the child is spawned. */
-export function feedInput(child: ChildProcess, fds: SandboxFds): void {
-  if (fds.inputFd === undefined || fds.input === undefined) return
-  const pipe = child.stdio[fds.inputFd]
-  if (!pipe || !('end' in pipe)) return
-  // A sandbox program that failed before reading says why on stderr and in its exit code.
-  pipe.on('error', () => {})
-  pipe.end(fds.input)
+/**
+ * Bytes a child reads from a descriptor to its end, ready before the child starts: an unlinked file,
+ * not a pipe, so bubblewrap never waits for agent-tui's event loop to write and close one (milliseconds
+ * on a busy machine). Each spawn gets its own open file (`open()`, Linux: through /proc/self/fd), with
+ * its own offset; the caller closes it once the child has it.
+ */
+export function createInputFile(bytes: Uint8Array): { open(): number } {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-tui-input-'))
+  const path = join(dir, 'input')
+  let fd: number
+  try {
+    writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 })
+    fd = openSync(path, 'r')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { open: () => openSync(`/proc/self/fd/${fd}`, 'r') }
 }

@@ -172,7 +172,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
           stdio: wrapped ? wrapped.stdio(stdio) : stdio,
         })
         if (wrapped) {
-          wrapped.started(child)
+          wrapped.started()
           child.once('exit', wrapped.done)
           child.once('error', wrapped.done)
         }

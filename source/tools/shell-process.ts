@@ -134,7 +134,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
       detached: true,
       stdio: wrapped ? wrapped.stdio(stdio) : stdio,
     })
-    wrapped?.started(child)
+    wrapped?.started()
   } catch (error) {
     sandboxDone()
     throw error
