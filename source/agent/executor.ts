@@ -5,7 +5,7 @@ import type { ErrorCategory } from '../store/domain.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
 import { type CallOutcome, cancelled, type FailureDetails, failedOutcome } from './call-outcome.js'
 import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
-import { parseToolArguments } from './parse-arguments.js'
+import { encodeArguments, parseToolArguments } from './parse-arguments.js'
 import type { GateVerdict, PermissionGate } from './permission-gate.js'
 import { postToolUse, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
@@ -48,6 +48,19 @@ export async function executeCall(
   deps: ExecutorDeps,
   signal: AbortSignal,
   skip?: AbortSignal,
+): Promise<CallOutcome> {
+  const ran: { arguments?: string } = {}
+  const outcome = await runCall(call, deps, signal, skip, ran)
+  return ran.arguments === undefined ? outcome : { ...outcome, arguments: ran.arguments }
+}
+
+/** `executeCall`; `ran.arguments` is set when a PreToolUse hook changed what the call runs with. */
+async function runCall(
+  call: ToolCall,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+  skip: AbortSignal | undefined,
+  ran: { arguments?: string },
 ): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
@@ -116,6 +129,9 @@ export async function executeCall(
     args = rewritten.data
     input = pre.updatedInput
     summary = summaryOf(tool, args, name)
+    // The history says what ran: the hook's arguments, not the model's.
+    const encoded = encodeArguments(args)
+    if (encoded !== null && encoded !== call.function.arguments) ran.arguments = encoded
   }
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
