@@ -1,5 +1,6 @@
 import { changeKind } from '../checkpoints/change-kind.js'
 import type { ToolCall } from '../provider/messages.js'
+import type { Rule } from '../permissions/rule.js'
 import type { Dispatch } from '../store/create-store.js'
 import type { ErrorCategory } from '../store/domain.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
@@ -32,6 +33,8 @@ export interface ExecutorDeps {
   gate: PermissionGate
   /** PreToolUse / PostToolUse hooks (absent: none configured for this session). */
   hooks?: ToolHooks
+  /** Allow rules for this executor's calls only: the `allowed-tools` of the user command whose turn it runs. */
+  grants?: readonly Rule[]
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
@@ -147,7 +150,7 @@ async function runCall(
     // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
     const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
     const readOnly = tool.isReadOnly(args)
-    const check = { tool: tool.name, risk: tool.risk, target, readOnly }
+    const check = { tool: tool.name, risk: tool.risk, target, readOnly, ...grantsOf(deps) }
     let verdict: GateVerdict = deps.gate.check(pre?.allow ? { ...check, hookAllow: true } : check)
     if (pre?.allow) explainHookAllow(deps, call.id, tool.name, verdict, deps.gate.check(check))
     if (pre?.ask && verdict.decision === 'allow')
@@ -325,6 +328,10 @@ function explainHookAllow(
   showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
     { event: 'PreToolUse', level: 'info', text, detail: '' },
   ])
+}
+
+function grantsOf(deps: ExecutorDeps): { grants?: readonly Rule[] } {
+  return deps.grants?.length ? { grants: deps.grants } : {}
 }
 
 function summaryOf(tool: AnyTool | undefined, args: unknown, fallback: string): string {
