@@ -38,15 +38,15 @@ export function logRows(text: string, width: number): string[] {
   if (raw.at(-1) === '') raw.pop()
   const out: string[] = []
   for (const line of raw) {
-    const shown = cleanText(line.split('\r').at(-1) ?? '', { newlines: false })
-    out.push(
-      ...wrapAnsi(shown.replaceAll('\t', '    '), Math.max(1, width), { hard: true, trim: false }).split(
-        '\n',
-      ),
-    )
+    const shown = cleanText(line.split('\r').at(-1) ?? '', { newlines: false }).replaceAll('\t', '    ')
+    // Most log lines are short printable ASCII: one row each, without asking wrap-ansi.
+    if (shown.length <= width && PLAIN.test(shown)) out.push(shown)
+    else out.push(...wrapAnsi(shown, Math.max(1, width), { hard: true, trim: false }).split('\n'))
   }
   return out
 }
+
+const PLAIN = /^[\x20-\x7e]*$/
 
 /** The end of the log, as polled while following. */
 export function followed(slice: TaskLogSlice): LogWindow {
