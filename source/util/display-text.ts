@@ -85,14 +85,28 @@ function picture(code: number): string {
 }
 
 /**
- * A joiner between two visible non-ASCII characters is part of the writing (Persian ZWNJ, Indic
- * conjuncts, emoji sequences such as a family); next to ASCII or a space it can only disguise a name.
+ * A joiner is kept where it is part of the writing: inside an emoji sequence (a family, a skin tone, a
+ * flag with a rainbow), and between two letters of a script that needs joiners (Persian ZWNJ, Indic
+ * conjuncts). Elsewhere — in a Latin, Greek or Cyrillic name, between CJK characters, next to a space
+ * or ASCII — it can only make two different strings look the same.
  */
 function joins(text: string, offset: number): boolean {
   const before = codePointBefore(text, offset)
   const after = text.codePointAt(offset + 1)
-  return after !== undefined && before !== undefined && joinable(before) && joinable(after)
+  if (before === undefined || after === undefined) return false
+  const prev = String.fromCodePoint(before)
+  const next = String.fromCodePoint(after)
+  if (EMOJI_BEFORE_JOINER.test(prev) && EMOJI.test(next)) return true
+  return JOINING_LETTER.test(prev) && JOINING_LETTER.test(next) && !NO_JOINERS.test(prev + next)
 }
+
+const EMOJI = /^\p{Extended_Pictographic}$/u
+/** What may stand right before the joiner of an emoji sequence: the emoji, its skin tone, VS16. */
+const EMOJI_BEFORE_JOINER = /^(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)$/u
+const JOINING_LETTER = /^[\p{L}\p{M}]$/u
+/** Scripts whose words never need a joiner: one there only disguises. */
+const NO_JOINERS =
+  /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Common}]/u
 
 function codePointBefore(text: string, offset: number): number | undefined {
   if (offset === 0) return undefined
@@ -102,12 +116,6 @@ function codePointBefore(text: string, offset: number): number | undefined {
     if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000
   }
   return low
-}
-
-function joinable(code: number): boolean {
-  if (code <= 0x7f || code === ZWJ || code === ZWNJ) return false
-  const char = String.fromCodePoint(code)
-  return !NEEDS.test(char) && !/\s/u.test(char)
 }
 
 /** Whether `text` holds a bidi control (for tests and callers that must warn rather than clean). */
