@@ -6,8 +6,8 @@
  * controls: `evil\u202etxt.exe` shows as `evilexe.txt`) or make two different strings look the same
  * (invisible characters). Ordinary Unicode (CJK, emoji and their joiners, combining marks) stays.
  *
- * The source stays ASCII (escapes only): the first frame's chunk imports it, and the build refuses a
- * chunk with a character beyond Latin-1 (scripts/one-byte-sources.mjs).
+ * The source stays ASCII (escapes only): the build refuses a chunk with a character beyond Latin-1,
+ * which V8 would hold at two bytes a character (scripts/one-byte-sources.mjs).
  */
 
 export interface CleanOptions {
@@ -50,7 +50,6 @@ const NEEDS_BUT_LAYOUT = new RegExp(CHAR.replace('[\\x00-\\x1f', '[\\x00-\\x08\\
 
 const ZWNJ = 0x200c
 const ZWJ = 0x200d
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 /** The text with what could spoof or drive the terminal taken out (or made visible); see the module's doc. */
 export function cleanText(text: string, options: CleanOptions = {}): string {
@@ -116,11 +115,6 @@ function codePointBefore(text: string, offset: number): number | undefined {
     if (high >= 0xd800 && high <= 0xdbff) return (high - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000
   }
   return low
-}
-
-/** Whether `text` holds a bidi control (for tests and callers that must warn rather than clean). */
-export function hasBidiControl(text: string): boolean {
-  return BIDI.test(text)
 }
 
 /** CHAR but C0 controls: JSON.stringify escapes those in strings, and the raw ones are its own layout. */
