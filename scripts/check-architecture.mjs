@@ -1,8 +1,9 @@
 // Enforces the one-direction architecture (SPEC §3, EXEMPLARS §1) on the import graph of source/:
 // - the folders form layers, and a folder imports only folders of lower layers (no upward arrow, no
 //   arrow between siblings), and no files import each other in a circle;
-// - only source/ui may use React/Ink; ui/ reaches the runtime only through the types of its commands
-//   (agent/commands.ts); the store stays pure; tools never reach into the runtime or the UI;
+// - only source/ui may use React/Ink, and Ink's Text only through ui/components/text.tsx (it cleans
+//   what it shows); ui/ reaches the runtime only through the types of its commands (agent/commands.ts);
+//   the store stays pure; tools never reach into the runtime or the UI;
 // - a file stays under the line budget unless the list below says why it may not.
 import { readdir, readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -88,6 +89,10 @@ for (const [rel, text] of files) {
     problems.push(
       `${rel}: ${lines} lines — over the ${LINE_BUDGET}-line budget; split it (or say why not in LONG_FILES)`,
     )
+  }
+  // Every string a pane shows goes through cleanText: ui/ takes Ink's Text only through the wrapper that does.
+  if (rel !== 'ui/components/text.tsx' && /import\s*\{[^}]*\bText\b[^}]*\}\s*from\s*['"]ink['"]/.test(text)) {
+    problems.push(`${rel}: imports Text from "ink" — use ui/components/text.tsx, which cleans what it shows`)
   }
   const edges = new Set()
   for (const match of text.matchAll(importRe)) {

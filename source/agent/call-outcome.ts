@@ -28,6 +28,11 @@ export interface CallOutcome {
   errorHint?: string
   /** A refused call no allow rule would let through (a deny rule, a protected write), and why. */
   noAllowRule?: string
+  /**
+   * The JSON of the arguments the call ran with, when it is not what the history holds (a PreToolUse
+   * hook rewrote them): the history is changed to say what ran.
+   */
+  arguments?: string
 }
 
 /** The call an outcome answers, and the times its duration is measured between. */

@@ -1,11 +1,12 @@
 import { changeKind } from '../checkpoints/change-kind.js'
 import type { ToolCall } from '../provider/messages.js'
+import type { Rule } from '../permissions/rule.js'
 import type { Dispatch } from '../store/create-store.js'
 import type { ErrorCategory } from '../store/domain.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
 import { type CallOutcome, cancelled, type FailureDetails, failedOutcome } from './call-outcome.js'
 import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
-import { parseToolArguments } from './parse-arguments.js'
+import { encodeArguments, parseToolArguments } from './parse-arguments.js'
 import type { GateVerdict, PermissionGate } from './permission-gate.js'
 import { postToolUse, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
@@ -32,6 +33,8 @@ export interface ExecutorDeps {
   gate: PermissionGate
   /** PreToolUse / PostToolUse hooks (absent: none configured for this session). */
   hooks?: ToolHooks
+  /** Allow rules for this executor's calls only: the `allowed-tools` of the user command whose turn it runs. */
+  grants?: readonly Rule[]
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
@@ -48,6 +51,19 @@ export async function executeCall(
   deps: ExecutorDeps,
   signal: AbortSignal,
   skip?: AbortSignal,
+): Promise<CallOutcome> {
+  const ran: { arguments?: string } = {}
+  const outcome = await runCall(call, deps, signal, skip, ran)
+  return ran.arguments === undefined ? outcome : { ...outcome, arguments: ran.arguments }
+}
+
+/** `executeCall`; `ran.arguments` is set when a PreToolUse hook changed what the call runs with. */
+async function runCall(
+  call: ToolCall,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+  skip: AbortSignal | undefined,
+  ran: { arguments?: string },
 ): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
@@ -116,6 +132,9 @@ export async function executeCall(
     args = rewritten.data
     input = pre.updatedInput
     summary = summaryOf(tool, args, name)
+    // The history says what ran: the hook's arguments, not the model's.
+    const encoded = encodeArguments(args)
+    if (encoded !== null && encoded !== call.function.arguments) ran.arguments = encoded
   }
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
@@ -131,7 +150,7 @@ export async function executeCall(
     // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
     const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
     const readOnly = tool.isReadOnly(args)
-    const check = { tool: tool.name, risk: tool.risk, target, readOnly }
+    const check = { tool: tool.name, risk: tool.risk, target, readOnly, ...grantsOf(deps) }
     let verdict: GateVerdict = deps.gate.check(pre?.allow ? { ...check, hookAllow: true } : check)
     if (pre?.allow) explainHookAllow(deps, call.id, tool.name, verdict, deps.gate.check(check))
     if (pre?.ask && verdict.decision === 'allow')
@@ -309,6 +328,10 @@ function explainHookAllow(
   showCards(deps.dispatch, deps.hooks.newId(`hook-allow-${callId}`), [
     { event: 'PreToolUse', level: 'info', text, detail: '' },
   ])
+}
+
+function grantsOf(deps: ExecutorDeps): { grants?: readonly Rule[] } {
+  return deps.grants?.length ? { grants: deps.grants } : {}
 }
 
 function summaryOf(tool: AnyTool | undefined, args: unknown, fallback: string): string {

@@ -4,25 +4,70 @@ export type ParsedArguments = { ok: true; value: unknown; repaired: boolean } | 
  * Parses a tool call's JSON arguments, repairing only the trivial defects SPEC §5 allows: code fences
  * around the JSON, trailing commas, and an empty string for "no arguments". Nothing missing is ever
  * invented: arguments cut short (a missing `}` or `"`) are an error, because guessing where they ended
- * would run a call the model never finished writing.
+ * would run a call the model never finished writing. The value is always one JSON object, and its
+ * strings are well-formed Unicode (a lone surrogate, written as a `\ud800` escape, becomes U+FFFD: it is
+ * what a file or a command would get anyway, and strict servers refuse it in the history).
  */
 export function parseToolArguments(raw: string): ParsedArguments {
+  // trim() also drops a byte-order mark in front, which JSON.parse refuses.
   const text = raw.trim()
   if (text === '') return { ok: true, value: {}, repaired: raw !== '' }
   const direct = tryParse(text)
-  if (direct.ok) return { ok: true, value: direct.value, repaired: false }
+  if (direct.ok) return objectOnly(direct.value, false, text)
   const unfenced = stripFences(text)
   for (const candidate of [unfenced, removeTrailingCommas(unfenced)]) {
     if (candidate === text) continue
     const attempt = tryParse(candidate)
-    if (attempt.ok) return { ok: true, value: attempt.value, repaired: true }
+    if (attempt.ok) return objectOnly(attempt.value, true, candidate)
   }
   return { ok: false, error: `arguments are not valid JSON (${direct.error}); received: ${excerpt(text)}` }
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+/**
+ * The arguments as the history keeps them: exactly the JSON of the value that was judged and ran, never
+ * the model's own text (a byte-order mark, spacing, duplicate keys). Null when the value cannot be
+ * written back (nested too deeply for JSON.stringify).
+ */
+export function encodeArguments(value: unknown): string | null {
   try {
-    return { ok: true, value: JSON.parse(text) }
+    return JSON.stringify(value) ?? null
+  } catch {
+    return null
+  }
+}
+
+function objectOnly(value: unknown, repaired: boolean, text: string): ParsedArguments {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`
+    return { ok: false, error: `arguments must be one JSON object, not ${kind}; received: ${excerpt(text)}` }
+  }
+  if (!mayHoldLoneSurrogate(text)) return { ok: true, value, repaired }
+  const wellFormed = tryParse(text, wellFormedStrings)
+  return wellFormed.ok
+    ? { ok: true, value: wellFormed.value, repaired }
+    : { ok: false, error: `arguments could not be read (${wellFormed.error})` }
+}
+
+/** A lone surrogate in the text itself, or an escape of one (`\udXXX`); rare, so the common case is cheap. */
+function mayHoldLoneSurrogate(text: string): boolean {
+  return !text.isWellFormed() || /\\u[dD][89a-fA-F]/.test(text)
+}
+
+/** JSON.parse reviver: strings, and the keys of objects, as well-formed Unicode. */
+function wellFormedStrings(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return value.toWellFormed()
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value
+  const keys = Object.keys(value)
+  if (keys.every((k) => k.isWellFormed())) return value
+  return Object.fromEntries(keys.map((k) => [k.toWellFormed(), (value as Record<string, unknown>)[k]]))
+}
+
+function tryParse(
+  text: string,
+  reviver?: (key: string, value: unknown) => unknown,
+): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text, reviver) }
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) }
   }

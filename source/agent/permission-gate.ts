@@ -1,3 +1,4 @@
+import type { Rule } from '../permissions/rule.js'
 import type { PermissionTarget } from '../permissions/target.js'
 import type { ConsentDecision, ConsentRequest, Mode, Risk } from '../store/domain.js'
 
@@ -12,6 +13,11 @@ export interface GateCheck {
    * the mode would ask but never beats a deny or ask rule, a protected path, plan mode or a local address.
    */
   hookAllow?: boolean
+  /**
+   * Allow rules of this call's turn alone: a user command's `allowed-tools`. Carried by the call, never
+   * held by the gate, so a subagent or a later turn (which never carry them) cannot use them.
+   */
+  grants?: readonly Rule[]
 }
 
 export interface GateVerdict {

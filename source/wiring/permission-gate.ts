@@ -1,5 +1,5 @@
 import type { PermissionRulesView, RuleView } from '../agent/commands.js'
-import type { PermissionGate } from '../agent/permission-gate.js'
+import type { GateCheck, PermissionGate } from '../agent/permission-gate.js'
 import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
@@ -45,21 +45,25 @@ export type RuntimeGate = PermissionGate & {
   describeRules(): PermissionRulesView
   /** Replaces the configured rules (the folder was trusted or distrusted during the session). */
   setRules(rules: SourcedRules): void
-  /**
-   * Adds allow rules until the returned function is called: a user command's `allowed-tools`, for its
-   * turn. Like every allow rule they never beat a deny or ask rule, a protected path or plan mode.
-   */
-  grant(rules: readonly string[], source: string): () => void
 }
 
-/** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
+/**
+ * Joins the pure policy, the configured rules, the session's grants and the consent broker. A user
+ * command's `allowed-tools` are not held here: they come with each call of its turn (`GateCheck.grants`),
+ * so nothing else that consults this gate meanwhile (a background subagent) gets them.
+ */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
-  const grants = new Set<readonly Rule[]>()
-  const granted = () => [...grants].flat()
   const check = (
-    { tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean },
+    {
+      tool,
+      risk,
+      target,
+      readOnly,
+      hookAllow,
+      grants,
+    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants'>,
     extra: readonly Rule[] = [],
   ) => {
     const verdict = evaluate({
@@ -72,7 +76,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
         allow: [
           ...rules.allow,
           ...broker.sessionRules(),
-          ...granted(),
+          ...(grants ?? []),
           ...(hookAllow ? hookAllowRules(tool) : []),
           ...extra,
         ],
@@ -139,27 +143,13 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     },
     cancelAll: (note) => broker.denyAll(note),
     describeRules: () => ({
-      allow: [...rules.allow, ...broker.sessionRules(), ...granted()].map(view),
+      allow: [...rules.allow, ...broker.sessionRules()].map(view),
       ask: rules.ask.map(view),
       deny: rules.deny.map(view),
       savedTo: opts.savedTo,
     }),
     setRules: (next) => {
       rules = next
-    },
-    grant(texts, source) {
-      // Checked when the command file was read; one that no longer parses grants nothing.
-      const added = texts.flatMap((text) => {
-        try {
-          return [parseRule(text, source)]
-        } catch {
-          return []
-        }
-      })
-      grants.add(added)
-      return () => {
-        grants.delete(added)
-      }
     },
   }
 }

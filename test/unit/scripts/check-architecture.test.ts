@@ -46,6 +46,8 @@ describe('scripts/check-architecture.mjs', () => {
       'gadgets/thing.ts': 'export const thing = 1\n',
       'permissions/policy.ts': "import type { Tool } from '../tools/types.js'\n",
       'tools/types.ts': 'export interface Tool {}\n',
+      'ui/pane.tsx': "import { Box, Text } from 'ink'\nexport const p = 1\n",
+      'ui/components/text.tsx': "import { Text as InkText } from 'ink'\nexport const Text = InkText\n",
     })
     expect(code).toBe(1)
     expect(output).toContain(
@@ -66,6 +68,9 @@ describe('scripts/check-architecture.mjs', () => {
     expect(output).toContain(
       'permissions/policy.ts: imports "../tools/types.js" — tools/ is above permissions/ in LAYERS',
     )
+    // Ink's Text only through the wrapper that cleans what it shows.
+    expect(output).toContain('ui/pane.tsx: imports Text from "ink" — use ui/components/text.tsx')
+    expect(output).not.toContain('ui/components/text.tsx: imports Text')
     // A named exception that is no longer needed is an error too.
     expect(output).toContain('LONG_FILES "permissions/shell-split.ts"')
     expect(output).toContain('is within the budget now: remove it')
