@@ -2,7 +2,8 @@
 // - the folders form five tiers; a folder imports only from its own tier or the tiers below (no upward
 //   arrow), folders of one tier may import each other as long as no two folders import each other in a
 //   circle (directly or round several), and no files import each other in a circle;
-// - only source/ui may use React/Ink; ui/ reaches the runtime only through the types of its commands
+// - only source/ui may use React/Ink, and Ink's Text only through ui/components/text.tsx (it cleans
+//   what it shows); ui/ reaches the runtime only through the types of its commands
 //   (agent/runtime/commands.ts); the store stays pure; tools never reach into the runtime or the UI;
 // - a file stays under the soft line budget unless LONG_FILES says why, and under the hard one always.
 import { readdir, readFile } from 'node:fs/promises'
@@ -115,6 +116,10 @@ for (const [rel, text] of files) {
     problems.push(
       `${rel}: ${lines} lines — over the ${LINE_BUDGET}-line budget; split it by concept (or say why it is one in LONG_FILES)`,
     )
+  }
+  // Every string a pane shows goes through cleanText: ui/ takes Ink's Text only through the wrapper that does.
+  if (rel !== 'ui/components/text.tsx' && /import\s*\{[^}]*\bText\b[^}]*\}\s*from\s*['"]ink['"]/.test(text)) {
+    problems.push(`${rel}: imports Text from "ink" — use ui/components/text.tsx, which cleans what it shows`)
   }
   const edges = new Set()
   for (const match of text.matchAll(importRe)) {

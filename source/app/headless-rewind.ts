@@ -2,6 +2,7 @@ import { reportLines } from '../checkpoints/report.js'
 import { RewindError } from '../checkpoints/rewind.js'
 import type { RewindReport, RewindTurn } from '../checkpoints/types.js'
 import type { ParsedArgs } from '../config/flags.js'
+import type { TextWriter } from '../util/display-text.js'
 import type { Session } from './session/create-session.js'
 
 /**
@@ -11,8 +12,8 @@ import type { Session } from './session/create-session.js'
 export async function runRewind(
   session: Session,
   args: ParsedArgs,
-  out: NodeJS.WritableStream,
-  err: NodeJS.WritableStream,
+  out: TextWriter,
+  err: TextWriter,
 ): Promise<number> {
   const json = args.outputFormat !== 'text'
   const target = args.rewindTo ?? ''

@@ -11,6 +11,7 @@ import type { State } from '../store/state.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { BUILTIN_COMMANDS } from '../ui/commands/builtin-commands.js'
 import { createCommandTable, parseSlash, promptOfLine } from '../ui/commands/command-table.js'
+import { cleanedWriter, cleanText, escapeForTerminal, type TextWriter } from '../util/display-text.js'
 import { installUserCommands } from './session/load-commands.js'
 import { createSession, type SessionOptions } from './session/create-session.js'
 import type { DebugLog } from './debug-log.js'
@@ -27,8 +28,15 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   const started = performance.now()
   const format = opts.args.outputFormat
   const trace = new TraceCollector()
-  const out = process.stdout
-  const err = process.stderr
+  // Notices and errors on stderr are cleaned; the answer on stdout is the model's text, printed as it is
+  // into a pipe or a file, cleaned only on a terminal; JSON is escaped, which parses to the same.
+  const out: TextWriter = {
+    write: (text) =>
+      process.stdout.write(
+        format !== 'text' ? escapeForTerminal(text) : process.stdout.isTTY ? cleanText(text) : text,
+      ),
+  }
+  const err = cleanedWriter(process.stderr)
   const observers: Array<(action: Action, state: State) => void> = [(action) => trace.observe(action)]
   if (format === 'stream-json') {
     observers.push((action) => {
@@ -140,7 +148,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
 async function promptInput(
   opts: HeadlessOptions,
   state: State,
-  err: NodeJS.WriteStream,
+  err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
   if (!parsed) return { text: opts.prompt }
@@ -167,7 +175,7 @@ async function promptInput(
 async function mcpPromptTurn(
   session: Session,
   prompt: { name: string; args: string },
-  err: NodeJS.WriteStream,
+  err: TextWriter,
 ): Promise<TurnResult | null> {
   try {
     return await session.runtime.runMcpPromptTurn(prompt.name, prompt.args)
@@ -183,7 +191,7 @@ async function mcpPromptTurn(
  * Always on stderr (not only with --verbose): an untrusted folder changes what the run may do, and a
  * script's author must see why a rule in the repository did not apply.
  */
-async function reportProjectTrust(opts: HeadlessOptions, err: NodeJS.WriteStream): Promise<void> {
+async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promise<void> {
   const trust = opts.projectTrust?.trust
   if (!trust) return
   for (const warning of trust.warnings()) err.write(`agent-tui: warning: ${warning}\n`)
@@ -215,7 +223,7 @@ function leftRunning(state: State): string | null {
   return `stopped at exit, still running: ${running.join(', ')}; a headless run ends with its turn (the model can wait with TaskOutput, block: true)`
 }
 
-function progressLine(action: Action, err: NodeJS.WriteStream): void {
+function progressLine(action: Action, err: TextWriter): void {
   if (action.type === 'provider/retried') err.write(`[warn] ${retryNoticeText(action, action.delayMs)}\n`)
   else if (action.type === 'tool/started') err.write(`→ ${action.summary}\n`)
   else if (action.type === 'tool/finished')

@@ -20,6 +20,7 @@ import {
 import { createSession, type ProjectTrustSetup, type Session } from './session/create-session.js'
 import type { DebugLog } from './debug-log.js'
 import { resumeHint } from './exit-message.js'
+import { cleanedWriter } from '../util/display-text.js'
 
 export interface InteractiveOptions {
   args: ParsedArgs
@@ -65,7 +66,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   if (opts.args.resume === true) {
     const sessions = await summarizeSessions(sessionsDir(opts.paths, opts.workspace), opts.workspace)
     if (sessions.length === 0) {
-      process.stderr.write(
+      cleanedWriter(process.stderr).write(
         `agent-tui: no sessions to resume in ${opts.workspace}; start one without --resume\n`,
       )
       return 1

@@ -15,12 +15,14 @@ import { openDebugLog } from './debug-log.js'
 import { readGitBranch } from './session/git-branch.js'
 import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
+import { cleanedWriter } from '../util/display-text.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
 export async function start(args: ParsedArgs): Promise<number> {
   const env = process.env
   const workspace = process.cwd()
-  const err = process.stderr
+  // What is said on stderr quotes settings files and servers: cleaned (util/display-text.ts).
+  const err = cleanedWriter(process.stderr)
   let earlyFrame: EarlyFrame | null = null
   const tuning = tuneProcess()
   try {

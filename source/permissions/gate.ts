@@ -28,6 +28,11 @@ export interface GateCheck {
    * the mode would ask but never beats a deny or ask rule, a protected path, plan mode or a local address.
    */
   hookAllow?: boolean
+  /**
+   * Allow rules of this call's turn alone: a user command's `allowed-tools`. Carried by the call, never
+   * held by the gate, so a subagent or a later turn (which never carry them) cannot use them.
+   */
+  grants?: readonly Rule[]
 }
 
 export interface GateVerdict {
@@ -115,6 +120,8 @@ export interface GateCall {
   readOnly(target: PermissionTarget): boolean
   /** What a PreToolUse hook answered: its allow acts as an allow rule for this call, its ask asks. */
   hook?: { allow: boolean; ask: string | null }
+  /** Allow rules of this call's turn alone (a user command's `allowed-tools`). */
+  grants?: readonly Rule[]
 }
 
 export interface AuthorizeOptions {
@@ -165,7 +172,13 @@ export async function authorize(
   // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
   const target = await gate.resolveTarget(call.target)
   const readOnly = call.readOnly(target)
-  const check: GateCheck = { tool: call.tool, risk: call.risk, target, readOnly }
+  const check: GateCheck = {
+    tool: call.tool,
+    risk: call.risk,
+    target,
+    readOnly,
+    ...(call.grants?.length ? { grants: call.grants } : {}),
+  }
   let verdict = gate.check(call.hook?.allow ? { ...check, hookAllow: true } : check)
   if (call.hook?.allow && opts.onHookAllow) {
     const note = hookAllowNote(call.tool, verdict, gate.check(check))
@@ -266,21 +279,25 @@ export type RuntimeGate = PermissionGate & {
   describeRules(): PermissionRulesView
   /** Replaces the configured rules (the folder was trusted or distrusted during the session). */
   setRules(rules: ConfiguredRules): void
-  /**
-   * Adds allow rules until the returned function is called: a user command's `allowed-tools`, for its
-   * turn. Like every allow rule they never beat a deny or ask rule, a protected path or plan mode.
-   */
-  grant(rules: readonly string[], source: string): () => void
 }
 
-/** Joins the pure policy, the configured rules, the session's grants and the consent broker. */
+/**
+ * Joins the pure policy, the configured rules, the session's grants and the consent broker. A user
+ * command's `allowed-tools` are not held here: they come with each call of its turn (`GateCheck.grants`),
+ * so nothing else that consults this gate meanwhile (a background subagent) gets them.
+ */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
   let rules = opts.rules
-  const grants = new Set<readonly Rule[]>()
-  const granted = () => [...grants].flat()
   const check = (
-    { tool, risk, target, readOnly, hookAllow }: PendingCall & { hookAllow?: boolean },
+    {
+      tool,
+      risk,
+      target,
+      readOnly,
+      hookAllow,
+      grants,
+    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants'>,
     extra: readonly Rule[] = [],
   ) => {
     const verdict = evaluate({
@@ -293,7 +310,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
         allow: [
           ...rules.allow,
           ...broker.sessionRules(),
-          ...granted(),
+          ...(grants ?? []),
           ...(hookAllow ? hookAllowRules(tool) : []),
           ...extra,
         ],
@@ -366,27 +383,13 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     },
     cancelAll: (note) => broker.denyAll(note),
     describeRules: () => ({
-      allow: [...rules.allow, ...broker.sessionRules(), ...granted()].map(view),
+      allow: [...rules.allow, ...broker.sessionRules()].map(view),
       ask: rules.ask.map(view),
       deny: rules.deny.map(view),
       savedTo: opts.savedTo,
     }),
     setRules: (next) => {
       rules = next
-    },
-    grant(texts, source) {
-      // Checked when the command file was read; one that no longer parses grants nothing.
-      const added = texts.flatMap((text) => {
-        try {
-          return [parseRule(text, source)]
-        } catch {
-          return []
-        }
-      })
-      grants.add(added)
-      return () => {
-        grants.delete(added)
-      }
     },
   }
 }

@@ -3,21 +3,61 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions'
-import type { ChatMessage, ToolChoice } from '../store/messages.js'
+import type { ChatMessage, ToolCall, ToolChoice, UserMessage } from '../store/messages.js'
 import type { ChatRequest, ModelInfo } from './types.js'
 
 /**
  * Our history in the wire shape. Drops the display-only `reasoning` field (servers reject or misread it),
  * sends an empty string instead of a null content without tool calls, and omits empty `tool_calls`
- * arrays (several servers reject them).
+ * arrays (several servers reject them). Every text is well-formed Unicode: a lone surrogate (a model's
+ * `\ud800` escape, an MCP server's result) becomes U+FFFD, since strict JSON parsers (serde_json) refuse
+ * the request otherwise. NUL and other controls stay: they are valid JSON and valid UTF-8.
  */
 export function toWireMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
-    if (message.role !== 'assistant') return message
-    const calls = message.tool_calls ?? []
-    if (calls.length === 0) return { role: 'assistant', content: message.content ?? '' }
-    return { role: 'assistant', content: message.content, tool_calls: calls }
-  })
+  return messages.map(toWireMessage)
+}
+
+function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
+  if (message.role === 'system') return { role: 'system', content: wellFormed(message.content) }
+  if (message.role === 'user') return { role: 'user', content: wellFormedContent(message.content) }
+  if (message.role === 'tool') {
+    return {
+      role: 'tool',
+      tool_call_id: wellFormed(message.tool_call_id),
+      content: wellFormed(message.content),
+    }
+  }
+  const calls = message.tool_calls ?? []
+  const content = message.content === null ? null : wellFormed(message.content)
+  if (calls.length === 0) return { role: 'assistant', content: content ?? '' }
+  return { role: 'assistant', content, tool_calls: wellFormedCalls(calls) }
+}
+
+function wellFormed(text: string): string {
+  return text.isWellFormed() ? text : text.toWellFormed()
+}
+
+/** Ids and names as the model sent them (the arguments are already the JSON of what ran). */
+function wellFormedCalls(calls: ToolCall[]): ToolCall[] {
+  const ok = (c: ToolCall) =>
+    c.id.isWellFormed() && c.function.name.isWellFormed() && c.function.arguments.isWellFormed()
+  if (calls.every(ok)) return calls
+  return calls.map((c) =>
+    ok(c)
+      ? c
+      : {
+          ...c,
+          id: c.id.toWellFormed(),
+          function: { name: c.function.name.toWellFormed(), arguments: c.function.arguments.toWellFormed() },
+        },
+  )
+}
+
+function wellFormedContent(content: UserMessage['content']): UserMessage['content'] {
+  if (typeof content === 'string') return wellFormed(content)
+  return content.every((part) => part.type !== 'text' || part.text.isWellFormed())
+    ? content
+    : content.map((part) => (part.type === 'text' ? { ...part, text: part.text.toWellFormed() } : part))
 }
 
 /** Our ToolChoice in the wire form; `allowed` becomes OpenAI's allowed_tools choice. */

@@ -1,12 +1,21 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
 import { isInside, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
+import { HOST_IPC_ENV } from './host-ipc-env.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
+import { seccompFilterFor } from './seccomp-filter.js'
+import {
+  createInputFile,
+  inheritedDescriptors,
+  type SandboxFds,
+  type StdioEntry,
+  sandboxStdio,
+} from './spawn-fds.js'
 
 /** A command as it would be spawned without a sandbox. */
 export interface SpawnSpec {
@@ -28,6 +37,15 @@ export interface WrappedSpawn {
   args: string[]
   /** Set when the sandbox program reports on `SpawnSpec.infoFd`: open that descriptor as a pipe. */
   infoFd?: number
+  /**
+   * The spawn's stdio, from the caller's own (`base`: 0-2, and `infoFd` when used): adds the
+   * descriptor the sandbox program reads its seccomp filter from, and /dev/null over descriptors
+   * agent-tui inherited open (they would reach the command, a socket among them). Spawned without it,
+   * bubblewrap refuses to start.
+   */
+  stdio(base: readonly StdioEntry[]): StdioEntry[]
+  /** Call right after spawning with `stdio(…)`: closes agent-tui's copy of the filter's descriptor. */
+  started(): void
   /** Call once the spawned process has exited (or failed to start); calling it again does nothing. */
   done(): void
 }
@@ -64,9 +82,11 @@ export interface BashSandboxOptions {
   projectRoots: readonly string[]
   /** The session's outputs dir: writable (created when the first command starts). */
   scratchRoots: readonly string[]
-  /** agent-tui's own secrets (its settings dir, MCP sign-ins): hidden like the home's secret stores. */
+  /** agent-tui's own dirs (settings, state): hidden like the home's secret stores, the scratch roots inside shown again. */
   ownSecrets?: readonly string[]
   platform?: NodeJS.Platform
+  /** The CPU architecture (Node's names): the seccomp filter exists for x64 and arm64 only. */
+  arch?: string
   env?: Readonly<Record<string, string | undefined>>
   /** Called once, when `status()` first settles. */
   onStatus?: (status: SandboxStatus) => void
@@ -84,7 +104,12 @@ export function createBashSandbox(opts: BashSandboxOptions): BashSandbox {
   const probe = async (): Promise<SandboxStatus> => {
     const tool = locateSandboxTool(platform, env)
     if (tool.kind === 'missing') return { kind: 'unavailable', notice: unavailableNotice(tool) }
-    const sandbox = createCommandSandbox(tool, opts, env)
+    const arch = opts.arch ?? process.arch
+    const filter = tool.kind === 'bwrap' ? seccompFilterFor(arch) : undefined
+    // Without the filter a sandboxed command could reach any host daemon's Unix socket: no sandbox.
+    if (tool.kind === 'bwrap' && filter === undefined)
+      return { kind: 'unavailable', notice: unavailableNotice({ kind: 'no-filter', arch }) }
+    const sandbox = createCommandSandbox(tool, opts, env, filter)
     const failure = await tryOnce(
       sandbox,
       opts.projectRoots[0] ?? '/',
@@ -133,13 +158,20 @@ function createCommandSandbox(
   tool: Extract<SandboxTool, { kind: 'bwrap' | 'seatbelt' }>,
   opts: BashSandboxOptions,
   env: Readonly<Record<string, string | undefined>>,
+  filter: Uint8Array | undefined,
 ): CommandSandbox {
   const privateTmp = privateTempDirs(env)
   const pathDirs = (env.PATH ?? '')
     .split(':')
     .filter((dir) => dir.startsWith('/') && existsSync(dir))
     .map(realOrSelf)
-  const hidden = secretStores(env.HOME || homedir(), opts.ownSecrets ?? [])
+  const histFile = env.HISTFILE?.startsWith('/') ? [env.HISTFILE] : []
+  const hidden = secretStores(env.HOME || homedir(), [...(opts.ownSecrets ?? []), ...histFile])
+  // Node opens all of its own descriptors close-on-exec; one without is one agent-tui was started
+  // with, there from the start: looked for once.
+  const covered = inheritedDescriptors()
+  const devNull = covered.length > 0 ? openSync('/dev/null', 'r') : undefined
+  const filterFile = filter === undefined ? undefined : createInputFile(filter)
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   let scratchReady = false
   let running = 0
@@ -159,6 +191,14 @@ function createCommandSandbox(
       const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots, hidden })
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []
+      const fds: SandboxFds = { covered, ...(devNull === undefined ? {} : { devNull }) }
+      // The first descriptor after the caller's.
+      if (filterFile) fds.input = { at: (spec.infoFd ?? 2) + 1, from: filterFile.open() }
+      const closeInput = () => {
+        if (fds.input === undefined) return
+        closeSync(fds.input.from)
+        fds.input = undefined
+      }
       let args: string[]
       if (tool.kind === 'bwrap') {
         for (const path of fence.reserved) placeholders.add(path)
@@ -170,13 +210,15 @@ function createCommandSandbox(
             files,
             privateTmp,
             pathDirs,
+            ...(fds.input === undefined ? {} : { seccompFd: fds.input.at }),
+            unsetEnv: HOST_IPC_ENV,
             ...(spec.infoFd === undefined ? {} : { infoFd: spec.infoFd }),
           },
           command,
         )
       } else {
         args = buildSeatbeltArgs(
-          { fence, network: opts.network, tempDirs, files: files.map(realOrSelf) },
+          { fence, network: opts.network, tempDirs, files: files.map(realOrSelf), unsetEnv: HOST_IPC_ENV },
           command,
         )
       }
@@ -186,7 +228,10 @@ function createCommandSandbox(
         file: tool.path,
         args,
         ...(tool.kind === 'bwrap' && spec.infoFd !== undefined ? { infoFd: spec.infoFd } : {}),
+        stdio: (base) => sandboxStdio(base, fds),
+        started: closeInput,
         done() {
+          closeInput()
           if (finished) return
           finished = true
           running--
@@ -202,12 +247,30 @@ function bothSpellings(paths: readonly string[]): string[] {
   return [...new Set(paths.flatMap((path) => [resolve(path), realOrSelf(path)]))]
 }
 
-/** Linux: /tmp, and $TMPDIR when it is elsewhere, each replaced by an empty private tmpfs. */
+/**
+ * Linux: /tmp, $TMPDIR when it is elsewhere, and the user's runtime dir, each replaced by an empty
+ * private tmpfs. The runtime dir holds the session's sockets (bus, Wayland, agents, Docker rootless)
+ * and credentials (podman's auth.json); programs that make their own there still can.
+ */
 function privateTempDirs(env: Readonly<Record<string, string | undefined>>): string[] {
   const dirs = ['/tmp']
-  const custom = env.TMPDIR ? realOrSelf(env.TMPDIR) : undefined
-  if (custom && custom !== '/tmp' && custom !== '/' && !isInside('/tmp', custom)) dirs.push(custom)
+  const add = (dir: string) => {
+    if (dir !== '/' && !isInside('/tmp', dir) && !dirs.includes(dir)) dirs.push(dir)
+  }
+  if (env.TMPDIR) add(realOrSelf(env.TMPDIR))
+  const uid = process.getuid?.()
+  for (const runtime of [env.XDG_RUNTIME_DIR, uid === undefined ? undefined : `/run/user/${uid}`]) {
+    if (runtime?.startsWith('/') && isDir(runtime)) add(realOrSelf(runtime))
+  }
   return dirs
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 function removeIfEmptyDir(path: string): void {
@@ -224,7 +287,11 @@ function tryOnce(sandbox: CommandSandbox, cwd: string, timeoutMs: number): Promi
   return new Promise((resolve) => {
     let stderr = ''
     let timedOut = false
-    const child = spawn(wrapped.file, wrapped.args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] })
+    const child = spawn(wrapped.file, wrapped.args, {
+      cwd,
+      stdio: wrapped.stdio(['ignore', 'ignore', 'pipe']),
+    })
+    wrapped.started()
     const timer = setTimeout(() => {
       timedOut = true
       child.kill('SIGKILL')

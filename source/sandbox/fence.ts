@@ -1,4 +1,4 @@
-import { accessSync, constants, lstatSync, readFileSync, realpathSync } from 'node:fs'
+import { accessSync, constants, existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 
 /**
@@ -78,47 +78,109 @@ export function planFence(roots: FenceRoots): Fence {
   return { writable, readOnly, reserved, ...(hidden.length > 0 ? { hidden } : {}) }
 }
 
-/** The candidates that exist, by real path; never one that holds a writable root (it would hide it). */
+/**
+ * The candidates that exist, by real path. One that is a writable root stays as it is (the user works
+ * there); one that holds a writable root is hidden around it (bwrap-args.ts shows the root again
+ * inside); one inside a hidden directory, with no writable root between, is hidden already.
+ */
 function hiddenPaths(candidates: readonly string[], writable: readonly string[]): HiddenPath[] {
-  const hidden: HiddenPath[] = []
+  const found: HiddenPath[] = []
   for (const candidate of candidates) {
-    const path = realOrUndefined(candidate)
-    if (path === undefined || writable.some((root) => isInside(root, path))) continue
+    // Most candidates do not exist: asking first is far cheaper than the error realpath throws.
+    const path = existsSync(candidate) ? realOrUndefined(candidate) : undefined
+    if (path === undefined || writable.includes(path)) continue
     const kind = kindOf(path)
-    if ((kind === 'dir' || kind === 'file') && !hidden.some((h) => h.path === path))
-      hidden.push({ path, kind })
+    if ((kind === 'dir' || kind === 'file') && !found.some((h) => h.path === path)) found.push({ path, kind })
   }
-  return hidden
+  const coveredBy = (inner: HiddenPath, outer: HiddenPath) =>
+    outer.kind === 'dir' &&
+    outer.path !== inner.path &&
+    isInside(inner.path, outer.path) &&
+    !writable.some((root) => isInside(root, outer.path) && isInside(inner.path, root))
+  return found.filter((h) => !found.some((outer) => coveredBy(h, outer)))
 }
 
 /**
- * Where secrets live in a home directory (the stores protected-paths.ts treats as secrets, and a few
- * tool credentials), plus agent-tui's own: its settings (an API key) and its MCP sign-ins.
+ * Where secrets live in a home directory: the stores protected-paths.ts treats as secrets, tool and
+ * cloud credentials, other agents' sign-ins and transcripts, browser profiles (cookies, saved
+ * passwords), display cookies, and shell and REPL histories (typed passwords, tokens in command lines).
+ * `extra` adds agent-tui's own dirs (settings, state: every session's log, the trust store, sign-ins).
  */
-export function secretStores(home: string, appFiles: readonly string[] = []): string[] {
-  const inHome = [
-    '.ssh',
-    '.aws',
-    '.gnupg',
-    '.azure',
-    '.password-store',
-    '.kube',
-    '.config/gh',
-    '.config/gcloud',
-    '.config/git/credentials',
-    '.docker/config.json',
-    '.netrc',
-    '.git-credentials',
-    '.npmrc',
-    '.pypirc',
-    '.pgpass',
-    '.vault-token',
-    '.my.cnf',
-    '.cargo/credentials',
-    '.cargo/credentials.toml',
-  ]
-  return [...inHome.map((p) => join(home, p)), ...appFiles]
+export function secretStores(home: string, extra: readonly string[] = []): string[] {
+  return [...SECRET_STORES.map((p) => join(home, p)), ...HISTORIES.map((p) => join(home, p)), ...extra]
 }
+
+const SECRET_STORES = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.azure',
+  '.password-store',
+  '.kube',
+  '.oci',
+  '.config/gh',
+  '.config/glab-cli',
+  '.config/hub',
+  '.config/gcloud',
+  '.config/doctl',
+  '.config/op',
+  '.config/rclone',
+  '.config/containers/auth.json',
+  '.config/git/credentials',
+  '.config/github-copilot',
+  '.docker/config.json',
+  '.netrc',
+  '.git-credentials',
+  '.npmrc',
+  '.yarnrc.yml',
+  '.pypirc',
+  '.pgpass',
+  '.vault-token',
+  '.my.cnf',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.gradle/gradle.properties',
+  '.m2/settings.xml',
+  '.terraform.d/credentials.tfrc.json',
+  '.fly',
+  '.local/share/keyrings',
+  '.Xauthority',
+  '.ICEauthority',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.claude.json',
+  '.claude/.credentials.json',
+  '.claude/projects',
+  '.claude/history.jsonl',
+  '.codex/auth.json',
+  '.codex/sessions',
+  '.codex/history.jsonl',
+  '.gemini/oauth_creds.json',
+]
+
+const HISTORIES = [
+  '.bash_history',
+  '.zsh_history',
+  '.zhistory',
+  '.histfile',
+  '.sh_history',
+  '.local/share/fish/fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.ts_node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.rediscli_history',
+  '.irb_history',
+  '.lesshst',
+  '.viminfo',
+  '.local/state/nvim/shada',
+  '.local/share/nvim/shada',
+]
 
 /**
  * The `.git` and `.agent-tui` of the roots that are symlinks. Their targets stay read-only, but the

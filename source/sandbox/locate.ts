@@ -75,9 +75,17 @@ const FALLBACK = 'Until then every Bash command asks before it runs, unsandboxed
 
 /** The one notice a session shows when the sandbox it was asked for cannot run. */
 export function unavailableNotice(
-  tool: SandboxTool | { kind: 'failed'; program: string; detail: string },
+  tool:
+    | SandboxTool
+    | { kind: 'failed'; program: string; detail: string }
+    | { kind: 'no-filter'; arch: string },
 ): string {
   switch (tool.kind) {
+    case 'no-filter':
+      return (
+        `Bash sandbox unavailable: agent-tui has no seccomp filter for ${tool.arch} (only x64 and arm64), ` +
+        `so a sandboxed command could reach host services through Unix sockets. ${FALLBACK}`
+      )
     case 'missing':
       if (tool.why === 'unsupported') return `Bash sandbox unavailable: ${tool.detail}. ${FALLBACK}`
       if (tool.why === 'bad-override') return `Bash sandbox unavailable: ${tool.detail}. ${FALLBACK}`

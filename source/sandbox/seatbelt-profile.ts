@@ -17,6 +17,8 @@ export interface SeatbeltPlan {
   tempDirs: readonly string[]
   /** Extra files the command must write (the shell wrapper's cwd file). */
   files?: readonly string[]
+  /** Environment variables removed before the command starts (`/usr/bin/env -u`). */
+  unsetEnv?: readonly string[]
 }
 
 /** Only this binary: a tampered PATH cannot put another `sandbox-exec` in front of it. */
@@ -77,41 +79,89 @@ const NETWORK_PROFILE = `
   (global-name "com.apple.ocspd"))
 `
 
+// Last: network or not, a Unix socket reaches host daemons (Docker, agents). With the network on, name
+// resolution goes through mDNSResponder's socket, which stays.
+const UNIX_SOCKETS = `
+; No Unix socket to a host process.
+(deny network-outbound (remote unix-socket))
+`
+const NAME_RESOLUTION = `(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))
+`
+
+/** Only this binary strips the environment: a tampered PATH cannot put another `env` in front. */
+export const ENV_PROGRAM = '/usr/bin/env'
+
 export function buildSeatbeltArgs(plan: SeatbeltPlan, command: readonly string[]): string[] {
   const params: Array<[string, string]> = []
   const param = (key: string, value: string): string => {
     params.push([key, value])
     return `(param "${key}")`
   }
+  const hidden = plan.fence.hidden ?? []
+  const hiddenDirs = hidden.filter((h) => h.kind === 'dir').map((h) => h.path)
+  // Writable roots inside a hidden directory (the session's outputs in agent-tui's state dir) are shown
+  // again after it; what is hidden inside those roots is hidden once more after that.
+  const reshown = plan.fence.writable.filter((root) =>
+    hiddenDirs.some((dir) => dir !== root && isInside(root, dir)),
+  )
+  const inReshown = (path: string) => reshown.some((root) => root !== path && isInside(path, root))
+  const rootClauses = writableClauses(plan, param)
+  const clauses = [...rootClauses.map((c) => c.clause), ...tempAndFileClauses(plan, param)]
+
+  let profile = BASE_PROFILE
+  if (clauses.length > 0)
+    profile += `\n; Writable roots, minus their protected metadata.\n(allow file-write*\n${clauses.join('\n')})\n`
+  const hiddenClauses = (stores: typeof hidden, prefix: string) =>
+    stores.map(
+      ({ path, kind }, i) => `  (${kind === 'dir' ? 'subpath' : 'literal'} ${param(`${prefix}${i}`, path)})`,
+    )
+  // After the allows: a later rule wins in Seatbelt.
+  const outer = hiddenClauses(
+    hidden.filter((h) => !inReshown(h.path)),
+    'HIDDEN_',
+  )
+  if (outer.length > 0)
+    profile += `\n; The user's secret stores.\n(deny file-read* file-write*\n${outer.join('\n')})\n`
+  if (reshown.length > 0) {
+    const again = rootClauses.filter((c) => reshown.includes(c.root)).map((c) => c.clause)
+    const read = reshown.map((root, i) => `  (subpath ${param(`RESHOWN_${i}`, root)})`)
+    profile += `\n; Writable roots inside a hidden directory.\n(allow file-read*\n${read.join('\n')})\n`
+    profile += `(allow file-write*\n${again.join('\n')})\n`
+    const inner = hiddenClauses(
+      hidden.filter((h) => inReshown(h.path)),
+      'HIDDEN_INNER_',
+    )
+    if (inner.length > 0) profile += `(deny file-read* file-write*\n${inner.join('\n')})\n`
+  }
+  if (plan.network) profile += NETWORK_PROFILE
+  profile += UNIX_SOCKETS
+  if (plan.network) profile += NAME_RESOLUTION
+  const unset = (plan.unsetEnv ?? []).flatMap((name) => ['-u', name])
+  const run = unset.length > 0 ? [ENV_PROGRAM, ...unset, '--', ...command] : [...command]
+  return ['-p', profile, ...params.map(([key, value]) => `-D${key}=${value}`), '--', ...run]
+}
+
+type Param = (key: string, value: string) => string
+
+/** One `subpath` clause per writable root, minus the protected paths inside it. */
+function writableClauses(plan: SeatbeltPlan, param: Param): Array<{ root: string; clause: string }> {
   const protectedPaths = [...plan.fence.readOnly, ...plan.fence.reserved]
-  const clauses: string[] = []
-  for (const [i, root] of plan.fence.writable.entries()) {
+  return plan.fence.writable.map((root, i) => {
     const inside = protectedPaths.filter((path) => path !== root && isInside(path, root))
     const rootParam = param(`WRITABLE_ROOT_${i}`, root)
-    if (inside.length === 0) {
-      clauses.push(`  (subpath ${rootParam})`)
-      continue
-    }
+    if (inside.length === 0) return { root, clause: `  (subpath ${rootParam})` }
     // The protected path itself (creating it) and everything below it.
     const excluded = inside.map((path, j) => {
       const p = param(`WRITABLE_ROOT_${i}_RO_${j}`, path)
       return `(require-not (literal ${p})) (require-not (subpath ${p}))`
     })
-    clauses.push(`  (require-all (subpath ${rootParam}) ${excluded.join(' ')})`)
-  }
-  for (const [i, dir] of plan.tempDirs.entries()) clauses.push(`  (subpath ${param(`TEMP_DIR_${i}`, dir)})`)
-  for (const [i, file] of (plan.files ?? []).entries())
-    clauses.push(`  (literal ${param(`FILE_${i}`, file)})`)
+    return { root, clause: `  (require-all (subpath ${rootParam}) ${excluded.join(' ')})` }
+  })
+}
 
-  let profile = BASE_PROFILE
-  if (clauses.length > 0)
-    profile += `\n; Writable roots, minus their protected metadata.\n(allow file-write*\n${clauses.join('\n')})\n`
-  const hidden = (plan.fence.hidden ?? []).map(
-    ({ path, kind }, i) => `  (${kind === 'dir' ? 'subpath' : 'literal'} ${param(`HIDDEN_${i}`, path)})`,
-  )
-  // After the allows: a later rule wins in Seatbelt.
-  if (hidden.length > 0)
-    profile += `\n; The user's secret stores.\n(deny file-read* file-write*\n${hidden.join('\n')})\n`
-  if (plan.network) profile += NETWORK_PROFILE
-  return ['-p', profile, ...params.map(([key, value]) => `-D${key}=${value}`), '--', ...command]
+function tempAndFileClauses(plan: SeatbeltPlan, param: Param): string[] {
+  return [
+    ...plan.tempDirs.map((dir, i) => `  (subpath ${param(`TEMP_DIR_${i}`, dir)})`),
+    ...(plan.files ?? []).map((file, i) => `  (literal ${param(`FILE_${i}`, file)})`),
+  ]
 }

@@ -53,6 +53,8 @@ export type PersistedAction =
       preview: string
       display: ToolDisplay | null
       durationMs: number
+      /** The call ran with other arguments than its assistant message says (a hook rewrote them): their JSON. */
+      arguments?: string
     }
   /** A message the runtime adds to the history (reminders, mode instructions, image follow-ups). */
   | { type: 'history/appended'; message: ChatMessage; note?: string }

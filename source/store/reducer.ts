@@ -108,8 +108,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         display: action.display,
         result: action.content,
       }
+      const ran =
+        action.arguments === undefined ? state : withCallArguments(state, action.callId, action.arguments)
       return c.withMessage(
-        c.putItem(dropConversationUndo(state), item),
+        c.putItem(dropConversationUndo(ran), item),
         {
           role: 'tool',
           tool_call_id: action.callId,
@@ -338,4 +340,19 @@ function settleAssistant(
   }
   next = c.withMessage(next, message, id)
   return next.transcript.liveId === id ? { ...next, transcript: { ...next.transcript, liveId: null } } : next
+}
+
+/** The history's copy of a call gets the arguments it really ran with (the latest assistant message holding it). */
+function withCallArguments(state: State, callId: string, args: string): State {
+  const at = state.messages.findLastIndex(
+    (m) => m.role === 'assistant' && m.tool_calls?.some((call) => call.id === callId),
+  )
+  const message = state.messages[at]
+  if (message?.role !== 'assistant' || !message.tool_calls) return state
+  const tool_calls = message.tool_calls.map((call) =>
+    call.id === callId ? { ...call, function: { ...call.function, arguments: args } } : call,
+  )
+  const messages = [...state.messages]
+  messages[at] = { ...message, tool_calls }
+  return { ...state, messages }
 }

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { closeSync, constants as fsConstants, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import type { WrappedSpawn } from '../sandbox/bash-sandbox.js'
+import type { StdioEntry } from '../sandbox/spawn-fds.js'
 import type { TaskSummary } from '../store/domain.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
@@ -160,12 +161,14 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         wrapped = sandbox?.wrap({ file: 'bash', args: ['-c', command], cwd })
         // Own process group: stop() and the exit clean-up signal the whole tree at once (the sandbox
         // program shares the group with everything it starts).
+        const stdio: StdioEntry[] = ['ignore', logFd, logFd]
         child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
           cwd,
           detached: true,
-          stdio: ['ignore', logFd, logFd],
+          stdio: wrapped ? wrapped.stdio(stdio) : stdio,
         })
         if (wrapped) {
+          wrapped.started()
           child.once('exit', wrapped.done)
           child.once('error', wrapped.done)
         }

@@ -5,7 +5,8 @@ import { unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
-import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
+import type { CommandSandbox, WrappedSpawn } from '../sandbox/bash-sandbox.js'
+import type { StdioEntry } from '../sandbox/spawn-fds.js'
 import { groupAlive, groupMembers, isProcessAlive, pollUntil, signalGroup } from '../tasks/process-group.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 
@@ -106,10 +107,11 @@ export function startShell(opts: ShellOptions): ShellProcess {
   let spawnArgs = shellArgs
   let sandboxDone = (): void => {}
   let infoFd: number | undefined
+  let wrapped: WrappedSpawn | undefined
   if (opts.sandbox) {
     // The sandbox binds the cwd file read-write, so it must exist before the command starts.
     writeFileSync(cwdFile, '', { flag: 'wx', mode: 0o600 })
-    const wrapped = opts.sandbox.wrap({
+    wrapped = opts.sandbox.wrap({
       file: 'bash',
       args: shellArgs,
       cwd: opts.cwd,
@@ -124,12 +126,15 @@ export function startShell(opts: ShellOptions): ShellProcess {
   // Detached: its own process group, which the sandbox program shares with everything it starts.
   let child: ChildProcess
   try {
+    const stdio: StdioEntry[] =
+      infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']
     child = spawn(spawnFile, spawnArgs, {
       cwd: opts.cwd,
       env: withGitSafety(opts.env ?? process.env),
       detached: true,
-      stdio: infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
+      stdio: wrapped ? wrapped.stdio(stdio) : stdio,
     })
+    wrapped?.started()
   } catch (error) {
     sandboxDone()
     throw error

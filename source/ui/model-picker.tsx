@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from './components/text.js'
 import { useMemo } from 'react'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
 import { useKeyState } from './keys/use-key-state.js'

@@ -3,6 +3,7 @@ import type { ReactElement } from 'react'
 import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
+import { cleanText } from '../util/display-text.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { createViewStore } from './hooks/view-store.js'
@@ -152,7 +153,10 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     await shutdownOnce()
   }
   if (resume !== undefined) return { status: exitCode, resume }
-  if (opts.printOnExit) stdout.write(lastTurnMarkdown(opts.store.getState()))
+  if (opts.printOnExit) {
+    const text = lastTurnMarkdown(opts.store.getState())
+    stdout.write(stdout.isTTY ? cleanText(text) : text)
+  }
   return { status: exitCode }
 }
 

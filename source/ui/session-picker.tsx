@@ -1,4 +1,5 @@
-import { Box, type Key, Text, useInput } from 'ink'
+import { Box, type Key, useInput } from 'ink'
+import { Text } from './components/text.js'
 import { useRef, useState } from 'react'
 import type { SessionSummary } from '../agent/runtime/commands.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'

@@ -1,4 +1,5 @@
-import { Box, Text, useInput, useWindowSize } from 'ink'
+import { Box, useInput, useWindowSize } from 'ink'
+import { Text } from './components/text.js'
 
 export interface ProbeResult {
   name: string

@@ -50,3 +50,53 @@ export function checkPairing(messages: unknown[]): string | null {
   }
   return null
 }
+
+/** The first string in `value` that is not well-formed Unicode (a lone surrogate), as a path. */
+function illFormedString(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.isWellFormed() ? null : path
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = illFormedString(item, `${path}[${i}]`)
+      if (found) return found
+    }
+    return null
+  }
+  const record = asRecord(value)
+  if (!record) return null
+  for (const [key, item] of Object.entries(record)) {
+    if (!key.isWellFormed()) return `${path} (a key)`
+    const found = illFormedString(item, `${path}.${key}`)
+    if (found) return found
+  }
+  return null
+}
+
+/**
+ * What a strict server accepts of a history beyond the pairing rule: every tool call's `arguments` is
+ * exactly the JSON of one object (`JSON.stringify(JSON.parse(arguments)) === arguments`, so no byte-order
+ * mark, fence or second object rides along), and no string holds a lone surrogate. Null when it holds.
+ */
+export function checkWellFormed(messages: unknown[]): string | null {
+  for (const [i, raw] of messages.entries()) {
+    const message = asRecord(raw)
+    if (message === null) return `message ${i} is not an object`
+    const illFormed = illFormedString(message, `message ${i}`)
+    if (illFormed) return `${illFormed}: a lone surrogate (strict JSON parsers refuse it)`
+    const calls = Array.isArray(message.tool_calls) ? message.tool_calls : []
+    for (const [k, call] of calls.entries()) {
+      const args = asRecord(asRecord(call)?.function)?.arguments
+      if (typeof args !== 'string') return `message ${i}: tool call ${k} has no arguments string`
+      let value: unknown
+      try {
+        value = JSON.parse(args)
+      } catch {
+        return `message ${i}: tool call ${k} has arguments that are not JSON: ${JSON.stringify(args.slice(0, 80))}`
+      }
+      if (asRecord(value) === null) return `message ${i}: tool call ${k} has arguments that are not an object`
+      if (JSON.stringify(value) !== args) {
+        return `message ${i}: tool call ${k} has arguments that are not their own JSON: ${JSON.stringify(args.slice(0, 80))}`
+      }
+    }
+  }
+  return null
+}

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { checkPairing } from './pairing-check.ts'
+import { checkPairing, checkWellFormed } from './pairing-check.ts'
 import { buildCompletion, buildStreamChunks, type ChunkContext } from './scripted-chunks.ts'
 import type {
   RecordedRequest,
@@ -18,7 +18,7 @@ import type {
   ScriptedServerOptions,
 } from './scripted-types.ts'
 
-export { checkPairing } from './pairing-check.ts'
+export { checkPairing, checkWellFormed } from './pairing-check.ts'
 export type {
   RecordedRequest,
   ReplySource,
@@ -228,7 +228,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     for (const check of [...inFlightWaiters]) check()
     requests.push(recorded)
     const messages = Array.isArray(body.messages) ? body.messages : []
-    const violation = checkPairing(messages)
+    const violation = checkPairing(messages) ?? checkWellFormed(messages)
     if (violation !== null) pairingViolations.push(`request ${requests.length}: ${violation}`)
     notify()
 

@@ -104,7 +104,10 @@ export interface ScriptedServer {
   readonly baseUrl: string
   /** Chat-completion requests in arrival order. */
   readonly requests: RecordedRequest[]
-  /** One message per request whose history broke the tool_calls ↔ tool pairing rule. */
+  /**
+   * One message per request whose history broke the tool_calls ↔ tool pairing rule, or held what a strict
+   * server refuses (arguments that are not exactly the JSON of an object, a lone surrogate).
+   */
   readonly pairingViolations: string[]
   /** Chat requests that arrived after the script was exhausted (and no fallback was given). */
   readonly unexpectedRequests: number

@@ -34,8 +34,6 @@ export interface RuntimeOptions {
     cancelAll(note: string): void
     /** The rules the gate applies, for `/permissions`. */
     describeRules(): PermissionRulesView
-    /** Allows what `rules` cover until the returned function is called (a user command's `allowed-tools`). */
-    grant?(rules: readonly string[], source: string): () => void
   }
   workspace: string
   sessionId: string

@@ -111,7 +111,6 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
   const commandTurns = createCommandTurns({
     executor: rt.executorDeps,
     toolContext: (signal, onProgress, callId) => host.context(signal, onProgress, callId),
-    gate: opts.gate,
     dispatch: store.dispatch,
     notice: (text) => rt.notice('info', text),
     newId: rt.newId,

@@ -5,7 +5,7 @@ import type { ContextManager } from '../context/context-manager.js'
 import type { Announcement, Announcements } from './announcements.js'
 import { pinRefusal } from '../../store/pins.js'
 import type { CompactionPreview, ContextReport } from '../context/types.js'
-import type { CommandTurns } from '../turn/command-turn.js'
+import { type CommandTurns, withGrants } from '../turn/command-turn.js'
 import type { CommandInvocation, TurnCommands, SubmitInput } from './commands.js'
 import type { ExecutorDeps } from '../tool-call/pipeline.js'
 import { type TurnDeps, type UserInput, runTurn } from '../turn/loop.js'
@@ -139,19 +139,19 @@ export class Runtime implements TurnCommands {
     this.controller = controller
     // SessionStart's context goes into the history before the first request.
     const started = this.started
-    const endCommand = input.command ? this.commandTurns.begin(input.command) : undefined
+    const command = input.command ? this.commandTurns.begin(input.command) : undefined
     const turn = started
       .then(() => this.intake.prepare(input, controller.signal))
       .then((user) => {
         // What finished while the agent was idle comes just before the user's message.
         this.announcements.deliver()
-        return runTurn(this.turnDeps(), user, controller.signal)
+        return runTurn(withGrants(this.turnDeps(), command?.grants), user, controller.signal)
       })
     this.current = turn
     try {
       return await turn
     } finally {
-      endCommand?.()
+      command?.end()
       this.current = null
       this.controller = null
       // A queued message still reading its `@server:uri` resources is sent once it has them. After an

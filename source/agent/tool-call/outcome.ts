@@ -3,7 +3,7 @@ import type { ImagePart, ToolCall } from '../../store/messages.js'
 import type { Dispatch } from '../../store/create-store.js'
 import type { ConsentDecision, ErrorCategory, ToolDisplay } from '../../store/domain.js'
 import type { ToolStatus } from '../../store/state.js'
-import type { ToolSuccess } from '../../tools/types.js'
+import { ToolError, type ToolSuccess } from '../../tools/types.js'
 import { cancelledEnvelope, envelope, formatEnvelope } from './envelope.js'
 
 /**
@@ -38,6 +38,11 @@ export interface CallOutcome {
   errorHint?: string
   /** A refused call no allow rule would let through (a deny rule, a protected write), and why. */
   noAllowRule?: string
+  /**
+   * The JSON of the arguments the call ran with, when it is not what the history holds (a PreToolUse
+   * hook rewrote them): the history is changed to say what ran.
+   */
+  arguments?: string
 }
 
 /** The call an outcome answers, and the times its duration is measured between. */
@@ -239,4 +244,23 @@ function userDenialOf(
         status: 'denied',
       }
   return { failure, userDenial: note ? { note } : {} }
+}
+
+/** A tool that threw: an expected `ToolError` with its category and hint, or anything else. */
+export function thrownFailure(
+  err: unknown,
+  tool: string,
+  note?: string,
+): CallFailure & { retryable?: boolean } {
+  if (err instanceof ToolError) {
+    return {
+      category: err.category,
+      message: err.message,
+      ...(err.hint ? { hint: err.hint } : {}),
+      ...(note ? { note } : {}),
+      retryable: err.retryable,
+    }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return { category: 'execution', message: `${tool} failed unexpectedly: ${message}` }
 }

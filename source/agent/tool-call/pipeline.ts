@@ -1,9 +1,10 @@
 import type { Checkpoints } from '../../checkpoints/lazy.js'
 import { changeKind } from '../../checkpoints/change-kind.js'
 import { type Authorization, authorize, type PermissionGate } from '../../permissions/gate.js'
+import type { Rule } from '../../permissions/rule.js'
 import type { ToolCall } from '../../store/messages.js'
 import type { Dispatch } from '../../store/create-store.js'
-import { type AnyTool, type ToolContext, ToolError, type ToolSuccess } from '../../tools/types.js'
+import type { AnyTool, ToolContext, ToolSuccess } from '../../tools/types.js'
 import {
   approvalNoteOf,
   type CallFailure,
@@ -12,8 +13,9 @@ import {
   denialOf,
   failedOutcome,
   resultOutcome,
+  thrownFailure,
 } from './outcome.js'
-import { parseToolArguments } from './arguments.js'
+import { encodeArguments, parseToolArguments } from './arguments.js'
 import { tailLines, throttledProgress } from './progress.js'
 import { postToolUse, type PreToolVerdict, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
@@ -51,6 +53,8 @@ export interface ExecutorDeps {
   gate: PermissionGate
   /** PreToolUse / PostToolUse hooks (absent: none configured for this session). */
   hooks?: ToolHooks
+  /** Allow rules for this executor's calls only: the `allowed-tools` of the user command whose turn it runs. */
+  grants?: readonly Rule[]
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
@@ -72,6 +76,19 @@ export async function executeCall(
   signal: AbortSignal,
   opts: CallOptions = {},
 ): Promise<CallOutcome> {
+  const ran: { arguments?: string } = {}
+  const outcome = await runPhases(call, deps, signal, opts, ran)
+  return ran.arguments === undefined ? outcome : { ...outcome, arguments: ran.arguments }
+}
+
+/** The phases in order; `ran.arguments` is set when a PreToolUse hook changed what the call runs with. */
+async function runPhases(
+  call: ToolCall,
+  deps: ExecutorDeps,
+  signal: AbortSignal,
+  opts: CallOptions,
+  ran: { arguments?: string },
+): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
   const name = call.function.name
@@ -92,6 +109,11 @@ export async function executeCall(
     return pre.stopTurn ? { ...out, stopTurn: pre.stopTurn } : out
   }
   const { args, input } = pre
+  if (pre.rewritten) {
+    // The history says what ran: the hook's arguments, not the model's.
+    const encoded = encodeArguments(args)
+    if (encoded !== null && encoded !== call.function.arguments) ran.arguments = encoded
+  }
   summary = summaryOf(tool, args, name)
   deps.dispatch({ type: 'tool/started', callId: call.id, name: tool.name, summary, at: started })
 
@@ -186,6 +208,8 @@ export interface PreHookGo {
   args: unknown
   input: unknown
   hook?: { allow: boolean; ask: string | null }
+  /** A hook rewrote the arguments (`updatedInput`). */
+  rewritten?: true
 }
 
 /** A call a PreToolUse hook ended (denied, stopped the turn, rewrote into invalid arguments). */
@@ -251,7 +275,7 @@ export function readPreHook(
       },
     }
   }
-  return { args: rewritten.data, input: pre.updatedInput, hook }
+  return { args: rewritten.data, input: pre.updatedInput, hook, rewritten: true }
 }
 
 /**
@@ -260,7 +284,7 @@ export function readPreHook(
  * and the runtime's side of a prompt (the phase, the Notification hook, the hook-allow card).
  */
 export async function authorizePhase(
-  deps: Pick<ExecutorDeps, 'gate' | 'hooks' | 'dispatch'>,
+  deps: Pick<ExecutorDeps, 'gate' | 'hooks' | 'dispatch' | 'grants'>,
   c: {
     call: ToolCall
     tool: AnyTool
@@ -284,6 +308,7 @@ export async function authorizePhase(
       target: await tool.permissionTarget(args, ctx),
       readOnly: (target) => tool.isReadOnly(args, target),
       ...(c.hook ? { hook: c.hook } : {}),
+      ...(deps.grants?.length ? { grants: deps.grants } : {}),
     },
     {
       signal: skip ? AbortSignal.any([signal, skip]) : signal,
@@ -345,25 +370,6 @@ export async function postHooks(
 ): Promise<{ feedback: string; stop: string | null } | undefined> {
   if (!hooks?.service.has('PostToolUse')) return undefined
   return postToolUse(hooks, { id: call.id, tool: tool.name, input }, result, signal)
-}
-
-/** A tool that threw: an expected `ToolError` with its category and hint, or anything else. */
-export function thrownFailure(
-  err: unknown,
-  tool: string,
-  note?: string,
-): CallFailure & { retryable?: boolean } {
-  if (err instanceof ToolError) {
-    return {
-      category: err.category,
-      message: err.message,
-      ...(err.hint ? { hint: err.hint } : {}),
-      ...(note ? { note } : {}),
-      retryable: err.retryable,
-    }
-  }
-  const message = err instanceof Error ? err.message : String(err)
-  return { category: 'execution', message: `${tool} failed unexpectedly: ${message}` }
 }
 
 /** The executor's hook: snapshots around the calls of the turn that is running. */

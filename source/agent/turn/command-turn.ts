@@ -1,7 +1,10 @@
 import type { CommandInvocation } from '../../extensions/types.js'
+import { parseRule } from '../../permissions/rules.js'
+import type { Rule } from '../../permissions/rule.js'
 import type { Dispatch } from '../../store/create-store.js'
 import type { ToolContext } from '../../tools/types.js'
 import { type CallOutcome, type ExecutorDeps, executeCall } from '../tool-call/pipeline.js'
+import type { TurnDeps } from './loop.js'
 
 /**
  * The start of a user command's turn: its `` !`command` `` pieces run (as Bash calls) and its `@file`
@@ -97,7 +100,6 @@ export interface CommandTurnDeps {
   /** The session's executor (its tools, gate, checkpoints). */
   executor(): ExecutorDeps
   toolContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
-  gate: { grant?(rules: readonly string[], source: string): () => void }
   dispatch: Dispatch
   notice(text: string): void
   newId(prefix: string): string
@@ -110,8 +112,28 @@ export interface CommandTurns {
   prepare(
     command: CommandInvocation,
   ): (signal: AbortSignal) => Promise<{ content: string } | { error: string }>
-  /** The command's turn begins: its `allowed-tools` are granted and its model chosen until the returned function. */
-  begin(command: CommandInvocation): () => void
+  /**
+   * The command's turn begins: its model is chosen until `end`. `grants` are its `allowed-tools`, for the
+   * executor of this turn's own calls (never a gate-wide rule: a subagent, background or not, and any
+   * later turn go without them).
+   */
+  begin(command: CommandInvocation): { grants: readonly Rule[]; end(): void }
+}
+
+/** A turn's deps whose own calls carry a user command's `allowed-tools` (its subagents' never do). */
+export function withGrants(deps: TurnDeps, grants: readonly Rule[] | undefined): TurnDeps {
+  return grants?.length ? { ...deps, executor: { ...deps.executor, grants } } : deps
+}
+
+/** A command's `allowed-tools` as rules (checked when its file was read; one that no longer parses grants nothing). */
+export function commandGrants(command: CommandInvocation): Rule[] {
+  return command.allowedTools.flatMap((text) => {
+    try {
+      return [parseRule(text, `allowed-tools of ${command.file}`)]
+    } catch {
+      return []
+    }
+  })
 }
 
 export function createCommandTurns(deps: CommandTurnDeps): CommandTurns {
@@ -119,21 +141,14 @@ export function createCommandTurns(deps: CommandTurnDeps): CommandTurns {
     prepare: (command) => (signal) => {
       if (command.parts.some((p) => p.kind !== 'text'))
         deps.dispatch({ type: 'phase/changed', phase: 'tools' })
-      return expandCommandTurn(command, commandCalls(deps), signal)
+      return expandCommandTurn(command, commandCalls(deps, commandGrants(command)), signal)
     },
     begin(command) {
-      const revoke =
-        command.allowedTools.length > 0
-          ? deps.gate.grant?.(command.allowedTools, `allowed-tools of ${command.file}`)
-          : undefined
       if (command.model) {
         deps.setModel(command.model)
         deps.notice(`/${command.name} runs on model ${command.model}`)
       }
-      return () => {
-        revoke?.()
-        deps.setModel(null)
-      }
+      return { grants: commandGrants(command), end: () => deps.setModel(null) }
     },
   }
 }
@@ -142,9 +157,10 @@ export function createCommandTurns(deps: CommandTurnDeps): CommandTurns {
  * The command's own calls: under the permission rules like the model's (consent asks), but with no card
  * and no history message, no `cd` that stays, and no move to the background.
  */
-function commandCalls(deps: CommandTurnDeps): CommandTurnHost {
+function commandCalls(deps: CommandTurnDeps, grants: readonly Rule[]): CommandTurnHost {
   const executor: ExecutorDeps = {
     ...deps.executor(),
+    grants,
     // No card for the call itself; consent, phases and hook cards still show.
     dispatch: (action) => {
       if (action.type !== 'tool/started' && action.type !== 'tool/progress') deps.dispatch(action)

@@ -245,6 +245,7 @@ function finish(deps: TurnDeps, outcome: CallOutcome): void {
     preview: outcome.preview,
     display: outcome.display,
     durationMs: outcome.durationMs,
+    ...(outcome.arguments !== undefined ? { arguments: outcome.arguments } : {}),
   })
 }
 

@@ -4,7 +4,8 @@ import { openOutputs } from '../../session/outputs-lifecycle.js'
 import { readSession } from '../../session/read-session.js'
 import { openSessionLog, SESSION_FORMAT, type SessionLog } from '../../session/session-log.js'
 import { findSession, listSessions, newSessionId, type SessionEntry } from '../../session/session-store.js'
-import { type Action, isPersisted } from '../../store/actions.js'
+import { historyArguments } from '../../agent/tool-call/arguments.js'
+import { type Action, isPersisted, type PersistedAction } from '../../store/actions.js'
 import { createStore, type Store } from '../../store/create-store.js'
 import type { Mode } from '../../store/domain.js'
 import { replay } from '../../store/reducer.js'
@@ -59,10 +60,30 @@ export async function resumeSession(
     at.mode,
   )
   return {
-    restored: { id: loaded.header.id, path: entry.path, state: replay(state, loaded.actions) },
+    restored: {
+      id: loaded.header.id,
+      path: entry.path,
+      state: replay(state, loaded.actions.map(wellFormedCalls)),
+    },
     lease,
     warnings: loaded.warnings,
   }
+}
+
+/**
+ * A logged assistant message with its calls' arguments as the history keeps them now (the JSON of what
+ * they parse to, or `{}`): a log written by an older agent-tui may hold the model's raw text, which a
+ * strict server refuses once it is sent back.
+ */
+function wellFormedCalls(action: PersistedAction): PersistedAction {
+  if (action.type !== 'assistant/settled' || !action.message.tool_calls?.length) return action
+  const tool_calls = action.message.tool_calls.map((call) => {
+    const args = historyArguments(call.function.arguments)
+    return args === call.function.arguments
+      ? call
+      : { ...call, function: { ...call.function, arguments: args } }
+  })
+  return { ...action, message: { ...action.message, tool_calls } }
 }
 
 /**

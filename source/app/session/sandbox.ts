@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
@@ -22,7 +21,9 @@ export function createSandbox(
     network,
     projectRoots,
     scratchRoots: [outputs],
-    ownSecrets: [paths.configDir, join(paths.stateDir, 'mcp-oauth.json')],
+    // All of agent-tui's own: settings, every session's log and outputs, the trust store, sign-ins,
+    // checkpoints, debug logs. The session's outputs dir inside stays writable.
+    ownSecrets: [paths.configDir, paths.stateDir],
     onStatus: (status) => {
       store.dispatch({ type: 'sandbox/changed', sandbox: { status: status.kind, network } })
       if (status.kind === 'unavailable') {

@@ -1,5 +1,6 @@
 import stringWidth from 'string-width'
 import wrapAnsi from 'wrap-ansi'
+import { cleanText } from '../../util/display-text.js'
 import { defaultTheme, type Style, type Theme } from './theme.js'
 
 export interface DiffLinesOptions {
@@ -42,7 +43,8 @@ export function renderDiffLines(diff: string, width: number, opts: DiffLinesOpti
   let oldLeft = 0
   let newLeft = 0
   for (let i = 0; i < source.length && out.length <= maxLines; i++) {
-    const line = (source[i] ?? '').replaceAll('\t', '    ')
+    // A file's own bytes, shown: what would drive the terminal or hide in it is made visible (␛, ⟨U+202E⟩).
+    const line = cleanText((source[i] ?? '').replace(/\r$/, ''), { visible: true }).replaceAll('\t', '    ')
     const inHunk = oldLeft > 0 || newLeft > 0
     const hunk = inHunk ? null : HUNK.exec(line)
     if (hunk) {

@@ -12,6 +12,7 @@ import shell from 'highlight.js/lib/languages/shell'
 import typescript from 'highlight.js/lib/languages/typescript'
 import xml from 'highlight.js/lib/languages/xml'
 import yaml from 'highlight.js/lib/languages/yaml'
+import { cleanText } from '../../util/display-text.js'
 import type { Style, Theme } from './theme.js'
 
 /**
@@ -112,14 +113,20 @@ function scopeStyle(classes: string, theme: Theme): Style | undefined {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 
-/** Decodes the HTML entities highlight.js and Markdown text may carry. */
+/**
+ * Decodes the HTML entities highlight.js and Markdown text may carry. A numeric one is the one way text
+ * that was cleaned can make a control character again (`&#27;]52;…` is OSC 52): what it decodes to is
+ * cleaned too.
+ */
 export function decodeEntities(text: string): string {
   if (!text.includes('&')) return text
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, body: string) => {
     if (body[0] === '#') {
       const code =
         body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1))
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff
+        ? cleanText(String.fromCodePoint(code))
+        : whole
     }
     return ENTITIES[body.toLowerCase()] ?? whole
   })

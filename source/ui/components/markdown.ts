@@ -1,15 +1,18 @@
 import { Lexer, type Token, type Tokens } from 'marked'
 import stringWidth from 'string-width'
 import wrapAnsi from 'wrap-ansi'
+import { cleanText } from '../../util/display-text.js'
 import { decodeEntities, highlightLines } from './highlight.js'
 import type { Style, Theme } from './theme.js'
 
 /**
  * Renders Markdown to terminal lines: ANSI-styled, hard-wrapped so no line is wider than `width`
- * columns (code blocks wrap too, they never overflow). Pure; never throws on odd input.
+ * columns (code blocks wrap too, they never overflow). Pure; never throws on odd input. The text is
+ * cleaned first (`cleanText`), and each leaf again once entities are decoded (`plain`): text, code
+ * spans, link labels and URLs show no escape sequence, bidi control or invisible character.
  */
 export function renderMarkdown(text: string, width: number, theme: Theme): string[] {
-  const tokens = Lexer.lex(text, { gfm: true })
+  const tokens = Lexer.lex(cleanText(text), { gfm: true })
   return renderBlocks(tokens, Math.max(1, width), { theme, listDepth: 0 }, false)
 }
 
@@ -53,11 +56,11 @@ function renderBlock(token: Token, width: number, ctx: Context): string[] {
       return wrapText(renderInline((token as Tokens.Paragraph).tokens, theme), width)
     case 'text': {
       const t = token as Tokens.Text
-      return wrapText(t.tokens ? renderInline(t.tokens, theme) : decodeEntities(t.text), width)
+      return wrapText(t.tokens ? renderInline(t.tokens, theme) : plain(t.text), width)
     }
     case 'code': {
       const t = token as Tokens.Code
-      return renderCode(t.text, (t.lang ?? '').split(/\s/)[0] ?? '', width, theme)
+      return renderCode(cleanText(t.text), (t.lang ?? '').split(/\s/)[0] ?? '', width, theme)
     }
     case 'blockquote': {
       const inner = renderBlocks((token as Tokens.Blockquote).tokens, width - 2, ctx, false)
@@ -70,11 +73,11 @@ function renderBlock(token: Token, width: number, ctx: Context): string[] {
     case 'hr':
       return [theme.rule('─'.repeat(Math.min(width, 40)))]
     case 'html':
-      return wrapText(theme.dim((token as Tokens.HTML).text.replace(/\n+$/, '')), width)
+      return wrapText(theme.dim(plain((token as Tokens.HTML).text.replace(/\n+$/, ''))), width)
     default: {
       const generic = token as Tokens.Generic
       if (generic.tokens) return wrapText(renderInline(generic.tokens, theme), width)
-      return wrapText(String(generic.raw ?? '').replace(/\n+$/, ''), width)
+      return wrapText(plain(String(generic.raw ?? '').replace(/\n+$/, '')), width)
     }
   }
 }
@@ -178,10 +181,10 @@ function renderInlineToken(token: Token, theme: Theme): string {
   switch (token.type) {
     case 'text': {
       const t = token as Tokens.Text
-      return t.tokens ? renderInline(t.tokens, theme) : decodeEntities(t.text)
+      return t.tokens ? renderInline(t.tokens, theme) : plain(t.text)
     }
     case 'escape':
-      return (token as Tokens.Escape).text
+      return plain((token as Tokens.Escape).text)
     case 'strong':
       return styled(theme.bold, token as Tokens.Strong, theme)
     case 'em':
@@ -189,7 +192,7 @@ function renderInlineToken(token: Token, theme: Theme): string {
     case 'del':
       return styled(theme.chalk.strikethrough, token as Tokens.Del, theme)
     case 'codespan':
-      return theme.inlineCode((token as Tokens.Codespan).text)
+      return theme.inlineCode(plain((token as Tokens.Codespan).text))
     case 'br':
       return '\n'
     case 'checkbox':
@@ -197,21 +200,29 @@ function renderInlineToken(token: Token, theme: Theme): string {
     case 'link': {
       const t = token as Tokens.Link
       const label = renderInline(t.tokens, theme)
-      const href = t.href.replace(/^mailto:/, '')
-      if (t.autolink || label === t.href || label === href) return theme.link(label)
+      const href = plain(t.href.replace(/^mailto:/, ''))
+      if (t.autolink || label === plain(t.href) || label === href) return theme.link(label)
       return `${theme.link(label)} ${theme.url(`(${href})`)}`
     }
     case 'image': {
       const t = token as Tokens.Image
-      return theme.url(`[image: ${t.text || t.href}]`)
+      return theme.url(`[image: ${plain(t.text || t.href)}]`)
     }
     case 'html':
-      return theme.dim((token as Tokens.HTML).text)
+      return theme.dim(plain((token as Tokens.HTML).text))
     default: {
       const generic = token as Tokens.Generic
-      return generic.tokens ? renderInline(generic.tokens, theme) : String(generic.raw ?? '')
+      return generic.tokens ? renderInline(generic.tokens, theme) : plain(String(generic.raw ?? ''))
     }
   }
+}
+
+/**
+ * Text as a leaf shows it. The lexer decodes entities itself (`&#27;` is ESC again, `&#x202e;` an RLO),
+ * so every leaf is cleaned after decoding, whatever was cleaned before.
+ */
+function plain(text: string): string {
+  return cleanText(decodeEntities(text))
 }
 
 function styled(style: Style, token: { tokens: Token[] }, theme: Theme): string {

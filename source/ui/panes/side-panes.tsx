@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { TasksPane, tasksPaneWantedRows } from './tasks/tasks-pane.js'
 import type { TasksUi } from './tasks/use-tasks-controller.js'
 import { TodoPane } from './todo/todo-pane.js'

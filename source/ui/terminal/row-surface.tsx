@@ -1,4 +1,5 @@
-import { Box, type DOMElement, Text, useBoxMetrics } from 'ink'
+import { Box, type DOMElement, useBoxMetrics } from 'ink'
+import { Text } from '../components/text.js'
 import {
   type ReactElement,
   type RefObject,
@@ -17,7 +18,10 @@ import { startSpinnerTicks, TICK_MS } from './spinner-ticks.js'
 
 /** A pane drawn as rows of text: what it shows in a rectangle of a given size. */
 export interface RowSource {
-  /** Exactly `size.height` rows, each at most `size.width` cells wide (ANSI styles allowed). */
+  /**
+   * Exactly `size.height` rows, each at most `size.width` cells wide (ANSI styles allowed). Painted as
+   * they are: whatever they show from a model, a tool or a file went through `cleanText` on the way.
+   */
   rows(size: { width: number; height: number }): readonly string[]
   /** Calls `changed` whenever the rows would differ; `urgent` for the user's own actions (a scroll). */
   subscribe?(changed: (urgent: boolean) => void): () => void
@@ -145,8 +149,9 @@ function InkRowsSized({
     <Box ref={box} flexDirection="column" overflow="hidden" {...boxSize(layout)}>
       {rows.map((row, i) => (
         // Rows are screen positions, not items: keyed by index, a change alters contents, not tree shape.
+        // They are built by the pane's renderer, which cleans what it shows (see RowSource): `styled`.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <Text key={i} wrap="truncate">
+        <Text key={i} wrap="truncate" styled>
           {row === '' ? ' ' : row}
         </Text>
       ))}

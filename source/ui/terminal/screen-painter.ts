@@ -1,3 +1,4 @@
+import { guardTerminalOutput } from '../../util/display-text.js'
 import { PaintedRegion, type PaintHost } from './painted-region.js'
 
 /**
@@ -55,7 +56,7 @@ export class ScreenPainter {
     this.#frameIntervalMs = options.frameIntervalMs ?? 33
     this.#write = (sequences) => {
       this.#lastFrameAt = this.#now()
-      options.write(`${BSU}${sequences}${ESU}`)
+      options.write(`${BSU}${guardTerminalOutput(sequences)}${ESU}`)
     }
     this.#host = {
       erase: (sequences) => {
@@ -82,7 +83,11 @@ export class ScreenPainter {
     return region
   }
 
-  /** Ink's output stream: the real one, with every write passing through `#onInkWrite`. */
+  /**
+   * Ink's output stream: the real one, with every write passing through `#onInkWrite`. Whatever goes out
+   * (Ink's frames, the regions' paints) loses what agent-tui never writes itself (`guardTerminalOutput`:
+   * OSC and other strings, C1 controls, bidi and invisible characters), whichever pane let it through.
+   */
   wrapStdout<T extends NodeJS.WriteStream>(stdout: T): T {
     return new Proxy(stdout, {
       get: (target, property) => {
@@ -90,7 +95,7 @@ export class ScreenPainter {
           return (chunk: unknown, ...rest: unknown[]) => {
             const write = target.write as (...args: unknown[]) => boolean
             if (typeof chunk !== 'string') return write.call(target, chunk, ...rest)
-            return write.call(target, this.#onInkWrite(chunk), ...rest)
+            return write.call(target, guardTerminalOutput(this.#onInkWrite(chunk)), ...rest)
           }
         }
         const value = Reflect.get(target, property, target)

@@ -283,3 +283,31 @@ describe('ScreenPainter with several regions', () => {
     }
   })
 })
+
+describe('the last guard on what reaches the terminal', () => {
+  it("takes out of Ink's frames and the regions' paints what agent-tui never writes itself", async () => {
+    const out: string[] = []
+    const real = Object.assign(new PassThrough(), {
+      isTTY: true,
+      columns: 40,
+      rows: 8,
+    }) as unknown as NodeJS.WriteStream
+    real.write = ((chunk: string) => {
+      out.push(chunk)
+      return true
+    }) as typeof real.write
+    const screenPainter = new ScreenPainter({ write: (text) => out.push(text), frameIntervalMs: 1 })
+    const region = screenPainter.region()
+    const hostile = 'x\x1b]52;c;cm0gLXJmIH4=\x07y\u202ez\x9d8;;https://evil\x9cw\u200b!'
+    const ink = screenPainter.wrapStdout(real)
+    ink.write(BSU)
+    ink.write(`\x1b[H\x1b[2K\x1b[32mstatus ${hostile}\x1b[39m`)
+    ink.write(ESU)
+    // A pane that forgot to clean its rows.
+    region.attach({ rect: () => ({ top: 2, left: 0, width: 30, height: 1 }), rows: () => [hostile] }, true)
+    await vi.waitFor(() => expect(out.join('')).toContain('xyzw!'))
+    const all = out.join('')
+    expect(all).toContain('\x1b[32mstatus xyzw!\x1b[39m')
+    expect(all).not.toMatch(/\x1b\]|[\x80-\x9f\u202e\u200b]/)
+  })
+})

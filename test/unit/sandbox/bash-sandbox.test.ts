@@ -67,6 +67,20 @@ describe('a sandbox that cannot run', () => {
     expect(statuses).toEqual([first])
   })
 
+  it('an architecture without a seccomp filter: unavailable, not a sandbox that lets Unix sockets through', async () => {
+    const { sandbox: s } = sandbox({
+      platform: 'linux',
+      arch: 'riscv64',
+      env: { AGENT_TUI_BWRAP: '/bin/sh' },
+    })
+    const status = await s.status()
+    expect(status.kind).toBe('unavailable')
+    expect(status.kind === 'unavailable' && status.notice).toContain(
+      'agent-tui has no seccomp filter for riscv64 (only x64 and arm64)',
+    )
+    expect(status.kind === 'unavailable' && status.notice).toContain('every Bash command asks before it runs')
+  })
+
   it('a program that cannot start the sandbox (here /bin/false): unavailable, with what it said', async () => {
     const { sandbox: s } = sandbox({ platform: 'linux', env: { AGENT_TUI_BWRAP: '/bin/false' } })
     const status = await s.status()

@@ -92,9 +92,10 @@ describe('buildBwrapArgs', () => {
       '--proc /proc',
       '--tmpfs /tmp',
       '--ro-bind /tmp/e2e-1 /tmp/e2e-1',
+      // The fence's mounts go outermost first.
+      '--bind /tmp/direct /tmp/direct',
       '--bind /tmp/e2e-1/work /tmp/e2e-1/work',
       '--bind /tmp/e2e-1/home/out /tmp/e2e-1/home/out',
-      '--bind /tmp/direct /tmp/direct',
       '--chdir /tmp/e2e-1/work',
     ])
   })
@@ -129,11 +130,11 @@ describe('buildBwrapArgs', () => {
     expect(args.filter((a) => a === odd)).toHaveLength(3)
   })
 
-  it('hides secret stores last, over whatever was bound before: an empty read-only directory, or /dev/null', () => {
+  it('hides a secret store inside a writable root over the root: an empty read-only directory, or /dev/null', () => {
     const args = buildBwrapArgs(
       plan({
         fence: {
-          writable: ['/home/u/proj'],
+          writable: ['/home/u'],
           readOnly: [],
           reserved: [],
           hidden: [
@@ -144,14 +145,84 @@ describe('buildBwrapArgs', () => {
       }),
       command,
     )
-    expect(mounts(args).slice(-4)).toEqual([
+    expect(mounts(args).slice(3)).toEqual([
+      '--tmpfs /tmp',
+      '--bind /home/u /home/u',
       '--tmpfs /home/u/.ssh',
       '--remount-ro /home/u/.ssh',
       '--ro-bind /dev/null /home/u/.netrc',
       '--chdir /home/u/proj/src',
     ])
-    expect(mounts(args).indexOf('--tmpfs /home/u/.ssh')).toBeGreaterThan(
-      mounts(args).indexOf('--bind /home/u/proj /home/u/proj'),
+  })
+
+  it('hides agent-tui’s state dir but shows the session’s outputs inside it again, writable', () => {
+    const state = '/home/u/.local/state/agent-tui'
+    const outputs = `${state}/outputs/s1`
+    const args = buildBwrapArgs(
+      plan({
+        fence: {
+          writable: ['/home/u/proj', outputs],
+          readOnly: ['/home/u/proj/.git'],
+          reserved: [],
+          hidden: [
+            { path: state, kind: 'dir' },
+            { path: '/home/u/.bash_history', kind: 'file' },
+          ],
+        },
+      }),
+      command,
     )
+    expect(mounts(args).slice(3)).toEqual([
+      '--tmpfs /tmp',
+      '--ro-bind /dev/null /home/u/.bash_history',
+      '--bind /home/u/proj /home/u/proj',
+      '--ro-bind /home/u/proj/.git /home/u/proj/.git',
+      // An empty tmpfs first (bubblewrap makes the mount point in it), read-only once the outputs are in.
+      `--tmpfs ${state}`,
+      `--bind ${outputs} ${outputs}`,
+      `--remount-ro ${state}`,
+      '--chdir /home/u/proj/src',
+    ])
+  })
+
+  it('a store that is also a writable root stays writable (the later mount at one path wins, unsealed)', () => {
+    const args = mounts(
+      buildBwrapArgs(
+        plan({
+          fence: {
+            writable: ['/home/u/x'],
+            readOnly: [],
+            reserved: [],
+            hidden: [{ path: '/home/u/x', kind: 'dir' }],
+          },
+        }),
+        command,
+      ),
+    )
+    expect(args.slice(3)).toEqual([
+      '--tmpfs /tmp',
+      '--tmpfs /home/u/x',
+      '--bind /home/u/x /home/u/x',
+      '--chdir /home/u/proj/src',
+    ])
+  })
+
+  it('reads the seccomp program from a descriptor, has its own IPC namespace, and drops host IPC variables', () => {
+    const args = buildBwrapArgs(
+      plan({ infoFd: 3, seccompFd: 4, unsetEnv: ['SSH_AUTH_SOCK', 'DISPLAY'] }),
+      command,
+    )
+    expect(args.slice(0, 4)).toEqual(['--info-fd', '3', '--seccomp', '4'])
+    expect(args).toContain('--unshare-ipc')
+    const before = args.slice(0, args.indexOf('--'))
+    expect(before.join(' ')).toContain('--unsetenv SSH_AUTH_SOCK --unsetenv DISPLAY')
+    expect(buildBwrapArgs(plan(), command)).not.toContain('--seccomp')
+  })
+
+  it.each([
+    [false, true],
+    [true, true],
+  ])('network %s: still its own IPC namespace (%s)', (network, unshared) => {
+    expect(buildBwrapArgs(plan({ network }), command).includes('--unshare-ipc')).toBe(unshared)
   })
 })

@@ -98,7 +98,7 @@ describe('planFence', () => {
     expect(planFence({ projectRoots: [link], scratchRoots: [] }).writable).toEqual([ws])
   })
 
-  it('hides the secret stores it is given that exist, unless one holds a writable root', () => {
+  it('hides the secret stores it is given that exist, by real path', () => {
     const home = join(root, 'home')
     mkdirSync(join(home, '.ssh'), { recursive: true })
     writeFileSync(join(home, '.netrc'), 'machine x password y\n')
@@ -107,13 +107,38 @@ describe('planFence', () => {
     const fence = planFence({
       projectRoots: [ws],
       scratchRoots: [out],
-      hidden: [join(home, '.ssh'), join(home, '.netrc'), join(home, '.aws'), join(home, '.gnupg'), root],
+      hidden: [join(home, '.ssh'), join(home, '.netrc'), join(home, '.aws'), join(home, '.gnupg')],
     })
     expect(fence.hidden).toEqual([
       { path: join(home, '.ssh'), kind: 'dir' },
       { path: join(home, '.netrc'), kind: 'file' },
       // A symlink is hidden where it leads.
       { path: join(home, 'real-aws'), kind: 'dir' },
+    ])
+  })
+
+  it('hides a store that holds a writable root (the state dir holds the outputs), not one that is the workspace', () => {
+    const state = join(root, 'state')
+    mkdirSync(join(state, 'sessions'), { recursive: true })
+    writeFileSync(join(state, 'sessions', 'other.jsonl'), '{}\n')
+    expect(
+      planFence({ projectRoots: [ws], scratchRoots: [out], hidden: [state, ws, join(ws, 'nope')] }).hidden,
+    ).toEqual([{ path: state, kind: 'dir' }])
+  })
+
+  it('leaves out a store already inside a hidden dir, unless a writable root lies between', () => {
+    const state = join(root, 'state')
+    writeFileSync(join(state, 'mcp-oauth.json'), '{}\n')
+    writeFileSync(join(out, '.netrc'), 'x\n')
+    const fence = planFence({
+      projectRoots: [ws],
+      scratchRoots: [out],
+      hidden: [state, join(state, 'mcp-oauth.json'), join(out, '.netrc')],
+    })
+    expect(fence.hidden).toEqual([
+      { path: state, kind: 'dir' },
+      // Inside the outputs dir, which the sandbox shows again inside the hidden state dir.
+      { path: join(out, '.netrc'), kind: 'file' },
     ])
   })
 })

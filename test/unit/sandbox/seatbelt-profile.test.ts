@@ -127,4 +127,55 @@ describe('buildSeatbeltArgs', () => {
       profile.indexOf('(allow file-write*'),
     )
   })
+
+  it('refuses Unix sockets to host processes, network or not; name resolution keeps its socket with the network on', () => {
+    for (const network of [false, true]) {
+      const { profile } = parse(buildSeatbeltArgs(plan({ network }), command))
+      const deny = profile.lastIndexOf('(deny network-outbound (remote unix-socket))')
+      expect(deny).toBeGreaterThan(-1)
+      // Last wins in Seatbelt: after the network allow.
+      expect(deny).toBeGreaterThan(profile.indexOf('(allow network*)'))
+      const resolver = profile.indexOf('(remote unix-socket (path-literal "/private/var/run/mDNSResponder"))')
+      if (network) expect(resolver).toBeGreaterThan(deny)
+      else expect(resolver).toBe(-1)
+    }
+  })
+
+  it('starts the command through /usr/bin/env without the host IPC variables', () => {
+    const { command: cmd } = parse(
+      buildSeatbeltArgs(plan({ unsetEnv: ['SSH_AUTH_SOCK', 'DISPLAY'] }), command),
+    )
+    expect(cmd).toEqual(['/usr/bin/env', '-u', 'SSH_AUTH_SOCK', '-u', 'DISPLAY', '--', ...command])
+  })
+
+  it('hides agent-tui’s state dir but shows the session’s outputs inside it again, and hides a store inside those', () => {
+    const state = '/Users/u/.local/state/agent-tui'
+    const { profile, params } = parse(
+      buildSeatbeltArgs(
+        plan({
+          fence: {
+            writable: ['/Users/u/proj', `${state}/outputs/s1`],
+            readOnly: [],
+            reserved: [],
+            hidden: [
+              { path: state, kind: 'dir' },
+              { path: `${state}/outputs/s1/.netrc`, kind: 'file' },
+            ],
+          },
+        }),
+        command,
+      ),
+    )
+    expect(params.HIDDEN_0).toBe(state)
+    expect(params.RESHOWN_0).toBe(`${state}/outputs/s1`)
+    expect(params.HIDDEN_INNER_0).toBe(`${state}/outputs/s1/.netrc`)
+    const order = [
+      '(deny file-read* file-write*\n  (subpath (param "HIDDEN_0")))',
+      '(allow file-read*\n  (subpath (param "RESHOWN_0")))',
+      '(allow file-write*\n  (subpath (param "WRITABLE_ROOT_1")))',
+      '(deny file-read* file-write*\n  (literal (param "HIDDEN_INNER_0")))',
+    ].map((clause) => profile.indexOf(clause))
+    expect(order.every((at) => at > -1)).toBe(true)
+    expect([...order].sort((a, b) => a - b)).toEqual(order)
+  })
 })

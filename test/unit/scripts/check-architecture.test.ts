@@ -55,6 +55,8 @@ describe('scripts/check-architecture.mjs', () => {
         "import type { Rule } from '../permissions/rules.js'\nexport interface Hook {}\n",
       'permissions/rules.ts': 'export interface Rule {}\n',
       'permissions/shell-split.ts': `export const split = 1\n${filler(800)}`,
+      'ui/pane.tsx': "import { Box, Text } from 'ink'\nexport const p = 1\n",
+      'ui/components/text.tsx': "import { Text as InkText } from 'ink'\nexport const Text = InkText\n",
     })
     expect(code).toBe(1)
     expect(output).toContain(
@@ -79,6 +81,9 @@ describe('scripts/check-architecture.mjs', () => {
     expect(output).toContain('store/reducer.ts: imports "node:fs" — the store is pure')
     // The store imports nothing above it, not even types.
     expect(output).toContain('store/reducer.ts: imports "../provider/messages.js" — the store is pure')
+    // Ink's Text only through the wrapper that cleans what it shows.
+    expect(output).toContain('ui/pane.tsx: imports Text from "ink" — use ui/components/text.tsx')
+    expect(output).not.toContain('ui/components/text.tsx: imports Text')
     // A named exception that is no longer needed is an error too.
     expect(output).toContain('LONG_FILES "permissions/gate.ts"')
     expect(output).toContain('is within the budget now: remove it')

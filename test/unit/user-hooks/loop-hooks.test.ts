@@ -89,6 +89,15 @@ describe('PreToolUse', () => {
     })
     await h.run('go')
     expect(h.log).toEqual(['start rewritten', 'end rewritten'])
+    // The history sent back says what ran, not what the model asked for.
+    const sent = (server.requests[1]?.body.messages ?? []) as Array<{ role: string; tool_calls?: unknown }>
+    const assistant = sent.find((m) => m.role === 'assistant')
+    expect(assistant?.tool_calls).toMatchObject([
+      { function: { name: 'Echo', arguments: '{"text":"rewritten"}' } },
+    ])
+    expect(h.store.getState().messages.find((m) => m.role === 'assistant')).toMatchObject({
+      tool_calls: [{ function: { arguments: '{"text":"rewritten"}' } }],
+    })
     const result = toolResult(1)
     expect(result).toMatch(/^echo: rewritten\n\nPostToolUse hook feedback:\n/)
     const seen = JSON.parse(result.split('PostToolUse hook feedback:\n')[1] as string)

@@ -2,6 +2,7 @@ import wrapAnsi from 'wrap-ansi'
 import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../../../store/domain.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
 import type { Theme } from '../../components/theme.js'
+import { cleanText, TITLE } from '../../../util/display-text.js'
 import { shortenPath } from '../status/format.js'
 
 /** Where "always allow" rules are written (docs/permissions.md#answering-a-prompt). */
@@ -48,13 +49,13 @@ export function choiceLabel(
         ? '1 Allow once'
         : '1 Allow once (no rule can allow it: it asks each time)'
     case 'session':
-      return `2 Allow ${request.suggestedRule} for this session`
+      return `2 Allow ${cleanText(request.suggestedRule, TITLE)} for this session`
     case 'always':
-      return `3 Always allow ${request.suggestedRule} ${saved}`
+      return `3 Always allow ${cleanText(request.suggestedRule, TITLE)} ${saved}`
     case 'edits':
       return '4 Allow all edits in the workspace this session'
     case 'folder':
-      return `d Always allow the folder: ${request.directoryRule ?? ''}`
+      return `d Always allow the folder: ${cleanText(request.directoryRule ?? '', TITLE)}`
     case 'deny':
       return 'Esc Deny'
   }
@@ -71,9 +72,12 @@ function sandboxLine(
   return theme.notice.info(`⛨ sandbox: writes only in workspace and /tmp; .git/ read-only; ${network}`)
 }
 
-/** A call's summary without the tool's name in front ("Write a.txt" → "a.txt"): the header shows the name once. */
+/**
+ * A call's summary without the tool's name in front ("Write a.txt" → "a.txt"): the header shows the name
+ * once. What would hide or reorder part of it is shown in its place (`evil⟨U+202E⟩txt`).
+ */
 export function summaryAfterName(tool: string, summary: string): string {
-  const oneLine = summary.replace(/\s*\n\s*/g, ' ').trim()
+  const oneLine = cleanText(summary.replace(/\s*\n\s*/g, ' '), TITLE).trim()
   if (!oneLine.startsWith(tool)) return oneLine
   const rest = oneLine.slice(tool.length)
   return /^(?::\s*|\s+|$)/.test(rest) ? rest.replace(/^:?\s*/, '') : oneLine
@@ -88,7 +92,8 @@ export const PREVIEW_LINE_CAP = 2000
 
 /**
  * The whole preview block as styled lines: the full command for Bash, a coloured diff for edits, the URL
- * for fetches, the JSON arguments otherwise. `previewWindow` picks what fits.
+ * for fetches, the JSON arguments otherwise. `previewWindow` picks what fits. Everything in it is what
+ * the user judges: what would drive the terminal, reorder or hide text is shown, never dropped.
  */
 export function previewLines(preview: ConsentPreview, width: number, theme: Theme): string[] {
   switch (preview.kind) {
@@ -97,21 +102,24 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
         ...commandLines(preview.command, theme).flatMap((line, i) =>
           wrap(`${i === 0 ? '$ ' : '  '}${line}`, width),
         ),
-        theme.dim(`in ${shortenPath(preview.cwd, Math.max(10, width - 3))}`),
+        theme.dim(`in ${shortenPath(cleanText(preview.cwd, TITLE), Math.max(10, width - 3))}`),
         ...(preview.sandbox ? wrap(sandboxLine(preview.sandbox, theme), width) : []),
       ]
     case 'diff':
       return [
-        theme.bold(preview.path),
+        theme.bold(cleanText(preview.path, TITLE)),
         ...renderDiffLines(preview.diff, width, { maxLines: PREVIEW_LINE_CAP, theme }),
       ]
     case 'url': {
-      const lines = wrap(theme.link(preview.url), width)
-      if (preview.address) lines.push(...wrap(theme.notice.warn(`⚠ ${preview.address}`), width))
+      const lines = wrap(theme.link(cleanText(preview.url, TITLE)), width)
+      if (preview.address)
+        lines.push(...wrap(theme.notice.warn(`⚠ ${cleanText(preview.address, TITLE)}`), width))
       return lines
     }
     case 'json':
-      return preview.text.split('\n').flatMap((line) => wrap(line, width))
+      return cleanText(preview.text, { visible: true })
+        .split('\n')
+        .flatMap((line) => wrap(line, width))
     case 'none':
       return []
   }
@@ -122,15 +130,12 @@ const LONG_BLANKS = 16
 
 /**
  * A command's lines as the prompt shows them: control characters as their visible pictures (`␍`, `␛`),
+ * bidi and invisible characters as their code points (`⟨U+202E⟩`),
  * and runs of blank lines or of spaces as a count, so padding cannot push the part that matters below
  * the window (`echo ok` + 80 blank lines + `curl … | sh` would show as `echo ok` and "+81 more lines").
  */
 export function commandLines(command: string, theme: Theme): string[] {
-  const lines = command
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) =>
-      c === '\u007f' ? '\u2421' : String.fromCharCode(0x2400 + c.charCodeAt(0)),
-    )
-    .replace(/[\u0080-\u009f]/g, '\ufffd')
+  const lines = cleanText(command, { visible: true })
     .replace(new RegExp(`[ \\t]{${LONG_BLANKS + 1},}`, 'g'), (run) =>
       theme.dim(`⟨${run.length} ${/\t/.test(run) ? 'blanks' : 'spaces'}⟩`),
     )

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import stringWidth from 'string-width'
 import type { ConsentRequest } from '../../../store/domain.js'
@@ -183,7 +184,7 @@ function ConsentRequestView({
           ))}
       {shown.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: preview lines are positional
-        <Text key={i} wrap="truncate">
+        <Text key={i} wrap="truncate" styled>
           {'  '}
           {line}
         </Text>
@@ -191,7 +192,12 @@ function ConsentRequestView({
       {expanded ? null : horizontal ? (
         <Text wrap="truncate">
           {labels.map((label, i) => (
-            <Text key={label} inverse={i === selected} color={choices[i] === 'deny' ? 'red' : undefined}>
+            <Text
+              key={label}
+              inverse={i === selected}
+              color={choices[i] === 'deny' ? 'red' : undefined}
+              styled
+            >
               {label}
               {'  '}
             </Text>
@@ -207,6 +213,7 @@ function ConsentRequestView({
               wrap="truncate"
               inverse={i === selected}
               color={choices[i] === 'deny' ? 'red' : undefined}
+              styled
             >
               {j > 0 ? '  ' : i === selected ? '❯ ' : '  '}
               {line}

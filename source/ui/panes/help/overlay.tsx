@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useContext, useMemo, useState } from 'react'
 import stringWidth from 'string-width'
 import wrapAnsi from 'wrap-ansi'

@@ -1,4 +1,5 @@
-import { Box, Text, useCursor, useWindowSize } from 'ink'
+import { Box, useCursor, useWindowSize } from 'ink'
+import { Text } from '../../components/text.js'
 import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'

@@ -1,4 +1,4 @@
-import { Text } from 'ink'
+import { Text } from '../../components/text.js'
 import type { KeyEvent } from '../../keys/dispatcher.js'
 import { type EditorState, editorReducer } from './editor-state.js'
 

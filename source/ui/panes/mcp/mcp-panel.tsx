@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useRef, useState } from 'react'
 import { selectMcpServers } from '../../../store/selectors.js'
 import { useCommands, useStore } from '../../hooks/use-store.js'

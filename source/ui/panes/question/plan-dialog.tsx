@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import type { QuestionAnswer, QuestionRequest } from '../../../store/domain.js'
 import { renderMarkdown } from '../../components/markdown.js'
@@ -79,7 +80,7 @@ export function PlanDialog({ request, width, maxHeight, theme }: PlanDialogProps
       </Text>
       {visible.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: plan lines are positional
-        <Text key={i} wrap="truncate">
+        <Text key={i} wrap="truncate" styled>
           {line || ' '}
         </Text>
       ))}

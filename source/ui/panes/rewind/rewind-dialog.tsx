@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import type { RewindReport, RewindScope, RewindTurn } from '../../../checkpoints/types.js'
 import { selectRewindUndo, selectTurns } from '../../../store/selectors.js'

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import type { Store } from '../../../store/create-store.js'
 import type { TaskSummary } from '../../../store/domain.js'

@@ -4,9 +4,9 @@
  * down again, later) pieces of the log through `readTaskLog` as they are needed, keeping at most
  * `MAX_LOADED_BYTES` in memory. End (or scrolling back to the bottom) follows again.
  */
-import stripAnsi from 'strip-ansi'
 import wrapAnsi from 'wrap-ansi'
 import type { TaskLogSlice } from '../../../agent/runtime/commands.js'
+import { cleanText } from '../../../util/display-text.js'
 
 /** The end of the log the viewer shows while following (and polls). */
 export const TASK_LOG_BYTES = 64 * 1024
@@ -29,21 +29,24 @@ export interface LogWindow {
 
 export const EMPTY_WINDOW: LogWindow = { text: '', start: 0, end: 0, size: 0, follow: true, fromBottom: 0 }
 
-/** Display rows of a piece of log: control codes stripped, `\r` progress lines at their last state, wrapped. */
+/**
+ * Display rows of a piece of log: `\r` progress lines at their last state, cleaned (`cleanText`: escape
+ * sequences, controls, bidi and invisible characters out), wrapped.
+ */
 export function logRows(text: string, width: number): string[] {
-  const raw = stripAnsi(text).replace(/\r\n/g, '\n').split('\n')
+  const raw = text.replace(/\r\n/g, '\n').split('\n')
   if (raw.at(-1) === '') raw.pop()
   const out: string[] = []
   for (const line of raw) {
-    const shown = line.split('\r').at(-1) ?? ''
-    out.push(
-      ...wrapAnsi(shown.replaceAll('\t', '    '), Math.max(1, width), { hard: true, trim: false }).split(
-        '\n',
-      ),
-    )
+    const shown = cleanText(line.split('\r').at(-1) ?? '', { newlines: false }).replaceAll('\t', '    ')
+    // Most log lines are short printable ASCII: one row each, without asking wrap-ansi.
+    if (shown.length <= width && PLAIN.test(shown)) out.push(shown)
+    else out.push(...wrapAnsi(shown, Math.max(1, width), { hard: true, trim: false }).split('\n'))
   }
   return out
 }
+
+const PLAIN = /^[\x20-\x7e]*$/
 
 /** The end of the log, as polled while following. */
 export function followed(slice: TaskLogSlice): LogWindow {

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RuntimeCommands, TaskLogRange, TaskLogSlice } from '../../../agent/runtime/commands.js'
 import type { TaskSummary } from '../../../store/domain.js'

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import type { TaskStatus, TaskSummary } from '../../../store/domain.js'
 import { formatElapsed } from '../status/format.js'
 

@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import { memo } from 'react'
 import type { Todo } from '../../../store/domain.js'
 import { selectTodos } from '../../../store/selectors.js'

@@ -1,5 +1,4 @@
 import stringWidth from 'string-width'
-import stripAnsi from 'strip-ansi'
 import wrapAnsi from 'wrap-ansi'
 import type { AttachmentNote, ToolDisplay, Todo } from '../../../store/domain.js'
 import type { AssistantItem, HookItem, ToolItem, ToolStatus, TranscriptItem } from '../../../store/state.js'
@@ -7,6 +6,7 @@ import { renderDiffLines } from '../../components/diff-lines.js'
 import { renderMarkdown, wrapText } from '../../components/markdown.js'
 import type { Style, Theme } from '../../components/theme.js'
 import { displayToolName } from '../../../mcp/display-name.js'
+import { cleanText, TITLE } from '../../../util/display-text.js'
 
 export interface ItemLinesOptions {
   /** Ctrl+O state of this item: full reasoning / tool output instead of the collapsed preview. */
@@ -116,12 +116,14 @@ function renderAssistant(
 
 function renderTool(item: ToolItem, width: number, { expanded, theme }: ItemLinesOptions): string[] {
   const status = theme.toolStatus[item.status]
-  // MCP tools show as `server › tool` rather than `mcp__server__tool`.
-  const parts = [theme.toolName(clean(displayToolName(item.name)))]
+  // MCP tools show as `server › tool` rather than `mcp__server__tool`. The title says what the call
+  // acts on: what would hide or reorder part of it is shown (`evil⟨U+202E⟩txt`), not dropped.
+  const parts = [theme.toolName(title(displayToolName(item.name)))]
   // Tool summaries usually start with the tool's own name ("Read a.txt"); show the name once.
-  const summary = clean(item.summary)
-    .replace(/\s*\n\s*/g, ' ')
-    .replace(new RegExp(`^${escapeRegExp(item.name)}(?::\\s*|\\s+|$)`), '')
+  const summary = title(item.summary.replace(/\s*\n\s*/g, ' ')).replace(
+    new RegExp(`^${escapeRegExp(item.name)}(?::\\s*|\\s+|$)`),
+    '',
+  )
   if (summary) parts.push(summary)
   const facts: string[] = []
   if (item.status === 'running' && item.waiting)
@@ -253,16 +255,22 @@ function outputBlock(text: string, width: number, opts: BlockOptions): string[] 
 }
 
 function sanitizeOutput(text: string): string {
-  return stripAnsi(text)
+  return text
+    .replace(/\r\n/g, '\n')
     .replace(/\n+$/, '')
     .split('\n')
     .map((line) => clean(line.slice(line.lastIndexOf('\r', line.length - 2) + 1)))
     .join('\n')
 }
 
-/** Removes control characters (escape sequences would move the cursor and break the frame). */
+/** Every text of an item is cleaned here, where it enters the view (see util/display-text.ts). */
 function clean(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+  return cleanText(text)
+}
+
+/** One line, with what is taken out shown in its place: a tool call's name and summary. */
+function title(text: string): string {
+  return cleanText(text, TITLE)
 }
 
 function wrapCode(line: string, width: number): string[] {

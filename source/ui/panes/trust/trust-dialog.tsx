@@ -1,4 +1,5 @@
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../../components/text.js'
 import type { TrustRequest } from '../../../store/domain.js'
 import { useCommands } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { denialOf, resultOutcome } from '../../../../source/agent/tool-call/outcome.js'
+import { denialOf, resultOutcome, thrownFailure } from '../../../../source/agent/tool-call/outcome.js'
 import {
   readPreHook,
   resolve,
   run,
   snapshot,
   summaryOf,
-  thrownFailure,
   validate,
 } from '../../../../source/agent/tool-call/pipeline.js'
 import type { PreToolVerdict } from '../../../../source/agent/tool-call/tool-hooks.js'
@@ -101,6 +100,7 @@ describe('preHooks: what a PreToolUse verdict means', () => {
         args: { file_path: 'b', content: 'y' },
         input: { file_path: 'b', content: 'y' },
         hook: { allow: false, ask: null },
+        rewritten: true,
       },
     ],
   ])('%s', (_what, v, expected) => {

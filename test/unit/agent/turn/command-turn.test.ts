@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BREAKER } from '../../../../source/agent/turn/circuit-breaker.js'
+import { commandGrants } from '../../../../source/agent/turn/command-turn.js'
 import { Runtime } from '../../../../source/agent/runtime/runtime.js'
 import { expandCommand } from '../../../../source/extensions/expand.js'
 import type { CommandDefinition } from '../../../../source/extensions/types.js'
@@ -178,6 +179,32 @@ describe('a user command turn', () => {
     expect(touchCheck(gate).decision).toBe('deny')
     await runtime.runTurn({ text: 'plain' })
     expect(server.requests[2]?.body.model).toBe('session-model')
+  })
+
+  it('its grants ride on the calls of its turn: the gate itself never holds them', async () => {
+    server = await startScriptedServer()
+    const invocation = expandCommand(command('x', { allowedTools: ['Bash(touch *)'] }), '')
+    const grants = commandGrants(invocation)
+    expect(grants).toEqual([
+      {
+        text: 'Bash(touch *)',
+        tool: 'Bash',
+        specifier: 'touch *',
+        source: 'allowed-tools of .agent-tui/commands/review.md',
+      },
+    ])
+    const { gate } = session('ci')
+    const touch = {
+      tool: 'Bash',
+      risk: 'exec',
+      target: { kind: 'command', command: 'touch made' },
+      readOnly: false,
+    } as const
+    expect(gate.check({ ...touch, grants }).decision).toBe('allow')
+    expect(gate.check(touch).decision).toBe('deny')
+    // Like every allow rule, never past a deny rule.
+    const denying = session('ci', ['Bash(touch *)']).gate
+    expect(denying.check({ ...touch, grants }).decision).toBe('deny')
   })
 
   it('waits for the running turn and then runs as a turn of its own', async () => {
