@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { readOnlyGitEnv } from '../permissions/git-read-only.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -15,8 +16,9 @@ export type IgnoreOutcome =
 /**
  * Keeps the local settings file out of commits, as Claude Code does for its own: when the workspace is in a
  * git repository and git does not ignore the file yet, appends it to the workspace's `.gitignore` (created
- * if missing; written atomically). git runs with fsmonitor off: a repository's own config must not be able to
- * name a command that runs. Without git installed, a `.git` above the workspace and a `.gitignore` without
+ * if missing; written atomically). git runs with fsmonitor, hooks and the other settings that run programs
+ * on a read fixed (permissions/git-read-only.ts): a repository's own config must not name a command that
+ * runs. Without git installed, a `.git` above the workspace and a `.gitignore` without
  * the line decide. Never throws.
  */
 export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutcome> {
@@ -48,7 +50,7 @@ async function gitIgnores(cwd: string, relPath: string): Promise<boolean | 'not-
     execFile(
       'git',
       ['--no-pager', '-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', relPath],
-      { cwd, timeout: 3000, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      { cwd, timeout: 3000, windowsHide: true, env: readOnlyGitEnv(process.env) },
       (error, _stdout, stderr) => {
         if (!error) return resolve(true)
         const code = (error as { code?: unknown }).code

@@ -142,7 +142,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
   const runningJobs = (): TaskJob[] => [...jobs.values()].filter((job) => job.isRunning())
 
   const manager: TaskManager = {
-    launch({ command, cwd, description, sandbox }) {
+    launch({ command, cwd, description, sandbox, env }) {
       const { id, logPath } = prepare()
       const output = createJobOutput(opts.buffer)
       let logFd: number
@@ -166,6 +166,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         // program shares the group with everything it starts).
         child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
           cwd,
+          env: env ?? process.env,
           detached: true,
           stdio: ['ignore', logFd, logFd],
         })

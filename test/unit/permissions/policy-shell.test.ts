@@ -8,6 +8,7 @@ import {
 import { parseRule } from '../../../source/permissions/rules.js'
 import type { PermissionTarget } from '../../../source/permissions/target.js'
 import type { Mode } from '../../../source/store/domain.js'
+import { cleanGitConfig } from './git-facts.ts'
 
 const workspace = '/work/proj'
 const home = '/home/u'
@@ -32,7 +33,7 @@ const LINKS: Record<string, string> = {
 }
 
 function bash(command: string, cwd = workspace): PermissionTarget {
-  return { kind: 'command', command, cwd, real: LINKS }
+  return { kind: 'command', command, cwd, real: LINKS, gitConfig: cleanGitConfig(command, cwd, home) }
 }
 
 function decide(
