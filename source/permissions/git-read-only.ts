@@ -6,11 +6,13 @@ import { type Boundary, readObjection } from './protected-paths.js'
  * A repository's `.git/config` (and what it includes, its worktree config, a submodule's config) can
  * name programs that reading commands run: `core.fsmonitor` on `status`, `diff.external` on `diff`, a
  * hook in `.git/hooks` when `status` refreshes the index, `gpg.program` on `log` of signed commits…
- * Settings with fixed names are fixed for every command the classifier lets run as read-only, in its
- * environment: command-line config (GIT_CONFIG_COUNT) beats every config file and is passed down to the
- * git processes git starts itself. Settings whose names the repository chooses (a diff driver's
- * `textconv`, a filter's `clean`) cannot be fixed that way: git-config-scan.ts looks for them before the
- * policy judges the command, and `gitConfigObjection` makes such a git call one that executes.
+ * Settings that can be turned off are turned off for every command the classifier lets run as read-only,
+ * in its environment: command-line config (GIT_CONFIG_COUNT) beats every config file and is passed down
+ * to the git processes git starts itself. The others — names the repository chooses (a diff driver's
+ * `textconv`, a filter's `clean`), or an empty value git would still run (`diff.external`) — cannot:
+ * git-config-scan.ts looks for them where the call runs before the policy judges the command, and
+ * `gitConfigObjection` makes such a git call one that executes (it asks). The user's own config is
+ * theirs: its programs run as they chose.
  */
 
 /** Fixed for read-only git commands (`-c key=value` in the environment). */
@@ -21,13 +23,6 @@ export const READ_ONLY_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [
   ['core.hooksPath', '/dev/null'],
   // A pager runs only with a terminal, which Bash never has; empty is "no pager" all the same.
   ['core.pager', ''],
-  ['diff.external', ''],
-  // Verifying a signature (`log --show-signature`, `log.showSignature`, `%G?`) runs the signing program.
-  ['gpg.program', ''],
-  ['gpg.openpgp.program', ''],
-  ['gpg.ssh.program', ''],
-  ['gpg.x509.program', ''],
-  ['log.showSignature', 'false'],
   // Looking into a submodule's work tree runs git there, under the submodule's own config.
   ['diff.ignoreSubmodules', 'dirty'],
   ['diff.submodule', 'short'],
@@ -81,8 +76,15 @@ export type GitConfigFacts =
     }
   | { ok: false; reason: string }
 
-/** Keys (lower-case) a repository may set under a name of its choosing that make a read run a program. */
+/**
+ * Keys (lower-case) of the repository's config that make a read run a program and that cannot be fixed
+ * to "off": their names are the repository's choice (a diff driver's `textconv`), or an empty value is
+ * run as a command all the same (`diff.external`, the signing programs `log --show-signature` runs).
+ */
 const NAMED_PROGRAMS = [
+  /^diff\.external$/,
+  /^gpg\.program$/,
+  /^gpg\.[^.]+\.program$/,
   /^diff\..+\.(textconv|command)$/,
   /^filter\..+\.(clean|smudge|process)$/,
   // A partial clone fetches what a read needs, through transports and helpers the config names.
