@@ -101,10 +101,32 @@ describe('read-only git and the repository’s own config (headless)', () => {
     expect(await readdir(markers)).toEqual([])
   })
 
-  it('auto mode: the checkpoint before an edit runs none of the filters the repository configures', async () => {
+  it('auto mode: the checkpoint before an edit runs none of the filters the repository (or a nested one) configures', async () => {
     const markers = await hostileRepo(
       '[filter "evil"]\n\tclean = RUN clean\n\tsmudge = RUN smudge\n[core]\n\tfsmonitor = RUN fsmonitor\n',
       { '.gitattributes': '* filter=evil\n' },
+    )
+    // A nested repository with a filter of its own, which .gitmodules asks git to look into.
+    const lib = join(env.box.workspace, 'vendor', 'lib')
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: lib, env: { ...env.box.env, GIT_CONFIG_NOSYSTEM: '1' } })
+    await mkdir(lib, { recursive: true })
+    git('init', '-q')
+    await writeFile(join(lib, '.gitattributes'), '* filter=nested\n')
+    await writeFile(join(lib, 'x.txt'), 'x\n')
+    git('add', '.')
+    git('-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-qm', 'lib')
+    await writeFile(
+      join(lib, '.git', 'config'),
+      `[filter "nested"]\n\tclean = ${join(env.box.root, 'ran.sh')} nested\n`,
+      {
+        flag: 'a',
+      },
+    )
+    await writeFile(join(lib, 'x.txt'), 'changed\n')
+    await writeFile(
+      join(env.box.workspace, '.gitmodules'),
+      '[submodule "lib"]\n\tpath = vendor/lib\n\turl = ./x\n\tignore = none\n',
     )
     env.server.enqueue(
       {
