@@ -120,6 +120,36 @@ export function boundaryObjection(
     : verdict.reason
 }
 
+/**
+ * A configuration file (settings, `.mcp.json`) as the repository may ship it: not held to the read
+ * boundary (it is parsed, not shown to the model, and may be a link to a shared file), but only a regular
+ * file of bounded size, never a kernel file: a FIFO would block the start, and a JSON error quotes the
+ * first bytes of `/proc/self/environ`. Never throws.
+ */
+export async function readConfigText(path: string, maxBytes = 1024 * 1024): Promise<InstructionFile> {
+  let real: string
+  try {
+    real = await realpath(path)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
+    return refused(`it cannot be read (${code ?? (error as Error).message})`)
+  }
+  const pseudo = PSEUDO_ROOTS.find((root) => real === root || real.startsWith(`${root}${sep}`))
+  if (pseudo) return refused(`it resolves to ${real}, which is in ${pseudo}, not a file`)
+  let info: Awaited<ReturnType<typeof lstat>>
+  try {
+    info = await lstat(real)
+  } catch (error) {
+    return refused(`it cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+  }
+  if (info.isDirectory()) return refused('it is a directory, not a file')
+  if (!info.isFile()) return refused('it is not a regular file (a FIFO, socket or device)')
+  const read = await readChecked(real, info, maxBytes)
+  if (read.kind === 'read' && read.truncated) return refused(`it is over ${Math.round(maxBytes / 1024)} KB`)
+  return read
+}
+
 async function readChecked(
   real: string,
   checked: { dev: number; ino: number },

@@ -56,6 +56,24 @@ describe('instruction files and the read boundary (headless)', () => {
     expect(r.stderr).toMatch(/warning: CLAUDE\.md was left out: it is not a regular file \(a FIFO/)
   })
 
+  it('a .mcp.json that is a FIFO does not hang the start; a settings file linked to /proc is refused, unquoted', async () => {
+    const ws = env.box.workspace
+    execFileSync('mkfifo', [join(ws, '.mcp.json')])
+    env.server.enqueue({ text: 'hello' })
+    const r = await env.cli(['-p', 'hi', '--mode', 'ci'], { timeoutMs: 15_000 })
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain('.mcp.json: cannot read it: it is not a regular file (a FIFO')
+    await mkdir(join(ws, '.agent-tui'))
+    await symlink('/proc/self/environ', join(ws, '.agent-tui', 'settings.json'))
+    env.box.env.OPENAI_API_KEY = API_KEY
+    const refused = await env.cli(['-p', 'hi', '--mode', 'ci'], { timeoutMs: 15_000 })
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toMatch(
+      /settings\.json: it resolves to \/proc\/\d+\/environ, which is in \/proc, not a file/,
+    )
+    expect(refused.stderr).not.toContain('OPENAI_API')
+  })
+
   it('a link to a file inside the workspace is read as before', async () => {
     const ws = env.box.workspace
     await mkdir(join(ws, 'docs'))

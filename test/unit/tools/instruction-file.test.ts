@@ -8,6 +8,7 @@ import { parseRule } from '../../../source/permissions/rules.js'
 import {
   type InstructionFile,
   type ReadBoundary,
+  readConfigText,
   readInstructionFile,
 } from '../../../source/tools/instruction-file.js'
 
@@ -178,5 +179,24 @@ describe('readInstructionFile', () => {
     check(await readInstructionFile(join(config, 'commands', 'mine.md'), boundary()), {
       refused: /need consent/,
     })
+  })
+})
+
+describe('readConfigText', () => {
+  it.each<[string, Expect]>([
+    ['notes.md', { text: 'workspace notes\n' }],
+    // Settings may be a link to a shared file: not held to the boundary, only to being a real file.
+    ['to-outside.md', { text: 'outside notes\n' }],
+    ['to-environ.md', { refused: /in \/proc/ }],
+    ['fifo.md', { refused: /not a regular file/ }],
+    ['to-zero.md', { refused: /in \/dev/ }],
+    ['secret', { refused: /is a directory/ }],
+    ['absent.md', 'missing'],
+  ])('%s', async (file, want) => {
+    check(await readConfigText(join(ws, file)), want)
+  })
+
+  it('refuses a file over the limit rather than cutting it', async () => {
+    check(await readConfigText(join(ws, 'huge.md'), 1000), { refused: /is over 1 KB/ })
   })
 })
