@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { lstat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { readOnlyGitEnv } from '../permissions/git-read-only.js'
+import { readConfigText } from '../tools/instruction-file.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -27,10 +28,17 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
     if (ignored === 'not-a-repository') return { kind: 'not-a-repository' }
     if (ignored === true) return { kind: 'already-ignored' }
     const file = join(workspace, '.gitignore')
-    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return ''
+    // Only the workspace's own regular file: a `.gitignore` linked to ~/.ssh/id_rsa or /proc/self/environ
+    // would be read and written back here, in the workspace, for the model to Read.
+    const info = await lstat(file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null
       throw err
     })
+    if (info && !info.isFile())
+      return { kind: 'failed', reason: '.gitignore is a link or not a regular file, so it was left as it is' }
+    const read = info ? await readConfigText(file) : null
+    if (read?.kind === 'refused') return { kind: 'failed', reason: `.gitignore: ${read.reason}` }
+    const text = read?.kind === 'read' ? read.text : ''
     const lines = text.split(/\r?\n/).map((line) => line.trim())
     if (lines.includes(LOCAL_SETTINGS) || lines.includes(`/${LOCAL_SETTINGS}`))
       return { kind: 'already-ignored' }
