@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
 import { lstat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { readOnlyGitEnv } from '../permissions/git-read-only.js'
+import { realPathOf } from '../permissions/real-path.js'
 import { readConfigText } from '../tools/instruction-file.js'
+import { ConfigError } from './errors.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -87,6 +89,15 @@ export async function saveAlwaysRule(
   workspace: string,
   rule: string,
 ): Promise<{ level: 'info' | 'warn'; text: string } | undefined> {
+  // The file is read and rewritten: through a link a repository committed (to ~/.docker/config.json, or
+  // `.agent-tui` to a folder elsewhere) that would copy the user's file into the workspace, or write
+  // outside it.
+  const [real, root] = await Promise.all([realPathOf(localSettingsPath), realPathOf(workspace)])
+  if (real !== join(root, relative(workspace, localSettingsPath)))
+    throw new ConfigError(
+      `cannot save ${rule}: ${LOCAL_SETTINGS} is a link (it leads to ${real}); remove the link first`,
+      { file: localSettingsPath },
+    )
   await appendAllowRule(localSettingsPath, rule)
   const ignored = await ignoreLocalSettings(workspace)
   if (ignored.kind === 'added')
