@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { atomicWriteFile } from '../tools/atomic-write.js'
 import type { InstructionReader } from '../tools/instruction-file.js'
 import type { MemoryFile } from './commands.js'
@@ -42,6 +42,9 @@ export async function appendMemory(
   const line = text.replace(/\s+/g, ' ').trim()
   if (line === '') throw new Error('nothing to remember: /memory add <text>')
   const path = join(workspace, MEMORY_FILE)
+  // A `.agent-tui` that is a link out of the workspace would take the note (and the file) elsewhere.
+  const folder = await read.folder(dirname(path))
+  if (folder.kind === 'refused') throw new Error(`cannot add to ${MEMORY_FILE}: its folder: ${folder.reason}`)
   // Read as the system prompt reads it: a link to a file outside (or a FIFO) is not copied into the notes.
   const file = await read.file(path, { maxBytes: MAX_MEMORY_BYTES })
   if (file.kind === 'refused') throw new Error(`cannot add to ${MEMORY_FILE}: ${file.reason}`)

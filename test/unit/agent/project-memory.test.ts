@@ -79,4 +79,15 @@ describe('project memory', () => {
     expect((await lstat(join(dir, '.agent-tui', 'memory.md'))).isSymbolicLink()).toBe(true)
     expect(await readlink(join(dir, '.agent-tui', 'memory.md'))).toBe('/proc/self/environ')
   })
+
+  it('never writes through a .agent-tui folder that is a link out of the workspace', async () => {
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-memory-outside-')))
+    try {
+      await symlink(outside, join(dir, '.agent-tui'))
+      await expect(appendMemory(dir, 'note', read)).rejects.toThrow(/its folder: reads outside the workspace/)
+      expect(await readdir(outside)).toEqual([])
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
+  })
 })
