@@ -1,3 +1,4 @@
+import type { GitConfigFacts } from './git-read-only.js'
 import type { SandboxView } from './sandbox-fence.js'
 
 /**
@@ -12,13 +13,15 @@ export type PermissionTarget =
       command: string
       /** Directory the command starts in; relative path arguments resolve against it. */
       cwd?: string
-      /** Real path of every lexical path the command names (see `commandPathsToResolve`). */
+      /** Real path of every lexical path the command names (see `commandLookups`). */
       real?: Readonly<Record<string, string>>
       /**
        * Present when the command will run inside the OS sandbox: what it may write there. The policy no
        * longer asks about writes the sandbox refuses by itself, and auto mode runs the command unasked.
        */
       sandbox?: SandboxView
+      /** What git would read in each directory a read-only git call of the command runs in (git-config-scan.ts). */
+      gitConfig?: Readonly<Record<string, GitConfigFacts>>
     }
   | {
       kind: 'path'
