@@ -10,6 +10,7 @@ import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { context } from './bench/context.mjs'
+import { gitScan } from './bench/git-scan.mjs'
 import { subagentRoundTrip } from './bench/subagents.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
 import { tuiRoundTrip } from './bench/tui-round-trip.mjs'
@@ -184,6 +185,7 @@ const sections = {
   checkpoint,
   context,
   sandbox: bashSandbox,
+  gitScan,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

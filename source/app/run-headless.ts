@@ -104,7 +104,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       const code = await runRewind(session, opts.args, out, err)
       if (code !== 0 || !opts.prompt.trim()) return code
     }
-    const input = await promptInput(opts, session.store.getState(), err)
+    const input = await promptInput(opts, session, err)
     if (!input) return 2
     const result =
       'mcpPrompt' in input
@@ -147,7 +147,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
  */
 async function promptInput(
   opts: HeadlessOptions,
-  state: State,
+  session: Pick<Session, 'store' | 'instructions'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
@@ -159,12 +159,13 @@ async function promptInput(
     paths: opts.paths,
     workspace: opts.workspace,
     home,
+    read: session.instructions,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),
   })
   // The servers' prompts are known once they are up: the runtime waits for them.
   if (parsed.name.startsWith('mcp__') && !table.find(parsed.name)) return { mcpPrompt: parsed }
-  const resolved = await promptOfLine(table, opts.prompt, state)
+  const resolved = await promptOfLine(table, opts.prompt, session.store.getState())
   if (resolved === null) return { text: opts.prompt }
   if (resolved.ok) return resolved.input
   err.write(`agent-tui: ${resolved.message}\n`)

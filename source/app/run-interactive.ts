@@ -179,6 +179,7 @@ async function runSession(
       paths: opts.paths,
       workspace: opts.workspace,
       home: process.env.HOME || homedir(),
+      read: session.instructions,
       ...(trust ? { trust: trust.trust } : {}),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),

@@ -30,6 +30,10 @@ const FORCED_CONFIG = [
   'core.symlinks=true',
   'core.quotepath=false',
   'core.splitIndex=false',
+  // Never look into a nested repository's work tree (git would run git there, under its config).
+  'diff.ignoreSubmodules=dirty',
+  'submodule.recurse=false',
+  'status.submoduleSummary=false',
   'gc.auto=0',
   'maintenance.auto=false',
   // The work tree may belong to another user (a checkout owned by root); the git dir is ours.

@@ -130,7 +130,10 @@ export class ShadowRepo {
     const run = signal ? { signal } : {}
     const entries = await this.indexEntries()
     const [modifiedOut, untrackedOut] = await Promise.all([
-      this.git(['diff-files', '--name-only', '-z'], run),
+      // A nested repository is a gitlink: its HEAD is compared, never its work tree, which git would look
+      // into by running git there, under that repository's own config (filters, fsmonitor). The option
+      // beats a `submodule.<name>.ignore` the work tree's .gitmodules may set.
+      this.git(['diff-files', '--ignore-submodules=dirty', '--name-only', '-z'], run),
       this.git(['ls-files', '--others', '--exclude-standard', '-z'], {
         ...run,
         maxEntries: Math.max(0, this.opts.maxFiles - entries),

@@ -1,10 +1,13 @@
+import { readOnlyGitEnv } from '../permissions/git-read-only.js'
+
 /**
  * Whether git tracks `relPath` (relative to `cwd`): a committed `.agent-tui/settings.local.json` came with
  * the repository, not from the user. `unknown` when git could not say (the caller then assumes the safer
  * answer). No git, or not a repository: false.
  *
- * git runs with fsmonitor off: a repository's own `.git/config` (present in a downloaded archive) could
- * otherwise name a command that git runs to list changed files.
+ * git runs with fsmonitor, hooks and the other settings that run programs on a read fixed
+ * (permissions/git-read-only.ts): a repository's own `.git/config` (present in a downloaded archive)
+ * could otherwise name a command that git runs to list changed files.
  */
 export async function isTrackedByGit(
   cwd: string,
@@ -22,7 +25,7 @@ export async function isTrackedByGit(
         cwd,
         timeout: timeoutMs,
         windowsHide: true,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1' },
+        env: readOnlyGitEnv({ ...process.env, GIT_LITERAL_PATHSPECS: '1' }),
       },
       (error, stdout, stderr) => {
         if (!error) {

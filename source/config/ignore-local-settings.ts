@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { lstat } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { readOnlyGitEnv } from '../permissions/git-read-only.js'
+import { realPathOf } from '../permissions/real-path.js'
+import { readConfigText } from '../tools/instruction-file.js'
+import { ConfigError } from './errors.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -15,8 +19,9 @@ export type IgnoreOutcome =
 /**
  * Keeps the local settings file out of commits, as Claude Code does for its own: when the workspace is in a
  * git repository and git does not ignore the file yet, appends it to the workspace's `.gitignore` (created
- * if missing; written atomically). git runs with fsmonitor off: a repository's own config must not be able to
- * name a command that runs. Without git installed, a `.git` above the workspace and a `.gitignore` without
+ * if missing; written atomically). git runs with fsmonitor, hooks and the other settings that run programs
+ * on a read fixed (permissions/git-read-only.ts): a repository's own config must not name a command that
+ * runs. Without git installed, a `.git` above the workspace and a `.gitignore` without
  * the line decide. Never throws.
  */
 export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutcome> {
@@ -25,10 +30,17 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
     if (ignored === 'not-a-repository') return { kind: 'not-a-repository' }
     if (ignored === true) return { kind: 'already-ignored' }
     const file = join(workspace, '.gitignore')
-    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return ''
+    // Only the workspace's own regular file: a `.gitignore` linked to ~/.ssh/id_rsa or /proc/self/environ
+    // would be read and written back here, in the workspace, for the model to Read.
+    const info = await lstat(file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null
       throw err
     })
+    if (info && !info.isFile())
+      return { kind: 'failed', reason: '.gitignore is a link or not a regular file, so it was left as it is' }
+    const read = info ? await readConfigText(file) : null
+    if (read?.kind === 'refused') return { kind: 'failed', reason: `.gitignore: ${read.reason}` }
+    const text = read?.kind === 'read' ? read.text : ''
     const lines = text.split(/\r?\n/).map((line) => line.trim())
     if (lines.includes(LOCAL_SETTINGS) || lines.includes(`/${LOCAL_SETTINGS}`))
       return { kind: 'already-ignored' }
@@ -48,7 +60,7 @@ async function gitIgnores(cwd: string, relPath: string): Promise<boolean | 'not-
     execFile(
       'git',
       ['--no-pager', '-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', relPath],
-      { cwd, timeout: 3000, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      { cwd, timeout: 3000, windowsHide: true, env: readOnlyGitEnv(process.env) },
       (error, _stdout, stderr) => {
         if (!error) return resolve(true)
         const code = (error as { code?: unknown }).code
@@ -77,6 +89,15 @@ export async function saveAlwaysRule(
   workspace: string,
   rule: string,
 ): Promise<{ level: 'info' | 'warn'; text: string } | undefined> {
+  // The file is read and rewritten: through a link a repository committed (to ~/.docker/config.json, or
+  // `.agent-tui` to a folder elsewhere) that would copy the user's file into the workspace, or write
+  // outside it.
+  const [real, root] = await Promise.all([realPathOf(localSettingsPath), realPathOf(workspace)])
+  if (real !== join(root, relative(workspace, localSettingsPath)))
+    throw new ConfigError(
+      `cannot save ${rule}: ${LOCAL_SETTINGS} is a link (it leads to ${real}); remove the link first`,
+      { file: localSettingsPath },
+    )
   await appendAllowRule(localSettingsPath, rule)
   const ignored = await ignoreLocalSettings(workspace)
   if (ignored.kind === 'added')

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises'
 import { relative } from 'node:path'
 import type { z } from 'zod'
 import { parseRule, type Rule } from '../permissions/rules.js'
@@ -6,6 +5,7 @@ import { ConfigError } from './errors.js'
 import { cleanJsonMessage, locateJsonError } from './json-error.js'
 import { projectSettingsPaths, resolvePaths } from './app-paths.js'
 import { type Settings, settingsSchema } from './schema.js'
+import { readConfigText } from '../tools/instruction-file.js'
 
 /**
  * Reads and merges the settings files: user → project `.agent-tui/settings.json` → local
@@ -200,13 +200,10 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
 }
 
 async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
-    throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`, { file, cause: err })
-  }
+  const read = await readConfigText(file)
+  if (read.kind === 'missing') return undefined
+  if (read.kind === 'refused') throw new ConfigError(`cannot read ${file}: ${read.reason}`, { file })
+  return read.text
 }
 
 function tildify(path: string, home: string): string {

@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describeServer, type IgnoredSetting } from './project-settings-filter.js'
+import { readConfigText } from '../tools/instruction-file.js'
 
 /**
  * The registry of what a repository can bring that only takes effect once its folder is trusted, and
@@ -136,12 +137,13 @@ export function groupContributions(
 
 async function discoverMcpJson(workspace: string): Promise<Contribution[]> {
   const file = '.mcp.json'
-  let text: string
-  try {
-    text = await readFile(join(workspace, file), 'utf8')
-  } catch {
+  const read = await readConfigText(join(workspace, file))
+  // A directory: the empty one the Bash sandbox mounts there while a command runs.
+  if (read.kind === 'missing' || (read.kind === 'refused' && read.reason.startsWith('it is a directory')))
     return []
-  }
+  // Listed anyway (unreadable): trusting the folder is trusting whatever the file says once it is fixed.
+  if (read.kind === 'refused') return [{ kind: 'mcp-server', label: `unreadable (${read.reason})`, file }]
+  const text = read.text
   try {
     const json = JSON.parse(text.replace(/^\uFEFF/, '')) as { mcpServers?: unknown }
     const servers = json && typeof json.mcpServers === 'object' && json.mcpServers ? json.mcpServers : {}

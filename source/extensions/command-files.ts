@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { parseRule } from '../permissions/rules.js'
+import type { InstructionReader } from '../tools/instruction-file.js'
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
 import type { CommandDefinition, ExtensionProblem, ExtensionScope } from './types.js'
 
@@ -33,6 +34,8 @@ export async function loadCommandDir(opts: {
   dir: string
   scope: ExtensionScope
   label(path: string): string
+  /** Reads a command file through the read boundary (a link into ~/.ssh is left out, with why). */
+  read: InstructionReader
 }): Promise<LoadedCommands> {
   const problems: ExtensionProblem[] = []
   const files = await listMarkdown(opts.dir, problems, opts.label)
@@ -42,7 +45,10 @@ export async function loadCommandDir(opts: {
     const file = opts.label(path)
     const parts = relative(opts.dir, path).split(/[\\/]/)
     const name = (parts.pop() ?? '').slice(0, -'.md'.length)
-    const command = await readCommand({ path, file, name, namespace: parts, scope: opts.scope }, problems)
+    const command = await readCommand(
+      { path, file, name, namespace: parts, scope: opts.scope, read: opts.read },
+      problems,
+    )
     if (!command) continue
     const earlier = byName.get(name.toLowerCase())
     if (earlier) {
@@ -60,7 +66,14 @@ export async function loadCommandDir(opts: {
 }
 
 async function readCommand(
-  at: { path: string; file: string; name: string; namespace: string[]; scope: ExtensionScope },
+  at: {
+    path: string
+    file: string
+    name: string
+    namespace: string[]
+    scope: ExtensionScope
+    read: InstructionReader
+  },
   problems: ExtensionProblem[],
 ): Promise<CommandDefinition | null> {
   const { file, name } = at
@@ -73,16 +86,13 @@ async function readCommand(
       `"${name}" cannot be a command name: use letters, digits, "-" and "_", starting with a letter (rename the file)`,
     )
   }
-  let text: string
-  try {
-    const info = await stat(at.path)
-    if (info.size > MAX_FILE_BYTES) {
-      return skip(`the file is ${Math.ceil(info.size / 1024)} KB; a command file may be at most 256 KB`)
-    }
-    text = await readFile(at.path, 'utf8')
-  } catch (error) {
-    return skip(`cannot be read: ${(error as Error).message}`)
+  const read = await at.read.file(at.path, { maxBytes: MAX_FILE_BYTES })
+  if (read.kind === 'missing') return skip('cannot be read: it is gone')
+  if (read.kind === 'refused') return skip(`left out: ${read.reason}`)
+  if (read.truncated) {
+    return skip(`the file is ${Math.ceil(read.size / 1024)} KB; a command file may be at most 256 KB`)
   }
+  const text = read.text
   const parsed = parseFrontmatter(text)
   if (!parsed.ok) return skip(`frontmatter, line ${parsed.line}: ${parsed.message}`)
   const { data, raw, invalid } = parsed

@@ -1,5 +1,6 @@
-import { open, readdir, realpath, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { readdir, stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { InstructionReader } from '../tools/instruction-file.js'
 import { parseFrontmatter } from './frontmatter.js'
 import type { ExtensionProblem, ExtensionScope, SkillDefinition } from './types.js'
 
@@ -27,6 +28,11 @@ export async function loadSkillDir(opts: {
   dir: string
   scope: ExtensionScope
   label(path: string): string
+  /**
+   * Reads a SKILL.md through the read boundary: the skill's folder becomes readable without asking, so a
+   * SKILL.md that really lies outside the folders skills may come from (or is a secret) is left out.
+   */
+  read: InstructionReader
 }): Promise<LoadedSkills> {
   const problems: ExtensionProblem[] = []
   const skills: SkillDefinition[] = []
@@ -48,7 +54,10 @@ export async function loadSkillDir(opts: {
     const path = join(opts.dir, folder, 'SKILL.md')
     const info = await stat(path).catch(() => null)
     if (!info?.isFile()) continue
-    const skill = await readSkill({ path, folder, file: opts.label(path), scope: opts.scope }, problems)
+    const skill = await readSkill(
+      { path, folder, file: opts.label(path), scope: opts.scope, read: opts.read },
+      problems,
+    )
     if (!skill) continue
     const clash = skills.find((s) => s.name === skill.name)
     if (clash) {
@@ -66,7 +75,7 @@ export async function loadSkillDir(opts: {
 }
 
 async function readSkill(
-  at: { path: string; folder: string; file: string; scope: ExtensionScope },
+  at: { path: string; folder: string; file: string; scope: ExtensionScope; read: InstructionReader },
   problems: ExtensionProblem[],
 ): Promise<SkillDefinition | null> {
   const { file } = at
@@ -74,12 +83,10 @@ async function readSkill(
     problems.push({ file, ...(field ? { field } : {}), message, skipped: true })
     return null
   }
-  let head: string
-  try {
-    head = await readHead(at.path)
-  } catch (error) {
-    return skip(`cannot be read: ${(error as Error).message}`)
-  }
+  const read = await at.read.file(at.path, { maxBytes: HEAD_BYTES })
+  if (read.kind === 'missing') return skip('cannot be read: it is gone')
+  if (read.kind === 'refused') return skip(`left out: ${read.reason}`)
+  const head = read.text
   const parsed = parseFrontmatter(head)
   if (!parsed.ok) return skip(`frontmatter, line ${parsed.line}: ${parsed.message}`)
   if (!head.replace(/^\uFEFF/, '').startsWith('---')) {
@@ -112,7 +119,11 @@ async function readSkill(
       skipped: false,
     })
   }
-  const dir = await realpath(join(at.path, '..')).catch(() => join(at.path, '..'))
+  // Its files become readable without asking: the folder itself must pass the boundary too.
+  const folder = await at.read.folder(dirname(at.path))
+  if (folder.kind === 'refused') return skip(`left out: its folder: ${folder.reason}`)
+  if (folder.kind === 'missing') return skip('cannot be read: it is gone')
+  const dir = folder.real
   return {
     name,
     description: description.replace(/\s+/g, ' ').trim(),
@@ -120,16 +131,5 @@ async function readSkill(
     dir,
     path: join(dir, 'SKILL.md'),
     file,
-  }
-}
-
-async function readHead(path: string): Promise<string> {
-  const handle = await open(path, 'r')
-  try {
-    const buffer = Buffer.alloc(HEAD_BYTES)
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0)
-    return buffer.subarray(0, bytesRead).toString('utf8')
-  } finally {
-    await handle.close()
   }
 }

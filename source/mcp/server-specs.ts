@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readConfigText } from '../tools/instruction-file.js'
 import { join } from 'node:path'
 import type { SettingsSource } from '../config/load.js'
 import { type McpServerSettings, mcpServerSchema } from '../config/schema.js'
@@ -104,16 +104,14 @@ const KNOWN_KEYS = new Set([
 export async function readMcpJson(
   workspace: string,
 ): Promise<{ servers: Record<string, McpServerSettings>; warnings: string[] }> {
-  let text: string
-  try {
-    text = await readFile(join(workspace, MCP_JSON), 'utf8')
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    // EISDIR: the empty directory the Bash sandbox mounts there while a command runs (see sandbox/fence.ts).
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return { servers: {}, warnings: [] }
-    return { servers: {}, warnings: [`${MCP_JSON}: cannot read it: ${(err as Error).message}`] }
+  const read = await readConfigText(join(workspace, MCP_JSON))
+  if (read.kind === 'missing') return { servers: {}, warnings: [] }
+  if (read.kind === 'refused') {
+    // A directory: the empty one the Bash sandbox mounts there while a command runs (see sandbox/fence.ts).
+    if (read.reason.startsWith('it is a directory')) return { servers: {}, warnings: [] }
+    return { servers: {}, warnings: [`${MCP_JSON}: cannot read it: ${read.reason}`] }
   }
-  return parseMcpJson(text)
+  return parseMcpJson(read.text)
 }
 
 export function parseMcpJson(text: string): {

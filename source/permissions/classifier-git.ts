@@ -66,6 +66,8 @@ export function checkGit(args: ShellWord[]): boolean {
   // `$VAR` could expand into `--output=…`; after `--` everything is a pathspec.
   if (beforeDashDash.some((a) => a.expands)) return false
   if (beforeDashDash.some((a) => /^--output(=|$)/.test(a.value))) return false
+  // A submodule's diff is made under the submodule's own config, whose drivers nothing has looked at.
+  if (beforeDashDash.some((a) => a.value === '--submodule=diff')) return false
   if (sub === undefined) return false
   if (GIT_READERS.has(sub)) return true
   const flags = beforeDashDash.map((a) => a.value)

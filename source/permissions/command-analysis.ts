@@ -15,6 +15,11 @@ import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
 export interface AnalyzedPart {
   part: ShellPart
   commands: ShellCommand[]
+  /**
+   * For each of `commands`, the directories a read-only `git` among them runs in (its `-C` applied),
+   * one per directory the command may be in; undefined when only known when it runs. Empty for others.
+   */
+  gitDirs: Array<string[] | undefined>
 }
 
 export interface PathUse {
@@ -61,10 +66,10 @@ interface Cwds {
 export function analyzeCommand(command: string, cwd: string, home: string): CommandAnalysis {
   const split = splitShell(command)
   if (!split.ok) return split
-  const parts = split.parts.map((part) => ({ part, commands: unwrapPart(part) }))
+  const parts: AnalyzedPart[] = split.parts.map((part) => ({ part, commands: unwrapPart(part), gitDirs: [] }))
   const uses: PathUse[] = []
   let cwds: Cwds = { dirs: [cwd], unknown: false }
-  parts.forEach(({ part, commands }, index) => {
+  parts.forEach(({ part, commands, gitDirs }, index) => {
     const readOnly = commands.every(isReadOnlyProgram)
     const first = commands.find((c) => c.name !== undefined)?.name ?? part.words[0]?.value ?? 'the command'
     const add = (
@@ -100,6 +105,7 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
         add(arg.role, 'argument', program, arg.word, from, arg.recursive)
       }
       if (reads) for (const arg of readPaths(cmd)) add(arg.role, 'argument', program, arg.word, here)
+      gitDirs.push(reads && cmd.name === 'git' ? gitRunDirs(cmd, here, home) : [])
       if (cmd.name === 'cd' || cmd.name === 'pushd') cwds = changeDir(cwds, cmd, home)
     }
   })
@@ -118,10 +124,37 @@ export function analysisOf(
   return target.analysis ?? analyzeCommand(target.command, target.cwd ?? workspace, home)
 }
 
-/** Every lexical path a command names, for `real-path.ts` to resolve before the policy judges. */
-export function commandPathsToResolve(analysis: CommandAnalysis): string[] {
-  if (!analysis.ok) return []
-  return [...new Set(analysis.uses.flatMap((u) => u.abs ?? []))]
+/** Where `git [-C dir]… sub` runs: each `-C` is relative to the one before. */
+function gitRunDirs(cmd: ShellCommand, at: Cwds, home: string): string[] | undefined {
+  let dirs: Cwds = at
+  const args = cmd.words.slice(1)
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i]!.value
+    if (value === '-C') {
+      const target = args[++i]
+      if (!target) return undefined
+      dirs = moveTo(dirs, target, home)
+    } else if (!value.startsWith('-')) break
+  }
+  return dirs.unknown ? undefined : dirs.dirs
+}
+
+/**
+ * What `real-path.ts` looks up before the policy judges `command`: every lexical path it names (to
+ * resolve), and the directories its read-only git calls run in (for git-config-scan.ts; those only known
+ * when it runs cannot be looked at).
+ */
+export function commandLookups(
+  command: string,
+  cwd: string,
+  home: string,
+  analysis: CommandAnalysis = analyzeCommand(command, cwd, home),
+): { paths: string[]; gitDirs: string[] } {
+  if (!analysis.ok) return { paths: [], gitDirs: [] }
+  return {
+    paths: [...new Set(analysis.uses.flatMap((u) => u.abs ?? []))],
+    gitDirs: [...new Set(analysis.parts.flatMap((p) => p.gitDirs.flatMap((dirs) => dirs ?? [])))],
+  }
 }
 
 const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])

@@ -12,6 +12,7 @@ import {
   rulesFor,
   shownPath,
 } from './policy-call.js'
+import { gitConfigObjection } from './git-read-only.js'
 import type { PolicyInput, PolicyResult } from './policy-types.js'
 import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
@@ -72,7 +73,7 @@ export function evaluateCommand(input: PolicyInput, target: CommandTarget): Poli
       input,
       part,
       analysis.uses.filter((u) => u.part === index),
-      real,
+      { real, git: target.gitConfig },
       secret,
     ),
   )
@@ -88,11 +89,13 @@ function evaluatePart(
   input: PolicyInput,
   analyzed: AnalyzedPart,
   uses: readonly PathUse[],
-  real: Readonly<Record<string, string>>,
+  /** What the gate looked up: real paths, and the git config where read-only git calls run. */
+  facts: { real: Readonly<Record<string, string>>; git: CommandTarget['gitConfig'] },
   /** A variable the command expands that may hold a secret: nothing that prints it is read-only. */
   secret: string | undefined,
 ): PolicyResult {
   const { part, commands } = analyzed
+  const { real } = facts
   const shown = `\`${withoutKeywords(part.text || part.raw)}\``
   const denies = rulesFor(input.rules.deny, input.tool)
   for (const program of commands) {
@@ -114,12 +117,19 @@ function evaluatePart(
       { rule: specific.text },
     )
   }
-  const readOnly = secret === undefined && commands.every(isReadOnlyProgram)
+  // A read-only git call whose repository's config names a program executes after all.
+  const executes = commands.map((_, i) =>
+    gitConfigObjection(analyzed.gitDirs[i], facts.git, boundaryOf(input), (p) => shownPath(p, input)),
+  )
+  const readOnly = secret === undefined && commands.every((c, i) => isReadOnlyProgram(c) && !executes[i])
   if (input.mode === 'plan' && !readOnly) {
-    return deny(`plan mode only runs read-only commands (${shown} is not)`)
+    const why = executes.find((e) => e !== undefined)
+    return deny(`plan mode only runs read-only commands (${shown} is not${why ? `: ${why}` : ''})`)
   }
   const paths = uses.map((use) => judgeUse(input, use, real, shown))
-  const programs = commands.map((program) => programDecision(input, analyzed, program, shown, secret))
+  const programs = commands.map((program, i) =>
+    programDecision(input, analyzed, program, shown, secret, executes[i]),
+  )
   const bad = worst([...programs, ...paths])
   if (bad) return bad
   return programs.find((r) => r.rule !== undefined) ?? programs[0]!
@@ -137,6 +147,8 @@ function programDecision(
   program: AnalyzedPart['commands'][number],
   shown: string,
   secret: string | undefined,
+  /** Why this read-only git call executes after all (its repository's config), if it does. */
+  executes: string | undefined,
 ): PolicyResult {
   const askRule = rulesFor(input.rules.ask, input.tool).find((r) =>
     ruleCoversProgram(r, part, program, 'restrict'),
@@ -147,9 +159,11 @@ function programDecision(
   )
   if (allowRule) return allow(`${describeRule(allowRule)} allows ${shown}`, allowRule.text)
   const reader = isReadOnlyProgram(program)
-  const readOnly = reader && secret === undefined
+  const readOnly = reader && secret === undefined && executes === undefined
   const result = modeDecision({ ...input, risk: 'exec', readOnly })
   if (result.decision === 'allow' && readOnly) return { ...result, reason: `${shown} is a read-only command` }
+  if (reader && executes !== undefined)
+    return { ...result, reason: `${result.reason} (${shown}: ${executes})` }
   if (reader && secret !== undefined) {
     return { ...result, reason: `${result.reason} (${shown}: ${secret} may hold a secret)` }
   }

@@ -1,6 +1,8 @@
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { analysisOf, commandPathsToResolve } from './command-analysis.js'
+import { analysisOf, commandLookups } from './command-analysis.js'
+import { scanGitConfig } from './git-config-scan.js'
+import type { GitConfigFacts } from './git-read-only.js'
 import { physicalJoin, physicalPath } from './physical-path.js'
 import type { PermissionTarget } from './target.js'
 
@@ -63,12 +65,15 @@ export interface ResolveOptions {
   /** Relative paths in commands resolve against the target's cwd, or this. */
   workspace: string
   home: string
+  /** Looks at the git config of a directory a read-only git call runs in (default: asks git). */
+  scanGit?: (dir: string) => Promise<GitConfigFacts>
 }
 
 /**
  * Fills in the `real` fields of a target, once per tool call, before the policy judges it: the real
  * path of a path target, and of every path a shell command names (arguments and redirections, resolved
- * against its cwd, as `commandPathsToResolve` lists them), from the analysis the target carries.
+ * against its cwd, as `commandLookups` lists them, from the analysis the target carries); and, for a
+ * command with read-only git calls, what git would read in the directories they run in (`gitConfig`).
  */
 export async function resolveTarget(
   target: PermissionTarget,
@@ -78,15 +83,28 @@ export async function resolveTarget(
     case 'path':
       return { ...target, real: await realPathOf(target.path) }
     case 'command': {
+      const cwd = target.cwd ?? opts.workspace
       const analysis = analysisOf(target, opts.workspace, opts.home)
-      const paths = commandPathsToResolve(analysis)
-      if (paths.length === 0) return target
-      const reals = await Promise.all(paths.map((p) => realPathOf(p)))
+      const { paths, gitDirs } = commandLookups(target.command, cwd, opts.home, analysis)
+      if (paths.length === 0 && gitDirs.length === 0) return target
+      const scan = opts.scanGit ?? ((dir: string) => scanGitConfig(dir))
+      const [reals, facts] = await Promise.all([
+        Promise.all(paths.map((p) => realPathOf(p))),
+        Promise.all(gitDirs.map(scan)),
+      ])
       const real: Record<string, string> = {}
       paths.forEach((p, i) => {
         real[p] = reals[i]!
       })
-      return { ...target, real }
+      const gitConfig: Record<string, GitConfigFacts> = {}
+      gitDirs.forEach((dir, i) => {
+        gitConfig[dir] = facts[i]!
+      })
+      return {
+        ...target,
+        ...(paths.length > 0 ? { real } : {}),
+        ...(gitDirs.length > 0 ? { gitConfig } : {}),
+      }
     }
     default:
       return target

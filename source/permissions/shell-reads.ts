@@ -136,7 +136,10 @@ const FIND: Extract = (args) => {
   return out
 }
 
-/** git reading commands: `-C`/`--git-dir`/`--work-tree`, and operands (paths of `REV:path` too). */
+/**
+ * git reading commands: `-C`/`--git-dir`/`--work-tree`, operands (paths of `REV:path` too), and the files
+ * options name in their `--option=FILE` form (the separate form's FILE is an operand here).
+ */
 const GIT: Extract = (args) => {
   const out: ShellWord[] = []
   let i = 0
@@ -150,6 +153,9 @@ const GIT: Extract = (args) => {
     } else if (!w.value.startsWith('-')) break
   }
   for (const w of args.slice(i + 1)) {
+    // `git config --file=F --list`, `git blame --contents=F` print F; `--ignore-revs-file=F` quotes it.
+    const valued = /^--(file|contents|ignore-revs-file|exclude-from)=(.*)$/.exec(w.value)
+    if (valued) out.push({ ...w, value: valued[2]! })
     if (w.value.startsWith('-')) continue
     const colon = w.value.lastIndexOf(':')
     out.push(colon === -1 ? w : { ...w, value: w.value.slice(colon + 1) })

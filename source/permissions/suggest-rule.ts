@@ -121,7 +121,7 @@ function suggestCommandRules(command: string, analysis?: CommandAnalysis): strin
 }
 
 /** A command without an analysis (called outside the gate): split and unwrapped here. */
-function programsOf(command: string): AnalyzedPart[] | undefined {
+function programsOf(command: string): Pick<AnalyzedPart, 'part' | 'commands'>[] | undefined {
   const split = splitShell(command)
   return split.ok ? split.parts.map((part) => ({ part, commands: unwrapPart(part) })) : undefined
 }

@@ -1,4 +1,5 @@
 import type { CommandAnalysis } from './command-analysis.js'
+import type { GitConfigFacts } from './git-read-only.js'
 import type { SandboxView } from './sandbox-fence.js'
 
 /**
@@ -13,7 +14,7 @@ export type PermissionTarget =
       command: string
       /** Directory the command starts in; relative path arguments resolve against it. */
       cwd?: string
-      /** Real path of every lexical path the command names (see `commandPathsToResolve`). */
+      /** Real path of every lexical path the command names (see `commandLookups`). */
       real?: Readonly<Record<string, string>>
       /**
        * The command's one analysis (split, wrappers peeled, paths located), made by the gate when it
@@ -26,6 +27,8 @@ export type PermissionTarget =
        * longer asks about writes the sandbox refuses by itself, and auto mode runs the command unasked.
        */
       sandbox?: SandboxView
+      /** What git would read in each directory a read-only git call of the command runs in (git-config-scan.ts). */
+      gitConfig?: Readonly<Record<string, GitConfigFacts>>
     }
   | {
       kind: 'path'

@@ -139,7 +139,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
   const runningJobs = (): TaskJob[] => [...jobs.values()].filter((job) => job.isRunning())
 
   const manager: TaskManager = {
-    launch({ command, cwd, description, sandbox }) {
+    launch({ command, cwd, description, sandbox, env }) {
       const { id, logPath } = prepare()
       const output = createJobOutput(opts.buffer)
       let logFd: number
@@ -164,6 +164,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         const stdio: StdioEntry[] = ['ignore', logFd, logFd]
         child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
           cwd,
+          env: env ?? process.env,
           detached: true,
           stdio: wrapped ? wrapped.stdio(stdio) : stdio,
         })

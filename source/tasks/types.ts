@@ -8,6 +8,8 @@ export interface LaunchOptions {
   description?: string
   /** Runs the job inside the OS sandbox. */
   sandbox?: CommandSandbox
+  /** The job's environment (default: agent-tui's own). */
+  env?: NodeJS.ProcessEnv
 }
 
 export interface TaskReadResult {

@@ -7,7 +7,7 @@ import { formatBytes, logCap } from '../tasks/log-cap.js'
 import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
 import { createHeadTailBuffer, type HeadTailBuffer } from './head-tail-buffer.js'
 import { displayPath, isInside } from './paths.js'
-import { type ShellExit, startShell } from './shell-process.js'
+import { type ShellExit, startShell, withGitSafety } from './shell-process.js'
 import { boundCommandOutput } from './spill.js'
 import {
   defineTool,
@@ -94,7 +94,16 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
       }
     },
     summarize: (args) => `Bash ${oneLine(args.command)}`,
-    execute: (args, ctx) => (args.run_in_background ? runInBackground(args, ctx) : runForeground(args, ctx)),
+    execute: (args, ctx) => {
+      // The command as the gate judged it carries its analysis: no second parse.
+      const judged = ctx.permission?.kind === 'command' ? ctx.permission.analysis : undefined
+      const readOnly = judged
+        ? opts.isReadOnlyCommand(args.command, judged)
+        : opts.isReadOnlyCommand(args.command)
+      return args.run_in_background
+        ? runInBackground(args, ctx, readOnly)
+        : runForeground(args, ctx, readOnly)
+    },
   })
 }
 
@@ -104,12 +113,13 @@ function oneLine(command: string): string {
   return command.trim().includes('\n') && !line.endsWith('…') ? `${line} …` : line
 }
 
-async function runInBackground(args: BashArgs, ctx: ToolContext): Promise<ToolSuccess> {
+async function runInBackground(args: BashArgs, ctx: ToolContext, readOnly: boolean): Promise<ToolSuccess> {
   if (!ctx.tasks) throw new ToolError('execution', 'background jobs are not available in this build')
   const sandbox = await sandboxFor(ctx)
   const task = ctx.tasks.launch({
     command: args.command,
     cwd: ctx.cwd(),
+    env: withGitSafety(process.env, { readOnly }),
     ...(args.description ? { description: args.description } : {}),
     ...(sandbox ? { sandbox } : {}),
   })
@@ -119,7 +129,7 @@ async function runInBackground(args: BashArgs, ctx: ToolContext): Promise<ToolSu
   }
 }
 
-async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSuccess> {
+async function runForeground(args: BashArgs, ctx: ToolContext, readOnly: boolean): Promise<ToolSuccess> {
   if (ctx.signal.aborted) throw new ToolError('aborted', 'The command was cancelled before it started.')
   const notes: string[] = []
   let cwd = ctx.cwd()
@@ -136,6 +146,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
     shell = startShell({
       command: args.command,
       cwd,
+      readOnly,
       ...(ctx.processes ? { tracker: ctx.processes } : {}),
       ...(sandbox ? { sandbox } : {}),
     })

@@ -5,6 +5,7 @@ import { unlink } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { readOnlyGitEnv, withGitConfig } from '../permissions/git-read-only.js'
 import type { CommandSandbox, WrappedSpawn } from '../sandbox/bash-sandbox.js'
 import type { StdioEntry } from '../sandbox/spawn-fds.js'
 import { groupAlive, groupMembers, isProcessAlive, pollUntil, signalGroup } from '../tasks/process-group.js'
@@ -52,6 +53,8 @@ export interface ShellOptions {
   command: string
   cwd: string
   env?: NodeJS.ProcessEnv
+  /** The classifier judged it read-only: git runs with the settings that execute on a read fixed. */
+  readOnly?: boolean
   /**
    * Records the command's process group from its start until nothing of it is left (the app's owner of
    * live groups, which kills them on every exit path and records them for reaping after a crash).
@@ -82,17 +85,12 @@ const WRAPPER =
  * (`safe.bareRepository=explicit`, git 2.38+, added after any GIT_CONFIG_COUNT entries already set).
  * A repository can commit a bare-looking directory (HEAD, objects/, refs/, a config naming
  * `core.fsmonitor` or a textconv program); without this, `cd it && git status` — read-only to the
- * classifier — would run that program.
+ * classifier — would run that program. A command the classifier judged read-only also gets the settings
+ * that make a reading git run programs fixed (permissions/git-read-only.ts).
  */
-export function withGitSafety(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const count = Number(env.GIT_CONFIG_COUNT ?? '0')
-  const n = Number.isInteger(count) && count >= 0 ? count : 0
-  return {
-    ...env,
-    GIT_CONFIG_COUNT: String(n + 1),
-    [`GIT_CONFIG_KEY_${n}`]: 'safe.bareRepository',
-    [`GIT_CONFIG_VALUE_${n}`]: 'explicit',
-  }
+export function withGitSafety(env: NodeJS.ProcessEnv, opts: { readOnly?: boolean } = {}): NodeJS.ProcessEnv {
+  const safe = withGitConfig(env, [['safe.bareRepository', 'explicit']])
+  return opts.readOnly ? readOnlyGitEnv(safe) : safe
 }
 
 /**
@@ -130,7 +128,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
       infoFd === INFO_FD ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe']
     child = spawn(spawnFile, spawnArgs, {
       cwd: opts.cwd,
-      env: withGitSafety(opts.env ?? process.env),
+      env: withGitSafety(opts.env ?? process.env, { readOnly: opts.readOnly === true }),
       detached: true,
       stdio: wrapped ? wrapped.stdio(stdio) : stdio,
     })

@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import type { InstructionFile } from './instruction-file.js'
 import { defineTool, type Tool, ToolError, type ToolSuccess } from './types.js'
 
 /** One skill as the tool sees it (loaded from a folder with a SKILL.md by the session). */
@@ -11,6 +12,8 @@ export interface SkillEntry {
   dir: string
   /** Its SKILL.md (absolute). */
   path: string
+  /** Whose it is: the user's skills may come from their config dir, the project's only from the workspace. */
+  scope?: 'user' | 'project'
 }
 
 /** The skills the model may load now: the session adds a project's once its folder is trusted. */
@@ -38,6 +41,8 @@ export function createSkillTool(opts: {
   catalog: SkillCatalog
   offered: readonly SkillEntry[]
   more: boolean
+  /** Reads a skill's SKILL.md through the read boundary (see instruction-file.ts). */
+  read(skill: SkillEntry): Promise<InstructionFile>
 }): Tool<SkillArgs> {
   const { catalog } = opts
   return defineTool<SkillArgs>({
@@ -60,12 +65,11 @@ export function createSkillTool(opts: {
           hint: names.length ? `Skills: ${names.join(', ')}` : 'No skills are available in this session.',
         })
       }
-      let text: string
-      try {
-        text = await readFile(skill.path, 'utf8')
-      } catch (error) {
-        throw new ToolError('execution', `Cannot read ${skill.path}: ${(error as Error).message}`)
-      }
+      const file = await opts.read(skill)
+      if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
+      if (file.kind === 'refused')
+        throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
+      const text = file.text
       const body = withoutFrontmatter(text).trim()
       const cut = body.length > MAX_BODY_CHARS
       const files = await listFiles(skill.dir)

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import type { Mode } from '../../store/domain.js'
+import { type InstructionReader, leftOutNotice } from '../../tools/instruction-file.js'
 import { MASKING_NOTE } from '../context/masking.js'
 import { INSTRUCTION_FILES } from './project-memory.js'
 
@@ -18,7 +18,14 @@ export interface PromptContext {
   masking?: boolean
   /** Bash runs in the OS sandbox (when the sandbox turns out to be available). */
   sandbox?: { network: boolean }
+  /** Reads the instruction files through the read boundary (what a Read of them would be told). */
+  read: InstructionReader
+  /** A file left out, and why (a start-up notice). */
+  report?(text: string): void
 }
+
+/** An instruction file's text beyond this is cut. */
+const MAX_INSTRUCTION_CHARS = 40_000
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
 engineering tasks: reading and changing code, running commands, explaining and fixing problems.
@@ -91,9 +98,14 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
   // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's.
   for (const name of INSTRUCTION_FILES) {
     const path = join(ctx.workspace, name)
-    const text = await readFile(path, 'utf8').catch(() => null)
-    if (text?.trim())
-      instructions.push(`# Project instructions from ${path}\n${text.trim().slice(0, 40_000)}`)
+    const file = await ctx.read.file(path)
+    if (file.kind === 'refused') {
+      ctx.report?.(leftOutNotice(relative(ctx.workspace, path) || path, file.reason))
+      continue
+    }
+    const text = file.kind === 'read' ? file.text.trim() : ''
+    if (text)
+      instructions.push(`# Project instructions from ${path}\n${text.slice(0, MAX_INSTRUCTION_CHARS)}`)
   }
   return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
 }

@@ -24,8 +24,10 @@ export type { PermissionRulesView, RuleView } from '../../permissions/gate.js'
 export interface MemoryFile {
   /** Relative to the workspace, e.g. `.agent-tui/memory.md`. */
   path: string
-  /** Lines in the file now; null when it does not exist. */
+  /** Lines in the file now; null when it does not exist or is left out. */
   lines: number | null
+  /** Why the read boundary leaves it out of the prompt (a link to a file outside, a FIFO…). */
+  leftOut?: string
 }
 
 /** One agent profile as `/agents` lists it. */

@@ -1,7 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
+import type { InstructionReader } from '../../tools/instruction-file.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
@@ -59,6 +60,8 @@ export async function loadAgentDir(opts: {
   source: Exclude<AgentSource, 'built-in'>
   label(path: string): string
   tools: readonly string[]
+  /** Reads an agent file through the read boundary (a link into ~/.ssh or a FIFO is left out, with why). */
+  read: InstructionReader
 }): Promise<LoadedAgents> {
   let names: string[]
   try {
@@ -91,17 +94,21 @@ export async function loadAgentDir(opts: {
   }
   const agents: AgentProfile[] = []
   const texts = await Promise.all(
-    names.map((name) =>
-      readFile(join(opts.dir, name), 'utf8').then(
-        (text) => ({ name, text }),
-        (err: Error) => ({ name, error: err.message }),
-      ),
-    ),
+    names.map(async (name): Promise<{ name: string; text: string } | { name: string; error: string }> => {
+      const read = await opts.read.file(join(opts.dir, name), { maxBytes: MAX_FILE_BYTES })
+      if (read.kind === 'read' && read.truncated)
+        return { name, error: `the file is over ${MAX_FILE_BYTES / 1024} KB` }
+      if (read.kind === 'read') return { name, text: read.text }
+      return {
+        name,
+        error: read.kind === 'missing' ? 'cannot read it: it is gone' : `left out: ${read.reason}`,
+      }
+    }),
   )
   for (const entry of texts) {
     const file = opts.label(join(opts.dir, entry.name))
     if ('error' in entry) {
-      problems.push({ file, message: `cannot read it: ${entry.error}`, skipped: true })
+      problems.push({ file, message: entry.error, skipped: true })
       continue
     }
     const parsed = parseAgentFile(entry.text, {

@@ -1,3 +1,4 @@
+import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { AgentFileProblem } from './agent-files.js'
 import { loadAgentDir } from './agent-files.js'
 import { type AgentProfile, BUILT_IN_AGENTS } from './agent-profiles.js'
@@ -32,6 +33,8 @@ export interface AgentRegistryOptions {
   label(path: string): string
   /** The session's tool names (a custom agent's `tools` are checked against them). */
   tools: readonly string[]
+  /** Reads the user's and the project's agent files through the read boundary. */
+  read: Record<'user' | 'project', InstructionReader>
   /** Project trust; without it the project's agents never load. */
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
 }
@@ -39,7 +42,7 @@ export interface AgentRegistryOptions {
 /** Loads the agent files once (the project's only if trusted) and follows trust answers. */
 export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<AgentRegistry> {
   const load = (dir: string, source: 'user' | 'project') =>
-    loadAgentDir({ dir, source, label: opts.label, tools: opts.tools })
+    loadAgentDir({ dir, source, label: opts.label, tools: opts.tools, read: opts.read[source] })
   const trusted = () => opts.trust?.mayLoad('agent') === true
   const [user, firstProject] = await Promise.all([
     load(opts.userDir, 'user'),

@@ -1,14 +1,12 @@
 import { homedir } from 'node:os'
 import { join, relative } from 'node:path'
 import { Runtime } from '../../agent/runtime/runtime.js'
-import { createTrustController } from '../../agent/runtime/trust-controller.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
 import { describeSettings } from '../../agent/runtime/settings.js'
 import { createSummarizer } from '../../agent/runtime/web-summarizer.js'
 import { profileGate } from '../../agent/subagents/child-gate.js'
 import { createTaskDirectory } from '../../agent/subagents/task-directory.js'
-import { buildPromptParts } from '../../agent/prompt/system-prompt.js'
 import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
 import { createLazyCheckpoints } from '../../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS } from '../../config/flags.js'
@@ -35,6 +33,7 @@ import { createSessionHookService } from './hooks.js'
 import { listEndpointModels } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
+import { boundaryReaders } from './instruction-readers.js'
 import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
 import { createSandbox } from './sandbox.js'
@@ -43,9 +42,10 @@ import {
   profileResolver,
   reapOrphans,
   saveAlwaysRuleOf,
+  sessionPromptParts,
   sessionProvider,
+  sessionTrust,
 } from './from-config.js'
-
 import type { Session, SessionOptions } from './types.js'
 
 export type { ProjectTrustSetup }
@@ -110,7 +110,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
     [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
-  )) as [string, string, ...string[]]
+  )) as [string, string, string, string]
+  const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
   const broker = createConsentBroker({
@@ -125,7 +126,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     home,
   })
   const spill = createOutputSpiller(outputs)
-  const skills = await loadSessionSkills({ paths, workspace, home, ...(setup ? { trust: setup.trust } : {}) })
+  const trustOption = setup ? { trust: setup.trust } : {}
+  const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
   warnings.push(...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
@@ -148,17 +150,16 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const provider = sessionProvider(config, endpoint)
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
-  const prompts = await buildPromptParts({
+  const prompts = await sessionPromptParts(config, {
     workspace,
-    platform: `${process.platform} ${process.arch}`,
-    shell: 'bash',
     model: endpoint.model,
-    date: new Date(createdAt).toISOString().slice(0, 10),
-    mode: config.mode,
+    createdAt,
     masking: contextSettings.masking,
-    ...(branch ? { gitBranch: branch } : {}),
+    ...(branch ? { branch } : {}),
     additionalDirs,
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
+    read: instructions.project,
+    report: (text) => warnings.push(text),
   })
   let webNotices = 0
   const { summarizerModel, search } = config.settings
@@ -182,7 +183,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
   })
   if (skills.offered.length > 0 || skills.more) {
-    coreTools.push(createSkillTool({ catalog: skills.catalog, offered: skills.offered, more: skills.more }))
+    coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
   }
   let mcpNotices = 0
   const mcp = createSessionMcp(opts, {
@@ -205,6 +206,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     configDir: paths.configDir,
     workspace,
     home,
+    read: instructions,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
@@ -231,19 +233,14 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       }),
   })
   const breakerSettings = config.settings.circuitBreaker
-  let counter = 0
-  const trust =
-    setup && opts.interactive
-      ? createTrustController({
-          trust: setup.trust,
-          store,
-          setRules: (rules) => baseGate.setRules(rules),
-          configFor: (trusted) => setup.configFor(trusted),
-          setMode: (mode) => runtime.setMode(mode),
-          home,
-          newId: (prefix) => `${prefix}-trust-${Date.now().toString(36)}-${++counter}`,
-        })
-      : undefined
+  const trust = sessionTrust(setup, {
+    interactive: opts.interactive,
+    store,
+    home,
+    // A trust answer replaces the rules of the gate and of the instruction files' read boundary.
+    rulesHolders: [baseGate, instructions],
+    setMode: (mode) => runtime.setMode(mode),
+  })
   warnings.push(...config.hooks.warnings)
   const hooks = createSessionHookService({
     config,
@@ -338,6 +335,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const services = createSessionServices({
     workspace,
+    readInstructions: instructions.project,
     sessionId: id,
     cwd: () => runtime.currentDirectory(),
     supportsVision: () => capabilities(store.getState().session.model).supportsVision,
@@ -373,6 +371,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    instructions,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),

@@ -1,4 +1,8 @@
 import type { ContextSettings } from '../../agent/context/options.js'
+import { buildPromptParts, type PromptParts } from '../../agent/prompt/system-prompt.js'
+import { createTrustController, type TrustController } from '../../agent/runtime/trust-controller.js'
+import type { SourcedRules } from '../../config/load.js'
+import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
@@ -6,6 +10,9 @@ import type { ResolvedConfig } from '../../config/resolve-config.js'
 import { createLazyProvider, type LazyProvider } from '../../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js'
+import type { Store } from '../../store/create-store.js'
+import type { Mode } from '../../store/domain.js'
+import type { InstructionReader } from '../../tools/instruction-file.js'
 
 /** Pieces of a session that depend on its configuration alone (create-session.ts assembles them). */
 
@@ -99,4 +106,64 @@ export async function saveAlwaysRuleOf(
   if (yours)
     await recordLocalSettings(paths.localSettingsLedgerFile, config.localSettingsPath).catch(() => undefined)
   return notice
+}
+
+/** The environment block and the project's instruction files every prompt of the session shares. */
+export function sessionPromptParts(
+  config: ResolvedConfig,
+  at: {
+    workspace: string
+    model: string
+    createdAt: number
+    masking: boolean
+    branch?: string
+    additionalDirs: string[]
+    sandbox?: { network: boolean }
+    read: InstructionReader
+    report(text: string): void
+  },
+): Promise<PromptParts> {
+  return buildPromptParts({
+    workspace: at.workspace,
+    platform: `${process.platform} ${process.arch}`,
+    shell: 'bash',
+    model: at.model,
+    date: new Date(at.createdAt).toISOString().slice(0, 10),
+    mode: config.mode,
+    masking: at.masking,
+    ...(at.branch ? { gitBranch: at.branch } : {}),
+    additionalDirs: at.additionalDirs,
+    ...(at.sandbox ? { sandbox: at.sandbox } : {}),
+    read: at.read,
+    report: at.report,
+  })
+}
+
+/**
+ * The trust prompt's controller, in an interactive session with project trust: an answer replaces the
+ * rules of each holder and the mode follows.
+ */
+export function sessionTrust(
+  setup: ProjectTrustSetup | undefined,
+  at: {
+    interactive: boolean
+    store: Store
+    home: string
+    rulesHolders: ReadonlyArray<{ setRules(rules: SourcedRules): void }>
+    setMode(mode: Mode): void
+  },
+): TrustController | undefined {
+  if (!setup || !at.interactive) return undefined
+  let counter = 0
+  return createTrustController({
+    trust: setup.trust,
+    store: at.store,
+    setRules: (rules) => {
+      for (const holder of at.rulesHolders) holder.setRules(rules)
+    },
+    configFor: (trusted) => setup.configFor(trusted),
+    setMode: at.setMode,
+    home: at.home,
+    newId: (prefix) => `${prefix}-trust-${Date.now().toString(36)}-${++counter}`,
+  })
 }

@@ -6,6 +6,7 @@ import { describeProblem } from '../../extensions/problems.js'
 import type { ExtensionScope } from '../../extensions/types.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
 import { userCommandEntries } from '../../ui/commands/user-commands.js'
+import type { InstructionReaders } from './instruction-readers.js'
 
 export interface UserCommandOptions {
   table: CommandTable
@@ -14,6 +15,8 @@ export interface UserCommandOptions {
   home: string
   /** The folder's trust: project commands load only while it is trusted (none without it). */
   trust?: ProjectTrust
+  /** The read boundary for the user's and the project's command files. */
+  read: InstructionReaders
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
 }
@@ -75,5 +78,5 @@ function loadScope(opts: UserCommandOptions, scope: ExtensionScope): Promise<Loa
     scope === 'user' ? join(opts.paths.configDir, 'commands') : join(opts.workspace, '.agent-tui', 'commands')
   const label = (path: string) =>
     scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadCommandDir({ dir, scope, label })
+  return loadCommandDir({ dir, scope, label, read: opts.read[scope] })
 }

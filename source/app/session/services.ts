@@ -20,10 +20,13 @@ import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { Store } from '../../store/create-store.js'
 import type { ConsentDecision } from '../../store/domain.js'
 import type { TaskManagerApi } from '../../tasks/types.js'
+import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { FileStateTracker } from '../../tools/types.js'
 
 export interface SessionServiceOptions {
   workspace: string
+  /** Reads the project's instruction files through the read boundary (for `/memory`). */
+  readInstructions: InstructionReader
   sessionId: string
   /** Where relative paths resolve: the directory Bash's `cd` has left the session in. */
   cwd(): string
@@ -87,8 +90,8 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       await atomicWriteFile(target, opts.exportMarkdown())
       return target
     },
-    memoryFiles: () => listMemoryFiles(opts.workspace),
-    addMemory: (text) => appendMemory(opts.workspace, text),
+    memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),
+    addMemory: (text) => appendMemory(opts.workspace, text, opts.readInstructions),
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []
       return all.filter((s) => s.id !== opts.sessionId)

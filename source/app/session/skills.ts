@@ -6,11 +6,14 @@ import { describeProblem } from '../../extensions/problems.js'
 import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
 import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
 import type { SkillCatalog } from '../../tools/skill.js'
+import type { InstructionReaders } from './instruction-readers.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths
   workspace: string
   home: string
+  /** The read boundary for the user's and the project's skill files. */
+  read: InstructionReaders
   /** The folder's trust: project skills load only while it is trusted (none without it). */
   trust?: ProjectTrust
 }
@@ -100,7 +103,7 @@ function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<Lo
     scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
   const label = (path: string) =>
     scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadSkillDir({ dir, scope, label })
+  return loadSkillDir({ dir, scope, label, read: opts.read[scope] })
 }
 
 /**

@@ -17,6 +17,7 @@ import { mainPrompt, type PromptParts } from '../../agent/prompt/system-prompt.j
 import { tildePath } from '../../config/project-trust.js'
 import { createAgentTool } from '../../tools/agent.js'
 import type { AnyTool } from '../../tools/types.js'
+import type { InstructionReaders } from './instruction-readers.js'
 import { SessionError } from '../session-error.js'
 
 /** Subagents are on by default; `agents.maxParallel` in settings changes how many run at once. */
@@ -45,6 +46,8 @@ export async function setUpAgents(opts: {
   configDir: string
   workspace: string
   home: string
+  /** The read boundary for the user's and the project's agent files. */
+  read: InstructionReaders
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
   /** `--agent NAME`. */
   requested?: string
@@ -61,6 +64,7 @@ export async function setUpAgents(opts: {
     projectDir,
     label,
     tools: opts.tools.map((t) => t.name),
+    read: opts.read,
     ...(opts.trust ? { trust: opts.trust } : {}),
   })
   const agentTool = createAgentTool(

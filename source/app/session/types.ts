@@ -12,6 +12,7 @@ import type { Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
+import type { InstructionReaders } from './instruction-readers.js'
 
 /** What `createSession` is given, and the session it builds. */
 
@@ -47,6 +48,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** Reads instruction files, commands, skills and agents through the read boundary. */
+  instructions: InstructionReaders
   /** The trust prompt and notices (interactive sessions with project trust). */
   trust?: TrustController
   /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */

@@ -129,7 +129,7 @@ export function memoryLines(files: MemoryFile[]): string[] {
     '',
     ...files.map(
       (f) =>
-        `  ${f.path.padEnd(width)}  ${f.lines === null ? 'not there' : `${f.lines} line${f.lines === 1 ? '' : 's'}`}`,
+        `  ${f.path.padEnd(width)}  ${f.leftOut ? `left out: ${f.leftOut}` : f.lines === null ? 'not there' : `${f.lines} line${f.lines === 1 ? '' : 's'}`}`,
     ),
     '',
     '/memory add <text> appends a line to .agent-tui/memory.md.',

@@ -11,6 +11,7 @@ import {
   type SessionServiceOptions,
   sessionCommands,
 } from '../../../source/app/session/services.js'
+import { testReader } from '../../support/instruction-reader.ts'
 
 let dir: string
 beforeEach(async () => {
@@ -32,6 +33,7 @@ function parts(): Omit<SessionServiceOptions, 'workspace' | 'sessionId' | 'cwd'>
       describeRules: () => ({ allow: [], ask: [], deny: [], savedTo: 'settings.local.json' }),
     },
     files: createFileStateTracker(),
+    readInstructions: testReader(dir),
     busy: () => false,
     newId: (prefix) => `${prefix}-${++n}`,
   }

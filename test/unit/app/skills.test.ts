@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resolvePaths } from '../../../source/config/app-paths.js'
 import type { ProjectTrust, TrustStatus } from '../../../source/config/project-trust.js'
 import { loadSessionSkills, type SkillChange } from '../../../source/app/session/skills.js'
+import { boundaryReaders } from '../../../source/app/session/instruction-readers.js'
 
 let root: string
 beforeEach(async () => {
@@ -13,6 +14,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(root, { recursive: true, force: true })
 })
+
+const readers = () =>
+  boundaryReaders({
+    workspace: join(root, 'ws'),
+    home: join(root, 'home'),
+    additionalDirs: [],
+    appDirs: [join(root, 'home/.config/agent-tui')],
+    config: { rules: { allow: [], ask: [], deny: [] } },
+  })
 
 async function skill(dir: string, name: string, description: string) {
   await mkdir(join(root, dir, name), { recursive: true })
@@ -49,6 +59,7 @@ describe('loadSessionSkills', () => {
       paths: resolvePaths({ HOME: join(root, 'home') }),
       workspace: join(root, 'ws'),
       home: join(root, 'home'),
+      read: readers(),
       trust: folder.trust,
     })
     expect(skills.offered.map((s) => s.name)).toEqual(['pdf'])
@@ -81,6 +92,7 @@ describe('loadSessionSkills', () => {
       paths: resolvePaths({ HOME: join(root, 'home') }),
       workspace: join(root, 'ws'),
       home: join(root, 'home'),
+      read: readers(),
       trust: folderTrust(false).trust,
     })
     expect(skills.offered).toEqual([])

@@ -7,6 +7,7 @@ import type { ProjectTrust, TrustStatus } from '../../../source/config/project-t
 import { BUILTIN_COMMANDS } from '../../../source/ui/commands/builtin-commands.js'
 import { createCommandTable } from '../../../source/ui/commands/command-table.js'
 import { installUserCommands } from '../../../source/app/session/load-commands.js'
+import { boundaryReaders } from '../../../source/app/session/instruction-readers.js'
 
 let root: string
 beforeEach(async () => {
@@ -53,6 +54,13 @@ async function install(trusted: boolean) {
     paths,
     workspace: join(root, 'ws'),
     home,
+    read: boundaryReaders({
+      workspace: join(root, 'ws'),
+      home,
+      additionalDirs: [],
+      appDirs: [paths.configDir],
+      config: { rules: { allow: [], ask: [], deny: [] } },
+    }),
     trust: folder.trust,
     report: (text, level) => reports.push(`${level}: ${text}`),
   })

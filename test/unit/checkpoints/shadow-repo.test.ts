@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { chmod, lstat, mkdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { chmod, lstat, mkdir, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GitUnavailableError } from '../../../source/checkpoints/git.js'
@@ -266,5 +266,57 @@ describe('ShadowRepo and the project’s own repository', () => {
     expect(await ws.read('a.txt')).toBe('x\n')
     expect(existsSync(`${marker}-fsmonitor`)).toBe(false)
     expect(existsSync(`${marker}-filter`)).toBe(false)
+  })
+
+  it('runs nothing the user’s config, agent-tui’s environment or a nested repository configures', async () => {
+    const marker = join(ws.root, 'pwned')
+    const trap = (what: string) => `touch ${marker}-${what}; cat`
+    const filters = (name: string, what: string) =>
+      `[filter "${name}"]\n\tclean = ${trap(what)}\n\tsmudge = ${trap(what)}\n\tprocess = ${trap(what)}\n`
+    // The user's global config (as git-lfs installs its filter there) and XDG attributes naming it.
+    const xdg = join(ws.root, 'xdg')
+    await mkdir(join(xdg, 'git'), { recursive: true })
+    await writeFile(join(xdg, 'git', 'config'), filters('user', 'global'))
+    await writeFile(join(xdg, 'git', 'attributes'), '* filter=user\n')
+    await writeFile(join(ws.root, '.gitconfig'), filters('user', 'home'))
+    // A nested repository in the work tree, with its own hostile config and attributes.
+    projectGit(ws.dir, ['init', '-q', 'vendor/lib'])
+    await ws.write('vendor/lib/.gitattributes', '* filter=nested\n')
+    await ws.write('vendor/lib/x.txt', 'x\n')
+    projectGit(join(ws.dir, 'vendor/lib'), ['add', '.'])
+    projectGit(join(ws.dir, 'vendor/lib'), ['commit', '-qm', 'nested'])
+    await writeFile(
+      join(ws.dir, 'vendor/lib/.git/config'),
+      `[core]\n\tfsmonitor = ${trap('nested-fsmonitor')}\n${filters('nested', 'nested')}`,
+      { flag: 'a' },
+    )
+    // The work tree's .gitmodules asks git to look into the nested repository's work tree.
+    await ws.write('.gitmodules', '[submodule "lib"]\n\tpath = vendor/lib\n\turl = ./x\n\tignore = none\n')
+    await ws.write('.gitattributes', '* filter=user diff=user\n')
+    await ws.write('a.txt', 'x\n')
+    const saved = { ...process.env }
+    Object.assign(process.env, {
+      HOME: ws.root,
+      XDG_CONFIG_HOME: xdg,
+      // Command-line config agent-tui itself was started with (from a git hook, say).
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'filter.user.clean',
+      GIT_CONFIG_VALUE_0: trap('env'),
+      GIT_CONFIG_PARAMETERS: `'filter.user.smudge'='${trap('params')}'`,
+    })
+    try {
+      const shadow = repo()
+      const snap = await shadow.snapshot()
+      await ws.write('a.txt', 'changed\n')
+      await ws.write('vendor/lib/x.txt', 'changed\n')
+      await shadow.snapshot()
+      await restoreAll(shadow, snap.tree)
+      expect(await ws.read('a.txt')).toBe('x\n')
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+      Object.assign(process.env, saved)
+    }
+    const sprung = (await readdir(ws.root)).filter((name) => name.startsWith('pwned'))
+    expect(sprung).toEqual([])
   })
 })

@@ -1,8 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadCommandDir } from '../../../source/extensions/command-files.js'
+import { testReader } from '../../support/instruction-reader.ts'
 
 let dir: string
 beforeEach(async () => {
@@ -17,7 +19,7 @@ async function files(map: Record<string, string>) {
     await mkdir(dirname(join(dir, path)), { recursive: true })
     await writeFile(join(dir, path), text)
   }
-  return loadCommandDir({ dir, scope: 'project', label: (p) => relative(dir, p) })
+  return loadCommandDir({ dir, scope: 'project', label: (p) => relative(dir, p), read: testReader() })
 }
 
 describe('loadCommandDir', () => {
@@ -102,9 +104,39 @@ describe('loadCommandDir', () => {
   })
 
   it('a missing folder is no commands and no problem', async () => {
-    expect(await loadCommandDir({ dir: join(dir, 'none'), scope: 'user', label: (p) => p })).toEqual({
+    expect(
+      await loadCommandDir({ dir: join(dir, 'none'), scope: 'user', label: (p) => p, read: testReader() }),
+    ).toEqual({
       commands: [],
       problems: [],
     })
+  })
+
+  it('reads command files through the read boundary: a link out of the workspace or a FIFO is left out', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'agent-tui-commands-outside-'))
+    try {
+      await writeFile(join(outside, 'secret.md'), 'SECRET prompt')
+      await mkdir(join(dir, 'cmds'))
+      await symlink(join(outside, 'secret.md'), join(dir, 'cmds', 'leak.md'))
+      execFileSync('mkfifo', [join(dir, 'cmds', 'pipe.md')])
+      await writeFile(join(dir, 'cmds', 'ok.md'), 'Fine')
+      const loaded = await loadCommandDir({
+        dir: join(dir, 'cmds'),
+        scope: 'project',
+        label: (p) => relative(dir, p),
+        read: testReader(dir),
+      })
+      expect(loaded.commands.map((c) => c.name)).toEqual(['ok'])
+      expect(loaded.problems).toEqual([
+        expect.objectContaining({
+          file: 'cmds/leak.md',
+          message: expect.stringMatching(/^left out: reads outside the workspace need consent/),
+          skipped: true,
+        }),
+      ])
+      expect(JSON.stringify(loaded)).not.toContain('SECRET')
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
   })
 })

@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadSkillDir } from '../../../source/extensions/skill-files.js'
+import { testReader } from '../../support/instruction-reader.ts'
 
 let dir: string
 beforeEach(async () => {
@@ -17,7 +18,7 @@ async function skills(map: Record<string, string>) {
     await mkdir(join(dir, folder), { recursive: true })
     await writeFile(join(dir, folder, 'SKILL.md'), text)
   }
-  return loadSkillDir({ dir, scope: 'user', label: (p) => relative(dir, p) })
+  return loadSkillDir({ dir, scope: 'user', label: (p) => relative(dir, p), read: testReader() })
 }
 
 describe('loadSkillDir', () => {
@@ -58,5 +59,32 @@ describe('loadSkillDir', () => {
     const { skills: found, problems } = await skills({ folder: '---\nname: other\ndescription: d\n---\n' })
     expect(found.map((s) => s.name)).toEqual(['other'])
     expect(problems).toEqual([expect.objectContaining({ field: 'name', skipped: false })])
+  })
+
+  it('leaves out a skill whose folder or SKILL.md really lies outside the folders skills come from', async () => {
+    const outside = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-skills-outside-')))
+    try {
+      await mkdir(join(outside, 'away'))
+      await writeFile(join(outside, 'away', 'SKILL.md'), '---\nname: away\ndescription: d\n---\n')
+      await writeFile(join(outside, 'SKILL.md'), '---\nname: linked\ndescription: d\n---\n')
+      await mkdir(join(dir, 'skills', 'linked'), { recursive: true })
+      await symlink(join(outside, 'away'), join(dir, 'skills', 'away'))
+      await symlink(join(outside, 'SKILL.md'), join(dir, 'skills', 'linked', 'SKILL.md'))
+      const loaded = await loadSkillDir({
+        dir: join(dir, 'skills'),
+        scope: 'project',
+        label: (p) => relative(dir, p),
+        read: testReader(dir),
+      })
+      expect(loaded.skills).toEqual([])
+      expect(loaded.problems.map((p) => [p.file, p.skipped])).toEqual([
+        ['skills/away/SKILL.md', true],
+        ['skills/linked/SKILL.md', true],
+      ])
+      for (const problem of loaded.problems)
+        expect(problem.message).toMatch(/^left out: reads outside the workspace/)
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
   })
 })

@@ -8,6 +8,7 @@ import {
 import { parseRule } from '../../../source/permissions/rules.js'
 import type { PermissionTarget } from '../../../source/permissions/target.js'
 import type { Mode } from '../../../source/store/domain.js'
+import { cleanGitConfig } from './git-facts.ts'
 
 const workspace = '/work/proj'
 const home = '/home/u'
@@ -32,7 +33,7 @@ const LINKS: Record<string, string> = {
 }
 
 function bash(command: string, cwd = workspace): PermissionTarget {
-  return { kind: 'command', command, cwd, real: LINKS }
+  return { kind: 'command', command, cwd, real: LINKS, gitConfig: cleanGitConfig(command, cwd, home) }
 }
 
 function decide(
@@ -422,6 +423,23 @@ describe('reads have a boundary too', () => {
     ['ls ..', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
     ['timeout 5 cat /etc/passwd', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
     ['git -C ../other log', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    // git prints (or quotes) the file an option names in its `=` form as much as in the separate one.
+    [
+      'git config --file=/home/u/.aws/credentials --list',
+      { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
+    ],
+    [
+      'git blame --contents=/home/u/.env README.md',
+      { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
+    ],
+    [
+      'git blame --ignore-revs-file=../.env README.md',
+      { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
+    ],
+    [
+      'git blame --contents=notes.txt README.md',
+      { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' },
+    ],
     ['cat .env*', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
     ['cat $FILE', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
     ['cat README.md', { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' }],

@@ -9,6 +9,7 @@ import {
 import { parseRule } from '../../../source/permissions/rules.js'
 import type { Mode, Risk } from '../../../source/store/domain.js'
 import type { PermissionTarget } from '../../../source/permissions/target.js'
+import { cleanGitConfig } from './git-facts.ts'
 
 const workspace = '/work/proj'
 const home = '/home/u'
@@ -31,7 +32,11 @@ function input(
 const none: PermissionTarget = { kind: 'none' }
 const edit = (path: string): PermissionTarget => ({ kind: 'path', path, access: 'write' })
 const read = (path: string): PermissionTarget => ({ kind: 'path', path, access: 'read' })
-const bash = (command: string): PermissionTarget => ({ kind: 'command', command })
+const bash = (command: string): PermissionTarget => ({
+  kind: 'command',
+  command,
+  gitConfig: cleanGitConfig(command, workspace, home),
+})
 const url = (u: string): PermissionTarget => ({ kind: 'url', url: u })
 
 interface Call {

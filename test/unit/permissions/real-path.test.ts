@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -86,8 +87,24 @@ describe('resolveTarget', () => {
     })
   })
 
-  it('leaves a command without paths alone', async () => {
+  it('leaves a command without paths or git alone', async () => {
     const target = { kind: 'command', command: 'npm test', cwd: ws } as const
     expect(await resolveTarget(target, opts())).toBe(target)
+  })
+
+  it('asks git what config its read-only calls would read, where they run', async () => {
+    execFileSync('git', ['init', '-q', join(root, 'repo')])
+    await writeFile(join(root, 'repo', '.git', 'config'), '[diff "evil"]\n\ttextconv = ./x\n', { flag: 'a' })
+    const target = await resolveTarget(
+      { kind: 'command', command: 'git -C ../repo diff && git commit -m x', cwd: ws },
+      opts(),
+    )
+    expect(target.kind === 'command' && target.gitConfig).toEqual({
+      [`${ws}/../repo`]: {
+        ok: true,
+        runs: [{ key: 'diff.evil.textconv', origin: join(root, 'repo', '.git', 'config') }],
+        workTree: join(root, 'repo'),
+      },
+    })
   })
 })

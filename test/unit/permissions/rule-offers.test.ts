@@ -4,7 +4,7 @@
  * Judged through the real gate and policy; saving through the real broker and files.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -178,6 +178,37 @@ describe('saving "always allow" keeps the local settings out of git', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }))
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' })
   const local = () => join(dir, '.agent-tui', 'settings.local.json')
+
+  it('never saves through a local settings file or folder that is a link out of the workspace', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'agent-tui-outside-'))
+    try {
+      const docker = join(outside, 'config.json')
+      await writeFile(docker, '{"auths":{"registry":{"auth":"c2VjcmV0"}}}\n')
+      await mkdir(join(dir, '.agent-tui'))
+      await symlink(docker, local())
+      await expect(saveAlwaysRule(local(), dir, 'Bash(npm test *)')).rejects.toThrow(
+        /settings\.local\.json is a link \(it leads to .*config\.json\)/,
+      )
+      expect(await readFile(docker, 'utf8')).toBe('{"auths":{"registry":{"auth":"c2VjcmV0"}}}\n')
+      expect((await lstat(local())).isSymbolicLink()).toBe(true)
+      await rm(join(dir, '.agent-tui'), { recursive: true })
+      await symlink(outside, join(dir, '.agent-tui'))
+      await expect(saveAlwaysRule(local(), dir, 'Bash(npm test *)')).rejects.toThrow(/is a link/)
+      expect(await readdir(outside)).toEqual(['config.json'])
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
+  })
+
+  it('never reads or rewrites a .gitignore that is a link (to a key, to the environment)', async () => {
+    git('init', '-q')
+    await writeFile(join(dir, 'id_rsa'), 'PRIVATE KEY\n')
+    await symlink(join(dir, 'id_rsa'), join(dir, '.gitignore'))
+    const notice = await saveAlwaysRule(local(), dir, 'Bash(npm test *)')
+    expect(notice).toMatchObject({ level: 'warn', text: expect.stringContaining('.gitignore is a link') })
+    expect((await lstat(join(dir, '.gitignore'))).isSymbolicLink()).toBe(true)
+    expect(await readFile(join(dir, 'id_rsa'), 'utf8')).toBe('PRIVATE KEY\n')
+  })
 
   it('adds the entry to .gitignore once, keeping what is there, and says so', async () => {
     git('init', '-q')

@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createSkillTool, describeSkills, type SkillEntry } from '../../../source/tools/skill.js'
 import { createTestEnv, run, runError, type TestEnv } from './helpers.js'
+import { testReader } from '../../support/instruction-reader.ts'
 
 let env: TestEnv
 let pdf: SkillEntry
@@ -39,6 +40,7 @@ describe('Skill', () => {
       catalog: { find: (n) => (n === 'pdf' ? pdf : undefined), list: () => [pdf] },
       offered: [pdf],
       more: false,
+      read: (skill) => testReader(env.workspace, [env.root]).file(skill.path),
     })
     expect(tool.permissionTarget({ skill: 'pdf' }, env.ctx)).toEqual({
       kind: 'path',
@@ -57,11 +59,28 @@ describe('Skill', () => {
     )
   })
 
+  it('reads SKILL.md through the read boundary: one that became a link outside is refused', async () => {
+    await writeFile(join(env.root, 'id_rsa'), 'PRIVATE KEY\n')
+    await rm(pdf.path)
+    await symlink(join(env.root, 'id_rsa'), pdf.path)
+    const tool = createSkillTool({
+      catalog: { find: () => pdf, list: () => [pdf] },
+      offered: [pdf],
+      more: false,
+      read: (skill) => testReader(env.workspace, [env.root]).file(skill.path),
+    })
+    const error = await runError(tool, { skill: 'pdf' }, env.ctx)
+    expect(error.category).toBe('permission')
+    expect(error.message).toMatch(/SKILL\.md was left out: reads of secrets files \(id_rsa\) need consent/)
+    expect(error.message).not.toContain('PRIVATE KEY')
+  })
+
   it('names the skills there are when asked for one that is not', async () => {
     const tool = createSkillTool({
       catalog: { find: () => undefined, list: () => [pdf] },
       offered: [pdf],
       more: false,
+      read: (skill) => testReader(env.workspace, [env.root]).file(skill.path),
     })
     const error = await runError(tool, { skill: 'docx' }, env.ctx)
     expect(error.category).toBe('not_found')

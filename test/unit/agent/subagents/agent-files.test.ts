@@ -1,8 +1,10 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadAgentDir, parseAgentFile } from '../../../../source/agent/subagents/agent-files.js'
+import { testReader } from '../../../support/instruction-reader.ts'
 
 const TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebFetch']
 const parse = (text: string) =>
@@ -106,6 +108,7 @@ describe('loadAgentDir', () => {
       source: 'user',
       label: (p) => p.slice(dir.length + 1),
       tools: TOOLS,
+      read: testReader(),
     })
     expect(loaded.agents.map((a) => [a.name, a.source])).toEqual([
       ['a', 'user'],
@@ -118,7 +121,13 @@ describe('loadAgentDir', () => {
 
   it('treats a missing folder as no agents, and an unreadable file as a problem', async () => {
     expect(
-      await loadAgentDir({ dir: '/nonexistent/agents', source: 'user', label: (p) => p, tools: TOOLS }),
+      await loadAgentDir({
+        dir: '/nonexistent/agents',
+        source: 'user',
+        label: (p) => p,
+        tools: TOOLS,
+        read: testReader(),
+      }),
     ).toEqual({
       agents: [],
       problems: [],
@@ -127,7 +136,39 @@ describe('loadAgentDir', () => {
     dir = await mkdtemp(join(tmpdir(), 'agents-'))
     await writeFile(join(dir, 'locked.md'), file('description: d'))
     await chmod(join(dir, 'locked.md'), 0)
-    const loaded = await loadAgentDir({ dir, source: 'user', label: (p) => p, tools: TOOLS })
-    expect(loaded.problems[0]?.message).toMatch(/cannot read it/)
+    const loaded = await loadAgentDir({
+      dir,
+      source: 'user',
+      label: (p) => p,
+      tools: TOOLS,
+      read: testReader(),
+    })
+    expect(loaded.problems[0]?.message).toMatch(/cannot be read \(EACCES\)/)
+  })
+
+  it('reads agent files through the read boundary: a FIFO does not hang the start, a link out is left out', async () => {
+    dir = await realpath(await mkdtemp(join(tmpdir(), 'agents-')))
+    await mkdir(join(dir, 'agents'))
+    // A FIFO itself is not listed; a link to one is, and opening it for reading used to block.
+    execFileSync('mkfifo', [join(dir, 'fifo')])
+    await symlink(join(dir, 'fifo'), join(dir, 'agents', 'pipe.md'))
+    await symlink('/proc/self/environ', join(dir, 'agents', 'env.md'))
+    await writeFile(join(dir, 'agents', 'ok.md'), file('description: fine'))
+    const loaded = await loadAgentDir({
+      dir: join(dir, 'agents'),
+      source: 'project',
+      label: (p) => p.slice(dir.length + 1),
+      tools: TOOLS,
+      read: testReader(dir),
+    })
+    expect(loaded.agents.map((a) => a.name)).toEqual(['ok'])
+    expect(loaded.problems).toEqual([
+      {
+        file: 'agents/env.md',
+        message: expect.stringMatching(/^left out: it resolves to \/proc\//),
+        skipped: true,
+      },
+      { file: 'agents/pipe.md', message: expect.stringMatching(/^left out: .*FIFO/), skipped: true },
+    ])
   })
 })

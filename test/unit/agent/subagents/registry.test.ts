@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type AgentChange, openAgentRegistry } from '../../../../source/agent/subagents/registry.js'
 import { waitFor } from '../../tasks/helpers.js'
+import { testReader } from '../../../support/instruction-reader.ts'
 
 let root = ''
 const user = () => join(root, 'user')
@@ -46,6 +47,7 @@ describe('the agent registry', () => {
       projectDir: project(),
       label: (p) => p.slice(root.length + 1),
       tools: ['Read'],
+      read: { user: testReader(), project: testReader() },
       trust,
     })
     expect(registry.list().map((a) => `${a.name}:${a.source}`)).toEqual([
@@ -79,6 +81,7 @@ describe('the agent registry', () => {
       projectDir: project(),
       label: (p) => p,
       tools: [],
+      read: { user: testReader(), project: testReader() },
     })
     expect(registry.get('shared')?.source).toBe('user')
   })
