@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { groupSignalRefusal, type OwnedGroup, signalFacts } from '../util/process-ownership.js'
 import {
   currentBootId,
   groupAlive,
@@ -33,8 +34,13 @@ export interface ReapedOrphan {
   command: string
   kind?: 'foreground' | 'background'
   cwd?: string
-  /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user). */
+  /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user), or was refused. */
   killed: boolean
+  /**
+   * Why the entry was not signalled at all: it names no group agent-tui could have started (group 0
+   * or 1, agent-tui's own group, a group id that is not its leader's pid, no recorded start time).
+   */
+  refused?: string
 }
 
 export interface PidRegistry {
@@ -48,6 +54,8 @@ export interface PidRegistry {
     cwd?: string
     startedAt?: number
     ownerPid?: number
+    /** The leader's start time, when the caller read it at spawn (read here otherwise). */
+    leaderStart?: string
   }): void
   /** Forgets the groups led by `pid` (one write for many). Never throws (see `onError`). */
   remove(pid: number | readonly number[]): void
@@ -125,39 +133,53 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
 
   const keyOf = (entry: PidEntry): string => `${entry.ownerPid}:${entry.pid}`
 
-  const isOrphanWorthKilling = (entry: PidEntry, bootId: string | undefined): boolean => {
-    if (entry.bootId !== undefined && bootId !== undefined && entry.bootId !== bootId) return false
-    if (!groupAlive(entry.pgid)) return false
+  /**
+   * What to do with an orphan's entry. The file is only data: whoever could write it must not be able to
+   * make agent-tui signal init, itself, or a process it did not start. A pid reused since (another start
+   * time) or a group already gone is only stale: dropped without a word.
+   */
+  const verdictOn = (entry: PidEntry, bootId: string | undefined): 'kill' | 'stale' | { refused: string } => {
+    const group: OwnedGroup = { pgid: entry.pgid, leaderStart: entry.leaderStart }
+    const facts = signalFacts(entry.pgid)
+    const refusal = groupSignalRefusal(group, { ...facts, leader: 'gone' })
+    if (refusal !== undefined) return { refused: refusal }
+    if (entry.pgid !== entry.pid)
+      return { refused: `process group ${entry.pgid} is not led by the recorded pid ${entry.pid}` }
+    if (entry.bootId !== undefined && bootId !== undefined && entry.bootId !== bootId) return 'stale'
+    if (!groupAlive(entry.pgid)) return 'stale'
+    if (facts.leader === 'unknown' || facts.leader === 'gone') return 'kill'
     // A live leader with another start time is an unrelated process that reused the pid (and so the
     // group id): the original group is gone.
-    if (entry.leaderStart !== undefined && isProcessAlive(entry.pid)) {
-      const start = processStartTime(entry.pid)
-      if (start !== undefined && start !== entry.leaderStart) return false
-    }
-    return true
+    if (entry.leaderStart !== undefined && facts.leader.start !== entry.leaderStart) return 'stale'
+    const late = groupSignalRefusal(group, facts)
+    return late === undefined ? 'kill' : { refused: late }
   }
 
+  const reported = (entry: PidEntry, killed: boolean, refused?: string): ReapedOrphan => ({
+    pid: entry.pid,
+    command: entry.command,
+    ...(entry.kind !== undefined && { kind: entry.kind }),
+    ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+    killed,
+    ...(refused !== undefined && { refused }),
+  })
+
   const killGroup = async (entry: PidEntry, graceMs: number, killWaitMs: number): Promise<ReapedOrphan> => {
+    const group: OwnedGroup = { pgid: entry.pgid, leaderStart: entry.leaderStart }
     const gone = () => !groupAlive(entry.pgid)
-    signalGroup(entry.pgid, 'SIGTERM')
+    signalGroup(group, 'SIGTERM')
     let killed = await pollUntil(gone, { timeoutMs: graceMs })
     if (!killed) {
-      signalGroup(entry.pgid, 'SIGKILL')
+      signalGroup(group, 'SIGKILL')
       killed = await pollUntil(gone, { timeoutMs: killWaitMs })
     }
-    return {
-      pid: entry.pid,
-      command: entry.command,
-      ...(entry.kind !== undefined && { kind: entry.kind }),
-      ...(entry.cwd !== undefined && { cwd: entry.cwd }),
-      killed,
-    }
+    return reported(entry, killed)
   }
 
   return {
     file,
     add(entry) {
-      const leaderStart = processStartTime(entry.pid)
+      const leaderStart = entry.leaderStart ?? processStartTime(entry.pid)
       const full: PidEntry = {
         pid: entry.pid,
         pgid: entry.pgid ?? entry.pid,
@@ -182,13 +204,19 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
       const graceMs = reapOpts.graceMs ?? 2000
       const killWaitMs = reapOpts.killWaitMs ?? 2000
       const orphans: PidEntry[] = []
+      const refused: ReapedOrphan[] = []
       const dropped = new Set<string>()
       for (const entry of read()) {
         if (entry.ownerPid === process.pid || isProcessAlive(entry.ownerPid)) continue
         dropped.add(keyOf(entry))
-        if (isOrphanWorthKilling(entry, bootId)) orphans.push(entry)
+        const verdict = verdictOn(entry, bootId)
+        if (verdict === 'kill') orphans.push(entry)
+        else if (verdict !== 'stale') refused.push(reported(entry, false, verdict.refused))
       }
-      const reaped = await Promise.all(orphans.map((entry) => killGroup(entry, graceMs, killWaitMs)))
+      const reaped = [
+        ...refused,
+        ...(await Promise.all(orphans.map((entry) => killGroup(entry, graceMs, killWaitMs)))),
+      ]
       // Re-read: other instances may have written while the groups were dying.
       if (dropped.size > 0) write(read().filter((e) => !dropped.has(keyOf(e))))
       return reaped

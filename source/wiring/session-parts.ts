@@ -75,9 +75,11 @@ export async function reapOrphans(paths: AppPaths, warnings: string[]): Promise<
   for (const orphan of reaped) {
     const what = orphan.kind === 'foreground' ? 'command' : 'background job'
     warnings.push(
-      orphan.killed
-        ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
-        : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
+      orphan.refused !== undefined
+        ? `left an entry of the background job registry alone (${orphan.command}): ${orphan.refused}; only process groups agent-tui started are signalled`
+        : orphan.killed
+          ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
+          : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
     )
   }
   return registry
