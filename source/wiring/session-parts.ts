@@ -1,11 +1,16 @@
+import { join } from 'node:path'
 import type { ContextSettings } from '../agent/context/options.js'
+import { createTaskDirectory, type TaskDirectory } from '../agent/subagents/task-directory.js'
 import { saveAlwaysRule } from '../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../config/local-settings-ledger.js'
 import type { AppPaths } from '../config/paths.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import { createLazyProvider, type LazyProvider } from '../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../provider/profiles.js'
+import type { Store } from '../store/create-store.js'
 import { createPidRegistry, type PidRegistry } from '../tasks/pid-registry.js'
+import type { ProcessGroups } from '../tasks/process-groups.js'
+import { createTaskManager, type TaskManager } from '../tasks/task-manager.js'
 
 /** Pieces of a session that depend on its configuration alone (create-session.ts assembles them). */
 
@@ -101,4 +106,32 @@ export async function saveAlwaysRuleOf(
   if (yours)
     await recordLocalSettings(paths.localSettingsLedgerFile, config.localSettingsPath).catch(() => undefined)
   return notice
+}
+
+/**
+ * The session's background jobs: shell jobs and subagents, their logs in a per-run folder of the outputs
+ * dir (task ids restart at b1 in every run; the folder keeps a resumed session's old logs intact).
+ * Sandboxed commands can write below the outputs dir, so no link there is followed (util/safe-open.ts).
+ */
+export function sessionTasks(
+  outputs: string,
+  createdAt: number,
+  processes: ProcessGroups,
+  store: Store,
+): { tasks: TaskManager; directory: TaskDirectory } {
+  const runOutputs = join(outputs, `run-${createdAt}`)
+  const tasks = createTaskManager({
+    outputsDir: runOutputs,
+    privateRoot: outputs,
+    processes,
+    // Through the directory, which adds the subagent a job belongs to.
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
+  })
+  const directory = createTaskDirectory({
+    processes: tasks,
+    logDir: join(runOutputs, 'tasks'),
+    privateRoot: outputs,
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
+  })
+  return { tasks, directory }
 }
