@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { atomicWriteFile } from '../tools/atomic-write.js'
+import { readOwnFile } from '../util/safe-files.js'
 import type { MemoryFile } from './commands.js'
 
 /** Project instruction files, in the order the system prompt reads them (see system-prompt.ts). */
@@ -31,12 +32,17 @@ export async function appendMemory(workspace: string, text: string): Promise<str
   const line = text.replace(/\s+/g, ' ').trim()
   if (line === '') throw new Error('nothing to remember: /memory add <text>')
   const path = join(workspace, MEMORY_FILE)
-  const before = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return ''
-    throw new Error(`cannot read ${path}: ${error.message}`)
-  })
+  let before: string
+  try {
+    // Not through a link either: the notes are read back into the file.
+    before = readOwnFile(workspace, path)?.toString('utf8') ?? ''
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`)
+  }
   const head = before === '' ? '# Project memory\n\n' : before.endsWith('\n') ? before : `${before}\n`
-  await atomicWriteFile(path, `${head}- ${line}\n`)
+  // Below the workspace nothing is followed: a committed `.agent-tui -> ~` or `memory.md -> ~/.bashrc`
+  // is refused or replaced, never written through.
+  await atomicWriteFile(path, `${head}- ${line}\n`, { below: workspace })
   return MEMORY_FILE
 }
 

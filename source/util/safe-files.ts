@@ -156,7 +156,12 @@ export async function replaceInDirAsync(
   dir: SafeDir,
   name: string,
   data: string | Uint8Array,
-  opts: ReplaceOptions & { keepMode?: number },
+  opts: ReplaceOptions & {
+    /** An existing file's exact bits, kept through the replacement. */
+    keepMode?: number
+    /** Last look before the rename (e.g. that a path still resolves where it was judged); throw to stop. */
+    beforeRename?: () => Promise<void>
+  },
 ): Promise<Stats> {
   const { fd, name: temp } = createFresh(dir, freshName(`.${name}.tmp`), { mode: opts.mode })
   try {
@@ -168,6 +173,7 @@ export async function replaceInDirAsync(
     if (exact !== undefined) fchmodSync(fd, exact)
     if (opts.fsync) await fsyncAsync(fd)
     const stat = fstatSync(fd)
+    await opts.beforeRename?.()
     await rename(dir.at(temp), dir.at(name))
     return stat
   } catch (error) {

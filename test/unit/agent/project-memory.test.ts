@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -29,6 +29,22 @@ describe('project memory', () => {
     expect(await readFile(join(dir, '.agent-tui', 'memory.md'), 'utf8')).toBe(
       'Notes by hand\n- keep me\n- and me\n',
     )
+  })
+
+  it('never writes through a link a repository or a sandboxed command put there', async () => {
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    const ws = join(dir, 'ws')
+    await mkdir(join(ws, '.agent-tui'), { recursive: true })
+    await symlink(bashrc, join(ws, '.agent-tui', 'memory.md'))
+    await expect(appendMemory(ws, 'a note')).rejects.toThrow(/memory\.md is a symbolic link/)
+    await rm(join(ws, '.agent-tui'), { recursive: true })
+    await symlink(join(dir, 'home'), join(ws, '.agent-tui'))
+    await expect(appendMemory(ws, 'a note')).rejects.toThrow(/\.agent-tui is a symbolic link/)
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+    expect((await lstat(join(ws, '.agent-tui'))).isSymbolicLink()).toBe(true)
   })
 
   it('refuses an empty note and leaves no file behind', async () => {

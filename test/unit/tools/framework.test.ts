@@ -75,6 +75,31 @@ describe('atomicWriteFile', () => {
     expect(await readdir(join(dir, 'a', 'b'))).toEqual(['f.txt'])
   })
 
+  it('below a trusted root: a link at the name is replaced, never written through; a linked folder is refused', async () => {
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    const state = join(dir, 'state')
+    await mkdir(join(state, 'exports'), { recursive: true })
+    await symlink(bashrc, join(state, 'exports', 'session.md'))
+    await atomicWriteFile(join(state, 'exports', 'session.md'), '# transcript\n', { below: state })
+    expect(await readFile(join(state, 'exports', 'session.md'), 'utf8')).toBe('# transcript\n')
+    expect((await lstat(join(state, 'exports', 'session.md'))).isFile()).toBe(true)
+    await symlink(join(dir, 'home'), join(state, 'linked'))
+    await expect(atomicWriteFile(join(state, 'linked', 'x.md'), 'x', { below: state })).rejects.toThrow(
+      /linked is a symbolic link; agent-tui does not write through links/,
+    )
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+  })
+
+  it('sets an exact mode over an existing file’s bits when asked (token files)', async () => {
+    const file = join(dir, 'tokens.json')
+    await writeFile(file, '{}', { mode: 0o644 })
+    await atomicWriteFile(file, '{"t":1}', { mode: 0o600, exactMode: true, below: dir })
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
+  })
+
   it('fails cleanly when the target is a directory', async () => {
     await expect(atomicWriteFile(dir, 'x')).rejects.toThrow()
     expect((await readdir(join(dir, '..'))).filter((n) => n.startsWith(`.${basename(dir)}.`))).toEqual([])
