@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { readOwnFile } from '../util/safe-files.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -25,16 +25,14 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
     if (ignored === 'not-a-repository') return { kind: 'not-a-repository' }
     if (ignored === true) return { kind: 'already-ignored' }
     const file = join(workspace, '.gitignore')
-    const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return ''
-      throw err
-    })
+    // Not through a link (the workspace is writable by sandboxed commands): what is read is written back.
+    const text = readOwnFile(workspace, file)?.toString('utf8') ?? ''
     const lines = text.split(/\r?\n/).map((line) => line.trim())
     if (lines.includes(LOCAL_SETTINGS) || lines.includes(`/${LOCAL_SETTINGS}`))
       return { kind: 'already-ignored' }
     const eol = text.includes('\r\n') ? '\r\n' : '\n'
     const separator = text === '' || text.endsWith('\n') ? '' : eol
-    await writeAtomically(file, `${text}${separator}${LOCAL_SETTINGS}${eol}`)
+    await writeAtomically(file, `${text}${separator}${LOCAL_SETTINGS}${eol}`, workspace)
     return { kind: 'added', file }
   } catch (err) {
     return { kind: 'failed', reason: err instanceof Error ? err.message : String(err) }
@@ -77,7 +75,7 @@ export async function saveAlwaysRule(
   workspace: string,
   rule: string,
 ): Promise<{ level: 'info' | 'warn'; text: string } | undefined> {
-  await appendAllowRule(localSettingsPath, rule)
+  await appendAllowRule(localSettingsPath, rule, workspace)
   const ignored = await ignoreLocalSettings(workspace)
   if (ignored.kind === 'added')
     return {
