@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { PRIVATE_DIR, readOwnFile, replaceOwnFile } from '../util/safe-files.js'
 import { groupSignalRefusal, type OwnedGroup, signalFacts } from '../util/process-ownership.js'
 import {
   currentBootId,
@@ -90,18 +90,18 @@ const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown(
 
 /**
  * A JSON file of running jobs in the state dir. Writes are atomic (temp file + rename), so a crash
- * mid-write never corrupts it. Several agent-tui processes may share one file; each write re-reads it
+ * mid-write never corrupts it; neither the read nor the write follows a link (util/safe-files.ts). Several agent-tui processes may share one file; each write re-reads it
  * first, which keeps their entries apart except for writes that race within the same instant.
  */
 export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): PidRegistry {
-  let writes = 0
   // Read once: every foreground command is recorded, and the boot does not change under a running app.
   const bootId = currentBootId()
 
   const read = (): PidEntry[] => {
     let raw: unknown
     try {
-      raw = JSON.parse(readFileSync(file, 'utf8'))
+      // Not through a link, and a FIFO there cannot stall the start (util/safe-files.ts).
+      raw = JSON.parse(readOwnFile(dirname(file), file)?.toString('utf8') ?? '')
     } catch {
       return []
     }
@@ -115,17 +115,13 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
   }
 
   const write = (entries: PidEntry[]): void => {
-    const temp = `${file}.${process.pid}.${++writes}.tmp`
     try {
-      mkdirSync(dirname(file), { recursive: true })
-      writeFileSync(temp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`)
-      renameSync(temp, file)
+      // A new temp file (O_EXCL, a random name) renamed through the open state dir: never through a link.
+      replaceOwnFile(dirname(file), file, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, {
+        mode: 0o600,
+        createDirs: PRIVATE_DIR,
+      })
     } catch (error) {
-      try {
-        rmSync(temp, { force: true })
-      } catch {
-        // The temp file was never created (e.g. the directory is unusable); nothing to clean.
-      }
       const cause = error instanceof Error ? error.message : String(error)
       opts.onError?.(new Error(`could not update the background job registry ${file}: ${cause}`))
     }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdir, readdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -70,6 +70,28 @@ describe('createPidRegistry', () => {
     registry.remove(11)
     expect(registry.list().map((e) => e.pid)).toEqual([10])
     expect(await readdir(join(dir, 'state'))).toEqual(['jobs.json'])
+  })
+
+  it('never reads or writes through a link at its name, and a FIFO there does not stall it', async () => {
+    const { symlink, lstat, readFile: read } = await import('node:fs/promises')
+    const { execFileSync } = await import('node:child_process')
+    const elsewhere = join(dir, 'bashrc')
+    await writeFile(
+      elsewhere,
+      JSON.stringify({ version: 1, entries: [{ pid: 1, pgid: 1, command: 'x', startedAt: 1, ownerPid: 2 }] }),
+    )
+    await symlink(elsewhere, file)
+    const registry = createPidRegistry(file)
+    expect(registry.list()).toEqual([])
+    registry.add({ pid: 4242, command: 'job' })
+    expect((await lstat(file)).isFile()).toBe(true)
+    expect(await read(elsewhere, 'utf8')).toContain('"command":"x"')
+    expect(registry.list().map((e) => e.pid)).toEqual([4242])
+    await rm(file)
+    execFileSync('mkfifo', [file])
+    expect(registry.list()).toEqual([])
+    // Temp files have random names in the state dir: nothing planted can be guessed.
+    expect((await readdir(join(dir, 'state'))).sort()).toEqual(['jobs.json'])
   })
 
   it('reports write failures through onError instead of throwing', async () => {
