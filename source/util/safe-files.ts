@@ -7,11 +7,12 @@ import {
   renameSync,
   type Stats,
   unlinkSync,
+  constants,
   fsync,
   write,
   writeSync,
 } from 'node:fs'
-import { rename, unlink } from 'node:fs/promises'
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import { basename, dirname, resolve } from 'node:path'
 import {
@@ -22,6 +23,7 @@ import {
   openExisting,
   openSafeDir,
   type SafeDir,
+  UnsafePathError,
 } from './safe-open.js'
 
 const writeAsync = promisify(write)
@@ -207,6 +209,27 @@ export function openOwnFileForAppend(
     }
   } finally {
     dir.close()
+  }
+}
+
+/**
+ * Opens a file of agent-tui's (a job log, a session log) for reading without following a link at its
+ * name or blocking on a FIFO there, and only if it is this user's own regular file (else UnsafePathError).
+ */
+export async function openOwnForReading(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ELOOP' || error.code === 'EMLINK')
+        throw new UnsafePathError(path, 'is a symbolic link')
+      throw error
+    },
+  )
+  try {
+    checkOwnFile(await handle.stat(), path)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
   }
 }
 
