@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   type FSWatcher,
   fstatSync,
   openSync,
@@ -53,7 +54,7 @@ export function createFileFollower(
   path: string,
   output: JobOutput,
   cap?: LogCap,
-  fd = openSync(path, 'r+'),
+  fd = openSync(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK),
 ): FileFollower {
   const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
   let cut: CutState = NO_CUT
