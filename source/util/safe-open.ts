@@ -91,7 +91,9 @@ export function openSafeDir(
   const rel = relative(resolve(root), resolve(dir))
   if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}`)
   if (opts.create !== undefined) mkdirSync(root, { recursive: true, mode: opts.create })
-  let at = openRoot(resolve(root), opts.byPath === true)
+  // The root itself is trusted as named: with nothing below it to check, names in it are plain paths
+  // (a descriptor would add nothing but system calls; the registry is written on every command).
+  let at = openRoot(resolve(root), opts.byPath === true || rel === '')
   try {
     for (const name of rel === '' ? [] : rel.split(sep)) {
       const next = at.sub(name, opts)
