@@ -91,9 +91,7 @@ export function openSafeDir(
   const rel = relative(resolve(root), resolve(dir))
   if (rel.startsWith('..') || isAbsolute(rel)) throw new Error(`${dir} is not inside ${root}`)
   if (opts.create !== undefined) mkdirSync(root, { recursive: true, mode: opts.create })
-  // The root itself is trusted as named: with nothing below it to check, names in it are plain paths
-  // (a descriptor would add nothing but system calls; the registry is written on every command).
-  let at = openRoot(resolve(root), opts.byPath === true || rel === '')
+  let at = openRoot(resolve(root), opts.byPath === true, rel === '')
   try {
     for (const name of rel === '' ? [] : rel.split(sep)) {
       const next = at.sub(name, opts)
@@ -107,16 +105,17 @@ export function openSafeDir(
   }
 }
 
-function openRoot(root: string, byPath: boolean): SafeDir {
-  if (O_PATH !== 0 && !byPath) {
-    const fd = openSync(root, O_PATH | O_DIRECTORY)
-    // /proc may be missing (some containers): then walk by path like elsewhere.
-    if (existsSync(`/proc/self/fd/${fd}`)) return fdDir(fd, root)
-    closeSync(fd)
-  }
-  // The root as named: its links are the user's.
+/**
+ * The root, as named: its links are the user's. `alone`: nothing below it is walked now, so names in it
+ * are plain paths (a descriptor would only add system calls: the registry is written on every command);
+ * its subdirectories are still opened through descriptors.
+ */
+function openRoot(root: string, byPath: boolean, alone: boolean): SafeDir {
+  // /proc may be missing (some containers): then walk by path as elsewhere.
+  const viaFd = O_PATH !== 0 && !byPath && existsSync('/proc/self/fd')
+  if (viaFd && !alone) return fdDir(openSync(root, O_PATH | O_DIRECTORY), root)
   if (!statSync(root).isDirectory()) throw new UnsafePathError(root, 'is not a directory')
-  return pathDir(root)
+  return pathDir(root, viaFd)
 }
 
 /** A directory held open (Linux, O_PATH): names resolve from the descriptor. */
@@ -135,17 +134,9 @@ function fdDir(fd: number, path: string): SafeDir {
       try {
         return fdDir(tryOpen(), childPath)
       } catch (error) {
-        const code = errno(error)
-        if (code === 'ENOENT' && opts.create !== undefined) {
-          try {
-            mkdirSync(at(name), { mode: opts.create })
-          } catch (made) {
-            if (errno(made) !== 'EEXIST') throw made
-          }
-          return fdDir(sub(tryOpen, childPath, at(name)), childPath)
-        }
-        if (code === 'ENOTDIR' || code === 'ELOOP') throw notADirectory(at(name), childPath)
-        throw error
+        if (errno(error) !== 'ENOENT' || opts.create === undefined) throw fdError(error, at(name), childPath)
+        makeDir(at(name), opts.create)
+        return fdDir(sub(tryOpen, childPath, at(name)), childPath)
       }
     },
     list: () => readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true }),
@@ -162,9 +153,21 @@ function sub(tryOpen: () => number, childPath: string, spelled: string): number 
   try {
     return tryOpen()
   } catch (error) {
-    const code = errno(error)
-    if (code === 'ENOTDIR' || code === 'ELOOP') throw notADirectory(spelled, childPath)
-    throw error
+    throw fdError(error, spelled, childPath)
+  }
+}
+
+/** A directory open that failed: a link or a file in the way says so; anything else as it is. */
+function fdError(error: unknown, spelled: string, shown: string): unknown {
+  const code = errno(error)
+  return code === 'ENOTDIR' || code === 'ELOOP' ? notADirectory(spelled, shown) : error
+}
+
+function makeDir(spelled: string, mode: number): void {
+  try {
+    mkdirSync(spelled, { mode })
+  } catch (made) {
+    if (errno(made) !== 'EEXIST') throw made
   }
 }
 
@@ -173,8 +176,11 @@ function notADirectory(spelled: string, shown: string): UnsafePathError {
   return new UnsafePathError(shown, stat?.isSymbolicLink() ? 'is a symbolic link' : 'is not a directory')
 }
 
-/** Without /proc: each component is checked with lstat, and names are plain paths. */
-function pathDir(path: string): SafeDir {
+/**
+ * Names as plain paths. Without /proc each component is checked with lstat; with it (`viaFd`, a trusted
+ * root used by path) a subdirectory is opened O_NOFOLLOW into a descriptor, and walked through that.
+ */
+function pathDir(path: string, viaFd = false): SafeDir {
   return {
     path,
     at(name) {
@@ -184,13 +190,18 @@ function pathDir(path: string): SafeDir {
     sub(name, opts = {}) {
       checkName(name)
       const child = join(path, name)
-      if (opts.create !== undefined && lstatSync(child, { throwIfNoEntry: false }) === undefined) {
+      if (viaFd) {
+        const tryOpen = (): number => openSync(child, O_PATH | O_DIRECTORY | O_NOFOLLOW)
         try {
-          mkdirSync(child, { mode: opts.create })
-        } catch (made) {
-          if (errno(made) !== 'EEXIST') throw made
+          return fdDir(tryOpen(), child)
+        } catch (error) {
+          if (errno(error) !== 'ENOENT' || opts.create === undefined) throw fdError(error, child, child)
+          makeDir(child, opts.create)
+          return fdDir(sub(tryOpen, child, child), child)
         }
       }
+      if (opts.create !== undefined && lstatSync(child, { throwIfNoEntry: false }) === undefined)
+        makeDir(child, opts.create)
       // Throws ENOENT for a missing one.
       const stat = lstatSync(child)
       if (stat.isSymbolicLink()) throw new UnsafePathError(child, 'is a symbolic link')

@@ -130,6 +130,25 @@ describe('openSafeDir', () => {
     },
   )
 
+  it.runIf(process.platform === 'linux')(
+    'a subdirectory of the root, opened from it, is held too: a swap after the open changes nothing',
+    () => {
+      const top = openSafeDir(root)
+      const d = top.sub('tasks')
+      top.close()
+      try {
+        renameSync(join(root, 'tasks'), join(root, 'moved'))
+        symlinkSync(join(dir, 'home'), join(root, 'tasks'))
+        closeSync(createNew(d, 'b1.log', { mode: 0o600 }))
+        expect(readdirSync(join(root, 'moved'))).toEqual(['b1.log'])
+        expect(readdirSync(join(dir, 'home'))).toEqual(['.bashrc'])
+        expect(() => openSafeDir(root).sub('tasks')).toThrow(/tasks is a symbolic link/)
+      } finally {
+        d.close()
+      }
+    },
+  )
+
   it('names must be plain file names', () => {
     const d = openSafeDir(root)
     expect(() => d.at('../x')).toThrow(/not a plain file name/)
