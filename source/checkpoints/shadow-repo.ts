@@ -1,18 +1,7 @@
 import { existsSync } from 'node:fs'
-import {
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises'
+import { lstat, mkdir, open, readdir, realpath, rm, rmdir, stat, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { readOwnFile, replaceOwnFile } from '../util/safe-files.js'
 import { excludeText, parseLarge } from './excludes.js'
 import { GitCommandError, type GitResult, type RunOptions, runGit, splitZ } from './git.js'
 import type { SkippedFile, TreeChange } from './types.js'
@@ -89,23 +78,31 @@ export class ShadowRepo {
       // An empty template: no sample hooks, nothing but the repository itself.
       await this.git(['init', '-q', '--template='])
     }
-    await mkdir(join(this.gitDir, 'info'), { recursive: true })
     // Byte-exact snapshots: no end-of-line conversion or filters from the project's .gitattributes.
-    await writeFile(
-      join(this.gitDir, 'info', 'attributes'),
-      '* -text -eol -filter -ident -working-tree-encoding\n',
-    )
-    const current = await readFile(join(this.gitDir, 'info', 'exclude'), 'utf8').catch(() => '')
+    this.writeInfo('attributes', '* -text -eol -filter -ident -working-tree-encoding\n')
+    const current = this.readInfo('exclude')
     this.large = parseLarge(current)
     await this.writeExclude(this.large, current)
   }
 
   private async writeExclude(large: ReadonlyMap<string, number>, current?: string): Promise<void> {
     const text = excludeText(this.opts.projectExclude ?? '', large)
-    const path = join(this.gitDir, 'info', 'exclude')
-    const before = current ?? (await readFile(path, 'utf8').catch(() => ''))
+    const before = current ?? this.readInfo('exclude')
     // Rewriting it unchanged would still invalidate git's untracked cache.
-    if (before !== text) await writeFile(path, text)
+    if (before !== text) this.writeInfo('exclude', text)
+  }
+
+  /** A file of `info/`, replaced atomically; nothing below the git dir is followed (util/safe-files.ts). */
+  private writeInfo(name: string, text: string): void {
+    replaceOwnFile(this.gitDir, join(this.gitDir, 'info', name), text, { mode: 0o644, createDirs: 0o755 })
+  }
+
+  private readInfo(name: string): string {
+    try {
+      return readOwnFile(this.gitDir, join(this.gitDir, 'info', name))?.toString('utf8') ?? ''
+    } catch {
+      return ''
+    }
   }
 
   /** Number of entries in the shadow index (from its header), 0 before the first snapshot. */

@@ -46,7 +46,7 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
       return { kind: 'already-ignored' }
     const eol = text.includes('\r\n') ? '\r\n' : '\n'
     const separator = text === '' || text.endsWith('\n') ? '' : eol
-    await writeAtomically(file, `${text}${separator}${LOCAL_SETTINGS}${eol}`)
+    await writeAtomically(file, `${text}${separator}${LOCAL_SETTINGS}${eol}`, workspace)
     return { kind: 'added', file }
   } catch (err) {
     return { kind: 'failed', reason: err instanceof Error ? err.message : String(err) }
@@ -98,7 +98,7 @@ export async function saveAlwaysRule(
       `cannot save ${rule}: ${LOCAL_SETTINGS} is a link (it leads to ${real}); remove the link first`,
       { file: localSettingsPath },
     )
-  await appendAllowRule(localSettingsPath, rule)
+  await appendAllowRule(localSettingsPath, rule, workspace)
   const ignored = await ignoreLocalSettings(workspace)
   if (ignored.kind === 'added')
     return {

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readFile, realpath } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { PRIVATE_DIR, readOwnFile, replaceOwnFile } from '../util/safe-files.js'
 
 /**
  * Which `.agent-tui/settings.local.json` files agent-tui itself wrote, and what they held then
@@ -17,7 +18,8 @@ interface Ledger {
 
 async function readLedger(file: string): Promise<Ledger> {
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<Ledger>
+    // Not through a link, and a FIFO there cannot stall the start (util/safe-files.ts).
+    const parsed = JSON.parse(readOwnFile(dirname(file), file)?.toString('utf8') ?? '') as Partial<Ledger>
     if (parsed && typeof parsed.files === 'object' && parsed.files !== null) {
       return { version: 1, files: parsed.files }
     }
@@ -55,13 +57,9 @@ export async function recordLocalSettings(
   if (current === undefined) return
   const ledger = await readLedger(ledgerFile)
   ledger.files[current.key] = { sha256: current.sha256, at: now.toISOString() }
-  await mkdir(dirname(ledgerFile), { recursive: true })
-  const temp = `${ledgerFile}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  try {
-    await writeFile(temp, `${JSON.stringify(ledger, null, 2)}\n`, { mode: 0o600 })
-    await rename(temp, ledgerFile)
-  } catch (err) {
-    await unlink(temp).catch(() => undefined)
-    throw err
-  }
+  // Never through a link: a new temp file (O_EXCL), renamed through the open state dir.
+  replaceOwnFile(dirname(ledgerFile), ledgerFile, `${JSON.stringify(ledger, null, 2)}\n`, {
+    mode: 0o600,
+    createDirs: PRIVATE_DIR,
+  })
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { ConfigError } from './errors.js'
+import { basename, dirname, resolve } from 'node:path'
 import { parseRule } from '../permissions/rules.js'
+import { readOwnFile, replaceInDirAsync } from '../util/safe-files.js'
+import { openSafeDir } from '../util/safe-open.js'
+import { ConfigError } from './errors.js'
 
 /**
  * Adds `rule` to `permissions.allow` of a settings file (normally `.agent-tui/settings.local.json`),
@@ -11,9 +11,14 @@ import { parseRule } from '../permissions/rules.js'
  * there. Throws ConfigError when the existing file is not valid JSON or has a non-list
  * `permissions.allow` — it is never overwritten in that case.
  */
-export async function appendAllowRule(settingsLocalPath: string, rule: string): Promise<boolean> {
+export async function appendAllowRule(
+  settingsLocalPath: string,
+  rule: string,
+  /** The workspace: below it no link is followed (see `writeAtomically`). Default: two folders up. */
+  root: string = dirname(dirname(resolve(settingsLocalPath))),
+): Promise<boolean> {
   const canonical = parseRuleOrThrow(rule, settingsLocalPath)
-  const settings = await readSettingsObject(settingsLocalPath)
+  const settings = await readSettingsObject(settingsLocalPath, root)
   const permissions = settings.permissions ?? {}
   if (!isPlainObject(permissions)) {
     throw new ConfigError(`${settingsLocalPath}: permissions must be an object to save ${canonical}`, {
@@ -30,7 +35,7 @@ export async function appendAllowRule(settingsLocalPath: string, rule: string): 
   }
   if (allow.includes(canonical)) return false
   const next = { ...settings, permissions: { ...permissions, allow: [...allow, canonical] } }
-  await writeAtomically(settingsLocalPath, `${JSON.stringify(next, null, 2)}\n`)
+  await writeAtomically(settingsLocalPath, `${JSON.stringify(next, null, 2)}\n`, root)
   return true
 }
 
@@ -42,12 +47,14 @@ function parseRuleOrThrow(rule: string, file: string): string {
   }
 }
 
-async function readSettingsObject(file: string): Promise<Record<string, unknown>> {
+async function readSettingsObject(file: string, root: string): Promise<Record<string, unknown>> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    // Not through a link: what is read is merged into the file written.
+    const bytes = readOwnFile(root, file)
+    if (bytes === undefined) return {}
+    text = bytes.toString('utf8')
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {}
     throw new ConfigError(`cannot read ${file}: ${(err as Error).message}`, { file, cause: err })
   }
   if (text.trim() === '') return {}
@@ -67,14 +74,24 @@ async function readSettingsObject(file: string): Promise<Record<string, unknown>
   return parsed
 }
 
-export async function writeAtomically(file: string, content: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+/**
+ * Replaces `file` atomically (temp file + rename). The workspace is writable by sandboxed commands and
+ * a repository can bring links, so nothing below `root` is followed: a link on the way is refused, and
+ * a link at the name is replaced by the file instead of being written through (util/safe-open.ts).
+ */
+export async function writeAtomically(
+  file: string,
+  content: string,
+  root: string = dirname(file),
+): Promise<void> {
   try {
-    await writeFile(temp, content, 'utf8')
-    await rename(temp, file)
+    const dir = openSafeDir(root, dirname(resolve(file)), { create: 0o777 })
+    try {
+      await replaceInDirAsync(dir, basename(file), content, { mode: 0o666 })
+    } finally {
+      dir.close()
+    }
   } catch (err) {
-    await unlink(temp).catch(() => undefined)
     throw new ConfigError(`cannot write ${file}: ${(err as Error).message}`, { file, cause: err })
   }
 }

@@ -1,6 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises'
-import { dirname, sep } from 'node:path'
+import { rename } from 'node:fs/promises'
+import { basename, dirname, sep } from 'node:path'
+import { PRIVATE_DIR, readOwnFile, replaceInDirAsync } from '../util/safe-files.js'
+import { openSafeDir } from '../util/safe-open.js'
 
 /**
  * The user's remembered answers to "do you trust this folder?" (`$XDG_STATE_HOME/agent-tui/trusted-folders.json`),
@@ -115,7 +116,10 @@ export function matchTrust(
 export async function readTrustStore(file: string): Promise<TrustStoreContents> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    // Not through a link, and a FIFO there cannot stall the start (util/safe-files.ts).
+    const bytes = readOwnFile(dirname(file), file)
+    if (bytes === undefined) return { entries: [], corrupt: false }
+    text = bytes.toString('utf8')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     if (code === 'ENOENT' || code === 'ENOTDIR') return { entries: [], corrupt: false }
@@ -145,19 +149,21 @@ export async function updateTrustStore(
   now: () => number = Date.now,
 ): Promise<TrustWriteResult> {
   const current = await readTrustStore(file)
-  await mkdir(dirname(file), { recursive: true })
   let keptCorruptAs: string | undefined
-  if (current.corrupt) {
-    keptCorruptAs = `${file}.corrupt-${now()}`
-    await rename(file, keptCorruptAs)
-  }
   const entries = change(current.entries)
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
   try {
-    await writeFile(temp, formatTrustStore(entries), { encoding: 'utf8', mode: 0o600 })
-    await rename(temp, file)
+    // Never through a link: the temp file is new (O_EXCL) and renamed through the open state dir.
+    const dir = openSafeDir(dirname(file), dirname(file), { create: PRIVATE_DIR })
+    try {
+      if (current.corrupt) {
+        keptCorruptAs = `${file}.corrupt-${now()}`
+        await rename(dir.at(basename(file)), dir.at(basename(keptCorruptAs)))
+      }
+      await replaceInDirAsync(dir, basename(file), formatTrustStore(entries), { mode: 0o600 })
+    } finally {
+      dir.close()
+    }
   } catch (err) {
-    await unlink(temp).catch(() => undefined)
     throw new Error(`cannot write ${file}: ${(err as Error).message}`, { cause: err })
   }
   return { entries, ...(keptCorruptAs ? { keptCorruptAs } : {}) }

@@ -1,5 +1,6 @@
-import { chmod, readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { atomicWriteFile } from '../tools/atomic-write.js'
+import { readOwnFile } from '../util/safe-files.js'
 
 /**
  * OAuth state of remote MCP servers, by server URL, in one file in the user's state dir
@@ -34,7 +35,8 @@ export function createOAuthStore(file: string): OAuthStore {
   let queue: Promise<unknown> = Promise.resolve()
   const read = async (): Promise<FileShape> => {
     try {
-      const json = JSON.parse(await readFile(file, 'utf8')) as Partial<FileShape>
+      // Not through a link, and a FIFO there cannot stall the sign-in (util/safe-files.ts).
+      const json = JSON.parse(readOwnFile(dirname(file), file)?.toString('utf8') ?? '') as Partial<FileShape>
       if (json && typeof json === 'object' && json.servers && typeof json.servers === 'object')
         return { version: 1, servers: json.servers }
     } catch {
@@ -54,9 +56,13 @@ export function createOAuthStore(file: string): OAuthStore {
         const next = change({ ...contents.servers[serverUrl] })
         if (next === undefined) delete contents.servers[serverUrl]
         else contents.servers[serverUrl] = next
-        await atomicWriteFile(file, `${JSON.stringify(contents, null, 2)}\n`, { mode: 0o600 })
-        // An existing file keeps its bits through atomicWriteFile; tokens are never group- or world-readable.
-        await chmod(file, 0o600)
+        // Exactly 0600 (tokens are never group- or world-readable), set on the file before it is renamed
+        // into place; a link at the name is replaced, not written through.
+        await atomicWriteFile(file, `${JSON.stringify(contents, null, 2)}\n`, {
+          mode: 0o600,
+          exactMode: true,
+          below: dirname(file),
+        })
       })
       queue = run.catch(() => undefined)
       return run

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { groupAlive, pollUntil, signalGroup } from '../tasks/process-group.js'
+import { groupAlive, type OwnedGroup, ownedGroup, pollUntil, signalGroup } from '../tasks/process-group.js'
 
 /**
  * The MCP stdio transport (newline-delimited JSON-RPC over the server's stdin/stdout), written here
@@ -40,6 +40,8 @@ export class StdioServerTransport<M> implements JsonRpcTransport<M> {
   onerror?: ((error: Error) => void) | undefined
   onmessage?: ((message: M) => void) | undefined
   private child: ChildProcess | undefined
+  /** The server's group as read at spawn: signals go to it only (util/process-ownership.ts). */
+  private group: OwnedGroup | undefined
   private buffer = ''
   private stderrTail = ''
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
@@ -75,6 +77,7 @@ export class StdioServerTransport<M> implements JsonRpcTransport<M> {
         detached: true,
       })
       this.child = child
+      if (child.pid !== undefined) this.group = ownedGroup(child.pid)
       child.once('error', (error: NodeJS.ErrnoException) => {
         const why =
           error.code === 'ENOENT'
@@ -100,11 +103,11 @@ export class StdioServerTransport<M> implements JsonRpcTransport<M> {
       child.stdin?.on('error', () => undefined)
       child.once('close', (code, signal) => {
         this.exit = { code, signal }
-        const pid = child.pid
+        const { group } = this
         // The leader is gone; anything it left in its group goes too.
-        if (pid !== undefined) {
-          if (groupAlive(pid)) signalGroup(pid, 'SIGKILL')
-          this.opts.onGone?.(pid)
+        if (group !== undefined) {
+          if (groupAlive(group.pgid)) signalGroup(group, 'SIGKILL')
+          this.opts.onGone?.(group.pgid)
         }
         this.onclose?.()
       })
@@ -128,22 +131,22 @@ export class StdioServerTransport<M> implements JsonRpcTransport<M> {
     const child = this.child
     if (!child || this.closing) return
     this.closing = true
-    const pid = child.pid
+    const { group } = this
     const grace = this.opts.graceMs ?? 1000
     child.stdin?.end()
-    if (pid === undefined) return
-    const gone = () => this.exit !== undefined && !groupAlive(pid)
+    if (group === undefined) return
+    const gone = () => this.exit !== undefined && !groupAlive(group.pgid)
     if (await pollUntil(gone, { timeoutMs: Math.min(grace, 500), intervalMs: 20 })) return
-    signalGroup(pid, 'SIGTERM')
+    signalGroup(group, 'SIGTERM')
     if (await pollUntil(gone, { timeoutMs: grace, intervalMs: 20 })) return
-    signalGroup(pid, 'SIGKILL')
+    signalGroup(group, 'SIGKILL')
     await pollUntil(gone, { timeoutMs: grace, intervalMs: 20 })
   }
 
   /** For exit paths that cannot wait (`process.on('exit')`, signals): SIGKILL to the group at once. */
   killSync(): void {
-    const pid = this.child?.pid
-    if (pid !== undefined && !(this.exit && !groupAlive(pid))) signalGroup(pid, 'SIGKILL')
+    const { group } = this
+    if (group !== undefined && !(this.exit && !groupAlive(group.pgid))) signalGroup(group, 'SIGKILL')
   }
 
   private read(chunk: string): void {

@@ -1,4 +1,4 @@
-import { open, readFile } from 'node:fs/promises'
+import { openOwnForReading } from '../util/safe-files.js'
 import type { PersistedAction } from '../store/actions.js'
 import { SESSION_FORMAT, type SessionHeader } from './session-log.js'
 
@@ -13,7 +13,14 @@ export interface LoadedSession {
  * never a failure of the whole session.
  */
 export async function readSession(path: string): Promise<LoadedSession> {
-  const text = await readFile(path, 'utf8')
+  // Not through a link, and a FIFO at the name cannot stall a resume.
+  const handle = await openOwnForReading(path)
+  let text: string
+  try {
+    text = await handle.readFile('utf8')
+  } finally {
+    await handle.close()
+  }
   const lines = text.split('\n')
   const warnings: string[] = []
   const actions: PersistedAction[] = []
@@ -54,7 +61,7 @@ export async function readSession(path: string): Promise<LoadedSession> {
 
 /** Reads only the first line, so listing thousands of sessions stays cheap. */
 export async function readSessionHeader(path: string): Promise<SessionHeader | null> {
-  const handle = await open(path, 'r')
+  const handle = await openOwnForReading(path)
   try {
     const buffer = Buffer.alloc(4096)
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
@@ -82,7 +89,7 @@ const TITLE_SCAN_BYTES = 32 * 1024
 export async function readSessionTitle(path: string): Promise<string> {
   let head: string
   try {
-    const handle = await open(path, 'r')
+    const handle = await openOwnForReading(path)
     try {
       const buffer = Buffer.alloc(TITLE_SCAN_BYTES)
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)

@@ -1,16 +1,8 @@
-import {
-  appendFileSync,
-  closeSync,
-  fstatSync,
-  fsyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  writeSync,
-} from 'node:fs'
-import { dirname } from 'node:path'
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, readSync, writeSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { PersistedAction } from '../store/actions.js'
+import { PRIVATE_DIR, placeOf } from '../util/safe-files.js'
+import { createNew, openExisting, type SafeDir, UnsafePathError } from '../util/safe-open.js'
 
 export const SESSION_FORMAT = 1
 
@@ -45,12 +37,32 @@ export interface SessionLog {
 /**
  * Opens a log for appending. An existing log (no header given: a resumed session) first loses a torn
  * last line, kept in a side file: appended straight after the fragment, the next event would be
- * glued to it and lost as a corrupt line on the next resume.
+ * glued to it and lost as a corrupt line on the next resume. Below `root` (default: the log's folder)
+ * nothing is followed (util/safe-open.ts): a new log is created new — something already at its name is
+ * refused — and an existing one is used only as this user's own regular file.
  */
-export function openSessionLog(path: string, header?: SessionHeader): SessionLog {
-  mkdirSync(dirname(path), { recursive: true })
-  const tornTail = header ? null : cutTornTail(path)
-  const fd = openSync(path, 'a')
+export function openSessionLog(
+  path: string,
+  header?: SessionHeader,
+  root: string = dirname(path),
+): SessionLog {
+  const { dir, name } = placeOf(root, path, { createDirs: PRIVATE_DIR })
+  let fd: number
+  let tornTail: TornTail | null = null
+  try {
+    if (header) fd = createLog(dir, name, path)
+    else {
+      fd = openExisting(dir, name, 'read-write', { append: true }) ?? createLog(dir, name, path)
+      try {
+        tornTail = cutTornTailOf(fd, dir, name)
+      } catch (error) {
+        closeSync(fd)
+        throw error
+      }
+    }
+  } finally {
+    dir.close()
+  }
   let closed = false
   const write = (value: unknown) => {
     if (closed) return
@@ -69,37 +81,59 @@ export function openSessionLog(path: string, header?: SessionHeader): SessionLog
   }
 }
 
+function createLog(dir: SafeDir, name: string, path: string): number {
+  try {
+    return createNew(dir, name, { mode: 0o600, append: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new UnsafePathError(path, 'already exists, and agent-tui did not make it')
+    throw error
+  }
+}
+
 const NEWLINE = 0x0a
 const BLOCK = 64 * 1024
 
 /**
  * Cuts a file back to just after its last newline, appending what followed (a line torn by a crash
  * mid-write) to `<path>.torn` first, so nothing is lost. Null when the file ends in a newline, is empty
- * or does not exist.
+ * or does not exist. Neither file is reached through a link (util/safe-open.ts).
  */
-export function cutTornTail(path: string): TornTail | null {
-  let fd: number
+export function cutTornTail(path: string, root: string = dirname(path)): TornTail | null {
+  const { dir, name } = placeOf(root, path)
   try {
-    fd = openSync(path, 'r+')
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw err
-  }
-  try {
-    const size = fstatSync(fd).size
-    const keep = endOfLastLine(fd, size)
-    if (keep === size) return null
-    const fragment = Buffer.alloc(size - keep)
-    readSync(fd, fragment, 0, fragment.length, keep)
-    const side = `${path}.torn`
-    // The side file first: a crash between the two steps leaves the fragment in both, never in neither.
-    appendFileSync(side, Buffer.concat([fragment, Buffer.from('\n')]))
-    ftruncateSync(fd, keep)
-    fsyncSync(fd)
-    return { bytes: fragment.length, path: side }
+    const fd = openExisting(dir, name, 'read-write')
+    if (fd === undefined) return null
+    try {
+      return cutTornTailOf(fd, dir, name)
+    } finally {
+      closeSync(fd)
+    }
   } finally {
-    closeSync(fd)
+    dir.close()
   }
+}
+
+function cutTornTailOf(fd: number, dir: SafeDir, name: string): TornTail | null {
+  const size = fstatSync(fd).size
+  const keep = endOfLastLine(fd, size)
+  if (keep === size) return null
+  const fragment = Buffer.alloc(size - keep)
+  readSync(fd, fragment, 0, fragment.length, keep)
+  const sideName = `${name}.torn`
+  // The side file first: a crash between the two steps leaves the fragment in both, never in neither.
+  const side =
+    openExisting(dir, sideName, 'write', { append: true }) ??
+    createNew(dir, sideName, { mode: 0o600, append: true })
+  try {
+    const bytes = Buffer.concat([fragment, Buffer.from('\n')])
+    for (let at = 0; at < bytes.length; ) at += writeSync(side, bytes, at, bytes.length - at)
+  } finally {
+    closeSync(side)
+  }
+  ftruncateSync(fd, keep)
+  fsyncSync(fd)
+  return { bytes: fragment.length, path: join(dir.path, sideName) }
 }
 
 /** Offset just past the last newline of the file (0 when it has none), reading backwards in blocks. */

@@ -1,6 +1,6 @@
 import {
-  appendFileSync,
   closeSync,
+  constants,
   type FSWatcher,
   fstatSync,
   openSync,
@@ -8,6 +8,7 @@ import {
   unwatchFile,
   watch,
   watchFile,
+  writeSync,
 } from 'node:fs'
 import type { JobOutput, OutputSource } from './job-output.js'
 import {
@@ -44,11 +45,17 @@ export interface FileFollower extends OutputSource {
 }
 
 /**
- * Opens `path` for reading and, with `cap`, for cutting it back under the cap (see log-cap.ts) as it is
- * followed; throws if it cannot be opened.
+ * Follows the log through `fd` (a read-write description of it that the follower then owns: the task
+ * manager makes one with safe-open.ts, never through the path, which a sandboxed command could have
+ * swapped for a link since) and, with `cap`, cuts it back under the cap (see log-cap.ts). Without `fd`
+ * it opens `path` itself (for logs nobody else can write); throws if it cannot be opened.
  */
-export function createFileFollower(path: string, output: JobOutput, cap?: LogCap): FileFollower {
-  const fd = openSync(path, cap ? 'r+' : 'r')
+export function createFileFollower(
+  path: string,
+  output: JobOutput,
+  cap?: LogCap,
+  fd = openSync(path, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK),
+): FileFollower {
   const scratch = Buffer.allocUnsafe(SCRATCH_BYTES)
   let cut: CutState = NO_CUT
   let closed = false
@@ -142,7 +149,16 @@ export function createFileFollower(path: string, output: JobOutput, cap?: LogCap
       }
       let noteInFile = note === undefined
       try {
-        if (note !== undefined) appendFileSync(path, note)
+        // Through the descriptor: the path may lead elsewhere by now.
+        if (note !== undefined) {
+          const bytes = Buffer.from(note)
+          let end = fstatSync(fd).size
+          for (let at = 0; at < bytes.length; ) {
+            const n = writeSync(fd, bytes, at, bytes.length - at, end)
+            at += n
+            end += n
+          }
+        }
         noteInFile = true
       } catch {
         // Kept in memory below, so the reason is not lost.

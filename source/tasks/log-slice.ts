@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { openOwnForReading } from '../util/safe-files.js'
 
 /** A piece of a background job's log, with where it lies in the file (byte offsets). */
 export interface TaskLogSlice {
@@ -22,16 +23,17 @@ const EMPTY: TaskLogSlice = { text: '', start: 0, end: 0, size: 0 }
 /**
  * Reads at most `maxBytes` of a log, cut at line boundaries where the piece is not at the file's edge:
  * a piece read backwards starts at a line start, one read forwards ends at a line end. So pieces read on
- * either side of each other join into whole lines. A missing log reads as empty.
+ * either side of each other join into whole lines. A missing log reads as empty, and so does one that
+ * is no longer the job's own file (a link or FIFO a sandboxed command put in its place).
  */
 export async function readLogSlice(
   path: string,
   maxBytes: number,
   range: TaskLogRange = {},
 ): Promise<TaskLogSlice> {
-  let handle: Awaited<ReturnType<typeof open>>
+  let handle: FileHandle
   try {
-    handle = await open(path, 'r')
+    handle = await openOwnForReading(path)
   } catch {
     return EMPTY
   }

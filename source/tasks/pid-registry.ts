@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { z } from 'zod'
+import { PRIVATE_DIR, readOwnFile, replaceOwnFile } from '../util/safe-files.js'
+import { groupSignalRefusal, type OwnedGroup, signalFacts } from '../util/process-ownership.js'
 import {
   currentBootId,
   groupAlive,
@@ -33,8 +34,13 @@ export interface ReapedOrphan {
   command: string
   kind?: 'foreground' | 'background'
   cwd?: string
-  /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user). */
+  /** False when the group survived SIGTERM and SIGKILL (e.g. owned by another user), or was refused. */
   killed: boolean
+  /**
+   * Why the entry was not signalled at all: it names no group agent-tui could have started (group 0
+   * or 1, agent-tui's own group, a group id that is not its leader's pid, no recorded start time).
+   */
+  refused?: string
 }
 
 export interface PidRegistry {
@@ -48,6 +54,8 @@ export interface PidRegistry {
     cwd?: string
     startedAt?: number
     ownerPid?: number
+    /** The leader's start time, when the caller read it at spawn (read here otherwise). */
+    leaderStart?: string
   }): void
   /** Forgets the groups led by `pid` (one write for many). Never throws (see `onError`). */
   remove(pid: number | readonly number[]): void
@@ -82,18 +90,18 @@ const fileSchema = z.object({ version: z.literal(1), entries: z.array(z.unknown(
 
 /**
  * A JSON file of running jobs in the state dir. Writes are atomic (temp file + rename), so a crash
- * mid-write never corrupts it. Several agent-tui processes may share one file; each write re-reads it
+ * mid-write never corrupts it; neither the read nor the write follows a link (util/safe-files.ts). Several agent-tui processes may share one file; each write re-reads it
  * first, which keeps their entries apart except for writes that race within the same instant.
  */
 export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): PidRegistry {
-  let writes = 0
   // Read once: every foreground command is recorded, and the boot does not change under a running app.
   const bootId = currentBootId()
 
   const read = (): PidEntry[] => {
     let raw: unknown
     try {
-      raw = JSON.parse(readFileSync(file, 'utf8'))
+      // Not through a link, and a FIFO there cannot stall the start (util/safe-files.ts).
+      raw = JSON.parse(readOwnFile(dirname(file), file)?.toString('utf8') ?? '')
     } catch {
       return []
     }
@@ -107,17 +115,13 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
   }
 
   const write = (entries: PidEntry[]): void => {
-    const temp = `${file}.${process.pid}.${++writes}.tmp`
     try {
-      mkdirSync(dirname(file), { recursive: true })
-      writeFileSync(temp, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`)
-      renameSync(temp, file)
+      // A new temp file (O_EXCL, a random name) renamed through the open state dir: never through a link.
+      replaceOwnFile(dirname(file), file, `${JSON.stringify({ version: 1, entries }, null, 2)}\n`, {
+        mode: 0o600,
+        createDirs: PRIVATE_DIR,
+      })
     } catch (error) {
-      try {
-        rmSync(temp, { force: true })
-      } catch {
-        // The temp file was never created (e.g. the directory is unusable); nothing to clean.
-      }
       const cause = error instanceof Error ? error.message : String(error)
       opts.onError?.(new Error(`could not update the background job registry ${file}: ${cause}`))
     }
@@ -125,39 +129,53 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
 
   const keyOf = (entry: PidEntry): string => `${entry.ownerPid}:${entry.pid}`
 
-  const isOrphanWorthKilling = (entry: PidEntry, bootId: string | undefined): boolean => {
-    if (entry.bootId !== undefined && bootId !== undefined && entry.bootId !== bootId) return false
-    if (!groupAlive(entry.pgid)) return false
+  /**
+   * What to do with an orphan's entry. The file is only data: whoever could write it must not be able to
+   * make agent-tui signal init, itself, or a process it did not start. A pid reused since (another start
+   * time) or a group already gone is only stale: dropped without a word.
+   */
+  const verdictOn = (entry: PidEntry, bootId: string | undefined): 'kill' | 'stale' | { refused: string } => {
+    const group: OwnedGroup = { pgid: entry.pgid, leaderStart: entry.leaderStart }
+    const facts = signalFacts(entry.pgid)
+    const refusal = groupSignalRefusal(group, { ...facts, leader: 'gone' })
+    if (refusal !== undefined) return { refused: refusal }
+    if (entry.pgid !== entry.pid)
+      return { refused: `process group ${entry.pgid} is not led by the recorded pid ${entry.pid}` }
+    if (entry.bootId !== undefined && bootId !== undefined && entry.bootId !== bootId) return 'stale'
+    if (!groupAlive(entry.pgid)) return 'stale'
+    if (facts.leader === 'unknown' || facts.leader === 'gone') return 'kill'
     // A live leader with another start time is an unrelated process that reused the pid (and so the
     // group id): the original group is gone.
-    if (entry.leaderStart !== undefined && isProcessAlive(entry.pid)) {
-      const start = processStartTime(entry.pid)
-      if (start !== undefined && start !== entry.leaderStart) return false
-    }
-    return true
+    if (entry.leaderStart !== undefined && facts.leader.start !== entry.leaderStart) return 'stale'
+    const late = groupSignalRefusal(group, facts)
+    return late === undefined ? 'kill' : { refused: late }
   }
 
+  const reported = (entry: PidEntry, killed: boolean, refused?: string): ReapedOrphan => ({
+    pid: entry.pid,
+    command: entry.command,
+    ...(entry.kind !== undefined && { kind: entry.kind }),
+    ...(entry.cwd !== undefined && { cwd: entry.cwd }),
+    killed,
+    ...(refused !== undefined && { refused }),
+  })
+
   const killGroup = async (entry: PidEntry, graceMs: number, killWaitMs: number): Promise<ReapedOrphan> => {
+    const group: OwnedGroup = { pgid: entry.pgid, leaderStart: entry.leaderStart }
     const gone = () => !groupAlive(entry.pgid)
-    signalGroup(entry.pgid, 'SIGTERM')
+    signalGroup(group, 'SIGTERM')
     let killed = await pollUntil(gone, { timeoutMs: graceMs })
     if (!killed) {
-      signalGroup(entry.pgid, 'SIGKILL')
+      signalGroup(group, 'SIGKILL')
       killed = await pollUntil(gone, { timeoutMs: killWaitMs })
     }
-    return {
-      pid: entry.pid,
-      command: entry.command,
-      ...(entry.kind !== undefined && { kind: entry.kind }),
-      ...(entry.cwd !== undefined && { cwd: entry.cwd }),
-      killed,
-    }
+    return reported(entry, killed)
   }
 
   return {
     file,
     add(entry) {
-      const leaderStart = processStartTime(entry.pid)
+      const leaderStart = entry.leaderStart ?? processStartTime(entry.pid)
       const full: PidEntry = {
         pid: entry.pid,
         pgid: entry.pgid ?? entry.pid,
@@ -182,13 +200,19 @@ export function createPidRegistry(file: string, opts: PidRegistryOptions = {}): 
       const graceMs = reapOpts.graceMs ?? 2000
       const killWaitMs = reapOpts.killWaitMs ?? 2000
       const orphans: PidEntry[] = []
+      const refused: ReapedOrphan[] = []
       const dropped = new Set<string>()
       for (const entry of read()) {
         if (entry.ownerPid === process.pid || isProcessAlive(entry.ownerPid)) continue
         dropped.add(keyOf(entry))
-        if (isOrphanWorthKilling(entry, bootId)) orphans.push(entry)
+        const verdict = verdictOn(entry, bootId)
+        if (verdict === 'kill') orphans.push(entry)
+        else if (verdict !== 'stale') refused.push(reported(entry, false, verdict.refused))
       }
-      const reaped = await Promise.all(orphans.map((entry) => killGroup(entry, graceMs, killWaitMs)))
+      const reaped = [
+        ...refused,
+        ...(await Promise.all(orphans.map((entry) => killGroup(entry, graceMs, killWaitMs)))),
+      ]
       // Re-read: other instances may have written while the groups were dying.
       if (dropped.size > 0) write(read().filter((e) => !dropped.has(keyOf(e))))
       return reaped

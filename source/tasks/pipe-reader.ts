@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { closeSync, fstatSync, openSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, writeSync } from 'node:fs'
 import type { Readable } from 'node:stream'
 import type { JobOutput, OutputSource, SourceEvents } from './job-output.js'
 import { type CutState, cutIfOver, type LogCap, NO_CUT } from './log-cap.js'
@@ -7,6 +7,11 @@ import { type CutState, cutIfOver, type LogCap, NO_CUT } from './log-cap.js'
 export interface PipeReaderInit {
   child: ChildProcess
   logPath: string
+  /**
+   * The log, created by the task manager (safe-open.ts: never through a planted link) and owned by the
+   * reader from here on; or why it could not be, and the output stays in memory only.
+   */
+  log: { fd: number } | { error: unknown }
   output: JobOutput
   /** Output collected before the hand-over; written to the log and the output first. */
   initialOutput: string
@@ -47,11 +52,8 @@ export function createPipeReader(init: PipeReaderInit, events: SourceEvents): Ou
     note(error)
   }
 
-  try {
-    fd = openSync(logPath, 'w+', 0o644)
-  } catch (error) {
-    note(error)
-  }
+  if ('fd' in init.log) fd = init.log.fd
+  else note(init.log.error)
 
   const record = (chunk: Buffer): void => {
     output.append(chunk)

@@ -1,23 +1,22 @@
 import { readdirSync, readFileSync } from 'node:fs'
+import {
+  type OwnedGroup,
+  ownedGroup,
+  procStatFields,
+  processStartTime,
+  signalOwnedGroup,
+} from '../util/process-ownership.js'
+
+export { type OwnedGroup, ownedGroup, processStartTime }
 
 /**
  * Small, synchronous helpers around process groups. Everything here tolerates races: a process may
- * exit between any two calls, so "no such process" is an answer, never an error.
+ * exit between any two calls, so "no such process" is an answer, never an error. Every signal goes
+ * through `signalOwnedGroup` (util/process-ownership.ts): only groups agent-tui started are signalled.
  */
 
 function errnoCode(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined
-}
-
-/** Fields of /proc/<pid>/stat after the command name; undefined off Linux or when the process is gone. */
-function procStatFields(pid: number): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The command name (field 2) may contain spaces and parentheses, so split after its closing one.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  } catch {
-    return undefined
-  }
 }
 
 function isZombie(pid: number): boolean {
@@ -29,6 +28,8 @@ function isZombie(pid: number): boolean {
  * container whose init never reaps, killed orphans would otherwise look alive forever.
  */
 export function isProcessAlive(pid: number): boolean {
+  // kill(0, 0) and kill(-n, 0) ask about groups, not about one process.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
   } catch (error) {
@@ -62,6 +63,8 @@ export function groupMembers(pgid: number): number[] {
 
 /** Whether `kill(-pgid, 0)` still reaches something (zombies included). */
 function groupSignalable(pgid: number): boolean {
+  // kill(-1, 0) and kill(-0, 0) ask about every process and about our own group: never a job's group.
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false
   try {
     process.kill(-pgid, 0)
     return true
@@ -76,32 +79,19 @@ export function groupAlive(pgid: number): boolean {
 }
 
 /**
- * Sends `signal` to every process in the group (0: sends nothing, only checks that the group exists,
- * zombies included). Returns false when the group no longer exists; other
- * failures (EPERM) are reported as false too, because the caller can do nothing more about them.
+ * Sends `signal` to every process in the group agent-tui started (0: sends nothing, only checks that
+ * the group exists, zombies included). Returns false when the group no longer exists, when it cannot
+ * be signalled (EPERM), and when it is not the recorded group any more (see `signalOwnedGroup`): the
+ * caller can do nothing more about any of them.
  */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal)
-    return true
-  } catch {
-    return false
-  }
+export function signalGroup(group: OwnedGroup, signal: NodeJS.Signals | 0): boolean {
+  return signalOwnedGroup(group, signal) === 'sent'
 }
 
 /** The process group of a live process (Linux only); undefined when unknown. */
 export function processGroupId(pid: number): number | undefined {
   const pgrp = Number(procStatFields(pid)?.[2])
   return Number.isInteger(pgrp) && pgrp > 0 ? pgrp : undefined
-}
-
-/**
- * The kernel's start time of a process (clock ticks since boot), used to tell a recorded process from
- * a later one that reused its pid. Undefined off Linux or when the process is gone.
- */
-export function processStartTime(pid: number): string | undefined {
-  // starttime is field 22 of /proc/<pid>/stat, i.e. index 19 after the command name.
-  return procStatFields(pid)?.[19]
 }
 
 /** Identifies the current boot on Linux; pids recorded under another boot mean nothing now. */

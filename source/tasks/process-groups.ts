@@ -1,5 +1,5 @@
 import type { PidRegistry } from './pid-registry.js'
-import { signalGroup } from './process-group.js'
+import { type OwnedGroup, ownedGroup, signalGroup } from './process-group.js'
 
 /** A process group this agent-tui started and must not leave behind. */
 export interface TrackedGroup {
@@ -9,6 +9,11 @@ export interface TrackedGroup {
   cwd?: string
   startedAt?: number
   kind: 'foreground' | 'background'
+  /**
+   * The leader's start time, when the spawner read it (`ownedGroup`); read at `track` otherwise, which
+   * is right as long as the spawner tracks the group before the event loop can reap its leader.
+   */
+  leaderStart?: string
 }
 
 /** What a tool needs to register the group of a command it runs. */
@@ -39,29 +44,36 @@ export interface ProcessGroupsOptions {
 
 export function createProcessGroups(opts: ProcessGroupsOptions = {}): ProcessGroups {
   const { registry } = opts
-  // pid → the token of its current holder.
-  const live = new Map<number, symbol>()
+  // pid → its current holder's token and the group as recorded when it was first tracked.
+  const live = new Map<number, { token: symbol; group: OwnedGroup }>()
   return {
     track(group) {
       const token = Symbol(group.command)
-      live.set(group.pid, token)
+      // A hand-over keeps the identity read when the group was first tracked.
+      const owned = live.get(group.pid)?.group ?? {
+        pgid: group.pid,
+        leaderStart: group.leaderStart ?? ownedGroup(group.pid).leaderStart,
+      }
+      live.set(group.pid, { token, group: owned })
       registry?.add({
         pid: group.pid,
         command: group.command,
         kind: group.kind,
         ...(group.cwd !== undefined && { cwd: group.cwd }),
         ...(group.startedAt !== undefined && { startedAt: group.startedAt }),
+        ...(owned.leaderStart !== undefined && { leaderStart: owned.leaderStart }),
       })
       return () => {
-        if (live.get(group.pid) !== token) return
+        if (live.get(group.pid)?.token !== token) return
         live.delete(group.pid)
         registry?.remove(group.pid)
       }
     },
     killAllSync() {
+      const groups = [...live.values()].map((held) => held.group)
       const pids = [...live.keys()]
       live.clear()
-      for (const pid of pids) signalGroup(pid, 'SIGKILL')
+      for (const group of groups) signalGroup(group, 'SIGKILL')
       // After the kills, in one write: a registry write is slow next to a signal.
       registry?.remove(pids)
     },

@@ -4,7 +4,7 @@ import { constants as osConstants } from 'node:os'
 import type { TaskSummary } from '../store/domain.js'
 import { formatRead, type JobOutput, type OutputSource, type SourceEvents } from './job-output.js'
 import type { LogCap } from './log-cap.js'
-import { groupAlive, signalGroup } from './process-group.js'
+import { groupAlive, ownedGroup, signalGroup } from './process-group.js'
 import type { TaskReadResult } from './types.js'
 
 /** How often to check whether a stopping job's group is gone (no event tells us). */
@@ -65,6 +65,8 @@ export function createTaskJob(
 ): TaskJob {
   const { child, output } = init
   const pgid = child.pid
+  // Read now, while the leader cannot have been reaped yet: a later signal goes to this group only.
+  const group = pgid === undefined ? undefined : ownedGroup(pgid)
   const summary: TaskSummary = {
     id: init.id,
     kind: 'bash',
@@ -125,8 +127,9 @@ export function createTaskJob(
   }
 
   const signal = (name: NodeJS.Signals): void => {
-    if (pgid !== undefined && signalGroup(pgid, name)) return
-    // No group to signal (it never formed or is gone); the leader may still be reachable directly.
+    if (group !== undefined && signalGroup(group, name)) return
+    // No group to signal (it never formed or is gone); the leader may still be reachable directly
+    // (Node signals its own child only until it has reaped it, so this cannot reach a reused pid).
     if (leaderExit === null) child.kill(name)
   }
 

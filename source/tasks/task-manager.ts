@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { closeSync, constants as fsConstants, mkdirSync, openSync } from 'node:fs'
+import { closeSync } from 'node:fs'
 import { join } from 'node:path'
 import type { WrappedSpawn } from '../sandbox/bash-sandbox.js'
 import type { StdioEntry } from '../sandbox/spawn-fds.js'
 import type { TaskSummary } from '../store/domain.js'
+import { PRIVATE_DIR } from '../util/safe-files.js'
+import { createFresh, openSafeDir, reopen, type SafeDir } from '../util/safe-open.js'
 import { createFileFollower, type FileFollower } from './file-follower.js'
 import { createJobOutput } from './job-output.js'
 import { DEFAULT_LOG_CAP_BYTES, type LogCap, logCap } from './log-cap.js'
@@ -17,6 +19,11 @@ import type { AdoptRequest, TaskManagerApi } from './types.js'
 export interface TaskManagerOptions {
   /** The session's outputs dir; logs go to `<outputsDir>/tasks/<id>.log`. */
   outputsDir: string
+  /**
+   * The directory at or above `outputsDir` whose own path is trusted (default `outputsDir`): below it no
+   * link is followed and no file reused, since sandboxed commands can write there (safe-open.ts).
+   */
+  privateRoot?: string
   /** The owner of the app's live process groups (and the pid registry); every job's group is tracked there. */
   processes?: ProcessGroups
   /** Receives summaries (copies): throttled while output flows, immediately on status changes. Must not throw. */
@@ -57,8 +64,13 @@ export interface TaskManager extends TaskManagerApi {
   dispose(): Promise<void>
 }
 
-// O_APPEND: stdout and stderr share one file description, so writes interleave without overwriting.
-const LOG_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_APPEND
+/** A new log, made where nothing planted can redirect it; `fd` is its first open description. */
+interface NewLog {
+  fd: number
+  path: string
+  name: string
+  dir: SafeDir
+}
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
@@ -91,16 +103,43 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     )
   }
 
-  /** Checked before anything starts, so a failure leaves no process behind and consumes no id. */
-  const prepare = (): { id: string; logPath: string } => {
+  /**
+   * Checked before anything starts, so a failure leaves no process behind and consumes no id. The log is
+   * created new (O_EXCL, never through a link); a name already taken — a link or file a sandboxed
+   * command planted — gives the log a fresh random name instead, which the summary reports.
+   */
+  const prepare = (flags: {
+    append: boolean
+    access: 'write' | 'read-write'
+  }): { id: string; log: NewLog } => {
     if (disposed) throw new Error('the task manager has been disposed; no new background tasks can start')
+    let dir: SafeDir
     try {
-      mkdirSync(logDir, { recursive: true })
+      dir = openSafeDir(opts.privateRoot ?? opts.outputsDir, logDir, { create: PRIVATE_DIR })
     } catch (error) {
       throw new Error(`cannot create the task log directory ${logDir}: ${errorMessage(error)}`)
     }
     const id = `b${jobs.size + 1}`
-    return { id, logPath: join(logDir, `${id}.log`) }
+    try {
+      const made = createFresh(dir, `${id}.log`, { mode: 0o600, ...flags })
+      return { id, log: { ...made, dir, path: join(dir.path, made.name) } }
+    } catch (error) {
+      dir.close()
+      throw new Error(`cannot create the task log ${join(logDir, `${id}.log`)}: ${errorMessage(error)}`)
+    }
+  }
+
+  /** `prepare` for a process that runs already: it is taken over even without a log (output in memory). */
+  const prepareAdopted = (): { id: string; log: NewLog | { error: unknown; path: string } } => {
+    try {
+      const prepared = prepare({ append: false, access: 'read-write' })
+      prepared.log.dir.close()
+      return prepared
+    } catch (error) {
+      if (disposed) throw error
+      const id = `b${jobs.size + 1}`
+      return { id, log: { error, path: join(logDir, `${id}.log`) } }
+    }
   }
 
   const jobInit = (
@@ -140,21 +179,22 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
 
   const manager: TaskManager = {
     launch({ command, cwd, description, sandbox, env }) {
-      const { id, logPath } = prepare()
+      // O_APPEND: stdout and stderr share this one file description, so writes interleave without
+      // overwriting, and land at the end after the follower cuts the log back.
+      const { id, log } = prepare({ append: true, access: 'write' })
+      const logPath = log.path
+      const logFd = log.fd
       const output = createJobOutput(opts.buffer)
-      let logFd: number
-      try {
-        logFd = openSync(logPath, LOG_FLAGS, 0o644)
-      } catch (error) {
-        throw new Error(`cannot create the task log ${logPath}: ${errorMessage(error)}`)
-      }
       let follower: FileFollower
       let child: ChildProcess
       try {
-        follower = createFileFollower(logPath, output, cap)
+        // A description of its own (no O_APPEND, for cutting), of this very file: not through the path.
+        follower = createFileFollower(logPath, output, cap, reopen(logFd, log.dir, log.name, 'read-write'))
       } catch (error) {
         closeSync(logFd)
         throw new Error(`cannot read back the task log ${logPath}: ${errorMessage(error)}`)
+      } finally {
+        log.dir.close()
       }
       let wrapped: WrappedSpawn | undefined
       try {
@@ -200,7 +240,8 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
           `cannot adopt "${command}": pid ${node.pid} is not a process-group leader (group ${pgid}); spawn it with detached: true`,
         )
       }
-      const { id, logPath } = prepare()
+      const { id, log } = prepareAdopted()
+      const logPath = log.path
       const output = createJobOutput(opts.buffer)
       const init = jobInit({
         id,
@@ -213,7 +254,17 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         startedAt: startedAt ?? Date.now(),
       })
       const job = createTaskJob(init, (events) =>
-        createPipeReader({ child: node, logPath, output, initialOutput, cap }, events),
+        createPipeReader(
+          {
+            child: node,
+            logPath,
+            log: 'fd' in log ? { fd: log.fd } : { error: log.error },
+            output,
+            initialOutput,
+            cap,
+          },
+          events,
+        ),
       )
       if (initialOutputSeen) job.markAllRead()
       return begin(job, init)

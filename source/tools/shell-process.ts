@@ -8,7 +8,15 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { readOnlyGitEnv, withGitConfig } from '../permissions/git-read-only.js'
 import type { CommandSandbox, WrappedSpawn } from '../sandbox/bash-sandbox.js'
 import type { StdioEntry } from '../sandbox/spawn-fds.js'
-import { groupAlive, groupMembers, isProcessAlive, pollUntil, signalGroup } from '../tasks/process-group.js'
+import {
+  groupAlive,
+  groupMembers,
+  isProcessAlive,
+  type OwnedGroup,
+  ownedGroup,
+  pollUntil,
+  signalGroup,
+} from '../tasks/process-group.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 
 export interface ShellExit {
@@ -137,6 +145,8 @@ export function startShell(opts: ShellOptions): ShellProcess {
     sandboxDone()
     throw error
   }
+  // Read at once, before the event loop can reap the leader: every later signal goes to this group only.
+  const group = child.pid === undefined ? undefined : ownedGroup(child.pid)
   let sandboxInfo = ''
   const infoPipe = infoFd === INFO_FD ? child.stdio[INFO_FD] : null
   infoPipe?.on('data', (chunk: Buffer) => {
@@ -145,13 +155,14 @@ export function startShell(opts: ShellOptions): ShellProcess {
   child.once('exit', sandboxDone)
   child.once('error', sandboxDone)
   const release =
-    child.pid !== undefined && opts.tracker
+    group !== undefined && opts.tracker
       ? opts.tracker.track({
-          pid: child.pid,
+          pid: group.pgid,
           command: opts.command,
           cwd: opts.cwd,
           startedAt,
           kind: 'foreground',
+          ...(group.leaderStart !== undefined && { leaderStart: group.leaderStart }),
         })
       : () => {}
   const listeners = new Set<(chunk: string) => void>()
@@ -173,7 +184,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
     markHandedOver = () => resolve('handed-over')
   })
   const sandboxInit = opts.sandbox ? () => sandboxInitPid(sandboxInfo) ?? 'unknown' : undefined
-  const shellExit = waitForExit(child, startedAt, cwdFile, () => handedOver, sandboxInit).then(
+  const shellExit = waitForExit(child, group, startedAt, cwdFile, () => handedOver, sandboxInit).then(
     (exit) => {
       if (exit !== 'handed-over') {
         release()
@@ -200,7 +211,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
       // Once handed over the process belongs to its new owner.
       if (handedOver) return Promise.resolve()
       killing ??= (async () => {
-        if (child.pid !== undefined) await killGroup(child.pid, graceMs)
+        if (group !== undefined) await killGroup(group, graceMs)
         await exited.catch(() => undefined)
       })()
       return killing
@@ -303,6 +314,7 @@ function takeCwdFile(cwdFile: string): string | undefined {
 
 async function waitForExit(
   child: ChildProcess,
+  group: OwnedGroup | undefined,
   startedAt: number,
   cwdFile: string,
   handedOver: () => boolean,
@@ -328,8 +340,8 @@ async function waitForExit(
   // In the sandbox, its PID namespace dies with the command and takes everything else in it along; the
   // sandbox program only exits a moment before its namespace is torn down, which is not a leftover.
   let killedLeftovers = false
-  if (child.pid !== undefined && sandboxInit) await awaitTeardown(child.pid, sandboxInit())
-  else if (child.pid !== undefined) killedLeftovers = await killLeftovers(child.pid)
+  if (group !== undefined && sandboxInit) await awaitTeardown(group, sandboxInit())
+  else if (group !== undefined) killedLeftovers = await killLeftovers(group)
   // The killed processes may have held the pipes: read what they left in them.
   if (!drained && killedLeftovers) drained = await drain()
   if (!drained) {
@@ -352,27 +364,27 @@ function sandboxInitPid(info: string): number | undefined {
  * SIGKILLs the group after a second. Without the init's pid (macOS, or bubblewrap failed to start), the
  * group's live members are looked up once.
  */
-async function awaitTeardown(pgid: number, init: number | 'unknown'): Promise<void> {
-  if (!signalGroup(pgid, 0)) return
-  const live = init === 'unknown' ? groupMembers(pgid) : [init]
+async function awaitTeardown(group: OwnedGroup, init: number | 'unknown'): Promise<void> {
+  if (!signalGroup(group, 0)) return
+  const live = init === 'unknown' ? groupMembers(group.pgid) : [init]
   if (live.length === 0) return
   // Polls only these few processes (cheap), not the whole process table.
   if (await pollUntil(() => !live.some(isProcessAlive), { timeoutMs: 1000, intervalMs: 2 })) return
-  signalGroup(pgid, 'SIGKILL')
+  signalGroup(group, 'SIGKILL')
 }
 
 /** Kills what is left of the group of a shell that has exited; resolves with whether anything was. */
-async function killLeftovers(pgid: number): Promise<boolean> {
+async function killLeftovers(group: OwnedGroup): Promise<boolean> {
   // The cheap check first: usually nothing at all is left (zombies count here, not below).
-  if (!signalGroup(pgid, 0)) return false
-  if (groupMembers(pgid).length === 0) return false
-  await killGroup(pgid, KILL_GRACE_MS)
+  if (!signalGroup(group, 0)) return false
+  if (groupMembers(group.pgid).length === 0) return false
+  await killGroup(group, KILL_GRACE_MS)
   return true
 }
 
 /** SIGTERM the group, then SIGKILL whatever is left after `graceMs`. */
-async function killGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return
-  if (await pollUntil(() => !groupAlive(pgid), { timeoutMs: graceMs, intervalMs: 20 })) return
-  signalGroup(pgid, 'SIGKILL')
+async function killGroup(group: OwnedGroup, graceMs: number): Promise<void> {
+  if (!signalGroup(group, 'SIGTERM')) return
+  if (await pollUntil(() => !groupAlive(group.pgid), { timeoutMs: graceMs, intervalMs: 20 })) return
+  signalGroup(group, 'SIGKILL')
 }

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, fstatSync, mkdirSync, openSync, realpathSync, writeSync } from 'node:fs'
-import { stat, utimes } from 'node:fs/promises'
+import { closeSync, fstatSync, futimesSync, readSync, realpathSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { type CutState, cutIfOver, formatBytes, type LogCap, logCap, NO_CUT } from '../tasks/log-cap.js'
-import { atomicWriteFile } from './atomic-write.js'
+import { PRIVATE_DIR, replaceInDirAsync } from '../util/safe-files.js'
+import { createFresh, openExisting, openSafeDir, type SafeDir, UnsafePathError } from '../util/safe-open.js'
 import { countNewlines, type HeadTailBuffer } from './head-tail-buffer.js'
 import { isInside } from './paths.js'
 import type { OutputSpiller, SpillStream } from './types.js'
@@ -12,29 +12,41 @@ import type { OutputSpiller, SpillStream } from './types.js'
  * Creates the spiller for one session's outputs dir. Files are content-addressed
  * (`<hint>-<sha256 prefix>.txt`), so spilling the same text twice reuses one file; a reuse refreshes
  * the mtime, which the TTL cleanup reads as "last used". The dir is created on the first spill.
+ *
+ * Sandboxed commands can write the outputs dir, and a content-addressed name can be predicted: a spill
+ * never follows a link (util/safe-open.ts). Only a regular file of this user that holds exactly the text
+ * is reused; anything else at the name (a link, a FIFO, a planted file) is replaced by an atomic rename,
+ * which replaces the entry itself and never touches what a link pointed to.
  */
 export function createOutputSpiller(dir: string, opts: { capBytes?: number } = {}): OutputSpiller {
   const root = resolve(dir)
   const cap = logCap(opts.capBytes)
+  const openRoot = (): SafeDir => openSafeDir(root, root, { create: PRIVATE_DIR })
   return {
     dir: root,
     async spill(text, hint) {
       const hash = createHash('sha256').update(text).digest('hex').slice(0, 16)
-      const path = join(root, `${slugOf(hint)}-${hash}.txt`)
-      const existing = await stat(path).catch(() => undefined)
-      if (existing?.isFile()) {
-        const now = new Date()
-        await utimes(path, now, now)
-      } else {
-        await atomicWriteFile(path, text, { mode: 0o600 })
+      const name = `${slugOf(hint)}-${hash}.txt`
+      const at = openRoot()
+      try {
+        if (!reuse(at, name, text)) await replaceInDirAsync(at, name, text, { mode: 0o600 })
+        return join(at.path, name)
+      } finally {
+        at.close()
       }
-      return path
     },
     open(hint) {
-      mkdirSync(root, { recursive: true })
-      // Not content-addressed: the content is not known yet. The stream marks it apart from those.
-      const path = join(root, `${slugOf(hint)}-stream-${randomBytes(8).toString('hex')}.txt`)
-      return openSpillStream(path, cap)
+      const at = openRoot()
+      try {
+        // Not content-addressed: the content is not known yet. The stream marks it apart from those.
+        const made = createFresh(at, `${slugOf(hint)}-stream-${randomBytes(8).toString('hex')}.txt`, {
+          mode: 0o600,
+          access: 'read-write',
+        })
+        return openSpillStream(made.fd, join(at.path, made.name), cap)
+      } finally {
+        at.close()
+      }
     },
     // Judged after resolving symlinks: a link in the outputs dir to a file elsewhere is not ours to trust.
     isSpillPath(absPath) {
@@ -63,9 +75,40 @@ function slugOf(hint: string): string {
   )
 }
 
-/** Creates `path` (mode 0600) and returns a stream into it, cut back under `cap` as it grows. */
-function openSpillStream(path: string, cap: LogCap): SpillStream {
-  let fd: number | undefined = openSync(path, 'w+', 0o600)
+/**
+ * Whether `name` already holds exactly `text` as a file of ours; if so its mtime is refreshed ("last
+ * used"). Anything that is not our own regular file with this content is not reused.
+ */
+function reuse(dir: SafeDir, name: string, text: string): boolean {
+  let fd: number | undefined
+  try {
+    fd = openExisting(dir, name, 'read')
+  } catch (error) {
+    if (error instanceof UnsafePathError) return false
+    throw error
+  }
+  if (fd === undefined) return false
+  try {
+    const bytes = Buffer.from(text)
+    if (fstatSync(fd).size !== bytes.length) return false
+    const held = Buffer.alloc(bytes.length)
+    for (let at = 0; at < held.length; ) {
+      const n = readSync(fd, held, at, held.length - at, at)
+      if (n === 0) return false
+      at += n
+    }
+    if (!held.equals(bytes)) return false
+    const now = new Date()
+    futimesSync(fd, now, now)
+    return true
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A stream into the new file `fd` at `path`, cut back under `cap` as it grows. */
+function openSpillStream(created: number, path: string, cap: LogCap): SpillStream {
+  let fd: number | undefined = created
   let end = 0
   let cut: CutState = NO_CUT
   let scratch: Buffer | undefined

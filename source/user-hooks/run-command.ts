@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { type OwnedGroup, ownedGroup, signalOwnedGroup } from '../util/process-ownership.js'
 import type { RawRun } from './protocol.js'
 import type { HookProcessOwner } from './types.js'
 
@@ -42,11 +43,18 @@ export function runHookCommand(opts: RunCommandOptions): Promise<RawRun> {
       return
     }
     const pid = child.pid
+    // Read at once, before the event loop can reap the leader: every later signal goes to this group only.
+    const group = pid === undefined ? undefined : ownedGroup(pid)
     const release =
-      pid === undefined
+      group === undefined
         ? () => undefined
-        : (opts.owner?.track({ pid, command: `hook: ${opts.command}`, cwd: opts.cwd, kind: 'foreground' }) ??
-          (() => undefined))
+        : (opts.owner?.track({
+            pid: group.pgid,
+            command: `hook: ${opts.command}`,
+            cwd: opts.cwd,
+            kind: 'foreground',
+            ...(group.leaderStart !== undefined && { leaderStart: group.leaderStart }),
+          }) ?? (() => undefined))
     const out = collector()
     const err = collector()
     child.stdout?.on('data', out.push)
@@ -59,9 +67,9 @@ export function runHookCommand(opts: RunCommandOptions): Promise<RawRun> {
     let aborted = false
     let killTimer: NodeJS.Timeout | undefined
     const stop = () => {
-      if (pid === undefined) return
-      signalGroup(pid, 'SIGTERM')
-      killTimer ??= setTimeout(() => signalGroup(pid, 'SIGKILL'), opts.killGraceMs ?? 500)
+      if (group === undefined) return
+      signalGroup(group, 'SIGTERM')
+      killTimer ??= setTimeout(() => signalGroup(group, 'SIGKILL'), opts.killGraceMs ?? 500)
     }
     const timer = setTimeout(() => {
       timedOut = true
@@ -90,7 +98,7 @@ export function runHookCommand(opts: RunCommandOptions): Promise<RawRun> {
     child.once('exit', (code) => {
       const durationMs = elapsed()
       // What the hook left behind in its group goes with it.
-      if (pid !== undefined) signalGroup(pid, 'SIGKILL')
+      if (group !== undefined) signalGroup(group, 'SIGKILL')
       const drained = new Promise<void>((done) => {
         if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) done()
         else child.once('close', () => done())
@@ -146,10 +154,7 @@ function collector() {
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // Gone already.
-  }
+/** Through the ownership check (util/process-ownership.ts); a group gone already is not an error. */
+function signalGroup(group: OwnedGroup, signal: NodeJS.Signals): void {
+  signalOwnedGroup(group, signal)
 }

@@ -67,5 +67,7 @@ export interface HookProcessOwner {
     cwd?: string
     startedAt?: number
     kind: 'foreground'
+    /** The leader's start time, read at spawn (so a reused pid is never signalled). */
+    leaderStart?: string
   }): () => void
 }

@@ -52,7 +52,9 @@ export async function appendMemory(
     throw new Error(`cannot add to ${MEMORY_FILE}: it is over ${MAX_MEMORY_BYTES / 1024} KB`)
   const before = file.kind === 'read' ? file.text : ''
   const head = before === '' ? '# Project memory\n\n' : before.endsWith('\n') ? before : `${before}\n`
-  await atomicWriteFile(path, `${head}- ${line}\n`)
+  // Below the workspace nothing is followed: a committed `.agent-tui -> ~` or `memory.md -> ~/.bashrc`
+  // is refused or replaced, never written through.
+  await atomicWriteFile(path, `${head}- ${line}\n`, { below: workspace })
   return MEMORY_FILE
 }
 

@@ -1,8 +1,10 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { closeSync, writeSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import type { Store } from '../../store/create-store.js'
 import type { AgentTaskInfo, TaskStatus, TaskSummary } from '../../store/domain.js'
 import type { TaskReadResult } from '../../tasks/types.js'
+import { PRIVATE_DIR, placeOf } from '../../util/safe-files.js'
+import { createFresh } from '../../util/safe-open.js'
 
 /**
  * A background subagent as a task: an id (`a1`…), a status, a progress log (in memory, bounded, and in a
@@ -19,7 +21,13 @@ export interface AgentJobInit {
   id: string
   type: string
   description: string
+  /** Where the log should go; a name taken already (something planted there) gives it a fresh one. */
   logPath: string
+  /**
+   * At or above the log's folder, the directory whose own path is trusted (default: the log's folder):
+   * below it no link is followed, since sandboxed commands can write there (safe-open.ts).
+   */
+  privateRoot?: string
   startedAt: number
   /** Summaries for the store; called on every change of what the tasks pane shows. */
   onUpdate(summary: TaskSummary): void
@@ -47,8 +55,28 @@ export interface AgentJob {
   answerRead(): boolean
 }
 
+/** Creates the log new (never through a planted link); its path, or why there is none. */
+function openLog(init: AgentJobInit): { fd: number; path: string } | { error: string } {
+  try {
+    const { dir, name } = placeOf(init.privateRoot ?? dirname(init.logPath), init.logPath, {
+      createDirs: PRIVATE_DIR,
+    })
+    try {
+      const made = createFresh(dir, name, { mode: 0o600, append: true })
+      return { fd: made.fd, path: join(dir.path, made.name) }
+    } finally {
+      dir.close()
+    }
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) }
+  }
+}
+
 export function createAgentJob(init: AgentJobInit): AgentJob {
   const controller = new AbortController()
+  const log = openLog(init)
+  const logPath = 'path' in log ? log.path : init.logPath
+  let fd = 'fd' in log ? log.fd : undefined
   const info: AgentTaskInfo = { type: init.type, tool: null, steps: 0, tokens: 0 }
   const summary: TaskSummary = {
     id: init.id,
@@ -61,10 +89,10 @@ export function createAgentJob(init: AgentJobInit): AgentJob {
     endedAt: null,
     lastLine: '',
     outputBytes: 0,
-    logPath: init.logPath,
+    logPath,
     agent: info,
   }
-  let held = ''
+  let held = 'error' in log ? `[agent-tui] cannot write the log ${init.logPath}: ${log.error}\n` : ''
   let dropped = 0
   let cursor = 0
   let answerAt = -1
@@ -73,12 +101,27 @@ export function createAgentJob(init: AgentJobInit): AgentJob {
   const done = new Promise<void>((resolve) => {
     resolveDone = resolve
   })
-  // One write at a time, in order; a failed write is noted in memory and never stops the job.
-  let writes: Promise<void> = mkdir(dirname(init.logPath), { recursive: true })
-    .then(() => writeFile(init.logPath, ''))
-    .catch((err: Error) => {
-      held += `[agent-tui] cannot write the log ${init.logPath}: ${err.message}\n`
-    })
+  // Synchronous appends through the descriptor, in order; a failed write closes the log and is noted
+  // in memory, and never stops the job.
+  const write = (text: string): void => {
+    if (fd === undefined) return
+    try {
+      const bytes = Buffer.from(text)
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at)
+    } catch (error) {
+      closeLog()
+      held += `[agent-tui] the log ${logPath} failed (${error instanceof Error ? error.message : String(error)}); the rest is in memory only\n`
+    }
+  }
+  const closeLog = (): void => {
+    if (fd === undefined) return
+    try {
+      closeSync(fd)
+    } catch {
+      // Every write was synchronous: nothing is lost.
+    }
+    fd = undefined
+  }
   const total = () => dropped + held.length
 
   const snapshot = (): TaskSummary => ({ ...summary, agent: { ...info }, outputBytes: total() })
@@ -91,7 +134,7 @@ export function createAgentJob(init: AgentJobInit): AgentJob {
       held = held.slice(cut)
       dropped += cut
     }
-    writes = writes.then(() => appendFile(init.logPath, text)).catch(() => undefined)
+    write(text)
   }
 
   return {
@@ -121,10 +164,9 @@ export function createAgentJob(init: AgentJobInit): AgentJob {
       summary.endedAt = init.now()
       summary.lastLine = status === 'completed' ? 'done' : status
       info.tool = null
-      void writes.then(() => {
-        resolveDone()
-        emit()
-      })
+      closeLog()
+      resolveDone()
+      emit()
     },
     async read({ block, timeoutMs, signal }) {
       if (block && summary.status === 'running') await waitFor(done, timeoutMs, signal)
@@ -133,10 +175,8 @@ export function createAgentJob(init: AgentJobInit): AgentJob {
       const text = held.slice(from - dropped)
       cursor = total()
       const output =
-        gap > 0
-          ? `[… ${gap} characters not kept in memory; the full log is ${init.logPath} …]\n${text}`
-          : text
-      return { status: summary.status, exitCode: null, output, droppedBytes: gap, logPath: init.logPath }
+        gap > 0 ? `[… ${gap} characters not kept in memory; the full log is ${logPath} …]\n${text}` : text
+      return { status: summary.status, exitCode: null, output, droppedBytes: gap, logPath }
     },
     async stop() {
       if (summary.status === 'running') controller.abort(new Error('stopped'))

@@ -33,6 +33,8 @@ export function createTaskDirectory(opts: {
   processes: TaskManager
   /** Where agent logs go: `<logDir>/a1.log`. */
   logDir: string
+  /** At or above `logDir`, the directory whose own path is trusted (see AgentJobInit.privateRoot). */
+  privateRoot?: string
   onUpdate(summary: TaskSummary): void
   now?: () => number
 }): TaskDirectory {
@@ -97,6 +99,7 @@ export function createTaskDirectory(opts: {
         ...init,
         id,
         logPath: `${opts.logDir}/${id}.log`,
+        ...(opts.privateRoot !== undefined && { privateRoot: opts.privateRoot }),
         now,
         onUpdate: (summary) => opts.onUpdate(decorate(summary)),
       })

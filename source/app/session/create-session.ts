@@ -6,7 +6,6 @@ import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
 import { describeSettings } from '../../agent/runtime/settings.js'
 import { createSummarizer } from '../../agent/runtime/web-summarizer.js'
 import { profileGate } from '../../agent/subagents/child-gate.js'
-import { createTaskDirectory } from '../../agent/subagents/task-directory.js'
 import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
 import { createLazyCheckpoints } from '../../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS } from '../../config/flags.js'
@@ -17,7 +16,6 @@ import { createQuestionBroker } from '../../permissions/question-broker.js'
 import { realPathOf } from '../../permissions/real-path.js'
 import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../../session/session-store.js'
-import { createTaskManager } from '../../tasks/task-manager.js'
 import { createProcessGroups } from '../../tasks/process-groups.js'
 import { createCatalog } from '../../tools/catalog.js'
 import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
@@ -45,6 +43,7 @@ import {
   sessionPromptParts,
   sessionProvider,
   sessionTrust,
+  sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
 
@@ -86,19 +85,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Off the start-up path: another session's old outputs can wait for the event loop to be free.
   setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
   const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
-  // Task ids restart at b1 in every run; a per-run folder keeps a resumed session's old logs intact.
-  const runOutputs = join(outputs, `run-${createdAt}`)
-  const tasks = createTaskManager({
-    outputsDir: runOutputs,
-    processes,
-    // Through the directory, which adds the subagent a job belongs to.
-    onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
-  })
-  const directory = createTaskDirectory({
-    processes: tasks,
-    logDir: join(runOutputs, 'tasks'),
-    onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
-  })
+  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store)
 
   const sandbox =
     config.sandbox.mode === 'off'

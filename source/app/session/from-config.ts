@@ -1,8 +1,10 @@
+import { join } from 'node:path'
 import type { ContextSettings } from '../../agent/context/options.js'
 import { buildPromptParts, type PromptParts } from '../../agent/prompt/system-prompt.js'
 import { createTrustController, type TrustController } from '../../agent/runtime/trust-controller.js'
 import type { SourcedRules } from '../../config/load.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
+import { createTaskDirectory, type TaskDirectory } from '../../agent/subagents/task-directory.js'
 import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
@@ -13,6 +15,8 @@ import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js
 import type { Store } from '../../store/create-store.js'
 import type { Mode } from '../../store/domain.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
+import type { ProcessGroups } from '../../tasks/process-groups.js'
+import { createTaskManager, type TaskManager } from '../../tasks/task-manager.js'
 
 /** Pieces of a session that depend on its configuration alone (create-session.ts assembles them). */
 
@@ -82,9 +86,11 @@ export async function reapOrphans(paths: AppPaths, warnings: string[]): Promise<
   for (const orphan of reaped) {
     const what = orphan.kind === 'foreground' ? 'command' : 'background job'
     warnings.push(
-      orphan.killed
-        ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
-        : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
+      orphan.refused !== undefined
+        ? `left an entry of the background job registry alone (${orphan.command}): ${orphan.refused}; only process groups agent-tui started are signalled`
+        : orphan.killed
+          ? `stopped an orphaned ${what} from a crashed run: pid ${orphan.pid} (${orphan.command})`
+          : `could not stop an orphaned ${what} from a crashed run: process group ${orphan.pid} (${orphan.command}) survived SIGKILL`,
     )
   }
   return registry
@@ -166,4 +172,32 @@ export function sessionTrust(
     home: at.home,
     newId: (prefix) => `${prefix}-trust-${Date.now().toString(36)}-${++counter}`,
   })
+}
+
+/**
+ * The session's background jobs: shell jobs and subagents, their logs in a per-run folder of the outputs
+ * dir (task ids restart at b1 in every run; the folder keeps a resumed session's old logs intact).
+ * Sandboxed commands can write below the outputs dir, so no link there is followed (util/safe-open.ts).
+ */
+export function sessionTasks(
+  outputs: string,
+  createdAt: number,
+  processes: ProcessGroups,
+  store: Store,
+): { tasks: TaskManager; directory: TaskDirectory } {
+  const runOutputs = join(outputs, `run-${createdAt}`)
+  const tasks = createTaskManager({
+    outputsDir: runOutputs,
+    privateRoot: outputs,
+    processes,
+    // Through the directory, which adds the subagent a job belongs to.
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
+  })
+  const directory = createTaskDirectory({
+    processes: tasks,
+    logDir: join(runOutputs, 'tasks'),
+    privateRoot: outputs,
+    onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
+  })
+  return { tasks, directory }
 }

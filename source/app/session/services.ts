@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type {
   ModelList,
   PermissionRulesView,
@@ -87,7 +87,10 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       const target = path
         ? resolve(opts.cwd(), path)
         : join(opts.exportDir ?? opts.workspace, `agent-tui-${opts.sessionId}.md`)
-      await atomicWriteFile(target, opts.exportMarkdown())
+      // Never through a link at the name (the workspace is writable by sandboxed commands): the file
+      // named is replaced. A folder the user names is theirs, links and all; below the state dir nothing is.
+      const below = path ? dirname(target) : opts.exportDir ? dirname(opts.exportDir) : opts.workspace
+      await atomicWriteFile(target, opts.exportMarkdown(), { below })
       return target
     },
     memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -65,6 +65,29 @@ describe('session services', () => {
         cwd: () => dir,
       }).exportTranscript(),
     ).rejects.toThrow('export is not available')
+  })
+
+  it('export replaces a link planted at the name instead of writing through it, by default and where the user said', async () => {
+    const home = join(dir, 'home')
+    await mkdir(home)
+    await writeFile(join(home, '.bashrc'), 'export PS1=ok\n')
+    const exportDir = join(dir, 'state', 'exports')
+    await mkdir(exportDir, { recursive: true })
+    await symlink(join(home, '.bashrc'), join(exportDir, 'agent-tui-s1.md'))
+    await symlink(join(home, '.bashrc'), join(dir, 'notes.md'))
+    const services = createSessionServices({
+      ...parts(),
+      workspace: dir,
+      sessionId: 's1',
+      cwd: () => dir,
+      exportDir,
+      exportMarkdown: () => '# transcript\n',
+    })
+    for (const file of [await services.exportTranscript(), await services.exportTranscript('notes.md')]) {
+      expect((await lstat(file)).isFile()).toBe(true)
+      expect(await readFile(file, 'utf8')).toBe('# transcript\n')
+    }
+    expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe('export PS1=ok\n')
   })
 
   it('lists the other sessions, loads images from the current directory, and keeps memory in .agent-tui/memory.md', async () => {

@@ -1,5 +1,16 @@
 import { existsSync } from 'node:fs'
-import { chmod, lstat, mkdir, readdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import {
+  chmod,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GitUnavailableError } from '../../../source/checkpoints/git.js'
@@ -318,5 +329,28 @@ describe('ShadowRepo and the project’s own repository', () => {
     }
     const sprung = (await readdir(ws.root)).filter((name) => name.startsWith('pwned'))
     expect(sprung).toEqual([])
+  })
+})
+
+describe('the shadow repository’s own files', () => {
+  it('are never written through a link: a linked info/ is refused, a linked file is replaced', async () => {
+    const outside = join(ws.state, 'outside')
+    await mkdir(outside, { recursive: true })
+    await writeFile(join(outside, 'attributes'), 'kept\n')
+    const shadow = repo()
+    await shadow.init()
+    const info = join(ws.state, 'shadow', 'info')
+    await rm(info, { recursive: true })
+    await symlink(outside, info)
+    await rm(join(ws.state, 'shadow', 'HEAD'))
+    const again = repo()
+    await expect(again.init()).rejects.toThrow(/info is a symbolic link/)
+    expect(await readFile(join(outside, 'attributes'), 'utf8')).toBe('kept\n')
+    await rm(info)
+    await mkdir(info)
+    await symlink(join(outside, 'attributes'), join(info, 'attributes'))
+    await repo().init()
+    expect((await lstat(join(info, 'attributes'))).isFile()).toBe(true)
+    expect(await readFile(join(outside, 'attributes'), 'utf8')).toBe('kept\n')
   })
 })

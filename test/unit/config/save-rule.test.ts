@@ -62,3 +62,41 @@ describe('appendAllowRule', () => {
     await expect(appendAllowRule(file, 'Bash(')).rejects.toThrow('must end with ")"')
   })
 })
+
+describe('saving where a repository or a sandboxed command put a link', () => {
+  const setUp = async () => {
+    const { mkdir, symlink } = await import('node:fs/promises')
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, '{"permissions":{"allow":["Bash"]}}\n')
+    return { mkdir, symlink, bashrc }
+  }
+
+  it('settings.local.json that is a link: refused with the reason, its target untouched', async () => {
+    const { mkdir, symlink, bashrc } = await setUp()
+    await mkdir(join(dir, '.agent-tui'))
+    await symlink(bashrc, file)
+    await expect(appendAllowRule(file, 'Read')).rejects.toThrow(/settings\.local\.json is a symbolic link/)
+    expect(await readFile(bashrc, 'utf8')).toBe('{"permissions":{"allow":["Bash"]}}\n')
+  })
+
+  it('.agent-tui that is a link: refused, nothing created where it leads', async () => {
+    const { symlink } = await setUp()
+    await symlink(join(dir, 'home'), join(dir, '.agent-tui'))
+    await expect(appendAllowRule(file, 'Read')).rejects.toThrow(/\.agent-tui is a symbolic link/)
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+  })
+
+  it('.gitignore that is a link: not read, not written through; the rule is still saved', async () => {
+    const { symlink, bashrc } = await setUp()
+    const { execFileSync } = await import('node:child_process')
+    execFileSync('git', ['init', '-q'], { cwd: dir })
+    await symlink(bashrc, join(dir, '.gitignore'))
+    const { saveAlwaysRule } = await import('../../../source/config/ignore-local-settings.js')
+    const notice = await saveAlwaysRule(file, dir, 'Read')
+    expect(notice?.level).toBe('warn')
+    expect(notice?.text).toMatch(/could not add .* to \.gitignore \(.*\.gitignore is a (symbolic )?link/)
+    expect(await read()).toEqual({ permissions: { allow: ['Read'] } })
+    expect(await readFile(bashrc, 'utf8')).toBe('{"permissions":{"allow":["Bash"]}}\n')
+  })
+})

@@ -160,3 +160,33 @@ describe('the store file', () => {
     expect(await readFile(join(file, 'keep'), 'utf8')).toBe('x')
   })
 })
+
+describe('the trust store file where something was planted', () => {
+  let dir: string
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-tui-trust-planted-'))
+  })
+  afterEach(() => rm(dir, { recursive: true, force: true }))
+
+  it('a link at its name is read as no answers and replaced by the next write, its target untouched', async () => {
+    const { symlink, lstat } = await import('node:fs/promises')
+    const other = join(dir, 'other.json')
+    await writeFile(other, '{"version":1,"folders":{"/":true}}\n')
+    const file = join(dir, 'trusted-folders.json')
+    await symlink(other, file)
+    const read = await readTrustStore(file)
+    expect(read.entries).toEqual([])
+    expect(read.warning).toMatch(/is a symbolic link.*every folder counts as untrusted/)
+    await updateTrustStore(file, () => [entry('/work/app', true)])
+    expect((await lstat(file)).isFile()).toBe(true)
+    expect(await readFile(other, 'utf8')).toBe('{"version":1,"folders":{"/":true}}\n')
+    expect((await readTrustStore(file)).entries).toEqual([entry('/work/app', true)])
+  })
+
+  it('a FIFO at its name does not stall the start', async () => {
+    const { execFileSync } = await import('node:child_process')
+    const file = join(dir, 'trusted-folders.json')
+    execFileSync('mkfifo', [file])
+    expect((await readTrustStore(file)).warning).toMatch(/is a FIFO/)
+  })
+})

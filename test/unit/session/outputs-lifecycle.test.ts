@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -95,5 +96,63 @@ describe('spill TTL sweep', () => {
     expect(await readdir(dir)).toContain(`.open-${process.pid}`)
     await lease.release()
     sweeper.kill()
+  })
+
+  describe('what a sandboxed command planted in an outputs dir', () => {
+    const home = () => join(root, '..', `${root.split('/').pop()}-home`)
+    const setUp = async () => {
+      await mkdir(home(), { recursive: true })
+      const bashrc = join(home(), '.bashrc')
+      await writeFile(bashrc, 'export PS1=ok\n')
+      await utimes(bashrc, new Date(now - 3 * DAY), new Date(now - 3 * DAY))
+      return bashrc
+    }
+    afterEach(() => rm(home(), { recursive: true, force: true }))
+
+    it('a sweep marker name planted as a link: the sweep removes the link and writes its own marker, the target untouched', async () => {
+      const bashrc = await setUp()
+      const dead = join(root, 'dead-session')
+      await file(join(dead, 'read-aaaa.txt'), 2 * DAY)
+      // The pid of the next sweep is easy to guess: plant its marker name.
+      await symlink(bashrc, join(dead, `.sweep-${process.pid}`))
+      await sweepOutputs(root, { now, force: true })
+      expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+      expect(existsSync(dead)).toBe(false)
+    })
+
+    it('a folder or file in a session dir swapped for a link: the sweep deletes the link, nothing where it leads', async () => {
+      const bashrc = await setUp()
+      const dead = join(root, 'dead-session')
+      await mkdir(dead)
+      await symlink(home(), join(dead, 'run-1'))
+      await symlink(bashrc, join(dead, 'bash-bbbb.txt'))
+      const at = new Date(now - 2 * DAY)
+      await utimes(dead, at, at)
+      await sweepOutputs(root, { now, force: true })
+      expect(await readdir(home())).toEqual(['.bashrc'])
+      expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    })
+
+    it('a FIFO named like a marker neither stalls opening a session nor a sweep', async () => {
+      const dir = join(root, 'resumed')
+      await mkdir(dir)
+      execFileSync('mkfifo', [join(dir, '.sweep-1')])
+      execFileSync('mkfifo', [join(dir, '.open-1')])
+      const lease = await openOutputs(dir, { waitMs: 10_000 })
+      await lease.release()
+      await sweepOutputs(root, { now, force: true })
+      expect(existsSync(join(dir, '.sweep-1'))).toBe(false)
+    })
+
+    it('opening a session whose own marker name is a planted link writes a marker of its own', async () => {
+      const bashrc = await setUp()
+      const dir = join(root, 'resumed')
+      await mkdir(dir)
+      await symlink(bashrc, join(dir, `.open-${process.pid}`))
+      const lease = await openOutputs(dir)
+      expect((await lstat(join(dir, `.open-${process.pid}`))).isFile()).toBe(true)
+      await lease.release()
+      expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    })
   })
 })

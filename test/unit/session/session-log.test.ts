@@ -87,3 +87,38 @@ describe('openSessionLog', () => {
     expect((await readFile(path, 'utf8')).endsWith('\n')).toBe(true)
   })
 })
+
+describe('session logs where something was planted', () => {
+  const setUp = async () => {
+    const { mkdir } = await import('node:fs/promises')
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    return bashrc
+  }
+  const newHeader = { type: 'header' as const, format: SESSION_FORMAT, id: 'n', cwd: '/w', createdAt: 1 }
+
+  it('a link at a new log’s name: refused, never written through', async () => {
+    const bashrc = await setUp()
+    const { symlink } = await import('node:fs/promises')
+    await symlink(bashrc, join(dir, 'new.jsonl'))
+    expect(() => openSessionLog(join(dir, 'new.jsonl'), newHeader)).toThrow(
+      /new\.jsonl already exists, and agent-tui did not make it/,
+    )
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+  })
+
+  it('a resumed log that is a link, or whose torn-tail file is one: refused, the targets untouched', async () => {
+    const bashrc = await setUp()
+    const { symlink } = await import('node:fs/promises')
+    await symlink(bashrc, join(dir, 'linked.jsonl'))
+    expect(() => openSessionLog(join(dir, 'linked.jsonl'))).toThrow(/linked\.jsonl is a symbolic link/)
+    const path = join(dir, 's1.jsonl')
+    await writeFile(path, `${header}{"torn`)
+    await symlink(bashrc, `${path}.torn`)
+    expect(() => cutTornTail(path)).toThrow(/s1\.jsonl\.torn (is a symbolic link|already exists)/)
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    // Nothing was cut: the fragment is still in the log.
+    expect(await readFile(path, 'utf8')).toBe(`${header}{"torn`)
+  })
+})

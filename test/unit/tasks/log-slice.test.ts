@@ -38,3 +38,15 @@ describe('readLogSlice', () => {
     )
   })
 })
+
+describe('readLogSlice of a log a sandboxed command replaced', () => {
+  it('reads nothing through a link (the viewer never shows the file it leads to) and does not stall on a FIFO', async () => {
+    const { symlink } = await import('node:fs/promises')
+    const { execFileSync } = await import('node:child_process')
+    await writeFile(join(dir, 'id_rsa'), 'PRIVATE KEY\n')
+    await symlink(join(dir, 'id_rsa'), join(dir, 'b2.log'))
+    expect((await readLogSlice(join(dir, 'b2.log'), 1000)).text).toBe('')
+    execFileSync('mkfifo', [join(dir, 'b3.log')])
+    expect(await readLogSlice(join(dir, 'b3.log'), 1000)).toEqual({ text: '', start: 0, end: 0, size: 0 })
+  })
+})

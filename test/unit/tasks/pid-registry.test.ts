@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdir, readdir, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createPidRegistry, type PidEntry } from '../../../source/tasks/pid-registry.js'
 import { isGone, killGroupQuietly, makeTempDir, readPidFile, waitFor } from './helpers.js'
 
@@ -69,6 +70,28 @@ describe('createPidRegistry', () => {
     registry.remove(11)
     expect(registry.list().map((e) => e.pid)).toEqual([10])
     expect(await readdir(join(dir, 'state'))).toEqual(['jobs.json'])
+  })
+
+  it('never reads or writes through a link at its name, and a FIFO there does not stall it', async () => {
+    const { symlink, lstat, readFile: read } = await import('node:fs/promises')
+    const { execFileSync } = await import('node:child_process')
+    const elsewhere = join(dir, 'bashrc')
+    await writeFile(
+      elsewhere,
+      JSON.stringify({ version: 1, entries: [{ pid: 1, pgid: 1, command: 'x', startedAt: 1, ownerPid: 2 }] }),
+    )
+    await symlink(elsewhere, file)
+    const registry = createPidRegistry(file)
+    expect(registry.list()).toEqual([])
+    registry.add({ pid: 4242, command: 'job' })
+    expect((await lstat(file)).isFile()).toBe(true)
+    expect(await read(elsewhere, 'utf8')).toContain('"command":"x"')
+    expect(registry.list().map((e) => e.pid)).toEqual([4242])
+    await rm(file)
+    execFileSync('mkfifo', [file])
+    expect(registry.list()).toEqual([])
+    // Temp files have random names in the state dir: nothing planted can be guessed.
+    expect((await readdir(join(dir, 'state'))).sort()).toEqual(['jobs.json'])
   })
 
   it('reports write failures through onError instead of throwing', async () => {
@@ -156,5 +179,97 @@ describe('reapOrphans', () => {
     await writeEntries([stale])
     expect(await createPidRegistry(file).reapOrphans()).toEqual([])
     expect(isGone(unrelated.pid!)).toBe(false)
+  })
+})
+
+describe.runIf(process.platform === 'linux')('reapOrphans with a hostile or stale registry file', () => {
+  const ownPgrp = (): number => {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2])
+  }
+
+  /**
+   * Records every signal the reaper sends. A signal to a group that is not the test's own child is
+   * swallowed here, so that a regression fails this test instead of signalling init or the test runner.
+   */
+  function watchKills(allowed: () => number[]) {
+    const sent: Array<[number, string | number | undefined]> = []
+    const real = process.kill.bind(process)
+    const spy = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      if (signal !== 0 && signal !== undefined) sent.push([pid, signal])
+      if (signal === 0 || allowed().includes(-pid)) return real(pid, signal)
+      return true
+    })
+    return { sent, restore: () => spy.mockRestore() }
+  }
+
+  it('never signals init, itself, its own group, or a group not led by the recorded pid', async () => {
+    const bystander = startGroup('sleep 300')
+    const other = startGroup('sleep 300')
+    const owner = await deadPid()
+    // The leader of the test runner's group may be gone (its group lives on): any start time will do.
+    const start = (pid: number) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+      } catch {
+        return '1'
+      }
+    }
+    const entry = (pid: number, pgid: number, command: string, leaderStart?: string) => ({
+      pid,
+      pgid,
+      command,
+      startedAt: 1,
+      ownerPid: owner,
+      ...(leaderStart !== undefined && { leaderStart }),
+    })
+    await writeEntries([
+      entry(1, 1, 'init', start(1)),
+      entry(process.pid, process.pid, 'agent-tui itself', start(process.pid)),
+      entry(ownPgrp(), ownPgrp(), 'its own group', start(ownPgrp())),
+      entry(other.pid!, bystander.pid!, 'a group not led by its pid', start(other.pid!)),
+      entry(bystander.pid!, bystander.pid!, 'no start time recorded'),
+    ])
+    const kills = watchKills(() => [])
+    try {
+      const reaped = await createPidRegistry(file).reapOrphans({ graceMs: 50, killWaitMs: 50 })
+      expect(kills.sent).toEqual([])
+      expect(reaped.map((r) => [r.command, r.killed, r.refused])).toEqual([
+        ['init', false, expect.stringMatching(/group 1 is init/)],
+        ['agent-tui itself', false, expect.stringMatching(/agent-tui itself/)],
+        ['its own group', false, expect.stringMatching(/agent-tui's own group|agent-tui itself/)],
+        ['a group not led by its pid', false, expect.stringMatching(/not led by the recorded pid/)],
+        ['no start time recorded', false, expect.stringMatching(/no start time was recorded/)],
+      ])
+    } finally {
+      kills.restore()
+    }
+    expect(isGone(bystander.pid!)).toBe(false)
+    expect(isGone(other.pid!)).toBe(false)
+    // The entries are dropped: the next start does not report them again.
+    expect(createPidRegistry(file).list()).toEqual([])
+  })
+
+  it('still reaps a real orphan next to hostile entries', async () => {
+    const orphan = startGroup('sleep 300')
+    const registry = createPidRegistry(file)
+    registry.add({ pid: orphan.pid!, command: 'orphan', ownerPid: await deadPid() })
+    const entries = JSON.parse(readFileSync(file, 'utf8')).entries
+    await writeEntries([
+      ...entries,
+      { pid: 1, pgid: 1, command: 'init', startedAt: 1, ownerPid: await deadPid() },
+    ])
+    const kills = watchKills(() => [orphan.pid!])
+    try {
+      const reaped = await createPidRegistry(file).reapOrphans({ graceMs: 2000 })
+      expect(reaped.map((r) => [r.command, r.killed])).toEqual([
+        ['init', false],
+        ['orphan', true],
+      ])
+      expect(kills.sent.map(([pid]) => pid)).toEqual([-orphan.pid!])
+    } finally {
+      kills.restore()
+    }
   })
 })

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createPidRegistry } from '../../../source/tasks/pid-registry.js'
 import { createProcessGroups } from '../../../source/tasks/process-groups.js'
 import { isGone, killGroupQuietly, makeTempDir, readPidFile, waitFor } from './helpers.js'
@@ -72,5 +72,39 @@ describe('createProcessGroups', () => {
     }
     // Nothing left to kill: a second call is harmless.
     owner.killAllSync()
+  })
+
+  it.runIf(process.platform === 'linux')(
+    'killAllSync leaves alone a pid that another process holds now (its start time is not the recorded one)',
+    async () => {
+      const owner = createProcessGroups({ registry: createPidRegistry(join(dir, 'pids.json')) })
+      const mine = await startGroup('mine')
+      const reused = await startGroup('reused')
+      owner.track({ pid: mine.leader, command: 'mine', kind: 'background' })
+      // As if the tracked job had died and an unrelated group had got its pid since.
+      owner.track({ pid: reused.leader, command: 'gone long ago', kind: 'background', leaderStart: '1' })
+      owner.killAllSync()
+      await waitFor(() => isGone(mine.leader), 'the tracked group to be killed')
+      expect(isGone(reused.leader)).toBe(false)
+      expect(isGone(reused.child)).toBe(false)
+    },
+  )
+
+  it('never signals its own process when it is tracked (a hand-over gone wrong)', () => {
+    const owner = createProcessGroups()
+    owner.track({ pid: process.pid, command: 'agent-tui', kind: 'foreground' })
+    const sent: number[] = []
+    // Swallows real signals, so that a regression fails here instead of killing the test runner.
+    const spy = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      if (signal !== 0) sent.push(pid)
+      return true
+    })
+    try {
+      owner.killAllSync()
+    } finally {
+      spy.mockRestore()
+    }
+    expect(sent).toEqual([])
+    expect(owner.pids()).toEqual([])
   })
 })

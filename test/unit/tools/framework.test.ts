@@ -1,4 +1,16 @@
-import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -63,6 +75,31 @@ describe('atomicWriteFile', () => {
     expect(await readdir(join(dir, 'a', 'b'))).toEqual(['f.txt'])
   })
 
+  it('below a trusted root: a link at the name is replaced, never written through; a linked folder is refused', async () => {
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    const state = join(dir, 'state')
+    await mkdir(join(state, 'exports'), { recursive: true })
+    await symlink(bashrc, join(state, 'exports', 'session.md'))
+    await atomicWriteFile(join(state, 'exports', 'session.md'), '# transcript\n', { below: state })
+    expect(await readFile(join(state, 'exports', 'session.md'), 'utf8')).toBe('# transcript\n')
+    expect((await lstat(join(state, 'exports', 'session.md'))).isFile()).toBe(true)
+    await symlink(join(dir, 'home'), join(state, 'linked'))
+    await expect(atomicWriteFile(join(state, 'linked', 'x.md'), 'x', { below: state })).rejects.toThrow(
+      /linked is a symbolic link; agent-tui does not write through links/,
+    )
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+  })
+
+  it('sets an exact mode over an existing file’s bits when asked (token files)', async () => {
+    const file = join(dir, 'tokens.json')
+    await writeFile(file, '{}', { mode: 0o644 })
+    await atomicWriteFile(file, '{"t":1}', { mode: 0o600, exactMode: true, below: dir })
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
+  })
+
   it('fails cleanly when the target is a directory', async () => {
     await expect(atomicWriteFile(dir, 'x')).rejects.toThrow()
     expect((await readdir(join(dir, '..'))).filter((n) => n.startsWith(`.${basename(dir)}.`))).toEqual([])
@@ -88,6 +125,49 @@ describe('spill and boundOutput', () => {
     await writeFile(join(dir, 'secret.txt'), 'secret')
     await symlink(join(dir, 'secret.txt'), join(outputs, 'link.txt'))
     expect(spiller.isSpillPath(join(outputs, 'link.txt'))).toBe(false)
+  })
+
+  it('never writes through what a sandboxed command planted at a predictable spill name', async () => {
+    const outputs = join(dir, 'outputs')
+    const spiller = createOutputSpiller(outputs)
+    const first = await spiller.spill('model-chosen text', 'Grep')
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    // A link to an existing file, and a dangling one to a file that would run at the next login.
+    await rm(first)
+    await symlink(bashrc, first)
+    expect(await spiller.spill('model-chosen text', 'Grep')).toBe(first)
+    const second = await spiller.spill('other model-chosen text', 'Grep')
+    await rm(second)
+    await symlink(join(dir, 'home', '.profile'), second)
+    expect(await spiller.spill('other model-chosen text', 'Grep')).toBe(second)
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+    // The spills are files of their own again, holding the text.
+    expect((await lstat(first)).isFile()).toBe(true)
+    expect(await readFile(first, 'utf8')).toBe('model-chosen text')
+    expect(await readFile(second, 'utf8')).toBe('other model-chosen text')
+    // A planted file with other content under the name is not taken for the spill.
+    await writeFile(first, 'forged')
+    await spiller.spill('model-chosen text', 'Grep')
+    expect(await readFile(first, 'utf8')).toBe('model-chosen text')
+    // A FIFO at the name neither blocks nor is used.
+    await rm(first)
+    execFileSync('mkfifo', [first])
+    await spiller.spill('model-chosen text', 'Grep')
+    expect(await readFile(first, 'utf8')).toBe('model-chosen text')
+  })
+
+  it('opens a spill stream as a new private file', async () => {
+    const outputs = join(dir, 'outputs')
+    const stream = createOutputSpiller(outputs).open('bash')
+    stream.write('streamed\n')
+    stream.close()
+    expect(await readFile(stream.path, 'utf8')).toBe('streamed\n')
+    expect(stream.path).toMatch(/\/outputs\/bash-stream-[0-9a-f]{16}\.txt$/)
+    expect((await stat(stream.path)).mode & 0o777).toBe(0o600)
+    expect((await stat(outputs)).mode & 0o777).toBe(0o700)
   })
 
   it('keeps short text inline and bounds long text with a marker naming the spill file', async () => {

@@ -47,6 +47,32 @@ describe('project memory', () => {
     )
   })
 
+  it('never writes through a link a repository or a sandboxed command put there', async () => {
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    const ws = join(dir, 'ws')
+    await mkdir(join(ws, '.agent-tui'), { recursive: true })
+    await symlink(bashrc, join(ws, '.agent-tui', 'memory.md'))
+    // Read as the system prompt reads it (the link leads out of the workspace), and written below the
+    // workspace without following a link, whichever check comes first.
+    const wsRead = testReader(ws)
+    await expect(appendMemory(ws, 'a note', wsRead)).rejects.toThrow(/memory\.md/)
+    await rm(join(ws, '.agent-tui'), { recursive: true })
+    await symlink(join(dir, 'home'), join(ws, '.agent-tui'))
+    await expect(appendMemory(ws, 'a note', wsRead)).rejects.toThrow(/\.agent-tui|folder/)
+    // Inside the reader's boundary the read passes, and the write still refuses the link.
+    await rm(join(ws, '.agent-tui'))
+    await mkdir(join(ws, '.agent-tui'))
+    await writeFile(join(ws, 'inside.md'), 'inside\n')
+    await symlink(join(ws, 'inside.md'), join(ws, '.agent-tui', 'memory.md'))
+    await expect(appendMemory(ws, 'a note', wsRead)).resolves.toBeDefined()
+    expect(await readFile(join(ws, 'inside.md'), 'utf8')).toBe('inside\n')
+    expect((await lstat(join(ws, '.agent-tui', 'memory.md'))).isSymbolicLink()).toBe(false)
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+  })
+
   it('refuses an empty note and leaves no file behind', async () => {
     await expect(appendMemory(dir, '   ', read)).rejects.toThrow('nothing to remember')
     expect(await readdir(dir)).toEqual([])

@@ -81,3 +81,36 @@ describe('a background subagent as a task', () => {
     expect(read.status).toBe('running')
   })
 })
+
+describe('a subagent log where a sandboxed command planted something', () => {
+  it('a link named like the log: the log gets a fresh name, the link’s target is untouched', async () => {
+    const { mkdir, symlink, writeFile, readdir } = await import('node:fs/promises')
+    const outputs = join(dir, 'outputs')
+    await mkdir(join(outputs, 'tasks'), { recursive: true })
+    await mkdir(join(dir, 'home'))
+    const bashrc = join(dir, 'home', '.bashrc')
+    await writeFile(bashrc, 'export PS1=ok\n')
+    await symlink(bashrc, join(outputs, 'tasks', 'a2.log'))
+    await symlink(join(dir, 'home', '.profile'), join(outputs, 'tasks', 'a3.log'))
+    for (const id of ['a2', 'a3']) {
+      const planted = createAgentJob({
+        id,
+        type: 'explore',
+        description: 'x',
+        logPath: join(outputs, 'tasks', `${id}.log`),
+        privateRoot: outputs,
+        startedAt: 1,
+        onUpdate: () => undefined,
+        now: () => 2,
+      })
+      planted.progress({}, 'PWNED')
+      planted.finish('completed', 'answer')
+      await planted.done
+      const { logPath } = planted.summary()
+      expect(logPath).toMatch(new RegExp(`/${id}\\.[0-9a-f]{12}\\.log$`))
+      expect(await readFile(logPath, 'utf8')).toBe('PWNED\n── answer ──\nanswer\n')
+    }
+    expect(await readFile(bashrc, 'utf8')).toBe('export PS1=ok\n')
+    expect(await readdir(join(dir, 'home'))).toEqual(['.bashrc'])
+  })
+})
