@@ -33,8 +33,20 @@ export function throughReplaceable(lexical: string, sandbox: SandboxView): boole
   return (sandbox.replaceable ?? []).some((entry) => isInside(lexical, entry))
 }
 
-/** Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox). */
-const READ_ONLY_NAMES = new Set(['.git', '.agent-tui', '.mcp.json'])
+/**
+ * Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox):
+ * what the sandbox keeps read-only (or reserves) at the top of a project root. Deeper ones are bound
+ * read-only only when they exist, so the policy judges writes there as without a sandbox (they ask).
+ */
+const READ_ONLY_NAMES = new Set([
+  '.git',
+  '.agent-tui',
+  '.mcp.json',
+  '.claude',
+  'AGENTS.md',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+])
 
 /**
  * Whether a write to `abs` cannot do harm outside a sandboxed command: the sandbox refuses it (outside
