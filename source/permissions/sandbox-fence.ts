@@ -34,19 +34,12 @@ export function throughReplaceable(lexical: string, sandbox: SandboxView): boole
 }
 
 /**
- * Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox):
- * what the sandbox keeps read-only (or reserves) at the top of a project root. Deeper ones are bound
- * read-only only when they exist, so the policy judges writes there as without a sandbox (they ask).
+ * Kept in step with RESERVED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox):
+ * what the sandbox keeps read-only, or reserves when missing, at the top of a project root. Instruction
+ * files and deeper ones are bound read-only only when they exist, so the policy judges a write there as
+ * without a sandbox (it asks).
  */
-const READ_ONLY_NAMES = new Set([
-  '.git',
-  '.agent-tui',
-  '.mcp.json',
-  '.claude',
-  'AGENTS.md',
-  'CLAUDE.md',
-  'CLAUDE.local.md',
-])
+const READ_ONLY_NAMES = new Set(['.git', '.agent-tui', '.mcp.json', '.claude'])
 
 /**
  * Whether a write to `abs` cannot do harm outside a sandboxed command: the sandbox refuses it (outside

@@ -65,7 +65,8 @@ describe('a sandboxed Bash command', () => {
       'ask',
       '',
     ],
-    ['a write to AGENTS.md at the top too', 'auto', 'echo hi >> AGENTS.md', 'allow', 'ask', ''],
+    // A missing instruction file is not reserved: a named write to one asks.
+    ['a write to AGENTS.md asks', 'auto', 'echo hi >> AGENTS.md', 'ask', 'ask', 'instruction files'],
     ['a nested .mcp.json asks', 'auto', 'echo {} > sub/.mcp.json', 'ask', 'ask', '.mcp.json'],
     [
       'a nested .agent-tui/ asks',

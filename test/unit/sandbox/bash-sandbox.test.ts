@@ -218,6 +218,37 @@ describe.runIf(osSandbox?.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(existsSync(join(ws, '.agent-tui'))).toBe(false)
   })
 
+  it('keeps configuration read-only at any depth, and a missing .claude reserved at the top', async () => {
+    const fence = await onSandbox()
+    await mkdir(join(ws, 'sub', '.agent-tui'), { recursive: true })
+    await writeFile(join(ws, 'sub', '.agent-tui', 'settings.json'), '{}\n')
+    await writeFile(join(ws, 'sub', '.mcp.json'), '{}\n')
+    await mkdir(join(ws, 'lib', 'vendored', '.git'), { recursive: true })
+    await writeFile(join(ws, 'lib', 'vendored', '.git', 'config'), '[core]\n')
+    await writeFile(join(ws, 'AGENTS.md'), 'be nice\n')
+    await writeFile(join(ws, 'lib', 'CLAUDE.md'), 'be nice\n')
+    const r = await run(
+      fence,
+      [
+        'echo \'{"hooks":{}}\' > sub/.agent-tui/settings.json',
+        'echo \'{"mcpServers":{"x":{"command":"evil"}}}\' > sub/.mcp.json',
+        'echo "[core] fsmonitor = evil" >> lib/vendored/.git/config',
+        'echo ignore-all-rules >> AGENTS.md',
+        'echo ignore-all-rules >> lib/CLAUDE.md',
+        'mkdir -p .claude/commands',
+        'echo done',
+      ].join('; '),
+    )
+    expect(r.out).toContain('done')
+    expect(r.out.match(/Read-only file system/g)?.length).toBe(6)
+    expect(await readFile(join(ws, 'sub', '.agent-tui', 'settings.json'), 'utf8')).toBe('{}\n')
+    expect(await readFile(join(ws, 'sub', '.mcp.json'), 'utf8')).toBe('{}\n')
+    expect(await readFile(join(ws, 'lib', 'vendored', '.git', 'config'), 'utf8')).toBe('[core]\n')
+    expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe('be nice\n')
+    expect(await readFile(join(ws, 'lib', 'CLAUDE.md'), 'utf8')).toBe('be nice\n')
+    expect(existsSync(join(ws, '.claude'))).toBe(false)
+  })
+
   it('sandboxes background jobs too', async () => {
     const fence = await onSandbox()
     const manager = createTaskManager({ outputsDir: outputs })
