@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
+import { findHostProgram } from '../util/host-programs.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -43,10 +44,13 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
 
 /** Whether git ignores `relPath` in `cwd`; `unknown` when git is not installed (the caller checks the file). */
 async function gitIgnores(cwd: string, relPath: string): Promise<boolean | 'not-a-repository'> {
+  // Never a git found in the workspace (a PATH entry there): it would run with the user's rights.
+  const git = findHostProgram('git', { path: process.env.PATH, unsafe: [cwd] })
+  if (git === undefined) return insideRepository(cwd) ? false : 'not-a-repository'
   const { execFile } = await import('node:child_process')
   return new Promise((resolve) => {
     execFile(
-      'git',
+      git,
       ['--no-pager', '-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', relPath],
       { cwd, timeout: 3000, windowsHide: true, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
       (error, _stdout, stderr) => {

@@ -31,6 +31,8 @@ export interface TaskManagerOptions {
    * eighth and the latest output stay. It must hold the in-memory head and tail.
    */
   logCapBytes?: number
+  /** bash by absolute path for jobs outside the sandbox (see ShellOptions.shell); `bash` from PATH without it. */
+  shell?: () => string
 }
 
 /** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
@@ -164,7 +166,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         wrapped = sandbox?.wrap({ file: 'bash', args: ['-c', command], cwd })
         // Own process group: stop() and the exit clean-up signal the whole tree at once (the sandbox
         // program shares the group with everything it starts).
-        child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
+        child = spawn(wrapped?.file ?? opts.shell?.() ?? 'bash', wrapped?.args ?? ['-c', command], {
           cwd,
           detached: true,
           stdio: ['ignore', logFd, logFd],

@@ -131,6 +131,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext): Promise<ToolSucc
       cwd,
       ...(ctx.processes ? { tracker: ctx.processes } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(ctx.programs ? { shell: ctx.programs.shell() } : {}),
     })
   } catch (error) {
     throw new ToolError(
