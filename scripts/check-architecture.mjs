@@ -25,6 +25,7 @@ const LAYERS = [
   ['checkpoints'],
   ['extensions', 'mcp'],
   ['config'],
+  ['provenance'],
   ['tools'],
   ['engine', 'session'],
   ['tasks'],

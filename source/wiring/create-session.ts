@@ -4,24 +4,19 @@ import { Runtime } from '../agent/runtime.js'
 import { createTrustController } from '../agent/trust-controller.js'
 import type { ProjectTrustSetup } from '../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../agent/circuit-breaker.js'
-import { describeSettings } from '../agent/runtime-settings.js'
-import { createSummarizer } from '../agent/web-summarizer.js'
 import { profileGate } from '../agent/subagents/child-gate.js'
 import { createTaskDirectory } from '../agent/subagents/task-directory.js'
 import { buildPromptParts } from '../agent/system-prompt.js'
 import { cachedDefinitions } from '../agent/tool-definitions.js'
-import { createLazyCheckpoints } from '../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS } from '../config/resolve.js'
 import { outputsDir, sessionsDir } from '../config/paths.js'
 import { createConsentBroker } from '../permissions/broker.js'
-import { isReadOnlyCommand } from '../permissions/classifier.js'
 import { createQuestionBroker } from '../permissions/question-broker.js'
 import { realPathOf } from '../permissions/real-path.js'
 import { openOutputs, sweepOutputs } from '../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../session/session-store.js'
 import { createTaskManager } from '../tasks/task-manager.js'
 import { createProcessGroups } from '../tasks/process-groups.js'
-import { createCatalog } from '../tools/catalog.js'
 import { createListMcpResourcesTool } from '../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './session-mcp.js'
@@ -37,12 +32,15 @@ import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume-session.js'
 import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './session-services.js'
+import { createSessionProvenance } from './session-provenance.js'
 import { createSandbox } from './session-sandbox.js'
 import {
   contextSettingsOf,
   profileResolver,
   reapOrphans,
   saveAlwaysRuleOf,
+  sessionCheckpoints,
+  sessionCoreTools,
   sessionProvider,
 } from './session-parts.js'
 import type { Session, SessionOptions } from './session-types.js'
@@ -90,6 +88,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const tasks = createTaskManager({
     outputsDir: runOutputs,
     processes,
+    shell: () => programs.shell(),
     // Through the directory, which adds the subagent a job belongs to.
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
   })
@@ -123,6 +122,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     home,
   })
+  // git, bash, ripgrep by absolute path outside the workspace; the window of unasked activity; the check
+  // before hooks and MCP servers start.
+  const provenance = createSessionProvenance({
+    stateDir: paths.stateDir,
+    sessionId: id,
+    workspace: realWorkspace,
+    roots: [realWorkspace, ...additionalDirs, realOutputs],
+    home,
+    mode: () => store.getState().mode,
+    interactive: opts.interactive,
+    broker,
+  })
+  const { programs } = provenance
   const spill = createOutputSpiller(outputs)
   const skills = await loadSessionSkills({ paths, workspace, home, ...(setup ? { trust: setup.trust } : {}) })
   warnings.push(...skills.problems)
@@ -159,26 +171,13 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     additionalDirs,
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
   })
-  let webNotices = 0
-  const { summarizerModel, search } = config.settings
-  const coreTools = createCatalog({
-    isReadOnlyCommand,
-    settings: describeSettings(),
-    web: {
-      ...(summarizerModel
-        ? { summarize: createSummarizer(provider, summarizerModel, profiles(summarizerModel)) }
-        : {}),
-      ...(search ? { search } : {}),
-      env: process.env,
-      settingsFile: paths.userSettingsFile,
-      notify: (level, text) =>
-        store.dispatch({
-          type: 'notice/added',
-          id: `web-${createdAt.toString(36)}-${++webNotices}`,
-          level,
-          text,
-        }),
-    },
+  const coreTools = sessionCoreTools({
+    config,
+    paths,
+    provider,
+    profiles,
+    dispatch: store.dispatch,
+    createdAt,
   })
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ catalog: skills.catalog, offered: skills.offered, more: skills.more }))
@@ -196,6 +195,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       opts.onMcpNotice?.(level, text)
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
+    vet: provenance.vetServer,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -216,19 +216,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   if (store.getState().agent !== agents.main.profile.name)
     store.dispatch({ type: 'agent/changed', agent: agents.main.profile.name })
-  let checkpointNotices = 0
-  const checkpoints = createLazyCheckpoints({
-    workspace,
-    stateDir: paths.stateDir,
-    dispatch: store.dispatch,
-    notice: (level, text) =>
-      store.dispatch({
-        type: 'notice/added',
-        id: `checkpoint-${createdAt}-${++checkpointNotices}`,
-        level,
-        text,
-      }),
-  })
+  const checkpoints = sessionCheckpoints({ workspace, paths, dispatch: store.dispatch, createdAt, programs })
   const breakerSettings = config.settings.circuitBreaker
   let counter = 0
   const trust =
@@ -255,6 +243,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
     owner: processes,
+    shell: programs.shell(),
+    guard: provenance.hookGuard,
   })
   const capabilities = (model: string) => {
     const p = profiles(model)
@@ -288,6 +278,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       definitions,
       processes,
       ...(sandbox ? { sandbox } : {}),
+      programs,
+      unasked: provenance.unasked,
       mcp: mcpOptions,
       ...(hooks
         ? {
@@ -326,6 +318,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     tasks: directory,
     processes,
     ...(sandbox ? { sandbox } : {}),
+    programs,
+    unasked: provenance.unasked,
     subagents: subagents.launcher(),
     takeAnnouncements: () => subagents.takeAnnouncements(),
     agents: agentsControl,
@@ -392,6 +386,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       await Promise.all([tasks.dispose(), mcp.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
       processes.killAllSync()
+      provenance.close()
       log.close()
       await outputsLease.release()
     },
