@@ -54,13 +54,19 @@ export interface WindowLedgerOptions {
   now?: () => number
 }
 
+/** `$XDG_STATE_HOME/agent-tui/provenance/windows`: one file per session that had a window. */
+export function unaskedWindowsDir(stateDir: string): string {
+  return join(stateDir, 'provenance', 'windows')
+}
+
 /** Windows kept before the oldest are merged. */
 const MAX_WINDOWS = 64
 /**
- * ctimes come from the kernel's coarse clock, which lags the wall clock by up to a tick, and files on
- * a network file system carry the server's clock: a window starts this much earlier than it opened.
+ * ctimes come from the kernel's coarse clock, which lags the wall clock by up to a tick (1-10 ms): a
+ * window starts this much earlier than it opened. (Files on a network file system carry the server's
+ * clock, which may be further off.)
  */
-export const CLOCK_MARGIN_MS = 2000
+export const CLOCK_MARGIN_MS = 100
 
 export function createWindowLedger(opts: WindowLedgerOptions): WindowLedger {
   const now = opts.now ?? Date.now

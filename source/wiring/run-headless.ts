@@ -193,6 +193,7 @@ async function reportProjectTrust(opts: HeadlessOptions, err: NodeJS.WriteStream
     contributions: await trust.contributions(),
     status: trust.status(),
     folder: display(trust.folder),
+    realFolder: trust.folder,
     display,
     storeLabel: display(trust.storeFile),
     headless: true,

@@ -5,7 +5,7 @@ import type { StdioVet } from '../mcp/transports.js'
 import type { ConsentBroker } from '../permissions/broker.js'
 import { createProvenanceGuard, type GuardSubject, shownRelativeTo } from '../provenance/guard.js'
 import { openVerdicts } from '../provenance/verdicts.js'
-import { createWindowLedger } from '../provenance/windows.js'
+import { createWindowLedger, unaskedWindowsDir } from '../provenance/windows.js'
 import type { Mode } from '../store/domain.js'
 import { createHostPrograms, type HostPrograms } from '../util/host-programs.js'
 
@@ -49,7 +49,11 @@ export function provenanceDir(stateDir: string): string {
 export function createSessionProvenance(opts: SessionProvenanceOptions): SessionProvenance {
   const dir = provenanceDir(opts.stateDir)
   const programs = createHostPrograms({ path: process.env.PATH, unsafe: opts.roots })
-  const ledger = createWindowLedger({ dir: join(dir, 'windows'), session: opts.sessionId, roots: opts.roots })
+  const ledger = createWindowLedger({
+    dir: unaskedWindowsDir(opts.stateDir),
+    session: opts.sessionId,
+    roots: opts.roots,
+  })
   const guard = createProvenanceGuard({
     windows: () => ledger.list(),
     generation: () => ledger.generation(),
