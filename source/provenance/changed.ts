@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import type { Footprint } from './footprint.js'
 import { isInside } from './fs-facts.js'
 import { changedInWindow, type UnaskedWindow } from './windows.js'
@@ -72,6 +72,8 @@ export function findChanges(
       }
     }
   }
-  const first = changes.sort((a, b) => b.ctimeMs - a.ctimeMs)[0]
+  // The deepest change names it best (`node_modules/.bin/prettier`, not the `node_modules` it is in).
+  const depth = (c: Change) => c.path.split(sep).length
+  const first = changes.sort((a, b) => depth(b) - depth(a) || b.ctimeMs - a.ctimeMs)[0]
   return first ? { changed: true, first, count: changes.length, checked } : { changed: false, checked }
 }

@@ -56,6 +56,18 @@ export function findHostProgram(name: string, opts: HostProgramsOptions): string
   return undefined
 }
 
+/**
+ * PATH without the entries a program must not be found in: relative and empty ones (the current
+ * directory) and those inside the unsafe folders. For what agent-tui starts through a shell itself (the
+ * user's `$EDITOR`, the browser), whose name it cannot resolve once.
+ */
+export function safePath(path: string | undefined, unsafe: readonly string[]): string {
+  return (path ?? '')
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir) && !isUnsafe(realOrUndefined(dir) ?? dir, unsafe))
+    .join(delimiter)
+}
+
 /** Whether `path` (a real path) lies in one of the unsafe folders. */
 export function isUnsafe(path: string, unsafe: readonly string[]): boolean {
   return unsafe.some((root) => {

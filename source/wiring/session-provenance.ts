@@ -78,7 +78,7 @@ export function createSessionProvenance(opts: SessionProvenanceOptions): Session
           tool: label,
           risk: 'exec',
           summary: command,
-          reason: `${answer.reason}: it runs outside the sandbox`,
+          reason: `${answer.reason}. It runs outside the sandbox; allowed, it is asked about again only if that changes again`,
           preview: { kind: 'command', command, cwd: subject.cwd },
           suggestedRule: '',
           noRule:

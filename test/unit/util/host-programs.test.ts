@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createHostPrograms, findHostProgram } from '../../../source/util/host-programs.js'
+import { createHostPrograms, findHostProgram, safePath } from '../../../source/util/host-programs.js'
 
 let root: string
 let ws: string
@@ -67,5 +67,22 @@ describe('programs agent-tui runs itself are never found in the workspace', () =
     program(later, 'git')
     expect(programs.find('git')).toBe(join(sys, 'git'))
     expect(programs.shell()).toBe('/bin/bash')
+  })
+})
+
+describe('PATH for what agent-tui starts through a shell (the editor, the browser)', () => {
+  it('keeps absolute entries outside the workspace only', () => {
+    mkdirSync(join(ws, 'node_modules', '.bin'), { recursive: true })
+    symlinkSync(join(ws, 'node_modules', '.bin'), join(root, 'linked'))
+    const path = [
+      '',
+      '.',
+      'bin',
+      join(ws, 'node_modules', '.bin'),
+      join(root, 'linked'),
+      sys,
+      '/usr/bin',
+    ].join(':')
+    expect(safePath(path, [ws])).toBe(`${sys}:/usr/bin`)
   })
 })
