@@ -9,6 +9,7 @@ import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
+import { provenance } from './bench/provenance.mjs'
 import { context } from './bench/context.mjs'
 import { subagentRoundTrip } from './bench/subagents.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
@@ -184,6 +185,7 @@ const sections = {
   checkpoint,
   context,
   sandbox: bashSandbox,
+  provenance,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

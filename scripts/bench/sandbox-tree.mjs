@@ -1,6 +1,7 @@
 // Issue #30: the sandbox binds the protected names it finds below the top of a workspace read-only,
 // planned before every command. This measures `echo hi` in a workspace shaped like a real repository
-// (folders of sources with instruction files here and there, a nested repository, an installed
+// (folders of sources with instruction files here and there — not bound below the top — a nested
+// repository and .mcp.json, an installed
 // node_modules) against the same workspace without the sandbox, alternating as bash-sandbox.mjs does.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -22,6 +23,7 @@ async function makeRepository(dir) {
     }
   }
   await mkdir(join(dir, 'vendor', 'lib', '.git'), { recursive: true })
+  await writeFile(join(dir, 'packages', 'p3', '.mcp.json'), '{}\n')
   for (let p = 0; p < 300; p++) {
     for (let d = 0; d < 5; d++)
       await mkdir(join(dir, 'node_modules', `pkg${p}`, `d${d}`), { recursive: true })
@@ -60,7 +62,7 @@ export async function sandboxInRepository(ctx, { startShell, createBashSandbox, 
     fenced.push(await timeEcho(startShell, work, status.sandbox))
   }
   ctx.report(
-    `  added per Bash call in a repository (${shape.folders} folders, 24 AGENTS.md, a nested .git; node_modules not walked)`,
+    `  added per Bash call in a repository (${shape.folders} folders, 24 AGENTS.md, a nested .git and .mcp.json; node_modules not walked)`,
     median(fenced) - median(plain),
     { max: 15, budget: '≤ 15 ms', note: `medians of ${RUNS}; alternating runs` },
   )

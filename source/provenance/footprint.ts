@@ -213,6 +213,8 @@ class Finder {
       this.everything(`\`${[name, sub].filter(Boolean).join(' ')}\` runs a package.json script`)
       return
     }
+    // The bin is a program like any: it may load the project's config files (prettier.config.cjs).
+    if (!NO_PROJECT_CODE.has(basename(packageName(bin)))) this.codeConfig(cwd)
     const packages = [packageName(bin), ...optionValues(args, ['-p', '--package']).map(packageName)]
     for (const dir of this.chain(cwd, true)) {
       const binDir = join(dir, 'node_modules', '.bin')

@@ -4,14 +4,7 @@ import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
-import {
-  isInside,
-  PROTECTED_NAMES,
-  planFence,
-  realOrSelf,
-  replaceableEntries,
-  secretStores,
-} from './fence.js'
+import { isInside, NESTED_NAMES, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
 import { createNestedFinder } from './nested-protected.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
@@ -150,7 +143,7 @@ function createCommandSandbox(
   const hidden = secretStores(env.HOME || homedir(), opts.ownSecrets ?? [])
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
   // Remembers the directories it read: each plan re-reads only those that changed since.
-  const nested = createNestedFinder({ names: PROTECTED_NAMES })
+  const nested = createNestedFinder({ names: NESTED_NAMES })
   const projectRoots = opts.projectRoots.map(realOrSelf)
   // Off the first command's path: the first walk reads every folder, later ones only stat them.
   void nested.refresh(projectRoots)

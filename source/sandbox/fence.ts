@@ -55,12 +55,18 @@ export const RESERVED_NAMES = ['.git', '.agent-tui', '.mcp.json', '.claude'] as 
  */
 export const INSTRUCTION_NAMES = ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md'] as const
 
-/**
- * Everything protected, at the top of a root and at any depth below it (a session started in a
- * subfolder reads that folder's own). Below the top only existing ones can be bound read-only; new
- * ones there are caught by project trust (see source/config/project-trust.ts).
- */
+/** Everything read-only at the top of a root. */
 export const PROTECTED_NAMES: readonly string[] = [...RESERVED_NAMES, ...INSTRUCTION_NAMES]
+
+/**
+ * What is bound read-only below the top of a root where it exists (a session started in a subfolder
+ * reads that folder's own; git runs a nested repository's hooks). New ones there cannot be stopped by a
+ * mount: project trust catches new configuration (source/config/project-trust.ts). Instruction files
+ * are left out below the top: a monorepo has one in every package, and each read-only bind costs
+ * bubblewrap 0.1-1 ms per command (25 of them added 16-30 ms, measured); a Write or named shell write
+ * of one still asks (source/permissions/protected-paths.ts).
+ */
+export const NESTED_NAMES: readonly string[] = RESERVED_NAMES
 
 /** Enough for any real repository; a `.gitmodules` listing more is not worth a slower start of every command. */
 const MAX_SUBMODULES = 200

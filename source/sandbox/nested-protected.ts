@@ -3,7 +3,7 @@ import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 
 /**
- * Finds the protected names (`.git`, `.agent-tui`, `.claude`, `.mcp.json`, instruction files) below the
+ * Finds the protected names (`.git`, `.agent-tui`, `.claude`, `.mcp.json`: see fence.ts NESTED_NAMES) below the
  * top of the project roots at any depth, so the sandbox binds the ones that exist read-only: a session
  * later started in that subfolder reads them, and git runs a nested repository's hooks. Ignore files
  * are not honoured (a sandboxed command can write one); a directory and a depth cap bound the walk, and
@@ -35,7 +35,7 @@ export interface NestedFinder {
 }
 
 interface DirRecord {
-  ctimeNs: bigint
+  ctimeMs: number
   subdirs: string[]
   found: string[]
 }
@@ -60,10 +60,10 @@ const MARKERS = new Set(['pyvenv.cfg', 'CACHEDIR.TAG'])
 const BATCH = 32
 
 type Io =
-  | { sync: true; lstat(dir: string): bigint | undefined; readdir(dir: string): Dirent[] | undefined }
+  | { sync: true; lstat(dir: string): number | undefined; readdir(dir: string): Dirent[] | undefined }
   | {
       sync: false
-      lstat(dir: string): Promise<bigint | undefined>
+      lstat(dir: string): Promise<number | undefined>
       readdir(dir: string): Promise<Dirent[] | undefined>
     }
 
@@ -71,8 +71,9 @@ const SYNC: Io = {
   sync: true,
   lstat(dir) {
     try {
-      const stat = lstatSync(dir, { bigint: true })
-      return stat.isDirectory() ? stat.ctimeNs : undefined
+      // ctime as a float of ms keeps sub-microsecond steps: two different ctimes never compare equal.
+      const stat = lstatSync(dir, { throwIfNoEntry: false })
+      return stat?.isDirectory() ? stat.ctimeMs : undefined
     } catch {
       return undefined
     }
@@ -89,8 +90,8 @@ const SYNC: Io = {
 const ASYNC: Io = {
   sync: false,
   lstat: (dir) =>
-    lstat(dir, { bigint: true }).then(
-      (stat) => (stat.isDirectory() ? stat.ctimeNs : undefined),
+    lstat(dir).then(
+      (stat) => (stat.isDirectory() ? stat.ctimeMs : undefined),
       () => undefined,
     ),
   readdir: (dir) => readdir(dir, { withFileTypes: true }).catch(() => undefined),
@@ -105,9 +106,9 @@ export function createNestedFinder(opts: NestedFinderOptions): NestedFinder {
   let cache = new Map<string, DirRecord>()
   let running: Promise<Found> | undefined
 
-  const record = (ctimeNs: bigint, entries: Dirent[], dir: string): DirRecord => {
+  const record = (ctimeMs: number, entries: Dirent[], dir: string): DirRecord => {
     const marked = entries.some((entry) => MARKERS.has(entry.name))
-    const rec: DirRecord = { ctimeNs, subdirs: [], found: [] }
+    const rec: DirRecord = { ctimeMs, subdirs: [], found: [] }
     for (const entry of entries) {
       const path = join(dir, entry.name)
       // A protected directory is bound read-only as a whole: nothing below it needs finding.
@@ -124,16 +125,16 @@ export function createNestedFinder(opts: NestedFinderOptions): NestedFinder {
     let visited = 0
     let capped = false
     const keep = (dir: string, rec: DirRecord, readAt: number | undefined) => {
-      if (readAt === undefined || readAt - Number(rec.ctimeNs / 1_000_000n) > RACY_MS) seen.set(dir, rec)
+      if (readAt === undefined || readAt - rec.ctimeMs > RACY_MS) seen.set(dir, rec)
     }
-    const visit = (dir: string, ctimeNs: bigint | undefined) => {
-      if (ctimeNs === undefined) return { done: true as const }
+    const visit = (dir: string, ctimeMs: number | undefined) => {
+      if (ctimeMs === undefined) return { done: true as const }
       const cached = cache.get(dir)
-      if (cached && cached.ctimeNs === ctimeNs) {
+      if (cached && cached.ctimeMs === ctimeMs) {
         keep(dir, cached, undefined)
         return { done: true as const, rec: cached }
       }
-      return { done: false as const, ctimeNs }
+      return { done: false as const, ctimeMs }
     }
     const collect = (depth: number, rec: DirRecord | undefined, next: string[]) => {
       if (!rec) return
@@ -164,7 +165,7 @@ export function createNestedFinder(opts: NestedFinderOptions): NestedFinder {
           const readAt = now()
           const entries = io.readdir(dir)
           if (!entries) continue
-          const rec = record(step.ctimeNs, entries, dir)
+          const rec = record(step.ctimeMs, entries, dir)
           keep(dir, rec, readAt)
           collect(depth, rec, next)
         }
@@ -186,7 +187,7 @@ export function createNestedFinder(opts: NestedFinderOptions): NestedFinder {
               const readAt = now()
               const entries = await io.readdir(dir)
               if (!entries) return undefined
-              const rec = record(step.ctimeNs, entries, dir)
+              const rec = record(step.ctimeMs, entries, dir)
               keep(dir, rec, readAt)
               return rec
             }),

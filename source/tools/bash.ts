@@ -308,7 +308,7 @@ async function sandboxFor(ctx: ToolContext): Promise<CommandSandbox | undefined>
 function sandboxNote(network: boolean): string {
   return (
     'It ran in the OS sandbox: only the workspace (and added directories), the temp dir and the session outputs are writable; ' +
-    `.git/, .agent-tui/, .claude/, .mcp.json and AGENTS.md/CLAUDE.md are read-only at any depth${network ? '' : '; there is no network'}. A write or connection the sandbox ` +
+    `.git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${network ? '' : '; there is no network'}. A write or connection the sandbox ` +
     'blocks fails with errors such as "Read-only file system" or "Network is unreachable" — do not retry it; ' +
     'if it is needed, ask the user to run it outside the sandbox (typing `! <command>` at the prompt does).'
   )

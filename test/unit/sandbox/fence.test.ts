@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PROTECTED_NAMES, planFence } from '../../../source/sandbox/fence.js'
+import { NESTED_NAMES, PROTECTED_NAMES, planFence } from '../../../source/sandbox/fence.js'
 import { createNestedFinder } from '../../../source/sandbox/nested-protected.js'
 
 let root: string
@@ -130,15 +130,15 @@ describe('planFence', () => {
 })
 
 describe('protected names below the top of a root', () => {
-  const nestedFence = (finder = createNestedFinder({ names: PROTECTED_NAMES })) =>
+  const nestedFence = (finder = createNestedFinder({ names: NESTED_NAMES })) =>
     planFence({ projectRoots: [ws], scratchRoots: [out], nested: finder.find([ws]).paths })
 
   it('existing ones at any depth are read-only; missing ones are not reserved there', () => {
     mkdirSync(join(ws, 'sub', '.agent-tui'), { recursive: true })
     writeFileSync(join(ws, 'sub', '.mcp.json'), '{}\n')
     mkdirSync(join(ws, 'a', 'b', 'c', '.claude'), { recursive: true })
+    // Instruction files below the top are left to the policy (one bind each per command is too dear).
     writeFileSync(join(ws, 'a', 'b', 'CLAUDE.local.md'), 'x\n')
-    writeFileSync(join(ws, 'docs-AGENTS.md'), 'not one\n')
     git(join(ws, 'a'), 'init', '-q')
     // Inside a protected directory nothing more is looked for: it is read-only as a whole.
     mkdirSync(join(ws, 'sub', '.agent-tui', 'x', '.git'), { recursive: true })
@@ -148,7 +148,6 @@ describe('protected names below the top of a root', () => {
         join(ws, 'sub', '.agent-tui'),
         join(ws, 'sub', '.mcp.json'),
         join(ws, 'a', '.git'),
-        join(ws, 'a', 'b', 'CLAUDE.local.md'),
         join(ws, 'a', 'b', 'c', '.claude'),
       ].sort(),
     )
@@ -158,16 +157,14 @@ describe('protected names below the top of a root', () => {
   it('an ignore file hides nothing; installed dependencies and caches are not walked into', () => {
     mkdirSync(join(ws, 'hidden'))
     writeFileSync(join(ws, '.gitignore'), 'hidden/\n.mcp.json\n')
-    writeFileSync(join(ws, 'hidden', 'AGENTS.md'), 'x\n')
-    mkdirSync(join(ws, 'node_modules', 'pkg'), { recursive: true })
-    writeFileSync(join(ws, 'node_modules', 'pkg', 'CLAUDE.md'), 'x\n')
+    writeFileSync(join(ws, 'hidden', '.mcp.json'), 'x\n')
+    mkdirSync(join(ws, 'node_modules', 'pkg', '.git'), { recursive: true })
     mkdirSync(join(ws, '.venv', 'lib'), { recursive: true })
     writeFileSync(join(ws, '.venv', 'pyvenv.cfg'), 'home = /usr\n')
-    writeFileSync(join(ws, '.venv', 'lib', 'AGENTS.md'), 'x\n')
-    mkdirSync(join(ws, 'target', 'debug'), { recursive: true })
+    writeFileSync(join(ws, '.venv', 'lib', '.mcp.json'), 'x\n')
+    mkdirSync(join(ws, 'target', 'debug', '.claude'), { recursive: true })
     writeFileSync(join(ws, 'target', 'CACHEDIR.TAG'), 'Signature: 8a477f597d28d172789f06886806bc55\n')
-    writeFileSync(join(ws, 'target', 'debug', 'AGENTS.md'), 'x\n')
-    expect(nestedFence().readOnly).toEqual([join(ws, 'hidden', 'AGENTS.md')])
+    expect(nestedFence().readOnly).toEqual([join(ws, 'hidden', '.mcp.json')])
   })
 
   it('a symlinked directory is not followed; a symlinked protected name is bound where it leads', () => {
@@ -175,20 +172,20 @@ describe('protected names below the top of a root', () => {
     writeFileSync(join(root, 'elsewhere', '.mcp.json'), '{}\n')
     symlinkSync(join(root, 'elsewhere'), join(ws, 'link'))
     mkdirSync(join(ws, 'sub'))
-    writeFileSync(join(ws, 'real.md'), 'x\n')
-    symlinkSync(join(ws, 'real.md'), join(ws, 'sub', 'AGENTS.md'))
-    expect(nestedFence().readOnly).toEqual([join(ws, 'real.md')])
+    writeFileSync(join(ws, 'real.json'), '{}\n')
+    symlinkSync(join(ws, 'real.json'), join(ws, 'sub', '.mcp.json'))
+    expect(nestedFence().readOnly).toEqual([join(ws, 'real.json')])
   })
 
   it('a later plan sees what was added since, and forgets what was removed', () => {
     // Directories changed within the last second are read again each time (a change in the same clock
     // tick would keep their ctime), so this holds however fast the steps follow each other.
-    const finder = createNestedFinder({ names: PROTECTED_NAMES })
+    const finder = createNestedFinder({ names: NESTED_NAMES })
     mkdirSync(join(ws, 'p', 'q'), { recursive: true })
     expect(nestedFence(finder).readOnly).toEqual([])
-    writeFileSync(join(ws, 'p', 'q', 'AGENTS.md'), 'x\n')
-    expect(nestedFence(finder).readOnly).toEqual([join(ws, 'p', 'q', 'AGENTS.md')])
-    rmSync(join(ws, 'p', 'q', 'AGENTS.md'))
+    writeFileSync(join(ws, 'p', 'q', '.mcp.json'), 'x\n')
+    expect(nestedFence(finder).readOnly).toEqual([join(ws, 'p', 'q', '.mcp.json')])
+    rmSync(join(ws, 'p', 'q', '.mcp.json'))
     expect(nestedFence(finder).readOnly).toEqual([])
   })
 
