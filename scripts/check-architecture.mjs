@@ -26,6 +26,7 @@ const LAYERS = [
   ['checkpoints'],
   ['extensions', 'mcp'],
   ['config'],
+  ['provenance'],
   ['tools'],
   ['engine', 'session'],
   ['tasks'],

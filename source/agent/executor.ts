@@ -2,7 +2,8 @@ import { changeKind } from '../checkpoints/change-kind.js'
 import type { ToolCall } from '../provider/messages.js'
 import type { Rule } from '../permissions/rule.js'
 import type { Dispatch } from '../store/create-store.js'
-import type { ErrorCategory } from '../store/domain.js'
+import type { PermissionTarget } from '../permissions/target.js'
+import type { ErrorCategory, Risk } from '../store/domain.js'
 import { type AnyTool, type ToolContext, ToolError } from '../tools/types.js'
 import { type CallOutcome, cancelled, type FailureDetails, failedOutcome } from './call-outcome.js'
 import { approvalNote, approvalNoteOf, denied } from './consent-answer.js'
@@ -40,6 +41,16 @@ export interface ExecutorDeps {
   now(): number
   /** Minimum gap between live output previews of one call (ms). */
   progressIntervalMs?: number
+  /** Told just before a call that nobody was asked about runs (see RuntimeOptions.unasked). */
+  unasked?: (call: UnaskedCall) => void
+}
+
+/** A call about to run that nobody was asked about. */
+export interface UnaskedCall {
+  tool: string
+  risk: Risk
+  target: PermissionTarget
+  readOnly: boolean
 }
 
 /**
@@ -146,6 +157,7 @@ async function runCall(
   const ctx = deps.makeContext(signal, progress.push, call.id)
 
   let asking = false
+  let asked = false
   try {
     // Symlinks are resolved once, here: the policy judges real paths and the write checks against them.
     const target = await deps.gate.resolveTarget(await tool.permissionTarget(args, ctx))
@@ -192,6 +204,7 @@ async function runCall(
       // nothing, so the prompt offers only "allow once" for it.
       const editsRule = verdict.protectedWrite ? undefined : deps.gate.sessionEditsRule?.(tool.name, target)
       asking = true
+      asked = true
       const decision = await deps.gate.request(
         {
           callId: call.id,
@@ -216,6 +229,7 @@ async function runCall(
       note = approvalNoteOf(decision, summary, call.id, deps.dispatch)
       started = deps.now()
     }
+    if (!asked) deps.unasked?.({ tool: tool.name, risk: tool.risk, target, readOnly })
     const change = deps.checkpoint ? changeKind(tool.risk, target, readOnly) : null
     if (change) {
       await deps.checkpoint?.before(change)

@@ -38,6 +38,7 @@ export function executorDepsFor(src: TurnSources): ExecutorDeps {
       return host.context(signal, onProgress, callId)
     },
     now: src.now,
+    ...(opts.unasked ? { unasked: opts.unasked } : {}),
     ...(src.sessionHooks ? { hooks: src.sessionHooks.tool } : {}),
     ...(opts.checkpoints
       ? {

@@ -3,6 +3,7 @@ import type { GateCheck, PermissionGate } from '../agent/permission-gate.js'
 import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
+import { scanGitConfig } from '../permissions/git-config-scan.js'
 import { resolveTarget } from '../permissions/real-path.js'
 import {
   describeRule,
@@ -35,6 +36,11 @@ export interface GateOptions {
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
   savedTo: string
+  /**
+   * The git that answers what a repository configures before a read-only git call is judged: found
+   * outside the workspace (undefined: none there). Absent: `git` from PATH (tests).
+   */
+  gitProgram?: () => string | undefined
 }
 
 export type RuntimeGate = PermissionGate & {
@@ -97,7 +103,14 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
   }
   return {
     mode: () => store.getState().mode,
-    resolveTarget: (target) => resolveTarget(target, { workspace, home }),
+    resolveTarget: (target) =>
+      resolveTarget(target, {
+        workspace,
+        home,
+        ...(opts.gitProgram
+          ? { scanGit: (dir: string) => scanGitConfig(dir, { program: opts.gitProgram?.() ?? null }) }
+          : {}),
+      }),
     check: (call) => check(call),
     allowsNow: (call) => check(call).decision === 'allow',
     suggestRule: (tool, target) => suggestRule(tool, target, workspace, home),

@@ -1,6 +1,6 @@
 import { type CollectedHooks, hooksView } from '../hooks/config.js'
 import { permissionModeName } from '../hooks/protocol.js'
-import { createHookService, type HookService } from '../hooks/service.js'
+import { createHookService, type HookGuard, type HookService } from '../hooks/service.js'
 import type { HookProcessOwner, HooksView } from '../hooks/types.js'
 import type { ResolvedConfig } from '../config/resolve.js'
 import type { Mode } from '../store/domain.js'
@@ -17,6 +17,10 @@ export interface SessionHookServiceOptions {
   mode(): Mode
   cwd(): string
   owner?: HookProcessOwner
+  /** bash by absolute path, outside the workspace. */
+  shell?: string
+  /** Asked before each hook starts (see source/wiring/session-provenance.ts). */
+  guard?: HookGuard
 }
 
 /**
@@ -46,6 +50,8 @@ export function createSessionHookService(opts: SessionHookServiceOptions): HookS
       permission_mode: permissionModeName(opts.mode()),
     }),
     ...(opts.owner ? { owner: opts.owner } : {}),
+    ...(opts.shell ? { shell: opts.shell } : {}),
+    ...(opts.guard ? { guard: opts.guard } : {}),
   })
   return {
     ...service,
