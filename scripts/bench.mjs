@@ -9,6 +9,7 @@ import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
+import { provenance } from './bench/provenance.mjs'
 import { context } from './bench/context.mjs'
 import { gitScan } from './bench/git-scan.mjs'
 import { subagentRoundTrip } from './bench/subagents.mjs'
@@ -186,6 +187,7 @@ const sections = {
   context,
   sandbox: bashSandbox,
   gitScan,
+  provenance,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

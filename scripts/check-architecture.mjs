@@ -37,6 +37,7 @@ const TIERS = {
     'user-hooks',
     'extensions',
     'config',
+    'provenance',
     'session',
     'provider',
   ],

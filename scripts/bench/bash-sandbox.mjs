@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import { median } from './measure.mjs'
 import { makeSandbox } from './sandbox.mjs'
+import { sandboxInRepository } from './sandbox-tree.mjs'
 
 const RUNS = 40
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -81,4 +82,5 @@ export async function bashSandbox(ctx) {
     budget: '≤ 15 ms',
     note: 'medians; alternating runs; grows with the host load',
   })
+  await sandboxInRepository(ctx, { startShell, createBashSandbox, box, outputs })
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { safePath } from '../util/host-programs.js'
 
 /**
  * Opens a URL in the user's browser, when there is one to open it in: `$BROWSER`, `open` on macOS,
@@ -16,7 +17,9 @@ export function openBrowser(url: string): void {
         : undefined)
   if (!command) return
   try {
-    const child = spawn(command, [url], { stdio: 'ignore', detached: true })
+    // Found on PATH, never in a folder of the workspace (where the model writes).
+    const PATH = safePath(env.PATH, [process.cwd()])
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true, env: { ...env, PATH } })
     child.on('error', () => undefined)
     child.unref()
   } catch {

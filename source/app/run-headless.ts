@@ -202,6 +202,7 @@ async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promi
     contributions: await trust.contributions(),
     status: trust.status(),
     folder: display(trust.folder),
+    realFolder: trust.folder,
     display,
     storeLabel: display(trust.storeFile),
     headless: true,

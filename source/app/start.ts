@@ -7,6 +7,7 @@ import { resolvePaths } from '../config/app-paths.js'
 import { DEFAULT_MAX_STEPS } from '../config/flags.js'
 import { resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
@@ -38,6 +39,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       loaded,
       trustFlag: args.trustProject,
       baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
+      windowsDir: unaskedWindowsDir(paths.stateDir),
     })
     const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
     let config = configFor(trust.isTrusted())

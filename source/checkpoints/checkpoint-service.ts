@@ -28,6 +28,11 @@ export interface CheckpointServiceOptions {
   stateDir: string
   dispatch(action: Action): void
   notice(level: NoticeLevel, text: string): void
+  /**
+   * The git program's absolute path, found outside the workspace (source/util/host-programs.ts);
+   * undefined when git is not installed there, which turns checkpoints off with a notice.
+   */
+  git(): string | undefined
   maxFileBytes?: number
   maxFiles?: number
 }
@@ -62,16 +67,18 @@ export class CheckpointService {
   }
 
   private shadow(): Promise<ShadowRepo> {
-    this.repo ??= findProject(this.opts.workspace).then(
-      ({ root, exclude }) =>
-        new ShadowRepo({
-          gitDir: join(this.opts.stateDir, 'checkpoints', uniqueProjectKey(root)),
-          workTree: root,
-          projectExclude: exclude,
-          maxFileBytes: this.opts.maxFileBytes ?? MAX_FILE_BYTES,
-          maxFiles: this.opts.maxFiles ?? MAX_FILES,
-        }),
-    )
+    this.repo ??= findProject(this.opts.workspace).then(({ root, exclude }) => {
+      const git = this.opts.git()
+      if (git === undefined) throw new GitUnavailableError('not on PATH outside the workspace')
+      return new ShadowRepo({
+        gitDir: join(this.opts.stateDir, 'checkpoints', uniqueProjectKey(root)),
+        workTree: root,
+        git,
+        projectExclude: exclude,
+        maxFileBytes: this.opts.maxFileBytes ?? MAX_FILE_BYTES,
+        maxFiles: this.opts.maxFiles ?? MAX_FILES,
+      })
+    })
     return this.repo
   }
 
@@ -186,7 +193,7 @@ export class CheckpointService {
     if (err instanceof GitUnavailableError || err instanceof WorkspaceLimitError) {
       const why =
         err instanceof GitUnavailableError
-          ? 'git was not found (install git to let /rewind restore files)'
+          ? 'git was not found on PATH outside the workspace (install git to let /rewind restore files)'
           : err.message
       if (!this.off) {
         this.off = why

@@ -10,6 +10,11 @@ import { spawn } from 'node:child_process'
 export interface GitTarget {
   gitDir: string
   workTree: string
+  /**
+   * The git program, by absolute path: found once outside the workspace (source/util/host-programs.ts),
+   * since a `git` planted in a PATH folder inside it would run with the user's rights at every snapshot.
+   */
+  program: string
 }
 
 export interface GitResult {
@@ -107,7 +112,7 @@ export function runGit(
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('git', argv, {
+      child = spawn(target.program, argv, {
         cwd: target.workTree,
         env: isolatedEnv(process.env, opts.env),
         stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -17,6 +17,8 @@ import type { SkippedFile, TreeChange } from './types.js'
 export interface ShadowRepoOptions {
   gitDir: string
   workTree: string
+  /** The git program's absolute path (see GitTarget.program). */
+  git: string
   /** The project's `.git/info/exclude` text, honoured like its `.gitignore` files. */
   projectExclude?: string
   /** Files larger than this are left out of snapshots, and listed as such. */
@@ -58,7 +60,7 @@ export class ShadowRepo {
   }
 
   private git(args: readonly string[], opts?: RunOptions): Promise<GitResult> {
-    return runGit({ gitDir: this.gitDir, workTree: this.workTree }, args, opts)
+    return runGit({ gitDir: this.gitDir, workTree: this.workTree, program: this.opts.git }, args, opts)
   }
 
   /** Creates the repository on first use; idempotent. */

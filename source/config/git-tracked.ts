@@ -1,4 +1,5 @@
 import { readOnlyGitEnv } from '../permissions/git-read-only.js'
+import { findHostProgram } from '../util/host-programs.js'
 
 /**
  * Whether git tracks `relPath` (relative to `cwd`): a committed `.agent-tui/settings.local.json` came with
@@ -13,13 +14,17 @@ export async function isTrackedByGit(
   cwd: string,
   relPath: string,
   timeoutMs = 3000,
+  // Never a git found in the workspace (a PATH entry there): it would run with the user's rights.
+  git = findHostProgram('git', { path: process.env.PATH, unsafe: [cwd] }),
 ): Promise<boolean | 'unknown'> {
+  // No git outside the workspace: as without git, nothing can be tracked.
+  if (git === undefined) return false
   // Loaded here: most starts have no settings.local.json and never spawn anything.
   const { execFile } = await import('node:child_process')
   const paths = await pathsThatBringIt(cwd, relPath)
   return new Promise((resolve) => {
     execFile(
-      'git',
+      git,
       ['--no-pager', '-c', 'core.fsmonitor=false', 'ls-files', '-z', '--cached', '--', ...paths],
       {
         cwd,

@@ -5,6 +5,7 @@ import { readOnlyGitEnv } from '../permissions/git-read-only.js'
 import { realPathOf } from '../permissions/real-path.js'
 import { readConfigText } from '../tools/instruction-file.js'
 import { ConfigError } from './errors.js'
+import { findHostProgram } from '../util/host-programs.js'
 import { appendAllowRule, writeAtomically } from './save-rule.js'
 
 /** The file "always allow" writes, relative to the workspace. */
@@ -55,10 +56,13 @@ export async function ignoreLocalSettings(workspace: string): Promise<IgnoreOutc
 
 /** Whether git ignores `relPath` in `cwd`; `unknown` when git is not installed (the caller checks the file). */
 async function gitIgnores(cwd: string, relPath: string): Promise<boolean | 'not-a-repository'> {
+  // Never a git found in the workspace (a PATH entry there): it would run with the user's rights.
+  const git = findHostProgram('git', { path: process.env.PATH, unsafe: [cwd] })
+  if (git === undefined) return insideRepository(cwd) ? false : 'not-a-repository'
   const { execFile } = await import('node:child_process')
   return new Promise((resolve) => {
     execFile(
-      'git',
+      git,
       ['--no-pager', '-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', relPath],
       { cwd, timeout: 3000, windowsHide: true, env: readOnlyGitEnv(process.env) },
       (error, _stdout, stderr) => {

@@ -5,7 +5,9 @@ import { isTrackedByGit } from './git-tracked.js'
 import { isRecordedLocalSettings } from './local-settings-ledger.js'
 import type { LoadedSettings, SettingsSource } from './load.js'
 import type { ResolvedConfig } from './resolve-config.js'
+import { listWindows } from '../provenance/windows.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
+import { folderIdentity, judgeConfig, ownConfig, recordFor } from './trust-fingerprint.js'
 import {
   type FilteredSettings,
   filterProjectSettings,
@@ -31,14 +33,19 @@ import {
  * - `subscribe(fn)`: called when the answer changes, so a loader can load (or drop) things live.
  */
 
-export type TrustSource = 'flag' | 'store' | 'session' | 'none'
+export type TrustSource = 'flag' | 'store' | 'session' | 'changed' | 'none'
 
 export interface TrustStatus {
   trusted: boolean
-  /** `--trust-project`, a remembered answer, an answer given in this session but not saved, or none yet. */
+  /**
+   * `--trust-project`, a remembered answer, an answer given in this session but not saved, a remembered
+   * "trust" that no longer covers the folder's configuration (`changed`), or none yet.
+   */
   source: TrustSource
   /** The remembered answer that applies (it may be for a parent folder). */
   entry?: TrustEntry
+  /** With `changed`: what is not as it was trusted (`sub/.mcp.json appeared after …`). */
+  changes?: string[]
 }
 
 export interface ProjectTrust {
@@ -97,6 +104,8 @@ export interface ProjectTrustOptions {
   now?: () => number
   /** Whether git tracks a file (injected by tests). */
   isTracked?: (cwd: string, relPath: string) => Promise<boolean | 'unknown'>
+  /** Where sessions record when commands or edits ran unasked (see source/provenance/windows.ts). */
+  windowsDir?: string
 }
 
 /**
@@ -113,11 +122,14 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
   const warnings: string[] = store.warning ? [store.warning] : []
   const now = opts.now ?? Date.now
   const match = matchTrust(store.entries, folder, home)
+  const windows = () => (opts.windowsDir ? listWindows(opts.windowsDir, now) : [])
   let status: TrustStatus = opts.trustFlag
     ? { trusted: true, source: 'flag' }
-    : match
-      ? { trusted: match.trusted, source: 'store', entry: match.entry }
-      : { trusted: false, source: 'none' }
+    : match?.trusted
+      ? storedTrust(match.entry, folder, windows(), (entry) => refreshRecord(opts.storeFile, entry, now))
+      : match
+        ? { trusted: false, source: 'store', entry: match.entry }
+        : { trusted: false, source: 'none' }
   const listeners = new Set<(status: TrustStatus) => void>()
 
   const local = opts.loaded.sources.find((s) => s.scope === 'local' && s.exists)
@@ -179,6 +191,12 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
       const target = choice === 'trust-parent' ? parent : folder
       const trusted = choice !== 'distrust'
       const at = new Date(now()).toISOString()
+      // What the folder holds now is what is trusted: the folder's own configuration as shown in the
+      // prompt, and the rest of the tree but for what changed while commands or edits ran unasked.
+      const prefix = relative(target, folder)
+      const recorded = trusted
+        ? { config: recordFor(target, windows(), ownConfig(folder), prefix), ...identityOf(target) }
+        : {}
       try {
         const written = await updateTrustStore(
           opts.storeFile,
@@ -187,7 +205,7 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
             // The folder's own "don't trust" would outrank a newly trusted parent.
             const cleared =
               choice === 'trust-parent' ? kept.filter((e) => !(e.path === folder && !e.trusted)) : kept
-            return [...cleared, { path: target, trusted, at }]
+            return [...cleared, { path: target, trusted, at, ...recorded }]
           },
           now,
         )
@@ -217,6 +235,54 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
     localIsYours: () => !localTracked,
     warnings: () => [...warnings],
   }
+}
+
+/**
+ * A remembered "trust" applied to the folder: it holds while the folder's configuration is what was
+ * trusted (see trust-fingerprint.ts); changes it accepts (the user's own edits) are recorded through
+ * `refresh`, off the start-up path.
+ */
+function storedTrust(
+  entry: TrustEntry,
+  folder: string,
+  windows: ReturnType<typeof listWindows>,
+  refresh: (entry: () => TrustEntry) => void,
+): TrustStatus {
+  const prefix = relative(entry.path, folder)
+  const own = ownConfig(folder)
+  const id = prefix === '' ? folderIdentity(folder) : undefined
+  const judged = judgeConfig({
+    folder,
+    own,
+    record: entry.config,
+    prefix,
+    windows,
+    sameFolder: prefix === '' && entry.id !== undefined ? id === entry.id : undefined,
+  })
+  if (!judged.ok) return { trusted: false, source: 'changed', entry, changes: judged.changes }
+  const { record } = judged
+  if (record) refresh(() => ({ ...entry, config: record }))
+  else if (prefix === '' && (entry.config === undefined || entry.id === undefined))
+    // Trusted before records were kept: what the folder holds now is recorded (unasked changes aside).
+    refresh(() => ({ ...entry, config: entry.config ?? recordFor(folder, windows), ...(id ? { id } : {}) }))
+  return { trusted: true, source: 'store', entry }
+}
+
+/** Off the start-up path: a walk of a large tree takes a while, and nothing at start needs it. */
+function refreshRecord(storeFile: string, entry: () => TrustEntry, now: () => number): void {
+  setTimeout(() => {
+    const next = entry()
+    void updateTrustStore(
+      storeFile,
+      (entries) => entries.map((e) => (e.path === next.path && e.trusted ? { ...e, ...next } : e)),
+      now,
+    ).catch(() => undefined)
+  }, 1000).unref()
+}
+
+function identityOf(folder: string): { id?: string } {
+  const id = folderIdentity(folder)
+  return id ? { id } : {}
 }
 
 /** `~/code/app` for messages. */

@@ -13,6 +13,8 @@ export interface UntrustedNoticeInput {
   folder: string
   /** How to show a path (`~/…`). */
   display(path: string): string
+  /** Real path of the folder, to tell an answer remembered for a parent. */
+  realFolder?: string
   /** `~/.local/state/agent-tui/trusted-folders.json`, for "you chose not to trust it". */
   storeLabel: string
   headless: boolean
@@ -23,19 +25,24 @@ export function untrustedNotice(input: UntrustedNoticeInput): string | null {
   const { contributions, status } = input
   if (status.trusted || contributions.length === 0) return null
   const refused = status.source === 'store' || status.source === 'session'
-  const why = refused
-    ? `you chose not to trust ${status.entry ? input.display(status.entry.path) : input.folder} (${input.storeLabel})`
-    : `${input.folder} is not a trusted folder`
+  const why =
+    status.source === 'changed'
+      ? `${input.folder} holds configuration that was not there, or not so, when ${status.entry && status.entry.path !== input.realFolder ? `${input.display(status.entry.path)} was trusted (this folder's trust comes from it)` : 'you trusted it'}: ${(status.changes ?? []).join('; ')}`
+      : refused
+        ? `you chose not to trust ${status.entry ? input.display(status.entry.path) : input.folder} (${input.storeLabel})`
+        : `${input.folder} is not a trusted folder`
   if (input.headless) {
     return [
       `agent-tui: ${why}, so what its repository brings is ignored:`,
       ...contributions.map((c) => `  ${describeContribution(c)}`),
       'Deny and ask rules from it still apply. To use the rest: --trust-project (this run), or start',
-      'agent-tui here without -p and trust the folder (remembered).',
+      `agent-tui here without -p and trust the folder${status.source === 'changed' ? ' again' : ''} (remembered).`,
     ].join('\n')
   }
   const items = summarizeContributions(contributions)
   const how = refused ? 'Use /trust to change that.' : 'Answer the trust prompt (or use /trust later).'
+  if (status.source === 'changed')
+    return `Untrusted because ${why}. Ignored until you trust it again: ${items}. Deny and ask rules from it still apply. ${how}`
   return `Ignored because ${why}: ${items}. Deny and ask rules from it still apply. ${how}`
 }
 

@@ -16,6 +16,10 @@ export interface TrustEntry {
   trusted: boolean
   /** ISO time of the answer (for /trust), when known. */
   at?: string
+  /** What configuration the folder and its subfolders held when trusted (see trust-fingerprint.ts). */
+  config?: Record<string, string>
+  /** The folder's `dev:ino` when trusted: another directory renamed into its place is not it. */
+  id?: string
 }
 
 export interface TrustStoreContents {
@@ -60,7 +64,13 @@ export function parseTrustStore(text: string, file: string): TrustStoreContents 
       bad.push(path)
       continue
     }
-    entries.push({ path, trusted: value.trusted, ...(typeof value.at === 'string' ? { at: value.at } : {}) })
+    entries.push({
+      path,
+      trusted: value.trusted,
+      ...(typeof value.at === 'string' ? { at: value.at } : {}),
+      ...(isRecord(value.config) ? { config: value.config } : {}),
+      ...(typeof value.id === 'string' ? { id: value.id } : {}),
+    })
   }
   return {
     entries,
@@ -73,9 +83,14 @@ export function parseTrustStore(text: string, file: string): TrustStoreContents 
 
 /** The store as JSON text (entries sorted by path, so diffs of the file stay readable). */
 export function formatTrustStore(entries: readonly TrustEntry[]): string {
-  const folders: Record<string, { trusted: boolean; at?: string }> = {}
+  const folders: Record<string, Omit<TrustEntry, 'path'>> = {}
   for (const e of [...entries].sort((a, b) => a.path.localeCompare(b.path))) {
-    folders[e.path] = { trusted: e.trusted, ...(e.at ? { at: e.at } : {}) }
+    folders[e.path] = {
+      trusted: e.trusted,
+      ...(e.at ? { at: e.at } : {}),
+      ...(e.id ? { id: e.id } : {}),
+      ...(e.config ? { config: e.config } : {}),
+    }
   }
   return `${JSON.stringify({ version: TRUST_STORE_VERSION, folders }, null, 2)}\n`
 }
@@ -167,6 +182,11 @@ export async function updateTrustStore(
     throw new Error(`cannot write ${file}: ${(err as Error).message}`, { cause: err })
   }
   return { entries, ...(keptCorruptAs ? { keptCorruptAs } : {}) }
+}
+
+/** A path → hash map (anything else in it is dropped by the caller's use: values are compared as strings). */
+function isRecord(value: unknown): value is Record<string, string> {
+  return isObject(value) && Object.values(value).every((v) => typeof v === 'string')
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -16,7 +16,13 @@ import {
 import { listenForCallback } from './oauth-provider.js'
 import type { OAuthStore } from './oauth-store.js'
 import type { McpServerSpec } from './server-specs.js'
-import { type BuiltTransport, buildTransport, type Sdk, ServerConfigError } from './transports.js'
+import {
+  type BuiltTransport,
+  buildTransport,
+  type Sdk,
+  ServerConfigError,
+  type StdioVet,
+} from './transports.js'
 
 /**
  * One MCP server: starting it (stdio process or HTTP connection) within its start-up timeout, its
@@ -41,6 +47,7 @@ export interface ConnectionOptions {
   onChange(): void
   onSpawn?(pid: number): void
   onGone?(pid: number): void
+  vet?: StdioVet
 }
 
 const AUTH_WAIT_MS = 10 * 60_000
@@ -85,11 +92,12 @@ export class McpConnection {
     const timer = { id: undefined as NodeJS.Timeout | undefined }
     try {
       sdk = await import('@modelcontextprotocol/client')
-      built = await buildTransport(this.opts.spec.settings, {
+      built = await buildTransport(this.opts.spec.name, this.opts.spec.settings, {
         sdk,
         workspace: this.opts.workspace,
         env: this.opts.env,
         oauth: this.opts.oauth,
+        ...(this.opts.vet ? { vet: this.opts.vet } : {}),
         ...(this.opts.onSpawn ? { onSpawn: this.opts.onSpawn } : {}),
         ...(this.opts.onGone ? { onGone: this.opts.onGone } : {}),
       })

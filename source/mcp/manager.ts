@@ -7,7 +7,7 @@ import type { OAuthStore } from './oauth-store.js'
 import { promptArguments, promptCommand, promptText } from './prompts.js'
 import { ToolRoutes } from './routes.js'
 import { type McpServerSpec, resolveServers, type ServerLayer } from './server-specs.js'
-import { describeTarget, isStdio } from './transports.js'
+import { describeTarget, isStdio, type StdioVet } from './transports.js'
 import { serverView } from './views.js'
 
 /**
@@ -36,6 +36,7 @@ export interface McpManagerOptions {
   processes?: { add(pid: number, command: string): void; remove(pid: number): void }
   /** Opens a URL in the user's browser when asked from `/mcp` (absent: the URL is only shown). */
   openBrowser?(url: string): void
+  vet?: StdioVet
 }
 
 interface Entry {
@@ -319,15 +320,15 @@ export class McpManager implements McpResourceSource {
   }
 
   private connection(spec: McpServerSpec): McpConnection {
-    const seconds = (value: number | undefined, fallback: number) =>
-      value !== undefined ? value * 1000 : fallback
-    const processes = this.opts.processes
+    const seconds = (value: number | undefined, ms: number) => (value === undefined ? ms : value * 1000)
+    const { processes, vet } = this.opts
     const target = describeTarget(spec.settings)
     return new McpConnection({
       spec,
       workspace: this.opts.workspace,
       env: this.opts.env,
       oauth: this.opts.oauth,
+      ...(vet ? { vet } : {}),
       startupTimeoutMs: seconds(spec.settings.startupTimeoutSeconds, this.opts.startupTimeoutMs),
       toolTimeoutMs: seconds(spec.settings.toolTimeoutSeconds, this.opts.toolTimeoutMs),
       version: this.opts.version,

@@ -31,7 +31,21 @@ export interface TransportDeps {
   oauth: OAuthStore
   onSpawn?(pid: number): void
   onGone?(pid: number): void
+  vet?: StdioVet
 }
+
+/**
+ * Asked before a stdio server starts outside the sandbox: a server whose program changed while commands
+ * ran unasked must not start unasked (see source/provenance/). Resolves with why it must not start, or
+ * undefined to start it.
+ */
+export type StdioVet = (server: {
+  name: string
+  command: string
+  args: readonly string[]
+  env: Record<string, string>
+  cwd: string
+}) => Promise<string | undefined>
 
 export function isStdio(settings: McpServerSettings): settings is StdioServerSettings {
   return 'command' in settings
@@ -44,10 +58,11 @@ export function describeTarget(settings: McpServerSettings): string {
 }
 
 export async function buildTransport(
+  name: string,
   settings: McpServerSettings,
   deps: TransportDeps,
 ): Promise<BuiltTransport> {
-  return isStdio(settings) ? buildStdio(settings, deps) : buildHttp(settings, deps)
+  return isStdio(settings) ? buildStdio(name, settings, deps) : buildHttp(settings, deps)
 }
 
 function missingError(missing: string[]): ServerConfigError {
@@ -55,7 +70,11 @@ function missingError(missing: string[]): ServerConfigError {
   return new ServerConfigError(`${names} ${missing.length === 1 ? 'is' : 'are'} not set in the environment`)
 }
 
-function buildStdio(settings: StdioServerSettings, deps: TransportDeps): BuiltTransport {
+async function buildStdio(
+  name: string,
+  settings: StdioServerSettings,
+  deps: TransportDeps,
+): Promise<BuiltTransport> {
   const command = expandString(settings.command, deps.env)
   const args = expandAll(settings.args ?? [], deps.env)
   const env = expandAll(settings.env ?? {}, deps.env)
@@ -64,10 +83,19 @@ function buildStdio(settings: StdioServerSettings, deps: TransportDeps): BuiltTr
   // The server gets the user's environment (PATH, proxies, CA certificates) plus its own variables.
   const base: Record<string, string> = {}
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) base[key] = value
+  const serverEnv = { ...base, ...env.value }
+  const refused = await deps.vet?.({
+    name,
+    command: command.value,
+    args: args.value,
+    env: serverEnv,
+    cwd: deps.workspace,
+  })
+  if (refused !== undefined) throw new ServerConfigError(`not started: ${refused}`)
   const transport = new StdioServerTransport<unknown>({
     command: command.value,
     args: args.value,
-    env: { ...base, ...env.value },
+    env: serverEnv,
     cwd: deps.workspace,
     deserialize: (line) => deps.sdk.deserializeMessage(line),
     ...(deps.onSpawn ? { onSpawn: deps.onSpawn } : {}),

@@ -3,6 +3,7 @@ import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, ConsentPreview, ConsentRequest, Mode, Risk } from '../store/domain.js'
 import type { ConsentBroker, PendingCall } from './broker.js'
 import { analysisOf } from './command-analysis.js'
+import { scanGitConfig } from './git-config-scan.js'
 import { evaluate } from './policy.js'
 import { resolveTarget } from './real-path.js'
 import { describeRule, matchRule, parseRule, type Rule, ruleCoversTool, splitRuleList } from './rules.js'
@@ -269,6 +270,11 @@ export interface GateOptions {
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
   savedTo: string
+  /**
+   * The git that answers what a repository configures before a read-only git call is judged: found
+   * outside the workspace (undefined: none there). Absent: `git` from PATH (tests).
+   */
+  gitProgram?: () => string | undefined
 }
 
 export type RuntimeGate = PermissionGate & {
@@ -336,7 +342,13 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     resolveTarget: (target) =>
       resolveTarget(
         target.kind === 'command' ? { ...target, analysis: analysisOf(target, workspace, home) } : target,
-        { workspace, home },
+        {
+          workspace,
+          home,
+          ...(opts.gitProgram
+            ? { scanGit: (dir: string) => scanGitConfig(dir, { program: opts.gitProgram?.() ?? null }) }
+            : {}),
+        },
       ),
     check: (call) => check(call),
     allowsNow: (call) => check(call).decision === 'allow',

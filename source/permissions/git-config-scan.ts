@@ -28,10 +28,22 @@ export function scanEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
 
 export async function scanGitConfig(
   dir: string,
-  opts: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv
+    timeoutMs?: number
+    /**
+     * The git to ask, by absolute path outside the workspace (util/host-programs.ts): the scan runs
+     * outside any sandbox, so a `git` planted on a PATH entry in the workspace must not be it. `null`:
+     * there is none there, and the call is not taken as read-only. Default: `git` from PATH (tests).
+     */
+    program?: string | null
+  } = {},
 ): Promise<GitConfigFacts> {
+  if (opts.program === null)
+    return { ok: false, reason: 'no git outside the workspace to ask what the repository configures' }
   const env = opts.env ?? scanEnv()
-  const run = (args: string[]) => git(dir, env, args, opts.timeoutMs ?? TIMEOUT_MS)
+  const program = opts.program ?? 'git'
+  const run = (args: string[]) => git(program, dir, env, args, opts.timeoutMs ?? TIMEOUT_MS)
   const [listing, topLevel] = await Promise.all([
     run(['config', '--list', '--show-scope', '--show-origin', '-z']),
     run(['rev-parse', '--show-toplevel']),
@@ -73,10 +85,16 @@ export async function scanGitConfig(
 
 type GitOutput = { kind: 'ok'; stdout: string } | { kind: 'missing' } | { kind: 'failed'; reason: string }
 
-function git(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs: number): Promise<GitOutput> {
+function git(
+  program: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  timeoutMs: number,
+): Promise<GitOutput> {
   return new Promise((done) => {
     execFile(
-      'git',
+      program,
       args,
       { cwd, env, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: MAX_BUFFER, windowsHide: true },
       (error, stdout, stderr) => {

@@ -223,7 +223,11 @@ function judgeWrite(
   const objection =
     (fenced ? undefined : writeObjection(path.lexical, path.real, boundaryOf(input))) ??
     (input.sandbox && sandboxHolds(input.sandbox) ? undefined : holdsRoot(input, use, path.real)) ??
-    (use.pattern === undefined ? undefined : globObjection(use.pattern, 'write'))
+    (use.pattern === undefined
+      ? undefined
+      : globObjection(use.pattern, 'write', {
+          sandboxed: input.sandbox !== undefined && sandboxHolds(input.sandbox),
+        }))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })
   return allow('no protected path')

@@ -71,7 +71,25 @@ const SECRET_SAMPLES = [
   '.git-credentials',
   'credentials',
 ]
-const GUARDED_DIR_SAMPLES = ['.git', '.agent-tui', ...SECRET_DIRS]
+const GUARDED_DIR_SAMPLES = ['.git', '.agent-tui', '.claude', ...SECRET_DIRS]
+
+/**
+ * Configuration and instructions agent-tui (and Claude Code) read from a folder, protected at any depth:
+ * a session started in a subfolder reads that subfolder's. `.agent-tui/` holds the memory file, and
+ * `.claude/` is read as Claude Code's setup. Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts.
+ */
+const CONFIG_DIRS: ReadonlyMap<string, string> = new Map([
+  ['.agent-tui', 'writes to .agent-tui/ always ask'],
+  ['.claude', 'writes to .claude/ always ask (settings, hooks and commands live there)'],
+])
+const CONFIG_FILES: ReadonlyMap<string, string> = new Map([
+  ['.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+  ['agents.md', 'writes to instruction files (AGENTS.md) always ask'],
+  ['claude.md', 'writes to instruction files (CLAUDE.md) always ask'],
+  ['claude.local.md', 'writes to instruction files (CLAUDE.local.md) always ask'],
+])
+/** Names the last segment of a glob is tested against for the files above (`sed -i … sub/AGENTS.m?`). */
+const CONFIG_FILE_SAMPLES = ['.mcp.json', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']
 
 /**
  * A path segment as a case-insensitive file system (macOS by default) sees it: `.GIT` is `.git`, and
@@ -116,11 +134,13 @@ function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo
   if (root === undefined) return { reason: `writes outside ${boundaryName(b)} always ask`, always: false }
   if (b.appDirs?.some((dir) => isInside(abs, dir)))
     return { reason: "writes to agent-tui's own settings and state always ask", always: false }
+  // At any depth: a later session started in that subfolder reads them, and its trust may come from a
+  // parent. `.mcp.json` and hooks name programs agent-tui starts, unsandboxed, once the folder is trusted.
   const inRoot = segmentsOf(relative(root, abs))
-  if (inRoot.includes('.agent-tui')) return { reason: 'writes to .agent-tui/ always ask', always: false }
-  // It names programs agent-tui starts at the next start, unsandboxed, once the folder is trusted.
-  if (inRoot.length === 1 && inRoot[0] === '.mcp.json')
-    return { reason: 'writes to .mcp.json always ask (it names programs agent-tui starts)', always: false }
+  const dir = inRoot.find((s) => CONFIG_DIRS.has(s))
+  if (dir) return { reason: CONFIG_DIRS.get(dir)!, always: false }
+  const file = inRoot.find((s) => CONFIG_FILES.has(s))
+  if (file) return { reason: CONFIG_FILES.get(file)!, always: false }
   const secret = secretName(abs, b)
   if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
   return undefined
@@ -168,8 +188,14 @@ export function isTrustedRead(real: string, b: Boundary): boolean {
 /**
  * Why a glob (`rm -rf .g*`, `cat .env*`) below an unobjectionable directory may still reach a protected
  * name. Bash globs skip dotfiles unless the pattern names the dot, as picomatch does with `dot: false`.
+ * `sandboxed`: the command runs in an OS sandbox that binds every existing `.claude/`, `.mcp.json` and
+ * instruction file read-only, and a glob only reaches names that exist, so those no longer object.
  */
-export function globObjection(pattern: string, role: 'read' | 'write'): Objection | undefined {
+export function globObjection(
+  pattern: string,
+  role: 'read' | 'write',
+  opts: { sandboxed?: boolean } = {},
+): Objection | undefined {
   const segments = pattern.split('/').filter((s) => s !== '')
   const last = segments.at(-1) ?? ''
   const matches = (glob: string, names: readonly string[]) => {
@@ -177,7 +203,10 @@ export function globObjection(pattern: string, role: 'read' | 'write'): Objectio
     return names.find((n) => test(n))
   }
   for (const segment of role === 'write' ? segments : segments.slice(0, -1)) {
-    const dir = matches(segment, GUARDED_DIR_SAMPLES)
+    const dir = matches(
+      segment,
+      opts.sandboxed ? GUARDED_DIR_SAMPLES.filter((d) => d !== '.claude') : GUARDED_DIR_SAMPLES,
+    )
     if (dir === '.git' && role === 'write')
       return { reason: `"${pattern}" may match .git/; writes to .git/ always ask`, always: true }
     if (dir && (role === 'write' || SECRET_DIRS.has(dir)))
@@ -188,7 +217,10 @@ export function globObjection(pattern: string, role: 'read' | 'write'): Objectio
   }
   // A bare `*` matches any name, so it would flag every glob; a pattern with literal text (`*.pem`, `id_*`,
   // `.env*`) names what it is after.
-  const secret = /^[*?]+$/.test(last) ? undefined : matches(last, SECRET_SAMPLES)
+  const named = !/^[*?]+$/.test(last)
+  const config = role === 'write' && named && !opts.sandboxed ? matches(last, CONFIG_FILE_SAMPLES) : undefined
+  if (config) return { reason: `"${pattern}" may match ${config}, which always asks`, always: false }
+  const secret = named ? matches(last, SECRET_SAMPLES) : undefined
   if (secret)
     return {
       reason: `"${pattern}" may match secrets files (${secret}), which ${role === 'write' ? 'always ask' : 'need consent'}`,

@@ -33,8 +33,13 @@ export function throughReplaceable(lexical: string, sandbox: SandboxView): boole
   return (sandbox.replaceable ?? []).some((entry) => isInside(lexical, entry))
 }
 
-/** Kept in step with PROTECTED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox). */
-const READ_ONLY_NAMES = new Set(['.git', '.agent-tui', '.mcp.json'])
+/**
+ * Kept in step with RESERVED_NAMES in source/sandbox/fence.ts (the policy may not import the sandbox):
+ * what the sandbox keeps read-only, or reserves when missing, at the top of a project root. Instruction
+ * files and deeper ones are bound read-only only when they exist, so the policy judges a write there as
+ * without a sandbox (it asks).
+ */
+const READ_ONLY_NAMES = new Set(['.git', '.agent-tui', '.mcp.json', '.claude'])
 
 /**
  * Whether a write to `abs` cannot do harm outside a sandboxed command: the sandbox refuses it (outside

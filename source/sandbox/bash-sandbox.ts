@@ -4,9 +4,10 @@ import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
 import { buildBwrapArgs } from './bwrap-args.js'
-import { isInside, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
+import { isInside, NESTED_NAMES, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
 import { HOST_IPC_ENV } from './host-ipc-env.js'
 import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate.js'
+import { createNestedFinder } from './nested-protected.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 import { seccompFilterFor } from './seccomp-filter.js'
 import {
@@ -78,7 +79,7 @@ export interface BashSandbox {
 
 export interface BashSandboxOptions {
   network: boolean
-  /** Real paths of the workspace and the added directories: writable, with `.git`/`.agent-tui`/`.mcp.json` read-only. */
+  /** Real paths of the workspace and the added directories: writable, their configuration (fence.ts PROTECTED_NAMES) read-only. */
   projectRoots: readonly string[]
   /** The session's outputs dir: writable (created when the first command starts). */
   scratchRoots: readonly string[]
@@ -173,6 +174,11 @@ function createCommandSandbox(
   const devNull = covered.length > 0 ? openSync('/dev/null', 'r') : undefined
   const filterFile = filter === undefined ? undefined : createInputFile(filter)
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
+  // Remembers the directories it read: each plan re-reads only those that changed since.
+  const nested = createNestedFinder({ names: NESTED_NAMES })
+  const projectRoots = opts.projectRoots.map(realOrSelf)
+  // Off the first command's path: the first walk reads every folder, later ones only stat them.
+  void nested.refresh(projectRoots)
   let scratchReady = false
   let running = 0
   // Mount points bubblewrap created on the host for reserved paths: removed once no sandbox runs.
@@ -188,7 +194,15 @@ function createCommandSandbox(
         for (const dir of opts.scratchRoots) mkdirSync(dir, { recursive: true })
         scratchReady = true
       }
-      const fence = planFence({ projectRoots: opts.projectRoots, scratchRoots: opts.scratchRoots, hidden })
+      // Planned from the file system as it is now: the walk stats the folders it has read before
+      // and reads only those that changed (the probe's warm-up walk read them all).
+      const found = nested.find(projectRoots)
+      const fence = planFence({
+        projectRoots: opts.projectRoots,
+        scratchRoots: opts.scratchRoots,
+        hidden,
+        nested: found.paths,
+      })
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []
       const fds: SandboxFds = { covered, ...(devNull === undefined ? {} : { devNull }) }

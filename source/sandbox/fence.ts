@@ -37,13 +37,36 @@ export interface FenceRoots {
   scratchRoots: readonly string[]
   /** Secret stores to hide, where they exist (see `secretStores`). */
   hidden?: readonly string[]
+  /** Protected names found below the top of the project roots (see nested-protected.ts); missing ones are skipped. */
+  nested?: readonly string[]
 }
 
 /**
- * Names inside a project root that stay read-only: `.mcp.json` names programs agent-tui starts, outside
- * any sandbox, at the next start in a trusted folder.
+ * Names inside a project root that stay read-only, and are reserved when missing (a sandboxed command
+ * cannot create them): `.git/` runs hooks, `.agent-tui/` and `.claude/` hold settings and hooks, and
+ * `.mcp.json` names programs agent-tui starts, outside any sandbox, at the next start in a trusted folder.
  */
-export const PROTECTED_NAMES = ['.git', '.agent-tui', '.mcp.json'] as const
+export const RESERVED_NAMES = ['.git', '.agent-tui', '.mcp.json', '.claude'] as const
+
+/**
+ * Instruction files every session reads: read-only where they exist. A missing one is not reserved (an
+ * empty directory named `AGENTS.md` would show in every listing while a command runs); a new one can
+ * only steer the next session's model, never its permissions.
+ */
+export const INSTRUCTION_NAMES = ['AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md'] as const
+
+/** Everything read-only at the top of a root. */
+export const PROTECTED_NAMES: readonly string[] = [...RESERVED_NAMES, ...INSTRUCTION_NAMES]
+
+/**
+ * What is bound read-only below the top of a root where it exists (a session started in a subfolder
+ * reads that folder's own; git runs a nested repository's hooks). New ones there cannot be stopped by a
+ * mount: project trust catches new configuration (source/config/project-trust.ts). Instruction files
+ * are left out below the top: a monorepo has one in every package, and each read-only bind costs
+ * bubblewrap 0.1-1 ms per command (25 of them added 16-30 ms, measured); a Write or named shell write
+ * of one still asks (source/permissions/protected-paths.ts).
+ */
+export const NESTED_NAMES: readonly string[] = RESERVED_NAMES
 
 /** Enough for any real repository; a `.gitmodules` listing more is not worth a slower start of every command. */
 const MAX_SUBMODULES = 200
@@ -63,7 +86,8 @@ export function planFence(roots: FenceRoots): Fence {
       const kind = kindOf(path)
       if (kind === 'missing') {
         // Only a folder we could write to needs reserving; bubblewrap could not create the mount point otherwise.
-        if (isWritableDir(root) && !reserved.includes(path)) reserved.push(path)
+        const reserve = (RESERVED_NAMES as readonly string[]).includes(name)
+        if (reserve && isWritableDir(root) && !reserved.includes(path)) reserved.push(path)
         continue
       }
       protectEntry(path, kind, protect)
@@ -73,6 +97,10 @@ export function planFence(roots: FenceRoots): Fence {
       const kind = kindOf(gitPath)
       if (kind !== 'missing') protectEntry(gitPath, kind, protect)
     }
+  }
+  for (const path of roots.nested ?? []) {
+    const kind = kindOf(path)
+    if (kind !== 'missing') protectEntry(path, kind, protect)
   }
   const hidden = hiddenPaths(roots.hidden ?? [], writable)
   return { writable, readOnly, reserved, ...(hidden.length > 0 ? { hidden } : {}) }
@@ -191,7 +219,8 @@ const HISTORIES = [
 export function replaceableEntries(roots: readonly string[]): string[] {
   const found: string[] = []
   for (const root of roots) {
-    for (const name of PROTECTED_NAMES) {
+    // A replaced instruction file only steers the model; a replaced `.git` or settings dir runs code.
+    for (const name of RESERVED_NAMES) {
       const path = join(root, name)
       if (kindOf(path) === 'symlink' && !found.includes(path)) found.push(path)
     }

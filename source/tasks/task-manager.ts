@@ -39,6 +39,8 @@ export interface TaskManagerOptions {
    * eighth and the latest output stay. It must hold the in-memory head and tail.
    */
   logCapBytes?: number
+  /** bash by absolute path for jobs outside the sandbox (see ShellOptions.shell); `bash` from PATH without it. */
+  shell?: () => string
 }
 
 /** `adopt`'s options: the shared AdoptRequest. */
@@ -202,7 +204,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
         // Own process group: stop() and the exit clean-up signal the whole tree at once (the sandbox
         // program shares the group with everything it starts).
         const stdio: StdioEntry[] = ['ignore', logFd, logFd]
-        child = spawn(wrapped?.file ?? 'bash', wrapped?.args ?? ['-c', command], {
+        child = spawn(wrapped?.file ?? opts.shell?.() ?? 'bash', wrapped?.args ?? ['-c', command], {
           cwd,
           env: env ?? process.env,
           detached: true,

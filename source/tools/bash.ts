@@ -149,6 +149,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext, readOnly: boolean
       readOnly,
       ...(ctx.processes ? { tracker: ctx.processes } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(ctx.programs ? { shell: ctx.programs.shell() } : {}),
     })
   } catch (error) {
     throw new ToolError(
@@ -325,7 +326,7 @@ async function sandboxFor(ctx: ToolContext): Promise<CommandSandbox | undefined>
 function sandboxNote(network: boolean): string {
   return (
     'It ran in the OS sandbox: only the workspace (and added directories), the temp dir and the session outputs are writable; ' +
-    `.git/, .agent-tui/ and .mcp.json are read-only${network ? '' : '; there is no network'}; Unix sockets (Docker, D-Bus, ` +
+    `.git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${network ? '' : '; there is no network'}; Unix sockets (Docker, D-Bus, ` +
     "ssh/gpg agents) are refused and agent-tui's own state, shell histories and secret stores are hidden. A write or connection the sandbox " +
     'blocks fails with errors such as "Read-only file system", "Network is unreachable" or "Operation not permitted" — do not retry it; ' +
     'if it is needed, ask the user to run it outside the sandbox (typing `! <command>` at the prompt does).'

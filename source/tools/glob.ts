@@ -72,6 +72,7 @@ export const globTool = defineTool<GlobArgs>({
     const run = await runRipgrep([...BASE_RG_ARGS, '--files', '--null'], {
       cwd: root,
       signal: ctx.signal,
+      ...(ctx.programs ? { programs: ctx.programs } : {}),
       separator: '\0',
       onRecord(rel) {
         if (rel !== '' && isMatch(rel) && denied.allows(join(root, rel))) matches.push(join(root, rel))

@@ -183,6 +183,7 @@ async function searchFiles(
   const run = await runRipgrep([...flags, '--files-with-matches', '--null', ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
+    ...(ctx.programs ? { programs: ctx.programs } : {}),
     separator: '\0',
     onRecord: (p) => {
       if (p !== '' && denied.allows(p)) files.push(p)
@@ -212,6 +213,7 @@ async function searchCount(
   const run = await runRipgrep([...flags, '--count', '--null', ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
+    ...(ctx.programs ? { programs: ctx.programs } : {}),
     onRecord: (record) => {
       const sep = record.lastIndexOf('\0')
       const path = record.slice(0, sep)
@@ -263,6 +265,7 @@ async function searchContent(
   const run = await runRipgrep([...flags, '--json', '--sort', 'path', ...context, ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
+    ...(ctx.programs ? { programs: ctx.programs } : {}),
     onRecord(record) {
       if (!record.startsWith('{"type":"match"') && !record.startsWith('{"type":"context"')) return undefined
       const event = JSON.parse(record) as RgEvent

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process'
+import { realpathSync } from 'node:fs'
+import { type HostPrograms, isUnsafe } from '../util/host-programs.js'
 import { ToolError } from './types.js'
 
 export interface RipgrepRun {
@@ -17,6 +19,8 @@ export interface RipgrepOptions {
   separator?: '\n' | '\0'
   /** Called per record; return false to stop early (rg is killed). */
   onRecord(record: string): boolean | undefined
+  /** Where the session finds the programs it runs itself: the bundled rg must not lie in the workspace. */
+  programs?: HostPrograms
 }
 
 /** Flags every search uses: no user config, hidden files included, .gitignore honoured even outside git, never `.git/`. */
@@ -29,12 +33,13 @@ export const BASE_RG_ARGS = ['--no-config', '--hidden', '--no-require-git', '--g
  */
 export async function runRipgrep(args: readonly string[], opts: RipgrepOptions): Promise<RipgrepRun> {
   if (opts.signal.aborted) throw new ToolError('aborted', 'The search was cancelled.')
-  const { rgPath } = await import('@vscode/ripgrep').catch((error: unknown) => {
+  const { rgPath: bundled } = await import('@vscode/ripgrep').catch((error: unknown) => {
     throw new ToolError(
       'execution',
       `ripgrep is not available: ${error instanceof Error ? error.message : String(error)}`,
     )
   })
+  const rgPath = opts.programs ? safeRipgrep(bundled, opts.programs) : bundled
   const separator = opts.separator ?? '\n'
   return new Promise<RipgrepRun>((resolve, reject) => {
     const child = spawn(rgPath, args, { cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -95,4 +100,27 @@ export function ripgrepError(run: RipgrepRun): ToolError {
     })
   }
   return new ToolError('execution', message)
+}
+
+/**
+ * The bundled rg, unless agent-tui itself is installed inside the workspace (a project's own
+ * node_modules), where a command could replace it: then an rg on PATH outside the workspace, or none.
+ */
+function safeRipgrep(bundled: string, programs: HostPrograms): string {
+  let real: string
+  try {
+    real = realpathSync(bundled)
+  } catch {
+    return bundled
+  }
+  if (!isUnsafe(real, programs.unsafe)) return bundled
+  const onPath = programs.find('rg')
+  if (onPath) return onPath
+  throw new ToolError(
+    'execution',
+    `ripgrep is not run from ${bundled}: it lies inside the workspace, where a command could replace it`,
+    {
+      hint: 'tell the user to install ripgrep (rg) on PATH outside the workspace, or to run agent-tui from an install outside it',
+    },
+  )
 }

@@ -70,6 +70,11 @@ export interface ShellOptions {
   tracker?: ProcessGroupTracker
   /** Runs the command inside the OS sandbox (bubblewrap, sandbox-exec) instead of directly. */
   sandbox?: CommandSandbox
+  /**
+   * bash by absolute path, found outside the workspace (source/util/host-programs.ts), for a command run
+   * outside the sandbox: a `bash` planted in a PATH folder inside the workspace must never be it.
+   */
+  shell?: string
 }
 
 // The descriptor bubblewrap reports its sandbox's init on (`--info-fd`).
@@ -109,7 +114,7 @@ export function startShell(opts: ShellOptions): ShellProcess {
   const cwdFile = join(tmpdir(), `agent-tui-cwd-${randomBytes(8).toString('hex')}`)
   const startedAt = Date.now()
   const shellArgs = ['-c', WRAPPER, 'bash', opts.command, cwdFile]
-  let spawnFile = 'bash'
+  let spawnFile = opts.shell ?? 'bash'
   let spawnArgs = shellArgs
   let sandboxDone = (): void => {}
   let infoFd: number | undefined

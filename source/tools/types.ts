@@ -4,6 +4,7 @@ import type { PermissionTarget } from '../permissions/target.js'
 import type { ImagePart, Usage } from '../store/messages.js'
 import type { ConsentPreview, ErrorCategory, Mode, Risk, TaskSummary, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
+import type { HostPrograms } from '../util/host-programs.js'
 import type { BashSandbox } from '../sandbox/bash-sandbox.js'
 import type { ProcessGroupTracker } from '../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../tasks/types.js'
@@ -108,6 +109,8 @@ export interface ToolContext {
   readonly processes?: ProcessGroupTracker
   /** Present when the session runs Bash in the OS sandbox (`sandbox` setting, `--sandbox`). */
   readonly sandbox?: BashSandbox
+  /** The programs agent-tui runs itself (bash, ripgrep), by absolute path outside the workspace. */
+  readonly programs?: HostPrograms
   /** Id of the tool call being executed. */
   readonly callId: string
   /** Current permission mode. */

@@ -1,6 +1,6 @@
 import { matches, matchTarget } from './matcher.js'
 import { buildInput, type EventFields, type HookCommon, interpret } from './protocol.js'
-import { runHookCommand } from './run-command.js'
+import { notStarted, runHookCommand } from './run-command.js'
 import type { ConfiguredHook, HookEvent, HookProcessOwner, HooksView } from './types.js'
 import { combine, EMPTY_VERDICT, type HookVerdict } from './verdict.js'
 
@@ -21,7 +21,26 @@ export interface HookServiceOptions {
   /** Default: this process's environment. */
   env?: NodeJS.ProcessEnv
   killGraceMs?: number
+  /** bash by absolute path, outside the workspace (see source/util/host-programs.ts). */
+  shell?: string
+  /**
+   * Asked before each hook starts: a hook whose program changed while commands ran unasked must not run
+   * unasked (see source/provenance/). Resolves with why it must not run, or undefined to run it.
+   */
+  guard?: HookGuard
 }
+
+/** What a guard is told of one hook run. */
+export interface GuardedRun {
+  hook: ConfiguredHook
+  event: HookEvent
+  cwd: string
+  env: NodeJS.ProcessEnv
+  /** Files the event is about (a tool's `file_path`), where tools look for their config. */
+  related: string[]
+}
+
+export type HookGuard = (run: GuardedRun, signal: AbortSignal) => Promise<string | undefined>
 
 export interface RunOptions {
   signal?: AbortSignal
@@ -61,6 +80,8 @@ export function createHookService(opts: HookServiceOptions): HookService {
       const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : opts.projectDir
       const runs = Promise.all(
         hooks.map(async (hook) => {
+          const refused = await opts.guard?.({ hook, event, cwd, env, related: relatedFiles(input) }, signal)
+          if (refused !== undefined) return interpret(event, hook, notStarted(refused))
           const run = await runHookCommand({
             command: hook.command,
             input: json,
@@ -70,6 +91,7 @@ export function createHookService(opts: HookServiceOptions): HookService {
             signal,
             ...(opts.owner ? { owner: opts.owner } : {}),
             ...(opts.killGraceMs !== undefined ? { killGraceMs: opts.killGraceMs } : {}),
+            ...(opts.shell ? { shell: opts.shell } : {}),
           })
           return interpret(event, hook, run)
         }),
@@ -106,4 +128,14 @@ export function selectHooks(
     seen.add(hook.command)
     return true
   })
+}
+
+/** `tool_input.file_path` (Write, Edit) and `notebook_path` (NotebookEdit), when the event has one. */
+function relatedFiles(input: Readonly<Record<string, unknown>>): string[] {
+  const tool = input.tool_input
+  if (typeof tool !== 'object' || tool === null) return []
+  const fields = tool as Record<string, unknown>
+  return [fields.file_path, fields.notebook_path].filter(
+    (v): v is string => typeof v === 'string' && v !== '',
+  )
 }

@@ -70,6 +70,8 @@ export interface RawRun {
   aborted: boolean
   /** It could not be started at all. */
   spawnError?: string
+  /** agent-tui did not start it, and why (what it runs changed while commands ran unasked). */
+  refused?: string
 }
 
 /** A JSON answer, with every field of the wrong type left out (and named in `problems`). */
@@ -106,6 +108,13 @@ export function interpret(event: HookEvent, hook: ConfiguredHook, run: RawRun): 
   const base = { hook, run, answer: {}, reason: null, text: null, problems: [] as string[] }
   if (run.aborted) return { ...base, kind: 'aborted' }
   if (run.timedOut) return { ...base, kind: 'timeout' }
+  // A guard that did not run cannot guard: the call it was to judge does not run either.
+  if (run.refused !== undefined && event === 'PreToolUse')
+    return {
+      ...base,
+      kind: 'block',
+      reason: `the PreToolUse hook \`${hook.command}\` was not run: ${run.refused}`,
+    }
   if (run.spawnError !== undefined || run.exitCode === null) return { ...base, kind: 'error' }
   if (run.exitCode === 2) {
     return { ...base, kind: 'block', reason: run.stderr.trim() || `the ${event} hook exited with code 2` }

@@ -14,6 +14,8 @@ export interface RunCommandOptions {
   owner?: HookProcessOwner
   /** Time between SIGTERM and SIGKILL when a hook is stopped (default 500 ms). */
   killGraceMs?: number
+  /** bash by absolute path, found outside the workspace (source/util/host-programs.ts); `bash` from PATH without it. */
+  shell?: string
 }
 
 /** Output kept per stream; a hook that prints more is cut (its answer then is not JSON). */
@@ -32,7 +34,7 @@ export function runHookCommand(opts: RunCommandOptions): Promise<RawRun> {
   return new Promise<RawRun>((resolve) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('bash', ['-c', opts.command], {
+      child = spawn(opts.shell ?? 'bash', ['-c', opts.command], {
         cwd: opts.cwd,
         env: opts.env,
         detached: true,
@@ -118,6 +120,11 @@ export function runHookCommand(opts: RunCommandOptions): Promise<RawRun> {
       })
     })
   })
+}
+
+/** A hook agent-tui did not start (see HookGuard): `reason` says why, where the user looks. */
+export function notStarted(reason: string): RawRun {
+  return { ...failedToStart(reason, 0), refused: reason }
 }
 
 function failedToStart(message: string, durationMs: number): RawRun {

@@ -134,6 +134,7 @@ export function cardsFor(event: HookEvent, o: HookOutcome, target = ''): HookCar
         ),
       ]
     case 'error': {
+      if (o.run.refused !== undefined) return [card('warn', `${event} hook not run: ${o.run.refused}`)]
       if (o.run.spawnError !== undefined)
         return [card('error', `${event} hook could not start: ${o.run.spawnError}`)]
       const how = o.run.exitCode === null ? 'was killed' : `failed (exit ${o.run.exitCode})`
@@ -192,11 +193,13 @@ function detailOf(o: HookOutcome, stdoutIsContext: boolean): string {
   const { hook, run } = o
   const end = run.timedOut
     ? `timed out after ${hook.timeoutSeconds} s`
-    : run.spawnError !== undefined
-      ? `could not start: ${run.spawnError}`
-      : run.exitCode === null
-        ? 'killed'
-        : `exit ${run.exitCode}`
+    : run.refused !== undefined
+      ? `not run: ${run.refused}`
+      : run.spawnError !== undefined
+        ? `could not start: ${run.spawnError}`
+        : run.exitCode === null
+          ? 'killed'
+          : `exit ${run.exitCode}`
   const lines = [`$ ${hook.command}`, `${hook.file} · ${end} · ${Math.round(run.durationMs)} ms`]
   const hideStdout = o.answer.suppressOutput === true && !stdoutIsContext
   if (run.stdout.trim() && !hideStdout) lines.push('stdout:', clip(run.stdout))

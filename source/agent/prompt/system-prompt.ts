@@ -88,7 +88,7 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     ...(ctx.sandbox
       ? [
           `Bash commands run in an OS sandbox when it is available: only the working directory${ctx.additionalDirs?.length ? ', the additional directories' : ''}, /tmp and ` +
-            `the session outputs are writable, .git/, .agent-tui/ and .mcp.json are read-only${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
+            `the session outputs are writable; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
             'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
             '(typing `! <command>` at the prompt does).',
         ]

@@ -4,6 +4,8 @@ import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { ModelProfile } from '../../provider/model-profiles.js'
 import type { ChatProvider } from '../../provider/types.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
+import type { HostPrograms } from '../../util/host-programs.js'
+import type { UnaskedCall } from '../tool-call/pipeline.js'
 import type { Store } from '../../store/create-store.js'
 import type { ConsentDecision } from '../../store/domain.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
@@ -53,6 +55,13 @@ export interface RuntimeOptions {
   processes?: ProcessGroupTracker
   /** The OS sandbox Bash runs in, when the session asked for one. */
   sandbox?: BashSandbox
+  /** bash and ripgrep as agent-tui runs them itself: by absolute path, outside the workspace. */
+  programs?: HostPrograms
+  /**
+   * Told just before a call runs that nobody was asked about (a sandboxed command, an auto-mode edit):
+   * from then on files may change that the user did not answer for (see source/provenance/windows.ts).
+   */
+  unasked?: (call: UnaskedCall) => void
   /** Present when a user can answer (interactive sessions). */
   questions?: QuestionBroker
   /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */

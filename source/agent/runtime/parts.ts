@@ -4,7 +4,8 @@ import { type ModelProfile, resolveProfile } from '../../provider/model-profiles
 import type { Mode } from '../../store/domain.js'
 import { type CommandTurns, createCommandTurns } from '../turn/command-turn.js'
 import { ContextManager } from '../context/context-manager.js'
-import { checkpointHook, type ExecutorDeps } from '../tool-call/pipeline.js'
+import type { CheckpointHook, ExecutorDeps } from '../tool-call/pipeline.js'
+import type { Checkpoints } from '../../checkpoints/lazy.js'
 import { fileMentions } from '../turn/mentions.js'
 import { MessageIntake } from '../turn/message-intake.js'
 import type { RuntimeOptions } from './options.js'
@@ -164,6 +165,7 @@ export function executorDepsFor(src: TurnSources): ExecutorDeps {
       return host.context(signal, onProgress, callId)
     },
     now: src.now,
+    ...(opts.unasked ? { unasked: opts.unasked } : {}),
     ...(src.sessionHooks ? { hooks: src.sessionHooks.tool } : {}),
     ...(opts.checkpoints
       ? {
@@ -202,5 +204,13 @@ export function turnDepsFor(src: TurnSources): TurnDeps {
     ...(src.sessionHooks && opts.hookScope !== 'tools' ? { hooks: src.sessionHooks.turn } : {}),
     newId: src.newId,
     now: src.now,
+  }
+}
+
+/** The pipeline's snapshot hook: snapshots around the calls of the turn that is running. */
+export function checkpointHook(checkpoints: Checkpoints, turnId: () => string | null): CheckpointHook {
+  return {
+    before: (kind) => checkpoints.beforeChange(turnId(), kind),
+    after: () => checkpoints.afterChange(turnId()),
   }
 }

@@ -53,7 +53,11 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
       folder,
       parent: parent === null ? null : display(parent),
       broad: trust.isBroad(),
-      current: status.trusted ? 'trusted' : status.source === 'none' ? 'undecided' : 'distrusted',
+      current: status.trusted
+        ? 'trusted'
+        : status.source === 'none' || status.source === 'changed'
+          ? 'undecided'
+          : 'distrusted',
       groups: groupContributions(contributions),
       createdAt: now(),
     }
@@ -67,12 +71,15 @@ export function createTrustController(opts: TrustControllerOptions): TrustContro
         contributions,
         status: trust.status(),
         folder,
+        realFolder: trust.folder,
         display,
         storeLabel: display(trust.storeFile),
         headless: false,
       })
       if (text) notice('warn', text)
-      if (trust.status().source === 'none' && contributions.length > 0) {
+      // Never answered, or trusted for configuration that is no longer what it holds: ask.
+      const source = trust.status().source
+      if ((source === 'none' || source === 'changed') && contributions.length > 0) {
         store.dispatch({ type: 'trust/requested', request: request(contributions) })
       }
     },

@@ -2,6 +2,8 @@ import type { Checkpoints } from '../../checkpoints/lazy.js'
 import type { HookService } from '../../user-hooks/hook-service.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
+import type { HostPrograms } from '../../util/host-programs.js'
+import type { UnaskedCall } from '../tool-call/pipeline.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import { addUsage, ZERO_USAGE } from '../../store/messages.js'
 import type { ChatProvider } from '../../provider/types.js'
@@ -60,6 +62,10 @@ export interface SubagentHost {
   mcp?: RuntimeOptions['mcp']
   /** The OS sandbox Bash runs in: a subagent's commands are fenced like the main session's. */
   sandbox?: BashSandbox
+  /** bash and ripgrep by absolute path, outside the workspace (the main session's). */
+  programs?: HostPrograms
+  /** Told before a call nobody was asked about runs (the main session's window opens). */
+  unasked?: (call: UnaskedCall) => void
   /** The session's hooks: PreToolUse and PostToolUse run for a subagent's calls too. */
   hooks?: HookService
   /** SubagentStop (the main session's hooks): feedback that keeps the subagent working, or null. */
@@ -181,6 +187,8 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
     tasks: spec.tasks,
     ...(host.processes ? { processes: host.processes } : {}),
     ...(host.sandbox ? { sandbox: host.sandbox } : {}),
+    ...(host.programs ? { programs: host.programs } : {}),
+    ...(host.unasked ? { unasked: host.unasked } : {}),
     ...(host.mcp && profile.tools === null && !profile.readOnly ? { mcp: host.mcp } : {}),
     ...(host.questions ? { questions: host.questions } : {}),
     ...(host.checkpoints

@@ -1,7 +1,8 @@
-import type { Checkpoints } from '../../checkpoints/lazy.js'
 import { changeKind } from '../../checkpoints/change-kind.js'
 import { type Authorization, authorize, type PermissionGate } from '../../permissions/gate.js'
 import type { Rule } from '../../permissions/rule.js'
+import type { PermissionTarget } from '../../permissions/target.js'
+import type { Risk } from '../../store/domain.js'
 import type { ToolCall } from '../../store/messages.js'
 import type { Dispatch } from '../../store/create-store.js'
 import type { AnyTool, ToolContext, ToolSuccess } from '../../tools/types.js'
@@ -60,6 +61,16 @@ export interface ExecutorDeps {
   now(): number
   /** Minimum gap between live output previews of one call (ms). */
   progressIntervalMs?: number
+  /** Told just before a call that nobody was asked about runs (see RuntimeOptions.unasked). */
+  unasked?: (call: UnaskedCall) => void
+}
+
+/** A call about to run that nobody was asked about. */
+export interface UnaskedCall {
+  tool: string
+  risk: Risk
+  target: PermissionTarget
+  readOnly: boolean
 }
 
 export interface CallOptions {
@@ -140,7 +151,7 @@ async function runPhases(
     if (auth.approval) {
       note = approvalNoteOf(auth.approval, summary, call.id, deps.dispatch)
       started = deps.now()
-    }
+    } else deps.unasked?.({ tool: tool.name, risk: tool.risk, target: auth.target, readOnly: auth.readOnly })
     const change = await snapshot(deps.checkpoint, tool, auth)
     if (change) started = deps.now()
     const result = await run(tool, args, ctx, auth, change ? deps.checkpoint : undefined)
@@ -370,14 +381,6 @@ export async function postHooks(
 ): Promise<{ feedback: string; stop: string | null } | undefined> {
   if (!hooks?.service.has('PostToolUse')) return undefined
   return postToolUse(hooks, { id: call.id, tool: tool.name, input }, result, signal)
-}
-
-/** The executor's hook: snapshots around the calls of the turn that is running. */
-export function checkpointHook(checkpoints: Checkpoints, turnId: () => string | null): CheckpointHook {
-  return {
-    before: (kind) => checkpoints.beforeChange(turnId(), kind),
-    after: () => checkpoints.afterChange(turnId()),
-  }
 }
 
 function issuesOf(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {

@@ -1,6 +1,7 @@
 import type { ModeChange } from '../../permissions/modes.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
+import type { HostPrograms } from '../../util/host-programs.js'
 import type { Mode } from '../../store/domain.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { TaskAdopter, TaskManagerApi } from '../../tasks/types.js'
@@ -26,6 +27,8 @@ export interface ToolHostOptions {
   processes?: ProcessGroupTracker
   /** The OS sandbox Bash runs in, when the session asked for one. */
   sandbox?: BashSandbox
+  /** bash and ripgrep by absolute path, outside the workspace. */
+  programs?: HostPrograms
   questions?: QuestionBroker
   /** The Agent tool's subagents (absent: no Agent calls can run here). */
   subagents?: SubagentLauncher
@@ -96,6 +99,7 @@ export function createToolHost(opts: ToolHostOptions): ToolHost {
         ...(opts.tasks ? { tasks: opts.tasks } : {}),
         ...(opts.processes ? { processes: opts.processes } : {}),
         ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        ...(opts.programs ? { programs: opts.programs } : {}),
         ...(opts.subagents ? { subagents: opts.subagents } : {}),
       }
       const questions = opts.questions

@@ -3,21 +3,16 @@ import { join, relative } from 'node:path'
 import { Runtime } from '../../agent/runtime/runtime.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
-import { describeSettings } from '../../agent/runtime/settings.js'
-import { createSummarizer } from '../../agent/runtime/web-summarizer.js'
 import { profileGate } from '../../agent/subagents/child-gate.js'
 import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
-import { createLazyCheckpoints } from '../../checkpoints/lazy.js'
 import { DEFAULT_MAX_STEPS } from '../../config/flags.js'
 import { outputsDir, sessionsDir } from '../../config/app-paths.js'
 import { createConsentBroker } from '../../permissions/broker.js'
-import { isReadOnlyCommand } from '../../permissions/classifier.js'
 import { createQuestionBroker } from '../../permissions/question-broker.js'
 import { realPathOf } from '../../permissions/real-path.js'
 import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../../session/session-store.js'
 import { createProcessGroups } from '../../tasks/process-groups.js'
-import { createCatalog } from '../../tools/catalog.js'
 import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './mcp.js'
@@ -34,12 +29,15 @@ import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js
 import { boundaryReaders } from './instruction-readers.js'
 import { announceSkills, loadSessionSkills } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
+import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
 import {
   contextSettingsOf,
   profileResolver,
   reapOrphans,
   saveAlwaysRuleOf,
+  sessionCheckpoints,
+  sessionCoreTools,
   sessionPromptParts,
   sessionProvider,
   sessionTrust,
@@ -85,7 +83,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   // Off the start-up path: another session's old outputs can wait for the event loop to be free.
   setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
   const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
-  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store)
+  // The shell is looked up when a job starts: `programs` (below) finds it outside the workspace.
+  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, () => programs.shell())
 
   const sandbox =
     config.sandbox.mode === 'off'
@@ -112,6 +111,19 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     home,
   })
+  // git, bash, ripgrep by absolute path outside the workspace; the window of unasked activity; the check
+  // before hooks and MCP servers start.
+  const provenance = createSessionProvenance({
+    stateDir: paths.stateDir,
+    sessionId: id,
+    workspace: realWorkspace,
+    roots: [realWorkspace, ...additionalDirs, realOutputs],
+    home,
+    mode: () => store.getState().mode,
+    interactive: opts.interactive,
+    broker,
+  })
+  const { programs } = provenance
   const spill = createOutputSpiller(outputs)
   const trustOption = setup ? { trust: setup.trust } : {}
   const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
@@ -130,6 +142,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     appDirs,
     interactive: opts.interactive,
     savedTo: localSettingsLabel,
+    // `provenance` is set up below, before any call is judged.
+    gitProgram: () => provenance.programs.find('git'),
   })
   gateRef = baseGate
   const profiles = profileResolver(config, endpoint)
@@ -148,26 +162,13 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     read: instructions.project,
     report: (text) => warnings.push(text),
   })
-  let webNotices = 0
-  const { summarizerModel, search } = config.settings
-  const coreTools = createCatalog({
-    isReadOnlyCommand,
-    settings: describeSettings(),
-    web: {
-      ...(summarizerModel
-        ? { summarize: createSummarizer(provider, summarizerModel, profiles(summarizerModel)) }
-        : {}),
-      ...(search ? { search } : {}),
-      env: process.env,
-      settingsFile: paths.userSettingsFile,
-      notify: (level, text) =>
-        store.dispatch({
-          type: 'notice/added',
-          id: `web-${createdAt.toString(36)}-${++webNotices}`,
-          level,
-          text,
-        }),
-    },
+  const coreTools = sessionCoreTools({
+    config,
+    paths,
+    provider,
+    profiles,
+    dispatch: store.dispatch,
+    createdAt,
   })
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
@@ -185,6 +186,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       opts.onMcpNotice?.(level, text)
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
+    vet: provenance.vetServer,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -206,19 +208,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   if (store.getState().agent !== agents.main.profile.name)
     store.dispatch({ type: 'agent/changed', agent: agents.main.profile.name })
-  let checkpointNotices = 0
-  const checkpoints = createLazyCheckpoints({
-    workspace,
-    stateDir: paths.stateDir,
-    dispatch: store.dispatch,
-    notice: (level, text) =>
-      store.dispatch({
-        type: 'notice/added',
-        id: `checkpoint-${createdAt}-${++checkpointNotices}`,
-        level,
-        text,
-      }),
-  })
+  const checkpoints = sessionCheckpoints({ workspace, paths, dispatch: store.dispatch, createdAt, programs })
   const breakerSettings = config.settings.circuitBreaker
   const trust = sessionTrust(setup, {
     interactive: opts.interactive,
@@ -240,6 +230,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
     owner: processes,
+    shell: programs.shell(),
+    guard: provenance.hookGuard,
   })
   const capabilities = (model: string) => {
     const p = profiles(model)
@@ -273,6 +265,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       definitions,
       processes,
       ...(sandbox ? { sandbox } : {}),
+      programs,
+      unasked: provenance.unasked,
       mcp: mcpOptions,
       ...(hooks
         ? {
@@ -311,6 +305,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     tasks: directory,
     processes,
     ...(sandbox ? { sandbox } : {}),
+    programs,
+    unasked: provenance.unasked,
     subagents: subagents.launcher(),
     takeAnnouncements: () => subagents.takeAnnouncements(),
     agents: agentsControl,
@@ -379,6 +375,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       await Promise.all([tasks.dispose(), mcp.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
       processes.killAllSync()
+      provenance.close()
       log.close()
       await outputsLease.release()
     },

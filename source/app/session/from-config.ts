@@ -5,6 +5,15 @@ import { createTrustController, type TrustController } from '../../agent/runtime
 import type { SourcedRules } from '../../config/load.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import { createTaskDirectory, type TaskDirectory } from '../../agent/subagents/task-directory.js'
+import { describeSettings } from '../../agent/runtime/settings.js'
+import { type Checkpoints, createLazyCheckpoints } from '../../checkpoints/lazy.js'
+import { createSummarizer } from '../../agent/runtime/web-summarizer.js'
+import { isReadOnlyCommand } from '../../permissions/classifier.js'
+import type { ChatProvider } from '../../provider/types.js'
+import type { Dispatch } from '../../store/create-store.js'
+import { createCatalog } from '../../tools/catalog.js'
+import type { AnyTool } from '../../tools/types.js'
+import type { HostPrograms } from '../../util/host-programs.js'
 import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
@@ -184,12 +193,15 @@ export function sessionTasks(
   createdAt: number,
   processes: ProcessGroups,
   store: Store,
+  /** The shell jobs run in, found outside the workspace (asked for at each launch). */
+  shell: () => string,
 ): { tasks: TaskManager; directory: TaskDirectory } {
   const runOutputs = join(outputs, `run-${createdAt}`)
   const tasks = createTaskManager({
     outputsDir: runOutputs,
     privateRoot: outputs,
     processes,
+    shell,
     // Through the directory, which adds the subagent a job belongs to.
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
   })
@@ -200,4 +212,60 @@ export function sessionTasks(
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task }),
   })
   return { tasks, directory }
+}
+
+/** The core tools of a session (skills are added by the caller), with the web tools' services. */
+export function sessionCoreTools(opts: {
+  config: ResolvedConfig
+  paths: AppPaths
+  provider: ChatProvider
+  profiles: (model: string) => ModelProfile
+  dispatch: Dispatch
+  createdAt: number
+}): AnyTool[] {
+  let webNotices = 0
+  const { summarizerModel, search } = opts.config.settings
+  return createCatalog({
+    isReadOnlyCommand,
+    settings: describeSettings(),
+    web: {
+      ...(summarizerModel
+        ? { summarize: createSummarizer(opts.provider, summarizerModel, opts.profiles(summarizerModel)) }
+        : {}),
+      ...(search ? { search } : {}),
+      env: process.env,
+      settingsFile: opts.paths.userSettingsFile,
+      notify: (level, text) =>
+        opts.dispatch({
+          type: 'notice/added',
+          id: `web-${opts.createdAt.toString(36)}-${++webNotices}`,
+          level,
+          text,
+        }),
+    },
+  })
+}
+
+/** Checkpoints for /rewind, with git found outside the workspace and notices in the transcript. */
+export function sessionCheckpoints(opts: {
+  workspace: string
+  paths: AppPaths
+  dispatch: Dispatch
+  createdAt: number
+  programs: HostPrograms
+}): Checkpoints {
+  let notices = 0
+  return createLazyCheckpoints({
+    workspace: opts.workspace,
+    stateDir: opts.paths.stateDir,
+    git: () => opts.programs.find('git'),
+    dispatch: opts.dispatch,
+    notice: (level, text) =>
+      opts.dispatch({
+        type: 'notice/added',
+        id: `checkpoint-${opts.createdAt}-${++notices}`,
+        level,
+        text,
+      }),
+  })
 }

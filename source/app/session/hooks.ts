@@ -1,6 +1,6 @@
 import { type CollectedHooks, hooksView } from '../../user-hooks/hook-settings.js'
 import { permissionModeName } from '../../user-hooks/protocol.js'
-import { createHookService, type HookService } from '../../user-hooks/hook-service.js'
+import { createHookService, type HookGuard, type HookService } from '../../user-hooks/hook-service.js'
 import type { HookProcessOwner, HooksView } from '../../user-hooks/types.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import type { Mode } from '../../store/domain.js'
@@ -17,6 +17,10 @@ export interface SessionHookServiceOptions {
   mode(): Mode
   cwd(): string
   owner?: HookProcessOwner
+  /** bash by absolute path, outside the workspace. */
+  shell?: string
+  /** Asked before each hook starts (see source/app/session/provenance.ts). */
+  guard?: HookGuard
 }
 
 /**
@@ -46,6 +50,8 @@ export function createSessionHookService(opts: SessionHookServiceOptions): HookS
       permission_mode: permissionModeName(opts.mode()),
     }),
     ...(opts.owner ? { owner: opts.owner } : {}),
+    ...(opts.shell ? { shell: opts.shell } : {}),
+    ...(opts.guard ? { guard: opts.guard } : {}),
   })
   return {
     ...service,

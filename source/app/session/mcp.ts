@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { createLazyMcp, type LazyMcp } from '../../mcp/lazy.js'
+import type { StdioVet } from '../../mcp/transports.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { SessionOptions } from './types.js'
 import { openBrowser } from '../open-browser.js'
@@ -17,6 +18,8 @@ export function createSessionMcp(
     processes: ProcessGroupTracker
     notice(level: 'info' | 'warn' | 'error', text: string): void
     publish: Parameters<typeof createLazyMcp>[0]['publish']
+    /** Asked before a stdio server starts (see source/app/session/provenance.ts). */
+    vet?: StdioVet
   },
 ): LazyMcp {
   const { config, workspace } = opts
@@ -48,6 +51,7 @@ export function createSessionMcp(
     publish: deps.publish,
     notice: deps.notice,
     processes: trackGroups(deps.processes, workspace),
+    ...(deps.vet ? { vet: deps.vet } : {}),
     ...(opts.interactive ? { openBrowser } : {}),
   })
 }

@@ -3,6 +3,10 @@ import { createHash } from 'node:crypto'
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { findHostProgram } from '../../../source/util/host-programs.js'
+
+/** The machine's git, found as a session finds it. */
+export const GIT = findHostProgram('git', { path: process.env.PATH, unsafe: [] }) ?? '/usr/bin/git'
 
 export interface Workspace {
   root: string

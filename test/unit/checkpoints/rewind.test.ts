@@ -8,7 +8,7 @@ import { createStore, type Store } from '../../../source/store/create-store.js'
 import { replay } from '../../../source/store/reducer.js'
 import { initialState, type State } from '../../../source/store/state.js'
 import { checkPairing } from '../../support/pairing-check.js'
-import { makeWorkspace, type Workspace } from './helpers.js'
+import { GIT, makeWorkspace, type Workspace } from './helpers.js'
 
 let ws: Workspace
 beforeEach(async () => {
@@ -22,7 +22,7 @@ const fresh = (): State =>
   initialState({ id: 's', cwd: '/w', model: 'm', baseUrl: 'x', title: '', startedAt: 0 }, 'safe')
 
 /** A store, a real checkpoint service on the temp workspace, and a way to play turns like the loop does. */
-function harness(opts: { maxFileBytes?: number } = {}) {
+function harness(opts: { maxFileBytes?: number; git?: string } = {}) {
   const log: PersistedAction[] = []
   const notices: string[] = []
   const store: Store = createStore(fresh(), (action: Action) => {
@@ -33,6 +33,7 @@ function harness(opts: { maxFileBytes?: number } = {}) {
     stateDir: ws.state,
     dispatch: store.dispatch,
     notice: (_level, text) => notices.push(text),
+    git: () => ('git' in opts ? opts.git : GIT),
     ...(opts.maxFileBytes ? { maxFileBytes: opts.maxFileBytes } : {}),
   })
   let n = 0
@@ -244,16 +245,11 @@ describe('rewind', () => {
   })
 
   it('without git: a notice, turns say why files cannot go back, the conversation still can', async () => {
-    const h = harness()
-    const saved = process.env.PATH
-    process.env.PATH = join(ws.root, 'no-bin')
-    try {
-      await h.turn('edit', [edit('a.txt', 'a1')])
-    } finally {
-      process.env.PATH = saved
-    }
+    // No git on PATH outside the workspace (a git inside it is never run: see host-programs.ts).
+    const h = harness({ git: undefined })
+    await h.turn('edit', [edit('a.txt', 'a1')])
     expect(h.notices).toEqual([
-      'Checkpoints are off for this session: git was not found (install git to let /rewind restore files). /rewind can still restore the conversation.',
+      'Checkpoints are off for this session: git was not found on PATH outside the workspace (install git to let /rewind restore files). /rewind can still restore the conversation.',
     ])
     const [turn] = listTurns(h.store.getState(), h.service.offReason())
     expect(turn).toMatchObject({ code: false, conversation: true })

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { GitUnavailableError } from '../../../source/checkpoints/git.js'
 import { ShadowRepo, WorkspaceLimitError } from '../../../source/checkpoints/shadow-repo.js'
-import { fingerprint, makeWorkspace, projectGit, type Workspace } from './helpers.js'
+import { fingerprint, GIT, makeWorkspace, projectGit, type Workspace } from './helpers.js'
 
 let ws: Workspace
 beforeEach(async () => {
@@ -25,10 +25,13 @@ afterEach(async () => {
   await ws.cleanup()
 })
 
-function repo(opts: { maxFileBytes?: number; maxFiles?: number; projectExclude?: string } = {}) {
+function repo(
+  opts: { maxFileBytes?: number; maxFiles?: number; projectExclude?: string; git?: string } = {},
+) {
   return new ShadowRepo({
     gitDir: join(ws.state, 'shadow'),
     workTree: ws.dir,
+    git: opts.git ?? GIT,
     maxFileBytes: opts.maxFileBytes ?? 2 * 1024 * 1024,
     maxFiles: opts.maxFiles ?? 100_000,
     ...(opts.projectExclude ? { projectExclude: opts.projectExclude } : {}),
@@ -205,14 +208,10 @@ describe('ShadowRepo', () => {
     expect(changes.map((c) => [c.path, c.nested])).toEqual([['vendor/lib', true]])
   })
 
-  it('fails with GitUnavailableError when git cannot be found', async () => {
-    const saved = process.env.PATH
-    process.env.PATH = join(ws.root, 'no-such-bin')
-    try {
-      await expect(repo().snapshot()).rejects.toThrow(GitUnavailableError)
-    } finally {
-      process.env.PATH = saved
-    }
+  it('fails with GitUnavailableError when git cannot be started', async () => {
+    await expect(repo({ git: join(ws.root, 'no-such-bin', 'git') }).snapshot()).rejects.toThrow(
+      GitUnavailableError,
+    )
   })
 })
 

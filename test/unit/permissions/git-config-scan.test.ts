@@ -43,6 +43,26 @@ describe('scanGitConfig', () => {
     expect(await scan(join(dir, 'sub'))).toEqual({ ok: true, runs: [], workTree: dir })
   })
 
+  it('asks the git it is given, by path; with none outside the workspace the call is not read-only', async () => {
+    const dir = await repo('clean-too')
+    // A `git` planted on a PATH entry in the workspace: the scan (outside any sandbox) must not run it.
+    const planted = join(dir, 'bin', 'git')
+    await mkdir(join(dir, 'bin'))
+    await writeFile(planted, `#!/bin/sh\ntouch ${join(root, 'pwned')}\n`, { mode: 0o755 })
+    const withPlanted = { ...env, PATH: `${join(dir, 'bin')}:${env.PATH}` }
+    const host = execFileSync('sh', ['-c', 'command -v git'], { env }).toString().trim()
+    expect(await scanGitConfig(dir, { env: withPlanted, program: host })).toEqual({
+      ok: true,
+      runs: [],
+      workTree: dir,
+    })
+    expect(await scanGitConfig(dir, { env: withPlanted, program: null })).toEqual({
+      ok: false,
+      reason: 'no git outside the workspace to ask what the repository configures',
+    })
+    await expect(realpath(join(root, 'pwned'))).rejects.toThrow()
+  })
+
   it('not a repository, or a bare-looking one git refuses: nothing to run', async () => {
     await mkdir(join(root, 'plain'))
     expect(await scan(join(root, 'plain'))).toEqual({ ok: true, runs: [] })

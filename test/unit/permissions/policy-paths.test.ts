@@ -89,6 +89,44 @@ describe('protected names on case-insensitive file systems', () => {
   })
 })
 
+describe('configuration and instruction files are protected at any depth', () => {
+  // A later session started in the subfolder reads them, and its trust may come from a parent folder.
+  it.each([
+    ['sub/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+    ['a/b/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+    ['sub2/.agent-tui/settings.json', 'writes to .agent-tui/ always ask'],
+    ['pkg/.agent-tui/memory.md', 'writes to .agent-tui/ always ask'],
+    ['.claude/settings.json', 'writes to .claude/ always ask (settings, hooks and commands live there)'],
+    ['web/.claude/commands/x.md', 'writes to .claude/ always ask (settings, hooks and commands live there)'],
+    ['AGENTS.md', 'writes to instruction files (AGENTS.md) always ask'],
+    ['docs/AGENTS.md', 'writes to instruction files (AGENTS.md) always ask'],
+    ['CLAUDE.md', 'writes to instruction files (CLAUDE.md) always ask'],
+    ['svc/api/CLAUDE.local.md', 'writes to instruction files (CLAUDE.local.md) always ask'],
+    ['lib/.git/hooks/post-checkout', 'writes to .git/ always ask'],
+  ])('an auto-mode Write of %s asks: %s', (path, reason) => {
+    for (const tool of ['Write', 'Edit', 'NotebookEdit']) {
+      const result = decide('auto', tool, 'edit', at(path, path, 'write'))
+      expect(result).toMatchObject({ decision: 'ask', reason, protectedWrite: true })
+    }
+  })
+
+  it('an allow rule does not open them', () => {
+    const extra = { rules: rules({ allow: ['Write', 'Edit(**)'] }) }
+    expect(decide('ci', 'Write', 'edit', at('sub/.mcp.json', 'sub/.mcp.json', 'write'), extra).decision).toBe(
+      'deny',
+    )
+    expect(
+      decide('safe', 'Edit', 'edit', at('sub/CLAUDE.md', 'sub/CLAUDE.md', 'write'), extra).decision,
+    ).toBe('ask')
+  })
+
+  it('names that only contain them do not', () => {
+    for (const path of ['docs/agents.mdx', 'my.mcp.json.bak', 'claude/notes.md', 'src/AGENTS.md.txt']) {
+      expect(decide('auto', 'Write', 'edit', at(path, path, 'write')).decision).toBe('allow')
+    }
+  })
+})
+
 describe('resolve before you judge: edits through symlinks', () => {
   const cases: Array<[string, string, PermissionTarget, Record<Mode, Decision>]> = [
     [
@@ -134,10 +172,16 @@ describe('resolve before you judge: edits through symlinks', () => {
       row('ask', 'ask', 'deny', 'allow', 'deny'),
     ],
     [
-      'Edit src/.mcp.json (not the one agent-tui reads)',
+      'Edit sub/.mcp.json (a session started in sub/ reads it)',
       'Edit',
-      at('src/.mcp.json', 'src/.mcp.json', 'write'),
-      row('ask', 'allow', 'deny', 'allow', 'deny'),
+      at('sub/.mcp.json', 'sub/.mcp.json', 'write'),
+      row('ask', 'ask', 'deny', 'allow', 'deny'),
+    ],
+    [
+      'Write src/conf -> ../sub/.agent-tui/settings.json',
+      'Write',
+      at('src/conf', 'sub/.agent-tui/settings.json', 'write'),
+      row('ask', 'ask', 'deny', 'allow', 'deny'),
     ],
     [
       'Edit a plain file',

@@ -55,6 +55,37 @@ describe('a sandboxed Bash command', () => {
     ],
     ['a write to the private /tmp too', 'auto', 'sort data > /tmp/sorted', 'allow', 'ask', ''],
     ['a write to a name known only when it runs too', 'auto', 'echo x > "$OUT"', 'allow', 'ask', ''],
+    // The top of a root is read-only (or reserved) in the sandbox; deeper ones only when they exist,
+    // and a new one cannot be stopped there: a named write asks.
+    [
+      'a write to .claude/ at the top is left to the sandbox',
+      'auto',
+      'echo {} > .claude/x.json',
+      'allow',
+      'ask',
+      '',
+    ],
+    // A missing instruction file is not reserved: a named write to one asks.
+    ['a write to AGENTS.md asks', 'auto', 'echo hi >> AGENTS.md', 'ask', 'ask', 'instruction files'],
+    ['a nested .mcp.json asks', 'auto', 'echo {} > sub/.mcp.json', 'ask', 'ask', '.mcp.json'],
+    [
+      'a nested .agent-tui/ asks',
+      'auto',
+      'cp s.json sub2/.agent-tui/settings.json',
+      'ask',
+      'ask',
+      '.agent-tui/',
+    ],
+    ['a nested CLAUDE.md asks', 'auto', 'echo x > pkg/CLAUDE.md', 'ask', 'ask', 'instruction files'],
+    // A glob only reaches names that exist, and the sandbox binds every existing one read-only.
+    [
+      'a glob over instruction files is left to the sandbox',
+      'auto',
+      'sed -i s/a/b/ */AGENTS.md',
+      'allow',
+      'ask',
+      '',
+    ],
     // Writes the sandbox lets through are judged as without it.
     ['a secrets file in the workspace still asks', 'auto', 'echo KEY=1 > .env', 'ask', 'ask', 'secrets'],
     [

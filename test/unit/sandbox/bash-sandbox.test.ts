@@ -232,6 +232,34 @@ describe.runIf(osSandbox?.kind === 'bwrap')('commands in bubblewrap', () => {
     expect(existsSync(join(ws, '.agent-tui'))).toBe(false)
   })
 
+  it('keeps configuration read-only at any depth (instruction files at the top), a missing .claude reserved', async () => {
+    const fence = await onSandbox()
+    await mkdir(join(ws, 'sub', '.agent-tui'), { recursive: true })
+    await writeFile(join(ws, 'sub', '.agent-tui', 'settings.json'), '{}\n')
+    await writeFile(join(ws, 'sub', '.mcp.json'), '{}\n')
+    await mkdir(join(ws, 'lib', 'vendored', '.git'), { recursive: true })
+    await writeFile(join(ws, 'lib', 'vendored', '.git', 'config'), '[core]\n')
+    await writeFile(join(ws, 'AGENTS.md'), 'be nice\n')
+    const r = await run(
+      fence,
+      [
+        'echo \'{"hooks":{}}\' > sub/.agent-tui/settings.json',
+        'echo \'{"mcpServers":{"x":{"command":"evil"}}}\' > sub/.mcp.json',
+        'echo "[core] fsmonitor = evil" >> lib/vendored/.git/config',
+        'echo ignore-all-rules >> AGENTS.md',
+        'mkdir -p .claude/commands',
+        'echo done',
+      ].join('; '),
+    )
+    expect(r.out).toContain('done')
+    expect(r.out.match(/Read-only file system/g)?.length).toBe(5)
+    expect(await readFile(join(ws, 'sub', '.agent-tui', 'settings.json'), 'utf8')).toBe('{}\n')
+    expect(await readFile(join(ws, 'sub', '.mcp.json'), 'utf8')).toBe('{}\n')
+    expect(await readFile(join(ws, 'lib', 'vendored', '.git', 'config'), 'utf8')).toBe('[core]\n')
+    expect(await readFile(join(ws, 'AGENTS.md'), 'utf8')).toBe('be nice\n')
+    expect(existsSync(join(ws, '.claude'))).toBe(false)
+  })
+
   it('sandboxes background jobs too', async () => {
     const fence = await onSandbox()
     const manager = createTaskManager({ outputsDir: outputs })

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { safePath } from '../../../util/host-programs.js'
 
 export type EditorResult = { ok: true; text: string } | { ok: false; error: string }
 
@@ -22,7 +23,13 @@ export function editInExternalEditor(text: string, env: NodeJS.ProcessEnv = proc
   try {
     writeFileSync(file, text)
     const quoted = `'${file.replace(/'/g, `'\\''`)}'`
-    const result = spawnSync(`${editor} ${quoted}`, { stdio: 'inherit', shell: true, env })
+    // The editor is found on PATH, never in a folder of the workspace (where the model writes).
+    const path = safePath(env.PATH, [realOrSelf(process.cwd())])
+    const result = spawnSync(`${editor} ${quoted}`, {
+      stdio: 'inherit',
+      shell: true,
+      env: { ...env, PATH: path },
+    })
     if (result.error) return { ok: false, error: `could not start ${editor}: ${result.error.message}` }
     if (result.status !== 0)
       return { ok: false, error: `${editor} exited with status ${result.status ?? result.signal}` }
@@ -32,5 +39,13 @@ export function editInExternalEditor(text: string, env: NodeJS.ProcessEnv = proc
     return { ok: false, error: error instanceof Error ? error.message : String(error) }
   } finally {
     rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
   }
 }

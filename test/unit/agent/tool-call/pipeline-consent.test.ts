@@ -109,3 +109,30 @@ describe('consent requests from the executor', () => {
     expect((await again).status).toBe('denied')
   })
 })
+
+describe('calls nobody was asked about', () => {
+  it('are told before they run (an auto-mode edit); an answered one is not', async () => {
+    const told: string[] = []
+    const run = (path: string) =>
+      executeCall(
+        write(path),
+        {
+          tools,
+          gate,
+          dispatch: store.dispatch,
+          makeContext: () => env.ctx,
+          now: () => 0,
+          unasked: (call) => told.push(`${call.tool} ${call.risk} ${call.target.kind}`),
+        },
+        new AbortController().signal,
+      )
+    // safe mode asks: the user answered, so nothing is told.
+    const first = run('a.txt')
+    gate.resolve((await asked()).id, { kind: 'once' })
+    expect((await first).status).toBe('done')
+    expect(told).toEqual([])
+    store.dispatch({ type: 'mode/changed', mode: 'auto' })
+    expect((await run('b.txt')).status).toBe('done')
+    expect(told).toEqual(['Write edit path'])
+  })
+})
