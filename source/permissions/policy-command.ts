@@ -167,6 +167,12 @@ function programDecision(
   if (reader && secret !== undefined) {
     return { ...result, reason: `${result.reason} (${shown}: ${secret} may hold a secret)` }
   }
+  if (program.evaluates !== undefined) {
+    return {
+      ...result,
+      reason: `${result.reason} (${shown}: \`${program.evaluates}\` makes bash evaluate a value as code, which runs any command substitution the value holds)`,
+    }
+  }
   if (program.unknown !== undefined) {
     return {
       ...result,
