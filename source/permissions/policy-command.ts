@@ -14,7 +14,14 @@ import {
 } from './policy-call.js'
 import { gitConfigObjection } from './git-read-only.js'
 import type { PolicyInput, PolicyResult } from './policy-types.js'
-import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
+import {
+  globObjection,
+  isInside,
+  isTrustedRead,
+  readObjection,
+  startUpGlobObjection,
+  writeObjection,
+} from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
 import { sandboxHolds } from './sandbox-fence.js'
 import type { CommandTarget } from './target.js'
@@ -236,6 +243,11 @@ function judgeWrite(
         }))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })
+  const glob = (dir: string) =>
+    use.pattern === undefined ? undefined : startUpGlobObjection(dir, use.pattern, boundaryOf(input))
+  const startUp = glob(path.lexical) ?? (path.real === path.lexical ? undefined : glob(path.real))
+  if (startUp && input.mode !== 'dangerous')
+    return ask(`${named}: ${startUp.reason}`, { protectedWrite: true })
   return allow('no protected path')
 }
 
