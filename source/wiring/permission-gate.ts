@@ -4,7 +4,7 @@ import type { SourcedRules } from '../config/load.js'
 import type { ConsentBroker, PendingCall } from '../permissions/broker.js'
 import { evaluate } from '../permissions/policy.js'
 import { scanGitConfig } from '../permissions/git-config-scan.js'
-import { resolveTarget } from '../permissions/real-path.js'
+import { resolveStartUpPaths, resolveTarget } from '../permissions/real-path.js'
 import {
   describeRule,
   matchRule,
@@ -14,6 +14,7 @@ import {
   splitRuleList,
 } from '../permissions/rules.js'
 import { isAbsolute, relative } from 'node:path'
+import type { StartUpPath } from '../permissions/start-up-files.js'
 import type { PermissionTarget } from '../permissions/target.js'
 import { directoryRule, suggestRule } from '../permissions/suggest-rule.js'
 import type { Store } from '../store/create-store.js'
@@ -32,6 +33,8 @@ export interface GateOptions {
   trustedReadDirs: string[]
   /** Real paths of agent-tui's own settings and state dirs: writes there ask. */
   appDirs?: string[]
+  /** Files that run code at a later start, at every place they may be (default: found from HOME and the environment). */
+  startUp?: readonly StartUpPath[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
@@ -60,6 +63,13 @@ export type RuntimeGate = PermissionGate & {
  */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
+  // What ~/.bashrc and the other start-up files lead to (a dotfiles repository in the workspace): looked
+  // at on the first call the gate judges, off the start's path.
+  let startUp = opts.startUp
+  const startUpPaths = () => {
+    startUp ??= resolveStartUpPaths(home, process.env)
+    return startUp
+  }
   let rules = opts.rules
   const check = (
     {
@@ -94,6 +104,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
       ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
+      startUp: startUpPaths(),
       // The Bash tool says when its command will run in the OS sandbox.
       ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })
