@@ -44,6 +44,8 @@ export function isReadOnlyPart(part: ShellPart): boolean {
 /** Whether one unwrapped program only reads: a known reader, with arguments that keep it one. */
 export function isReadOnlyProgram(command: ShellCommand): boolean {
   if (command.unknown !== undefined || !command.readOnlyWrappers || command.openArgs) return false
+  // `x=$(cat VERSION); [[ $x -eq 1 ]]` runs what a file holds (shell-arithmetic.ts).
+  if (command.evaluates !== undefined) return false
   // Redirections inside an inner script (`bash -c 'ls > f'`) and `time -o FILE` write files.
   if (command.writes.length > 0 || command.wrapperWrites.length > 0) return false
   if (!command.assignments.every((a) => harmlessVariable(assignmentName(a)))) return false
@@ -97,6 +99,14 @@ function assignmentName(word: ShellWord): string {
 }
 
 const anyArgs: Check = () => true
+
+/** `printf -v NAME` assigns a variable, so NAME must be one a reader stays a reader with (like `NAME=…`). */
+const checkPrintf: Check = (args) => {
+  const first = args[0]?.value ?? ''
+  if (!first.startsWith('-v')) return true
+  const name = first === '-v' ? args[1]?.value : first.slice(2)
+  return name !== undefined && harmlessVariable(name)
+}
 
 /** Options before `--` (getopt style). */
 function options(args: ShellWord[]): ShellWord[] {
@@ -217,7 +227,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
   pwd: anyArgs,
   cd: anyArgs,
   echo: anyArgs,
-  printf: anyArgs,
+  printf: checkPrintf,
   grep: anyArgs,
   egrep: anyArgs,
   fgrep: anyArgs,

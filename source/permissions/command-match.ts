@@ -24,8 +24,9 @@ export function ruleCoversProgram(rule: Rule, part: ShellPart, command: ShellCom
   const spec = rule.specifier
   if (spec === undefined || spec === '*') return true
   // A program only known when it runs is granted by the whole tool alone: `Bash(eval *)` matches
-  // `eval "$X"` as written, but must not let any script through.
-  if (use === 'grant' && command.unknown !== undefined) return false
+  // `eval "$X"` as written, but must not let any script through. Nor may `Bash(echo *)` let through
+  // `echo ${a[$x]}`, which runs what `$x` holds (shell-arithmetic.ts).
+  if (use === 'grant' && (command.unknown !== undefined || command.evaluates !== undefined)) return false
   if (matchCommandPart(spec, part)) return true
   const [program, ...args] = command.words
   if (!program || command.unknown !== undefined) return false

@@ -5,8 +5,9 @@ import type { ConsentBroker, PendingCall } from './broker.js'
 import { analysisOf } from './command-analysis.js'
 import { scanGitConfig } from './git-config-scan.js'
 import { evaluate } from './policy.js'
-import { resolveTarget } from './real-path.js'
+import { resolveStartUpPaths, resolveTarget } from './real-path.js'
 import { describeRule, matchRule, parseRule, type Rule, ruleCoversTool, splitRuleList } from './rules.js'
+import type { StartUpPath } from './start-up-files.js'
 import { directoryRule, suggestRule } from './suggest-rule.js'
 import type { PermissionTarget } from './target.js'
 
@@ -266,6 +267,8 @@ export interface GateOptions {
   trustedReadDirs: string[]
   /** Real paths of agent-tui's own settings and state dirs: writes there ask. */
   appDirs?: string[]
+  /** Files that run code at a later start, at every place they may be (default: found from HOME and the environment). */
+  startUp?: readonly StartUpPath[]
   /** False in headless runs: a call that would ask is denied. */
   interactive: boolean
   /** Where "allow always" rules are saved, as shown to the user. */
@@ -294,6 +297,13 @@ export type RuntimeGate = PermissionGate & {
  */
 export function createPermissionGate(opts: GateOptions): RuntimeGate {
   const { store, broker, workspace, home } = opts
+  // What ~/.bashrc and the other start-up files lead to (a dotfiles repository in the workspace): looked
+  // at on the first call the gate judges, off the start's path.
+  let startUp = opts.startUp
+  const startUpPaths = () => {
+    startUp ??= resolveStartUpPaths(home, process.env)
+    return startUp
+  }
   let rules = opts.rules
   const check = (
     {
@@ -328,6 +338,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
       ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
+      startUp: startUpPaths(),
       // The Bash tool says when its command will run in the OS sandbox.
       ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })

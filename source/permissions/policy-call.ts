@@ -13,6 +13,7 @@ import { absoluteTarget, describeRule, matchRule, ruleCoversTool } from './rules
 import { suggestRule } from './suggest-rule.js'
 import type { Rule } from './rule.js'
 import { sandboxBlocksWrite, sandboxHolds, throughReplaceable, whySandboxLeaks } from './sandbox-fence.js'
+import { startUpPaths } from './start-up-files.js'
 import type { PathTarget, PermissionTarget } from './target.js'
 
 /**
@@ -29,6 +30,7 @@ export function boundaryOf(input: PolicyInput): Boundary {
     additionalDirs: input.additionalDirs ?? [],
     trustedReadDirs: input.trustedReadDirs ?? [],
     ...(input.appDirs ? { appDirs: input.appDirs } : {}),
+    startUp: input.startUp ?? startUpPaths({ home: input.home }),
   }
 }
 

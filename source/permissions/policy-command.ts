@@ -14,7 +14,14 @@ import {
 } from './policy-call.js'
 import { gitConfigObjection } from './git-read-only.js'
 import type { PolicyInput, PolicyResult } from './policy-types.js'
-import { globObjection, isInside, isTrustedRead, readObjection, writeObjection } from './protected-paths.js'
+import {
+  globObjection,
+  isInside,
+  isTrustedRead,
+  readObjection,
+  startUpGlobObjection,
+  writeObjection,
+} from './protected-paths.js'
 import { describeRule, matchRule, type Rule } from './rules.js'
 import { sandboxHolds } from './sandbox-fence.js'
 import type { CommandTarget } from './target.js'
@@ -167,6 +174,12 @@ function programDecision(
   if (reader && secret !== undefined) {
     return { ...result, reason: `${result.reason} (${shown}: ${secret} may hold a secret)` }
   }
+  if (program.evaluates !== undefined) {
+    return {
+      ...result,
+      reason: `${result.reason} (${shown}: \`${program.evaluates}\` makes bash evaluate a value as code, which runs any command substitution the value holds)`,
+    }
+  }
   if (program.unknown !== undefined) {
     return {
       ...result,
@@ -230,6 +243,11 @@ function judgeWrite(
         }))
   if (objection && (objection.always || input.mode !== 'dangerous'))
     return ask(`${named}: ${objection.reason}`, { protectedWrite: true })
+  const glob = (dir: string) =>
+    use.pattern === undefined ? undefined : startUpGlobObjection(dir, use.pattern, boundaryOf(input))
+  const startUp = glob(path.lexical) ?? (path.real === path.lexical ? undefined : glob(path.real))
+  if (startUp && input.mode !== 'dangerous')
+    return ask(`${named}: ${startUp.reason}`, { protectedWrite: true })
   return allow('no protected path')
 }
 

@@ -1,6 +1,7 @@
 import type { Mode, Risk } from '../store/domain.js'
 import type { Rule } from './rule.js'
 import type { SandboxView } from './sandbox-fence.js'
+import type { StartUpPath } from './start-up-files.js'
 import type { PermissionTarget } from './target.js'
 
 /** What the policy judges and what it answers (policy.ts). */
@@ -30,6 +31,11 @@ export interface PolicyInput {
   trustedReadDirs?: readonly string[]
   /** agent-tui's own settings and state dirs: writes there ask (they matter when the workspace holds them). */
   appDirs?: readonly string[]
+  /**
+   * The files and folders that run code at a later start (start-up-files.ts) at every place the session
+   * knows of: its home, config home and ZDOTDIR, and where each really leads. Default: the home's.
+   */
+  startUp?: readonly StartUpPath[]
   /**
    * Set when a Bash command will run inside the OS sandbox (the gate copies it from the command target).
    * Writes the sandbox refuses by itself no longer ask (they fail inside it, and the model sees the

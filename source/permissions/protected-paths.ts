@@ -1,5 +1,6 @@
 import { basename, isAbsolute, relative, sep } from 'node:path'
 import picomatch from 'picomatch'
+import { PROJECT_START_UP, type StartUpPath } from './start-up-files.js'
 
 /**
  * Protected paths and the read boundary (docs/permissions.md#protected-paths-beat-allow-rules,
@@ -19,6 +20,11 @@ export interface Boundary {
    * in the home folder: what they hold (settings, trusted folders) must not be rewritten unasked.
    */
   appDirs?: readonly string[]
+  /**
+   * Files and folders that run code at a later start (start-up-files.ts), at the home directory and at
+   * their real paths (a dotfiles repository `~/.bashrc` links into). Writes there ask.
+   */
+  startUp?: readonly StartUpPath[]
 }
 
 export interface Objection {
@@ -141,8 +147,62 @@ function writeObjectionOf(abs: string, b: Boundary): Omit<Objection, 'resolvedTo
   if (dir) return { reason: CONFIG_DIRS.get(dir)!, always: false }
   const file = inRoot.find((s) => CONFIG_FILES.has(s))
   if (file) return { reason: CONFIG_FILES.get(file)!, always: false }
+  const later = startUpObjectionOf(abs, inRoot, b)
+  if (later) return later
   const secret = secretName(abs, b)
   if (secret) return { reason: `writes to secrets files (${secret}) always ask`, always: false }
+  return undefined
+}
+
+/** A file or folder that runs code at a later start, outside the sandbox (start-up-files.ts). */
+function startUpObjectionOf(
+  abs: string,
+  inRoot: readonly string[],
+  b: Boundary,
+): Omit<Objection, 'resolvedTo'> | undefined {
+  const project = inRoot.find((s) => PROJECT_START_UP.has(s))
+  if (project)
+    return { reason: `writes to ${project}/ always ask (${PROJECT_START_UP.get(project)})`, always: false }
+  const folded = segmentsOf(abs).join(sep)
+  const entry = b.startUp?.find((e) => {
+    const path = segmentsOf(e.path).join(sep)
+    return folded === path || (e.kind === 'dir' && folded.startsWith(`${path}${sep}`))
+  })
+  if (!entry) return undefined
+  return {
+    reason: `writes to ${entry.shown}${entry.kind === 'dir' ? '/' : ''} always ask (${entry.why})`,
+    always: false,
+  }
+}
+
+/**
+ * Why a glob written below `dir` (`sed -i … ~/.b*`, `rm -rf .v*`) may reach a start-up file or folder:
+ * an entry in `dir` whose first name the pattern's first segment could match, or a project's `.vscode/`
+ * or `.idea/` any segment could (dotfiles only when the pattern names the dot, as bash globs them).
+ */
+export function startUpGlobObjection(dir: string, pattern: string, b: Boundary): Objection | undefined {
+  const segments = pattern.split('/').filter((s) => s !== '')
+  const test = (glob: string | undefined) => picomatch(glob ?? '', { dot: false, nocase: true })
+  const first = test(segments[0])
+  const entry = b.startUp?.find((e) => {
+    if (e.path === dir || !isInside(e.path, dir)) return false
+    return first(relative(dir, e.path).split(sep)[0] ?? '')
+  })
+  if (entry) {
+    return {
+      reason: `"${pattern}" may match ${entry.shown}, which always asks (${entry.why})`,
+      always: false,
+    }
+  }
+  for (const segment of segments) {
+    const name = [...PROJECT_START_UP.keys()].find((n) => test(segment)(n))
+    if (name) {
+      return {
+        reason: `"${pattern}" may match ${name}/, which always asks (${PROJECT_START_UP.get(name)})`,
+        always: false,
+      }
+    }
+  }
   return undefined
 }
 

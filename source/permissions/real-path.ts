@@ -1,9 +1,11 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { analysisOf, commandLookups } from './command-analysis.js'
 import { scanGitConfig } from './git-config-scan.js'
 import type { GitConfigFacts } from './git-read-only.js'
 import { physicalJoin, physicalPath } from './physical-path.js'
+import { type StartUpPath, startUpBases, startUpPaths } from './start-up-files.js'
 import type { PermissionTarget } from './target.js'
 
 /**
@@ -59,6 +61,46 @@ async function walk(path: string, budget: { links: number }): Promise<string> {
     at = next
   }
   return at
+}
+
+/**
+ * The files and folders that run code at a later start (start-up-files.ts) at each of their bases, and
+ * again where each really leads when that is elsewhere: a home under a symlink, or a dotfiles repository
+ * `~/.bashrc` links into (an edit there is an edit of `~/.bashrc`). Synchronous and cheap (a stat per
+ * entry, a realpath per existing folder on the way): done once when the session's gate is made.
+ */
+export function resolveStartUpPaths(
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+): StartUpPath[] {
+  const named = startUpPaths(startUpBases(home, env))
+  const reals = new Map<string, string | undefined>()
+  const realOf = (path: string): string | undefined => {
+    if (!reals.has(path)) {
+      // Set first: a link loop comes back here and finds nothing.
+      reals.set(path, undefined)
+      const info = lstatSync(path, { throwIfNoEntry: false })
+      let real: string | undefined
+      try {
+        real = info ? realpathSync.native(path) : undefined
+      } catch {
+        // A dangling link: where writing through it would create the file.
+        real = info?.isSymbolicLink() ? wouldBe(resolve(dirname(path), readlinkSync(path))) : undefined
+      }
+      reals.set(path, real)
+    }
+    return reals.get(path)
+  }
+  const wouldBe = (path: string): string => {
+    const real = realOf(path)
+    if (real !== undefined || dirname(path) === path) return real ?? path
+    return join(wouldBe(dirname(path)), basename(path))
+  }
+  const resolved = named.flatMap((p) => {
+    const real = wouldBe(p.path)
+    return real === p.path ? [] : [{ ...p, path: real, shown: `${real} (where ${p.shown} leads)` }]
+  })
+  return [...named, ...resolved]
 }
 
 export interface ResolveOptions {

@@ -15,17 +15,28 @@ export interface SandboxView {
    * `.git` of its own whose config runs outside the sandbox. With one, the sandbox does not hold.
    */
   replaceable?: readonly string[]
+  /**
+   * Other reasons the sandbox cannot keep what runs outside it later from changing (the home directory
+   * is a writable root: source/sandbox/start-up-fence.ts). With one, the sandbox does not hold.
+   */
+  leaks?: readonly string[]
 }
 
-/** Whether the sandbox keeps every root's `.git` and `.agent-tui` from being changed (none is a symlink). */
+/** Whether the sandbox keeps every root's `.git` and `.agent-tui`, and what runs at a later start, from being changed. */
 export function sandboxHolds(sandbox: SandboxView): boolean {
-  return (sandbox.replaceable?.length ?? 0) === 0
+  return (sandbox.replaceable?.length ?? 0) === 0 && (sandbox.leaks?.length ?? 0) === 0
 }
 
 /** `.git is a symlink`, for reasons: what keeps the sandbox from holding. */
 export function whySandboxLeaks(sandbox: SandboxView): string {
   const names = [...new Set((sandbox.replaceable ?? []).map((p) => p.split(sep).at(-1) ?? p))]
-  return `${names.join(' and ')} ${names.length > 1 ? 'are symlinks' : 'is a symlink'}, which the sandbox cannot keep from being replaced`
+  const links =
+    names.length === 0
+      ? []
+      : [
+          `${names.join(' and ')} ${names.length > 1 ? 'are symlinks' : 'is a symlink'}, which the sandbox cannot keep from being replaced`,
+        ]
+  return [...links, ...(sandbox.leaks ?? [])].join('; ')
 }
 
 /** Whether `lexical` is a replaceable entry or lies below one: writing it may replace the link. */

@@ -1,3 +1,11 @@
+import {
+  arithmeticEnd,
+  arithmeticHazard,
+  bracketEnd,
+  expandedTextHazard,
+  isLiteralArithmetic,
+  parameterHazard,
+} from './shell-arithmetic.js'
 import type { ShellPart, ShellRedirect, ShellSplit, ShellWord, ShellWrite } from './shell-types.js'
 
 /**
@@ -35,18 +43,25 @@ const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>'])
 const REDIRECT_SOURCE = String.raw`(\d*)(&>>|&>|>>|>\||>&|>|<<<|<<-|<<|<&|<>|<)`
 const BLANK = new Set([' ', '\t', '\r'])
 const WORD_END = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>'])
+/** Reserved words after which `[[` still opens a conditional expression. */
+const CONDITIONAL_LEADERS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', 'time'])
+/** Inside `[[ … ]]` these are operators (words), not control operators or redirections. */
+const CONDITIONAL_OPERATOR = /&&|\|\||[()<>|]/y
 
 interface WordBuilder {
   value: string
   unquoted: string
   expands: boolean
   glob: boolean
+  evaluates?: string
 }
 
 interface PendingHeredoc {
   delimiter: string
   quoted: boolean
   stripTabs: boolean
+  /** The `<<` word: a body that evaluates something marks it (see ShellWord.evaluates). */
+  target: ShellWord
 }
 
 /** Recursive-descent parser over one source string; an instance lives for one split. */
@@ -56,6 +71,7 @@ class Parser {
   private heredocs: PendingHeredoc[] = []
   // Sticky regexes carry `lastIndex`, so each parser owns its own.
   private readonly redirectPattern = new RegExp(REDIRECT_SOURCE, 'y')
+  private readonly conditionalOperator = new RegExp(CONDITIONAL_OPERATOR.source, 'y')
   private readonly src: string
   private readonly out: ShellPart[]
   private readonly nested: boolean
@@ -112,9 +128,16 @@ class Parser {
         operator(';', false)
       } else if (c === '&' && next !== '>') {
         operator('&', false)
+      } else if (c === '(') {
+        // `(( … ))` evaluates its expression; the splitter still reads it as subshells, for what it runs.
+        const start = this.out.length
+        const arithmetic = next === '(' && arithmeticHazard(this.src, this.pos + 2)
+        this.parseSubshell()
+        if (arithmetic) for (const part of this.out.slice(start)) part.evaluates ??= '(( … ))'
+        sawCommand = true
+        expectCommand = false
       } else {
-        if (c === '(') this.parseSubshell()
-        else this.parseSimple()
+        this.parseSimple()
         sawCommand = true
         expectCommand = false
       }
@@ -151,9 +174,14 @@ class Parser {
     const index = this.out.length
     const words: ShellWord[] = []
     const redirects: ShellRedirect[] = []
+    let conditional = false
     for (;;) {
       this.skipBlanks()
       const c = this.src[this.pos]
+      if (conditional) {
+        conditional = this.readConditionalWord(words)
+        continue
+      }
       if (c === undefined || c === '\n' || c === ';' || c === '|' || c === ')') break
       if (c === '&' && this.src[this.pos + 1] !== '>') break
       if (c === '#') {
@@ -162,8 +190,14 @@ class Parser {
       }
       if (c === '(') fail('unexpected "("')
       const redirect = this.tryRedirect()
-      if (redirect) redirects.push(redirect)
-      else words.push(this.readWord())
+      if (redirect) {
+        redirects.push(redirect)
+        continue
+      }
+      const word = this.readWord()
+      words.push(word)
+      // `[[` opens a conditional expression only where a command starts: `&&`, `||`, `<`, `>`, `(` are its own.
+      conditional = word.raw === '[[' && opensConditional(words.slice(0, -1))
     }
     if (words.length === 0 && redirects.length === 0) return
     // Keep the outer command ahead of the commands found inside its substitutions.
@@ -175,6 +209,26 @@ class Parser {
       writes: writesOf(redirects),
       nested: this.nested || this.substitutionDepth > 0,
     })
+  }
+
+  /** One word of `[[ … ]]` (after `[[`); false once it read the closing `]]`. */
+  private readConditionalWord(words: ShellWord[]): boolean {
+    const c = this.src[this.pos]
+    if (c === undefined) fail('missing "]]"')
+    if (c === '\n' || c === ';' || c === '#' || (c === '&' && this.src[this.pos + 1] !== '&')) {
+      fail('this form of "[[ … ]]" is not supported')
+    }
+    const processSubstitution = (c === '<' || c === '>') && this.src[this.pos + 1] === '('
+    this.conditionalOperator.lastIndex = this.pos
+    const operator = processSubstitution ? null : this.conditionalOperator.exec(this.src)
+    if (operator) {
+      this.pos += operator[0].length
+      words.push({ value: operator[0], raw: operator[0], expands: false, glob: false })
+      return true
+    }
+    const word = this.readWord()
+    words.push(word)
+    return word.raw !== ']]'
   }
 
   private tryRedirect(): ShellRedirect | null {
@@ -197,6 +251,7 @@ class Parser {
         delimiter: target.value,
         quoted: /['"\\]/.test(target.raw),
         stripTabs: op === '<<-',
+        target,
       })
     }
     return { op, fd: fdText === '' ? null : Number(fdText), target }
@@ -213,6 +268,7 @@ class Parser {
         if ((doc.stripTabs ? line.replace(/^\t+/, '') : line) === doc.delimiter) break
         // An unquoted here-document expands `$( )` and backticks; we do not parse those bodies.
         if (!doc.quoted && /\$\(|`/.test(line)) fail('here-document containing command substitution')
+        if (!doc.quoted && expandedTextHazard(line)) doc.target.evaluates ??= line.trim()
       }
     }
     this.heredocs = []
@@ -254,7 +310,14 @@ class Parser {
       }
     }
     if (/\{[^}]*(,|\.\.)[^}]*\}/.test(b.unquoted)) b.glob = true
-    return { value: b.value, raw: this.src.slice(start, this.pos), expands: b.expands, glob: b.glob }
+    const word: ShellWord = {
+      value: b.value,
+      raw: this.src.slice(start, this.pos),
+      expands: b.expands,
+      glob: b.glob,
+    }
+    if (b.evaluates !== undefined) word.evaluates = b.evaluates
+    return word
   }
 
   private readDoubleQuoted(b: WordBuilder): void {
@@ -288,8 +351,21 @@ class Parser {
 
   private readDollar(b: WordBuilder, inDouble: boolean): void {
     const next = this.src[this.pos + 1]
-    if (next === '(') {
+    if (next === '(' && this.src[this.pos + 2] === '(') {
+      // `$(( … ))` of literals only is a number; any other evaluates names, and `$( (…) )` is read as commands.
+      const end = arithmeticEnd(this.src, this.pos + 3)
+      if (end !== -1 && isLiteralArithmetic(this.src.slice(this.pos + 3, end))) {
+        b.value += this.src.slice(this.pos, end + 2)
+        b.expands = true
+        this.pos = end + 2
+        return
+      }
+      b.evaluates ??= end === -1 ? '$((' : this.src.slice(this.pos, end + 2)
       this.readSubstitution(b, 2)
+    } else if (next === '(') {
+      this.readSubstitution(b, 2)
+    } else if (next === '[' && this.literalBracket(b)) {
+      return
     } else if (next === '{') {
       const start = this.pos
       let depth = 0
@@ -302,8 +378,10 @@ class Parser {
         else if (c === '{') depth++
         else if (c === '}' && --depth === 0) {
           this.pos = i + 1
-          b.value += this.src.slice(start, this.pos)
+          const expansion = this.src.slice(start, this.pos)
+          b.value += expansion
           b.expands = true
+          if (parameterHazard(expansion)) b.evaluates ??= expansion
           return
         }
       }
@@ -335,6 +413,22 @@ class Parser {
       b.unquoted += '$'
       this.pos++
     }
+  }
+
+  /**
+   * `$[ … ]`, the old `$(( ))`: of literals only it is consumed as a number (true); otherwise it is marked
+   * as evaluating and left to the caller, which reads it as text so a `$( )` inside is still parsed.
+   */
+  private literalBracket(b: WordBuilder): boolean {
+    const end = bracketEnd(this.src, this.pos + 2)
+    if (end !== -1 && isLiteralArithmetic(this.src.slice(this.pos + 2, end))) {
+      b.value += this.src.slice(this.pos, end + 1)
+      b.expands = true
+      this.pos = end + 1
+      return true
+    }
+    b.evaluates ??= end === -1 ? '$[' : this.src.slice(this.pos, end + 1)
+    return false
   }
 
   /** `$(…)`, `$((…))`, `<(…)`, `>(…)`: the inside is parsed as commands of its own. */
@@ -394,6 +488,16 @@ class Parser {
     const end = this.src.indexOf('\n', this.pos)
     this.pos = end === -1 ? this.src.length : end
   }
+}
+
+/**
+ * Whether `[[` after these words is bash's keyword: only after reserved words (and `time -p`). Anywhere
+ * else (`x [[ a || rm y ]]`) it is an argument, and `||` ends the command.
+ */
+function opensConditional(before: readonly ShellWord[]): boolean {
+  return before.every(
+    (w, i) => CONDITIONAL_LEADERS.has(w.raw) || (w.raw === '-p' && before[i - 1]?.raw === 'time'),
+  )
 }
 
 function writesOf(redirects: readonly ShellRedirect[]): ShellWrite[] {

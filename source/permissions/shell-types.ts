@@ -10,6 +10,11 @@ export interface ShellWord {
   expands: boolean
   /** Contains an unquoted glob or brace expansion: it may turn into several words. */
   glob: boolean
+  /**
+   * An expansion in it that makes bash evaluate a value as code (shell-arithmetic.ts): a non-literal
+   * subscript, substring offset or `$(( ))`, or `${x@P}`. The text shown to the user.
+   */
+  evaluates?: string
 }
 
 export interface ShellRedirect {
@@ -39,6 +44,8 @@ export interface ShellPart {
   writes: ShellWrite[]
   /** Comes from inside `$( )`, backticks or `<( )`. */
   nested: boolean
+  /** Comes from inside a non-literal `(( … ))`, which evaluates its names (see ShellWord.evaluates). */
+  evaluates?: string
 }
 
 export type ShellSplit = { ok: true; parts: ShellPart[] } | { ok: false; reason: string }

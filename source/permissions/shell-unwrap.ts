@@ -5,6 +5,7 @@ import {
   type ShellWrite,
   splitShell,
 } from './shell-split.js'
+import { commandHazard, partHazard } from './shell-arithmetic.js'
 import { gitConfigRuns } from './shell-git-config.js'
 import { isAssignment, programName } from './shell-words.js'
 import { PLAIN_WRAPPERS, peelWrapper, READ_ONLY_WRAPPERS } from './shell-wrappers.js'
@@ -41,6 +42,11 @@ export interface ShellCommand {
   wrapperWrites: ShellWord[]
   /** Directory a wrapper switches to before running it (`env -C DIR`, `sudo -D DIR`). */
   chdir?: ShellWord
+  /**
+   * What bash evaluates as code while expanding or running it, though no program does
+   * (shell-arithmetic.ts): `${a[$x]}`, `$((x))`, `[[ $x -eq 1 ]]`, `${x@P}`. Never read-only.
+   */
+  evaluates?: string
 }
 
 const MAX_DEPTH = 8
@@ -54,7 +60,10 @@ const HEADERS = new Set(['for', 'select'])
 
 /** The programs `part` runs, outermost wrapper peeled first. Never empty. */
 export function unwrapPart(part: ShellPart): ShellCommand[] {
-  return unwrapWords(part.words, start(), 0)
+  const acc = start()
+  const evaluates = partHazard(part)
+  if (evaluates !== undefined) acc.evaluates = evaluates
+  return unwrapWords(part.words, acc, 0)
 }
 
 interface Acc {
@@ -67,6 +76,8 @@ interface Acc {
   writes: ShellWrite[]
   wrapperWrites: ShellWord[]
   chdir?: ShellWord
+  /** Of the enclosing part (or inner script's part): bash evaluates it before any program runs. */
+  evaluates?: string
 }
 
 function start(): Acc {
@@ -97,6 +108,8 @@ function finish(acc: Acc, words: ShellWord[], name: string | undefined, unknown?
   }
   if (unknown !== undefined) command.unknown = unknown
   if (acc.chdir) command.chdir = acc.chdir
+  const evaluates = acc.evaluates ?? commandHazard(words)
+  if (evaluates !== undefined) command.evaluates = evaluates
   return command
 }
 
@@ -160,6 +173,8 @@ function unwrapScript(script: string, acc: Acc, depth: number): ShellCommand[] {
       writes: inner.writes,
       wrapperWrites: [...acc.wrapperWrites],
     }
+    const evaluates = acc.evaluates ?? partHazard(inner)
+    if (evaluates !== undefined) copy.evaluates = evaluates
     return unwrapWords(inner.words, copy, depth + 1)
   })
 }

@@ -3,6 +3,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmdirSync, sta
 import { homedir, tmpdir } from 'node:os'
 import { resolve } from 'node:path'
 import type { SandboxView } from '../permissions/sandbox-fence.js'
+import { PROJECT_START_UP } from '../permissions/start-up-files.js'
 import { buildBwrapArgs } from './bwrap-args.js'
 import { isInside, NESTED_NAMES, planFence, realOrSelf, replaceableEntries, secretStores } from './fence.js'
 import { HOST_IPC_ENV } from './host-ipc-env.js'
@@ -10,6 +11,7 @@ import { locateSandboxTool, type SandboxTool, unavailableNotice } from './locate
 import { createNestedFinder } from './nested-protected.js'
 import { buildSeatbeltArgs } from './seatbelt-profile.js'
 import { seccompFilterFor } from './seccomp-filter.js'
+import { planStartUp } from './start-up-fence.js'
 import {
   createInputFile,
   inheritedDescriptors,
@@ -124,14 +126,32 @@ export function createBashSandbox(opts: BashSandboxOptions): BashSandbox {
     }
     const writableRoots = bothSpellings([...opts.projectRoots, ...opts.scratchRoots])
     const projectRoots = bothSpellings(opts.projectRoots)
+    const startUpRoots = {
+      home: env.HOME || homedir(),
+      env,
+      projectRoots: opts.projectRoots.map(realOrSelf),
+      writable: [...opts.projectRoots, ...opts.scratchRoots].map(realOrSelf),
+    }
     return {
       kind: 'on',
       program: tool.path,
       network: opts.network,
       // Looked at for every command: a `.git` can become a symlink during the session.
       get view(): SandboxView {
-        const replaceable = replaceableEntries(projectRoots)
-        return { writableRoots, projectRoots, ...(replaceable.length > 0 ? { replaceable } : {}) }
+        const later = planStartUp(startUpRoots)
+        const replaceable = [...replaceableEntries(projectRoots), ...later.replaceable]
+        const leaks = [...later.leaks]
+        // bubblewrap could keep a missing file from being created only by creating it first (start-up-fence.ts).
+        if (tool.kind === 'bwrap' && leaks.length === 0 && later.reservedFiles.length > 0)
+          leaks.push(
+            `${later.reservedFiles.join(', ')} could be created by a command, and runs later outside it`,
+          )
+        return {
+          writableRoots,
+          projectRoots,
+          ...(replaceable.length > 0 ? { replaceable } : {}),
+          ...(leaks.length > 0 ? { leaks } : {}),
+        }
       },
       sandbox,
     }
@@ -174,8 +194,9 @@ function createCommandSandbox(
   const devNull = covered.length > 0 ? openSync('/dev/null', 'r') : undefined
   const filterFile = filter === undefined ? undefined : createInputFile(filter)
   const tempDirs = [realOrSelf('/tmp'), realOrSelf(tmpdir())].filter((d, i, all) => all.indexOf(d) === i)
-  // Remembers the directories it read: each plan re-reads only those that changed since.
-  const nested = createNestedFinder({ names: NESTED_NAMES })
+  // Remembers the directories it read: each plan re-reads only those that changed since. A nested
+  // project's .vscode/ and .idea/ too: an IDE runs them when that folder is opened.
+  const nested = createNestedFinder({ names: [...NESTED_NAMES, ...PROJECT_START_UP.keys()] })
   const projectRoots = opts.projectRoots.map(realOrSelf)
   // Off the first command's path: the first walk reads every folder, later ones only stat them.
   void nested.refresh(projectRoots)
@@ -202,6 +223,7 @@ function createCommandSandbox(
         scratchRoots: opts.scratchRoots,
         hidden,
         nested: found.paths,
+        startUp: { home: env.HOME || homedir(), env },
       })
       const command = [spec.file, ...spec.args]
       const files = spec.files ?? []

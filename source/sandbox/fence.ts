@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { planStartUp } from './start-up-fence.js'
 
 /**
  * What a sandboxed command may write: its writable roots, minus the metadata inside them that runs
@@ -17,6 +18,12 @@ export interface Fence {
    * empty read-only directory there, which it has to create on the host first (see `placeholders`).
    */
   reserved: string[]
+  /**
+   * Missing files that run code at a later start, inside writable roots (start-up-fence.ts): Seatbelt
+   * keeps them from being created; bubblewrap cannot without creating them first, so there the sandbox
+   * does not hold while one is missing.
+   */
+  reservedFiles?: string[]
   /**
    * Secret stores (`~/.ssh`, `~/.netrc`, agent-tui's own keys…) made unreadable inside the sandbox. Its
    * commands run unasked in auto mode, and any program could print them; the read boundary that asks
@@ -39,6 +46,8 @@ export interface FenceRoots {
   hidden?: readonly string[]
   /** Protected names found below the top of the project roots (see nested-protected.ts); missing ones are skipped. */
   nested?: readonly string[]
+  /** The home and environment the files that run code at a later start are found from (start-up-fence.ts). */
+  startUp?: { home: string; env: Readonly<Record<string, string | undefined>> }
 }
 
 /**
@@ -102,8 +111,20 @@ export function planFence(roots: FenceRoots): Fence {
     const kind = kindOf(path)
     if (kind !== 'missing') protectEntry(path, kind, protect)
   }
+  const later = roots.startUp
+    ? planStartUp({ ...roots.startUp, projectRoots: projects, writable })
+    : undefined
+  for (const path of later?.readOnly ?? []) protect(path)
+  for (const path of later?.reserved ?? []) if (!reserved.includes(path)) reserved.push(path)
+  const reservedFiles = later?.reservedFiles ?? []
   const hidden = hiddenPaths(roots.hidden ?? [], writable)
-  return { writable, readOnly, reserved, ...(hidden.length > 0 ? { hidden } : {}) }
+  return {
+    writable,
+    readOnly,
+    reserved,
+    ...(reservedFiles.length > 0 ? { reservedFiles } : {}),
+    ...(hidden.length > 0 ? { hidden } : {}),
+  }
 }
 
 /**

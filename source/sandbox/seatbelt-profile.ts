@@ -145,7 +145,7 @@ type Param = (key: string, value: string) => string
 
 /** One `subpath` clause per writable root, minus the protected paths inside it. */
 function writableClauses(plan: SeatbeltPlan, param: Param): Array<{ root: string; clause: string }> {
-  const protectedPaths = [...plan.fence.readOnly, ...plan.fence.reserved]
+  const protectedPaths = [...plan.fence.readOnly, ...plan.fence.reserved, ...(plan.fence.reservedFiles ?? [])]
   return plan.fence.writable.map((root, i) => {
     const inside = protectedPaths.filter((path) => path !== root && isInside(path, root))
     const rootParam = param(`WRITABLE_ROOT_${i}`, root)

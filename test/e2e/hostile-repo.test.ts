@@ -59,6 +59,31 @@ describe('a hostile repository (headless)', () => {
     expect(await exists(marker)).toBe(false)
   })
 
+  it('safe and plan mode: a file read into a variable and evaluated as arithmetic is not read-only', async () => {
+    const marker = join(env.box.root, 'arithmetic-ran')
+    await writeFile(join(env.box.workspace, 'VERSION'), `a[$(touch ${marker})]\n`)
+    const commands = [
+      'x=$(cat VERSION); [[ $x -eq 3 ]] && echo ok',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
+      'x=$(cat VERSION); echo ${arr[x]}',
+      'true=$(cat VERSION); echo $((true))',
+    ]
+    for (const mode of ['safe', 'plan']) {
+      env.server.enqueue(
+        { toolCalls: commands.map((command) => ({ name: 'Bash', arguments: { command } })) },
+        { text: 'done' },
+      )
+      const r = await cli(['-p', 'check the version', '--mode', mode, '--output-format', 'json'])
+      const trace = JSON.parse(r.stdout) as Trace
+      expect(trace.tool_calls.map((c) => c.status)).toEqual(['denied', 'denied', 'denied'])
+      const results = toolResults()
+      expect(results[0]).toContain(
+        mode === 'plan' ? 'plan mode only runs read-only commands' : 'makes bash evaluate',
+      )
+    }
+    expect(await exists(marker)).toBe(false)
+  })
+
   it('safe mode: `..` after a symlinked directory is judged where it leads, not folded away', async () => {
     const outside = join(env.box.root, 'outside')
     await mkdir(join(outside, 'sub'), { recursive: true })

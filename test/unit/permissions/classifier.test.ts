@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` here is shell parameter expansion under test, not a template
 import { describe, expect, it } from 'vitest'
 import { isReadOnlyCommand } from '../../../source/permissions/classifier.js'
 
@@ -120,6 +121,15 @@ const readOnly: string[] = [
   "sh -ec 'cat a | wc -l'",
   'eval "ls -la"',
   'if test -f a; then cat a; fi',
+  // Arithmetic of literals, string tests and plain expansions evaluate nothing (arithmetic-oracle.test.ts).
+  'echo $((1+2))',
+  '[[ -f x ]]',
+  '[[ $a == b ]]',
+  '[[ -n $a && $a != b ]]',
+  '[[ $# -eq 0 ]]',
+  '[ "$a" -eq 1 ]',
+  'echo ${#arr[@]} ${arr[0]} ${x:0:3}',
+  'printf -v line %s x',
 ]
 
 const notReadOnly: string[] = [
@@ -266,6 +276,17 @@ const notReadOnly: string[] = [
   'pnpm ls',
   'cargo --version',
   'rustc --version',
+  // bash evaluates a value as code: a file read into it runs (arithmetic-oracle.test.ts).
+  'x=$(cat VERSION); [[ $x -eq 3 ]] && echo ok',
+  "x='a[$(touch /tmp/pwn)]'; echo ${arr[x]}",
+  'echo ${x:x:1}',
+  'echo $((true))',
+  '((true))',
+  'echo $[x]',
+  '[ -v "$x" ]',
+  'echo ${y@P}',
+  'printf -v PATH %s .',
+  'printf -v "a[x]" %s 1',
 ]
 
 describe('isReadOnlyCommand', () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { realPathOf, resolveTarget } from '../../../source/permissions/real-path.js'
+import { realPathOf, resolveStartUpPaths, resolveTarget } from '../../../source/permissions/real-path.js'
 
 let root: string
 let ws: string
@@ -106,5 +106,34 @@ describe('resolveTarget', () => {
         workTree: join(root, 'repo'),
       },
     })
+  })
+})
+
+describe('resolveStartUpPaths', () => {
+  it('adds where each start-up entry really leads: a dotfiles repository, a linked config home, a dangling link, a loop', async () => {
+    const home = join(root, 'home')
+    const dot = join(root, 'dotfiles')
+    await mkdir(home)
+    await mkdir(join(dot, 'config'), { recursive: true })
+    await writeFile(join(dot, 'bashrc'), '')
+    await symlink(join(dot, 'bashrc'), join(home, '.bashrc'))
+    await symlink(join(dot, 'profile'), join(home, '.profile'))
+    await symlink(join(dot, 'config'), join(home, '.config'))
+    await symlink('.zshrc', join(home, '.zshrc'))
+    const resolved = resolveStartUpPaths(home, {}).filter((p) => p.path.startsWith(dot))
+    expect(resolved.map((p) => [p.path, p.shown])).toEqual(
+      expect.arrayContaining([
+        [join(dot, 'bashrc'), `${join(dot, 'bashrc')} (where ~/.bashrc leads)`],
+        [join(dot, 'profile'), `${join(dot, 'profile')} (where ~/.profile leads)`],
+        [join(dot, 'config', 'fish'), `${join(dot, 'config', 'fish')} (where ~/.config/fish leads)`],
+      ]),
+    )
+    // The lexical ones stay, and nothing else is added for a home without links.
+    expect(
+      resolveStartUpPaths(join(root, 'outside'), {}).every((p) => p.path.startsWith(join(root, 'outside'))),
+    ).toBe(true)
+    expect(resolveStartUpPaths(join(root, 'outside'), {})).toHaveLength(
+      resolveStartUpPaths(home, {}).length - resolved.length,
+    )
   })
 })

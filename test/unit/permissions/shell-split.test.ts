@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` here is shell parameter expansion under test, not a template
 import { describe, expect, it } from 'vitest'
 import { splitShell } from '../../../source/permissions/shell-split.js'
 
@@ -37,7 +38,16 @@ describe('splitShell: simple commands', () => {
     ['ls \\\n -la', ['ls -la']],
     ["cat <<'EOF'\nrm -rf /\nEOF\nls", ['cat', 'ls']],
     ['cat <<-EOF\n\tbody\n\tEOF', ['cat']],
-    ['echo $(( 1 + 2 ))', ['echo $(( 1 + 2 ))', '1 + 2']],
+    // Literal arithmetic runs nothing; any other `$((` is also read as commands, for what it may run.
+    ['echo $(( 1 + 2 ))', ['echo $(( 1 + 2 ))']],
+    ['echo $((x)) $[1]', ['echo $((x)) $[1]', 'x']],
+    // `[[ … ]]` is one command: its `&&`, `||`, `<`, `>` and `(` are operators of its own.
+    ['[[ -n $a && $b == c ]] && ls', ['[[ -n $a && $b == c ]]', 'ls']],
+    ['if [[ a < b || ( c > d ) ]]; then ls; fi', ['if [[ a < b || ( c > d ) ]]', 'then ls', 'fi']],
+    ['[[ -f <(rm x) ]]', ['[[ -f <(rm x) ]]', 'rm x']],
+    ['echo [[ a && b ]]', ['echo [[ a', 'b ]]']],
+    ['time -p [[ a && b ]]; ! [[ c || d ]]', ['time -p [[ a && b ]]', '! [[ c || d ]]']],
+    ['x -p [[ a || rm y ]]', ['x -p [[ a', 'rm y ]]']],
     ['', []],
     ['   # only a comment', []],
   ])('%j → %j', (command, expected) => {
@@ -88,7 +98,6 @@ describe('splitShell: word flags', () => {
     ['{a,b}', false, true],
     ['$HOME', true, false],
     ['"$HOME"', true, false],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     ['${HOME}/x', true, false],
     ['$(date)', true, false],
     ['`date`', true, false],
@@ -96,6 +105,38 @@ describe('splitShell: word flags', () => {
     const split = splitShell(`echo ${word}`)
     const arg = split.ok ? split.parts[0]?.words[1] : undefined
     expect([arg?.expands, arg?.glob]).toEqual([expands, glob])
+  })
+
+  it.each<[string, string | undefined]>([
+    ['${a[x]}', '${a[x]}'],
+    ['"${a[$i]}"', '${a[$i]}'],
+    ['${#a[x]}', '${#a[x]}'],
+    ['${x:i:1}', '${x:i:1}'],
+    ['${x:0:n}', '${x:0:n}'],
+    ['${@:x}', '${@:x}'],
+    ['${y:-${a[x]}}', '${y:-${a[x]}}'],
+    ['${x@P}', '${x@P}'],
+    ['${!x}', '${!x}'],
+    ['$((x))', '$((x))'],
+    ['$(( $x + 1 ))', '$(( $x + 1 ))'],
+    ['$[x]', '$[x]'],
+    ['${a[0]}${a[@]}${a[*]}${#a[@]}${x:0:3}${x: -1}${x:(-2):1}${x::2}', undefined],
+    ['${x:-x}${x:=1}${x#a}${x/a/b}${x^^}${x@Q}${#x}${!pre*}', undefined],
+    ["'${a[x]}' '$((x))' \\${a[x]}", undefined],
+    ['$((1 + 2 * (3 - 1)))$[4]', undefined],
+  ])('%j: evaluates %j', (word, evaluates) => {
+    const split = splitShell(`echo ${word}`)
+    if (!split.ok) throw new Error(split.reason)
+    expect(split.parts[0]?.words[1]?.evaluates).toBe(evaluates)
+  })
+
+  it('marks a here-document whose body evaluates, and the commands of a non-literal (( ))', () => {
+    const doc = splitShell('cat <<EOF\n${a[x]}\nEOF')
+    expect(doc.ok && doc.parts[0]?.redirects[0]?.target.evaluates).toBe('${a[x]}')
+    const quoted = splitShell("cat <<'EOF'\n${a[x]}\nEOF")
+    expect(quoted.ok && quoted.parts[0]?.redirects[0]?.target.evaluates).toBeUndefined()
+    const command = splitShell('((true)); (( 1 + 2 ))')
+    expect(command.ok && command.parts.map((p) => p.evaluates)).toEqual(['(( … ))', undefined])
   })
 
   it('marks commands from substitutions as nested', () => {
@@ -121,9 +162,10 @@ describe('splitShell: unparseable input', () => {
     ['cat <<EOF\nno end', 'unterminated here-document (EOF)'],
     ['cat <<EOF\n$(rm x)\nEOF', 'here-document containing command substitution'],
     ['echo ${a', 'unterminated parameter expansion'],
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     ['echo ${a:-$(rm x)}', 'command substitution inside a parameter expansion is not supported'],
     ['()', 'empty subshell "()"'],
+    ['[[ -n a', 'missing "]]"'],
+    ['[[ -n a; ls ]]', 'this form of "[[ … ]]" is not supported'],
     ['(ls) foo', 'unexpected text after ")"'],
     ['f() { ls; }', 'unexpected "("'],
     [`${'$('.repeat(60)}ls${')'.repeat(60)}`, 'command is nested too deeply'],

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` here is shell parameter expansion under test, not a template
 import { describe, expect, it } from 'vitest'
 import { splitShell } from '../../../source/permissions/shell-split.js'
 import { type ShellCommand, unwrapPart } from '../../../source/permissions/shell-unwrap.js'
@@ -123,5 +124,24 @@ describe('unwrapPart: the programs a simple command runs', () => {
     expect(only('time -o out.txt ls').wrapperWrites.map((w) => w.value)).toEqual(['out.txt'])
     expect(only('env -C /tmp rm x').chdir?.value).toBe('/tmp')
     expect(only('sudo -D /srv rm x').chdir?.value).toBe('/srv')
+  })
+})
+
+describe('unwrapPart: what bash evaluates as code', () => {
+  it.each<[string, string | undefined]>([
+    ['echo ${a[x]}', '${a[x]}'],
+    ['FOO=${x:i} ls', '${x:i}'],
+    ['cat <<< $((x))', '$((x))'],
+    ["timeout 5 bash -c 'echo ${a[$0]}' x", '${a[$0]}'],
+    ["eval '[[ $x -eq 1 ]]'", '[[ $x -eq 1 ]]'],
+    ['command test -v "$x"', 'test -v "$x"'],
+    ['if [[ -v a[1] ]]; then ls; fi', '[[ -v a[1] ]]'],
+    ['printf -v"$x" %s', 'printf -v"$x" %s'],
+    ['echo ${a[1]} $((2*3))', undefined],
+    ["bash -c '[[ $0 == 1 ]]' x", undefined],
+  ])('%j evaluates %j', (command, evaluates) => {
+    const split = splitShell(command)
+    if (!split.ok) throw new Error(split.reason)
+    expect(unwrapPart(split.parts[0]!).map((c) => c.evaluates)).toEqual([evaluates])
   })
 })

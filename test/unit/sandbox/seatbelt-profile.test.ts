@@ -67,6 +67,13 @@ describe('buildSeatbeltArgs', () => {
     expect(profile).toContain('  (literal (param "FILE_0"))')
   })
 
+  it('keeps a missing start-up file (~/.zshenv) from being created, which bubblewrap cannot', () => {
+    const fence = { writable: ['/Users/u'], readOnly: [], reserved: [], reservedFiles: ['/Users/u/.zshenv'] }
+    const { profile, params } = parse(buildSeatbeltArgs(plan({ fence }), command))
+    expect(params.WRITABLE_ROOT_0_RO_0).toBe('/Users/u/.zshenv')
+    expect(profile).toContain('(require-not (literal (param "WRITABLE_ROOT_0_RO_0")))')
+  })
+
   it.each([
     [false, false],
     [true, true],
