@@ -2,9 +2,6 @@ import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
 
-/** The step cap for one user turn when neither a flag nor a settings file sets one (--help says it). */
-export const DEFAULT_MAX_STEPS = 50
-
 /**
  * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
  */
@@ -119,7 +116,8 @@ const OPTIONS: readonly OptionSpec[] = [
     long: 'max-steps',
     kind: 'value',
     arg: 'N',
-    help: `step cap for one user turn (default ${DEFAULT_MAX_STEPS})`,
+    // The default is resolve-config.ts's DEFAULT_MAX_STEPS (a test holds them equal).
+    help: 'step cap for one user turn (default 50)',
   },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
   { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },

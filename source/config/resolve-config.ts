@@ -8,6 +8,12 @@ import type { LoadedSettings, SourcedRules } from './load.js'
 import type { Settings } from './schema.js'
 
 /**
+ * The step cap for one user turn when neither a flag nor a settings file sets one. `--help` names it
+ * (config/flags.ts, kept off this module so `--version` loads nothing more; a test holds the two equal).
+ */
+export const DEFAULT_MAX_STEPS = 50
+
+/**
  * Combines flags, environment, settings and defaults into the run's configuration. Precedence:
  * flags > env > settings (local > project > user, already merged) > defaults. Pure.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../../../source/config/errors.js'
-import { DEFAULT_MAX_STEPS, helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { DEFAULT_MAX_STEPS } from '../../../source/config/resolve-config.js'
 
 const DEFAULTS: ParsedArgs = {
   prompt: undefined,
