@@ -1,4 +1,4 @@
-// `npm run bench`: measures the SPEC §14 budgets on this machine and prints medians next to the same
+// `npm run bench`: measures the budgets of docs/performance.md on this machine and prints medians next to the same
 // run's `node -e 0` time. Benchmarks, not tests: nothing here fails the build. Sections can be picked by
 // name: `node scripts/bench.mjs startup idle`.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'

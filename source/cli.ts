@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
       return 2
     }
   }
-  const { start } = await import('./wiring/start.js')
+  const { start } = await import('./app/start.js')
   return start(args)
 }
 

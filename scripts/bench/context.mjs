@@ -1,4 +1,4 @@
-// `npm run bench context`: the token economy of SPEC §9 / §14 on scripted sessions, run headless with
+// `npm run bench context`: the token economy (docs/performance.md#token-economy) on scripted sessions, run headless with
 // observation masking on and off: a 36-step read-heavy session (1.5 kB files), a 40-turn chat (each turn
 // a `--continue` run, so compaction and resume are in play) and a session whose endpoint has a smaller
 // window than the model profile says (context overflow, recovered by compaction). Everything is measured

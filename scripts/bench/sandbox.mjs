@@ -1,5 +1,5 @@
 // An isolated HOME / XDG dirs and workspace for one benchmark section, plus the session-log fixture
-// used by `transcriptScale` (format: source/session/session-log.ts, location: source/config/paths.ts).
+// used by `transcriptScale` (format: source/session/session-log.ts, location: source/config/app-paths.ts).
 import { createHash } from 'node:crypto'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -22,7 +22,7 @@ export async function makeSandbox() {
   return { root, home, work, env, cleanup: () => rm(root, { recursive: true, force: true }) }
 }
 
-/** Same as projectKey() in source/config/paths.ts. */
+/** Same as projectKey() in source/config/app-paths.ts. */
 export function projectKey(cwd) {
   const abs = resolve(cwd)
   const key = abs.replace(/[^A-Za-z0-9._-]/g, '-')

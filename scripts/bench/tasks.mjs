@@ -1,5 +1,5 @@
-// SPEC §14: a background job printing a lot must not grow the agent's memory (bounded ring buffer + log
-// file, SPEC §8). Headless `-p --yolo`: the scripted model starts the job with Bash run_in_background,
+// docs/performance.md: a background job printing a lot must not grow the agent's memory (bounded ring buffer + log
+// file, docs/tools.md#background-jobs). Headless `-p --yolo`: the scripted model starts the job with Bash run_in_background,
 // then waits for it with a blocking TaskOutput; the agent's RSS is sampled every 50 ms meanwhile.
 import { spawn } from 'node:child_process'
 import { performance } from 'node:perf_hooks'
@@ -8,7 +8,7 @@ import { cpuMs, rssMb } from './proc.mjs'
 import { makeSandbox } from './sandbox.mjs'
 import { startStreamServer } from './stream-server.mjs'
 
-const BYTES = 1_000_000_000 // SPEC §14 says 1 GB; `yes` writes it to the job's log in ~1.5 s here
+const BYTES = 1_000_000_000 // the budget says 1 GB; `yes` writes it to the job's log in ~1.5 s here
 const CONTROL_BYTES = 1_000
 const SAMPLE_MS = 50
 const LIMIT_MS = 50_000

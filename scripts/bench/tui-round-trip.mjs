@@ -1,4 +1,4 @@
-// SPEC §14: tool call end → next request ≤ 30 ms in the TUI. Measured as the headless per-step overhead
+// docs/performance.md#the-tool-round-trip-in-the-tui: tool call end → next request ≤ 30 ms in the TUI. Measured as the headless per-step overhead
 // row is (the endpoint's last byte of a reply → the arrival of the request after it), with one
 // auto-approved `Bash echo` per step, in the full TUI in a pseudo-terminal; and the same steps headless,
 // for reference (the Bash tool's own cost: a fork and exec of bash, on every path).

@@ -1,4 +1,4 @@
-// SPEC §14 budgets of the full-screen TUI, measured on the built CLI in a pseudo-terminal (140×40)
+// The budgets of the full-screen TUI (docs/performance.md#latest-figures), measured on the built CLI in a pseudo-terminal (140×40)
 // read through @xterm/headless, against a local streaming endpoint. Each export is one bench section.
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'

@@ -1,4 +1,4 @@
-import type { CheckpointService, CheckpointServiceOptions } from './service.js'
+import type { CheckpointService, CheckpointServiceOptions } from './checkpoint-service.js'
 
 /** What the runtime uses of the checkpoint service. */
 export type Checkpoints = Pick<
@@ -14,7 +14,7 @@ export function createLazyCheckpoints(opts: CheckpointServiceOptions): Checkpoin
   let service: CheckpointService | null = null
   let loading: Promise<CheckpointService> | null = null
   const load = () => {
-    loading ??= import('./service.js').then((m) => {
+    loading ??= import('./checkpoint-service.js').then((m) => {
       service = new m.CheckpointService(opts)
       return service
     })

@@ -4,7 +4,7 @@ import type { State, TimelineEntry } from '../store/state.js'
 import { GitCommandError } from './git.js'
 import { classifyChanges } from './plan.js'
 import { rewindNotice } from './report.js'
-import type { CheckpointService } from './service.js'
+import type { CheckpointService } from './checkpoint-service.js'
 import type {
   KeptFile,
   RewindOptions,

@@ -1,5 +1,5 @@
 /**
- * Finds the model endpoint (SPEC §2): a configured base URL, else a local server found on loopback
+ * Finds the model endpoint (docs/configuration.md#endpoint-resolution): a configured base URL, else a local server found on loopback
  * (Ollama, LM Studio, llama.cpp, vLLM). Also picks the first listed model when none is configured and
  * reads the context length from the model metadata when the server reports it.
  */

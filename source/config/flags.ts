@@ -3,7 +3,7 @@ import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
 
 /**
- * Command-line parsing (SPEC §2). Hand-rolled so every error names the option and what it needs.
+ * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
  */
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -112,7 +112,13 @@ const OPTIONS: readonly OptionSpec[] = [
     arg: 'DIR',
     help: 'also read and edit DIR as if it were in the workspace (repeatable)',
   },
-  { long: 'max-steps', kind: 'value', arg: 'N', help: 'step cap for one user turn (default: model profile)' },
+  {
+    long: 'max-steps',
+    kind: 'value',
+    arg: 'N',
+    // The default is resolve-config.ts's DEFAULT_MAX_STEPS (a test holds them equal).
+    help: 'step cap for one user turn (default 50)',
+  },
   { long: 'continue', short: 'c', kind: 'boolean', help: 'resume the most recent session of this directory' },
   { long: 'resume', kind: 'optional-value', arg: '[ID]', help: 'resume a session by id (picker without id)' },
   {

@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { parseRule, type Rule } from '../permissions/rules.js'
 import { ConfigError } from './errors.js'
 import { cleanJsonMessage, locateJsonError } from './json-error.js'
-import { projectSettingsPaths, resolvePaths } from './paths.js'
+import { projectSettingsPaths, resolvePaths } from './app-paths.js'
 import { type Settings, settingsSchema } from './schema.js'
 import { readConfigText } from '../tools/instruction-file.js'
 

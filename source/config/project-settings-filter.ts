@@ -1,4 +1,4 @@
-import { describeHookEntries } from '../hooks/config.js'
+import { describeHookEntries } from '../user-hooks/hook-settings.js'
 import { isSandboxTightening, normalizeSandbox, type SandboxSetting } from '../sandbox/settings.js'
 import type { Mode } from '../store/domain.js'
 import { collectRules, type LoadedSettings, mergeSettings, type SettingsSource } from './load.js'

@@ -4,7 +4,7 @@ import type { TrustChoice } from '../store/domain.js'
 import { isTrackedByGit } from './git-tracked.js'
 import { isRecordedLocalSettings } from './local-settings-ledger.js'
 import type { LoadedSettings, SettingsSource } from './load.js'
-import type { ResolvedConfig } from './resolve.js'
+import type { ResolvedConfig } from './resolve-config.js'
 import { listWindows } from '../provenance/windows.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
 import { folderIdentity, judgeConfig, ownConfig, recordFor } from './trust-fingerprint.js'
@@ -22,7 +22,7 @@ import {
 } from './trust-store.js'
 
 /**
- * Project trust (SPEC §7): what a repository brings — its settings file's rules and settings, `.mcp.json`
+ * Project trust (docs/permissions.md#project-trust): what a repository brings — its settings file's rules and settings, `.mcp.json`
  * servers, hooks, agents, commands, skills — only takes effect once the user trusts its folder. This is
  * the one place the rest of the app asks:
  *

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { hooksSettingsSchema } from '../hooks/config.js'
+import { hooksSettingsSchema } from '../user-hooks/hook-settings.js'
 import { parseRule } from '../permissions/rules.js'
 
 /**

@@ -6,7 +6,7 @@ import { createNestedFinder } from '../sandbox/nested-protected.js'
 
 /**
  * What configuration a trusted folder held, so trust given to a folder is not silently extended to
- * configuration that appeared later (SPEC §7). Recorded when the user trusts a folder: every
+ * configuration that appeared later (docs/permissions.md#project-trust). Recorded when the user trusts a folder: every
  * configuration file of the folder and its subfolders (`.mcp.json`, everything in `.agent-tui/` but the
  * memory file, everything in `.claude/`), as workspace-relative path → a hash of its bytes. Files that
  * changed while commands or edits ran unasked are left out of a record the user did not look at, so

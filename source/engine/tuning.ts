@@ -1,6 +1,6 @@
 import type { Store } from '../store/create-store.js'
 import { persistCompileCache } from './compile-cache.js'
-import { tuneEngine } from './flags.js'
+import { tuneEngine } from './v8-flags.js'
 import { keepLayoutWasmBaseline } from './layout-wasm.js'
 import { reduceMemoryAfterTurns } from './memory-reducer.js'
 import { holdYoungGeneration } from './young-generation.js'

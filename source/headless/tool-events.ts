@@ -1,5 +1,5 @@
-import { parseToolArguments } from '../agent/parse-arguments.js'
-import type { ToolCall } from '../provider/messages.js'
+import { parseToolArguments } from '../agent/tool-call/arguments.js'
+import type { ToolCall } from '../store/messages.js'
 
 /**
  * How tool calls appear in headless output (README "Headless output"): the arguments as the model sent

@@ -1,4 +1,4 @@
-import type { Usage } from '../provider/messages.js'
+import type { Usage } from '../store/messages.js'
 import type { Action } from '../store/actions.js'
 import type { TurnResult } from '../store/domain.js'
 import {
@@ -25,7 +25,7 @@ export type TraceToolCall = {
   error_category?: string
 } & BoundedResult
 
-/** Context economy over the run (SPEC §9 telemetry), summed over its requests. */
+/** Context economy over the run (docs/context.md#seeing-what-the-model-sees), summed over its requests. */
 export interface TraceContext {
   requests: number
   prompt_bytes: number

@@ -1,5 +1,5 @@
 /**
- * Tool definitions are fixed when the session's first request goes out (SPEC §9: byte-stable). MCP
+ * Tool definitions are fixed when the session's first request goes out (byte-stable: docs/mcp.md#when-servers-start). MCP
  * tools that appear later — a server that connects late, one that changes its list, one started when
  * the folder is trusted — are announced to the model in a message at the next step instead, and are
  * callable by name through the executor. Pure.

@@ -1,4 +1,4 @@
-import type { ImagePart } from '../provider/messages.js'
+import type { ImagePart } from '../store/messages.js'
 
 /**
  * MCP content (tool results, resources, prompt messages) as text for the model, with images as image

@@ -6,7 +6,7 @@ import { type McpServerSettings, mcpServerSchema } from '../config/schema.js'
 /**
  * Which MCP servers a session has, from settings files (`mcpServers`) and the repository's `.mcp.json`
  * (Claude Code's format), and which of them may start: the user's own always, the repository's only in a
- * trusted folder (SPEC §7). Pure apart from reading `.mcp.json`.
+ * trusted folder (docs/mcp.md#trust). Pure apart from reading `.mcp.json`.
  */
 
 export interface McpServerSpec {

@@ -4,7 +4,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client'
 import type { HttpServerSettings, McpServerSettings, StdioServerSettings } from '../config/schema.js'
-import { expandAll, expandString } from './expand.js'
+import { expandAll, expandString } from './expand-vars.js'
 import { pickRedirectPort, StoredOAuthProvider } from './oauth-provider.js'
 import type { OAuthStore } from './oauth-store.js'
 import { StdioServerTransport } from './stdio-transport.js'

@@ -9,12 +9,24 @@ import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
  * known command, or anything it cannot parse is not read-only.
  */
 
+/** A command's simple commands and the programs each runs, as `analyzeCommand` gives them. */
+export type AnalyzedParts =
+  | { ok: true; parts: ReadonlyArray<{ part: ShellPart; commands: readonly ShellCommand[] }> }
+  | { ok: false }
+
 /**
  * True only when every simple command in `command` is a known read-only command with safe
- * arguments and nothing is redirected into a file.
+ * arguments and nothing is redirected into a file. Reads `analysis` (the command's one parse, which the
+ * gate carries on the target) when it is given, else splits the command itself.
  */
-export function isReadOnlyCommand(command: string): boolean {
+export function isReadOnlyCommand(command: string, analysis?: AnalyzedParts): boolean {
   if (secretVariableIn(command) !== undefined) return false
+  if (analysis) {
+    if (!analysis.ok || analysis.parts.length === 0) return false
+    return analysis.parts.every(
+      ({ part, commands }) => part.writes.length === 0 && commands.every(isReadOnlyProgram),
+    )
+  }
   const split = splitShell(command)
   if (!split.ok || split.parts.length === 0) return false
   return split.parts.every((part) => part.writes.length === 0 && isReadOnlyPart(part))

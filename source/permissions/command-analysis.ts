@@ -112,6 +112,18 @@ export function analyzeCommand(command: string, cwd: string, home: string): Comm
   return { ok: true, parts, uses }
 }
 
+/**
+ * The analysis a command target carries (the gate made it once per call), else a fresh one: relative
+ * paths resolve against the target's cwd, or the workspace.
+ */
+export function analysisOf(
+  target: { command: string; cwd?: string; analysis?: CommandAnalysis },
+  workspace: string,
+  home: string,
+): CommandAnalysis {
+  return target.analysis ?? analyzeCommand(target.command, target.cwd ?? workspace, home)
+}
+
 /** Where `git [-C dir]… sub` runs: each `-C` is relative to the one before. */
 function gitRunDirs(cmd: ShellCommand, at: Cwds, home: string): string[] | undefined {
   let dirs: Cwds = at
@@ -136,8 +148,8 @@ export function commandLookups(
   command: string,
   cwd: string,
   home: string,
+  analysis: CommandAnalysis = analyzeCommand(command, cwd, home),
 ): { paths: string[]; gitDirs: string[] } {
-  const analysis = analyzeCommand(command, cwd, home)
   if (!analysis.ok) return { paths: [], gitDirs: [] }
   return {
     paths: [...new Set(analysis.uses.flatMap((u) => u.abs ?? []))],

@@ -1,5 +1,5 @@
 /**
- * Which permission modes a session may switch to (SPEC §7). The user cycles safe → auto → plan; dangerous
+ * Which permission modes a session may switch to (docs/permissions.md#modes). The user cycles safe → auto → plan; dangerous
  * and ci lower every guard, so only a launch flag may set them. A session launched in one of them may come
  * back to it after visiting another mode (the user chose it at launch), but never reaches the other one.
  *

@@ -146,7 +146,7 @@ function execWhat(input: Pick<PolicyInput, 'target' | 'tool'>): string {
   return input.target.kind === 'command' ? 'running commands' : `${input.tool} (it may change things)`
 }
 
-/** The mode table of SPEC §7 for calls no rule or protection decided. */
+/** The mode table (docs/permissions.md#modes) for calls no rule or protection decided. */
 export function modeDecision(
   input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target' | 'sandbox'>,
 ): PolicyResult {

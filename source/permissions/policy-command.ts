@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { isReadOnlyProgram, secretVariableIn } from './classifier.js'
-import { type AnalyzedPart, analyzeCommand, type PathUse } from './command-analysis.js'
+import { type AnalyzedPart, analysisOf, type PathUse } from './command-analysis.js'
 import { matchCommandPattern, ruleCoversProgram } from './command-match.js'
 import {
   boundaryOf,
@@ -54,7 +54,7 @@ function specificDeny(denies: readonly Rule[]): Rule | undefined {
 export function evaluateCommand(input: PolicyInput, target: CommandTarget): PolicyResult {
   const command = target.command
   const denies = rulesFor(input.rules.deny, input.tool)
-  const analysis = analyzeCommand(command, target.cwd ?? input.workspace, input.home)
+  const analysis = analysisOf(target, input.workspace, input.home)
   if (!analysis.ok) {
     const rule = denies.find(
       (r) => r.specifier === undefined || r.specifier === '*' || matchCommandPattern(r.specifier, command),

@@ -5,7 +5,7 @@ import type { PolicyInput, PolicyResult } from './policy-types.js'
 export type { Decision, PolicyInput, PolicyResult, RuleSet } from './policy-types.js'
 
 /**
- * The permission policy of SPEC §7 as one pure function. Precedence, highest first:
+ * The permission policy (docs/permissions.md#rules) as one pure function. Precedence, highest first:
  *   deny rules (even in dangerous mode) → ci cannot ask the user → trusted reads (session outputs) →
  *   plan mode's hard denials → protected writes (.git/ always asks; outside the workspace, .agent-tui/
  *   and secrets ask in every mode but dangerous) → the read boundary (outside the workspace and its

@@ -3,7 +3,8 @@ import picomatch from 'picomatch'
 import { PROJECT_START_UP, type StartUpPath } from './start-up-files.js'
 
 /**
- * Protected paths and the read boundary (SPEC §7), judged on both the path as named and its real path
+ * Protected paths and the read boundary (docs/permissions.md#protected-paths-beat-allow-rules,
+ * #reads-have-a-boundary-too), judged on both the path as named and its real path
  * (symlinks resolved), so `gitlink/config` with `gitlink -> .git` is a write to `.git/`. Pure.
  */
 

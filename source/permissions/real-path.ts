@@ -1,7 +1,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
-import { commandLookups } from './command-analysis.js'
+import { analysisOf, commandLookups } from './command-analysis.js'
 import { scanGitConfig } from './git-config-scan.js'
 import type { GitConfigFacts } from './git-read-only.js'
 import { physicalJoin, physicalPath } from './physical-path.js'
@@ -10,7 +10,7 @@ import type { PermissionTarget } from './target.js'
 
 /**
  * The one place where paths are resolved for permission checks and for the writes that follow them
- * (SPEC §7: judge a path after resolving symlinks). Everything else in permissions/ is pure and works
+ * (docs/permissions.md#paths-are-judged-where-they-really-lead). Everything else in permissions/ is pure and works
  * on the `real` fields this module fills in.
  */
 
@@ -114,8 +114,8 @@ export interface ResolveOptions {
 /**
  * Fills in the `real` fields of a target, once per tool call, before the policy judges it: the real
  * path of a path target, and of every path a shell command names (arguments and redirections, resolved
- * against its cwd, as `commandLookups` lists them); and, for a command with read-only git calls,
- * what git would read in the directories they run in (`gitConfig`).
+ * against its cwd, as `commandLookups` lists them, from the analysis the target carries); and, for a
+ * command with read-only git calls, what git would read in the directories they run in (`gitConfig`).
  */
 export async function resolveTarget(
   target: PermissionTarget,
@@ -126,7 +126,8 @@ export async function resolveTarget(
       return { ...target, real: await realPathOf(target.path) }
     case 'command': {
       const cwd = target.cwd ?? opts.workspace
-      const { paths, gitDirs } = commandLookups(target.command, cwd, opts.home)
+      const analysis = analysisOf(target, opts.workspace, opts.home)
+      const { paths, gitDirs } = commandLookups(target.command, cwd, opts.home, analysis)
       if (paths.length === 0 && gitDirs.length === 0) return target
       const scan = opts.scanGit ?? ((dir: string) => scanGitConfig(dir))
       const [reals, facts] = await Promise.all([

@@ -8,7 +8,7 @@ export type { PathArg } from './shell-path-args.js'
 
 /**
  * Which arguments of a program are files it writes or reads, so protected paths and the read boundary
- * hold for shell commands too (SPEC §7). Pure and deliberately generous: a word taken for a path that
+ * hold for shell commands too (docs/permissions.md#protected-paths-beat-allow-rules). Pure and deliberately generous: a word taken for a path that
  * is not one resolves inside the current directory and changes nothing, while a path taken for an
  * option value would slip through, so only options known to take a value skip their value.
  */

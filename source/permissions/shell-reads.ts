@@ -4,7 +4,7 @@ import type { ShellWord } from './shell-split.js'
 import type { ShellCommand } from './shell-unwrap.js'
 
 /**
- * Which arguments of a read-only program are files it reads, for the read boundary (SPEC §7: a
+ * Which arguments of a read-only program are files it reads, for the read boundary (docs/permissions.md#reads-have-a-boundary-too: a
  * read-only command whose paths lie outside the workspace or are secrets asks). Pure. Generous like
  * shell-paths.ts: a pattern or number taken for a path resolves inside the current directory and
  * changes nothing.

@@ -1,6 +1,7 @@
 import { dirname, isAbsolute, relative } from 'node:path'
 import { isReadOnlyProgram } from './classifier.js'
 import { absoluteTarget, splitRuleList } from './rules.js'
+import type { AnalyzedPart, CommandAnalysis } from './command-analysis.js'
 import { type ShellPart, type ShellWord, splitShell } from './shell-split.js'
 import { type ShellCommand, unwrapPart } from './shell-unwrap.js'
 import type { PermissionTarget } from './target.js'
@@ -22,7 +23,7 @@ export function suggestRule(
 ): string {
   switch (target.kind) {
     case 'command':
-      return suggestCommandRules(target.command)
+      return suggestCommandRules(target.command, target.analysis)
         .map((spec) => `${tool}(${spec})`)
         .join(', ')
     case 'path': {
@@ -94,15 +95,18 @@ const SUBCOMMAND_PROGRAMS = new Set([
 ])
 const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'exec'])
 
-/** Command specifiers, one per program that needs a grant (the ones that do not only read), in order. */
-function suggestCommandRules(command: string): string[] {
+/**
+ * Command specifiers, one per program that needs a grant (the ones that do not only read), in order. The
+ * programs come from the command's analysis (only their words matter here, not where paths lead).
+ */
+function suggestCommandRules(command: string, analysis?: CommandAnalysis): string[] {
   const normalized = command.trim().replace(/\s+/g, ' ')
-  const split = splitShell(command)
-  if (!split.ok || split.parts.length === 0) return [normalized]
+  const parts = analysis ? (analysis.ok ? analysis.parts : undefined) : programsOf(command)
+  if (!parts || parts.length === 0) return [normalized]
   const specs: string[] = []
   let firstNamed: string | undefined
-  for (const part of split.parts) {
-    for (const program of unwrapPart(part)) {
+  for (const { part, commands } of parts) {
+    for (const program of commands) {
       // `for x in …`, `do`, `done`, `fi` and bare assignments run nothing.
       if (program.words.length === 0) continue
       const spec = programSpecifier(part, program)
@@ -114,6 +118,12 @@ function suggestCommandRules(command: string): string[] {
   // Only reading programs: the call asks for a path it reads; name the first program all the same.
   if (specs.length === 0) return [firstNamed ?? normalized]
   return specs
+}
+
+/** A command without an analysis (called outside the gate): split and unwrapped here. */
+function programsOf(command: string): Pick<AnalyzedPart, 'part' | 'commands'>[] | undefined {
+  const split = splitShell(command)
+  return split.ok ? split.parts.map((part) => ({ part, commands: unwrapPart(part) })) : undefined
 }
 
 function programSpecifier(part: ShellPart, program: ShellCommand): string {

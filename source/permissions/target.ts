@@ -1,3 +1,4 @@
+import type { CommandAnalysis } from './command-analysis.js'
 import type { GitConfigFacts } from './git-read-only.js'
 import type { SandboxView } from './sandbox-fence.js'
 
@@ -15,6 +16,12 @@ export type PermissionTarget =
       cwd?: string
       /** Real path of every lexical path the command names (see `commandLookups`). */
       real?: Readonly<Record<string, string>>
+      /**
+       * The command's one analysis (split, wrappers peeled, paths located), made by the gate when it
+       * resolves the target; the classifier, the policy and the rule suggestion read it instead of parsing
+       * the command again.
+       */
+      analysis?: CommandAnalysis
       /**
        * Present when the command will run inside the OS sandbox: what it may write there. The policy no
        * longer asks about writes the sandbox refuses by itself, and auto mode runs the command unasked.

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolMessage } from './messages.js'
+import type { ChatMessage, ToolCall, ToolMessage } from '../store/messages.js'
 
 /** The model-visible result for a call that never produced one (interrupt, crash, lost result). */
 export function cancelledToolResult(call: ToolCall): ToolMessage {
@@ -13,7 +13,7 @@ export function cancelledToolResult(call: ToolCall): ToolMessage {
 }
 
 /**
- * Returns a history that obeys the tool_calls ↔ tool pairing rule (SPEC §4): right after each assistant
+ * Returns a history that obeys the tool_calls ↔ tool pairing rule (ARCHITECTURE.md#invariants): right after each assistant
  * message with tool calls comes exactly one tool message per call, in call order. Results found later in
  * the same stretch (before the next assistant message) are moved up into place; unanswered calls get a
  * synthesised "cancelled by user" result; tool messages that answer nothing (orphans, duplicates) are

@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions'
-import type { ChatMessage, ToolCall, ToolChoice, UserMessage } from './messages.js'
+import type { ChatMessage, ToolCall, ToolChoice, UserMessage } from '../store/messages.js'
 import type { ChatRequest, ModelInfo } from './types.js'
 
 /**

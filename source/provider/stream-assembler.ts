@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { ToolCall, Usage } from './messages.js'
+import type { ToolCall, Usage } from '../store/messages.js'
 import { inStreamError } from './errors.js'
 import type { FinishReason, StepResponse, StreamHandlers } from './types.js'
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition, Usage } from './messages.js'
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition, Usage } from '../store/messages.js'
 
 export interface ChatRequest {
   model: string

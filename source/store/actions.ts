@@ -1,4 +1,4 @@
-import type { AssistantMessage, ChatMessage, ContentPart, Usage } from '../provider/messages.js'
+import type { AssistantMessage, ChatMessage, ContentPart, Usage } from './messages.js'
 import type {
   AttachmentNote,
   CompactionRecord,
@@ -67,7 +67,7 @@ export type PersistedAction =
   /** The main session now runs as another agent profile (`--agent`, `/agents`): a new system prompt. */
   | { type: 'agent/changed'; agent: string }
   | { type: 'notice/added'; id: string; level: NoticeLevel; text: string }
-  /** A hook ran and has something to show (see source/hooks/verdict.ts). */
+  /** A hook ran and has something to show (see source/user-hooks/verdict.ts). */
   | { type: 'hook/ran'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
   | { type: 'turn/ended'; result: TurnResult }
   | { type: 'session/titled'; title: string }

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../provider/messages.js'
+import type { ChatMessage } from './messages.js'
 import type { State, TranscriptItem } from './state.js'
 
 /** How the history and transcript collections grow: copied (normal) or in place (replay). */

@@ -15,7 +15,7 @@ type ContextAction = Extract<
   }
 >
 
-/** The context economy's actions: request figures, compactions, pins, masking, settings (SPEC §9). */
+/** The context economy's actions: request figures, compactions, pins, masking, settings (docs/context.md). */
 export function reduceContext(c: Collections, state: State, action: ContextAction): State {
   switch (action.type) {
     case 'context/measured':

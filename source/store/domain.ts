@@ -5,7 +5,7 @@
 export type Mode = 'safe' | 'auto' | 'plan' | 'dangerous' | 'ci'
 export const MODES: readonly Mode[] = ['safe', 'auto', 'plan', 'dangerous', 'ci']
 
-/** Risk classes of SPEC §6: they drive the default permission policy and read-only concurrency. */
+/** Risk classes (docs/tools.md#the-tools): they drive the default permission policy and read-only concurrency. */
 export type Risk = 'read' | 'edit' | 'exec' | 'network' | 'spawn' | 'config'
 
 export type ErrorCategory =
@@ -156,7 +156,7 @@ export type QuestionAnswer =
 /** The user's answer to the trust prompt. `later` leaves the folder untrusted and asks at the next start. */
 export type TrustChoice = 'trust-folder' | 'trust-parent' | 'distrust' | 'later'
 
-/** The trust prompt: what the folder brings that only applies once it is trusted (SPEC §7). */
+/** The trust prompt: what the folder brings that only applies once it is trusted (docs/permissions.md#project-trust). */
 export interface TrustRequest {
   id: string
   /** The folder trust is asked for, as shown (`~/code/app`). */
@@ -197,7 +197,7 @@ export interface SkippedFile {
 }
 
 /**
- * A compaction in effect (SPEC §9): the request shows `summary` in place of the history before `cut`
+ * A compaction in effect (docs/context.md#compaction): the request shows `summary` in place of the history before `cut`
  * (an index into the model history), except pinned messages and the latest user request, which stay
  * verbatim. The history itself is never edited, so resume and export keep everything.
  */
@@ -237,7 +237,7 @@ export interface ContextBreakdown {
   summary: number
 }
 
-/** What one request to the model carried and saved (SPEC §9 telemetry). */
+/** What one request to the model carried and saved (docs/context.md#seeing-what-the-model-sees). */
 export interface RequestStats {
   step: number
   /** Messages sent, system prompt included. */
@@ -266,7 +266,7 @@ export interface RequestStats {
   breakdown: ContextBreakdown
 }
 
-/** An MCP server's state for `/mcp` and the slash-command list (SPEC §6 rows 17–19). */
+/** An MCP server's state for `/mcp` and the slash-command list (docs/mcp.md). */
 export type McpServerStatus = 'connecting' | 'connected' | 'failed' | 'needs_auth' | 'disabled-untrusted'
 
 export interface McpPromptView {

@@ -1,4 +1,4 @@
-import { addUsage, ZERO_USAGE } from '../provider/messages.js'
+import { addUsage, ZERO_USAGE } from './messages.js'
 import type { Action } from './actions.js'
 import {
   checkpointChanged,

@@ -1,4 +1,4 @@
-import type { ContentPart } from '../provider/messages.js'
+import type { ContentPart } from './messages.js'
 import type { PersistedAction } from './actions.js'
 import type { State, TimelineEntry, TranscriptItem, TurnMark } from './state.js'
 

@@ -1,5 +1,5 @@
-import type { ChatMessage, Usage } from '../provider/messages.js'
-import { ZERO_USAGE } from '../provider/messages.js'
+import type { ChatMessage, Usage } from './messages.js'
+import { ZERO_USAGE } from './messages.js'
 import type {
   AttachmentNote,
   CompactionRecord,
@@ -144,7 +144,7 @@ export interface RewindUndo {
   conversation: ConversationStash | null
 }
 
-/** Context economy (SPEC §9): what shapes the requests beyond the plain history. */
+/** Context economy (docs/context.md): what shapes the requests beyond the plain history. */
 export interface ContextState {
   /** Parallel to `messages`: the transcript item each message came from ('' for runtime-added ones). */
   messageIds: string[]

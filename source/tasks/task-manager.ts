@@ -43,19 +43,15 @@ export interface TaskManagerOptions {
   shell?: () => string
 }
 
-/** A Node ChildProcess, or an execa subprocess (which exposes its ChildProcess as `nodeChildProcess`). */
-export type AdoptableChild = ChildProcess | { readonly nodeChildProcess: ChildProcess }
-
-/** `adopt`'s options: the shared AdoptRequest, also accepting an execa subprocess. */
+/** `adopt`'s options: the shared AdoptRequest. */
 export interface AdoptOptions extends Omit<AdoptRequest, 'child'> {
   /**
    * A running process that leads its own process group (spawned with `detached: true`) with piped
    * stdout/stderr. Hand-over contract for the foreground Bash tool: remove your own 'data' listeners
-   * (and pipes) and call `adopt` in the same synchronous turn, so no chunk falls between the two; do
-   * not use execa's `timeout`/`cancelSignal`/`buffer` for a process you may hand over, and keep a
-   * rejection handler on the execa promise. From then on the manager owns the process and its output.
+   * (and pipes) and call `adopt` in the same synchronous turn, so no chunk falls between the two. From
+   * then on the manager owns the process and its output.
    */
-  child: AdoptableChild
+  child: ChildProcess
 }
 
 /** The TaskManager: `TaskManagerApi` plus hand-over, viewing and shutdown. */
@@ -237,7 +233,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
     },
 
     adopt({ child, command, cwd, description, initialOutput, initialOutputSeen, startedAt }) {
-      const node = 'nodeChildProcess' in child ? child.nodeChildProcess : child
+      const node = child
       if (node.pid === undefined)
         throw new Error(`cannot adopt "${command}": the process never started (no pid)`)
       const pgid = processGroupId(node.pid)

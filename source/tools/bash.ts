@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { z } from 'zod'
+import type { AnalyzedParts } from '../permissions/classifier.js'
 import type { TaskSummary } from '../store/domain.js'
 import { formatBytes, logCap } from '../tasks/log-cap.js'
 import type { CommandSandbox } from '../sandbox/bash-sandbox.js'
@@ -58,8 +59,11 @@ const schema = z.strictObject({
 export type BashArgs = z.infer<typeof schema>
 
 export interface BashToolOptions {
-  /** Read-only command classifier (permissions module): read-only calls may run without consent and concurrently. */
-  isReadOnlyCommand: (command: string) => boolean
+  /**
+   * Read-only command classifier (permissions module): read-only calls may run without consent and
+   * concurrently. `analysis` is the command's one parse, from the resolved target, when there is one.
+   */
+  isReadOnlyCommand: (command: string, analysis?: AnalyzedParts) => boolean
 }
 
 /** Builds the Bash tool around the read-only command classifier it is given. */
@@ -69,7 +73,10 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
     description: DESCRIPTION,
     schema,
     risk: 'exec',
-    isReadOnly: (args) => opts.isReadOnlyCommand(args.command),
+    isReadOnly: (args, target) =>
+      target?.kind === 'command' && target.analysis
+        ? opts.isReadOnlyCommand(args.command, target.analysis)
+        : opts.isReadOnlyCommand(args.command),
     permissionTarget: async (args, ctx) => {
       // Waits for the sandbox's one-time check, so the policy knows whether this command will be fenced.
       const status = await ctx.sandbox?.status()
@@ -88,7 +95,11 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
     },
     summarize: (args) => `Bash ${oneLine(args.command)}`,
     execute: (args, ctx) => {
-      const readOnly = opts.isReadOnlyCommand(args.command)
+      // The command as the gate judged it carries its analysis: no second parse.
+      const judged = ctx.permission?.kind === 'command' ? ctx.permission.analysis : undefined
+      const readOnly = judged
+        ? opts.isReadOnlyCommand(args.command, judged)
+        : opts.isReadOnlyCommand(args.command)
       return args.run_in_background
         ? runInBackground(args, ctx, readOnly)
         : runForeground(args, ctx, readOnly)

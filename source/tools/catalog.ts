@@ -1,5 +1,5 @@
 import { askUserQuestionTool } from './ask-user-question.js'
-import { createBashTool } from './bash.js'
+import { type BashToolOptions, createBashTool } from './bash.js'
 import { createConfigTool, type SettingInfo } from './config.js'
 import { editTool } from './edit.js'
 import { exitPlanModeTool } from './exit-plan-mode.js'
@@ -19,7 +19,7 @@ import { writeTool } from './write.js'
 
 export interface CoreToolOptions {
   /** Read-only shell command classifier from the permissions module. */
-  isReadOnlyCommand: (command: string) => boolean
+  isReadOnlyCommand: BashToolOptions['isReadOnlyCommand']
 }
 
 export interface CatalogOptions extends CoreToolOptions {
@@ -38,7 +38,7 @@ export function createCoreTools(opts: CoreToolOptions): AnyTool[] {
 }
 
 /**
- * Every tool of this build, in SPEC §6 order. The session sends exactly this list (same order, same
+ * Every tool of this build, in the order of docs/tools.md#the-tools. The session sends exactly this list (same order, same
  * bytes) with every request.
  */
 export function createCatalog(opts: CatalogOptions): AnyTool[] {

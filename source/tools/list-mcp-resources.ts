@@ -13,7 +13,7 @@ const schema = z.strictObject({
 
 export type ListMcpResourcesArgs = z.infer<typeof schema>
 
-/** ListMcpResources (SPEC §6 row 17): resources of one or all connected MCP servers. */
+/** ListMcpResources (docs/mcp.md#tools-resources-and-prompts): resources of one or all connected MCP servers. */
 export function createListMcpResourcesTool(source: McpResourceSource) {
   return defineTool<ListMcpResourcesArgs>({
     name: 'ListMcpResources',

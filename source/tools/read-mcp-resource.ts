@@ -13,7 +13,7 @@ const schema = z.strictObject({
 
 export type ReadMcpResourceArgs = z.infer<typeof schema>
 
-/** ReadMcpResource (SPEC §6 row 18). */
+/** ReadMcpResource (docs/mcp.md#tools-resources-and-prompts). */
 export function createReadMcpResourceTool(source: McpResourceSource) {
   return defineTool<ReadMcpResourceArgs>({
     name: 'ReadMcpResource',

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { QuestionAsker } from '../permissions/question-types.js'
 import type { PermissionTarget } from '../permissions/target.js'
-import type { ImagePart, Usage } from '../provider/messages.js'
+import type { ImagePart, Usage } from '../store/messages.js'
 import type { ConsentPreview, ErrorCategory, Mode, Risk, TaskSummary, ToolDisplay } from '../store/domain.js'
 import type { ModeChange } from '../permissions/modes.js'
 import type { HostPrograms } from '../util/host-programs.js'
@@ -223,8 +223,11 @@ export interface Tool<A = unknown> {
    */
   readonly parameters?: Record<string, unknown>
   readonly risk: Risk
-  /** Whether this particular call only reads (consecutive read-only calls may run concurrently). */
-  isReadOnly(args: A): boolean
+  /**
+   * Whether this particular call only reads (consecutive read-only calls may run concurrently). `target`
+   * is the permission target as the gate resolved it (a command carries its analysis), when there is one.
+   */
+  isReadOnly(args: A, target?: PermissionTarget): boolean
   /**
    * What the policy judges. May be async (WebFetch resolves the host first); a ToolError thrown here
    * becomes the call's error envelope before anyone is asked.

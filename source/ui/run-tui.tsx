@@ -1,6 +1,6 @@
 import { render } from 'ink'
 import type { ReactElement } from 'react'
-import type { RuntimeCommands, SessionSummary } from '../agent/commands.js'
+import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'

@@ -1,7 +1,7 @@
 import { Box, type Key, useInput } from 'ink'
 import { Text } from './components/text.js'
 import { useRef, useState } from 'react'
-import type { SessionSummary } from '../agent/commands.js'
+import type { SessionSummary } from '../agent/runtime/commands.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
 
 export interface SessionPickerProps {

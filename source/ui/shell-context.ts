@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { SessionSummary } from '../agent/commands.js'
+import type { SessionSummary } from '../agent/runtime/commands.js'
 import type { Confirm, FlashLevel } from './commands/command-context.js'
 import type { Prices } from './panes/status/format.js'
 

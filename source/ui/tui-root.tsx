@@ -1,4 +1,4 @@
-import type { RuntimeCommands } from '../agent/commands.js'
+import type { RuntimeCommands } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
 import { useEffect, useMemo } from 'react'
 import { App, type AppProps } from './app.js'

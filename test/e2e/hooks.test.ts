@@ -1,5 +1,5 @@
 /**
- * Hooks end to end (SPEC §16, issue #25): the built CLI, headless, against the scripted server, with
+ * Hooks end to end (docs/hooks.md, issue #25): the built CLI, headless, against the scripted server, with
  * hooks configured in real settings files and run as real processes. The server records every request,
  * so what the model was told is asserted, not assumed.
  */

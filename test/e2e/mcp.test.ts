@@ -1,5 +1,5 @@
 /**
- * The MCP client end to end (SPEC §6 rows 17–19): the built CLI, headless, against the scripted model
+ * The MCP client end to end (docs/mcp.md): the built CLI, headless, against the scripted model
  * server, with real MCP servers — `@modelcontextprotocol/server-everything` and `server-filesystem` from
  * node_modules, the test server in test/support (stdio) and an HTTP one built with the SDK (in this
  * process), OAuth included. Nothing touches the network beyond 127.0.0.1.

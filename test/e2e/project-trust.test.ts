@@ -1,5 +1,5 @@
 /**
- * Project trust end to end (SPEC §7): a cloned repository's own `.agent-tui/settings.json` may only lower
+ * Project trust end to end (docs/permissions.md#project-trust): a cloned repository's own `.agent-tui/settings.json` may only lower
  * permissions until the folder is trusted — headless with `--trust-project` or a remembered answer, in the
  * TUI through the trust prompt. The real CLI against the scripted server; the repository is a real git
  * checkout whose settings are committed.

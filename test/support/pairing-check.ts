@@ -1,5 +1,5 @@
 /**
- * The tool_calls ↔ tool pairing rule as an independent checker (SPEC §4), used by the scripted server on
+ * The tool_calls ↔ tool pairing rule as an independent checker (ARCHITECTURE.md#invariants), used by the scripted server on
  * every request. Deliberately written from scratch rather than imported from source/, so a bug in the
  * runtime's own repair code cannot hide itself.
  */

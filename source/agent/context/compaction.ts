@@ -1,4 +1,4 @@
-import type { ChatMessage, UserMessage } from '../../provider/messages.js'
+import type { ChatMessage, UserMessage } from '../../store/messages.js'
 import type { CompactionRecord } from '../../store/domain.js'
 
 /** One message of a request being assembled, with the history index it came from (-1: made up here). */
@@ -9,7 +9,7 @@ export interface Entry {
   role?: 'summary' | 'marker' | 'masked'
 }
 
-/** Share of the window left free for the reply when the history is cut to fit (SPEC §9). */
+/** Share of the window left free for the reply when the history is cut to fit (docs/context.md#compaction). */
 export const OUTPUT_RESERVE = 0.3
 
 /** min(5 % of the window, 2,000) tokens, but at least 500. */
@@ -17,7 +17,7 @@ export function summaryBudget(contextLimit: number): number {
   return Math.max(500, Math.min(2000, Math.floor(contextLimit * 0.05)))
 }
 
-/** Recent messages kept verbatim: about one per 4,000 tokens of window, at least 6 (SPEC §9). */
+/** Recent messages kept verbatim: about one per 4,000 tokens of window, at least 6 (docs/context.md#compaction). */
 export function recentCount(contextLimit: number): number {
   return Math.max(6, Math.floor(contextLimit / 4000))
 }

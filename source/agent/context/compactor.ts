@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../provider/messages.js'
+import type { ChatMessage } from '../../store/messages.js'
 import { repairPairing } from '../../provider/pairing.js'
 import { ProviderError } from '../../provider/types.js'
 import type { CompactionRecord } from '../../store/domain.js'

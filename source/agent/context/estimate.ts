@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolDefinition } from '../../provider/messages.js'
+import type { ChatMessage, ToolDefinition } from '../../store/messages.js'
 
 /** A BPE encoding that `gpt-tokenizer` ships as its own entry point. */
 export type Encoding = 'o200k_base' | 'cl100k_base'

@@ -1,6 +1,6 @@
-import type { ChatMessage, ToolMessage } from '../../provider/messages.js'
+import type { ChatMessage, ToolMessage } from '../../store/messages.js'
 
-/** Results this short are cheaper to keep than to replace (SPEC §9). */
+/** Results this short are cheaper to keep than to replace (docs/context.md#observation-masking). */
 export const MASK_MIN_CHARS = 200
 const FIRST_LINE_MAX = 80
 

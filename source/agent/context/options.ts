@@ -1,5 +1,5 @@
-import type { ChatMessage, ToolDefinition } from '../../provider/messages.js'
-import type { ModelProfile } from '../../provider/profiles.js'
+import type { ChatMessage, ToolDefinition } from '../../store/messages.js'
+import type { ModelProfile } from '../../provider/model-profiles.js'
 import type { ChatProvider } from '../../provider/types.js'
 import type { Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../../provider/messages.js'
+import type { ChatMessage } from '../../store/messages.js'
 import { ProviderError } from '../../provider/types.js'
 
 /** What the turn loop needs of the context economy (ContextManager implements it). */
@@ -15,7 +15,7 @@ const isOverflow = (value: unknown): value is ProviderError =>
   value instanceof ProviderError && value.kind === 'context_overflow'
 
 /**
- * Runs one step's request; on a context overflow compacts and runs it once more (SPEC §9). A second
+ * Runs one step's request; on a context overflow compacts and runs it once more (docs/context.md#overflow-recovery). A second
  * overflow becomes an error that gives the figures, and the turn stops on it.
  */
 export async function withOverflowRecovery<T>(

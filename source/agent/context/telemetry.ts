@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolDefinition } from '../../provider/messages.js'
+import type { ChatMessage, ToolDefinition } from '../../store/messages.js'
 import { toWireMessages } from '../../provider/request-body.js'
 import type { ContextBreakdown, RequestStats } from '../../store/domain.js'
 import type { Entry } from './compaction.js'

@@ -1,6 +1,6 @@
 import type { ContextBreakdown, RequestStats } from '../../store/domain.js'
 
-/** What `/compact` would do, shown before it runs (SPEC §9: preview). */
+/** What `/compact` would do, shown before it runs (docs/context.md#compaction). */
 export interface CompactionPreview {
   /** False when there is nothing to summarise yet; `reason` says why. */
   ok: boolean

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
-import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './profiles.js'
+import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
  * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`, `model`,

@@ -1,5 +1,5 @@
-import type { GateCheck, GateVerdict } from '../permission-gate.js'
-import type { RuntimeOptions } from '../runtime.js'
+import type { GateCheck, GateVerdict } from '../../permissions/gate.js'
+import type { RuntimeOptions } from '../runtime/runtime.js'
 
 type Gate = RuntimeOptions['gate']
 

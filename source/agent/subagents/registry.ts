@@ -1,7 +1,7 @@
 import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { AgentFileProblem } from './agent-files.js'
 import { loadAgentDir } from './agent-files.js'
-import { type AgentProfile, BUILT_IN_AGENTS } from './profiles.js'
+import { type AgentProfile, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
  * The session's agents: the built-in ones, the user's (`$XDG_CONFIG_HOME/agent-tui/agents/*.md`, always)

@@ -1,5 +1,5 @@
 /**
- * The built-in slash commands (SPEC §10), one entry each, in the order completion and `/help` list them.
+ * The built-in slash commands (docs/tui.md#slash-commands), one entry each, in the order completion and `/help` list them.
  * Each runs against the runtime commands and UI actions of its `CommandContext`.
  */
 import { homedir } from 'node:os'

@@ -3,7 +3,7 @@
  * show a message above the prompt. Implemented by the prompt's binding; faked in the command table's tests.
  * Kept apart from the table and the commands so both can depend on it without depending on each other.
  */
-import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/commands.js'
+import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/runtime/commands.js'
 import type { State } from '../../store/state.js'
 import type { Prices } from '../panes/status/format.js'
 

@@ -3,7 +3,7 @@
  * the same entries. Built-in commands come first; loaders add theirs at runtime (user and project commands,
  * an MCP server's prompts) and remove them again. The table is created per app, never module state.
  */
-import type { SubmitInput } from '../../agent/commands.js'
+import type { SubmitInput } from '../../agent/runtime/commands.js'
 import type { State } from '../../store/state.js'
 import type { CommandContext } from './command-context.js'
 

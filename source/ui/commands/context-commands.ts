@@ -1,7 +1,7 @@
 /**
- * `/compact`, `/pin`, `/unpin` and `/context` (SPEC §9), as plain functions the command table's entries call.
+ * `/compact`, `/pin`, `/unpin` and `/context` (docs/context.md), as plain functions the command table's entries call.
  */
-import type { CompactionPreview, ContextReport } from '../../agent/commands.js'
+import type { CompactionPreview, ContextReport } from '../../agent/runtime/commands.js'
 import { findPinTarget, itemLabel, pinnedItems } from '../../store/pins.js'
 import { formatTokens } from '../panes/status/format.js'
 import type { CommandContext } from './command-context.js'

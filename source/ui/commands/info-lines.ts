@@ -5,7 +5,7 @@ import type {
   MemoryFile,
   PermissionRulesView,
   RuleView,
-} from '../../agent/commands.js'
+} from '../../agent/runtime/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
 import { estimateCost, formatCost, formatTokens } from '../panes/status/format.js'

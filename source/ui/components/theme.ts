@@ -17,7 +17,7 @@ export interface ModeBadge {
   bold: boolean
 }
 
-/** Mode badges of SPEC §10 — each mode its own colour; DANGEROUS is the only one on a background. */
+/** Mode badges (docs/tui.md#layout) — each mode its own colour; DANGEROUS is the only one on a background. */
 export const MODE_BADGES: Readonly<Record<Mode, ModeBadge>> = Object.freeze({
   safe: { label: 'SAFE', color: 'green', bold: true },
   auto: { label: 'AUTO', color: 'yellow', bold: true },

@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from 'react'
-import type { RuntimeCommands } from '../../agent/commands.js'
+import type { RuntimeCommands } from '../../agent/runtime/commands.js'
 import type { Dispatch, Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'
 

@@ -1,4 +1,4 @@
-import { ZERO_USAGE } from '../../provider/messages.js'
+import { ZERO_USAGE } from '../../store/messages.js'
 import type { Mode } from '../../store/domain.js'
 import { defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
 import { PROMPT_HINT, PROMPT, separator } from '../panes/input/prompt-row.js'

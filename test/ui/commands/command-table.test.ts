@@ -12,7 +12,7 @@ import {
 } from '../../../source/ui/commands/command-table.js'
 import { slashCompleter } from '../../../source/ui/panes/input/completion.js'
 import { type FakeCommands, fakeCommands, makeStore } from '../shell/fake-commands.js'
-import type { ModelList } from '../../../source/agent/commands.js'
+import type { ModelList } from '../../../source/agent/runtime/commands.js'
 
 /** A recording CommandContext over a real store and recording runtime commands: no renderer. */
 function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = {}) {
@@ -58,7 +58,7 @@ describe('parseSlash', () => {
 })
 
 describe('the built-in table', () => {
-  it('covers the SPEC list, with aliases, in one entry each', () => {
+  it('covers the documented list (docs/tui.md#slash-commands), with aliases, in one entry each', () => {
     const table = builtin()
     const names = table.list().map((c) => c.name)
     for (const n of ['help', 'plan', 'mode', 'model', 'image', 'compact', 'clear', 'context', 'cost']) {

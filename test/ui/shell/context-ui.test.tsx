@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { CompactionPreview, ContextReport } from '../../../source/agent/commands.js'
+import type { CompactionPreview, ContextReport } from '../../../source/agent/runtime/commands.js'
 import type { Action } from '../../../source/store/actions.js'
 import type { RequestStats } from '../../../source/store/domain.js'
 import { createTheme } from '../../../source/ui/components/theme.js'

@@ -13,7 +13,7 @@ import type {
   RuntimeCommands,
   SessionSummary,
   SubmitInput,
-} from '../../../source/agent/commands.js'
+} from '../../../source/agent/runtime/commands.js'
 import { modeChangeRefusal } from '../../../source/permissions/modes.js'
 import { sliceOfBuffer } from '../../../source/tasks/log-slice.js'
 import type { Action } from '../../../source/store/actions.js'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { render } from 'ink-testing-library'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
-import { readGitBranch } from '../../../source/wiring/git.js'
+import { readGitBranch } from '../../../source/app/session/git-branch.js'
 import { lastTurnMarkdown, runSetupPanel, runTui } from '../../../source/ui/run-tui.js'
 import { SetupPanel } from '../../../source/ui/setup-panel.js'
 import {

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library'
 import { describe, expect, it } from 'vitest'
 import { runSessionPicker } from '../../../source/ui/run-tui.js'
-import type { SessionSummary } from '../../../source/agent/commands.js'
+import type { SessionSummary } from '../../../source/agent/runtime/commands.js'
 import { ago, SessionPicker } from '../../../source/ui/session-picker.js'
 import { FakeStdin, FakeStdout, KEYS, waitFor } from './helpers.js'
 

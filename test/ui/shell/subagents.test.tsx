@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentListing } from '../../../source/agent/commands.js'
+import type { AgentListing } from '../../../source/agent/runtime/commands.js'
 import type { Action } from '../../../source/store/actions.js'
 import type { ConsentRequest, TaskSummary } from '../../../source/store/domain.js'
 import { listTasks } from '../../../source/store/selectors.js'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../../../source/config/errors.js'
 import { helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { DEFAULT_MAX_STEPS } from '../../../source/config/resolve-config.js'
 
 const DEFAULTS: ParsedArgs = {
   prompt: undefined,
@@ -172,6 +173,12 @@ describe('parseArgs: errors', () => {
 
 describe('helpText', () => {
   const text = helpText()
+
+  it('names the step cap a turn gets without --max-steps', () => {
+    expect(text).toMatch(
+      new RegExp(`--max-steps N +step cap for one user turn \\(default ${DEFAULT_MAX_STEPS}\\)`),
+    )
+  })
 
   it.each([
     '-p, --print',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_BREAKER } from '../../../source/agent/circuit-breaker.js'
+import { DEFAULT_BREAKER } from '../../../source/agent/turn/circuit-breaker.js'
 import { parseArgs } from '../../../source/config/flags.js'
 import {
   collectRules,
@@ -8,7 +8,7 @@ import {
   type SettingsScope,
 } from '../../../source/config/load.js'
 import { filterProjectSettings, SETTING_POLICY } from '../../../source/config/project-settings-filter.js'
-import { resolveConfig } from '../../../source/config/resolve.js'
+import { resolveConfig } from '../../../source/config/resolve-config.js'
 import { type Settings, settingsSchema } from '../../../source/config/schema.js'
 
 function loaded(layers: Partial<Record<SettingsScope, Settings>>): LoadedSettings {

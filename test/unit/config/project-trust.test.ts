@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEFAULT_BREAKER } from '../../../source/agent/circuit-breaker.js'
+import { DEFAULT_BREAKER } from '../../../source/agent/turn/circuit-breaker.js'
 import { loadSettings } from '../../../source/config/load.js'
 import { recordLocalSettings } from '../../../source/config/local-settings-ledger.js'
 import { openProjectTrust } from '../../../source/config/project-trust.js'

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, realpath, rename, rm, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEFAULT_BREAKER } from '../../../source/agent/circuit-breaker.js'
+import { DEFAULT_BREAKER } from '../../../source/agent/turn/circuit-breaker.js'
 import { loadSettings } from '../../../source/config/load.js'
 import { openProjectTrust } from '../../../source/config/project-trust.js'
 import { judgeConfig, ownConfig } from '../../../source/config/trust-fingerprint.js'

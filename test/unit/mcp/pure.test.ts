@@ -9,7 +9,7 @@ import {
   toolResultText,
 } from '../../../source/mcp/content.js'
 import { displayToolName } from '../../../source/mcp/display-name.js'
-import { expandAll, expandString } from '../../../source/mcp/expand.js'
+import { expandAll, expandString } from '../../../source/mcp/expand-vars.js'
 import { summarizeArguments, toolDescription, toolParameters } from '../../../source/mcp/mcp-tool.js'
 import { exposedToolName, sanitizeName, serverKeys } from '../../../source/mcp/names.js'
 import { parseRule, ruleCoversTool } from '../../../source/permissions/rules.js'

@@ -59,7 +59,7 @@ const CALLS: Record<string, Call> = {
   'exit plan': { tool: 'ExitPlanMode', risk: 'read', target: none, readOnly: true },
 }
 
-// SPEC §7 mode table: one row per mode, one column per kind of call.
+// The mode table (docs/permissions.md#modes): one row per mode, one column per kind of call.
 const TABLE: Record<Mode, Record<keyof typeof CALLS, Decision>> = {
   safe: {
     read: 'allow',

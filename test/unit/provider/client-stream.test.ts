@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage, ToolDefinition } from '../../../source/provider/messages.js'
+import type { ChatMessage, ToolDefinition } from '../../../source/store/messages.js'
 import { recorder, chatRequest as request, scriptedProviders } from './harness.ts'
 
 const setup = scriptedProviders()

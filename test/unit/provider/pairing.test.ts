@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatMessage, ToolMessage } from '../../../source/provider/messages.js'
+import type { ChatMessage, ToolMessage } from '../../../source/store/messages.js'
 import { cancelledToolResult, repairPairing } from '../../../source/provider/pairing.js'
 import { checkPairing } from '../../support/scripted-server.ts'
 

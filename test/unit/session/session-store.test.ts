@@ -2,7 +2,7 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { projectKey, uniqueProjectKey } from '../../../source/config/paths.js'
+import { projectKey, uniqueProjectKey } from '../../../source/config/app-paths.js'
 import { findSession, listSessions, summarizeSessions } from '../../../source/session/session-store.js'
 
 let dir = ''

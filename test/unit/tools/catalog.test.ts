@@ -56,7 +56,7 @@ describe('createCoreTools', () => {
 })
 
 describe('createCatalog', () => {
-  it('lists every tool of this build once, in SPEC §6 order', async () => {
+  it('lists every tool of this build once, in the order of docs/tools.md', async () => {
     const { createCatalog } = await import('../../../source/tools/catalog.js')
     const names = createCatalog({ isReadOnlyCommand: () => false }).map((t) => t.name)
     expect(names).toEqual([
@@ -96,7 +96,7 @@ describe('createCatalog', () => {
 
   it('sends the same definitions whatever the session configured (summarizer, search provider)', async () => {
     const { createCatalog } = await import('../../../source/tools/catalog.js')
-    const { buildToolDefinitions } = await import('../../../source/agent/tool-definitions.js')
+    const { buildToolDefinitions } = await import('../../../source/agent/prompt/tool-definitions.js')
     const bare = buildToolDefinitions(createCatalog({ isReadOnlyCommand: () => false }))
     const configured = buildToolDefinitions(
       createCatalog({

@@ -5,7 +5,7 @@ import {
   OFFERED_SETTINGS,
   type SettingAccessor,
   type ThemeName,
-} from '../../../source/agent/runtime-settings.js'
+} from '../../../source/agent/runtime/settings.js'
 import { configTool, createConfigTool, isPermissionSetting } from '../../../source/tools/config.js'
 import type { RuntimeSettingsApi } from '../../../source/tools/types.js'
 import { createTestEnv, run, runError, type TestEnv } from './helpers.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createInteractionTools } from '../../../source/tools/interaction-tools.js'
+import { createCatalog } from '../../../source/tools/catalog.js'
 
 interface JsonSchema {
   description?: string
@@ -20,8 +20,21 @@ function properties(schema: JsonSchema, prefix = ''): Array<[string, JsonSchema]
   return schema.items ? [...own, ...properties(schema.items, `${prefix}[].`)] : own
 }
 
-describe('createInteractionTools', () => {
-  const tools = createInteractionTools()
+// The state and interaction tools of the catalog (docs/tools.md#the-tools), in its order.
+const INTERACTION = [
+  'TaskOutput',
+  'TaskStop',
+  'TodoWrite',
+  'AskUserQuestion',
+  'Config',
+  'ExitPlanMode',
+  'NotebookEdit',
+]
+const interactionTools = () =>
+  createCatalog({ isReadOnlyCommand: () => false }).filter((t) => INTERACTION.includes(t.name))
+
+describe('the interaction tools', () => {
+  const tools = interactionTools()
 
   it('returns the seven tools in Claude Code order with their risk classes', () => {
     expect(tools.map((t) => [t.name, t.risk])).toEqual([
@@ -33,7 +46,7 @@ describe('createInteractionTools', () => {
       ['ExitPlanMode', 'read'],
       ['NotebookEdit', 'edit'],
     ])
-    expect(createInteractionTools()).not.toBe(tools)
+    expect(interactionTools()).not.toBe(tools)
   })
 
   it('generates strict JSON Schemas with Claude Code field names and a description on every field', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createSummarizer } from '../../../source/agent/web-summarizer.js'
+import { createSummarizer } from '../../../source/agent/runtime/web-summarizer.js'
 import { evaluate } from '../../../source/permissions/policy.js'
 import { parseRule } from '../../../source/permissions/rules.js'
 import { createOpenAIProvider } from '../../../source/provider/client.js'

@@ -5,7 +5,7 @@ import type { Theme } from '../../components/theme.js'
 import { cleanText, TITLE } from '../../../util/display-text.js'
 import { shortenPath } from '../status/format.js'
 
-/** Where "always allow" rules are written (SPEC §2). */
+/** Where "always allow" rules are written (docs/permissions.md#answering-a-prompt). */
 export const LOCAL_SETTINGS_PATH = '.agent-tui/settings.local.json'
 
 /** The prompt's answers; `edits` is "allow all edits this session", `folder` "always allow" for the edited file's folder. */

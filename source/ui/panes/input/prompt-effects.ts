@@ -3,7 +3,7 @@
  * commands, the disk, $EDITOR, messages above the prompt. Results go back to the model as events. Plain
  * functions over injected dependencies, so they are tested without a renderer.
  */
-import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../agent/commands.js'
+import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../agent/runtime/commands.js'
 import { noVision } from '../../commands/builtin-commands.js'
 import type { FlashLevel } from '../../commands/command-context.js'
 import { expandPasteChips, findImagePaths, imageChip, imageChipNumbers, imagePathFrom } from './chips.js'

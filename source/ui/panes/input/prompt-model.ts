@@ -4,7 +4,7 @@
  * submit and queueing all live here; no React, no I/O. Effects are plain data that the binding
  * (`use-prompt.ts`, through `prompt-effects.ts`) carries out, feeding results back as events.
  */
-import type { ImageAttachment, SubmitInput } from '../../../agent/commands.js'
+import type { ImageAttachment, SubmitInput } from '../../../agent/runtime/commands.js'
 import { parseSlash } from '../../commands/command-table.js'
 import type { CommandName } from '../../keys/bindings.js'
 import { imageChip, isLargePaste, pasteChip } from './chips.js'

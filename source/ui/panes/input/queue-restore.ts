@@ -2,8 +2,8 @@
  * Queued messages taken back into the prompt (↑ on an empty prompt, or an interrupt): their text goes
  * before the draft, their images become `[Image #N]` chips of this prompt again. Pure.
  */
-import type { SubmitInput } from '../../../agent/commands.js'
-import type { ImageAttachment } from '../../../agent/commands.js'
+import type { SubmitInput } from '../../../agent/runtime/commands.js'
+import type { ImageAttachment } from '../../../agent/runtime/commands.js'
 import { imageChip } from './chips.js'
 import { editorReducer, EMPTY_EDITOR } from './editor-state.js'
 

@@ -1,6 +1,6 @@
 import { useApp, usePaste } from 'ink'
 import { useContext, useMemo, useState, useSyncExternalStore } from 'react'
-import type { ImageAttachment } from '../../../agent/commands.js'
+import type { ImageAttachment } from '../../../agent/runtime/commands.js'
 import { selectIsBusy, selectQueued } from '../../../store/selectors.js'
 import type { QueuedMessage, State } from '../../../store/state.js'
 import type { CommandContext } from '../../commands/command-context.js'

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os'
-import type { Usage } from '../../../provider/messages.js'
+import type { Usage } from '../../../store/messages.js'
 
 /** USD per million tokens; cached input falls back to the input price when unknown. */
 export interface Prices {

@@ -1,4 +1,4 @@
-import type { Usage } from '../../../provider/messages.js'
+import type { Usage } from '../../../store/messages.js'
 import type { Mode } from '../../../store/domain.js'
 import type { SandboxState } from '../../../store/state.js'
 import { MODE_BADGES, type ColorName, type ModeBadge } from '../../components/theme.js'

@@ -5,7 +5,7 @@
  * `MAX_LOADED_BYTES` in memory. End (or scrolling back to the bottom) follows again.
  */
 import wrapAnsi from 'wrap-ansi'
-import type { TaskLogSlice } from '../../../agent/commands.js'
+import type { TaskLogSlice } from '../../../agent/runtime/commands.js'
 import { cleanText } from '../../../util/display-text.js'
 
 /** The end of the log the viewer shows while following (and polls). */

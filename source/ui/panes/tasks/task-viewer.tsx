@@ -1,7 +1,7 @@
 import { Box } from 'ink'
 import { Text } from '../../components/text.js'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import type { RuntimeCommands, TaskLogRange, TaskLogSlice } from '../../../agent/commands.js'
+import type { RuntimeCommands, TaskLogRange, TaskLogSlice } from '../../../agent/runtime/commands.js'
 import type { TaskSummary } from '../../../store/domain.js'
 import { KEY_PRIORITY, useKeyHandler, useWheelHandler, WHEEL_LINES } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'

@@ -10,7 +10,7 @@ import {
   summaryMessage,
   truncateToFit,
 } from '../../../../source/agent/context/compaction.js'
-import type { ChatMessage } from '../../../../source/provider/messages.js'
+import type { ChatMessage } from '../../../../source/store/messages.js'
 import type { CompactionRecord } from '../../../../source/store/domain.js'
 import { checkPairing } from '../../../support/pairing-check.ts'
 
@@ -31,7 +31,7 @@ function history(steps: number): ChatMessage[] {
   return out
 }
 
-describe('budgets (SPEC §9)', () => {
+describe('budgets (docs/context.md#compaction)', () => {
   it.each([
     [4096, 500],
     [8192, 500],

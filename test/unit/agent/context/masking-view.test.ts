@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ChatMessage } from '../../../../source/provider/messages.js'
+import type { ChatMessage } from '../../../../source/store/messages.js'
 import { checkPairing } from '../../../support/pairing-check.ts'
 import { type ScriptedServer, startScriptedServer } from '../../../support/scripted-server.ts'
 import { addStep, type Fixture, makeContext, textOf } from './harness.js'

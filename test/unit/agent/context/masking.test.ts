@@ -6,7 +6,7 @@ import {
   placeholderText,
   planMasking,
 } from '../../../../source/agent/context/masking.js'
-import type { ChatMessage } from '../../../../source/provider/messages.js'
+import type { ChatMessage } from '../../../../source/store/messages.js'
 
 describe('maskBoundary (epochs)', () => {
   it.each([

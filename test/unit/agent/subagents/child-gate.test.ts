@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { childGate, readOnlyRefusal } from '../../../../source/agent/subagents/child-gate.js'
-import type { RuntimeOptions } from '../../../../source/agent/runtime.js'
+import type { RuntimeOptions } from '../../../../source/agent/runtime/runtime.js'
 import type { ConsentRequest } from '../../../../source/store/domain.js'
 
 describe('a read-only agent', () => {

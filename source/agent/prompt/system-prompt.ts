@@ -1,0 +1,111 @@
+import { join, relative } from 'node:path'
+import type { Mode } from '../../store/domain.js'
+import { type InstructionReader, leftOutNotice } from '../../tools/instruction-file.js'
+import { MASKING_NOTE } from '../context/masking.js'
+import { INSTRUCTION_FILES } from './project-memory.js'
+
+export interface PromptContext {
+  workspace: string
+  platform: string
+  shell: string
+  model: string
+  date: string
+  gitBranch?: string
+  mode: Mode
+  /** Directories added with --add-dir / additionalDirectories. */
+  additionalDirs?: readonly string[]
+  /** Observation masking is on: tell the model once how to restore a masked result. */
+  masking?: boolean
+  /** Bash runs in the OS sandbox (when the sandbox turns out to be available). */
+  sandbox?: { network: boolean }
+  /** Reads the instruction files through the read boundary (what a Read of them would be told). */
+  read: InstructionReader
+  /** A file left out, and why (a start-up notice). */
+  report?(text: string): void
+}
+
+/** An instruction file's text beyond this is cut. */
+const MAX_INSTRUCTION_CHARS = 40_000
+
+const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
+engineering tasks: reading and changing code, running commands, explaining and fixing problems.
+
+How to work:
+- Use the tools to look before you act: Read files before editing them, search with Grep and Glob.
+- Make focused changes with Edit (or Write for new files); keep the project's style.
+- Run the project's tests or build with Bash to check your work when that is cheap and relevant.
+- Tool results may be truncated; large outputs are stored in a file whose path is given — Read it with offset/limit.
+- A tool error comes back as {"error": {category, message, hint}}: read it and change approach; never repeat an
+  identical failing call.
+- Some calls need the user's permission; a denial is final for that call — adapt or ask.
+- Be concise. When you finish, say what you changed and anything left to do.`
+
+/** The pieces every prompt of a session shares: the environment block and the project's instruction files. */
+export interface PromptParts {
+  environment: string
+  instructions: string[]
+  /** How to restore a masked result, when observation masking is on (added to every agent's instructions). */
+  maskingNote?: string
+}
+
+/**
+ * Assembled once per session and never changed afterwards (no clock, no counters), so providers can
+ * cache the prefix. Mode changes and reminders are appended as messages instead.
+ */
+export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
+  return mainPrompt(await buildPromptParts(ctx))
+}
+
+/** The main session's prompt; a profile other than `build` adds its instructions at the end. */
+export function mainPrompt(parts: PromptParts, profile?: { name: string; prompt: string }): string {
+  const sections = [withNote(BASE, parts), parts.environment, ...parts.instructions]
+  if (profile?.prompt) sections.push(`# Agent profile: ${profile.name}\n${profile.prompt}`)
+  return sections.join('\n\n')
+}
+
+/** A subagent's prompt: its own instructions first, then the same environment and project instructions. */
+export function subagentPrompt(parts: PromptParts, profile: { prompt: string }): string {
+  return [withNote(profile.prompt, parts), parts.environment, ...parts.instructions].join('\n\n')
+}
+
+function withNote(text: string, parts: PromptParts): string {
+  return parts.maskingNote ? `${text}\n${parts.maskingNote}` : text
+}
+
+export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts> {
+  const environment = [
+    '# Environment',
+    `Working directory: ${ctx.workspace}`,
+    ...(ctx.additionalDirs?.length
+      ? [
+          `Additional directories (readable and editable like the working directory): ${ctx.additionalDirs.join(', ')}`,
+        ]
+      : []),
+    `Platform: ${ctx.platform}; shell: ${ctx.shell}`,
+    `Session started: ${ctx.date}`,
+    ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
+    `Permission mode at start: ${ctx.mode}`,
+    ...(ctx.sandbox
+      ? [
+          `Bash commands run in an OS sandbox when it is available: only the working directory${ctx.additionalDirs?.length ? ', the additional directories' : ''}, /tmp and ` +
+            `the session outputs are writable; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
+            'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
+            '(typing `! <command>` at the prompt does).',
+        ]
+      : []),
+  ].join('\n')
+  const instructions: string[] = []
+  // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's.
+  for (const name of INSTRUCTION_FILES) {
+    const path = join(ctx.workspace, name)
+    const file = await ctx.read.file(path)
+    if (file.kind === 'refused') {
+      ctx.report?.(leftOutNotice(relative(ctx.workspace, path) || path, file.reason))
+      continue
+    }
+    const text = file.kind === 'read' ? file.text.trim() : ''
+    if (text)
+      instructions.push(`# Project instructions from ${path}\n${text.slice(0, MAX_INSTRUCTION_CHARS)}`)
+  }
+  return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
+}

@@ -1,0 +1,383 @@
+import { homedir } from 'node:os'
+import { join, relative } from 'node:path'
+import { Runtime } from '../../agent/runtime/runtime.js'
+import type { ProjectTrustSetup } from '../../config/project-trust.js'
+import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
+import { profileGate } from '../../agent/subagents/child-gate.js'
+import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
+import { DEFAULT_MAX_STEPS } from '../../config/resolve-config.js'
+import { outputsDir, sessionsDir } from '../../config/app-paths.js'
+import { createConsentBroker } from '../../permissions/broker.js'
+import { createQuestionBroker } from '../../permissions/question-broker.js'
+import { realPathOf } from '../../permissions/real-path.js'
+import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
+import { sessionPath, summarizeSessions } from '../../session/session-store.js'
+import { createProcessGroups } from '../../tasks/process-groups.js'
+import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
+import { createReadMcpResourceTool } from '../../tools/read-mcp-resource.js'
+import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './mcp.js'
+import { createFileStateTracker } from '../../tools/file-state.js'
+import { createSkillTool } from '../../tools/skill.js'
+import { createOutputSpiller } from '../../tools/spill.js'
+import { resolveAdditionalDirs } from './additional-dirs.js'
+import { readGitBranch } from './git-branch.js'
+import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
+import { createSessionHookService } from './hooks.js'
+import { listEndpointModels } from '../list-models.js'
+import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
+import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
+import { boundaryReaders } from './instruction-readers.js'
+import { announceSkills, loadSessionSkills } from './skills.js'
+import { createSessionServices, sessionCommands } from './services.js'
+import { createSessionProvenance } from './provenance.js'
+import { createSandbox } from './sandbox.js'
+import {
+  contextSettingsOf,
+  profileResolver,
+  reapOrphans,
+  saveAlwaysRuleOf,
+  sessionCheckpoints,
+  sessionCoreTools,
+  sessionPromptParts,
+  sessionProvider,
+  sessionTrust,
+  sessionTasks,
+} from './from-config.js'
+import type { Session, SessionOptions } from './types.js'
+
+export type { ProjectTrustSetup }
+export type { Session, SessionOptions } from './types.js'
+
+/** The TUI's first request waits this long for MCP servers still starting; later ones are announced. */
+const MCP_INTERACTIVE_WAIT_MS = 5_000
+
+/** Builds the whole service graph of one session: store ← runtime → provider, tools, permissions, tasks. */
+export async function createSession(opts: SessionOptions): Promise<Session> {
+  const { config, paths, endpoint, workspace } = opts
+  const home = homedir()
+  const warnings: string[] = [...config.warnings]
+  const projectSessions = sessionsDir(paths, workspace)
+  // Checked before anything is written: a bad --add-dir ends the start with a usage error.
+  const additionalDirs = await resolveAdditionalDirs(config.additionalDirectories, workspace, home, warnings)
+
+  const resumed = opts.resume
+    ? await resumeSession(opts.resume, { paths, workspace, projectSessions, endpoint, mode: config.mode })
+    : null
+  const restored = resumed?.restored ?? null
+  if (resumed) warnings.push(...resumed.warnings)
+  let lease = resumed?.lease ?? null
+
+  const { id, logPath, createdAt, log, store } = openSessionStore({
+    restored,
+    logPath: (newId) => sessionPath(projectSessions, newId),
+    workspace,
+    endpoint,
+    mode: config.mode,
+    observers: opts.observers ?? [],
+    warnings,
+  })
+
+  const outputs = outputsDir(paths, id)
+  lease ??= await openOutputs(outputs)
+  const outputsLease = lease
+  // Off the start-up path: another session's old outputs can wait for the event loop to be free.
+  setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
+  const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
+  // The shell is looked up when a job starts: `programs` (below) finds it outside the workspace.
+  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, () => programs.shell())
+
+  const sandbox =
+    config.sandbox.mode === 'off'
+      ? undefined
+      : createSandbox(store, [workspace, ...additionalDirs], outputs, config, paths)
+
+  const setup = opts.projectTrust
+  const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
+  // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
+  const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
+    [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
+  )) as [string, string, string, string]
+  const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
+  // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
+  let gateRef: RuntimeGate | undefined
+  const broker = createConsentBroker({
+    dispatch: store.dispatch,
+    policy: opts.interactive ? 'interactive' : 'deny-all',
+    onAlways: (rule) =>
+      saveAlwaysRuleOf(config, paths, workspace, rule, opts.projectTrust?.trust.localIsYours() ?? true),
+    alwaysSource: localSettingsLabel,
+    timeoutSeconds: config.consentTimeoutSeconds,
+    recheck: (call) => gateRef?.allowsNow(call) ?? false,
+    workspace,
+    home,
+  })
+  // git, bash, ripgrep by absolute path outside the workspace; the window of unasked activity; the check
+  // before hooks and MCP servers start.
+  const provenance = createSessionProvenance({
+    stateDir: paths.stateDir,
+    sessionId: id,
+    workspace: realWorkspace,
+    roots: [realWorkspace, ...additionalDirs, realOutputs],
+    home,
+    mode: () => store.getState().mode,
+    interactive: opts.interactive,
+    broker,
+  })
+  const { programs } = provenance
+  const spill = createOutputSpiller(outputs)
+  const trustOption = setup ? { trust: setup.trust } : {}
+  const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
+  warnings.push(...skills.problems)
+  // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
+  // and go with the folder's trust).
+  const trustedReadDirs = [realOutputs, ...skills.dirs()]
+  const baseGate = createPermissionGate({
+    store,
+    rules: config.rules,
+    broker,
+    workspace: realWorkspace,
+    home,
+    additionalDirs,
+    trustedReadDirs,
+    appDirs,
+    interactive: opts.interactive,
+    savedTo: localSettingsLabel,
+    // `provenance` is set up below, before any call is judged.
+    gitProgram: () => provenance.programs.find('git'),
+  })
+  gateRef = baseGate
+  const profiles = profileResolver(config, endpoint)
+  const contextSettings = contextSettingsOf(config)
+  const provider = sessionProvider(config, endpoint)
+  const profile = () => profiles(store.getState().session.model)
+  const branch = readGitBranch(workspace)
+  const prompts = await sessionPromptParts(config, {
+    workspace,
+    model: endpoint.model,
+    createdAt,
+    masking: contextSettings.masking,
+    ...(branch ? { branch } : {}),
+    additionalDirs,
+    ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
+    read: instructions.project,
+    report: (text) => warnings.push(text),
+  })
+  const coreTools = sessionCoreTools({
+    config,
+    paths,
+    provider,
+    profiles,
+    dispatch: store.dispatch,
+    createdAt,
+  })
+  if (skills.offered.length > 0 || skills.more) {
+    coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
+  }
+  let mcpNotices = 0
+  const mcp = createSessionMcp(opts, {
+    processes,
+    notice: (level, text) => {
+      store.dispatch({
+        type: 'notice/added',
+        id: `mcp-${createdAt.toString(36)}-${++mcpNotices}`,
+        level,
+        text,
+      })
+      opts.onMcpNotice?.(level, text)
+    },
+    publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
+    vet: provenance.vetServer,
+  })
+  const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
+  const agents = await setUpAgents({
+    tools: coreTools,
+    prompts,
+    configDir: paths.configDir,
+    workspace,
+    home,
+    read: instructions,
+    ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
+    ...(opts.agent ? { requested: opts.agent } : {}),
+    ...(restored ? { resumed: restored.state.agent } : {}),
+  })
+  warnings.push(...agents.warnings)
+  // A read-only main agent (`--agent explore`) is held to reading in the executor, like a subagent.
+  const gate = profileGate(baseGate, () => {
+    const profile = agents.registry.get(store.getState().agent)
+    return { readOnly: profile?.readOnly === true, name: profile?.name ?? '' }
+  })
+  if (store.getState().agent !== agents.main.profile.name)
+    store.dispatch({ type: 'agent/changed', agent: agents.main.profile.name })
+  const checkpoints = sessionCheckpoints({ workspace, paths, dispatch: store.dispatch, createdAt, programs })
+  const breakerSettings = config.settings.circuitBreaker
+  const trust = sessionTrust(setup, {
+    interactive: opts.interactive,
+    store,
+    home,
+    // A trust answer replaces the rules of the gate and of the instruction files' read boundary.
+    rulesHolders: [baseGate, instructions],
+    setMode: (mode) => runtime.setMode(mode),
+  })
+  warnings.push(...config.hooks.warnings)
+  const hooks = createSessionHookService({
+    config,
+    ...(setup ? { projectTrust: setup } : {}),
+    interactive: opts.interactive,
+    workspace,
+    sessionId: id,
+    transcriptPath: logPath,
+    mode: () => store.getState().mode,
+    cwd: () => runtime.currentDirectory(),
+    // Every exit path kills tracked groups, and the next start reaps them after a crash.
+    owner: processes,
+    shell: programs.shell(),
+    guard: provenance.hookGuard,
+  })
+  const capabilities = (model: string) => {
+    const p = profiles(model)
+    return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
+  }
+  const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS
+  const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
+  const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
+  const definitions = cachedDefinitions()
+  const mcpOptions = {
+    runtime: mcp,
+    tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
+    // Headless: every server gets its whole start-up time, since the run has only its first request.
+    startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
+  }
+  const subagents = agents.manager(
+    {
+      mainStore: store,
+      provider,
+      gate: baseGate,
+      workspace,
+      sessionId: id,
+      spill,
+      capabilities,
+      profile: profiles,
+      context: contextSettings,
+      defaultMaxTurns: maxSteps,
+      breaker,
+      ...(questions ? { questions } : {}),
+      checkpoints,
+      definitions,
+      processes,
+      ...(sandbox ? { sandbox } : {}),
+      programs,
+      unasked: provenance.unasked,
+      mcp: mcpOptions,
+      ...(hooks
+        ? {
+            hooks,
+            subagentStop: async (input, signal) =>
+              (hooks.has('SubagentStop')
+                ? await runtime.sessionHooks?.subagentStop(input, signal)
+                : null) ?? {
+                continueWith: null,
+              },
+          }
+        : {}),
+      now: Date.now,
+    },
+    directory,
+    config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
+  )
+  const files = createFileStateTracker()
+  const agentsControl = agents.control(subagents)
+  const runtime: Runtime = new Runtime({
+    store,
+    provider,
+    tools: agents.main.tools,
+    gate,
+    workspace,
+    sessionId: id,
+    files,
+    spill,
+    systemPrompt: agents.main.systemPrompt,
+    capabilities,
+    profile: profiles,
+    context: contextSettings,
+    maxSteps,
+    breaker,
+    interactive: opts.interactive,
+    tasks: directory,
+    processes,
+    ...(sandbox ? { sandbox } : {}),
+    programs,
+    unasked: provenance.unasked,
+    subagents: subagents.launcher(),
+    takeAnnouncements: () => subagents.takeAnnouncements(),
+    agents: agentsControl,
+    definitions,
+    ...(questions ? { questions } : {}),
+    checkpoints,
+    ...(hooks ? { hooks } : {}),
+    mcp: mcpOptions,
+  })
+  const services = createSessionServices({
+    workspace,
+    readInstructions: instructions.project,
+    sessionId: id,
+    cwd: () => runtime.currentDirectory(),
+    supportsVision: () => capabilities(store.getState().session.model).supportsVision,
+    sessions: () => summarizeSessions(projectSessions, workspace),
+    ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
+    exportDir: join(paths.stateDir, 'exports'),
+    store,
+    gate,
+    ...(questions ? { questions } : {}),
+    ...(trust ? { trust } : {}),
+    tasks: directory,
+    ...(hooks ? { hooks } : {}),
+    checkpoints,
+    files,
+    busy: () => runtime.isBusy(),
+    newId: (prefix) => runtime.newId(prefix),
+    agents: agentsControl,
+    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
+    mcp,
+  })
+  if (restored) closeDanglingCalls(store)
+  const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
+  void runtime.startSession(restored ? 'resume' : 'startup')
+
+  return {
+    id,
+    store,
+    runtime,
+    commands: sessionCommands(runtime, services),
+    tasks,
+    processes,
+    log,
+    profile,
+    branch,
+    warnings,
+    instructions,
+    ...(trust ? { trust } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    preload: () => provider.preload(),
+    startMcp() {
+      mcp.start().catch((err: unknown) =>
+        store.dispatch({
+          type: 'notice/added',
+          id: `mcp-start-${createdAt.toString(36)}`,
+          level: 'error',
+          text: `MCP servers could not start: ${String(err)}`,
+        }),
+      )
+    },
+    async close() {
+      agents.registry.dispose()
+      stopFollowingSkills()
+      await runtime.shutdown()
+      await Promise.all([tasks.dispose(), mcp.close()])
+      // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
+      processes.killAllSync()
+      provenance.close()
+      log.close()
+      await outputsLease.release()
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { type CollectedHooks, hooksView } from '../../user-hooks/hook-settings.js'
+import { permissionModeName } from '../../user-hooks/protocol.js'
+import { createHookService, type HookGuard, type HookService } from '../../user-hooks/hook-service.js'
+import type { HookProcessOwner, HooksView } from '../../user-hooks/types.js'
+import type { ResolvedConfig } from '../../config/resolve-config.js'
+import type { Mode } from '../../store/domain.js'
+import type { ProjectTrustSetup } from '../../config/project-trust.js'
+
+export interface SessionHookServiceOptions {
+  config: ResolvedConfig
+  projectTrust?: ProjectTrustSetup
+  interactive: boolean
+  workspace: string
+  sessionId: string
+  /** The session log, as `transcript_path`. */
+  transcriptPath: string
+  mode(): Mode
+  cwd(): string
+  owner?: HookProcessOwner
+  /** bash by absolute path, outside the workspace. */
+  shell?: string
+  /** Asked before each hook starts (see source/app/session/provenance.ts). */
+  guard?: HookGuard
+}
+
+/**
+ * The session's hook service, or undefined when no settings file configures a hook (then nothing about
+ * hooks costs anything). Project hooks follow the folder's trust live: trusting the folder in the prompt
+ * puts them in force at once, and distrusting it withdraws them.
+ */
+export function createSessionHookService(opts: SessionHookServiceOptions): HookService | undefined {
+  const setup = opts.projectTrust
+  // Every hook any file configures (as if the folder were trusted), and those in force now.
+  const all: CollectedHooks = setup ? setup.configFor(true).hooks : opts.config.hooks
+  if (all.hooks.length === 0) return undefined
+  const why = opts.interactive
+    ? 'this folder is not trusted (/trust)'
+    : 'this folder is not trusted (--trust-project)'
+  let view: HooksView = hooksView(all, opts.config.hooks, why)
+  const unsubscribe = setup?.trust.subscribe((status) => {
+    view = hooksView(all, setup.configFor(status.trusted).hooks, why)
+  })
+  const service = createHookService({
+    view: () => view,
+    projectDir: opts.workspace,
+    common: () => ({
+      session_id: opts.sessionId,
+      transcript_path: opts.transcriptPath,
+      cwd: opts.cwd(),
+      permission_mode: permissionModeName(opts.mode()),
+    }),
+    ...(opts.owner ? { owner: opts.owner } : {}),
+    ...(opts.shell ? { shell: opts.shell } : {}),
+    ...(opts.guard ? { guard: opts.guard } : {}),
+  })
+  return {
+    ...service,
+    async dispose() {
+      unsubscribe?.()
+      await service.dispose()
+    },
+  }
+}

@@ -1,0 +1,56 @@
+import type { RuleSet } from '../../permissions/policy.js'
+import {
+  type InstructionFile,
+  instructionReader,
+  type InstructionReader,
+} from '../../tools/instruction-file.js'
+import type { SkillEntry } from '../../tools/skill.js'
+
+/**
+ * The readers for what agent-tui puts in front of the model without a tool call (see
+ * tools/instruction-file.ts): the project's files (AGENTS.md, CLAUDE.md, memory, `.agent-tui/` commands,
+ * skills and agents) may come from the workspace and the added directories; the user's own (their
+ * config dir's commands, skills and agents) from that config dir too. The secrets checks and the
+ * `Read(…)` rules apply to both.
+ */
+export interface InstructionReaders {
+  project: InstructionReader
+  user: InstructionReader
+  /** A skill's SKILL.md when the model loads it, by whose skill it is. */
+  skill(entry: SkillEntry): Promise<InstructionFile>
+  /** The rules changed (the folder was trusted or distrusted). */
+  setRules(rules: RuleSet): void
+}
+
+/** A SKILL.md is cut at 100,000 characters when loaded: at most 4 bytes each. */
+const SKILL_BYTES = 400_000
+
+export function boundaryReaders(opts: {
+  /** Real path of the workspace. */
+  workspace: string
+  home: string
+  /** Real paths of the added directories. */
+  additionalDirs: readonly string[]
+  /** The configured rules at start. */
+  config: { rules: RuleSet }
+  /** Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`) first. */
+  appDirs: readonly string[]
+}): InstructionReaders {
+  let rules = opts.config.rules
+  const boundary = {
+    workspace: opts.workspace,
+    home: opts.home,
+    additionalDirs: opts.additionalDirs,
+    rules: () => rules,
+  }
+  const project = instructionReader(boundary)
+  const user = instructionReader(boundary, opts.appDirs.slice(0, 1))
+  return {
+    project,
+    user,
+    skill: (entry) => (entry.scope === 'user' ? user : project).file(entry.path, { maxBytes: SKILL_BYTES }),
+    setRules(next) {
+      rules = next
+    },
+  }
+}

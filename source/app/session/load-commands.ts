@@ -1,0 +1,82 @@
+import { join, relative } from 'node:path'
+import type { AppPaths } from '../../config/app-paths.js'
+import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
+import { type LoadedCommands, loadCommandDir } from '../../extensions/command-files.js'
+import { describeProblem } from '../../extensions/problems.js'
+import type { ExtensionScope } from '../../extensions/types.js'
+import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
+import { userCommandEntries } from '../../ui/commands/user-commands.js'
+import type { InstructionReaders } from './instruction-readers.js'
+
+export interface UserCommandOptions {
+  table: CommandTable
+  paths: AppPaths
+  workspace: string
+  home: string
+  /** The folder's trust: project commands load only while it is trusted (none without it). */
+  trust?: ProjectTrust
+  /** The read boundary for the user's and the project's command files. */
+  read: InstructionReaders
+  /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
+  report(text: string, level: 'warn' | 'info'): void
+}
+
+/**
+ * Puts the user's commands (`$XDG_CONFIG_HOME/agent-tui/commands/`) and, in a trusted folder, the
+ * project's (`.agent-tui/commands/`) into the table; a project command hides the user's of the same name
+ * (as in Claude Code). When the user answers the trust prompt, the project's appear or go at once.
+ * Resolves once the first load is in the table; `stop()` takes them all out again.
+ */
+export async function installUserCommands(opts: UserCommandOptions): Promise<{ stop(): void }> {
+  const user = await loadScope(opts, 'user')
+  let project: LoadedCommands | null = null
+  let added: AddedCommands[] = []
+  const reported = new Set<string>()
+  const report = (text: string, level: 'warn' | 'info') => {
+    // A reload after a trust answer reports a file's problem only once.
+    if (reported.has(text)) return
+    reported.add(text)
+    opts.report(text, level)
+  }
+  const apply = () => {
+    for (const entries of added) entries.remove()
+    added = []
+    for (const loaded of [project, user]) {
+      if (!loaded) continue
+      for (const problem of loaded.problems)
+        report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
+      const result = opts.table.add(userCommandEntries(loaded.commands))
+      added.push(result)
+      for (const { command, clash } of result.skipped) {
+        const definition = loaded.commands.find((c) => c.name === command.name)
+        // The project's command of the same name is meant to win; a built-in one is worth saying.
+        if (loaded === user && project?.commands.some((c) => c.name.toLowerCase() === clash)) continue
+        report(
+          `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
+          'warn',
+        )
+      }
+    }
+  }
+  if (opts.trust?.mayLoad('command')) project = await loadScope(opts, 'project')
+  apply()
+  const unsubscribe = opts.trust?.subscribe(async (status) => {
+    project = status.trusted ? await loadScope(opts, 'project') : null
+    apply()
+  })
+  return {
+    stop() {
+      unsubscribe?.()
+      for (const entries of added) entries.remove()
+      added = []
+    },
+  }
+}
+
+function loadScope(opts: UserCommandOptions, scope: ExtensionScope): Promise<LoadedCommands> {
+  const dir =
+    scope === 'user' ? join(opts.paths.configDir, 'commands') : join(opts.workspace, '.agent-tui', 'commands')
+  const label = (path: string) =>
+    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
+  return loadCommandDir({ dir, scope, label, read: opts.read[scope] })
+}

@@ -1,0 +1,156 @@
+import { dirname, join, resolve } from 'node:path'
+import type {
+  ModelList,
+  PermissionRulesView,
+  RuntimeCommands,
+  SessionServices,
+  SessionSummary,
+  TurnCommands,
+} from '../../agent/runtime/commands.js'
+import { loadImageAttachment } from '../../agent/turn/images.js'
+import { appendMemory, listMemoryFiles } from '../../agent/prompt/project-memory.js'
+import { atomicWriteFile } from '../../tools/atomic-write.js'
+import { readLogSlice } from '../../tasks/log-slice.js'
+import type { AgentsControl } from '../../agent/runtime/main-agent.js'
+import type { TrustController } from '../../agent/runtime/trust-controller.js'
+import type { Checkpoints } from '../../checkpoints/lazy.js'
+import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../../checkpoints/rewind.js'
+import type { HookService } from '../../user-hooks/hook-service.js'
+import type { QuestionBroker } from '../../permissions/question-broker.js'
+import type { Store } from '../../store/create-store.js'
+import type { ConsentDecision } from '../../store/domain.js'
+import type { TaskManagerApi } from '../../tasks/types.js'
+import type { InstructionReader } from '../../tools/instruction-file.js'
+import type { FileStateTracker } from '../../tools/types.js'
+
+export interface SessionServiceOptions {
+  workspace: string
+  /** Reads the project's instruction files through the read boundary (for `/memory`). */
+  readInstructions: InstructionReader
+  sessionId: string
+  /** Where relative paths resolve: the directory Bash's `cd` has left the session in. */
+  cwd(): string
+  /** Whether the session's model takes images (its profile). */
+  supportsVision?: () => boolean
+  /** Renders the transcript for `/export` (the UI's renderer: the runtime stays UI-free). */
+  exportMarkdown?: () => string
+  /** Where `/export` writes without a path (the state directory's `exports/`); default: the workspace. */
+  exportDir?: string
+  /** This directory's sessions, this one included (for `/resume`). */
+  sessions?: () => Promise<SessionSummary[]>
+  store: Store
+  gate: { resolve(id: string, decision: ConsentDecision): void; describeRules(): PermissionRulesView }
+  /** Present when a user can answer (interactive sessions). */
+  questions?: QuestionBroker
+  /** Project trust's prompt and live answers (interactive sessions). */
+  trust?: TrustController
+  tasks?: TaskManagerApi
+  hooks?: HookService
+  /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
+  checkpoints?: Checkpoints
+  /** What the model has read (a rewound conversation has read nothing it no longer holds). */
+  files: FileStateTracker
+  /** Whether a turn runs (a rewind waits for none). */
+  busy(): boolean
+  /** Ids unique in the session, from the same counter as the runtime's. */
+  newId(prefix: string): string
+  /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
+  listModels?: () => Promise<ModelList>
+  /** Agent profiles for `/agents`, and the background subagents' transcripts. */
+  agents?: AgentsControl
+  /** The MCP client, when servers are configured. */
+  mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+}
+
+/** A single read of a job's log is bounded, whatever the caller asks for. */
+const MAX_LOG_READ_BYTES = 1024 * 1024
+
+/** What a session offers besides its turns (see `SessionServices`). */
+export function createSessionServices(opts: SessionServiceOptions): SessionServices {
+  const { store } = opts
+  const notice = (level: 'info' | 'error', text: string) =>
+    store.dispatch({ type: 'notice/added', id: opts.newId('notice'), level, text })
+  const rewindHost = (): RewindHost => ({
+    getState: store.getState,
+    dispatch: store.dispatch,
+    checkpoints: opts.checkpoints ?? null,
+    newId: opts.newId,
+    forgetReads: () => opts.files.clear(),
+    busy: opts.busy,
+    notice: (text) => notice('info', text),
+  })
+  return {
+    loadImage: (path) => loadImageAttachment(path, opts.cwd()),
+    supportsVision: () => opts.supportsVision?.() ?? false,
+    async exportTranscript(path) {
+      if (!opts.exportMarkdown) throw new Error('export is not available')
+      const target = path
+        ? resolve(opts.cwd(), path)
+        : join(opts.exportDir ?? opts.workspace, `agent-tui-${opts.sessionId}.md`)
+      // Never through a link at the name (the workspace is writable by sandboxed commands): the file
+      // named is replaced. A folder the user names is theirs, links and all; below the state dir nothing is.
+      const below = path ? dirname(target) : opts.exportDir ? dirname(opts.exportDir) : opts.workspace
+      await atomicWriteFile(target, opts.exportMarkdown(), { below })
+      return target
+    },
+    memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),
+    addMemory: (text) => appendMemory(opts.workspace, text, opts.readInstructions),
+    async listSessions() {
+      const all = (await opts.sessions?.()) ?? []
+      return all.filter((s) => s.id !== opts.sessionId)
+    },
+    resolveConsent: (id, decision) => opts.gate.resolve(id, decision),
+    answerQuestion: (id, answer) => opts.questions?.answer(id, answer),
+    resolveTrust(id, choice) {
+      void opts.trust
+        ?.resolve(id, choice)
+        .catch((err: unknown) => notice('error', `could not apply the trust answer: ${String(err)}`))
+    },
+    reviewTrust() {
+      if (!opts.trust) notice('info', 'project trust cannot be changed in this session')
+      else void opts.trust.review().catch((err: unknown) => notice('error', `/trust failed: ${String(err)}`))
+    },
+    async stopTask(id) {
+      if (!opts.tasks) throw new Error('background tasks are not available in this build')
+      await opts.tasks.stop(id)
+    },
+    async readTaskLog(id, maxBytes, range) {
+      const task = opts.tasks?.get(id)
+      if (!task) return { text: '', start: 0, end: 0, size: 0 }
+      return readLogSlice(task.logPath, Math.min(maxBytes, MAX_LOG_READ_BYTES), range)
+    },
+    listModels: () =>
+      opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
+    permissionRules: () => opts.gate.describeRules(),
+    hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
+    rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),
+    rewind: (turn, scope, rewindOpts = {}) =>
+      runRewind(rewindHost(), (host) => rewind(host, turn, scope, rewindOpts)),
+    undoRewind: (rewindOpts = {}) => runRewind(rewindHost(), (host) => undoRewind(host, rewindOpts)),
+    listAgents() {
+      const current = store.getState().agent
+      return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
+    },
+    agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
+    reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
+    authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
+  }
+}
+
+/**
+ * The UI's commands as one object: the runtime's turn control, and the session's services beside it.
+ * A service wins over a runtime method of the same name; runtime methods are called on the runtime.
+ */
+export function sessionCommands(runtime: TurnCommands, services: SessionServices): RuntimeCommands {
+  const bound = new Map<PropertyKey, unknown>()
+  return new Proxy(runtime as RuntimeCommands, {
+    get(target, key) {
+      if (Object.hasOwn(services, key)) return services[key as keyof SessionServices]
+      const value: unknown = Reflect.get(target, key, target)
+      if (typeof value !== 'function') return value
+      // One function per name, so a command read twice is the same function.
+      if (!bound.has(key)) bound.set(key, value.bind(target))
+      return bound.get(key)
+    },
+  })
+}

@@ -1,0 +1,146 @@
+import { join, relative } from 'node:path'
+import type { AppPaths } from '../../config/app-paths.js'
+import type { Store } from '../../store/create-store.js'
+import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
+import { describeProblem } from '../../extensions/problems.js'
+import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
+import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
+import type { SkillCatalog } from '../../tools/skill.js'
+import type { InstructionReaders } from './instruction-readers.js'
+
+export interface SessionSkillOptions {
+  paths: AppPaths
+  workspace: string
+  home: string
+  /** The read boundary for the user's and the project's skill files. */
+  read: InstructionReaders
+  /** The folder's trust: project skills load only while it is trusted (none without it). */
+  trust?: ProjectTrust
+}
+
+/** The skills of one session: what the Skill tool offers at start, and what it finds now. */
+export interface SessionSkills {
+  catalog: SkillCatalog
+  /** The skills at session start, for the Skill tool's description (written once). */
+  offered: readonly SkillDefinition[]
+  /** Whether more may come (the folder brings skills but is not trusted yet): the tool says so. */
+  more: boolean
+  /** `file: field: message` for each skill file that could not be used. */
+  problems: string[]
+  /** Folders the model may read without asking (each skill's own). */
+  dirs(): string[]
+  /**
+   * Follows trust answers: the project's skills are added (or dropped), and `changed` gets what to tell
+   * the model in the conversation (the tool's description never changes). Returns stop.
+   */
+  followTrust(changed: (change: SkillChange) => void): () => void
+}
+
+export interface SkillChange {
+  added: string[]
+  gone: string[]
+  /** For the model, at its next step; null when no skill came or went. */
+  announcement: string | null
+  /** `file: field: message` for each skill file just read that could not be used. */
+  problems: string[]
+}
+
+export async function loadSessionSkills(opts: SessionSkillOptions): Promise<SessionSkills> {
+  const trust = opts.trust
+  const [user, project] = await Promise.all([
+    loadScope(opts, 'user'),
+    trust?.mayLoad('skill') ? loadScope(opts, 'project') : null,
+  ])
+  // The folder brings skills that trust would enable: the tool must exist to load them later.
+  const pending = !project && trust !== undefined && (await loadScope(opts, 'project')).skills.length > 0
+  let current = merge(user, project)
+  const catalog: SkillCatalog = {
+    find: (name) => current.find((s) => s.name === name),
+    list: () => current,
+  }
+  return {
+    catalog,
+    offered: current,
+    more: pending,
+    problems: [...user.problems, ...(project?.problems ?? [])].map(describeProblem),
+    dirs: () => current.map((s) => s.dir),
+    followTrust(changed) {
+      if (!trust) return () => {}
+      return trust.subscribe(async (status) => {
+        const before = current
+        const loaded = status.trusted ? await loadScope(opts, 'project') : null
+        current = merge(user, loaded)
+        const added = current.filter((s) => !before.some((b) => b.name === s.name && b.path === s.path))
+        const gone = before.filter((b) => !current.some((s) => s.name === b.name && s.path === b.path))
+        const lines = [
+          ...(added.length
+            ? ['New skills are available; load one with the Skill tool when a task matches it:']
+            : []),
+          ...added.map((s) => `- ${s.name}: ${s.description}`),
+          ...(gone.length
+            ? [`These skills are no longer available: ${gone.map((s) => s.name).join(', ')}`]
+            : []),
+        ]
+        changed({
+          added: added.map((s) => s.name),
+          gone: gone.map((s) => s.name),
+          announcement: lines.length ? lines.join('\n') : null,
+          problems: (loaded?.problems ?? []).map(describeProblem),
+        })
+      })
+    },
+  }
+}
+
+/** The project's skill wins a name over the user's (as its commands do). */
+function merge(user: LoadedSkills, project: LoadedSkills | null): SkillDefinition[] {
+  const mine = project?.skills ?? []
+  return [...mine, ...user.skills.filter((s) => !mine.some((p) => p.name === s.name))]
+}
+
+function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
+  const dir =
+    scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
+  const label = (path: string) =>
+    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
+  return loadSkillDir({ dir, scope, label, read: opts.read[scope] })
+}
+
+/**
+ * Project skills that come and go with a trust answer: the folders readable without asking follow, the
+ * model is told at its next step, and a notice says so (and names the files that could not be used).
+ * Returns stop.
+ */
+export function announceSkills(
+  skills: SessionSkills,
+  session: {
+    store: Store
+    runtime: { announce(announcement: { content: string }, notice?: string): void }
+    trustedReadDirs: string[]
+  },
+): () => void {
+  const { store } = session
+  let notices = 0
+  const warn = (text: string) =>
+    store.dispatch({
+      type: 'notice/added',
+      id: `skills-${Date.now().toString(36)}-${++notices}`,
+      level: 'warn',
+      text,
+    })
+  const fixed = session.trustedReadDirs.length - skills.dirs().length
+  return skills.followTrust((change) => {
+    session.trustedReadDirs.splice(fixed, Number.POSITIVE_INFINITY, ...skills.dirs())
+    for (const problem of change.problems) warn(problem)
+    if (!change.announcement) return
+    const what = [
+      change.added.length ? `skills available now: ${change.added.join(', ')}` : '',
+      change.gone.length ? `skills gone: ${change.gone.join(', ')}` : '',
+    ]
+    // Announced as a message at the model's next step: the Skill tool's description never changes.
+    session.runtime.announce(
+      { content: change.announcement },
+      `${what.filter(Boolean).join('; ')} (the agent is told at its next step)`,
+    )
+  })
+}

@@ -1,0 +1,184 @@
+import { access } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import type { AgentListing, AgentView } from '../../agent/runtime/commands.js'
+import type { AgentsControl } from '../../agent/runtime/main-agent.js'
+import type { AgentFileProblem } from '../../agent/subagents/agent-files.js'
+import type { SubagentHost } from '../../agent/subagents/child-run.js'
+import { SubagentManager } from '../../agent/subagents/subagent-manager.js'
+import {
+  type AgentProfile,
+  MAIN_AGENT,
+  READ_ONLY_TOOLS,
+  toolNamesFor,
+} from '../../agent/subagents/agent-profiles.js'
+import { type AgentRegistry, openAgentRegistry } from '../../agent/subagents/registry.js'
+import type { TaskDirectory } from '../../agent/subagents/task-directory.js'
+import { mainPrompt, type PromptParts } from '../../agent/prompt/system-prompt.js'
+import { tildePath } from '../../config/project-trust.js'
+import { createAgentTool } from '../../tools/agent.js'
+import type { AnyTool } from '../../tools/types.js'
+import type { InstructionReaders } from './instruction-readers.js'
+import { SessionError } from '../session-error.js'
+
+/** Subagents are on by default; `agents.maxParallel` in settings changes how many run at once. */
+export const DEFAULT_MAX_PARALLEL = 4
+
+export interface AgentSetup {
+  registry: AgentRegistry
+  /** The whole catalog: the core tools and Agent (last, as in docs/tools.md#the-tools). */
+  catalog: AnyTool[]
+  /** Human lines for start-up warnings (agent files that could not be used). */
+  warnings: string[]
+  /** The main session's profile at start and what it runs with. */
+  main: { profile: AgentProfile; systemPrompt: string; tools: AnyTool[] }
+  control(manager: SubagentManager): AgentsControl
+  manager(host: SubagentHost, tasks: TaskDirectory, maxParallel: number): SubagentManager
+}
+
+/**
+ * Loads the agent files (the project's only in a trusted folder), builds the Agent tool with the agent
+ * list as it is now (once per session), and resolves the main session's agent (`--agent`, or the one a
+ * resumed session ran as). An unknown `--agent` is a SessionError naming the agents there are.
+ */
+export async function setUpAgents(opts: {
+  tools: AnyTool[]
+  prompts: PromptParts
+  configDir: string
+  workspace: string
+  home: string
+  /** The read boundary for the user's and the project's agent files. */
+  read: InstructionReaders
+  trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
+  /** `--agent NAME`. */
+  requested?: string
+  /** The agent a resumed session ran as. */
+  resumed?: string
+}): Promise<AgentSetup> {
+  const projectDir = join(opts.workspace, '.agent-tui', 'agents')
+  const label = (path: string) => {
+    const rel = relative(opts.workspace, path)
+    return rel && !rel.startsWith('..') ? rel : tildePath(path, opts.home)
+  }
+  const registry = await openAgentRegistry({
+    userDir: join(opts.configDir, 'agents'),
+    projectDir,
+    label,
+    tools: opts.tools.map((t) => t.name),
+    read: opts.read,
+    ...(opts.trust ? { trust: opts.trust } : {}),
+  })
+  const agentTool = createAgentTool(
+    registry
+      .list()
+      .filter((a) => !a.mainOnly)
+      .map((a) => ({ name: a.name, description: a.description, tools: toolsText(a) })),
+  )
+  const catalog = [...opts.tools, agentTool]
+  const warnings = registry.problems().map(problemLine)
+
+  const setupFor = (profile: AgentProfile) => {
+    const names = new Set(
+      toolNamesFor(
+        profile,
+        catalog.map((t) => t.name),
+        { subagent: false, nesting: true },
+      ),
+    )
+    return {
+      profile,
+      systemPrompt: mainPrompt(opts.prompts, profile.mainOnly ? undefined : profile),
+      tools: catalog.filter((t) => names.has(t.name)),
+    }
+  }
+  const find = async (name: string): Promise<AgentProfile> => {
+    const found = registry.get(name)
+    if (found) return found
+    const list = registry
+      .list()
+      .map((a) => a.name)
+      .join(', ')
+    const waiting = await access(join(projectDir, `${name}.md`)).then(
+      () => true,
+      () => false,
+    )
+    throw new SessionError(
+      waiting
+        ? `agent "${name}" comes from .agent-tui/agents/${name}.md, which is only loaded in a trusted folder (--trust-project, or answer the trust prompt); agents now: ${list}`
+        : `no agent "${name}"; agents: ${list}`,
+    )
+  }
+  let start = registry.get(MAIN_AGENT) as AgentProfile
+  if (opts.requested) start = await find(opts.requested)
+  else if (opts.resumed && opts.resumed !== MAIN_AGENT) {
+    const again = registry.get(opts.resumed)
+    if (again) start = again
+    else
+      warnings.push(
+        `this session ran as the ${opts.resumed} agent, which is gone; it continues as ${MAIN_AGENT}`,
+      )
+  }
+
+  return {
+    registry,
+    catalog,
+    warnings,
+    main: setupFor(start),
+    control: (manager) => ({
+      list: (current): AgentListing => ({
+        current,
+        agents: registry.list().map(view),
+        problems: registry.problems(),
+      }),
+      setup(name) {
+        const profile = registry.get(name)
+        if (!profile) {
+          const names = registry
+            .list()
+            .map((a) => a.name)
+            .join(', ')
+          throw new Error(`no agent "${name}"; agents: ${names}`)
+        }
+        const { systemPrompt, tools } = setupFor(profile)
+        return { systemPrompt, tools, ...(profile.model ? { model: profile.model } : {}) }
+      },
+      transcript: (id) => manager.transcript(id),
+    }),
+    manager(host, tasks, maxParallel) {
+      const manager = new SubagentManager({
+        host,
+        agents: registry,
+        catalog: () => catalog,
+        prompts: opts.prompts,
+        tasks,
+        maxParallel,
+      })
+      registry.onChange((change) => manager.agentsChanged(change))
+      return manager
+    },
+  }
+}
+
+function toolsText(profile: AgentProfile): string {
+  if (profile.readOnly)
+    return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
+  if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
+  return profile.tools.join(', ')
+}
+
+function view(profile: AgentProfile): AgentView {
+  return {
+    name: profile.name,
+    description: profile.description,
+    source: profile.source,
+    ...(profile.file ? { file: profile.file } : {}),
+    tools: toolsText(profile),
+    ...(profile.model ? { model: profile.model } : {}),
+    ...(profile.maxTurns !== undefined ? { maxTurns: profile.maxTurns } : {}),
+    mainOnly: profile.mainOnly === true,
+  }
+}
+
+/** `.agent-tui/agents/x.md: "max_turns": expected a whole number … (agent not loaded)` */
+export function problemLine(p: AgentFileProblem): string {
+  return `${p.file}: ${p.field ? `"${p.field}": ` : ''}${p.message}${p.skipped ? ' (agent not loaded)' : ''}`
+}

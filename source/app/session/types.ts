@@ -1,0 +1,62 @@
+import type { RuntimeCommands } from '../../agent/runtime/commands.js'
+import type { Runtime } from '../../agent/runtime/runtime.js'
+import type { TrustController } from '../../agent/runtime/trust-controller.js'
+import type { AppPaths } from '../../config/app-paths.js'
+import type { ProjectTrustSetup } from '../../config/project-trust.js'
+import type { ResolvedConfig } from '../../config/resolve-config.js'
+import type { ModelProfile } from '../../provider/model-profiles.js'
+import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
+import type { SessionLog } from '../../session/session-log.js'
+import type { Action } from '../../store/actions.js'
+import type { Store } from '../../store/create-store.js'
+import type { State } from '../../store/state.js'
+import type { TaskManager } from '../../tasks/task-manager.js'
+import type { ProcessGroups } from '../../tasks/process-groups.js'
+import type { InstructionReaders } from './instruction-readers.js'
+
+/** What `createSession` is given, and the session it builds. */
+
+export interface SessionOptions {
+  config: ResolvedConfig
+  paths: AppPaths
+  endpoint: { baseUrl: string; apiKey?: string; model: string; contextLength?: number }
+  workspace: string
+  interactive: boolean
+  resume?: { kind: 'continue' } | { kind: 'id'; id: string }
+  /** Extra observers of every action (headless output, debug log). */
+  observers?: Array<(action: Action, state: State) => void>
+  /** Renders the transcript for /export (the UI's renderer, injected so the runtime stays UI-free). */
+  exportMarkdown?: (state: State) => string
+  projectTrust?: ProjectTrustSetup
+  /** MCP notices also go here (headless prints them on stderr, where a script's author looks). */
+  onMcpNotice?: (level: 'info' | 'warn' | 'error', text: string) => void
+  /** `--agent NAME`: the main session runs as this agent profile. */
+  agent?: string
+}
+
+export interface Session {
+  id: string
+  store: Store
+  runtime: Runtime
+  /** What the UI calls: the runtime's turn control and the session's services (export, memory, images, sessions). */
+  commands: RuntimeCommands
+  tasks: TaskManager
+  /** Every live process group of the session (foreground commands and background jobs). */
+  processes: ProcessGroups
+  log: SessionLog
+  profile(): ModelProfile
+  /** Git branch at start (read once). */
+  branch: string | undefined
+  warnings: string[]
+  /** Reads instruction files, commands, skills and agents through the read boundary. */
+  instructions: InstructionReaders
+  /** The trust prompt and notices (interactive sessions with project trust). */
+  trust?: TrustController
+  /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */
+  sandbox?: BashSandbox
+  /** Loads what the first request will need (the provider); resolves when done, never rejects. */
+  preload(): Promise<void>
+  /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
+  startMcp(): void
+  close(): Promise<void>
+}

@@ -1,0 +1,215 @@
+import { homedir } from 'node:os'
+import { resolveEndpoint } from '../config/endpoint.js'
+import { ConfigError, UsageError } from '../config/errors.js'
+import type { ParsedArgs } from '../config/flags.js'
+import { loadSettings } from '../config/load.js'
+import { resolvePaths } from '../config/app-paths.js'
+import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve-config.js'
+import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { unaskedWindowsDir } from '../provenance/windows.js'
+import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
+import { pricesForModel } from '../provider/prices.js'
+import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
+import { tuneProcess } from '../engine/tuning.js'
+import { openDebugLog } from './debug-log.js'
+import { readGitBranch } from './session/git-branch.js'
+import { SessionError } from './session-error.js'
+import { readStdin } from './stdin.js'
+import { cleanedWriter } from '../util/display-text.js'
+
+/** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
+export async function start(args: ParsedArgs): Promise<number> {
+  const env = process.env
+  const workspace = process.cwd()
+  // What is said on stderr quotes settings files and servers: cleaned (util/display-text.ts).
+  const err = cleanedWriter(process.stderr)
+  let earlyFrame: EarlyFrame | null = null
+  const tuning = tuneProcess()
+  try {
+    const home = env.HOME || homedir()
+    const paths = resolvePaths(env, home)
+    const loaded = await loadSettings({ cwd: workspace, env, home })
+    // What the repository brings applies only in a trusted folder (docs/permissions.md#project-trust).
+    const trust = await openProjectTrust({
+      workspace,
+      home,
+      storeFile: paths.trustStoreFile,
+      ledgerFile: paths.localSettingsLedgerFile,
+      loaded,
+      trustFlag: args.trustProject,
+      baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
+      windowsDir: unaskedWindowsDir(paths.stateDir),
+    })
+    const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
+    let config = configFor(trust.isTrusted())
+    for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+    if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
+      throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
+    }
+    if (!config.headless && !(process.stdin.isTTY && process.stdout.isTTY)) {
+      throw new UsageError(
+        'the full-screen session needs a terminal (stdin and stdout must be a TTY); for scripts and pipes use -p "prompt"',
+      )
+    }
+    const resume = args.continue
+      ? ({ kind: 'continue' } as const)
+      : typeof args.resume === 'string'
+        ? ({ kind: 'id', id: args.resume } as const)
+        : undefined
+    // With a URL and a model configured the TUI has all it needs to open: the listing (which only adds the
+    // context length from the model metadata) must not hold back the first frame — a remote /models can
+    // take a second.
+    const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
+    // The session's frame is known now but for a resumed transcript, which only the UI can render: draw
+    // the rest while the UI loads, so the user can start typing. (A bare --resume opens a picker instead.)
+    if (listLater && config.model !== undefined && args.resume !== true) {
+      earlyFrame = paintEarlyFrame({
+        stdin: process.stdin,
+        stdout: process.stdout,
+        mode: config.mode,
+        model: config.model,
+        cwd: workspace,
+        branch: readGitBranch(workspace),
+        prices: pricesForModel(config.model),
+        resumed: resume !== undefined,
+      })
+    }
+    if (!config.headless) await tuning.beforeUi()
+    // Compile the UI and session modules while the endpoint probe waits on the network.
+    const preload = config.headless ? undefined : loadInteractiveInStages()
+    preload?.catch(() => undefined)
+    const endpointOptions = {
+      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.model ? { model: config.model } : {}),
+    }
+    const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
+    // Listed over the provider's own fetch (node:http, loaded by then): the global fetch would set up
+    // undici's connection machinery for this one request, ~10 ms of CPU just after start-up.
+    const describeEndpoint = listLater
+      ? async () => {
+          const { createNodeFetch } = await import('../provider/node-fetch.js')
+          return resolveEndpoint({ ...endpointOptions, fetchImpl: createNodeFetch() })
+        }
+      : undefined
+    if (args.resume === true && config.headless) {
+      throw new UsageError(
+        '--resume without an id opens a picker, which needs the interactive TUI; pass an id with -p',
+      )
+    }
+    const debug = args.debug ? openDebugLog(paths.debugDir, String(process.pid)) : undefined
+    // Only the rules can still change here: a settings.local.json that sets more was checked before.
+    if (await trust.settled()) config = configFor(trust.isTrusted())
+    const projectTrust = { trust, configFor }
+
+    if (config.headless) {
+      if (endpoint.kind === 'none') {
+        err.write(`${noEndpointMessage(endpoint.probed, tildePath(paths.userSettingsFile, home))}\n`)
+        return 2
+      }
+      const model = config.model ?? endpoint.model
+      if (!model) {
+        const why = endpoint.listError ?? `${endpoint.baseUrl}/models lists none`
+        err.write(
+          `agent-tui: no model configured, and ${why}.\nPass --model NAME (or set AGENT_TUI_MODEL, or "model" in settings).\n`,
+        )
+        return 2
+      }
+      // A rewind on its own needs no prompt, so it does not wait for stdin either.
+      const rewindOnly = args.rewindTo !== undefined && !config.prompt
+      const stdin = process.stdin.isTTY || rewindOnly ? '' : await readStdin(process.stdin)
+      const prompt = [config.prompt ?? '', stdin ? `<stdin>\n${stdin}\n</stdin>` : '']
+        .filter(Boolean)
+        .join('\n\n')
+      if (!prompt.trim() && !rewindOnly)
+        throw new UsageError('-p needs a prompt (as an argument or on stdin)')
+      const { runHeadless } = await import('./run-headless.js')
+      tuning.firstTurn()
+      return await runHeadless({
+        args,
+        prompt,
+        config,
+        paths,
+        workspace,
+        endpoint: {
+          baseUrl: endpoint.baseUrl,
+          model,
+          ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+        },
+        ...(resume ? { resume } : {}),
+        ...(debug ? { debug } : {}),
+        ...(args.agent ? { agent: args.agent } : {}),
+        projectTrust,
+      })
+    }
+
+    await preload?.catch(() => undefined)
+    const { runInteractive } = await import('./run-interactive.js')
+    return await runInteractive({
+      args,
+      config,
+      paths,
+      workspace,
+      endpoint,
+      ...(describeEndpoint ? { describeEndpoint } : {}),
+      ...(resume ? { resume } : {}),
+      ...(debug ? { debug } : {}),
+      ...(earlyFrame ? { earlyFrame } : {}),
+      tuning,
+      projectTrust,
+    })
+  } catch (error) {
+    // Back to the normal screen first, or the message would be written to the one about to vanish.
+    earlyFrame?.abandon()
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      err.write(`agent-tui: ${error.message}\n`)
+      return 2
+    }
+    if (error instanceof SessionError) {
+      err.write(`agent-tui: ${error.message}\n`)
+      return 2
+    }
+    throw error
+  } finally {
+    earlyFrame?.abandon()
+  }
+}
+
+/**
+ * The modules of the full-screen session, loaded part by part with the event loop turning in between, so
+ * keys typed at the early frame are echoed between two parts rather than after all of them.
+ */
+async function loadInteractiveInStages(): Promise<void> {
+  const { loadUiInStages } = await import('../ui/load-ui.js')
+  await loadUiInStages(turnEventLoop)
+  await turnEventLoop()
+  await import('./session/create-session.js')
+  await turnEventLoop()
+  await import('./run-interactive.js')
+}
+
+/**
+ * Resolves after the event loop has polled for input once: two check phases apart, as a single
+ * `setImmediate` from an I/O callback runs before the next poll.
+ */
+function turnEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
+}
+
+/** `settingsFile`: the user settings file as shown (it follows `$XDG_CONFIG_HOME`). */
+export function noEndpointMessage(
+  probed: Array<{ name: string; url: string; result: string }>,
+  settingsFile: string,
+): string {
+  const settings = `  "baseUrl" and "model" in ${settingsFile}`
+  return [
+    'agent-tui: no model endpoint configured and no local server found.',
+    'Set one of:',
+    '  OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_API_KEY=sk-…   (environment)',
+    '  --base-url URL --model NAME [--api-key KEY]                      (flags)',
+    `${settings.padEnd(66)} (settings)`,
+    'Local servers probed:',
+    ...probed.map((p) => `  ${p.name.padEnd(10)} ${p.url.padEnd(30)} ${p.result}`),
+  ].join('\n')
+}

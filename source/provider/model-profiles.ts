@@ -1,0 +1,262 @@
+/** Model profiles (docs/configuration.md#model-profiles): what the runtime needs to know about a model family to budget and shape requests. */
+
+export type Architecture = 'dense' | 'moe' | 'mla' | 'hybrid'
+
+export interface ModelProfile {
+  /** Name of the table entry that matched ('default' when none did). */
+  family: string
+  /** Context window in tokens. */
+  contextLimit: number
+  /** Compact when the estimated prompt reaches this fraction of contextLimit. */
+  compactAt: number
+  /** How many recent tool results stay unmasked. */
+  observationWindow: number
+  /** Characters per token, for estimates before the server reports usage. */
+  charToTokenRatio: number
+  architecture: Architecture
+  supportsTools: boolean
+  supportsVision: boolean
+  /** Understands OpenAI's `tool_choice: {type: 'allowed_tools'}` form. */
+  supportsAllowedTools: boolean
+  supportsParallelToolCalls: boolean
+  /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
+  contextLimitSource?: 'endpoint' | 'settings'
+}
+
+export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource'>
+
+export interface ProfileEntry {
+  family: string
+  /** Glob patterns (`*`, `?`), case-insensitive, matched against the whole id and its last path segment. */
+  patterns: readonly string[]
+  profile: Partial<ProfileValues>
+}
+
+export const DEFAULT_PROFILE: Readonly<ModelProfile> = Object.freeze({
+  family: 'default',
+  contextLimit: 32_768,
+  compactAt: 0.7,
+  observationWindow: 4,
+  charToTokenRatio: 4.0,
+  architecture: 'dense',
+  supportsTools: true,
+  supportsVision: false,
+  supportsAllowedTools: false,
+  supportsParallelToolCalls: false,
+})
+
+/** Hosted frontier models: vision and parallel calls; only OpenAI's own API knows allowed_tools. */
+const OPENAI = {
+  architecture: 'dense',
+  supportsVision: true,
+  supportsAllowedTools: true,
+  supportsParallelToolCalls: true,
+} as const
+const PROXIED = { supportsVision: true, supportsParallelToolCalls: true } as const
+
+/**
+ * Ordered: the first entry with a matching pattern wins, so specific families precede general ones
+ * (glm-4.7-flash before glm-4.7, deepseek-r1-distill before deepseek). Values not given come from
+ * DEFAULT_PROFILE. The seed rows are the table in docs/configuration.md#model-profiles.
+ */
+export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
+  {
+    family: 'qwen2.5',
+    patterns: ['qwen2.5*', 'qwen-2.5*', 'qwen-coder*'],
+    profile: {
+      contextLimit: 32_768,
+      compactAt: 0.7,
+      observationWindow: 4,
+      charToTokenRatio: 3.5,
+      architecture: 'dense',
+    },
+  },
+  {
+    family: 'glm-4.7-flash',
+    patterns: ['glm-4.7-flash*'],
+    profile: {
+      contextLimit: 128_000,
+      compactAt: 0.75,
+      observationWindow: 8,
+      charToTokenRatio: 4.0,
+      architecture: 'moe',
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    family: 'glm-4.7',
+    patterns: ['glm-4.7*'],
+    profile: {
+      contextLimit: 200_000,
+      compactAt: 0.7,
+      observationWindow: 8,
+      architecture: 'moe',
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    family: 'deepseek-r1-distill',
+    patterns: ['deepseek-r1-distill*'],
+    profile: { contextLimit: 32_768, compactAt: 0.7, observationWindow: 4, architecture: 'dense' },
+  },
+  {
+    family: 'deepseek-v3',
+    patterns: ['deepseek-v3*', 'deepseek-chat*'],
+    profile: {
+      contextLimit: 128_000,
+      compactAt: 0.8,
+      observationWindow: 8,
+      charToTokenRatio: 3.8,
+      architecture: 'mla',
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    family: 'kimi',
+    patterns: ['kimi*', '*k2.5*'],
+    profile: {
+      contextLimit: 256_000,
+      compactAt: 0.7,
+      observationWindow: 8,
+      architecture: 'moe',
+      supportsVision: true,
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    family: 'minimax',
+    patterns: ['minimax*'],
+    profile: {
+      contextLimit: 1_000_000,
+      compactAt: 0.85,
+      observationWindow: 12,
+      architecture: 'hybrid',
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    // Gemma 3 has no tool-call template in Ollama/llama.cpp; its larger sizes take images.
+    family: 'gemma-3',
+    patterns: ['gemma-3*', 'gemma3*'],
+    profile: {
+      contextLimit: 8192,
+      compactAt: 0.65,
+      observationWindow: 2,
+      charToTokenRatio: 3.5,
+      architecture: 'dense',
+      supportsTools: false,
+      supportsVision: true,
+    },
+  },
+  {
+    family: 'wizard',
+    patterns: ['*wizard*'],
+    profile: {
+      contextLimit: 4096,
+      compactAt: 0.6,
+      observationWindow: 2,
+      architecture: 'dense',
+      supportsTools: false,
+    },
+  },
+  {
+    family: 'gpt-5',
+    patterns: ['gpt-5*'],
+    profile: { ...OPENAI, contextLimit: 400_000, compactAt: 0.65, observationWindow: 8 },
+  },
+  {
+    family: 'gpt-4.1',
+    patterns: ['gpt-4.1*'],
+    profile: { ...OPENAI, contextLimit: 1_047_576, compactAt: 0.6, observationWindow: 12 },
+  },
+  {
+    family: 'gpt-4o',
+    patterns: ['gpt-4o*', 'chatgpt-4o*'],
+    profile: { ...OPENAI, contextLimit: 128_000, compactAt: 0.8, observationWindow: 8 },
+  },
+  {
+    family: 'o-series',
+    patterns: ['o3*', 'o4*'],
+    profile: { ...OPENAI, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
+  },
+  {
+    family: 'gpt-oss',
+    patterns: ['gpt-oss*'],
+    profile: {
+      contextLimit: 131_072,
+      compactAt: 0.75,
+      observationWindow: 8,
+      architecture: 'moe',
+      supportsParallelToolCalls: true,
+    },
+  },
+  {
+    family: 'claude',
+    patterns: ['claude*', 'anthropic.claude*'],
+    profile: {
+      ...PROXIED,
+      contextLimit: 200_000,
+      compactAt: 0.75,
+      observationWindow: 8,
+      charToTokenRatio: 3.5,
+    },
+  },
+  {
+    family: 'gemini',
+    patterns: ['gemini*'],
+    profile: { ...PROXIED, contextLimit: 1_048_576, compactAt: 0.6, observationWindow: 12 },
+  },
+])
+
+function globToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .toLowerCase()
+    .split('')
+    .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.+()|[\]{}]/g, '\\$&')))
+    .join('')
+  return new RegExp(`^${source}$`)
+}
+
+/**
+ * Whether a glob-ish pattern (`*`, `?`, case-insensitive) matches a model id, either whole
+ * (`openai/gpt-4o`) or by its last path segment (`Qwen/Qwen2.5-Coder-32B` matches `qwen2.5*`).
+ */
+export function matchesModelPattern(pattern: string, modelId: string): boolean {
+  const id = modelId.toLowerCase()
+  const base = id.split('/').at(-1) ?? id
+  const re = globToRegExp(pattern)
+  return re.test(id) || re.test(base)
+}
+
+function defined<T extends object>(values: Partial<T>): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
+/**
+ * The profile for a model: the first matching table entry over DEFAULT_PROFILE, then the context length
+ * the endpoint reported (it knows how the model is actually served), then every matching settings
+ * override in insertion order (later ones win). Pure.
+ */
+export function resolveProfile(
+  modelId: string,
+  opts: { overrides?: Record<string, Partial<ModelProfile>>; endpointContextLength?: number } = {},
+): ModelProfile {
+  const entry = PROFILE_TABLE.find((e) => e.patterns.some((p) => matchesModelPattern(p, modelId)))
+  let profile: ModelProfile = {
+    ...DEFAULT_PROFILE,
+    ...entry?.profile,
+    family: entry?.family ?? DEFAULT_PROFILE.family,
+  }
+  const reported = opts.endpointContextLength
+  if (reported !== undefined && Number.isFinite(reported) && reported > 0) {
+    profile.contextLimit = reported
+    profile.contextLimitSource = 'endpoint'
+  }
+  for (const [pattern, override] of Object.entries(opts.overrides ?? {})) {
+    if (!matchesModelPattern(pattern, modelId)) continue
+    const values = defined(override)
+    profile = { ...profile, ...values }
+    if (values.contextLimit !== undefined) profile.contextLimitSource = 'settings'
+  }
+  return profile
+}
