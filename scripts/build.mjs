@@ -57,7 +57,7 @@ const zodEnglishOnly = {
 
 /**
  * The openai SDK reaches for undici's globals, and the first touch of any of them loads undici with
- * `http2`, `tls` and web streams (~7 MB of idle RSS, 45-75 ms of CPU), although every request goes over
+ * `http2`, `tls` and web streams (~5 MB of idle RSS, ~45 ms of CPU), although every request goes over
  * the provider's own `node:http` fetch. On a session's path: the workload-identity module reads
  * `Response.prototype` when it loads (for a login flow agent-tui never configures) and the event-stream
  * helpers note the global `Headers`; each request builds its headers in a `Headers` and asks whether its

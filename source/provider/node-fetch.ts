@@ -22,7 +22,7 @@ export interface NodeFetch {
 }
 
 // Required, not imported: an ES import of node:http reads every export for its namespace, and three of
-// them (WebSocket, CloseEvent, MessageEvent) are getters that load undici, ~7 MB and 45-75 ms of CPU.
+// them (WebSocket, CloseEvent, MessageEvent) are getters that load undici (~5 MB, ~45 ms of CPU).
 // node:https (and with it tls, ~3 MB) only once an https URL is fetched: a local server needs neither.
 const require = createRequire(import.meta.url)
 const http: typeof import('node:http') = require('node:http')

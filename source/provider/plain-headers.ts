@@ -1,6 +1,6 @@
 /**
  * The fetch standard's `Headers`, in plain code: the global one lives in undici, and its first use loads
- * undici with `http2`, `tls` and web streams (~7 MB of resident memory and 45-75 ms of CPU here) for a
+ * undici with `http2`, `tls` and web streams (~5 MB of idle RSS and ~45 ms of CPU here) for a
  * case-insensitive map. The provider's fetch (`node-fetch.ts`) answers with these, and the build hands
  * them to the openai SDK in place of the global (`scripts/build.mjs`, `sdkWithoutUndici`), so a session
  * that only talks to its endpoint never loads undici (README, Benchmarks: Memory).

@@ -2,8 +2,8 @@ import { PlainHeaders } from './plain-headers.js'
 
 /**
  * What the bundled openai SDK gets in place of the globals that live in undici (`scripts/build.mjs`,
- * `sdkWithoutUndici`): touching any of them loads undici, with `http2`, `tls` and web streams (~7 MB of
- * resident memory, 45-75 ms of CPU), although every request goes over the provider's own `node:http`
+ * `sdkWithoutUndici`): touching any of them loads undici, with `http2`, `tls` and web streams (~5 MB of
+ * idle RSS, ~45 ms of CPU), although every request goes over the provider's own `node:http`
  * fetch. Only the bundle uses this module; tests run the SDK as published.
  */
 

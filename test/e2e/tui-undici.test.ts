@@ -1,6 +1,6 @@
 /**
- * What a full-screen session loads: Node's undici (the global fetch, Headers, Response) costs ~7 MB of
- * resident memory and 45-75 ms of CPU to load, and a session talks to its endpoint over the provider's
+ * What a full-screen session loads: Node's undici (the global fetch, Headers, Response) costs ~5 MB of
+ * idle RSS and ~45 ms of CPU to load, and a session talks to its endpoint over the provider's
  * own node:http fetch, so neither start-up, the endpoint's model listing nor a turn may load it (README,
  * Benchmarks: Memory). The built CLI runs in a pseudo-terminal with a preload that writes the built-in
  * modules it loaded at exit.
@@ -37,7 +37,7 @@ describe('a full-screen session and undici', () => {
       cwd: box.workspace,
       env: {
         ...box.env,
-        NODE_OPTIONS: `--require ${join(repoRoot, 'test', 'support', 'report-builtins.cjs')}`,
+        NODE_OPTIONS: `--require ${JSON.stringify(join(repoRoot, 'test', 'support', 'report-builtins.cjs'))}`,
         AGENT_TUI_TEST_BUILTINS: report,
       },
     })
