@@ -55,6 +55,78 @@ const zodEnglishOnly = {
   },
 }
 
+/**
+ * The openai SDK reaches for undici's globals, and the first touch of any of them loads undici with
+ * `http2`, `tls` and web streams (~5 MB of idle RSS, ~45 ms of CPU), although every request goes over
+ * the provider's own `node:http` fetch. On a session's path: the workload-identity module reads
+ * `Response.prototype` when it loads (for a login flow agent-tui never configures) and the event-stream
+ * helpers note the global `Headers`; each request builds its headers in a `Headers` and asks whether its
+ * body is a `FormData`. Those modules get the stand-ins of source/provider/sdk-globals.ts instead, and
+ * `Response.prototype` is read when that login flow runs. A test runs a session's turn and checks that
+ * undici stayed unloaded (test/e2e/undici-unloaded.test.ts).
+ */
+const sdkWithoutUndici = {
+  name: 'sdk-without-undici',
+  setup(builder) {
+    const standIns = JSON.stringify(join(root, 'source', 'provider', 'sdk-globals.ts').replaceAll('\\', '/'))
+    const shadow = (names) => (source) => `import { ${names} } from ${standIns};\n${source}`
+    const edits = [
+      {
+        file: /openai[\\/]auth[\\/]workload-identity-auth\.mjs$/,
+        expect: 'const NATIVE_RESPONSE_PROTOTYPE = Response.prototype;',
+        apply: (source) =>
+          source
+            .replace(
+              'const NATIVE_RESPONSE_PROTOTYPE = Response.prototype;\nconst READ_NATIVE_RESPONSE_BODY = NATIVE_RESPONSE_PROTOTYPE.arrayBuffer;\n',
+              'let NATIVE_RESPONSE_PROTOTYPE;\nlet READ_NATIVE_RESPONSE_BODY;\n',
+            )
+            .replace(
+              'async function parseOAuthTokenResponse(response) {\n',
+              'async function parseOAuthTokenResponse(response) {\n    NATIVE_RESPONSE_PROTOTYPE ??= Response.prototype;\n    READ_NATIVE_RESPONSE_BODY ??= NATIVE_RESPONSE_PROTOTYPE.arrayBuffer;\n',
+            ),
+        // Read once, in the function: both replacements took.
+        done: (patched) =>
+          patched.split('Response.prototype').length === 2 && !patched.includes('const NATIVE'),
+      },
+      { file: /openai[\\/]internal[\\/]headers\.mjs$/, expect: 'new Headers()', apply: shadow('Headers') },
+      {
+        file: /openai[\\/]internal[\\/]utils[\\/]log\.mjs$/,
+        expect: 'instanceof Headers',
+        apply: shadow('Headers'),
+      },
+      {
+        file: /openai[\\/]lib[\\/]EventStream\.mjs$/,
+        expect: 'const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);',
+        apply: (source) =>
+          shadow('Headers')(
+            source.replace(
+              'const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);',
+              "const descriptor = name === 'Headers' ? { value: Headers } : Object.getOwnPropertyDescriptor(globalThis, name);",
+            ),
+          ),
+        done: (patched) => patched.includes("name === 'Headers' ? { value: Headers }"),
+      },
+      {
+        file: /openai[\\/]client\.mjs$/,
+        expect: 'body instanceof FormData',
+        apply: shadow('FormData'),
+        // Only asked, never made: the stand-in cannot construct one.
+        done: (patched) => !patched.includes('new FormData'),
+      },
+    ]
+    for (const { file, expect, apply, done = () => true } of edits) {
+      builder.onLoad({ filter: file }, async (args) => {
+        const source = await readFile(args.path, 'utf8')
+        const patched = apply(source)
+        // The SDK changed under the edit: rather no build than undici back at idle unnoticed.
+        if (!source.includes(expect) || !done(patched))
+          throw new Error(`${args.path}: its use of undici's globals changed; update sdkWithoutUndici`)
+        return { contents: patched, loader: 'js', resolveDir: dirname(args.path) }
+      })
+    }
+  },
+}
+
 await build({
   entryPoints: [join(root, 'source', 'cli.ts')],
   outdir: join(root, 'dist'),
@@ -69,7 +141,7 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [yogaWithoutFetch, zodEnglishOnly],
+  plugins: [yogaWithoutFetch, zodEnglishOnly, sdkWithoutUndici],
   alias: { 'react-devtools-core': join(stubDir, 'react-devtools-core.js') },
   // ripgrep resolves its binary from node_modules and throws at import when the platform package is missing.
   external: ['@vscode/ripgrep', '@lydell/node-pty'],

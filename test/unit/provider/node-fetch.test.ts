@@ -171,6 +171,61 @@ describe('node fetch', () => {
     expect(server.connections).toHaveLength(0)
   })
 
+  it('reads the body as text even after its web stream was asked for but not read (as the SDK does)', async () => {
+    const server = await serve((_req, _body, res) => res.end('{"ok":true}'))
+    const response = await createNodeFetch()(server.url, { method: 'POST', body: '{}' })
+    expect(response.body).not.toBeNull()
+    expect(response.bodyUsed).toBe(false)
+    expect(await response.json()).toEqual({ ok: true })
+    expect(response.bodyUsed).toBe(true)
+    await expect(response.text()).rejects.toThrow(TypeError)
+  })
+
+  it('gives the body as bytes, an ArrayBuffer and a Blob typed by its content-type', async () => {
+    const server = await serve((_req, _body, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('h\u00e9'),
+    )
+    const fetch = createNodeFetch()
+    const post = () => fetch(server.url, { method: 'POST', body: '{}' })
+    expect([...(await (await post()).bytes())]).toEqual([0x68, 0xc3, 0xa9])
+    expect(new Uint8Array(await (await post()).arrayBuffer())).toEqual(new Uint8Array([0x68, 0xc3, 0xa9]))
+    const blob = await (await post()).blob()
+    expect(blob.type).toBe('text/plain; charset=utf-8')
+    expect(await blob.text()).toBe('h\u00e9')
+  })
+
+  it('clones a response: both read the whole body, and a used one cannot be cloned', async () => {
+    const server = await serve((_req, _body, res) => {
+      res.writeHead(200, { 'x-n': '1' })
+      res.write('part one, ')
+      setImmediate(() => res.end('part two'))
+    })
+    const fetch = createNodeFetch()
+    const response = await fetch(server.url, { method: 'POST', body: '{}' })
+    const copy = response.clone()
+    expect(copy.status).toBe(200)
+    expect(copy.headers.get('x-n')).toBe('1')
+    expect(await Promise.all([response.text(), copy.text()])).toEqual([
+      'part one, part two',
+      'part one, part two',
+    ])
+    expect(() => response.clone()).toThrow(TypeError)
+    // A body handed to readText after a clone is read through the shared stream, whole.
+    const again = await fetch(server.url, { method: 'POST', body: '{}' })
+    const twin = again.clone()
+    let streamed = ''
+    await fetch.readText(again, (text) => {
+      streamed += text
+    })
+    expect(streamed).toBe('part one, part two')
+    expect(await twin.text()).toBe('part one, part two')
+  })
+
+  it('refuses a status the Response constructor refuses', async () => {
+    const server = await serve((_req, _body, res) => res.writeHead(600).end('odd'))
+    await expect(createNodeFetch()(server.url)).rejects.toThrow(RangeError)
+  })
+
   it('hands a body it does not stream itself (form data) to the global fetch', async () => {
     const server = await serve((_req, body, res) => res.end(body))
     const form = new URLSearchParams({ a: '1' })
