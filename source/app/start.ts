@@ -6,6 +6,7 @@ import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/app-paths.js'
 import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { settingsEnv } from '../config/settings-env.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -28,7 +29,7 @@ export async function start(args: ParsedArgs): Promise<number> {
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
-    const loaded = await loadSettings({ cwd: workspace, env, home })
+    const loaded = await loadSettings({ cwd: workspace, env, home, claudeDirs: !args.noClaudeDirs })
     // What the repository brings applies only in a trusted folder (docs/permissions.md#project-trust).
     const trust = await openProjectTrust({
       workspace,
@@ -43,6 +44,13 @@ export async function start(args: ParsedArgs): Promise<number> {
     const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
     let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+    // The settings' `env` (Claude Code's too), as the folder's trust is at start.
+    const { apply, skipped } = settingsEnv(config.env)
+    Object.assign(process.env, apply)
+    if (skipped.length > 0)
+      err.write(
+        `agent-tui: warning: "env" in settings: ${skipped.join(', ')} not set (agent-tui reads its own variables before the settings; set them in the shell)\n`,
+      )
     if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }
@@ -82,6 +90,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.model ? { model: config.model } : {}),
+      ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
     }
     const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
     // Listed over the provider's own fetch (node:http, loaded by then): the global fetch would set up

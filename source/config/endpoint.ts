@@ -22,6 +22,11 @@ export interface EndpointOptions {
   baseUrl?: string
   apiKey?: string
   model?: string
+  /**
+   * When no model is configured: this one if the endpoint lists it (a Claude Code settings file's model),
+   * else the first listed.
+   */
+  preferredModel?: string
   /** false: no network at all (a configured URL is used as is; nothing is probed). Default true. */
   probe?: boolean
   fetchImpl?: typeof fetch
@@ -109,10 +114,20 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
         listError: `listing models at ${baseUrl}/models failed: ${listing.error}${times}`,
       }
     }
-    return { ...base, ...chooseModel(listing.models, opts.model), models: listing.models.map((m) => m.id) }
+    return {
+      ...base,
+      ...chooseModel(listing.models, opts.model, opts.preferredModel),
+      models: listing.models.map((m) => m.id),
+    }
   }
   if (opts.probe === false) return { kind: 'none', probed: [] }
-  return probe(opts.probeTargets ?? DEFAULT_PROBE_TARGETS, opts.probeBudgetMs ?? 300, fetchImpl, opts.model)
+  return probe(
+    opts.probeTargets ?? DEFAULT_PROBE_TARGETS,
+    opts.probeBudgetMs ?? 300,
+    fetchImpl,
+    opts.model,
+    opts.preferredModel,
+  )
 }
 
 async function probe(
@@ -120,6 +135,7 @@ async function probe(
   budgetMs: number,
   fetchImpl: typeof fetch,
   model: string | undefined,
+  preferred: string | undefined,
 ): Promise<ResolvedEndpoint> {
   const cancel = new AbortController()
   const signal = AbortSignal.any([AbortSignal.timeout(budgetMs), cancel.signal])
@@ -134,7 +150,7 @@ async function probe(
         return {
           kind: 'probed',
           baseUrl: target.url.replace(/\/+$/, ''),
-          ...chooseModel(listing.models, model),
+          ...chooseModel(listing.models, model, preferred),
           models: listing.models.map((m) => m.id),
           serverName: target.name,
         }
@@ -152,8 +168,10 @@ async function probe(
 function chooseModel(
   models: ModelInfo[],
   configured: string | undefined,
+  preferred?: string,
 ): { model?: string; contextLength?: number } {
-  const id = configured ?? models[0]?.id
+  const listed = preferred !== undefined && models.some((m) => m.id === preferred) ? preferred : undefined
+  const id = configured ?? listed ?? models[0]?.id
   const info = models.find((m) => m.id === id)
   const out: { model?: string; contextLength?: number } = {}
   if (id !== undefined) out.model = id

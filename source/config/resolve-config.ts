@@ -50,6 +50,15 @@ export interface ResolvedConfig {
   origins: { model: Origin; baseUrl: Origin; apiKey: Origin; mode: Origin }
   /** Non-fatal problems to show the user (e.g. an ignored setting). */
   warnings: string[]
+  /** Whether Claude Code's places are read (`--no-claude-dirs` > `claudeDirs` > on). */
+  claudeDirs: boolean
+  /**
+   * The model a Claude Code settings file names (not a tier): used when nothing else chooses the model and
+   * the endpoint lists it.
+   */
+  preferredModel: string | undefined
+  /** Variables for the commands agent-tui starts (`env` of the settings, Claude Code's included). */
+  env: Readonly<Record<string, string>>
 }
 
 /**
@@ -82,6 +91,15 @@ export function resolveConfig(
   }
 
   const model = pick(args.model, envValue('AGENT_TUI_MODEL'), settings.model)
+  const claudeDirs = !args.noClaudeDirs && settings.claudeDirs !== false
+  for (const source of loaded.sources) {
+    const unreadable = source.claudeCode?.unreadable
+    if (unreadable) warnings.push(`${source.label} was not read: ${unreadable}`)
+  }
+  // The most specific Claude Code file that names a model.
+  const preferredModel = claudeDirs
+    ? [...loaded.sources].reverse().find((s) => s.claudeCode?.preferredModel)?.claudeCode?.preferredModel
+    : undefined
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
   const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey)
   const mode = resolveMode(args, envMode as Mode | undefined, loaded, warnings)
@@ -116,6 +134,9 @@ export function resolveConfig(
     localSettingsPath: loaded.localSettingsPath,
     origins: { model: model.origin, baseUrl: baseUrl.origin, apiKey: apiKey.origin, mode: mode.origin },
     warnings,
+    claudeDirs,
+    preferredModel,
+    env: settings.env ?? {},
   }
 }
 

@@ -37,7 +37,7 @@ export interface Objection {
 }
 
 const SECRET_FILE =
-  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks|ppk)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass|\.my\.cnf|\.vault-token|credentials(\.json)?|application_default_credentials\.json)$/
+  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks|ppk)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass|\.my\.cnf|\.vault-token|\.?credentials(\.json)?|application_default_credentials\.json)$/
 /** `.env` templates that hold no secrets by convention. */
 const ENV_TEMPLATE = /^\.env\.(example|sample|template|dist)$/
 const SECRET_DIRS = new Set(['.ssh', '.aws', '.gnupg', '.azure', '.password-store'])
@@ -60,7 +60,7 @@ export const SECRET_SEARCH_GLOBS: readonly string[] = [
   '*.{pem,key,p12,pfx,keystore,jks,ppk}',
   'id_{rsa,dsa,ecdsa,ed25519}*',
   '{.npmrc,.netrc,_netrc,.pypirc,.git-credentials,.htpasswd,.pgpass,.my.cnf,.vault-token}',
-  '{credentials,credentials.json,application_default_credentials.json}',
+  '{credentials,credentials.json,.credentials.json,application_default_credentials.json}',
   ...SECRET_DIRS,
 ]
 

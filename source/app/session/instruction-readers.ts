@@ -8,9 +8,9 @@ import type { SkillEntry } from '../../tools/skill.js'
 
 /**
  * The readers for what agent-tui puts in front of the model without a tool call (see
- * tools/instruction-file.ts): the project's files (AGENTS.md, CLAUDE.md, memory, `.agent-tui/` commands,
- * skills and agents) may come from the workspace and the added directories; the user's own (their
- * config dir's commands, skills and agents) from that config dir too. The secrets checks and the
+ * tools/instruction-file.ts): the project's files (AGENTS.md, CLAUDE.md, memory, `.agent-tui/` and
+ * `.claude/` commands, skills and agents) may come from the workspace and the added directories; the
+ * user's own (their config dir's and `~/.claude/`'s) from those dirs too. The secrets checks and the
  * `Read(…)` rules apply to both.
  */
 export interface InstructionReaders {
@@ -35,6 +35,8 @@ export function boundaryReaders(opts: {
   config: { rules: RuleSet }
   /** Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`) first. */
   appDirs: readonly string[]
+  /** Real path of Claude Code's user dir (`~/.claude`) when Claude Code's places are read. */
+  claudeDir?: string
 }): InstructionReaders {
   let rules = opts.config.rules
   const boundary = {
@@ -44,7 +46,9 @@ export function boundaryReaders(opts: {
     rules: () => rules,
   }
   const project = instructionReader(boundary)
-  const user = instructionReader(boundary, opts.appDirs.slice(0, 1))
+  // The user's own files: agent-tui's config dir and Claude Code's `~/.claude` (its CLAUDE.md, commands,
+  // agents, skills and what they import); secrets in them stay out (its .credentials.json is one).
+  const user = instructionReader(boundary, [...opts.appDirs.slice(0, 1), ...(opts.claudeDir ? [opts.claudeDir] : [])])
   return {
     project,
     user,

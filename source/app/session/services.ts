@@ -5,6 +5,7 @@ import type {
   RuntimeCommands,
   SessionServices,
   SessionSummary,
+  StatusReport,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
 import { loadImageAttachment } from '../../agent/turn/images.js'
@@ -60,6 +61,8 @@ export interface SessionServiceOptions {
   agents?: AgentsControl
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+  /** What was loaded from where, for `/status`. */
+  status?: () => StatusReport
 }
 
 /** A single read of a job's log is bounded, whatever the caller asks for. */
@@ -94,6 +97,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return target
     },
     memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),
+    status: () => opts.status?.() ?? { sections: [] },
     addMemory: (text) => appendMemory(opts.workspace, text, opts.readInstructions),
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []

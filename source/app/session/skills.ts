@@ -1,12 +1,14 @@
-import { join, relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { Store } from '../../store/create-store.js'
-import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
+import type { ProjectTrust } from '../../config/project-trust.js'
+import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
 import { describeProblem } from '../../extensions/problems.js'
-import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
-import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
+import { loadSkillDir } from '../../extensions/skill-files.js'
+import type { ExtensionProblem, SkillDefinition } from '../../extensions/types.js'
 import type { SkillCatalog } from '../../tools/skill.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
+import type { StatusEntry } from '../../agent/runtime/commands.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths
@@ -16,6 +18,10 @@ export interface SessionSkillOptions {
   read: InstructionReaders
   /** The folder's trust: project skills load only while it is trusted (none without it). */
   trust?: ProjectTrust
+  /** Claude Code's places (`.claude/skills`, `~/.claude/skills`), or null when they are not read. */
+  claude?: ClaudeCodePaths | null
+  /** Where each folder stands, for `/status` (again after a trust answer). */
+  record?(entries: StatusEntry[]): void
 }
 
 /** The skills of one session: what the Skill tool offers at start, and what it finds now. */
@@ -47,13 +53,12 @@ export interface SkillChange {
 
 export async function loadSessionSkills(opts: SessionSkillOptions): Promise<SessionSkills> {
   const trust = opts.trust
-  const [user, project] = await Promise.all([
-    loadScope(opts, 'user'),
-    trust?.mayLoad('skill') ? loadScope(opts, 'project') : null,
-  ])
+  const load = (trusted: boolean) => loadSkillLayers(opts, trusted)
+  const first = await load(trust?.mayLoad('skill') === true)
   // The folder brings skills that trust would enable: the tool must exist to load them later.
-  const pending = !project && trust !== undefined && (await loadScope(opts, 'project')).skills.length > 0
-  let current = merge(user, project)
+  const pending = first.waiting > 0
+  let current = first.skills
+  opts.record?.(first.entries)
   const catalog: SkillCatalog = {
     find: (name) => current.find((s) => s.name === name),
     list: () => current,
@@ -62,14 +67,15 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
     catalog,
     offered: current,
     more: pending,
-    problems: [...user.problems, ...(project?.problems ?? [])].map(describeProblem),
+    problems: first.problems,
     dirs: () => current.map((s) => s.dir),
     followTrust(changed) {
       if (!trust) return () => {}
       return trust.subscribe(async (status) => {
         const before = current
-        const loaded = status.trusted ? await loadScope(opts, 'project') : null
-        current = merge(user, loaded)
+        const loaded = await load(status.trusted)
+        opts.record?.(loaded.entries)
+        current = loaded.skills
         const added = current.filter((s) => !before.some((b) => b.name === s.name && b.path === s.path))
         const gone = before.filter((b) => !current.some((s) => s.name === b.name && s.path === b.path))
         const lines = [
@@ -85,25 +91,46 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
           added: added.map((s) => s.name),
           gone: gone.map((s) => s.name),
           announcement: lines.length ? lines.join('\n') : null,
-          problems: (loaded?.problems ?? []).map(describeProblem),
+          problems: loaded.problems,
         })
       })
     },
   }
 }
 
-/** The project's skill wins a name over the user's (as its commands do). */
-function merge(user: LoadedSkills, project: LoadedSkills | null): SkillDefinition[] {
-  const mine = project?.skills ?? []
-  return [...mine, ...user.skills.filter((s) => !mine.some((p) => p.name === s.name))]
-}
-
-function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
-  const dir =
-    scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
-  const label = (path: string) =>
-    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadSkillDir({ dir, scope, label, read: opts.read[scope] })
+/**
+ * The skills of every folder (the project's only when `trusted`), one per name in the folders' order
+ * (extensionLayers: agent-tui's before Claude Code's, the project's before the user's).
+ */
+async function loadSkillLayers(
+  opts: SessionSkillOptions,
+  trusted: boolean,
+): Promise<{ skills: SkillDefinition[]; problems: string[]; entries: StatusEntry[]; waiting: number }> {
+  const layers = extensionLayers('skills', {
+    workspace: opts.workspace,
+    configDir: opts.paths.configDir,
+    claude: opts.claude ?? null,
+  })
+  const loads: Array<LayerLoad<SkillDefinition>> = await loadLayers(layers, trusted, async (layer) => {
+    const loaded = await loadSkillDir({
+      dir: layer.dir,
+      scope: layer.scope,
+      label: (path) => layerLabel(path, opts.workspace, opts.home),
+      read: opts.read[layer.scope],
+    })
+    return { items: loaded.skills, problems: loaded.problems }
+  })
+  const { kept, hidden } = pickByName(
+    loads.flatMap((l) => l.items.map((item) => ({ item, layer: l.layer, file: item.file }))),
+    (name) => `the skill ${name}`,
+  )
+  const problems: ExtensionProblem[] = loads.flatMap((l) => l.problems)
+  return {
+    skills: kept,
+    problems: [...problems, ...hidden.map((h) => ({ ...h, skipped: false }))].map(describeProblem),
+    entries: layerEntries(loads, 'skill', opts.workspace, opts.home),
+    waiting: loads.reduce((n, l) => n + l.waiting, 0),
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   HooksView,
   ImageAttachment,
   MemoryFile,
+  StatusReport,
   ModelList,
   PermissionRulesView,
   RewindReport,
@@ -64,6 +65,7 @@ export function fakeCommands(
     rules?: PermissionRulesView
     hooks?: HooksView
     memory?: MemoryFile[]
+    status?: StatusReport
     sessions?: SessionSummary[]
     preview?: CompactionPreview
     report?: ContextReport
@@ -158,6 +160,10 @@ export function fakeCommands(
     memoryFiles: async () => {
       record('memoryFiles', [])
       return opts.memory ?? []
+    },
+    status: () => {
+      record('status', [])
+      return opts.status ?? { sections: [] }
     },
     listSessions: async () => {
       record('listSessions', [])
