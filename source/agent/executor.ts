@@ -99,7 +99,7 @@ async function runCall(
     })
   }
   let args = validated.data
-  /** What the hooks see as `tool_input`: the arguments as the model sent them, or as a hook rewrote them. */
+  /** What the hooks see as `tool_input` (its paths made absolute): the arguments as the model sent them, or as a hook rewrote them. */
   let input: unknown = parsed.value
   let summary = summaryOf(tool, args, name)
   const failWith = (category: ErrorCategory, message: string, opts: FailureDetails = {}) =>
