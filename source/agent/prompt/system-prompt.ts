@@ -36,6 +36,11 @@ export interface PromptContext {
   report?(text: string): void
   /** What was read and left out, for `/status`. */
   loaded?(instructions: LoadedInstructions): void
+  /**
+   * When an instruction file last changed while commands or edits ran unasked (ms), if it did: it is
+   * read all the same (it is text, not permissions), and a start-up notice names it.
+   */
+  changedUnasked?(path: string): number | undefined
 }
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
@@ -114,6 +119,11 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     ...(ctx.seen ? { seen: ctx.seen } : {}),
   })
   for (const skip of loaded.skipped) if (worthANotice(skip)) ctx.report?.(skipNotice(skip))
+  // A sandboxed command may create one nobody was asked about (a missing one cannot be reserved).
+  for (const section of loaded.sections) {
+    const at = ctx.changedUnasked?.(section.path)
+    if (at !== undefined) ctx.report?.(unaskedNotice(section.label, at))
+  }
   ctx.loaded?.(loaded)
   const instructions = loaded.sections.map(sectionText)
   return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
@@ -130,4 +140,10 @@ export function sectionText(section: InstructionSection): string {
     ? `# Instructions from ${section.path} (imported by ${section.importedBy})`
     : `# ${section.root.label.startsWith('~') ? 'User' : 'Project'} instructions from ${section.path}`
   return `${head}\n${section.text}`
+}
+
+/** `sub/AGENTS.md changed at 14:03:10 while …`: the start-up notice for an instruction file written unasked. */
+export function unaskedNotice(file: string, at: number): string {
+  const when = new Date(at)
+  return `${file} changed on ${when.toISOString().slice(0, 10)} at ${when.toTimeString().slice(0, 8)} while commands or edits ran unasked (a sandboxed command or an auto-mode edit nobody answered for); it is in the model's instructions as it is: read it if you did not write it`
 }
