@@ -181,6 +181,8 @@ async function runSession(
       home: process.env.HOME || homedir(),
       read: session.instructions,
       ...(trust ? { trust: trust.trust } : {}),
+      claude: session.claude,
+      record: (entries) => session.discovery.set('commands', entries),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
     }),

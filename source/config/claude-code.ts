@@ -27,7 +27,8 @@ export function claudeCodePaths(
   workspace: string,
 ): ClaudeCodePaths {
   const configured = env.CLAUDE_CONFIG_DIR
-  const custom = configured !== undefined && configured !== '' && isAbsolute(configured) ? configured : undefined
+  const custom =
+    configured !== undefined && configured !== '' && isAbsolute(configured) ? configured : undefined
   const userDir = custom ?? join(home, '.claude')
   const projectDir = join(resolve(workspace), '.claude')
   return {

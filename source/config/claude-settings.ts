@@ -126,7 +126,10 @@ function readPermissions(
   out: Record<string, unknown>,
   ignore: (key: string, why: string) => void,
 ): void {
-  if (!isObject(value)) return ignore('permissions', 'expected an object')
+  if (!isObject(value)) {
+    ignore('permissions', 'expected an object')
+    return
+  }
   const permissions: Record<string, string[]> = {}
   for (const [key, list] of Object.entries(value)) {
     const at = `permissions.${key}`
@@ -136,15 +139,18 @@ function readPermissions(
         continue
       }
       const rules: string[] = []
-      list.forEach((rule, i) => {
-        if (typeof rule !== 'string') return ignore(`${at}[${i}]`, 'expected a rule such as "Bash(npm test *)"')
+      for (const [i, rule] of list.entries()) {
+        if (typeof rule !== 'string') {
+          ignore(`${at}[${i}]`, 'expected a rule such as "Bash(npm test *)"')
+          continue
+        }
         try {
           parseRule(rule)
           rules.push(rule)
         } catch (err) {
           ignore(`${at}[${i}]`, (err as Error).message)
         }
-      })
+      }
       permissions[key] = rules
     } else if (key === 'defaultMode') {
       const mode = typeof list === 'string' ? MODES[list] : undefined
@@ -157,9 +163,12 @@ function readPermissions(
             : 'expected a mode name',
         )
     } else if (key === 'additionalDirectories') {
-      const dirs = Array.isArray(list) ? list.filter((d): d is string => typeof d === 'string' && d !== '') : []
+      const dirs = Array.isArray(list)
+        ? list.filter((d): d is string => typeof d === 'string' && d !== '')
+        : []
       if (dirs.length > 0) out.additionalDirectories = dirs
-      if (!Array.isArray(list) || dirs.length !== list.length) ignore(at, 'expected a list of directory paths')
+      if (!Array.isArray(list) || dirs.length !== list.length)
+        ignore(at, 'expected a list of directory paths')
     } else ignore(at, PERMISSION_KEYS_IGNORED[key] ?? 'not a permission setting agent-tui knows')
   }
   if (Object.keys(permissions).length > 0) out.permissions = permissions
@@ -170,7 +179,10 @@ function readHooks(
   out: Record<string, unknown>,
   ignore: (key: string, why: string) => void,
 ): void {
-  if (!isObject(value)) return ignore('hooks', 'expected {"Event": [{"matcher", "hooks"}]}')
+  if (!isObject(value)) {
+    ignore('hooks', 'expected {"Event": [{"matcher", "hooks"}]}')
+    return
+  }
   const hooks: Record<string, unknown> = {}
   for (const [event, groups] of Object.entries(value)) {
     // One event at a time, so one malformed event does not take the others with it.
@@ -190,7 +202,10 @@ function readEnv(
   out: Record<string, unknown>,
   ignore: (key: string, why: string) => void,
 ): void {
-  if (!isObject(value)) return ignore('env', 'expected {"NAME": "value"}')
+  if (!isObject(value)) {
+    ignore('env', 'expected {"NAME": "value"}')
+    return
+  }
   const env: Record<string, string> = {}
   for (const [name, v] of Object.entries(value)) {
     // Claude Code writes numbers and booleans unquoted at times ("BASH_MAX_TIMEOUT_MS": 600000).
@@ -205,7 +220,10 @@ function readSandbox(
   out: Record<string, unknown>,
   ignore: (key: string, why: string) => void,
 ): void {
-  if (!isObject(value)) return ignore('sandbox', 'expected an object')
+  if (!isObject(value)) {
+    ignore('sandbox', 'expected an object')
+    return
+  }
   for (const key of Object.keys(value)) {
     if (key === 'enabled') continue
     ignore(

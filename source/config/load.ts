@@ -1,10 +1,11 @@
-import { relative } from 'node:path'
+import { realpath } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
 import type { z } from 'zod'
 import { parseRule, type Rule } from '../permissions/rules.js'
 import { ConfigError } from './errors.js'
 import { cleanJsonMessage, locateJsonError } from './json-error.js'
 import { projectSettingsPaths, resolvePaths } from './app-paths.js'
-import { type Settings, settingsSchema } from './schema.js'
+import { type McpServerSettings, mcpServerSchema, type Settings, settingsSchema } from './schema.js'
 import { readConfigText } from '../tools/instruction-file.js'
 import { type ClaudeCodePaths, claudeCodePaths } from './claude-code.js'
 import { translateClaudeSettings } from './claude-settings.js'
@@ -226,7 +227,6 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   return merged
 }
 
-/** Claude Code's three settings files, lowest precedence first; each only as much as it can be read. */
 /**
  * Without Claude Code's files: what a `"claudeDirs": false` in a trusted project file turns off (the
  * user's own is applied before they are read).
@@ -234,10 +234,75 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
 export function withoutClaudeCode(loaded: LoadedSettings): LoadedSettings {
   if (loaded.merged.claudeDirs !== false || !loaded.sources.some((s) => s.claudeCode)) return loaded
   const sources = loaded.sources.filter((s) => !s.claudeCode)
-  return { ...loaded, sources, merged: mergeSettings(sources.map((s) => s.settings)), rules: collectRules(sources) }
+  return {
+    ...loaded,
+    sources,
+    merged: mergeSettings(sources.map((s) => s.settings)),
+    rules: collectRules(sources),
+  }
 }
 
+/** Claude Code's three settings files and `~/.claude.json`, lowest precedence first; each as far as it can be read. */
 async function readClaudeSettings(
+  paths: ClaudeCodePaths,
+  cwd: string,
+  home: string,
+): Promise<SettingsSource[]> {
+  const [state, ...files] = await Promise.all([
+    readClaudeState(paths.userState, cwd, tildify(paths.userState, home)),
+    readClaudeSettingsFiles(paths, cwd, home),
+  ])
+  return [state, ...files.flat()]
+}
+
+/** `~/.claude.json` holds Claude Code's history too: a heavy user's is several megabytes. */
+const CLAUDE_STATE_BYTES = 32 * 1024 * 1024
+
+/**
+ * `~/.claude.json`: only its MCP servers — the user's (`mcpServers`) and this folder's
+ * (`projects["/abs/path"].mcpServers`, Claude Code's "local" servers, which win a name). The user's
+ * own file, so they need no trust; the rest of the file (history, account) is not looked at.
+ */
+export async function readClaudeState(path: string, cwd: string, label: string): Promise<SettingsSource> {
+  const base = { scope: 'user' as const, path, label }
+  const read = await readConfigText(path, CLAUDE_STATE_BYTES)
+  if (read.kind === 'missing') return { ...base, exists: false, settings: {}, claudeCode: { ignored: [] } }
+  if (read.kind === 'refused')
+    return { ...base, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: read.reason } }
+  let json: unknown
+  try {
+    json = JSON.parse(read.text.replace(/^\uFEFF/, ''))
+  } catch (err) {
+    const why = `invalid JSON: ${cleanJsonMessage((err as Error).message)}`
+    return { ...base, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: why } }
+  }
+  const ignored: string[] = []
+  const servers: Record<string, McpServerSettings> = {}
+  const take = (value: unknown, at: string) => {
+    if (value === undefined) return
+    if (!isPlainObject(value)) return void ignored.push(`${at} (expected {"name": {"command": …}})`)
+    for (const [name, spec] of Object.entries(value)) {
+      const checked = mcpServerSchema.safeParse(spec)
+      if (checked.success) servers[name] = checked.data
+      else ignored.push(`${at}.${name} (${checked.error.issues[0]?.message ?? 'invalid'})`)
+    }
+  }
+  const top = isPlainObject(json) ? json : {}
+  take(top.mcpServers, 'mcpServers')
+  const projects = isPlainObject(top.projects) ? top.projects : {}
+  const real = await realpath(cwd).catch(() => cwd)
+  const key = [resolve(cwd), real].find((k) => isPlainObject(projects[k]))
+  if (key)
+    take((projects[key] as Record<string, unknown>).mcpServers, `projects[${JSON.stringify(key)}].mcpServers`)
+  const settings: Settings = Object.keys(servers).length > 0 ? { mcpServers: servers } : {}
+  return { ...base, exists: true, settings, claudeCode: { ignored } }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+async function readClaudeSettingsFiles(
   paths: ClaudeCodePaths,
   cwd: string,
   home: string,
@@ -250,7 +315,8 @@ async function readClaudeSettings(
   return Promise.all(
     files.map(async (file): Promise<SettingsSource> => {
       const read = await readConfigText(file.path)
-      if (read.kind === 'missing') return { ...file, exists: false, settings: {}, claudeCode: { ignored: [] } }
+      if (read.kind === 'missing')
+        return { ...file, exists: false, settings: {}, claudeCode: { ignored: [] } }
       if (read.kind === 'refused')
         return { ...file, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: read.reason } }
       const body = read.text.replace(/^\uFEFF/, '')

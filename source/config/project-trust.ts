@@ -164,7 +164,8 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
   // Claude Code's project files are the repository's, its settings.local.json too: agent-tui never wrote
   // it, so nothing says it is the user's (an archive can bring one).
   const projectBrought = (source: SettingsSource) =>
-    source.scope === 'project' || (source.scope === 'local' && (localTracked || source.claudeCode !== undefined))
+    source.scope === 'project' ||
+    (source.scope === 'local' && (localTracked || source.claudeCode !== undefined))
   const settings = (trusted = status.trusted): FilteredSettings => {
     const filtered = filterProjectSettings(opts.loaded, { trusted, projectBrought, baseline: opts.baseline })
     return { ...filtered, loaded: withoutClaudeCode(filtered.loaded) }

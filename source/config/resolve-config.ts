@@ -52,6 +52,10 @@ export interface ResolvedConfig {
   warnings: string[]
   /** Whether Claude Code's places are read (`--no-claude-dirs` > `claudeDirs` > on). */
   claudeDirs: boolean
+  /** What turned them off, when they are. */
+  claudeDirsOffBy?: string
+  /** The settings files this config was resolved from (for `/status`). */
+  sources: LoadedSettings['sources']
   /**
    * The model a Claude Code settings file names (not a tier): used when nothing else chooses the model and
    * the endpoint lists it.
@@ -135,6 +139,10 @@ export function resolveConfig(
     origins: { model: model.origin, baseUrl: baseUrl.origin, apiKey: apiKey.origin, mode: mode.origin },
     warnings,
     claudeDirs,
+    ...(claudeDirs
+      ? {}
+      : { claudeDirsOffBy: args.noClaudeDirs ? '--no-claude-dirs' : '"claudeDirs": false in the settings' }),
+    sources: loaded.sources,
     preferredModel,
     env: settings.env ?? {},
   }

@@ -21,7 +21,8 @@ export function findImports(text: string): string[] {
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1]
     if (fence !== null) {
       // A fence closes with the same character, at least as long as the opening one.
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+        fence = null
       continue
     }
     if (marker) {

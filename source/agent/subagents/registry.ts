@@ -64,9 +64,7 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   /** What each folder gave; null for the project's while the folder is not trusted. */
   const loadAll = (withProject: boolean) =>
     Promise.all(
-      layers.map((layer) =>
-        layer.scope === 'user' || withProject ? load(layer) : Promise.resolve(null),
-      ),
+      layers.map((layer) => (layer.scope === 'user' || withProject ? load(layer) : Promise.resolve(null))),
     )
   let loads: Array<LoadedAgents | null> = await loadAll(trusted())
   // The user's folders are read once; a trust answer reloads only the project's.
@@ -94,7 +92,9 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
       return
     }
     void Promise.all(
-      layers.map((layer, i) => (layer.scope === 'user' ? Promise.resolve(userLoads[i] ?? null) : load(layer))),
+      layers.map((layer, i) =>
+        layer.scope === 'user' ? Promise.resolve(userLoads[i] ?? null) : load(layer),
+      ),
     ).then((next) => {
       if (mine === generation) apply(next)
     })

@@ -44,6 +44,7 @@ import {
   sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
+import { claudePlaces, instructionEntries } from './discovery.js'
 
 export type { ProjectTrustSetup }
 export type { Session, SessionOptions } from './types.js'
@@ -97,7 +98,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
     [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
   )) as [string, string, string, string]
-  const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
+  // Claude Code's places beside agent-tui's own (docs/coming-from-claude-code.md).
+  const { claude, claudeDir, discovery } = await claudePlaces({ config, home, workspace, store, setup })
+  const dirs = { workspace: realWorkspace, home, additionalDirs, appDirs, claudeDir }
+  const instructions = boundaryReaders({ ...dirs, config })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
   const broker = createConsentBroker({
@@ -126,7 +130,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
   const trustOption = setup ? { trust: setup.trust } : {}
-  const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
+  const skillOptions = { paths, workspace, home, read: instructions, claude }
+  const skills = await loadSessionSkills({
+    ...skillOptions,
+    ...trustOption,
+    record: (e) => discovery.set('skills', e),
+  })
   warnings.push(...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
@@ -162,6 +171,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     read: instructions.project,
     report: (text) => warnings.push(text),
     changedUnasked: provenance.changedUnasked,
+    ...(claude ? { claude: { userMemory: claude.userMemory, readUser: instructions.user, home } } : {}),
+    loaded: (loaded) => discovery.set('instructions', instructionEntries(loaded)),
   })
   const coreTools = sessionCoreTools({
     config,
@@ -200,6 +211,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
+    claude,
+    record: (entries) => discovery.set('agents', entries),
   })
   warnings.push(...agents.warnings)
   // A read-only main agent (`--agent explore`) is held to reading in the executor, like a subagent.
@@ -339,6 +352,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     agents: agentsControl,
     listModels: () => listEndpointModels(endpoint, store.getState().session.model),
     mcp,
+    status: () => discovery.report(),
   })
   if (restored) closeDanglingCalls(store)
   const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
@@ -356,6 +370,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    claude,
+    discovery,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),

@@ -3,6 +3,11 @@ import type { LoadedInstructions } from '../../agent/prompt/instructions.js'
 import type { SettingsSource } from '../../config/load.js'
 import type { IgnoredSetting } from '../../config/project-settings-filter.js'
 import type { McpServerView } from '../../store/domain.js'
+import { type ClaudeCodePaths, claudeCodePaths } from '../../config/claude-code.js'
+import { realPathOf } from '../../permissions/real-path.js'
+import type { ProjectTrust } from '../../config/project-trust.js'
+import type { ResolvedConfig } from '../../config/resolve-config.js'
+import type { Store } from '../../store/create-store.js'
 
 /**
  * What a session loaded from where, for `/status`, the headless `init` event and the debug log: each
@@ -64,6 +69,51 @@ export function createDiscovery(live: LiveTopics = {}): Discovery {
   }
 }
 
+/** Claude Code's places (null when they are off), `~/.claude`'s real path, and the session's record. */
+export async function claudePlaces(opts: {
+  config: Pick<ResolvedConfig, 'sources' | 'claudeDirsOffBy' | 'claudeDirs'>
+  home: string
+  workspace: string
+  store: Pick<Store, 'getState'>
+  setup: { trust: ProjectTrust } | undefined
+}): Promise<{ claude: ClaudeCodePaths | null; claudeDir: string | undefined; discovery: Discovery }> {
+  const claude = opts.config.claudeDirs ? claudeCodePaths(process.env, opts.home, opts.workspace) : null
+  const claudeDir = claude ? await realPathOf(claude.userDir) : undefined
+  const trust = opts.setup ? { trust: opts.setup.trust } : {}
+  return { claude, claudeDir, discovery: sessionDiscovery({ ...opts, claude, ...trust }) }
+}
+
+/**
+ * A session's record: the settings files as the folder's trust has them when asked, the MCP servers as
+ * the store has them, and where Claude Code's places are (or what turned them off).
+ */
+export function sessionDiscovery(opts: {
+  config: Pick<ResolvedConfig, 'sources' | 'claudeDirsOffBy'>
+  claude: ClaudeCodePaths | null
+  store: Pick<Store, 'getState'>
+  trust?: ProjectTrust
+}): Discovery {
+  const { trust } = opts
+  const discovery = createDiscovery({
+    settings: () =>
+      settingsEntries(
+        trust?.settings(trust.isTrusted()).loaded.sources ?? opts.config.sources,
+        trust?.settings(false).ignored ?? [],
+      ),
+    mcp: () => opts.store.getState().mcp.servers,
+  })
+  discovery.set(
+    'places',
+    placesEntries({
+      on: opts.claude !== null,
+      ...(opts.config.claudeDirsOffBy ? { offBy: opts.config.claudeDirsOffBy } : {}),
+      userDir: opts.claude?.userDir ?? '',
+      projectDir: opts.claude?.projectDir ?? '',
+    }),
+  )
+  return discovery
+}
+
 /** Whether Claude Code's places are read, and where they are. */
 export function placesEntries(opts: {
   on: boolean
@@ -75,7 +125,10 @@ export function placesEntries(opts: {
   if (!opts.on) return [{ what: 'off', note: opts.offBy ?? 'turned off', skipped: true }]
   return [
     { what: opts.userDir, note: "the user's: CLAUDE.md, settings.json, commands, agents, skills" },
-    { what: opts.projectDir, note: "the project's (with CLAUDE.md and CLAUDE.local.md): once the folder is trusted" },
+    {
+      what: opts.projectDir,
+      note: "the project's (with CLAUDE.md and CLAUDE.local.md): once the folder is trusted",
+    },
   ]
 }
 
@@ -122,7 +175,9 @@ function settingsSummary(source: SettingsSource): string {
     ...(s.mode ? [`mode ${s.mode}`] : []),
     ...(s.env ? [`env: ${Object.keys(s.env).join(', ')}`] : []),
     ...(s.additionalDirectories?.length ? [`${s.additionalDirectories.length} added directories`] : []),
-    ...(source.claudeCode?.preferredModel ? [`model ${source.claudeCode.preferredModel} if the endpoint lists it`] : []),
+    ...(source.claudeCode?.preferredModel
+      ? [`model ${source.claudeCode.preferredModel} if the endpoint lists it`]
+      : []),
   ]
   const others = Object.keys(s).filter(
     (k) => !['permissions', 'hooks', 'mode', 'env', 'additionalDirectories', '$schema'].includes(k),

@@ -60,7 +60,11 @@ export function layerEntries(
       const problems = l.problems.filter((p) => p.skipped).length
       const left = problems ? `; ${problems} left out (see the notices)` : ''
       if (l.waiting > 0)
-        return { what, note: `${count(l.waiting)} wait for trust (/trust, or --trust-project)`, skipped: true }
+        return {
+          what,
+          note: `${count(l.waiting)} wait for trust (/trust, or --trust-project)`,
+          skipped: true,
+        }
       return { what, note: `${count(l.items.length)}${left}` }
     })
 }

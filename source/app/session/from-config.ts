@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { ContextSettings } from '../../agent/context/options.js'
-import { buildPromptParts, type PromptParts } from '../../agent/prompt/system-prompt.js'
+import { buildPromptParts, type PromptContext, type PromptParts } from '../../agent/prompt/system-prompt.js'
 import { createTrustController, type TrustController } from '../../agent/runtime/trust-controller.js'
 import type { SourcedRules } from '../../config/load.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
@@ -137,6 +137,8 @@ export function sessionPromptParts(
     read: InstructionReader
     report(text: string): void
     changedUnasked?(path: string): number | undefined
+    claude?: PromptContext['claude']
+    loaded?: PromptContext['loaded']
   },
 ): Promise<PromptParts> {
   return buildPromptParts({
@@ -153,6 +155,8 @@ export function sessionPromptParts(
     read: at.read,
     report: at.report,
     ...(at.changedUnasked ? { changedUnasked: at.changedUnasked } : {}),
+    ...(at.claude ? { claude: at.claude } : {}),
+    ...(at.loaded ? { loaded: at.loaded } : {}),
   })
 }
 

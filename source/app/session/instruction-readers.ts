@@ -36,7 +36,7 @@ export function boundaryReaders(opts: {
   /** Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`) first. */
   appDirs: readonly string[]
   /** Real path of Claude Code's user dir (`~/.claude`) when Claude Code's places are read. */
-  claudeDir?: string
+  claudeDir?: string | undefined
 }): InstructionReaders {
   let rules = opts.config.rules
   const boundary = {
@@ -48,7 +48,10 @@ export function boundaryReaders(opts: {
   const project = instructionReader(boundary)
   // The user's own files: agent-tui's config dir and Claude Code's `~/.claude` (its CLAUDE.md, commands,
   // agents, skills and what they import); secrets in them stay out (its .credentials.json is one).
-  const user = instructionReader(boundary, [...opts.appDirs.slice(0, 1), ...(opts.claudeDir ? [opts.claudeDir] : [])])
+  const user = instructionReader(boundary, [
+    ...opts.appDirs.slice(0, 1),
+    ...(opts.claudeDir ? [opts.claudeDir] : []),
+  ])
   return {
     project,
     user,

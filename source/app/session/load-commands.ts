@@ -1,12 +1,14 @@
-import { join, relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
-import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
-import { type LoadedCommands, loadCommandDir } from '../../extensions/command-files.js'
+import type { ProjectTrust } from '../../config/project-trust.js'
+import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
+import { loadCommandDir } from '../../extensions/command-files.js'
 import { describeProblem } from '../../extensions/problems.js'
-import type { ExtensionScope } from '../../extensions/types.js'
+import type { CommandDefinition } from '../../extensions/types.js'
+import type { StatusEntry } from '../../agent/runtime/commands.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
 import { userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
 
 export interface UserCommandOptions {
   table: CommandTable
@@ -17,20 +19,28 @@ export interface UserCommandOptions {
   trust?: ProjectTrust
   /** The read boundary for the user's and the project's command files. */
   read: InstructionReaders
+  /** Claude Code's places (`.claude/commands`, `~/.claude/commands`), or null when they are not read. */
+  claude?: ClaudeCodePaths | null
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
+  /** Where each folder stands, for `/status` (again after a trust answer). */
+  record?(entries: StatusEntry[]): void
 }
 
 /**
- * Puts the user's commands (`$XDG_CONFIG_HOME/agent-tui/commands/`) and, in a trusted folder, the
- * project's (`.agent-tui/commands/`) into the table; a project command hides the user's of the same name
- * (as in Claude Code). When the user answers the trust prompt, the project's appear or go at once.
- * Resolves once the first load is in the table; `stop()` takes them all out again.
+ * Puts the commands of every folder into the table: agent-tui's (`.agent-tui/commands/`, the user's
+ * `$XDG_CONFIG_HOME/agent-tui/commands/`) and Claude Code's (`.claude/commands/`, `~/.claude/commands/`),
+ * the project's only in a trusted folder. One command per name, the first folder's
+ * (config/claude-code.ts extensionLayers). When the user answers the trust prompt, the project's appear
+ * or go at once. Resolves once the first load is in the table; `stop()` takes them all out again.
  */
 export async function installUserCommands(opts: UserCommandOptions): Promise<{ stop(): void }> {
-  const user = await loadScope(opts, 'user')
-  let project: LoadedCommands | null = null
-  let added: AddedCommands[] = []
+  const layers = extensionLayers('commands', {
+    workspace: opts.workspace,
+    configDir: opts.paths.configDir,
+    claude: opts.claude ?? null,
+  })
+  let added: AddedCommands | null = null
   const reported = new Set<string>()
   const report = (text: string, level: 'warn' | 'info') => {
     // A reload after a trust answer reports a file's problem only once.
@@ -38,45 +48,41 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     reported.add(text)
     opts.report(text, level)
   }
-  const apply = () => {
-    for (const entries of added) entries.remove()
-    added = []
-    for (const loaded of [project, user]) {
-      if (!loaded) continue
-      for (const problem of loaded.problems)
-        report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
-      const result = opts.table.add(userCommandEntries(loaded.commands))
-      added.push(result)
-      for (const { command, clash } of result.skipped) {
-        const definition = loaded.commands.find((c) => c.name === command.name)
-        // The project's command of the same name is meant to win; a built-in one is worth saying.
-        if (loaded === user && project?.commands.some((c) => c.name.toLowerCase() === clash)) continue
-        report(
-          `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
-          'warn',
-        )
-      }
+  const load = async (trusted: boolean) => {
+    const loads: Array<LayerLoad<CommandDefinition>> = await loadLayers(layers, trusted, async (layer) => {
+      const loaded = await loadCommandDir({
+        dir: layer.dir,
+        scope: layer.scope,
+        label: (path) => layerLabel(path, opts.workspace, opts.home),
+        read: opts.read[layer.scope],
+      })
+      return { items: loaded.commands, problems: loaded.problems }
+    })
+    for (const problem of loads.flatMap((l) => l.problems))
+      report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
+    const { kept, hidden } = pickByName(
+      loads.flatMap((l) => l.items.map((item) => ({ item, layer: l.layer, file: item.file }))),
+      (name) => `/${name}`,
+    )
+    for (const h of hidden) report(`${h.file}: ${h.message}`, 'info')
+    added?.remove()
+    added = opts.table.add(userCommandEntries(kept))
+    for (const { command } of added.skipped) {
+      const definition = kept.find((c) => c.name === command.name)
+      report(
+        `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
+        'warn',
+      )
     }
+    opts.record?.(layerEntries(loads, 'command', opts.workspace, opts.home))
   }
-  if (opts.trust?.mayLoad('command')) project = await loadScope(opts, 'project')
-  apply()
-  const unsubscribe = opts.trust?.subscribe(async (status) => {
-    project = status.trusted ? await loadScope(opts, 'project') : null
-    apply()
-  })
+  await load(opts.trust?.mayLoad('command') === true)
+  const unsubscribe = opts.trust?.subscribe((status) => load(status.trusted))
   return {
     stop() {
       unsubscribe?.()
-      for (const entries of added) entries.remove()
-      added = []
+      added?.remove()
+      added = null
     },
   }
-}
-
-function loadScope(opts: UserCommandOptions, scope: ExtensionScope): Promise<LoadedCommands> {
-  const dir =
-    scope === 'user' ? join(opts.paths.configDir, 'commands') : join(opts.workspace, '.agent-tui', 'commands')
-  const label = (path: string) =>
-    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadCommandDir({ dir, scope, label, read: opts.read[scope] })
 }

@@ -114,7 +114,12 @@ export async function setUpAgents(opts: {
     let waiting: string | undefined
     for (const layer of layers.filter((l) => l.scope === 'project')) {
       const file = join(layer.dir, `${name}.md`)
-      if (await access(file).then(() => true, () => false)) {
+      if (
+        await access(file).then(
+          () => true,
+          () => false,
+        )
+      ) {
         waiting = label(file)
         break
       }
@@ -197,7 +202,11 @@ function view(profile: AgentProfile): AgentView {
 }
 
 /** Each agents folder that exists: how many it gave, or how many files wait for trust. */
-async function agentEntries(registry: AgentRegistry, workspace: string, home: string): Promise<StatusEntry[]> {
+async function agentEntries(
+  registry: AgentRegistry,
+  workspace: string,
+  home: string,
+): Promise<StatusEntry[]> {
   const entries: StatusEntry[] = []
   for (const { layer, count } of registry.folders()) {
     const files = await readdir(layer.dir).then(
@@ -207,7 +216,11 @@ async function agentEntries(registry: AgentRegistry, workspace: string, home: st
     if (files === null) continue
     const what = `${layerLabel(layer.dir, workspace, home)}/`
     if (count === null)
-      entries.push({ what, note: `${files} agent files wait for trust (/trust, or --trust-project)`, skipped: true })
+      entries.push({
+        what,
+        note: `${files} agent files wait for trust (/trust, or --trust-project)`,
+        skipped: true,
+      })
     else entries.push({ what, note: `${count} agent${count === 1 ? '' : 's'}` })
   }
   return entries
