@@ -90,12 +90,14 @@ const CONFIG_DIRS: ReadonlyMap<string, string> = new Map([
 ])
 const CONFIG_FILES: ReadonlyMap<string, string> = new Map([
   ['.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+  // Claude Code's ~/.claude.json (in the workspace when agent-tui runs in the home folder): its MCP servers.
+  ['.claude.json', 'writes to .claude.json always ask (it names programs agent-tui starts)'],
   ['agents.md', 'writes to instruction files (AGENTS.md) always ask'],
   ['claude.md', 'writes to instruction files (CLAUDE.md) always ask'],
   ['claude.local.md', 'writes to instruction files (CLAUDE.local.md) always ask'],
 ])
 /** Names the last segment of a glob is tested against for the files above (`sed -i … sub/AGENTS.m?`). */
-const CONFIG_FILE_SAMPLES = ['.mcp.json', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']
+const CONFIG_FILE_SAMPLES = ['.mcp.json', '.claude.json', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']
 
 /**
  * A path segment as a case-insensitive file system (macOS by default) sees it: `.GIT` is `.git`, and
