@@ -261,3 +261,62 @@ describe("a Claude Code user's folders, copied as they are", () => {
     expect(await readFile(join(env.box.home, '.ssh/id_rsa'), 'utf8')).toBe('PRIVATE-KEY-MATERIAL\n')
   })
 })
+
+describe('nested CLAUDE.md files, read when the agent first works there', () => {
+  it('a Read in src/api/ brings src/CLAUDE.md and src/api/CLAUDE.md as a message; the system prompt stays the same bytes', async () => {
+    const ws = env.box.workspace
+    await put(ws, 'CLAUDE.md', 'ROOT-MEMORY\n')
+    await put(ws, 'src/CLAUDE.md', 'NESTED-SRC: use tabs here.\n')
+    await put(ws, 'src/api/CLAUDE.md', 'NESTED-API: every handler validates its input. @rules.md\n')
+    await put(ws, 'src/api/rules.md', 'NESTED-API-RULES: no default exports.\n')
+    await put(ws, 'src/api/handler.ts', 'export const h = 1\n')
+    await put(ws, 'other/CLAUDE.md', 'NESTED-OTHER: never read.\n')
+    env.server.enqueue(
+      { toolCalls: [{ name: 'Read', arguments: { file_path: join(ws, 'src/api/handler.ts') } }] },
+      { toolCalls: [{ name: 'Read', arguments: { file_path: join(ws, 'src/api/handler.ts') } }] },
+      { text: 'done' },
+    )
+    const r = await run('look at the handler', [])
+    expect(r.code).toBe(0)
+    expect(system(0)).toContain('ROOT-MEMORY')
+    expect(system(0)).not.toContain('NESTED-')
+    const last = env.server.requests.length - 1
+    expect(system(last)).toBe(system(0))
+    const said = messages(last)
+      .filter((m) => m.role === 'user')
+      .map((m) => String(m.content))
+      .filter((c) => c.includes('NESTED-'))
+    // Once, with both folders' files outermost first, and the import after its file.
+    expect(said).toHaveLength(1)
+    const text = said[0] ?? ''
+    expect(text.indexOf('NESTED-SRC')).toBeGreaterThan(-1)
+    expect(text.indexOf('NESTED-SRC')).toBeLessThan(text.indexOf('NESTED-API:'))
+    expect(text.indexOf('NESTED-API:')).toBeLessThan(text.indexOf('NESTED-API-RULES'))
+    expect(text).not.toContain('NESTED-OTHER')
+  })
+
+  it('a cd into a folder in Bash brings its CLAUDE.md; --no-claude-dirs does not', async () => {
+    const ws = env.box.workspace
+    await put(ws, 'lib/CLAUDE.md', 'NESTED-LIB: build with make.\n')
+    const script = () =>
+      env.server.enqueue(
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'cd lib' } }] },
+        { toolCalls: [{ name: 'Bash', arguments: { command: 'pwd' } }] },
+        { text: 'done' },
+      )
+    script()
+    const r = await run('build the lib', ['--mode', 'dangerous'])
+    expect(r.code).toBe(0)
+    const all = (i: number) =>
+      messages(i)
+        .map((m) => String(m.content))
+        .join('\n')
+    expect(all(env.server.requests.length - 1)).toContain('NESTED-LIB')
+    const before = env.server.requests.length
+    script()
+    const off = await run('build the lib', ['--mode', 'dangerous', '--no-claude-dirs'])
+    expect(off.code).toBe(0)
+    expect(all(env.server.requests.length - 1)).not.toContain('NESTED-LIB')
+    expect(env.server.requests.length).toBe(before + 3)
+  })
+})

@@ -44,7 +44,7 @@ import {
   sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
-import { claudePlaces, instructionEntries } from './discovery.js'
+import { claudePlaces } from './claude-places.js'
 
 export type { ProjectTrustSetup }
 export type { Session, SessionOptions } from './types.js'
@@ -68,13 +68,15 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   if (resumed) warnings.push(...resumed.warnings)
   let lease = resumed?.lease ?? null
 
+  // Read at each action: the nested CLAUDE.md reader joins them once the readers exist (below).
+  const observers = [...(opts.observers ?? [])]
   const { id, logPath, createdAt, log, store } = openSessionStore({
     restored,
     logPath: (newId) => sessionPath(projectSessions, newId),
     workspace,
     endpoint,
     mode: config.mode,
-    observers: opts.observers ?? [],
+    observers,
     warnings,
   })
 
@@ -99,7 +101,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
   )) as [string, string, string, string]
   // Claude Code's places beside agent-tui's own (docs/coming-from-claude-code.md).
-  const { claude, claudeDir, discovery } = await claudePlaces({ config, home, workspace, store, setup })
+  const places = await claudePlaces({ config, home, workspace, store, setup })
+  const { claude, claudeDir, discovery } = places
   const dirs = { workspace: realWorkspace, home, additionalDirs, appDirs, claudeDir }
   const instructions = boundaryReaders({ ...dirs, config })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
@@ -130,12 +133,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
   const trustOption = setup ? { trust: setup.trust } : {}
-  const skillOptions = { paths, workspace, home, read: instructions, claude }
-  const skills = await loadSessionSkills({
-    ...skillOptions,
-    ...trustOption,
-    record: (e) => discovery.set('skills', e),
-  })
+  const skillOptions = { paths, workspace, home, read: instructions, ...places.layers('skills') }
+  const skills = await loadSessionSkills({ ...skillOptions, ...trustOption })
   warnings.push(...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
@@ -171,9 +170,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     read: instructions.project,
     report: (text) => warnings.push(text),
     changedUnasked: provenance.changedUnasked,
-    ...(claude ? { claude: { userMemory: claude.userMemory, readUser: instructions.user, home } } : {}),
-    loaded: (loaded) => discovery.set('instructions', instructionEntries(loaded)),
+    ...places.prompt(instructions.user),
   })
+  const nested = places.follow(instructions.project, () => runtime.currentDirectory())
+  observers.push(nested.observe)
   const coreTools = sessionCoreTools({
     config,
     paths,
@@ -211,8 +211,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
-    claude,
-    record: (entries) => discovery.set('agents', entries),
+    ...places.layers('agents'),
   })
   warnings.push(...agents.warnings)
   // A read-only main agent (`--agent explore`) is held to reading in the executor, like a subagent.
@@ -322,7 +321,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     programs,
     unasked: provenance.unasked,
     subagents: subagents.launcher(),
-    takeAnnouncements: () => subagents.takeAnnouncements(),
+    takeAnnouncements: () => [...subagents.takeAnnouncements(), ...nested.take()],
+    announcementsReady: nested.ready,
     agents: agentsControl,
     definitions,
     ...(questions ? { questions } : {}),

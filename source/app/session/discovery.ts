@@ -3,8 +3,7 @@ import type { LoadedInstructions } from '../../agent/prompt/instructions.js'
 import type { SettingsSource } from '../../config/load.js'
 import type { IgnoredSetting } from '../../config/project-settings-filter.js'
 import type { McpServerView } from '../../store/domain.js'
-import { type ClaudeCodePaths, claudeCodePaths } from '../../config/claude-code.js'
-import { realPathOf } from '../../permissions/real-path.js'
+import type { ClaudeCodePaths } from '../../config/claude-code.js'
 import type { ProjectTrust } from '../../config/project-trust.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import type { Store } from '../../store/create-store.js'
@@ -67,20 +66,6 @@ export function createDiscovery(live: LiveTopics = {}): Discovery {
       }
     },
   }
-}
-
-/** Claude Code's places (null when they are off), `~/.claude`'s real path, and the session's record. */
-export async function claudePlaces(opts: {
-  config: Pick<ResolvedConfig, 'sources' | 'claudeDirsOffBy' | 'claudeDirs'>
-  home: string
-  workspace: string
-  store: Pick<Store, 'getState'>
-  setup: { trust: ProjectTrust } | undefined
-}): Promise<{ claude: ClaudeCodePaths | null; claudeDir: string | undefined; discovery: Discovery }> {
-  const claude = opts.config.claudeDirs ? claudeCodePaths(process.env, opts.home, opts.workspace) : null
-  const claudeDir = claude ? await realPathOf(claude.userDir) : undefined
-  const trust = opts.setup ? { trust: opts.setup.trust } : {}
-  return { claude, claudeDir, discovery: sessionDiscovery({ ...opts, claude, ...trust }) }
 }
 
 /**
