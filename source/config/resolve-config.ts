@@ -176,9 +176,10 @@ function resolveMode(
   for (const source of [...loaded.sources].reverse()) {
     const mode = source.settings.mode
     if (mode === undefined) continue
-    if (mode === 'dangerous' && source.scope === 'project') {
+    // Claude Code's `.claude/settings.local.json` is the repository's too: agent-tui never wrote it.
+    if (mode === 'dangerous' && (source.scope === 'project' || (source.scope === 'local' && source.claudeCode))) {
       warnings.push(
-        `ignored "mode": "dangerous" in ${source.label}: a committed file cannot switch permissions off ` +
+        `ignored "mode": "dangerous" in ${source.label}: a repository's file cannot switch permissions off ` +
           '(use --yolo, or put it in .agent-tui/settings.local.json)',
       )
       continue

@@ -38,7 +38,9 @@ describe('anthropics/claude-code-action, its .claude/ as it is', () => {
       'test-coverage-reviewer',
     ])
       expect(agent).toContain(name)
-    const user = messages(0).filter((m) => m.role === 'user').at(-1)?.content
+    const user = messages(0)
+      .filter((m) => m.role === 'user')
+      .at(-1)?.content
     expect(String(user)).toContain('Perform a comprehensive code review using subagents for key areas')
   })
 

@@ -9,7 +9,17 @@ import {
   pickByName,
 } from '../../../source/config/claude-code.ts'
 import { translateClaudeSettings } from '../../../source/config/claude-settings.ts'
-import { loadSettings, readClaudeState } from '../../../source/config/load.ts'
+import { parseArgs } from '../../../source/config/flags.ts'
+import {
+  collectRules,
+  type LoadedSettings,
+  loadSettings,
+  mergeSettings,
+  readClaudeState,
+  type SettingsSource,
+} from '../../../source/config/load.ts'
+import { resolveConfig } from '../../../source/config/resolve-config.ts'
+import type { Settings } from '../../../source/config/schema.ts'
 import { settingsEnv } from '../../../source/config/settings-env.ts'
 
 describe("claudeCodePaths: where Claude Code's files are", () => {
@@ -254,5 +264,67 @@ describe('~/.claude.json and the settings files, read', () => {
     expect(loaded.sources[3]?.claudeCode?.unreadable).toMatch(/^invalid JSON at 1:3/)
     const off = await loadSettings({ cwd: ws, env, home, claudeDirs: false })
     expect(off.sources.some((s) => s.claudeCode)).toBe(false)
+  })
+})
+
+describe("resolveConfig with Claude Code's files", () => {
+  const source = (
+    scope: 'user' | 'project' | 'local',
+    label: string,
+    settings: Settings,
+  ): SettingsSource => ({
+    scope,
+    label,
+    path: `/x/${label}`,
+    exists: true,
+    settings,
+    claudeCode: { ignored: [] },
+  })
+  const loadedOf = (sources: SettingsSource[]): LoadedSettings => ({
+    merged: mergeSettings(sources.map((s) => s.settings)),
+    sources,
+    rules: collectRules(sources),
+    localSettingsPath: '/x/.agent-tui/settings.local.json',
+  })
+
+  it("bypassPermissions from the repository's .claude/settings.local.json is refused; the user's own applies", () => {
+    const repo = resolveConfig(
+      parseArgs([]),
+      loadedOf([source('local', '.claude/settings.local.json', { mode: 'dangerous' })]),
+      {},
+    )
+    expect(repo.mode).toBe('safe')
+    expect(repo.warnings.join('\n')).toContain('ignored "mode": "dangerous" in .claude/settings.local.json')
+    const mine = resolveConfig(
+      parseArgs([]),
+      loadedOf([source('user', '~/.claude/settings.json', { mode: 'dangerous' })]),
+      {},
+    )
+    expect(mine.mode).toBe('dangerous')
+  })
+
+  it('--no-claude-dirs, or "claudeDirs": false, turns the places off and says what did', () => {
+    expect(resolveConfig(parseArgs(['--no-claude-dirs']), loadedOf([]), {})).toMatchObject({
+      claudeDirs: false,
+      claudeDirsOffBy: '--no-claude-dirs',
+    })
+    const off = resolveConfig(
+      parseArgs([]),
+      loadedOf([
+        { ...source('user', 'mine', { claudeDirs: false }), claudeCode: undefined } as SettingsSource,
+      ]),
+      {},
+    )
+    expect(off.claudeDirs).toBe(false)
+    expect(resolveConfig(parseArgs([]), loadedOf([]), {}).claudeDirs).toBe(true)
+  })
+
+  it('the most specific Claude Code model name is preferred; none when the places are off', () => {
+    const files = [
+      { ...source('user', '~/.claude/settings.json', {}), claudeCode: { ignored: [], preferredModel: 'a' } },
+      { ...source('project', '.claude/settings.json', {}), claudeCode: { ignored: [], preferredModel: 'b' } },
+    ]
+    expect(resolveConfig(parseArgs([]), loadedOf(files), {}).preferredModel).toBe('b')
+    expect(resolveConfig(parseArgs(['--no-claude-dirs']), loadedOf(files), {}).preferredModel).toBeUndefined()
   })
 })
