@@ -320,3 +320,19 @@ describe('nested CLAUDE.md files, read when the agent first works there', () => 
     expect(env.server.requests.length).toBe(before + 3)
   })
 })
+
+describe('one precedence', () => {
+  it("agent-tui's own command wins a name over Claude Code's, with a notice naming both files", async () => {
+    const ws = env.box.workspace
+    await put(ws, '.agent-tui/commands/ship.md', 'AGENT-TUI-SHIP $ARGUMENTS\n')
+    await put(ws, '.claude/commands/ship.md', 'CLAUDE-SHIP $ARGUMENTS\n')
+    env.server.enqueue({ text: 'done' })
+    const r = await run('/ship it', ['--trust-project'])
+    expect(r.code).toBe(0)
+    expect(String(messages(0).at(-1)?.content)).toContain('AGENT-TUI-SHIP it')
+    expect(JSON.stringify(messages(0))).not.toContain('CLAUDE-SHIP')
+    expect(r.stderr).toContain(
+      ".claude/commands/ship.md: /ship is also defined by .agent-tui/commands/ship.md, which is used (agent-tui's own files come first)",
+    )
+  })
+})
