@@ -177,7 +177,10 @@ function resolveMode(
     const mode = source.settings.mode
     if (mode === undefined) continue
     // Claude Code's `.claude/settings.local.json` is the repository's too: agent-tui never wrote it.
-    if (mode === 'dangerous' && (source.scope === 'project' || (source.scope === 'local' && source.claudeCode))) {
+    if (
+      mode === 'dangerous' &&
+      (source.scope === 'project' || (source.scope === 'local' && source.claudeCode))
+    ) {
       warnings.push(
         `ignored "mode": "dangerous" in ${source.label}: a repository's file cannot switch permissions off ` +
           '(use --yolo, or put it in .agent-tui/settings.local.json)',

@@ -160,12 +160,16 @@ function settingsSummary(source: SettingsSource): string {
     ...(s.mode ? [`mode ${s.mode}`] : []),
     ...(s.env ? [`env: ${Object.keys(s.env).join(', ')}`] : []),
     ...(s.additionalDirectories?.length ? [`${s.additionalDirectories.length} added directories`] : []),
+    ...(s.mcpServers && Object.keys(s.mcpServers).length
+      ? [`MCP servers: ${Object.keys(s.mcpServers).join(', ')}`]
+      : []),
     ...(source.claudeCode?.preferredModel
       ? [`model ${source.claudeCode.preferredModel} if the endpoint lists it`]
       : []),
   ]
   const others = Object.keys(s).filter(
-    (k) => !['permissions', 'hooks', 'mode', 'env', 'additionalDirectories', '$schema'].includes(k),
+    (k) =>
+      !['permissions', 'hooks', 'mode', 'env', 'additionalDirectories', 'mcpServers', '$schema'].includes(k),
   )
   if (others.length) parts.push(others.join(', '))
   return parts.length ? parts.join('; ') : 'nothing that applies'
