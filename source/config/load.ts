@@ -89,7 +89,7 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
   const claude =
     opts.claudeDirs === false || userOff
       ? []
-      : await readClaudeSettings(claudeCodePaths(opts.env, homeDir, opts.cwd), opts.cwd, homeDir)
+      : await readClaudeSettingsFiles(claudeCodePaths(opts.env, homeDir, opts.cwd), opts.cwd, homeDir)
   const sources = [...claude, ...own]
   return {
     merged: mergeSettings(sources.map((s) => s.settings)),
@@ -242,24 +242,11 @@ export function withoutClaudeCode(loaded: LoadedSettings): LoadedSettings {
   }
 }
 
-/** Claude Code's three settings files and `~/.claude.json`, lowest precedence first; each as far as it can be read. */
-async function readClaudeSettings(
-  paths: ClaudeCodePaths,
-  cwd: string,
-  home: string,
-): Promise<SettingsSource[]> {
-  const [state, ...files] = await Promise.all([
-    readClaudeState(paths.userState, cwd, tildify(paths.userState, home)),
-    readClaudeSettingsFiles(paths, cwd, home),
-  ])
-  return [state, ...files.flat()]
-}
-
 /** `~/.claude.json` holds Claude Code's history too: a heavy user's is several megabytes. */
 const CLAUDE_STATE_BYTES = 32 * 1024 * 1024
 
 /**
- * `~/.claude.json`: only its MCP servers — the user's (`mcpServers`) and this folder's
+ * `~/.claude.json`: only its MCP servers (read when the MCP servers start, off the first frame's path) — the user's (`mcpServers`) and this folder's
  * (`projects["/abs/path"].mcpServers`, Claude Code's "local" servers, which win a name). The user's
  * own file, so they need no trust; the rest of the file (history, account) is not looked at.
  */
@@ -302,6 +289,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/**
+ * Claude Code's three settings files, lowest precedence first; each as far as it can be read.
+ * (`~/.claude.json`, which can be megabytes, is read later, when MCP servers start: readClaudeState.)
+ */
 async function readClaudeSettingsFiles(
   paths: ClaudeCodePaths,
   cwd: string,

@@ -7,6 +7,8 @@ import { type ClaudeCodePaths, claudeCodePaths } from '../../config/claude-code.
 import type { ProjectTrust } from '../../config/project-trust.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import { realPathOf } from '../../permissions/real-path.js'
+import { readClaudeState, type SettingsSource } from '../../config/load.js'
+import { shownPath } from '../../agent/prompt/project-memory.js'
 import type { Action } from '../../store/actions.js'
 import type { Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'
@@ -23,6 +25,8 @@ export interface ClaudePlaces {
   /** Real path of `~/.claude` (the user's reader may read there), when the places are read. */
   claudeDir: string | undefined
   discovery: Discovery
+  /** `~/.claude.json`'s MCP servers: read once, on the first `read()` (when MCP servers start). */
+  userState?: { read(): Promise<SettingsSource>; now(): SettingsSource | null }
   /** What a commands, agents or skills loader is given: the places, and where it records its folders. */
   layers(topic: DiscoveryTopic): { claude: ClaudeCodePaths | null; record(entries: StatusEntry[]): void }
   /** What the system prompt is given: `~/.claude/CLAUDE.md` and imports, the files it read, the record. */
@@ -51,13 +55,37 @@ export async function claudePlaces(opts: {
   const claude = opts.config.claudeDirs ? claudeCodePaths(process.env, opts.home, opts.workspace) : null
   const claudeDir = claude ? await realPathOf(claude.userDir) : undefined
   const trust = opts.setup ? { trust: opts.setup.trust } : {}
-  const discovery = sessionDiscovery({ ...opts, claude, ...trust })
+  let state: SettingsSource | null = null
+  let reading: Promise<SettingsSource> | undefined
+  const userState = claude
+    ? {
+        read: () =>
+          (reading ??= readClaudeState(
+            claude.userState,
+            opts.workspace,
+            shownPath(claude.userState, opts.workspace, opts.home),
+          ).then((read) => {
+            state = read
+            if (read.claudeCode?.unreadable)
+              opts.store.dispatch({
+                type: 'notice/added',
+                id: 'claude-json-unreadable',
+                level: 'warn',
+                text: `${read.label} was not read: ${read.claudeCode.unreadable}`,
+              })
+            return read
+          })),
+        now: () => state,
+      }
+    : undefined
+  const discovery = sessionDiscovery({ ...opts, claude, ...trust, userState: () => state })
   // Real paths of the instruction files in the prompt: a nested CLAUDE.md already in it is not sent again.
   const seen = new Set<string>()
   return {
     claude,
     claudeDir,
     discovery,
+    ...(userState ? { userState } : {}),
     layers: (topic) => ({ claude, record: (entries) => discovery.set(topic, entries) }),
     prompt: (readUser) => ({
       ...(claude ? { claude: { userMemory: claude.userMemory, readUser, home: opts.home } } : {}),

@@ -68,8 +68,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   if (resumed) warnings.push(...resumed.warnings)
   let lease = resumed?.lease ?? null
 
-  // Read at each action: the nested CLAUDE.md reader joins them once the readers exist (below).
-  const observers = [...(opts.observers ?? [])]
+  const observers = [...(opts.observers ?? [])] // the nested CLAUDE.md reader joins them below
   const { id, logPath, createdAt, log, store } = openSessionStore({
     restored,
     logPath: (newId) => sessionPath(projectSessions, newId),
@@ -199,6 +198,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
     vet: provenance.vetServer,
+    ...(places.userState ? { userState: places.userState } : {}),
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({

@@ -77,12 +77,17 @@ export function sessionDiscovery(opts: {
   claude: ClaudeCodePaths | null
   store: Pick<Store, 'getState'>
   trust?: ProjectTrust
+  /** `~/.claude.json`, once read. */
+  userState?: () => SettingsSource | null
 }): Discovery {
   const { trust } = opts
   const discovery = createDiscovery({
     settings: () =>
       settingsEntries(
-        trust?.settings(trust.isTrusted()).loaded.sources ?? opts.config.sources,
+        [
+          ...(opts.userState?.() ? [opts.userState()!] : []),
+          ...(trust?.settings(trust.isTrusted()).loaded.sources ?? opts.config.sources),
+        ],
         trust?.settings(false).ignored ?? [],
       ),
     mcp: () => opts.store.getState().mcp.servers,

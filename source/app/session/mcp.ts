@@ -3,6 +3,7 @@ import { createLazyMcp, type LazyMcp } from '../../mcp/lazy.js'
 import type { StdioVet } from '../../mcp/transports.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { SessionOptions } from './types.js'
+import type { SettingsSource } from '../../config/load.js'
 import { openBrowser } from '../open-browser.js'
 
 declare const AGENT_TUI_VERSION: string
@@ -20,6 +21,8 @@ export function createSessionMcp(
     publish: Parameters<typeof createLazyMcp>[0]['publish']
     /** Asked before a stdio server starts (see source/app/session/provenance.ts). */
     vet?: StdioVet
+    /** `~/.claude.json`'s servers (the user's, no trust needed), read when MCP is first wanted. */
+    userState?: { read(): Promise<unknown>; now(): SettingsSource | null }
   },
 ): LazyMcp {
   const { config, workspace } = opts
@@ -38,10 +41,17 @@ export function createSessionMcp(
     workspace,
     env: process.env,
     version: typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev',
-    sources: () =>
-      trust
-        ? { allowed: trust.settings(false).loaded.sources, all: trust.settings(true).loaded.sources }
-        : { allowed: ownSources, all: ownSources },
+    sources: () => {
+      const state = deps.userState?.now()
+      const first = state ? [state] : []
+      return trust
+        ? {
+            allowed: [...first, ...trust.settings(false).loaded.sources],
+            all: [...first, ...trust.settings(true).loaded.sources],
+          }
+        : { allowed: [...first, ...ownSources], all: [...first, ...ownSources] }
+    },
+    ...(deps.userState ? { ready: async () => void (await deps.userState?.read()) } : {}),
     trusted: () => trust?.isTrusted() ?? false,
     ...(trust ? { subscribeTrust: (listener: () => void) => trust.subscribe(() => listener()) } : {}),
     oauthFile: join(opts.paths.stateDir, 'mcp-oauth.json'),

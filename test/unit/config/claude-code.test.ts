@@ -251,7 +251,6 @@ describe('~/.claude.json and the settings files, read', () => {
     const env = { XDG_CONFIG_HOME: join(home, '.config') }
     const loaded = await loadSettings({ cwd: ws, env, home })
     expect(loaded.sources.map((s) => [s.label, s.exists, s.claudeCode !== undefined])).toEqual([
-      ['~/.claude.json', false, true],
       ['~/.claude/settings.json', true, true],
       ['.claude/settings.json', true, true],
       ['.claude/settings.local.json', true, true],
@@ -261,7 +260,7 @@ describe('~/.claude.json and the settings files, read', () => {
     ])
     expect(loaded.merged.mode).toBe('safe')
     expect(loaded.rules.deny.map((r) => r.source)).toEqual(['~/.claude/settings.json'])
-    expect(loaded.sources[3]?.claudeCode?.unreadable).toMatch(/^invalid JSON at 1:3/)
+    expect(loaded.sources[2]?.claudeCode?.unreadable).toMatch(/^invalid JSON at 1:3/)
     const off = await loadSettings({ cwd: ws, env, home, claudeDirs: false })
     expect(off.sources.some((s) => s.claudeCode)).toBe(false)
   })

@@ -258,9 +258,8 @@ describe('loadSettings', () => {
   it('works with no files at all', async () => {
     const loaded = await loadSettings({ cwd, env, home })
     expect(loaded.merged).toEqual({})
-    // Claude Code's four places come first (lowest), then agent-tui's three files.
+    // Claude Code's three files come first (lowest), then agent-tui's three.
     expect(loaded.sources.map((s) => [s.scope, s.exists, s.claudeCode !== undefined])).toEqual([
-      ['user', false, true],
       ['user', false, true],
       ['project', false, true],
       ['local', false, true],
