@@ -1,0 +1,163 @@
+import {
+  type FormatContext,
+  type Parser,
+  parseBareJson,
+  parseDeepSeek,
+  parseHarmony,
+  parseHermes,
+  parseLlama,
+  parseMistral,
+  type RawCall,
+} from './text-tool-formats.js'
+import { type Marker, MarkupScanner, onlyEndTokens, type TextToolFormat } from './text-tool-markup.js'
+
+export type { TextToolFormat } from './text-tool-markup.js'
+
+/**
+ * Tool calls a local model wrote as text because its server did not parse them (docs/context.md#text-tool-call-formats).
+ * A marker counts only outside code (fences, inline spans), only when nothing but whitespace and
+ * end-of-turn tokens follows the calls (prose that merely shows the markup goes on after it), and only
+ * for tools that exist.
+ */
+
+/** The tools of the request, as the recovery needs them. */
+export interface TextToolIndex extends FormatContext {
+  /** Llama's markerless form: a reply that is nothing but `{"name": …, "parameters": {…}}`. */
+  bareJson: boolean
+}
+
+export type Recovery =
+  | { kind: 'calls'; format: TextToolFormat; text: string; reasoning: string; calls: RawCall[] }
+  /** Markup naming tools that do not exist: it stays the answer, and the user is told. */
+  | { kind: 'unknown'; format: TextToolFormat; names: string[] }
+  /** Markup at the end of the reply that no parser could read: it stays the answer, and the user is told. */
+  | { kind: 'unreadable'; format: TextToolFormat; why: string }
+
+const PARSERS: Record<TextToolFormat, Parser> = {
+  hermes: parseHermes,
+  llama: parseLlama,
+  mistral: parseMistral,
+  deepseek: parseDeepSeek,
+  harmony: parseHarmony,
+}
+
+/** The calls in a whole reply's text, or null when it holds none (the common case: plain text). */
+export function recoverTextToolCalls(text: string, tools: TextToolIndex): Recovery | null {
+  const scanner = new MarkupScanner(tools.bareJson)
+  for (let found = scanner.next(text, true); found !== null; found = scanner.next(text, true)) {
+    if (found === 'wait') break
+    const { at, marker } = found
+    const parsed = (marker.bare ? parseBareJson : PARSERS[marker.format])(text, at, tools)
+    if (parsed === null || !onlyEndTokens(text.slice(parsed.end))) continue
+    if ('unreadable' in parsed) return { kind: 'unreadable', format: marker.format, why: parsed.unreadable }
+    const unknown = [...new Set(parsed.calls.map((c) => c.name).filter((name) => !tools.known(name)))]
+    if (unknown.length > 0) return { kind: 'unknown', format: marker.format, names: unknown }
+    return {
+      kind: 'calls',
+      format: marker.format,
+      text: (parsed.text ?? text.slice(0, at)).trimEnd(),
+      reasoning: parsed.reasoning ?? '',
+      calls: parsed.calls,
+    }
+  }
+  return null
+}
+
+type Shape = 'ok' | 'no' | 'wait'
+
+/** The keys Llama's JSON call may open with: any other first key is ordinary JSON, shown at once. */
+const BARE_OPENINGS = ['{"name"', '{"type"', '{"parameters"', '{"arguments"', '{"function"']
+
+/**
+ * Whether what follows a marker still fits its format: a `<tool_call>` followed by prose, or a
+ * `<|python_tag|>` followed by code, is text, and the stream stops holding it back.
+ */
+function shapeAfter(buf: string, at: number, marker: Marker, final: boolean): Shape {
+  if (marker.bare) {
+    const head = buf.slice(at, at + 24).replace(/^\{\s*/, '{')
+    if (BARE_OPENINGS.some((k) => head.startsWith(k))) return 'ok'
+    return !final && BARE_OPENINGS.some((k) => k.startsWith(head)) ? 'wait' : 'no'
+  }
+  const rest = buf.slice(at + marker.text.length, at + marker.text.length + 32).trimStart()
+  if (rest === '') return final ? 'ok' : 'wait'
+  const first = rest[0] as string
+  switch (marker.format) {
+    case 'hermes':
+      return first === '{' || first === '[' || first === '<' || first === '`' ? 'ok' : 'no'
+    case 'llama':
+      return first === '{' ? 'ok' : 'no'
+    case 'mistral':
+      return /[[{A-Za-z_]/.test(first) ? 'ok' : 'no'
+    default:
+      return 'ok'
+  }
+}
+
+/**
+ * Holds a streamed reply's text back from the first marker that may open a call, so raw markup never
+ * reaches the screen; text before it streams as usual. Markup that turns out not to fit its format is
+ * let go at once; markup that fits is held to the end of the reply, where the recovery decides: a call
+ * (never shown) or text (shown then, whole).
+ */
+export class TextCallHold {
+  private buf = ''
+  private released = 0
+  private holdAt: number | null = null
+  private marker: Marker | null = null
+  private confirmed = false
+  private readonly scanner: MarkupScanner
+
+  constructor(bareJson: boolean) {
+    this.scanner = new MarkupScanner(bareJson)
+  }
+
+  /** Adds a delta; returns the part of the text that may be shown now. */
+  push(delta: string): string {
+    this.buf += delta
+    return this.advance(false)
+  }
+
+  /**
+   * The reply is complete: what may still be shown as plain text (`released`), what is held back
+   * (`held`, shown only if it is not a call), and the text already shown before.
+   */
+  finish(): { released: string; held: string; shown: string; candidate: boolean } {
+    const released = this.advance(true)
+    return {
+      released,
+      held: this.buf.slice(this.released),
+      shown: this.buf.slice(0, this.released),
+      candidate: this.holdAt !== null,
+    }
+  }
+
+  private advance(final: boolean): string {
+    for (;;) {
+      if (this.holdAt !== null && this.marker !== null) {
+        if (!this.confirmed) {
+          const shape = shapeAfter(this.buf, this.holdAt, this.marker, final)
+          if (shape === 'no') {
+            this.holdAt = null
+            this.marker = null
+            continue
+          }
+          this.confirmed = shape === 'ok'
+        }
+        return this.release(this.holdAt)
+      }
+      const found = this.scanner.next(this.buf, final)
+      if (found === null) return this.release(this.buf.length)
+      if (found === 'wait') return this.release(this.scanner.scanned)
+      this.holdAt = found.at
+      this.marker = found.marker
+      this.confirmed = false
+    }
+  }
+
+  private release(upTo: number): string {
+    if (upTo <= this.released) return ''
+    const out = this.buf.slice(this.released, upTo)
+    this.released = upTo
+    return out
+  }
+}
