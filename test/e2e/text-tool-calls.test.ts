@@ -19,7 +19,7 @@ type Msg = {
   tool_call_id?: string
 }
 const messagesOf = (i: number) => (env.server.requests[i]?.body.messages ?? []) as Msg[]
-type Event = { type: string; text?: string; name?: string; input?: unknown; level?: string }
+type Event = { type: string; text?: string; result?: string; name?: string; input?: unknown; level?: string }
 
 async function run(model = 'm'): Promise<{ code: number | null; events: Event[]; stderr: string }> {
   const r = await env.cli(['-p', 'look at the app', '--model', model, '--output-format', 'stream-json'])
@@ -91,7 +91,7 @@ describe('tool calls written as text', () => {
     for (const e of r.events.filter((e) => e.type === 'assistant_delta' || e.type === 'assistant'))
       expect(e.text ?? '').not.toMatch(MARKUP)
     expect(r.events.filter((e) => e.type === 'tool_use').map((e) => e.name)).toEqual(['Read'])
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', text: 'The answer is 42.' })
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', result: 'The answer is 42.' })
   })
 
   it('runs several calls of one reply, each answered in order', async () => {
@@ -123,7 +123,7 @@ describe('tool calls written as text', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(env.server.requests).toHaveLength(1)
     expect(r.events.filter((e) => e.type === 'tool_use')).toEqual([])
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', text })
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', result: text })
   })
 
   it('a call to a tool that does not exist stays the answer, with a notice', async () => {
@@ -132,7 +132,7 @@ describe('tool calls written as text', () => {
     const r = await run('qwen2.5-coder:7b')
     expect(r.code, r.stderr).toBe(0)
     expect(env.server.requests).toHaveLength(1)
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', text })
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', result: text })
     const notice = r.events.find((e) => e.type === 'notice' && e.level === 'warn')
     expect(notice?.text).toContain('no tool is called read_file')
   })
@@ -159,6 +159,6 @@ describe('tool calls written as text', () => {
     const r = await run()
     expect(r.code, r.stderr).toBe(0)
     expect(env.server.requests).toHaveLength(1)
-    expect(r.events.at(-1)).toMatchObject({ type: 'result', text })
+    expect(r.events.at(-1)).toMatchObject({ type: 'result', result: text })
   })
 })
