@@ -152,7 +152,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const provider = sessionProvider(config, endpoint)
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
+  // Chosen once, by the model the session starts with: the prompt and definitions stay byte-stable.
+  const promptVariant = profiles(endpoint.model).promptVariant
   const prompts = await sessionPromptParts(config, {
+    variant: promptVariant,
     workspace,
     model: endpoint.model,
     createdAt,
@@ -246,7 +249,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS
   const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
   const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
-  const definitions = cachedDefinitions()
+  const definitions = cachedDefinitions(promptVariant)
   const mcpOptions = {
     runtime: mcp,
     tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],

@@ -139,6 +139,7 @@ export function sessionPromptParts(
     read: InstructionReader
     report(text: string): void
     changedUnasked?(path: string): number | undefined
+    variant?: 'full' | 'compact'
   },
 ): Promise<PromptParts> {
   return buildPromptParts({
@@ -155,6 +156,7 @@ export function sessionPromptParts(
     read: at.read,
     report: at.report,
     ...(at.changedUnasked ? { changedUnasked: at.changedUnasked } : {}),
+    ...(at.variant ? { variant: at.variant } : {}),
   })
 }
 

@@ -138,7 +138,7 @@ describe('an untrusted project settings file may only lower permissions', () => 
       [],
     ],
     [
-      'a profile may turn text tool calls off, not on (on, more of the model\'s text would run)',
+      "a profile may turn text tool calls off, not on (on, more of the model's text would run)",
       {},
       {
         models: {
