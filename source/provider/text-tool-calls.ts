@@ -98,10 +98,16 @@ function shapeAfter(buf: string, at: number, marker: Marker, final: boolean): Sh
  * reaches the screen; text before it streams as usual. Markup that turns out not to fit its format is
  * let go at once; markup that fits is held to the end of the reply, where the recovery decides: a call
  * (never shown) or text (shown then, whole).
+ *
+ * Only the tail not yet both judged and shown is kept (`buf`, from offset `base` of the reply): reading
+ * a character of a string grown by `+=` copies all of it, so a buffer of the whole reply would cost a
+ * copy of the reply per delta.
  */
 export class TextCallHold {
   private buf = ''
+  private base = 0
   private released = 0
+  private shown = ''
   private holdAt: number | null = null
   private marker: Marker | null = null
   private confirmed = false
@@ -114,7 +120,9 @@ export class TextCallHold {
   /** Adds a delta; returns the part of the text that may be shown now. */
   push(delta: string): string {
     this.buf += delta
-    return this.advance(false)
+    const out = this.advance(false)
+    this.trim()
+    return out
   }
 
   /**
@@ -122,11 +130,12 @@ export class TextCallHold {
    * (`held`, shown only if it is not a call), and the text already shown before.
    */
   finish(): { released: string; held: string; shown: string; candidate: boolean } {
+    const shown = this.shown
     const released = this.advance(true)
     return {
       released,
-      held: this.buf.slice(this.released),
-      shown: this.buf.slice(0, this.released),
+      held: this.buf.slice(this.released - this.base),
+      shown,
       candidate: this.holdAt !== null,
     }
   }
@@ -135,7 +144,7 @@ export class TextCallHold {
     for (;;) {
       if (this.holdAt !== null && this.marker !== null) {
         if (!this.confirmed) {
-          const shape = shapeAfter(this.buf, this.holdAt, this.marker, final)
+          const shape = shapeAfter(this.buf, this.holdAt - this.base, this.marker, final)
           if (shape === 'no') {
             this.holdAt = null
             this.marker = null
@@ -145,8 +154,8 @@ export class TextCallHold {
         }
         return this.release(this.holdAt)
       }
-      const found = this.scanner.next(this.buf, final)
-      if (found === null) return this.release(this.buf.length)
+      const found = this.scanner.next(this.buf, final, this.base)
+      if (found === null) return this.release(this.base + this.buf.length)
       if (found === 'wait') return this.release(this.scanner.scanned)
       this.holdAt = found.at
       this.marker = found.marker
@@ -156,8 +165,17 @@ export class TextCallHold {
 
   private release(upTo: number): string {
     if (upTo <= this.released) return ''
-    const out = this.buf.slice(this.released, upTo)
+    const out = this.buf.slice(this.released - this.base, upTo - this.base)
     this.released = upTo
+    this.shown += out
     return out
+  }
+
+  /** Drops what is shown and judged (nothing is held, the scan is past it). */
+  private trim(): void {
+    const keep = Math.min(this.released, this.scanner.scanned, this.holdAt ?? Number.POSITIVE_INFINITY)
+    if (keep - this.base < 64) return
+    this.buf = this.buf.slice(keep - this.base)
+    this.base = keep
   }
 }

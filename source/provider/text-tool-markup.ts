@@ -75,10 +75,14 @@ export interface Found {
  * inline code spans (a backtick run closed by one of the same length on the same line) are skipped.
  * `next` resumes where the last call stopped; with `final` false it stops ('wait') where the text could
  * still become a marker or a fence, so a stream is never judged on half a token.
+ *
+ * Positions are offsets in the whole reply; `next` may be given only its tail from `base` on (a stream
+ * drops what it has judged and shown), as long as the tail starts at or before `scanned`. The line state
+ * is kept as the scan goes, so nothing before `scanned` is read again: a long reply costs one pass, not
+ * one per delta.
  */
 export class MarkupScanner {
   private pos = 0
-  private lineStart = 0
   private fence: { char: string; len: number } | null = null
   /** Length of the backtick run that opened the inline code span we are in, or 0. */
   private ticks = 0
@@ -86,6 +90,11 @@ export class MarkupScanner {
   private skipLine = false
   /** A non-space character has been seen: a bare `{` no longer opens the reply. */
   private content = false
+  /** Spaces at the start of the current line, while it has nothing else; -1 after anything else. */
+  private indent = 0
+  /** Inside a fence, how far the current line is a closing ``` / ~~~ line: spaces, the run, whitespace. */
+  private close: 'lead' | 'run' | 'trail' | 'no' = 'lead'
+  private closeRun = 0
 
   constructor(private readonly bareJson: boolean) {}
 
@@ -94,35 +103,39 @@ export class MarkupScanner {
     return this.pos
   }
 
-  next(buf: string, final: boolean): Found | 'wait' | null {
-    while (this.pos < buf.length) {
+  next(tail: string, final: boolean, base = 0): Found | 'wait' | null {
+    const end = base + tail.length
+    while (this.pos < end) {
       const i = this.pos
-      const ch = buf[i] as string
+      const ch = tail[i - base] as string
       if (ch === '\n') {
-        this.endLine(buf, i)
+        this.endLine()
         this.pos = i + 1
         continue
       }
       if (this.fence !== null || this.skipLine) {
+        if (!this.skipLine) this.closing(ch)
         this.pos++
         continue
       }
       if (ch === '`' || (ch === '~' && this.ticks === 0)) {
-        let end = i
-        while (end < buf.length && buf[end] === ch) end++
-        if (end === buf.length && !final) return 'wait'
-        const run = end - i
+        let stop = i
+        while (stop < end && tail[stop - base] === ch) stop++
+        if (stop === end && !final) return 'wait'
+        const run = stop - i
         this.content = true
-        if (run >= 3 && this.ticks === 0 && /^ {0,3}$/.test(buf.slice(this.lineStart, i))) {
+        if (run >= 3 && this.ticks === 0 && this.indent >= 0 && this.indent <= 3) {
           this.fence = { char: ch, len: run }
           this.skipLine = true
         } else if (ch === '`') {
           if (this.ticks === 0) this.ticks = run
           else if (run === this.ticks) this.ticks = 0
         }
-        this.pos = end
+        this.indent = -1
+        this.pos = stop
         continue
       }
+      this.indent = ch === ' ' && this.indent >= 0 ? this.indent + 1 : -1
       if (this.ticks > 0) {
         this.pos++
         continue
@@ -136,31 +149,42 @@ export class MarkupScanner {
       if (FIRST_CHARS.has(ch)) {
         let partial = false
         for (const marker of MARKERS) {
-          if (buf.startsWith(marker.text, i)) {
+          if (tail.startsWith(marker.text, i - base)) {
             this.pos = i + 1
             return { at: i, marker }
           }
-          if (!final && buf.length - i < marker.text.length && marker.text.startsWith(buf.slice(i)))
+          if (!final && end - i < marker.text.length && marker.text.startsWith(tail.slice(i - base)))
             partial = true
         }
         if (partial) return 'wait'
       }
       this.pos++
     }
-    if (final) this.endLine(buf, buf.length)
+    if (final) this.endLine()
     return null
   }
 
-  private endLine(buf: string, end: number): void {
-    const line = buf.slice(this.lineStart, end)
-    if (this.fence !== null && !this.skipLine) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)
-      if (close?.[1]?.[0] === this.fence.char && close[1].length >= this.fence.len) this.fence = null
-    }
+  /** One character of a line inside a fence: may the line still be the one that closes it? */
+  private closing(ch: string): void {
+    const fence = this.fence as { char: string; len: number }
+    if (this.close === 'no') return
+    if (ch === fence.char && (this.close === 'lead' || this.close === 'run')) {
+      this.close = 'run'
+      this.closeRun++
+    } else if (ch === ' ' && this.close === 'lead' && this.indent < 3) this.indent++
+    else if ((ch === ' ' || ch === '\t' || ch === '\r') && this.close !== 'lead') this.close = 'trail'
+    else this.close = 'no'
+  }
+
+  private endLine(): void {
+    const closes = this.close === 'run' || this.close === 'trail'
+    if (this.fence !== null && !this.skipLine && closes && this.closeRun >= this.fence.len) this.fence = null
     this.skipLine = false
     // An inline span does not continue on the next line: an unclosed run was literal backticks.
     this.ticks = 0
-    this.lineStart = end + 1
+    this.indent = 0
+    this.close = 'lead'
+    this.closeRun = 0
   }
 }
 

@@ -115,6 +115,31 @@ describe('the stream holds markup back', () => {
     }
   })
 
+  // The stream keeps only the tail it has not judged and shown: a reply kilobytes long, with code that
+  // shows markup (a fence longer than what is kept, an inline span), ends the same as the short one.
+  const LONG =
+    `${'A paragraph about the change, with `inline <tool_call>` code and [TOOL_CALLS] named in prose. '.repeat(30)}\n\n` +
+    `\`\`\`xml\n${'<tool_call>\n{"name": "Read", "arguments": {"file_path": "x"}}\n</tool_call>\n'.repeat(30)}\`\`\`\n\n`
+  const long = GOLDEN.filter((g) => !g.bareJson && g.format !== 'harmony').flatMap((g) =>
+    [1, 7, 1000].map(
+      (size) => [`${g.name} after ${LONG.length} characters (${size}-char deltas)`, g, size] as const,
+    ),
+  )
+  it.each(long)('%s', (_name, golden, size) => {
+    const text = LONG + golden.text
+    const { result, shown, shownBeforeEnd } = stream(text, size)
+    const expected = golden.expect
+    if ('calls' in expected) {
+      expect(result.toolCalls.map((c) => c.function.name)).toEqual(expected.calls.map(([n]) => n))
+      if (expected.text !== undefined) expect(result.text).toBe((LONG + expected.text).trimEnd())
+      expect(shown.trimEnd()).toBe(result.text)
+      for (const seen of shownBeforeEnd) expect(result.text.startsWith(seen.trimEnd())).toBe(true)
+    } else {
+      expect(result.toolCalls).toEqual([])
+      expect(shown).toBe(text)
+    }
+  })
+
   it('streams ordinary text as it comes, holding back only what could still open a marker', () => {
     const { shownBeforeEnd } = stream('Hello <b>world</b>, see [docs] or `code`.\nDone <tool', 1)
     expect(shownBeforeEnd[5]).toBe('Hello ')
