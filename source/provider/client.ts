@@ -13,7 +13,7 @@ import {
   withRetry,
 } from './retry.js'
 import { type AssemblerHandlers, StreamAssembler } from './stream-assembler.js'
-import type { TextToolIndex } from './text-tool-calls.js'
+import { quotedIn, type TextToolIndex } from './text-tool-calls.js'
 import {
   type ChatProvider,
   type ChatRequest,
@@ -67,11 +67,12 @@ function guard(handlers: StreamHandlers): AssemblerHandlers {
 }
 
 /** The request's tools, for reading calls written as text: only these names become calls. */
-function textToolIndex(tools: ChatRequest['tools'], bareJson: boolean): TextToolIndex {
-  const byName = new Map(tools.map((t) => [t.function.name, t.function.parameters]))
+function textToolIndex(req: ChatRequest, bareJson: boolean): TextToolIndex {
+  const byName = new Map(req.tools.map((t) => [t.function.name, t.function.parameters]))
   return {
     bareJson,
     known: (name) => byName.has(name),
+    quoted: (markup) => quotedIn(req.messages, markup),
     properties: (name) => {
       const props = byName.get(name)?.properties
       return typeof props === 'object' && props !== null ? (props as Record<string, unknown>) : undefined
@@ -151,7 +152,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     const assembler = new StreamAssembler({
       url,
       handlers,
-      ...(req.textToolCalls ? { textTools: textToolIndex(req.tools, req.textToolCalls.bareJson) } : {}),
+      ...(req.textToolCalls ? { textTools: textToolIndex(req, req.textToolCalls.bareJson) } : {}),
     })
     const watchdog = new AbortController()
     const signal = AbortSignal.any([req.signal, watchdog.signal])

@@ -255,8 +255,8 @@ function reportOf(recovery: Recovery | null): TextToolCallsReport | null {
   if (recovery === null) return null
   if (recovery.kind === 'calls')
     return { outcome: 'recovered', format: recovery.format, calls: recovery.calls.length }
-  if (recovery.kind === 'unknown')
-    return { outcome: 'unknown', format: recovery.format, names: recovery.names }
+  if (recovery.kind === 'unknown' || recovery.kind === 'quoted')
+    return { outcome: recovery.kind, format: recovery.format, names: recovery.names }
   return { outcome: 'unreadable', format: recovery.format, why: recovery.why }
 }
 

@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../store/messages.js'
 import {
   type FormatContext,
   type Parser,
@@ -24,6 +25,11 @@ export type { TextToolFormat } from './text-tool-markup.js'
 export interface TextToolIndex extends FormatContext {
   /** Llama's markerless form: a reply that is nothing but `{"name": …, "parameters": {…}}`. */
   bareJson: boolean
+  /**
+   * Whether the markup appears in what the model was given (a file it read, a command's output, the
+   * instructions): a model that repeats a planted call is quoting it, and a quote never runs.
+   */
+  quoted?(markup: string): boolean
 }
 
 export type Recovery =
@@ -32,6 +38,8 @@ export type Recovery =
   | { kind: 'unknown'; format: TextToolFormat; names: string[] }
   /** Markup at the end of the reply that no parser could read: it stays the answer, and the user is told. */
   | { kind: 'unreadable'; format: TextToolFormat; why: string }
+  /** Markup copied from what the model read (a file, a tool's output): it stays the answer, and the user is told. */
+  | { kind: 'quoted'; format: TextToolFormat; names: string[] }
 
 const PARSERS: Record<TextToolFormat, Parser> = {
   hermes: parseHermes,
@@ -52,6 +60,8 @@ export function recoverTextToolCalls(text: string, tools: TextToolIndex): Recove
     if ('unreadable' in parsed) return { kind: 'unreadable', format: marker.format, why: parsed.unreadable }
     const unknown = [...new Set(parsed.calls.map((c) => c.name).filter((name) => !tools.known(name)))]
     if (unknown.length > 0) return { kind: 'unknown', format: marker.format, names: unknown }
+    if (tools.quoted?.(text.slice(at, parsed.end)))
+      return { kind: 'quoted', format: marker.format, names: [...new Set(parsed.calls.map((c) => c.name))] }
     return {
       kind: 'calls',
       format: marker.format,
@@ -62,6 +72,30 @@ export function recoverTextToolCalls(text: string, tools: TextToolIndex): Recove
   }
   return null
 }
+
+/**
+ * Whether markup is in a message the model was given, spacing aside (a model re-indents what it copies).
+ * Asked only for a reply that ends in a call; a message is squashed only when it holds the markup's
+ * longest unbroken run, so a long history costs one native search per message.
+ */
+export function quotedIn(messages: readonly ChatMessage[], markup: string): boolean {
+  const needle = markup.replace(/\s+/g, '')
+  if (needle === '') return false
+  const probe = markup.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '')
+  return messages.some((m) => {
+    if (m.role === 'assistant') return false
+    const parts =
+      typeof m.content === 'string' ? [m.content] : m.content.map((p) => (p.type === 'text' ? p.text : ''))
+    return parts.some((text) => {
+      if (!text.includes(probe)) return false
+      // Read numbers its lines ("  12\t…"): a model quoting a file leaves the numbers out.
+      const plain = m.role === 'tool' ? text.replace(NUMBERED_LINE, '') : text
+      return plain.replace(/\s+/g, '').includes(needle)
+    })
+  })
+}
+
+const NUMBERED_LINE = /^[ \t]*\d+\t/gm
 
 type Shape = 'ok' | 'no' | 'wait'
 

@@ -57,6 +57,7 @@ export type TextToolCallsReport =
   | { outcome: 'recovered'; format: TextToolFormat; calls: number }
   | { outcome: 'unknown'; format: TextToolFormat; names: string[] }
   | { outcome: 'unreadable'; format: TextToolFormat; why: string }
+  | { outcome: 'quoted'; format: TextToolFormat; names: string[] }
 
 export interface ModelInfo {
   id: string

@@ -126,5 +126,7 @@ export function textCallNotice(report: TextToolCallsReport): string | null {
     const names = report.names.join(', ')
     return `${what}, but no tool is called ${names}: it was not run and shows as the answer`
   }
+  if (report.outcome === 'quoted')
+    return `${what} to ${report.names.join(', ')}, copied from what the model read (a file, a command's output or the instructions): a quote is not run, and shows as the answer`
   return `${what} that could not be read (${report.why}): it was not run and shows as the answer`
 }
