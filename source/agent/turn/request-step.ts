@@ -122,11 +122,15 @@ export async function requestStep(
 export function textCallNotice(report: TextToolCallsReport): string | null {
   if (report.outcome === 'recovered') return null
   const what = `the reply holds a tool call written as text (${report.format} format)`
-  if (report.outcome === 'unknown') {
-    const names = report.names.join(', ')
-    return `${what}, but no tool is called ${names}: it was not run and shows as the answer`
-  }
+  if (report.outcome === 'unknown')
+    return `${what}, but no tool is called ${listed(report.names)}: it was not run and shows as the answer`
   if (report.outcome === 'quoted')
-    return `${what} to ${report.names.join(', ')}, copied from what the model read (a file, a command's output or the instructions): a quote is not run, and shows as the answer`
+    return `${what} to ${listed(report.names)}, copied from what the model read (a file, a command's output or the instructions): a quote is not run, and shows as the answer`
   return `${what} that could not be read (${report.why}): it was not run and shows as the answer`
+}
+
+/** The names the model wrote, bounded: a notice stays one line however many it invented. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 3).map((n) => (n.length > 60 ? `${n.slice(0, 60)}…` : n))
+  return names.length > 3 ? `${shown.join(', ')} and ${names.length - 3} more` : shown.join(', ')
 }
