@@ -30,13 +30,18 @@ export function cachedDefinitions(): DefinitionBuilder {
 }
 
 function definitionOf(tool: AnyTool): ToolDefinition {
-  // MCP tools bring their JSON Schema as the server sent it.
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: parametersOf(tool) },
+  }
+}
+
+/** The JSON Schema of a tool's arguments as the model is sent it. */
+export function parametersOf(tool: AnyTool): Record<string, unknown> {
+  // MCP tools bring their JSON Schema as the server sent it (trimmed: mcp/schema-trim.ts).
   const schema = tool.parameters
     ? { ...tool.parameters }
     : (z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>)
   delete schema.$schema
-  return {
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: schema },
-  }
+  return schema
 }
