@@ -255,7 +255,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
   }
   if (config.tools)
-    warnings.push(...unknownToolNames(config.tools, [...agents.main.tools, ...mcpOptions.tools]))
+    warnings.push(
+      ...unknownToolNames(
+        config.tools,
+        [...agents.main.tools, ...mcpOptions.tools].map((t) => t.name),
+      ),
+    )
   const subagents = agents.manager(
     {
       mainStore: store,
