@@ -77,7 +77,9 @@ describe('a big MCP server at a 32k window', () => {
     // The catalog lists the server's tools in ToolSearch's description (at this window by name, per server).
     const search = first.find((t) => t.function.name === 'ToolSearch')
     expect(search?.function.description).toMatch(/^- mcp__big__: .*\bcreate_page\b/m)
-    expect(search?.function.description).toMatch(/^- Config, NotebookEdit, ListMcpResources, ReadMcpResource$/m)
+    expect(search?.function.description).toMatch(
+      /^- Config, NotebookEdit, ListMcpResources, ReadMcpResource$/m,
+    )
 
     // Every request carried the same tools, byte for byte (prefix caching).
     const bodies = env.server.requests.map((q) => JSON.stringify(q.body.tools))
@@ -105,6 +107,27 @@ describe('a big MCP server at a 32k window', () => {
     expect(r.trace?.tool_calls.map((c) => [c.name, c.status])).toEqual([['mcp__big__create_page', 'denied']])
     expect(toolResults()[0]).toContain('mcp__big__create_page')
     await expect(readFile(join(env.box.workspace, 'pages.txt'), 'utf8')).rejects.toThrow()
+  })
+
+  it('hooks see the real tool: a PreToolUse hook matching it gets its name and its own arguments', async () => {
+    await bigServer()
+    const seen = join(env.box.root, 'hook-input.json')
+    await userSettings({
+      hooks: {
+        PreToolUse: [{ matcher: 'mcp__big__.*', hooks: [{ type: 'command', command: `cat > "${seen}"` }] }],
+      },
+    })
+    env.server.enqueue(
+      {
+        toolCalls: [{ name: 'CallTool', arguments: { name: 'mcp__big__search', arguments: { query: 'q' } } }],
+      },
+      { text: 'done' },
+    )
+    const r = await run(['--trust-project'])
+    expect(r.code, r.stderr).toBe(0)
+    const input = JSON.parse(await readFile(seen, 'utf8'))
+    expect(input).toMatchObject({ tool_name: 'mcp__big__search', tool_input: { query: 'q' } })
+    expect(toolResults()[0]).toBe('found: q (page 1)')
   })
 
   it('deferTools: never sends every definition (and far more bytes)', async () => {

@@ -1,4 +1,4 @@
-import type { ToolsReport } from '../../agent/toolset/toolset.js'
+import type { ToolsReport } from '../../agent/runtime/commands.js'
 
 /**
  * `/context`'s tool lines (docs/context.md#tools-on-demand): which definitions every request carries, which

@@ -11,7 +11,10 @@ const tool = (name: string, description: string, props: string[] = []) => ({
 
 const corpus = [
   tool('mcp__notion__API-post-search', 'Search by title across pages and databases.', ['query']),
-  tool('mcp__notion__API-post-page', 'Create a page in a database or under a page.', ['parent', 'properties']),
+  tool('mcp__notion__API-post-page', 'Create a page in a database or under a page.', [
+    'parent',
+    'properties',
+  ]),
   tool('mcp__notion__API-patch-page', 'Update page properties.', ['page_id']),
   tool('mcp__github__create_issue', 'Create a new issue in a GitHub repository.', ['owner', 'repo', 'title']),
   tool('mcp__github__list_issues', 'List issues in a GitHub repository.', ['owner', 'repo', 'state']),
@@ -76,7 +79,9 @@ describe('searchResult', () => {
   it('within its budget the best match comes whole and the rest by name', () => {
     const text = searchResult('issue', found, 5, 10)
     expect(text.match(/^## /gm)).toHaveLength(1)
-    expect(text).toMatch(/Also found \(their definitions did not fit here; select them by name\): mcp__github__/)
+    expect(text).toMatch(
+      /Also found \(their definitions did not fit here; select them by name\): mcp__github__/,
+    )
   })
 
   it('no match lists the tools on demand by name', () => {
