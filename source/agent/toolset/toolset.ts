@@ -78,13 +78,17 @@ export function planToolset(input: PlanInput): Toolset {
   const resultBytes = Math.max(RESULT_MIN, Math.round(windowBytes * RESULT_SHARE))
   const byName = new Map(tools.map((t) => [t.name, t]))
   const sentNames = new Set<string>()
-  const found = (): FoundTool[] =>
-    input.corpus().map((t) => ({
+  // Through the session's builder: each schema is converted once, not at every search.
+  const found = (): FoundTool[] => {
+    const corpus = input.corpus()
+    const defs = input.definitions(corpus)
+    return corpus.map((t, i) => ({
       name: t.name,
       description: t.description,
-      parameters: parametersOf(t),
+      parameters: defs[i]?.function.parameters ?? parametersOf(t),
       sent: sentNames.has(t.name),
     }))
+  }
   const findersFor = (deferred: readonly string[]) => {
     const entries = deferred.map((name) => ({ name, description: byName.get(name)?.description ?? '' }))
     const listed = catalogText(entries, catalogBudget)
