@@ -45,6 +45,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   mcp: 'keep',
   // How many subagents run at once on the same endpoint: load, not permissions.
   agents: 'keep',
+  // Which definitions wait behind ToolSearch: bytes per request, not permissions.
+  deferTools: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',
@@ -62,6 +64,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   keybindings: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
+  // Replaces the user's own list (a later layer wins), so it could bring back a tool the user left out.
+  tools: 'trusted-only',
   // Kept when it keeps the user's sandbox on and takes the network away; never to switch it on or off
   // (on, auto mode runs commands without asking — see isSandboxTightening).
   sandbox: 'stricter-only',

@@ -18,6 +18,7 @@ import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './mcp.js'
 import { createFileStateTracker } from '../../tools/file-state.js'
+import { unknownToolNames } from '../../agent/toolset/mask.js'
 import { createSkillTool } from '../../tools/skill.js'
 import { createOutputSpiller } from '../../tools/spill.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
@@ -250,12 +251,24 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
   const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
   const definitions = cachedDefinitions(promptVariant)
+  // Which tools the model is offered and how their definitions follow the window (docs/tools.md#tool-masks).
+  const toolOptions = {
+    ...(config.tools ? { toolList: config.tools } : {}),
+    ...(config.settings.deferTools ? { deferTools: config.settings.deferTools } : {}),
+  }
   const mcpOptions = {
     runtime: mcp,
     tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
     // Headless: every server gets its whole start-up time, since the run has only its first request.
     startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
   }
+  if (config.tools)
+    warnings.push(
+      ...unknownToolNames(
+        config.tools,
+        [...agents.main.tools, ...mcpOptions.tools].map((t) => t.name),
+      ),
+    )
   const subagents = agents.manager(
     {
       mainStore: store,
@@ -277,6 +290,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       programs,
       unasked: provenance.unasked,
       mcp: mcpOptions,
+      ...toolOptions,
       ...(hooks
         ? {
             hooks,
@@ -324,6 +338,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     checkpoints,
     ...(hooks ? { hooks } : {}),
     mcp: mcpOptions,
+    ...toolOptions,
   })
   const services = createSessionServices({
     workspace,
