@@ -119,6 +119,8 @@ export interface ConsentRequest {
   directoryRule?: string
   /** Why no rule can allow this call (e.g. it writes a path only known when it runs): only "allow once". */
   noRule?: string
+  /** Why the rules offered name only the exact command ("rm deletes any file"), shown as a warning. */
+  ruleCaution?: string
   createdAt: number
 }
 

@@ -33,6 +33,29 @@ function render(request: ConsentRequest, width = 100) {
 }
 
 describe('ConsentPrompt: the rules it offers', () => {
+  it('says why a program that deletes is offered only as the exact command, beside the options', () => {
+    const r = render(
+      edit({
+        tool: 'Bash',
+        risk: 'exec',
+        summary: 'Bash rm -rf build',
+        preview: { kind: 'command', command: 'rm -rf build', cwd: '/w' },
+        suggestedRule: 'Bash(rm -rf build)',
+        directoryRule: undefined,
+        sessionEditsRule: undefined,
+        ruleCaution: 'rm deletes any file: "always" allows only this exact command',
+      }),
+    )
+    const lines = r.frame().split('\n')
+    const caution = lines.findIndex((l) =>
+      l.includes('⚠ rm deletes any file: "always" allows only this exact command'),
+    )
+    expect(caution, r.frame()).toBeGreaterThan(-1)
+    expect(lines.findIndex((l) => l.includes('3 Always allow Bash(rm -rf build)'))).toBeGreaterThan(caution)
+    expect(r.frame()).not.toContain('Bash(rm *)')
+    r.unmount()
+  })
+
   it('offers the file and, beside it, the folder of an edit', () => {
     const r = render(edit())
     const frame = r.frame()

@@ -1,4 +1,5 @@
 import { Box } from 'ink'
+import { cleanText, TITLE } from '../../../util/display-text.js'
 import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import stringWidth from 'string-width'
@@ -92,6 +93,10 @@ function ConsentRequestView({
     [request.preview, inner, theme],
   )
   const reason = wrap(`Why: ${request.reason}`, inner).slice(0, 2)
+  // A program that deletes or runs any code is offered as the exact command only: say so beside it.
+  const caution = request.ruleCaution
+    ? wrap(`⚠ ${cleanText(request.ruleCaution, TITLE)}`, inner).slice(0, 2)
+    : []
   const labels = choices.map((c) => choiceLabel(c, request, theme))
   const oneRow = `${labels.join('  ')}  Tab add note`
   const horizontal = stringWidth(oneRow) <= inner
@@ -100,7 +105,11 @@ function ConsentRequestView({
   const optionRows = horizontal ? 1 : optionLines.reduce((n, lines) => n + lines.length, 0)
   // border (2) + title + hint line (+ the note's line, + which subagent asks), then the reason and options
   // unless the preview is opened.
-  const fixed = 4 + (note ? 1 : 0) + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + optionRows)
+  const fixed =
+    4 +
+    (note ? 1 : 0) +
+    (request.agent ? 1 : 0) +
+    (expanded ? 0 : reason.length + caution.length + optionRows)
   const previewRows = Math.max(1, maxHeight - fixed)
   const maxTop = maxPreviewTop(preview.length, previewRows)
 
@@ -189,6 +198,14 @@ function ConsentRequestView({
           {line}
         </Text>
       ))}
+      {expanded
+        ? null
+        : caution.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+            <Text key={`c${i}`} wrap="truncate" color="yellow">
+              {line}
+            </Text>
+          ))}
       {expanded ? null : horizontal ? (
         <Text wrap="truncate">
           {labels.map((label, i) => (
