@@ -86,6 +86,8 @@ export type ConsentPreview =
       kind: 'command'
       command: string
       cwd: string
+      /** Started as a background task (`run_in_background`): it keeps running after the call returns. */
+      background?: boolean
       /** Set when the session asked for the OS sandbox: whether this command runs in it. */
       sandbox?: { status: 'on' | 'unavailable'; network: boolean }
     }
