@@ -178,6 +178,7 @@ function renderStep(
   const option = (i: number, label: string, unavailable?: string) =>
     optionLines(i, label, unavailable).map((line, j) => (
       <Text
+        // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
         key={`${label}-${j}`}
         wrap="truncate"
         color={i === cursor ? 'cyan' : undefined}

@@ -50,7 +50,7 @@ export function trustListLines(
   width = Number.POSITIVE_INFINITY,
 ): string[] {
   if (rows <= 0 || groups.length === 0) return []
-  const fit = (text: string, indent: string): string[] =>
+  const wrapped = (text: string, indent: string): string[] =>
     Number.isFinite(width)
       ? wrapAnsi(text, Math.max(10, width - indent.length), { hard: true, trim: false })
           .split('\n')
@@ -58,11 +58,11 @@ export function trustListLines(
       : [text]
   const where = (g: TrustRequest['groups'][number]) => (g.files.length === 1 ? ` (${g.files[0]})` : '')
   const full = groups.flatMap((g) => [
-    ...fit(`${g.title}${where(g)}:`, '  '),
-    ...g.items.flatMap((item) => fit(`  ${item}`, '    ')),
+    ...wrapped(`${g.title}${where(g)}:`, '  '),
+    ...g.items.flatMap((item) => wrapped(`  ${item}`, '    ')),
   ])
   if (full.length <= rows) return full
-  const compact = groups.map((g) => fit(`${g.title}${where(g)}: ${g.items.join(', ')}`, '  '))
+  const compact = groups.map((g) => wrapped(`${g.title}${where(g)}: ${g.items.join(', ')}`, '  '))
   if (compact.flat().length <= rows) return compact.flat()
   const shown: string[] = []
   let kinds = 0
