@@ -41,6 +41,8 @@ export interface PromptContext {
    * read all the same (it is text, not permissions), and a start-up notice names it.
    */
   changedUnasked?(path: string): number | undefined
+  /** The compact prompt of a small-window model (the model profile's promptVariant); default full. */
+  variant?: 'full' | 'compact'
 }
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
@@ -56,12 +58,24 @@ How to work:
 - Some calls need the user's permission; a denial is final for that call — adapt or ask.
 - Be concise. When you finish, say what you changed and anything left to do.`
 
+/**
+ * BASE for a small window (docs/context.md#small-windows-and-local-models): the same rules in a third of
+ * the bytes; the tool descriptions say the rest.
+ */
+const COMPACT_BASE = `You are agent-tui, a coding agent in the user's terminal and repository.
+- Look before you act: Read files before editing, search with Grep and Glob. Make focused edits.
+- Check your work with Bash (tests, build) when cheap.
+- A tool error is {"error": {…}}: change approach, never repeat a failing call. A denied call stays denied.
+- Be concise; at the end say what you changed.`
+
 /** The pieces every prompt of a session shares: the environment block and the project's instruction files. */
 export interface PromptParts {
   environment: string
   instructions: string[]
   /** How to restore a masked result, when observation masking is on (added to every agent's instructions). */
   maskingNote?: string
+  /** The main prompt is the compact one (a small-window model). */
+  compact?: boolean
 }
 
 /**
@@ -74,7 +88,11 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
 
 /** The main session's prompt; a profile other than `build` adds its instructions at the end. */
 export function mainPrompt(parts: PromptParts, profile?: { name: string; prompt: string }): string {
-  const sections = [withNote(BASE, parts), parts.environment, ...parts.instructions]
+  const sections = [
+    withNote(parts.compact ? COMPACT_BASE : BASE, parts),
+    parts.environment,
+    ...parts.instructions,
+  ]
   if (profile?.prompt) sections.push(`# Agent profile: ${profile.name}\n${profile.prompt}`)
   return sections.join('\n\n')
 }
@@ -101,14 +119,7 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     `Session started: ${ctx.date}`,
     ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
     `Permission mode at start: ${ctx.mode}`,
-    ...(ctx.sandbox
-      ? [
-          `Bash commands run in an OS sandbox when it is available: only the working directory${ctx.additionalDirs?.length ? ', the additional directories' : ''}, /tmp and ` +
-            `the session outputs are writable; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
-            'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
-            '(typing `! <command>` at the prompt does).',
-        ]
-      : []),
+    ...(ctx.sandbox ? [sandboxLine(ctx.sandbox.network, !!ctx.additionalDirs?.length, ctx.variant)] : []),
   ].join('\n')
   // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's;
   // CLAUDE.md files below it come later, as messages, when the agent first works there.
@@ -126,7 +137,23 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
   }
   ctx.loaded?.(loaded)
   const instructions = loaded.sections.map(sectionText)
-  return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
+  return {
+    environment,
+    instructions,
+    ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}),
+    ...(ctx.variant === 'compact' ? { compact: true } : {}),
+  }
+}
+
+function sandboxLine(network: boolean, added: boolean, variant: PromptContext['variant']): string {
+  const writable = `only the working directory${added ? ', the additional directories' : ''}, /tmp and the session outputs are writable`
+  if (variant === 'compact')
+    return `Bash runs in a sandbox when available: ${writable}${network ? '' : ', no network'}; if a command needs more, ask the user to run it (\`! <command>\`).`
+  return (
+    `Bash commands run in an OS sandbox when it is available: ${writable}; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${network ? '' : ', and there is no network'}. ` +
+    'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
+    '(typing `! <command>` at the prompt does).'
+  )
 }
 
 /** A missing file or import, or one already in, is not worth a notice (`/status` lists them). */
