@@ -48,7 +48,10 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     reported.add(text)
     opts.report(text, level)
   }
+  /** Bumped on every load: a slow load for an older trust answer is dropped. */
+  let generation = 0
   const load = async (trusted: boolean) => {
+    const mine = ++generation
     const loads: Array<LayerLoad<CommandDefinition>> = await loadLayers(layers, trusted, async (layer) => {
       const loaded = await loadCommandDir({
         dir: layer.dir,
@@ -58,6 +61,7 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       })
       return { items: loaded.commands, problems: loaded.problems }
     })
+    if (mine !== generation) return
     for (const problem of loads.flatMap((l) => l.problems))
       report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
     const { kept, hidden } = pickByName(
@@ -76,8 +80,9 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     }
     opts.record?.(layerEntries(loads, 'command', opts.workspace, opts.home))
   }
-  await load(opts.trust?.mayLoad('command') === true)
+  // Subscribed first: an answer given while the first load reads the folders is not missed.
   const unsubscribe = opts.trust?.subscribe((status) => load(status.trusted))
+  await load(opts.trust?.mayLoad('command') === true)
   return {
     stop() {
       unsubscribe?.()
