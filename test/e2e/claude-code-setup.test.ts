@@ -119,6 +119,16 @@ async function claudeCodeLayout(): Promise<void> {
     '.claude/agents/tester.md',
     '---\nname: tester\ndescription: Writes and runs the tests\n---\nYou write tests.\n',
   )
+  await put(
+    home,
+    '.claude/skills/deploy-notes/SKILL.md',
+    '---\nname: deploy-notes\ndescription: Writes the deploy notes\n---\nSteps.\n',
+  )
+  await put(
+    ws,
+    '.claude/skills/lint-fix/SKILL.md',
+    '---\nname: lint-fix\ndescription: Fixes lint errors\n---\nSteps.\n',
+  )
   await guardedProject()
 }
 
@@ -166,6 +176,10 @@ describe("a Claude Code user's folders, copied as they are", () => {
     const agent = tools().find((t) => t.function.name === 'Agent')?.function.description ?? ''
     expect(agent).toContain('tester')
     expect(agent).toContain('reviewer')
+    // Both skills too.
+    const skill = tools().find((t) => t.function.name === 'Skill')?.function.description ?? ''
+    expect(skill).toContain('deploy-notes')
+    expect(skill).toContain('lint-fix')
 
     // The guard blocked rm -rf (in dangerous mode, where nothing else would have).
     expect(r.trace?.tool_calls.map((c) => `${c.name}:${c.status}`)).toEqual([
