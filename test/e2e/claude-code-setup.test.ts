@@ -335,6 +335,30 @@ describe('nested CLAUDE.md files, read when the agent first works there', () => 
   })
 })
 
+describe("Claude Code's env setting", () => {
+  it("~/.claude/settings.json's env reaches Bash; agent-tui's own variables are not set from it", async () => {
+    await put(
+      env.box.home,
+      '.claude/settings.json',
+      JSON.stringify({
+        env: { TEAM_REGION: 'eu-west-1', BASH_MAX_TIMEOUT_MS: 600000, AGENT_TUI_MODE: 'dangerous' },
+      }),
+    )
+    env.server.enqueue(
+      {
+        toolCalls: [
+          { name: 'Bash', arguments: { command: 'echo "region=$TEAM_REGION timeout=$BASH_MAX_TIMEOUT_MS"' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await run('where', ['--allowed-tools', 'Bash(echo *)'])
+    expect(r.code).toBe(0)
+    expect(toolResults(1)[0]).toContain('region=eu-west-1 timeout=600000')
+    expect(r.stderr).toContain('"env" in settings: AGENT_TUI_MODE not set')
+  })
+})
+
 describe('one precedence', () => {
   it("agent-tui's own command wins a name over Claude Code's, with a notice naming both files", async () => {
     const ws = env.box.workspace

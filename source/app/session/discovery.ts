@@ -3,6 +3,7 @@ import type { LoadedInstructions } from '../../agent/prompt/instructions.js'
 import type { SettingsSource } from '../../config/load.js'
 import type { IgnoredSetting } from '../../config/project-settings-filter.js'
 import type { McpServerView } from '../../store/domain.js'
+import { shownPath } from '../../agent/prompt/project-memory.js'
 import type { ClaudeCodePaths } from '../../config/claude-code.js'
 import type { ProjectTrust } from '../../config/project-trust.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
@@ -76,6 +77,8 @@ export function sessionDiscovery(opts: {
   config: Pick<ResolvedConfig, 'sources' | 'claudeDirsOffBy'>
   claude: ClaudeCodePaths | null
   store: Pick<Store, 'getState'>
+  home: string
+  workspace: string
   trust?: ProjectTrust
   /** `~/.claude.json`, once read. */
   userState?: () => SettingsSource | null
@@ -97,8 +100,8 @@ export function sessionDiscovery(opts: {
     placesEntries({
       on: opts.claude !== null,
       ...(opts.config.claudeDirsOffBy ? { offBy: opts.config.claudeDirsOffBy } : {}),
-      userDir: opts.claude?.userDir ?? '',
-      projectDir: opts.claude?.projectDir ?? '',
+      userDir: opts.claude ? shownPath(opts.claude.userDir, opts.workspace, opts.home) : '',
+      projectDir: opts.claude ? shownPath(opts.claude.projectDir, opts.workspace, opts.home) : '',
     }),
   )
   return discovery
