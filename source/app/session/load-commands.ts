@@ -40,13 +40,29 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     configDir: opts.paths.configDir,
     claude: opts.claude ?? null,
   })
-  let added: AddedCommands | null = null
+  /** The commands in use now: one per name, the first folder's. */
+  let current: CommandDefinition[] = []
+  let added: AddedCommands[] = []
   const reported = new Set<string>()
   const report = (text: string, level: 'warn' | 'info') => {
     // A reload after a trust answer reports a file's problem only once.
     if (reported.has(text)) return
     reported.add(text)
     opts.report(text, level)
+  }
+  /** Puts `current` into the table again (after a trust answer changed it). */
+  const apply = () => {
+    for (const entries of added) entries.remove()
+    added = []
+    const result = opts.table.add(userCommandEntries(current))
+    added.push(result)
+    for (const { command } of result.skipped) {
+      const definition = current.find((c) => c.name === command.name)
+      report(
+        `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
+        'warn',
+      )
+    }
   }
   /** Bumped on every load: a slow load for an older trust answer is dropped. */
   let generation = 0
@@ -69,15 +85,8 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       (name) => `/${name}`,
     )
     for (const h of hidden) report(`${h.file}: ${h.message}`, 'info')
-    added?.remove()
-    added = opts.table.add(userCommandEntries(kept))
-    for (const { command } of added.skipped) {
-      const definition = kept.find((c) => c.name === command.name)
-      report(
-        `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
-        'warn',
-      )
-    }
+    current = kept
+    apply()
     opts.record?.(layerEntries(loads, 'command', opts.workspace, opts.home))
   }
   // Subscribed first: an answer given while the first load reads the folders is not missed.
@@ -86,8 +95,8 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
   return {
     stop() {
       unsubscribe?.()
-      added?.remove()
-      added = null
+      for (const entries of added) entries.remove()
+      added = []
     },
   }
 }
