@@ -323,16 +323,11 @@ export function App({
       />
     )
   } else {
-    // Before the middle is measured the transcript still takes its place, filling it: its rectangle is then
-    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later.
-    main = (
-      <TranscriptPane
-        view={view}
-        theme={theme}
-        width={mainWidth}
-        height={middle.hasMeasured ? mainHeight : undefined}
-      />
-    )
+    // The transcript grows into the room the layout leaves it (beside or above the side panes), never a
+    // measured height: a measurement taken before a resize left it at the old height, the rows below it
+    // blank, until something else re-rendered (80×24 → 120×40 at the end of a turn). Its rectangle is also
+    // part of Ink's first frame that way, painted at once.
+    main = <TranscriptPane view={view} theme={theme} width={mainWidth} height={undefined} />
   }
 
   return (
