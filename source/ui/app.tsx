@@ -323,11 +323,18 @@ export function App({
       />
     )
   } else {
-    // The transcript grows into the room the layout leaves it (beside or above the side panes), never a
-    // measured height: a measurement taken before a resize left it at the old height, the rows below it
-    // blank, until something else re-rendered (80×24 → 120×40 at the end of a turn). Its rectangle is also
-    // part of Ink's first frame that way, painted at once.
-    main = <TranscriptPane view={view} theme={theme} width={mainWidth} height={undefined} />
+    // Before the middle is measured the transcript still takes its place, filling it: its rectangle is then
+    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later. On a
+    // terminal it always grows into the room the layout leaves it (the measured height only sizes the rows
+    // Ink draws in tests): a measurement taken before a resize could leave it at the old height.
+    main = (
+      <TranscriptPane
+        view={view}
+        theme={theme}
+        width={mainWidth}
+        height={middle.hasMeasured ? mainHeight : undefined}
+      />
+    )
   }
 
   return (
