@@ -136,6 +136,7 @@ export async function start(args: ParsedArgs): Promise<number> {
           model,
           ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
           ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+          ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
         },
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),

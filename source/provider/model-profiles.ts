@@ -21,9 +21,11 @@ export interface ModelProfile {
   supportsParallelToolCalls: boolean
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
+  /** Which field or route of the endpoint gave it (`model listing (max_model_len)`, `Ollama /api/ps`…). */
+  contextLimitDetail?: string
 }
 
-export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource'>
+export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource' | 'contextLimitDetail'>
 
 export interface ProfileEntry {
   family: string
@@ -239,7 +241,12 @@ function defined<T extends object>(values: Partial<T>): Partial<T> {
  */
 export function resolveProfile(
   modelId: string,
-  opts: { overrides?: Record<string, Partial<ModelProfile>>; endpointContextLength?: number } = {},
+  opts: {
+    overrides?: Record<string, Partial<ModelProfile>>
+    endpointContextLength?: number
+    /** Where the endpoint said it, for /context. */
+    endpointContextSource?: string
+  } = {},
 ): ModelProfile {
   const entry = PROFILE_TABLE.find((e) => e.patterns.some((p) => matchesModelPattern(p, modelId)))
   let profile: ModelProfile = {
@@ -251,12 +258,16 @@ export function resolveProfile(
   if (reported !== undefined && Number.isFinite(reported) && reported > 0) {
     profile.contextLimit = reported
     profile.contextLimitSource = 'endpoint'
+    if (opts.endpointContextSource) profile.contextLimitDetail = opts.endpointContextSource
   }
   for (const [pattern, override] of Object.entries(opts.overrides ?? {})) {
     if (!matchesModelPattern(pattern, modelId)) continue
     const values = defined(override)
     profile = { ...profile, ...values }
-    if (values.contextLimit !== undefined) profile.contextLimitSource = 'settings'
+    if (values.contextLimit !== undefined) {
+      profile.contextLimitSource = 'settings'
+      delete profile.contextLimitDetail
+    }
   }
   return profile
 }

@@ -2,6 +2,7 @@ import { repairPairing } from '../../provider/pairing.js'
 import type { ChatMessage, ToolChoice, ToolDefinition } from '../../store/messages.js'
 import { type ChatProvider, ProviderError, type StepResponse } from '../../provider/types.js'
 import type { Store } from '../../store/create-store.js'
+import { ContextBudgetError } from '../context/budget.js'
 import type { RequestContext } from '../context/recovery.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
 import { RetryNotice } from './retry-notice.js'
@@ -99,7 +100,7 @@ export async function requestStep(
   } catch (err) {
     withdraw()
     const error =
-      err instanceof ProviderError
+      err instanceof ProviderError || err instanceof ContextBudgetError
         ? err
         : new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
     notice.failed(error.message)

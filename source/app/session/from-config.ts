@@ -37,7 +37,7 @@ import { createTaskManager, type TaskManager } from '../../tasks/task-manager.js
  */
 export function profileResolver(
   config: ResolvedConfig,
-  endpoint: { model: string; contextLength?: number },
+  endpoint: { model: string; contextLength?: number; contextSource?: string },
 ): (model: string) => ModelProfile {
   const resolved = new Map<string, { profile: ModelProfile; contextLength: number | undefined }>()
   return (model) => {
@@ -49,6 +49,7 @@ export function profileResolver(
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
       ...(contextLength ? { endpointContextLength: contextLength } : {}),
+      ...(contextLength && endpoint.contextSource ? { endpointContextSource: endpoint.contextSource } : {}),
     })
     resolved.set(model, { profile, contextLength })
     return profile
