@@ -251,7 +251,9 @@ function extractModels(body: unknown): ModelInfo[] | undefined {
     const id = [item.id, item.name, item.model].find((v): v is string => typeof v === 'string' && v !== '')
     if (id === undefined) continue
     const context = contextLengthOf(item)
-    models.push(context === undefined ? { id } : { id, contextLength: context.value, contextField: context.field })
+    models.push(
+      context === undefined ? { id } : { id, contextLength: context.value, contextField: context.field },
+    )
   }
   return models
 }

@@ -39,7 +39,9 @@ const positive = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? value : undefined
 
 const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {}
 
 async function getJson(
   fetchImpl: Fetch,
@@ -49,7 +51,8 @@ async function getJson(
   try {
     const response = await fetchImpl(url, {
       method: init.body === undefined ? 'GET' : 'POST',
-      headers: init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' },
+      headers:
+        init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' },
       signal: init.signal,
       ...(init.body === undefined ? {} : { body: init.body }),
     })

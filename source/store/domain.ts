@@ -239,7 +239,6 @@ export interface ContextBreakdown {
   summary: number
 }
 
-/** What one request to the model carried and saved (docs/context.md#seeing-what-the-model-sees). */
 /**
  * What the context budget warns of at start (docs/context.md#the-budget), as headless output shows it:
  * the tool definitions take more than a third of the window.
@@ -258,6 +257,7 @@ export interface ContextWarning {
   room: number
 }
 
+/** What one request to the model carried and saved (docs/context.md#seeing-what-the-model-sees). */
 export interface RequestStats {
   step: number
   /** Messages sent, system prompt included. */

@@ -87,6 +87,10 @@ export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedRep
 export interface ScriptedModel {
   id: string
   context_length?: number
+  /** vLLM's field for the window it serves the model with. */
+  max_model_len?: number
+  /** llama.cpp lists `meta.n_ctx_train`, what the model was trained for. */
+  meta?: Record<string, unknown>
 }
 
 /** A window the server counts every chat request against (scripted-window.ts). */

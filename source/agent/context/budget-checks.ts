@@ -4,11 +4,15 @@ import {
   budgetError,
   ContextBudgetError,
   isKept,
+  type KeptSet,
   keptParts,
+  latestStepStart,
   MIN_SUMMARY,
   oversizedResults,
 } from './budget.js'
 import type { Entry } from './compaction.js'
+import { latestUserRequest } from './compactor.js'
+import { MASK_MIN_CHARS } from './masking.js'
 import { definitionsWarning } from './definitions-warning.js'
 import type { Assembled, ContextHost } from './options.js'
 
@@ -17,6 +21,31 @@ import type { Assembled, ContextHost } from './options.js'
  * manager exposes: the start-up warning about the definitions, the results too big for any request, and
  * the error of a request that cannot fit.
  */
+
+/** The always-kept messages of the history as it stands (budget.ts). */
+export function keptSetOf(state: State): KeptSet {
+  const request = latestUserRequest(state)
+  const { messageIds, pins } = state.context
+  return {
+    request,
+    stepStart: latestStepStart(state.messages, request),
+    pinned: (i) => {
+      const id = messageIds[i]
+      return id !== undefined && id !== '' && pins[id] === true
+    },
+  }
+}
+
+/** History indices of the tool results outside the always-kept set that a placeholder would shorten. */
+export function maskableOlder(assembled: Assembled, kept: KeptSet): number[] {
+  const out: number[] = []
+  for (const entry of assembled.entries) {
+    const m = entry.message
+    if (entry.role === 'masked' || m.role !== 'tool' || m.content.length <= MASK_MIN_CHARS) continue
+    if (!isKept(entry, kept)) out.push(entry.source)
+  }
+  return out
+}
 
 /** Tokens of the error envelope a result that cannot fit is replaced by. */
 const ENVELOPE_TOKENS = 120

@@ -160,8 +160,7 @@ const FIXES: Record<KeptPart['kind'], string> = {
   request: 'send a shorter message (name a file for the agent to Read instead of pasting it)',
   summary: 'start afresh with /clear, or use a larger window',
   step: 'start afresh with /clear, or use a larger window',
-  result:
-    'ask for a smaller part (Read with offset and limit, a narrower command), or use a larger window',
+  result: 'ask for a smaller part (Read with offset and limit, a narrower command), or use a larger window',
 }
 
 function partLabel(part: KeptPart): string {

@@ -51,7 +51,8 @@ function planCut(mgr: ContextHost, state: State): CutPlan | { reason: string } {
   // What is kept whatever the cut: the latest request and the pinned items (the latest step is the
   // recent part's floor). The recent part gets what the budget leaves beside them and a full summary.
   let mustKeep = fixed
-  for (let i = start; i < keptSet.stepStart; i++) if (i === keptSet.request || keptSet.pinned(i)) mustKeep += tokens(i)
+  for (let i = start; i < keptSet.stepStart; i++)
+    if (i === keptSet.request || keptSet.pinned(i)) mustKeep += tokens(i)
   const cut = chooseCut(messages, {
     start,
     keep: recentCount(limit),

@@ -1,17 +1,26 @@
-import type { ChatMessage, ToolMessage, UserMessage } from '../../store/messages.js'
+import type { ChatMessage, UserMessage } from '../../store/messages.js'
 import { repairPairing } from '../../provider/pairing.js'
 import type { ModelProfile } from '../../provider/model-profiles.js'
 import type { ProviderError } from '../../provider/types.js'
 import type { CompactionRecord } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
-import { type Budget, isKept, type KeptSet, latestStepStart, maskToFit, requestBudget, scaleFromUsage } from './budget.js'
-import { budgetErrorOf, definitionsCheck, type Oversized, oversizedOf } from './budget-checks.js'
+import { type Budget, isKept, type KeptSet, maskToFit, requestBudget, scaleFromUsage } from './budget.js'
+import {
+  budgetErrorOf,
+  definitionsCheck,
+  keptSetOf,
+  maskableOlder,
+  type Oversized,
+  oversizedOf,
+} from './budget-checks.js'
 import { compactedEntries, type Entry, keptBefore, summaryMessage } from './compaction.js'
-import { type CompactOutcome, latestUserRequest, previewCompaction, runCompaction } from './compactor.js'
+import { type CompactOutcome, previewCompaction, runCompaction } from './compactor.js'
 import { windowSourceText } from './definitions-warning.js'
 import { encodingFor, TokenEstimator } from './estimate.js'
-import { MASK_MIN_CHARS, type MaskPlan, placeholderMessage, planMasking } from './masking.js'
-import { overflowFigures } from './overflow.js'
+import { type MaskPlan, planMasking } from './masking.js'
+import { Placeholders, syncMaskMarks } from './placeholders.js'
+import { contextReport } from './context-report.js'
+import { learnFromOverflow, overflowStopMessage } from './overflow-recovery.js'
 import { RequestMeter } from './telemetry.js'
 import type { Assembled, ContextManagerOptions } from './options.js'
 import type { CompactionPreview, ContextReport } from './types.js'
@@ -32,13 +41,15 @@ export class ContextManager {
   readonly estimator: TokenEstimator
   readonly system: ChatMessage
   readonly #meter: RequestMeter
-  readonly #placeholders = new WeakMap<ChatMessage, ToolMessage>()
-  readonly #unmaskable = new WeakSet<ChatMessage>()
+  readonly #placeholders = new Placeholders()
   readonly #summaries = new WeakMap<CompactionRecord, UserMessage>()
   #marked: Set<string> | null = null
   #historyLength = 0
-  /** The turn whose automatic compaction failed (not retried in that turn) and why; undefined when none. */
-  #autoFailed: { turn: string | null; reason: string } | undefined = undefined
+  /**
+   * The turn whose automatic compaction failed, why, and the history's length then: not retried in that
+   * turn, unless a request cannot fit without it and the history has grown since. Undefined when none.
+   */
+  #autoFailed: { turn: string | null; reason: string; messages: number } | undefined = undefined
   /**
    * How much more the server counts than we estimate: from its `usage.prompt_tokens` for the last request,
    * or from an overflow report. Never below 1 (budget.ts scaleFromUsage).
@@ -48,7 +59,6 @@ export class ContextManager {
   #overflowScale = 1
   /** The server's count agreed with ours once: the estimate's margin narrows. */
   #measured = false
-  #spillWarned = false
   /** What the definitions warning last said it for (definitions tokens and window), so it is said once. */
   #warnedFor = ''
 
@@ -138,13 +148,23 @@ export class ContextManager {
     let compaction: string | undefined
     if (over() || (final.tokens >= trigger && this.#mayAutoCompact(state, final.tokens))) {
       const failed = this.#autoFailed
-      if (failed !== undefined && failed.turn === state.run.turnId) {
+      // "Nothing to summarise yet" at step 1 must not stop the compaction a later step needs to fit.
+      if (
+        failed !== undefined &&
+        failed.turn === state.run.turnId &&
+        failed.messages >= state.messages.length
+      ) {
         compaction = `compacting failed earlier in this turn (${failed.reason})`
       } else {
         const outcome = await this.compact({ trigger: 'auto', signal: opts.signal })
         if (!outcome.ok) {
           compaction = `compacting did not help (${outcome.reason})`
-          if (!opts.signal.aborted) this.#autoFailed = { turn: state.run.turnId, reason: outcome.reason }
+          if (!opts.signal.aborted)
+            this.#autoFailed = {
+              turn: state.run.turnId,
+              reason: outcome.reason,
+              messages: state.messages.length,
+            }
         }
         state = store.getState()
         final = await this.#assembleWithSpill(state)
@@ -179,7 +199,8 @@ export class ContextManager {
     if (key === this.#warnedFor) return
     this.#warnedFor = key
     const warning = definitionsCheck(this)
-    if (warning) this.opts.store.dispatch({ type: 'context/warned', id: this.opts.newId('notice'), ...warning })
+    if (warning)
+      this.opts.store.dispatch({ type: 'context/warned', id: this.opts.newId('notice'), ...warning })
   }
 
   /** After a step's tools ran: the results that cannot be sent whole in any request (budget-checks.ts). */
@@ -198,16 +219,7 @@ export class ContextManager {
 
   /** The always-kept messages of the history as it stands (budget.ts). */
   keptSet(state: State): KeptSet {
-    const request = latestUserRequest(state)
-    const { messageIds, pins } = state.context
-    return {
-      request,
-      stepStart: latestStepStart(state.messages, request),
-      pinned: (i) => {
-        const id = messageIds[i]
-        return id !== undefined && id !== '' && pins[id] === true
-      },
-    }
+    return keptSetOf(state)
   }
 
   /**
@@ -222,7 +234,11 @@ export class ContextManager {
     const before = record
       ? keptBefore(messages, record.cut, { pinned: kept.pinned, latestUserRequest: record.request })
       : []
-    let entries = compactedEntries(messages, record ? { record, summary: this.#summary(record) } : null, before)
+    let entries = compactedEntries(
+      messages,
+      record ? { record, summary: this.#summary(record) } : null,
+      before,
+    )
     const plan = opts.plan ?? this.#maskPlan(state)
     const originals = new Map<Entry, ChatMessage>()
     const placeholder = (entry: Entry): Entry | null => {
@@ -273,46 +289,20 @@ export class ContextManager {
 
   /**
    * After the endpoint refused a request as too long: learns the window it named (or infers one from what
-   * was sent), compacts, and says so. The caller retries the step once.
+   * was sent) and how far off the estimate was, compacts, and says so. The caller retries the step once.
    */
   async recoverOverflow(error: ProviderError, signal: AbortSignal): Promise<void> {
-    const { store } = this.opts
-    const state = store.getState()
-    const figures = overflowFigures(error.message)
-    const sent = state.context.lastRequest?.estimatedTokens ?? 0
-    if (figures.requested !== undefined && sent > 0 && figures.requested > sent * this.#scale) {
-      this.#overflowScale = Math.min(4, figures.requested / sent)
-      this.#scale = Math.max(this.#scale, this.#overflowScale)
+    const learned = learnFromOverflow(this, error)
+    if (learned !== undefined) {
+      this.#overflowScale = learned
+      this.#scale = Math.max(this.#scale, learned)
     }
-    const assumed = figures.limit ?? Math.floor(Math.max(sent, figures.requested ?? 0) * 0.9)
-    const known = figures.limit !== undefined
-    if (assumed > 0 && assumed < this.limit(state)) {
-      store.dispatch({ type: 'context/configured', learnedLimit: assumed })
-    }
-    const tokensSent =
-      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`
-    const said = known
-      ? `${tokensSent} for a window of ${figures.limit}`
-      : `${tokensSent}; the endpoint named no window, so assuming one of about ${assumed}`
-    this.notice(
-      'warn',
-      `The endpoint says the conversation does not fit the model's context window (${said}); compacting and retrying once.`,
-    )
     await this.compact({ trigger: 'overflow', signal })
   }
 
   /** After a second overflow: says so in the transcript with the figures, and returns the turn's error. */
   overflowStop(error: ProviderError): string {
-    const state = this.opts.store.getState()
-    const figures = overflowFigures(error.message)
-    const sent = figures.requested ?? state.context.lastRequest?.estimatedTokens ?? 0
-    const limit = figures.limit ?? this.limit(state)
-    const message =
-      `the conversation still does not fit the model's context window after compacting: ` +
-      `${figures.requested !== undefined ? '' : 'about '}${sent} tokens sent, window ${limit} tokens. ` +
-      'Pin less, /clear to start afresh, or use a model with a larger window.'
-    this.notice('error', message)
-    return message
+    return overflowStopMessage(this, error)
   }
 
   /** `/context`: the next request's parts as things stand, and the last request's figures. */
@@ -320,34 +310,13 @@ export class ContextManager {
     const state = this.opts.store.getState()
     this.estimator.refresh()
     const assembled = this.assemble(state, { fit: true })
-    const b = this.#meter.breakdown({
+    const breakdown = this.#meter.breakdown({
       system: this.system,
       tools: this.opts.toolDefinitions,
       entries: assembled.entries,
       pinned: assembled.pinned,
     })
-    const detail = this.profile().contextLimitDetail
-    const budget = this.budget(state)
-    return {
-      model: this.opts.model(),
-      contextLimit: this.limit(state),
-      limitSource: this.limitSource(state),
-      ...(detail && this.limitSource(state) === 'endpoint' ? { limitDetail: detail } : {}),
-      budget: { prompt: budget.prompt, reply: budget.reply, margin: budget.margin, scale: this.#scale },
-      compactAt: this.compactAt(state),
-      observationWindow: this.window(state),
-      masking: this.opts.settings.masking,
-      next: {
-        ...b,
-        total: b.system + b.tools + b.history + b.toolOutput + b.masked,
-        maskedResults: assembled.entries.filter((e) => e.role === 'masked').length,
-        pinnedItems: Object.keys(state.context.pins).length,
-        truncated: 0,
-      },
-      exact: this.estimator.exact,
-      compactions: state.context.compactions,
-      last: state.context.lastRequest,
-    }
+    return contextReport(this, state, assembled, breakdown)
   }
 
   notice(level: 'info' | 'warn' | 'error', text: string): void {
@@ -362,38 +331,10 @@ export class ContextManager {
     const plan = this.#maskPlan(state)
     const due = new Set(plan.indices)
     const plain = this.assemble(state, { fit: false, plan })
-    if (plain.tokens > this.budget(state).prompt) {
-      const kept = this.keptSet(state)
-      for (const entry of plain.entries) {
-        const m = entry.message
-        if (entry.role !== 'masked' && m.role === 'tool' && m.content.length > MASK_MIN_CHARS && !isKept(entry, kept))
-          due.add(entry.source)
-      }
-    }
-    for (const index of due) {
-      const original = state.messages[index] as ToolMessage
-      if (this.#placeholders.has(original) || this.#unmaskable.has(original)) continue
-      const id = state.context.messageIds[index] ?? ''
-      const item = state.transcript.items[id]
-      const hint = item?.kind === 'tool' ? item.name : 'tool-result'
-      try {
-        const path = await this.opts.spill.spill(original.content, hint)
-        const placeholder = placeholderMessage(original, path)
-        if (placeholder.content.length < original.content.length)
-          this.#placeholders.set(original, placeholder)
-        else this.#unmaskable.add(original)
-      } catch (error) {
-        // Without a file to restore it from, a result must stay whole.
-        this.#unmaskable.add(original)
-        if (!this.#spillWarned) {
-          this.#spillWarned = true
-          this.notice(
-            'warn',
-            `could not save a tool result for masking (${error instanceof Error ? error.message : String(error)}); such results stay in the context whole`,
-          )
-        }
-      }
-    }
+    // When the request would not fit as it is, every older result gets a placeholder (budget.ts maskToFit).
+    if (plain.tokens > this.budget(state).prompt)
+      for (const i of maskableOlder(plain, keptSetOf(state))) due.add(i)
+    await this.#placeholders.save(state, due, this.opts.spill, (text) => this.notice('warn', text))
     return this.assemble(state, { fit: true, plan })
   }
 
@@ -428,27 +369,10 @@ export class ContextManager {
 
   /** Marks the transcript's tool cards the request shows as placeholders (and unmarks ones shown whole). */
   #syncMarks(assembled: Assembled): void {
-    const state = this.opts.store.getState()
-    if (!this.#marked) {
-      this.#marked = new Set()
-      for (const id of state.transcript.order) {
-        const item = state.transcript.items[id]
-        if (item?.kind === 'tool' && item.masked) this.#marked.add(id)
-      }
-    }
-    const ids = state.context.messageIds
-    const masked: string[] = []
-    const unmasked: string[] = []
-    for (const entry of assembled.entries) {
-      const id = entry.source >= 0 ? ids[entry.source] : undefined
-      if (!id) continue
-      if (entry.role === 'masked' && !this.#marked.has(id)) masked.push(id)
-      else if (entry.role !== 'masked' && this.#marked.has(id)) unmasked.push(id)
-    }
-    if (masked.length === 0 && unmasked.length === 0) return
-    for (const id of masked) this.#marked.add(id)
-    for (const id of unmasked) this.#marked.delete(id)
-    this.opts.store.dispatch({ type: 'context/masked', masked, unmasked })
+    const store = this.opts.store
+    this.#marked = syncMaskMarks(store.getState(), this.#marked, assembled, (action) =>
+      store.dispatch(action),
+    )
   }
 
   /** After `/clear` the next request shares nothing with the last one. */
