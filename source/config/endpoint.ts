@@ -60,7 +60,7 @@ export type ResolvedEndpoint =
       model?: string
       /** From the endpoint's model metadata or its own API; beats the profile table. */
       contextLength?: number
-      /** Where the endpoint said it: `model listing (max_model_len)`, `Ollama /api/ps (the loaded model)`… */
+      /** Where the endpoint said it: `max_model_len in the endpoint's model listing`, `Ollama's /api/ps, for the loaded model`… */
       contextSource?: string
       /** Ids the endpoint lists (empty when listing failed or was skipped). */
       models: string[]
@@ -176,7 +176,7 @@ function chooseModel(models: ModelInfo[], configured: string | undefined): Chose
   if (id !== undefined) out.model = id
   if (info?.contextLength !== undefined) {
     out.contextLength = info.contextLength
-    out.contextSource = `model listing (${info.contextField ?? 'context_length'})`
+    out.contextSource = `${info.contextField ?? 'context_length'} in the endpoint's model listing`
     if (info.contextField === 'meta.n_ctx_train') out.trainedOnly = true
   }
   return out

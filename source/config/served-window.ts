@@ -11,7 +11,7 @@ import { bareHost, classifyAddress, isLocalHostName } from '../util/address-clas
 
 export interface ServedWindow {
   contextLength: number
-  /** Where it came from, as /context names it: `llama.cpp /props (n_ctx)`, `Ollama /api/ps`… */
+  /** Where it came from, as /context names it: `llama.cpp's /props, n_ctx`, `Ollama's /api/ps, for the loaded model`… */
   source: string
 }
 
@@ -132,20 +132,20 @@ export async function servedWindow(
     getJson(opts.fetchImpl, `${root}/api/v0/models`, init),
   ])
   const llama = llamaCppWindow(props)
-  if (llama !== undefined) return { contextLength: llama, source: 'llama.cpp /props (n_ctx)' }
+  if (llama !== undefined) return { contextLength: llama, source: "llama.cpp's /props, n_ctx" }
   const loaded = ollamaLoadedWindow(ps, model)
-  if (loaded !== undefined) return { contextLength: loaded, source: 'Ollama /api/ps (the loaded model)' }
+  if (loaded !== undefined) return { contextLength: loaded, source: "Ollama's /api/ps, for the loaded model" }
   const shown = ollamaShowWindow(show)
   if (shown.numCtx !== undefined)
-    return { contextLength: shown.numCtx, source: "Ollama /api/show (the model's num_ctx)" }
+    return { contextLength: shown.numCtx, source: "the num_ctx of Ollama's /api/show" }
   const studio = lmStudioWindow(lmStudio, model)
   if (studio !== undefined)
-    return { contextLength: studio, source: 'LM Studio /api/v0/models (loaded_context_length)' }
+    return { contextLength: studio, source: "LM Studio's /api/v0/models, loaded_context_length" }
   if (shown.trained !== undefined) {
     // Ollama serves an unloaded model without a num_ctx at its default, not at what it was trained for.
     return {
       contextLength: Math.min(shown.trained, OLLAMA_DEFAULT_CONTEXT),
-      source: `Ollama's default window (the model is not loaded, so Ollama has not said; it takes up to ${shown.trained.toLocaleString('en-US')} tokens with OLLAMA_CONTEXT_LENGTH or a num_ctx)`,
+      source: `Ollama's default window: the model is not loaded, so Ollama has not said; it takes up to ${shown.trained.toLocaleString('en-US')} tokens with OLLAMA_CONTEXT_LENGTH or a num_ctx`,
     }
   }
   return null

@@ -21,7 +21,7 @@ export interface ModelProfile {
   supportsParallelToolCalls: boolean
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
-  /** Which field or route of the endpoint gave it (`model listing (max_model_len)`, `Ollama /api/ps`…). */
+  /** Which field or route of the endpoint gave it (`max_model_len in the endpoint's model listing`, `llama.cpp's /props, n_ctx`…). */
   contextLimitDetail?: string
 }
 

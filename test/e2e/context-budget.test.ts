@@ -101,7 +101,7 @@ describe('a 36-Read session at an 8k window', () => {
     expect(trace.result).toBe('done')
     expect(trace.context).toMatchObject({
       window: 8192,
-      window_source: "the endpoint's model listing (context_length)",
+      window_source: "context_length in the endpoint's model listing",
     })
   }, 90_000)
 })

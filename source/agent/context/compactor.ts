@@ -117,7 +117,12 @@ export async function runCompaction(
     )
     return { ok: false, reason }
   }
-  if ('reason' in plan) return fail(`nothing to summarise yet (${plan.reason})`, 'info')
+  if ('reason' in plan) {
+    const reason = `nothing to summarise yet (${plan.reason})`
+    // An automatic try is silent about it: the request goes as it is, or the budget's error names why.
+    if (opts.trigger === 'auto') return { ok: false, reason }
+    return fail(reason, 'info')
+  }
   const limit = mgr.limit(state)
   const budget = plan.summaryBudget
   const assembled = mgr.assemble(state, { fit: false })

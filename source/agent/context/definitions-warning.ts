@@ -14,7 +14,7 @@ const SOURCES: Record<ContextReport['limitSource'], string> = {
 
 /** Where the window's size comes from, in words: `detail` names the field or route the endpoint used. */
 export function windowSourceText(source: ContextReport['limitSource'], detail?: string): string {
-  return source === 'endpoint' && detail ? `the endpoint's ${detail}` : SOURCES[source]
+  return source === 'endpoint' && detail ? detail : SOURCES[source]
 }
 
 const k = (n: number) => (n < 1000 ? String(Math.round(n)) : `${(n / 1000).toFixed(1)}k`)

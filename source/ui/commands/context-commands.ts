@@ -23,9 +23,7 @@ const LIMIT_SOURCES: Record<ContextReport['limitSource'], string> = {
   'endpoint error': "the endpoint's overflow error",
 }
 const limitSource = (r: ContextReport) =>
-  r.limitSource === 'endpoint' && r.limitDetail
-    ? `the endpoint's ${r.limitDetail}`
-    : LIMIT_SOURCES[r.limitSource]
+  r.limitSource === 'endpoint' && r.limitDetail ? r.limitDetail : LIMIT_SOURCES[r.limitSource]
 
 /** `/compact [focus]`: shows what would be summarised and kept; Enter runs it, Esc cancels. */
 export async function compactCommand(ctx: ContextCommandContext, args: string): Promise<void> {

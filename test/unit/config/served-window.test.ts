@@ -26,7 +26,10 @@ async function resolved(opts: ScriptedServerOptions, model?: string) {
 describe("the endpoint's real window, where the server says it", () => {
   it('vLLM-like: max_model_len in /v1/models', async () => {
     const r = await resolved({ models: [{ id: 'Qwen/Qwen2.5-Coder-7B', max_model_len: 16_384 }] })
-    expect(r).toMatchObject({ contextLength: 16_384, contextSource: 'model listing (max_model_len)' })
+    expect(r).toMatchObject({
+      contextLength: 16_384,
+      contextSource: "max_model_len in the endpoint's model listing",
+    })
   })
 
   it('Ollama-like: the loaded model in /api/ps beats /api/show', async () => {
@@ -42,7 +45,7 @@ describe("the endpoint's real window, where the server says it", () => {
       },
       'qwen2.5-coder:7b',
     )
-    expect(r).toMatchObject({ contextLength: 8192, contextSource: 'Ollama /api/ps (the loaded model)' })
+    expect(r).toMatchObject({ contextLength: 8192, contextSource: "Ollama's /api/ps, for the loaded model" })
   })
 
   it("Ollama-like, not loaded: /api/show's num_ctx, else Ollama's default rather than the trained-for figure", async () => {
@@ -64,7 +67,7 @@ describe("the endpoint's real window, where the server says it", () => {
     )
     expect(withNumCtx).toMatchObject({
       contextLength: 12_288,
-      contextSource: "Ollama /api/show (the model's num_ctx)",
+      contextSource: "the num_ctx of Ollama's /api/show",
     })
     await server?.close()
     const trainedOnly = await resolved(
@@ -76,7 +79,7 @@ describe("the endpoint's real window, where the server says it", () => {
     )
     expect(trainedOnly).toMatchObject({ contextLength: 4096 })
     expect(trainedOnly.kind !== 'none' && trainedOnly.contextSource).toMatch(
-      /^Ollama's default window .*131,072/,
+      /^Ollama's default window: .*131,072/,
     )
   })
 
@@ -85,7 +88,7 @@ describe("the endpoint's real window, where the server says it", () => {
       models: [{ id: 'model.gguf', meta: { n_ctx_train: 131_072 } }],
       native: { props: { default_generation_settings: { n_ctx: 8192 } } },
     })
-    expect(r).toMatchObject({ contextLength: 8192, contextSource: 'llama.cpp /props (n_ctx)' })
+    expect(r).toMatchObject({ contextLength: 8192, contextSource: "llama.cpp's /props, n_ctx" })
   })
 
   it('a listing that says the window is believed without asking further', async () => {
@@ -93,7 +96,10 @@ describe("the endpoint's real window, where the server says it", () => {
       models: [{ id: 'm', context_length: 65_536 }],
       native: { props: { default_generation_settings: { n_ctx: 8192 } } },
     })
-    expect(r).toMatchObject({ contextLength: 65_536, contextSource: 'model listing (context_length)' })
+    expect(r).toMatchObject({
+      contextLength: 65_536,
+      contextSource: "context_length in the endpoint's model listing",
+    })
     expect(server?.requests).toHaveLength(0)
   })
 

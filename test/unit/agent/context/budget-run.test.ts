@@ -212,3 +212,21 @@ describe('pairing and the window hold for any history (seeded)', () => {
     }
   }, 60_000)
 })
+
+describe('an automatic compaction with nothing to summarise', () => {
+  it('says nothing: the first step of a small window whose definitions pass compactAt', async () => {
+    fx = await makeContext({
+      baseUrl: server.baseUrl,
+      profile: { contextLimit: 4096, compactAt: 0.5 },
+      toolDefinitions: [bigDefinition(9000)],
+    })
+    fx.store.dispatch({ type: 'user/submitted', id: 'u', content: 'hi', text: 'hi' })
+    await fx.context.prepare({ step: 1, signal: signal() })
+    const state = fx.store.getState()
+    const texts = state.transcript.order
+      .map((id) => state.transcript.items[id])
+      .map((i) => (i as { text?: string }).text ?? '')
+    expect(texts.some((t) => t.startsWith('Compaction stopped'))).toBe(false)
+    expect(server.requests).toHaveLength(0)
+  })
+})
