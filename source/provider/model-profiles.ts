@@ -21,11 +21,19 @@ export interface ModelProfile {
   supportsParallelToolCalls: boolean
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
+  /**
+   * What the endpoint says it serves the model with, when settings set a larger contextLimit: such a
+   * server refuses longer prompts or (Ollama) cuts them silently, so agent-tui warns at start.
+   */
+  servedContextLimit?: { tokens: number; source?: string }
   /** Which field or route of the endpoint gave it (`max_model_len in the endpoint's model listing`, `llama.cpp's /props, n_ctx`…). */
   contextLimitDetail?: string
 }
 
-export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource' | 'contextLimitDetail'>
+export type ProfileValues = Omit<
+  ModelProfile,
+  'family' | 'contextLimitSource' | 'contextLimitDetail' | 'servedContextLimit'
+>
 
 export interface ProfileEntry {
   family: string
@@ -267,6 +275,16 @@ export function resolveProfile(
     if (values.contextLimit !== undefined) {
       profile.contextLimitSource = 'settings'
       delete profile.contextLimitDetail
+    }
+  }
+  if (
+    reported !== undefined &&
+    profile.contextLimitSource === 'settings' &&
+    reported < profile.contextLimit
+  ) {
+    profile.servedContextLimit = {
+      tokens: reported,
+      ...(opts.endpointContextSource ? { source: opts.endpointContextSource } : {}),
     }
   }
   return profile

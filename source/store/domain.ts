@@ -243,7 +243,19 @@ export interface ContextBreakdown {
  * What the context budget warns of at start (docs/context.md#the-budget), as headless output shows it:
  * the tool definitions take more than a third of the window.
  */
-export interface ContextWarning {
+export type ContextWarning = DefinitionsWarning | ServedWindowWarning
+
+/** Settings give the model a larger window than the endpoint says it serves. */
+export interface ServedWindowWarning {
+  kind: 'served_window'
+  /** The window settings give. */
+  window: number
+  /** What the endpoint serves, and where it said so. */
+  served: number
+  served_source?: string
+}
+
+export interface DefinitionsWarning {
   kind: 'definitions'
   definitions_tokens: number
   definitions_bytes: number

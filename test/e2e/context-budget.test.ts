@@ -174,4 +174,24 @@ describe('definitions that take over a third of the window', () => {
     expect(r.stderr).not.toMatch(/tool definitions take/)
     expect((JSON.parse(r.stdout) as { context: { warnings: unknown[] } }).context.warnings).toEqual([])
   })
+
+  it('settings larger than what Ollama serves: warned at start, with what works', async () => {
+    await setup({
+      models: [{ id: 'm' }],
+      native: { ollamaPs: { models: [{ name: 'm:latest', context_length: 4096 }] } },
+    })
+    await mkdir(join((box as Sandbox).workspace, '.agent-tui'), { recursive: true })
+    await writeFile(
+      join((box as Sandbox).workspace, '.agent-tui', 'settings.json'),
+      JSON.stringify({ models: { m: { contextLimit: 65_536 } } }),
+    )
+    ;(server as ScriptedServer).enqueue({ text: 'hi' })
+    const r = await cli(['-p', 'hello', '--output-format', 'json'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(
+      /Settings give m a 65,536-token window, but the endpoint serves it with 4,096 \(Ollama's \/api\/ps, for the loaded model\)/,
+    )
+    const trace = JSON.parse(r.stdout) as { context: { warnings: Array<{ kind: string }> } }
+    expect(trace.context.warnings.map((w) => w.kind)).toEqual(['served_window'])
+  })
 })

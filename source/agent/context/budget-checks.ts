@@ -13,7 +13,7 @@ import {
 import type { Entry } from './compaction.js'
 import { latestUserRequest } from './compactor.js'
 import { MASK_MIN_CHARS } from './masking.js'
-import { definitionsWarning } from './definitions-warning.js'
+import { definitionsWarning, servedWindowWarning } from './definitions-warning.js'
 import type { Assembled, ContextHost } from './options.js'
 
 /**
@@ -66,6 +66,13 @@ export function definitionsCheck(host: ContextHost): { text: string; warning: Co
     budget: host.budget(state),
     systemTokens: scaled(host, host.estimator.message(host.system)),
   })
+}
+
+/** The warning that settings give a larger window than the endpoint serves, or null. */
+export function servedWindowCheck(host: ContextHost): { text: string; warning: ContextWarning } | null {
+  const model = host.opts.model()
+  const profile = host.opts.profile(model)
+  return servedWindowWarning({ model, window: host.limit(), served: profile.servedContextLimit })
 }
 
 export interface Oversized {

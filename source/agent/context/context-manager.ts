@@ -12,6 +12,7 @@ import {
   maskableOlder,
   type Oversized,
   oversizedOf,
+  servedWindowCheck,
 } from './budget-checks.js'
 import { compactedEntries, type Entry, keptBefore, summaryMessage } from './compaction.js'
 import { type CompactOutcome, previewCompaction, runCompaction } from './compactor.js'
@@ -198,9 +199,9 @@ export class ContextManager {
     const key = `${this.estimator.tools(this.opts.toolDefinitions)}|${this.limit()}`
     if (key === this.#warnedFor) return
     this.#warnedFor = key
-    const warning = definitionsCheck(this)
-    if (warning)
-      this.opts.store.dispatch({ type: 'context/warned', id: this.opts.newId('notice'), ...warning })
+    for (const warning of [servedWindowCheck(this), definitionsCheck(this)])
+      if (warning)
+        this.opts.store.dispatch({ type: 'context/warned', id: this.opts.newId('notice'), ...warning })
   }
 
   /** After a step's tools ran: the results that cannot be sent whole in any request (budget-checks.ts). */

@@ -58,3 +58,31 @@ export function definitionsWarning(opts: {
     },
   }
 }
+
+/**
+ * The start-up warning when settings give the model a larger window than the endpoint serves it with
+ * (docs/context.md#where-the-window-comes-from): the server refuses longer prompts, or Ollama cuts them
+ * silently. Null when they agree.
+ */
+export function servedWindowWarning(opts: {
+  model: string
+  window: number
+  served: { tokens: number; source?: string } | undefined
+}): { text: string; warning: ContextWarning } | null {
+  const served = opts.served
+  if (!served || served.tokens >= opts.window) return null
+  const n = (x: number) => x.toLocaleString('en-US')
+  const text =
+    `Settings give ${opts.model} a ${n(opts.window)}-token window, but the endpoint serves it with ${n(served.tokens)}` +
+    `${served.source ? ` (${served.source})` : ''}: a longer prompt is refused, or cut silently by Ollama. ` +
+    `Start the server with the larger window (Ollama: OLLAMA_CONTEXT_LENGTH=${opts.window} ollama serve, or PARAMETER num_ctx ${opts.window} in a Modelfile; llama.cpp: -c; vLLM: --max-model-len), or lower contextLimit to ${n(served.tokens)}.`
+  return {
+    text,
+    warning: {
+      kind: 'served_window',
+      window: opts.window,
+      served: served.tokens,
+      ...(served.source ? { served_source: served.source } : {}),
+    },
+  }
+}

@@ -149,3 +149,43 @@ describe('the parsers, on odd answers', () => {
     expect(mayHaveNativeApi(url)).toBe(expected)
   })
 })
+
+describe('settings that give a larger window than the endpoint serves', () => {
+  it('keep the settings, remember what is served, and warn with what works', async () => {
+    const { resolveProfile } = await import('../../../source/provider/model-profiles.js')
+    const { servedWindowWarning } = await import('../../../source/agent/context/definitions-warning.js')
+    const source = "Ollama's /api/ps, for the loaded model"
+    const profile = resolveProfile('qwen2.5-coder:7b', {
+      overrides: { 'qwen2.5*': { contextLimit: 32_768 } },
+      endpointContextLength: 4096,
+      endpointContextSource: source,
+    })
+    expect(profile).toMatchObject({
+      contextLimit: 32_768,
+      contextLimitSource: 'settings',
+      servedContextLimit: { tokens: 4096, source },
+    })
+    const warned = servedWindowWarning({
+      model: 'qwen2.5-coder:7b',
+      window: 32_768,
+      served: profile.servedContextLimit,
+    })
+    expect(warned?.warning).toEqual({
+      kind: 'served_window',
+      window: 32_768,
+      served: 4096,
+      served_source: source,
+    })
+    expect(warned?.text).toMatch(
+      /but the endpoint serves it with 4,096 \(Ollama's \/api\/ps, for the loaded model\)/,
+    )
+    expect(warned?.text).toContain('OLLAMA_CONTEXT_LENGTH=32768 ollama serve')
+    // Settings at or under what is served: nothing to say.
+    const smaller = resolveProfile('qwen2.5-coder:7b', {
+      overrides: { 'qwen2.5*': { contextLimit: 4096 } },
+      endpointContextLength: 8192,
+    })
+    expect(smaller.servedContextLimit).toBeUndefined()
+    expect(servedWindowWarning({ model: 'm', window: 4096, served: undefined })).toBeNull()
+  })
+})
