@@ -39,6 +39,11 @@ export interface EndpointOptions {
   listAttempts?: number
   /** Pause before the next attempt (default 1000 ms). */
   listRetryDelayMs?: number
+  /**
+   * Ask a local server's own API for the window it serves the model with (served-window.ts) when the
+   * listing does not say. Default true; the full-screen session asks after its first frame instead.
+   */
+  servedWindow?: boolean
 }
 
 /** Listing the models when none is configured: the model depends on it, so it gets time and a second try. */
@@ -117,12 +122,19 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
     }
     const chosen = await withServedWindow(baseUrl, chooseModel(listing.models, opts.model), {
       fetchImpl,
+      ask: opts.servedWindow !== false,
       ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
     })
     return { ...base, ...chosen, models: listing.models.map((m) => m.id) }
   }
   if (opts.probe === false) return { kind: 'none', probed: [] }
-  return probe(opts.probeTargets ?? DEFAULT_PROBE_TARGETS, opts.probeBudgetMs ?? 300, fetchImpl, opts.model)
+  return probe(
+    opts.probeTargets ?? DEFAULT_PROBE_TARGETS,
+    opts.probeBudgetMs ?? 300,
+    fetchImpl,
+    opts.model,
+    opts.servedWindow !== false,
+  )
 }
 
 async function probe(
@@ -130,6 +142,7 @@ async function probe(
   budgetMs: number,
   fetchImpl: typeof fetch,
   model: string | undefined,
+  ask: boolean,
 ): Promise<ResolvedEndpoint> {
   const cancel = new AbortController()
   const signal = AbortSignal.any([AbortSignal.timeout(budgetMs), cancel.signal])
@@ -146,7 +159,7 @@ async function probe(
         return {
           kind: 'probed',
           baseUrl,
-          ...(await withServedWindow(baseUrl, chooseModel(listing.models, model), { fetchImpl })),
+          ...(await withServedWindow(baseUrl, chooseModel(listing.models, model), { fetchImpl, ask })),
           models: listing.models.map((m) => m.id),
           serverName: target.name,
         }
@@ -189,11 +202,11 @@ function chooseModel(models: ModelInfo[], configured: string | undefined): Chose
 async function withServedWindow(
   baseUrl: string,
   chosen: Chosen,
-  opts: { fetchImpl: typeof fetch; apiKey?: string },
+  opts: { fetchImpl: typeof fetch; apiKey?: string; ask: boolean },
 ): Promise<Omit<Chosen, 'trainedOnly'>> {
   const { trainedOnly, ...out } = chosen
   const needed = out.contextLength === undefined || trainedOnly === true
-  if (!needed || out.model === undefined || !mayHaveNativeApi(baseUrl)) return out
+  if (!opts.ask || !needed || out.model === undefined || !mayHaveNativeApi(baseUrl)) return out
   const served = await servedWindow(baseUrl, out.model, opts)
   if (!served) return out
   return { ...out, contextLength: served.contextLength, contextSource: served.source }

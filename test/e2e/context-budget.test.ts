@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { startTui, type TuiSession } from '../support/pty-terminal.ts'
+import { keys, pollUntil, startTui, type TuiSession } from '../support/pty-terminal.ts'
 import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
 import {
   type RecordedRequest,
@@ -193,5 +193,37 @@ describe('definitions that take over a third of the window', () => {
     )
     const trace = JSON.parse(r.stdout) as { context: { warnings: Array<{ kind: string }> } }
     expect(trace.context.warnings.map((w) => w.kind)).toEqual(['served_window'])
+  })
+
+  it("TUI: a local server's own window is read after the first frame and /context names it", async () => {
+    await setup({
+      models: [{ id: 'model.gguf', meta: { n_ctx_train: 131_072 } }],
+      native: { props: { default_generation_settings: { n_ctx: 16_384 } } },
+    })
+    const b = box as Sandbox
+    // No --model: the listing picks it before the frame; /props is asked after it.
+    tui = startTui({
+      args: ['--base-url', (server as ScriptedServer).baseUrl],
+      cwd: b.workspace,
+      env: b.env,
+      cols: 120,
+      rows: 40,
+    })
+    const t = tui
+    await t.waitFor('❯')
+    // /context is a snapshot: open it until the window read after the frame is in.
+    let shown = ''
+    await pollUntil(
+      async () => {
+        await t.submit('/context')
+        shown = await t.waitFor('any other key closes')
+        t.write(keys.esc)
+        await t.waitFor((s) => !s.includes('any other key closes'))
+        return /window 16k tokens/.test(shown)
+      },
+      () => `the window never showed; last /context:\n${shown}`,
+      15_000,
+    )
+    expect(shown).toContain("llama.cpp's /props, n_ctx")
   })
 })

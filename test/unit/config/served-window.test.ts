@@ -103,6 +103,18 @@ describe("the endpoint's real window, where the server says it", () => {
     expect(server?.requests).toHaveLength(0)
   })
 
+  it('servedWindow: false asks nothing beyond the listing (the TUI asks after its first frame)', async () => {
+    server = await startScriptedServer({
+      models: [{ id: 'model.gguf', meta: { n_ctx_train: 131_072 } }],
+      native: { props: { default_generation_settings: { n_ctx: 8192 } } },
+    })
+    const r = await resolveEndpoint({ baseUrl: server.baseUrl, servedWindow: false, listTimeoutMs: 10_000 })
+    expect(r).toMatchObject({
+      contextLength: 131_072,
+      contextSource: "meta.n_ctx_train in the endpoint's model listing",
+    })
+  })
+
   it('nothing said anywhere: no window, the profile decides', async () => {
     const r = await resolved({ models: [{ id: 'm' }] })
     expect(r.kind !== 'none' && r.contextLength).toBeUndefined()
