@@ -76,6 +76,9 @@ export function measure(requests, results) {
     steps: results.reduce((n, r) => n + (r.steps ?? 0), 0),
     compactions: results.reduce((n, r) => n + (r.context?.compactions ?? 0), 0),
     statuses: [...new Set(results.map((r) => r.status))].join(','),
+    /** Requests that left messages out behind a marker (the budget compacts instead: always 0 now). */
+    truncated: turns.filter((r) => JSON.stringify(messagesOf(r)).includes('[earlier messages truncated'))
+      .length,
     /** The largest prompt by the endpoint's own count, when it counted (a windowed endpoint). */
     maxPrompt: Math.max(0, ...requests.map((r) => r.promptTokens ?? 0)),
   }
@@ -260,6 +263,7 @@ export async function context(ctx) {
     ['prefix stability (shared start)', (f) => pct(f.stability)],
     ['compactions', (f) => String(f.compactions)],
     ['largest prompt, endpoint count / window', (f) => (f.window ? `${f.maxPrompt} / ${f.window}` : '–')],
+    ['requests with messages cut out', (f) => String(f.truncated)],
     [
       'result',
       (f) => f.statuses + (f.overflows ? ` (${f.overflows} overflow${f.overflows > 1 ? 's' : ''})` : ''),
@@ -302,7 +306,7 @@ export async function context(ctx) {
       digits: 0,
       max: 0,
       budget: '0',
-      note: `${f.on.requests} requests (+${f.on.summaries} summaries), ${kb(f.on.messageBytes)} of messages, ${pct(f.on.appendOnly)} append-only, ${f.on.statuses}`,
+      note: `${f.on.requests} requests (+${f.on.summaries} summaries), ${f.on.truncated} cut, ${kb(f.on.messageBytes)} of messages, ${pct(f.on.appendOnly)} append-only, ${f.on.statuses}`,
     })
   }
 }
