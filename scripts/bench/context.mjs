@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startScriptedServer } from '../../test/support/scripted-server.ts'
 import { makeSandbox } from './sandbox.mjs'
+import { toolBytes } from './tool-bytes.mjs'
 
 const SUMMARISER = 'Stop here and write a summary'
 
@@ -309,4 +310,5 @@ export async function context(ctx) {
       note: `${f.on.requests} requests (+${f.on.summaries} summaries), ${f.on.truncated} cut, ${kb(f.on.messageBytes)} of messages, ${pct(f.on.appendOnly)} append-only, ${f.on.statuses}`,
     })
   }
+  await toolBytes(ctx)
 }

@@ -33,7 +33,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   $schema: 'keep',
   model: 'keep',
   summarizerModel: 'keep',
-  models: 'keep',
+  // Windows and capabilities; but `textToolCalls: true` makes more of the model's text run as calls.
+  models: 'lower-only',
   theme: 'keep',
   contextManagement: 'keep',
   // A timeout only ever denies.
@@ -44,6 +45,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   mcp: 'keep',
   // How many subagents run at once on the same endpoint: load, not permissions.
   agents: 'keep',
+  // Which definitions wait behind ToolSearch: bytes per request, not permissions.
+  deferTools: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',
@@ -61,6 +64,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   keybindings: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
+  // Replaces the user's own list (a later layer wins), so it could bring back a tool the user left out.
+  tools: 'trusted-only',
   // Kept when it keeps the user's sandbox on and takes the network away; never to switch it on or off
   // (on, auto mode runs commands without asking — see isSandboxTightening).
   sandbox: 'stricter-only',
@@ -202,6 +207,20 @@ function lowerOnly(
       else ignored.push(`"circuitBreaker.silentBehavior": ${JSON.stringify(breaker.silentBehavior)}`)
     }
     return { kept: Object.keys(kept).length > 0 ? kept : undefined, ignored }
+  }
+  if (key === 'models' && isObject(value)) {
+    const kept: Record<string, unknown> = {}
+    const ignored: string[] = []
+    for (const [pattern, profile] of Object.entries(value)) {
+      if (!isObject(profile) || profile.textToolCalls !== true) {
+        kept[pattern] = profile
+        continue
+      }
+      const { textToolCalls: _on, ...rest } = profile
+      kept[pattern] = rest
+      ignored.push(`"models.${pattern}.textToolCalls": true`)
+    }
+    return { kept, ignored }
   }
   // A lower-only key without a comparison here cannot be judged: wait for trust.
   return { kept: undefined, ignored: [`"${key}"`] }

@@ -77,7 +77,7 @@ describe('a 36-Read session at an 8k window', () => {
     const names = await files(36, 1500)
     const reply = readEach(names)
     ;(server as ScriptedServer).enqueue(...Array.from({ length: 80 }, () => reply))
-    // The built-in definitions alone take ~72 % of it (the start warning says so), yet the session completes.
+    // Every request carries the tool definitions and the system prompt; the rest is the conversation.
     const r = await cli(['-p', 'read every file', '--output-format', 'json'])
     expect(r.code, r.stdout.slice(-3000)).toBe(0)
     const s = server as ScriptedServer
@@ -108,14 +108,14 @@ describe('a 36-Read session at an 8k window', () => {
 
 describe('definitions that take over a third of the window', () => {
   const WARNING =
-    /The tool definitions take ~[\d.]+k tokens \(\d+ tools, [\d.]+ kB\), \d+ % of the model's 12,000-token window \(settings\)/
+    /The tool definitions take ~[\d.]+k tokens \(\d+ tools, [\d.]+ kB\), \d+ % of the model's 6,000-token window \(settings\)/
 
   async function smallWindow(): Promise<void> {
     await setup({ models: [{ id: 'm' }] })
     await mkdir(join((box as Sandbox).workspace, '.agent-tui'), { recursive: true })
     await writeFile(
       join((box as Sandbox).workspace, '.agent-tui', 'settings.json'),
-      JSON.stringify({ models: { m: { contextLimit: 12_000 } } }),
+      JSON.stringify({ models: { m: { contextLimit: 6000 } } }),
     )
   }
 
@@ -130,7 +130,7 @@ describe('definitions that take over a third of the window', () => {
     expect(trace.context.warnings).toHaveLength(1)
     expect(trace.context.warnings[0]).toMatchObject({
       kind: 'definitions',
-      window: 12_000,
+      window: 6000,
       window_source: 'settings',
     })
     expect(trace.context.warnings[0]?.share as number).toBeGreaterThan(1 / 3)
@@ -162,7 +162,7 @@ describe('definitions that take over a third of the window', () => {
       rows: 40,
     })
     const screen = await tui.waitFor(/The tool definitions take ~[\d.]+k tokens/)
-    expect(screen.replace(/\s+/g, ' ')).toMatch(/of the model's 12,000-token window \(settings\)/)
+    expect(screen.replace(/\s+/g, ' ')).toMatch(/of the model's 6,000-token window \(settings\)/)
     expect((server as ScriptedServer).requests).toHaveLength(0)
   })
 
