@@ -50,6 +50,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     case 'conversation/cleared':
       return {
         ...turnsAfterClear(state),
+        // A clean slate: the next prompt titles the session (and its export) again.
+        session: { ...state.session, title: '' },
         messages: [],
         transcript: { order: [], items: {}, liveId: null },
         todos: [],

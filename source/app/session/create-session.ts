@@ -11,6 +11,7 @@ import { outputsDir, sessionsDir } from '../../config/app-paths.js'
 import { createConsentBroker } from '../../permissions/broker.js'
 import { createQuestionBroker } from '../../permissions/question-broker.js'
 import { realPathOf } from '../../permissions/real-path.js'
+import { resumedMode } from '../../permissions/modes.js'
 import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../../session/session-store.js'
 import { createProcessGroups } from '../../tasks/process-groups.js'
@@ -68,13 +69,22 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const restored = resumed?.restored ?? null
   if (resumed) warnings.push(...resumed.warnings)
   let lease = resumed?.lease ?? null
+  const resumedIn = restored
+    ? resumedMode({
+        left: restored.state.mode,
+        launch: { value: config.mode, origin: config.origins.mode },
+        interactive: opts.interactive,
+      })
+    : null
+  if (resumedIn?.notice) warnings.push(resumedIn.notice)
 
   const { id, logPath, createdAt, log, store } = openSessionStore({
     restored,
     logPath: (newId) => sessionPath(projectSessions, newId),
     workspace,
     endpoint,
-    mode: config.mode,
+    mode: resumedIn?.mode ?? config.mode,
+    launchMode: config.mode,
     observers: opts.observers ?? [],
     warnings,
   })
