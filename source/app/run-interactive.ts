@@ -112,11 +112,18 @@ async function runSession(
   const earlyFrame = first ? opts.earlyFrame : undefined
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
   // The session reads contextLength whenever it resolves a profile, so a late listing can fill it in.
-  const sessionEndpoint: { baseUrl: string; model: string; apiKey?: string; contextLength?: number } = {
+  const sessionEndpoint: {
+    baseUrl: string
+    model: string
+    apiKey?: string
+    contextLength?: number
+    contextSource?: string
+  } = {
     baseUrl: endpoint.baseUrl,
     model,
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+    ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
   }
   const session = await createSession({
     config,
@@ -199,8 +206,14 @@ async function runSession(
     const contextLimitLater = details?.then((described) => {
       if (described.kind === 'none' || !described.contextLength) return undefined
       sessionEndpoint.contextLength = described.contextLength
+      if (described.contextSource) sessionEndpoint.contextSource = described.contextSource
       return session.profile().contextLimit
     })
+    // The context budget's start-up warning, once the window is known (the first request checks again,
+    // with the MCP servers' tools).
+    void (contextLimitLater ?? afterFirstFrame)
+      .then(() => session.runtime.context.checkDefinitions())
+      .catch(() => undefined)
     const exit = await ui.runTui({
       store: session.store,
       commands: session.commands,

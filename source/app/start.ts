@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { resolveEndpoint } from '../config/endpoint.js'
+import { mayHaveNativeApi } from '../config/served-window.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
@@ -92,13 +93,29 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.model ? { model: config.model } : {}),
       ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
     }
-    const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
+    // The full-screen session asks a local server what window it serves after its first frame.
+    const servedLater = !config.headless && !listLater
+    const endpoint = await resolveEndpoint(
+      listLater
+        ? { ...endpointOptions, probe: false }
+        : { ...endpointOptions, ...(servedLater ? { servedWindow: false } : {}) },
+    )
     // Listed over the provider's own fetch (node:http, loaded by then): the global fetch would set up
     // undici's connection machinery for this one request, ~10 ms of CPU just after start-up.
-    const describeEndpoint = listLater
+    // A local server is listed again after the frame, asking its own API when the listing does not say.
+    const later = listLater
+      ? endpointOptions
+      : servedLater && endpoint.kind !== 'none' && endpoint.model && mayHaveNativeApi(endpoint.baseUrl)
+        ? {
+            baseUrl: endpoint.baseUrl,
+            model: endpoint.model,
+            ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          }
+        : undefined
+    const describeEndpoint = later
       ? async () => {
           const { createNodeFetch } = await import('../provider/node-fetch.js')
-          return resolveEndpoint({ ...endpointOptions, fetchImpl: createNodeFetch() })
+          return resolveEndpoint({ ...later, fetchImpl: createNodeFetch() })
         }
       : undefined
     if (args.resume === true && config.headless) {
@@ -145,6 +162,7 @@ export async function start(args: ParsedArgs): Promise<number> {
           model,
           ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
           ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+          ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
         },
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),

@@ -324,7 +324,9 @@ export function App({
     )
   } else {
     // Before the middle is measured the transcript still takes its place, filling it: its rectangle is then
-    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later.
+    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later. On a
+    // terminal it always grows into the room the layout leaves it (the measured height only sizes the rows
+    // Ink draws in tests): a measurement taken before a resize could leave it at the old height.
     main = (
       <TranscriptPane
         view={view}

@@ -10,6 +10,8 @@ export interface ChunkContext {
   model: string
   /** Characters of the request, for the default usage estimate. */
   requestChars: number
+  /** The server's own prompt count (a `contextWindow` server): reported instead of the estimate. */
+  promptTokens?: number
   includeUsage: boolean
   /** Prefix for invented tool-call ids, unique per request. */
   callIdPrefix: string
@@ -46,7 +48,7 @@ function usageOf(reply: ScriptedCompletion, ctx: ChunkContext): Record<string, u
     (reply.reasoning?.length ?? 0) +
     wireCalls(reply.toolCalls ?? [], 'x').reduce((n, c) => n + c.name.length + c.arguments.length, 0)
   const usage: ScriptedUsage = reply.usage ?? {
-    prompt: Math.ceil(ctx.requestChars / 4),
+    prompt: ctx.promptTokens ?? Math.ceil(ctx.requestChars / 4),
     completion: Math.ceil(outChars / 4),
   }
   return {

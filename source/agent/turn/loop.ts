@@ -9,6 +9,7 @@ import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
 import { interruptedText } from './user-input.js'
 import { requestStep, type StepDeps } from './request-step.js'
+import { admitResults } from './result-budget.js'
 import type { UserInput } from './user-input.js'
 import { checkStop, MAX_STOP_CONTINUATIONS, submitPrompt, type TurnHooks } from './turn-hooks.js'
 
@@ -162,7 +163,12 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
 
     dispatch({ type: 'phase/changed', phase: 'tools' })
-    const outcomes = await executeBatch(deps.executor, prepared, signal)
+    const outcomes = await admitResults(
+      deps.context,
+      await executeBatch(deps.executor, prepared, signal),
+      dispatch,
+      deps.newId,
+    )
     const images: ContentPart[] = []
     let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
     let hookStop: string | null = null

@@ -66,6 +66,7 @@ describe('resolveEndpoint: probing loopback', () => {
       baseUrl: ollama,
       model: 'qwen2.5-coder:7b',
       contextLength: 32768,
+      contextSource: "context_length in the endpoint's model listing",
       models: ['qwen2.5-coder:7b', 'llama3'],
       serverName: 'Ollama',
     })
@@ -93,6 +94,24 @@ describe('resolveEndpoint: probing loopback', () => {
     })
     expect(result).toMatchObject({ kind: 'probed', model: 'llama3' })
     expect(result.kind !== 'none' && result.contextLength).toBeUndefined()
+  })
+
+  it("a Claude Code settings file's model is used when nothing else picks one and the endpoint lists it", async () => {
+    const url = await serve(json(OPENAI_LIST))
+    const target = { probeBudgetMs: AMPLE, probeTargets: [{ name: 'S', url }] }
+    expect(await resolveEndpoint({ ...target, preferredModel: 'llama3' })).toMatchObject({ model: 'llama3' })
+    // Not listed: the first listed, as without it; a configured model wins over it.
+    expect(await resolveEndpoint({ ...target, preferredModel: 'claude-opus' })).toMatchObject({
+      model: 'qwen2.5-coder:7b',
+    })
+    expect(
+      await resolveEndpoint({ ...target, model: 'qwen2.5-coder:7b', preferredModel: 'llama3' }),
+    ).toMatchObject({
+      model: 'qwen2.5-coder:7b',
+    })
+    expect(await resolveEndpoint({ baseUrl: url, preferredModel: 'llama3' })).toMatchObject({
+      model: 'llama3',
+    })
   })
 
   it.each<[string, unknown, number | undefined]>([
@@ -169,6 +188,7 @@ describe('resolveEndpoint: configured base URL', () => {
       apiKey: 'sk-test',
       model: 'qwen2.5-coder:7b',
       contextLength: 32768,
+      contextSource: "context_length in the endpoint's model listing",
       models: ['qwen2.5-coder:7b', 'llama3'],
     })
     expect(auth).toBe('Bearer sk-test')
