@@ -47,7 +47,8 @@ function parseRuleOrThrow(rule: string, file: string): string {
   }
 }
 
-async function readSettingsObject(file: string, root: string): Promise<Record<string, unknown>> {
+/** A settings file's JSON object, read without following a link below `root`; `{}` when missing. */
+export async function readSettingsObject(file: string, root: string): Promise<Record<string, unknown>> {
   let text: string
   try {
     // Not through a link: what is read is merged into the file written.
@@ -63,7 +64,7 @@ async function readSettingsObject(file: string, root: string): Promise<Record<st
     parsed = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (err) {
     throw new ConfigError(
-      `${file} is not valid JSON (${(err as Error).message}); fix it before saving rules`,
+      `${file} is not valid JSON (${(err as Error).message}); fix it first`,
       {
         file,
         cause: err,

@@ -53,10 +53,10 @@ export interface AppProps {
   /** Shown above the input at start (e.g. a keybindings settings error). */
   startupMessage?: Flash
   /**
-   * Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit), or leaves for another session
-   * (`resume`: its id, picked with /resume); the caller shuts down.
+   * Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit), leaves for another session
+   * (`resume`: its id, picked with /resume) or for the setup form (`setup`, /login); the caller shuts down.
    */
-  onExit(code: number, resume?: string): void
+  onExit(code: number, resume?: string, setup?: boolean): void
   /** Warm up Markdown rendering at the first key (`useRenderingWarmUp`): for a fresh process. */
   warmUp?: boolean
 }
@@ -106,11 +106,12 @@ export function App({
   const scroll = useTranscriptScroll(view)
 
   const requestExit = useCallback(
-    (code: number, resume?: string) => {
+    (code: number, resume?: string, setup?: boolean) => {
       if (exiting.current) return
       exiting.current = true
-      setFlash({ text: resume ? `Opening session ${resume}…` : 'Exiting…', level: 'info' })
-      onExit(code, resume)
+      const text = setup ? 'Opening the setup form…' : resume ? `Opening session ${resume}…` : 'Exiting…'
+      setFlash({ text, level: 'info' })
+      onExit(code, resume, setup)
     },
     [onExit, setFlash],
   )
@@ -129,6 +130,7 @@ export function App({
       showModels: (models, current) => setOverlay({ kind: 'models', models, current }),
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
+      requestSetup: () => requestExit(0, undefined, true),
     }),
     [contextLimit, prices, requestExit, setFlash],
   )

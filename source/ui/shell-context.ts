@@ -44,6 +44,8 @@ export interface ShellApi {
   requestExit(code: number): void
   /** Leaves this session like an exit, and has runTui resolve with `resume` so that session opens next. */
   requestResume(id: string): void
+  /** Leaves this session like an exit, and has runTui resolve with `setup`: the setup form opens next. */
+  requestSetup(): void
 }
 
 export const ShellContext = createContext<ShellApi | null>(null)

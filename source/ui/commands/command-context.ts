@@ -41,6 +41,8 @@ export interface CommandContext {
   showModels(models: string[], current: string): void
   /** Leaves this session for another one. */
   resumeSession(id: string): void
+  /** Leaves this session for the setup form (`/login`); the session continues with what it sets up. */
+  openSetup(): void
   toggleTodos(): void
   focusTasks(): void
   /** Opens the /rewind dialog. */

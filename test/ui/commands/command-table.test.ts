@@ -32,6 +32,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = 
     showSessions: () => ui.push('sessions'),
     showModels: (models, current) => ui.push(`models:${models.join(',')}:${current}`),
     resumeSession: (id) => ui.push(`resume:${id}`),
+    openSetup: () => ui.push('setup'),
     toggleTodos: () => ui.push('todos'),
     focusTasks: () => ui.push('tasks'),
     openRewind: () => ui.push('rewind'),

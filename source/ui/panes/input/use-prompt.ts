@@ -102,6 +102,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     showSessions: shell.showSessions,
     showModels: shell.showModels,
     resumeSession: shell.requestResume,
+    openSetup: shell.requestSetup,
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),

@@ -1,0 +1,152 @@
+import { useInput } from 'ink'
+import { useCallback, useEffect, useRef } from 'react'
+import { useKeyState } from '../keys/use-key-state.js'
+import {
+  type KeyChoice,
+  openSetup,
+  type ProbedServer,
+  reduceSetup,
+  type SetupEffect,
+  type SetupEvent,
+  type SetupResult,
+  type SetupStart,
+  type SetupState,
+} from './setup-model.js'
+
+/** What the form's effects are carried out with (app/setup-services.ts; a scripted stand-in in tests). */
+export interface SetupServices {
+  probe(): Promise<ProbedServer[]>
+  listModels(
+    baseUrl: string,
+    key: KeyChoice,
+    signal: AbortSignal,
+  ): Promise<
+    { ok: true; models: string[] } | { ok: false; error: string; status?: number; unreachable: boolean }
+  >
+  test(
+    baseUrl: string,
+    key: KeyChoice,
+    model: string,
+    signal: AbortSignal,
+  ): Promise<{ ok: true; summary: string } | { ok: false; error: string }>
+  save(choice: SetupResult): Promise<{ ok: true } | { ok: false; error: string }>
+  envHas(name: string): boolean
+}
+
+export interface SetupFormCallbacks {
+  onDone(choice: SetupResult, saved: boolean): void
+  onExit(): void
+}
+
+/**
+ * Binds the setup model to React and Ink: keys in, effects carried out through `services`, results fed
+ * back as events. The form is shown on its own (no app dispatcher), so it reads keys with `useInput`.
+ */
+export function useSetupForm(
+  start: SetupStart,
+  services: SetupServices,
+  callbacks: SetupFormCallbacks,
+): SetupState {
+  const opened = useRef<ReturnType<typeof openSetup> | null>(null)
+  opened.current ??= openSetup(start)
+  const [state, setState, stateRef] = useKeyState<SetupState>(opened.current.state)
+  const inFlight = useRef<AbortController | null>(null)
+  const closed = useRef(false)
+
+  const apply = useCallback(
+    (event: SetupEvent) => {
+      if (closed.current) return
+      const next = reduceSetup(stateRef.current, event, { envHas: services.envHas })
+      setState(next.state)
+      for (const effect of next.effects) run(effect)
+    },
+    // run is defined below and only reads refs.
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the effects runner reads refs only.
+    [services, setState, stateRef],
+  )
+
+  const request = (work: (signal: AbortSignal) => Promise<SetupEvent>) => {
+    inFlight.current?.abort()
+    const controller = new AbortController()
+    inFlight.current = controller
+    work(controller.signal).then(
+      (event) => {
+        if (!controller.signal.aborted) apply(event)
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return
+        const message = error instanceof Error ? error.message : String(error)
+        apply(failureEvent(stateRef.current, message))
+      },
+    )
+  }
+
+  function run(effect: SetupEffect): void {
+    switch (effect.type) {
+      case 'probe':
+        request(async () => ({ type: 'probed', servers: await services.probe() }))
+        return
+      case 'list-models':
+        request(async (signal) => ({
+          type: 'listed',
+          ...(await services.listModels(effect.baseUrl, effect.key, signal)),
+        }))
+        return
+      case 'test':
+        request(async (signal) => ({
+          type: 'tested',
+          ...(await services.test(effect.baseUrl, effect.key, effect.model, signal)),
+        }))
+        return
+      case 'save':
+        request(async () => ({ type: 'saved', ...(await services.save(effect.choice)) }))
+        return
+      case 'cancel':
+        inFlight.current?.abort()
+        inFlight.current = null
+        return
+      case 'done':
+        closed.current = true
+        callbacks.onDone(effect.choice, effect.saved)
+        return
+      case 'exit':
+        closed.current = true
+        inFlight.current?.abort()
+        callbacks.onExit()
+        return
+    }
+  }
+
+  useEffect(() => {
+    for (const effect of opened.current?.effects ?? []) run(effect)
+    return () => inFlight.current?.abort()
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the opening effects run once.
+  }, [])
+
+  useInput((input, key) =>
+    apply({
+      type: 'key',
+      key: {
+        input,
+        return: key.return,
+        escape: key.escape,
+        upArrow: key.upArrow,
+        downArrow: key.downArrow,
+        backspace: key.backspace,
+        delete: key.delete,
+        tab: key.tab,
+        ctrl: key.ctrl,
+        meta: key.meta,
+      },
+    }),
+  )
+  return state
+}
+
+/** A service that threw: said at the step that waited for it. */
+function failureEvent(state: SetupState, message: string): SetupEvent {
+  if (state.busy?.startsWith('Looking')) return { type: 'probed', servers: state.servers }
+  if (state.step === 'key') return { type: 'listed', ok: false, error: message, unreachable: true }
+  if (state.busy === 'Saving…') return { type: 'saved', ok: false, error: message }
+  return { type: 'tested', ok: false, error: message }
+}
