@@ -27,8 +27,7 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
     fetchImpl ??= import('../provider/node-fetch.js').then((m) => m.createNodeFetch())
     return fetchImpl
   }
-  const keyOf = (key: KeyChoice): string | undefined =>
-    key.kind === 'stored' ? key.key : key.kind === 'env' ? opts.env[key.name] || undefined : undefined
+  const keyOf = (key: KeyChoice) => keyOfChoice(key, opts.env)
   return {
     async probe() {
       const f = await fetcher()
@@ -84,6 +83,15 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
     },
     envHas: (name) => Boolean(opts.env[name]),
   }
+}
+
+/** The key a choice sends: the typed one, the variable's value, or none. */
+export function keyOfChoice(
+  key: KeyChoice,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (key.kind === 'stored') return key.key
+  return key.kind === 'env' ? env[key.name] || undefined : undefined
 }
 
 function testFailure(error: string, status: number | undefined): string {

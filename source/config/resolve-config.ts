@@ -19,7 +19,7 @@ export const DEFAULT_MAX_STEPS = 50
  */
 
 /** Where a value came from, for the setup panel and error messages. */
-export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none' | 'stored'
+export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
 
 export interface ResolvedConfig {
   model: string | undefined
@@ -89,7 +89,11 @@ export function resolveConfig(
   const namedKey = namedKeyEnv === undefined ? undefined : envValue(namedKeyEnv)
   const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey ?? namedKey)
   const keyEnv =
-    apiKey.origin === 'env' ? 'OPENAI_API_KEY' : apiKey.origin === 'settings' && namedKey ? namedKeyEnv : undefined
+    apiKey.origin === 'env'
+      ? 'OPENAI_API_KEY'
+      : apiKey.origin === 'settings' && namedKey
+        ? namedKeyEnv
+        : undefined
   if (namedKeyEnv !== undefined && namedKey === undefined && apiKey.origin === 'none')
     warnings.push(`"apiKeyEnv" names ${namedKeyEnv}, which is not set: no API key is sent`)
   const mode = resolveMode(args, envMode as Mode | undefined, loaded, warnings)

@@ -63,13 +63,10 @@ export async function readSettingsObject(file: string, root: string): Promise<Re
   try {
     parsed = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (err) {
-    throw new ConfigError(
-      `${file} is not valid JSON (${(err as Error).message}); fix it first`,
-      {
-        file,
-        cause: err,
-      },
-    )
+    throw new ConfigError(`${file} is not valid JSON (${(err as Error).message}); fix it first`, {
+      file,
+      cause: err,
+    })
   }
   if (!isPlainObject(parsed)) throw new ConfigError(`${file} must contain a JSON object`, { file })
   return parsed

@@ -90,12 +90,15 @@ export async function sendChat(
   }
   const ms = () => Date.now() - started
   try {
-    const response = await (opts.fetchImpl ?? fetch)(`${target.baseUrl.replace(/\/+$/, '')}/chat/completions`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(body),
-      signal,
-    })
+    const response = await (opts.fetchImpl ?? fetch)(
+      `${target.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+      {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      },
+    )
     const raw = await response.text()
     if (!response.ok) {
       const serverMessage = errorMessageOf(raw)
@@ -114,7 +117,8 @@ export async function sendChat(
     return { ok: true, ms: ms(), streamed, ...parsed }
   } catch (error) {
     if (opts.signal?.aborted) return { ok: false, ms: ms(), error: 'cancelled' }
-    if (timeout.aborted) return { ok: false, ms: ms(), error: `no answer within ${Math.round(timeoutMs / 1000)} s` }
+    if (timeout.aborted)
+      return { ok: false, ms: ms(), error: `no answer within ${Math.round(timeoutMs / 1000)} s` }
     return { ok: false, ms: ms(), error: describeFailure(error) }
   }
 }
@@ -158,7 +162,8 @@ export async function probeToolCalls(
   const forced = await ask({ type: 'function', function: { name: PROBE_TOOL.function.name } })
   if (!forced.ok) {
     // Some servers know only "auto": the prose above is then all there is to go on.
-    if (forced.status === 400 && /tool_choice/i.test(forced.error)) return textResult(null, false, auto.text, kind, target)
+    if (forced.status === 400 && /tool_choice/i.test(forced.error))
+      return textResult(null, false, auto.text, kind, target)
     return refused(forced, kind, target.model)
   }
   if (forced.toolCalls.some((c) => c.name !== '')) return { kind: 'calls', onlyForced: true, ms: forced.ms }
@@ -277,7 +282,11 @@ export function describeFailure(error: unknown): string {
     if (code === 'ECONNREFUSED') return 'connection refused'
     if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'connection reset'
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'
-    if (code === 'CERT_HAS_EXPIRED' || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN')
+    if (
+      code === 'CERT_HAS_EXPIRED' ||
+      code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ||
+      code === 'SELF_SIGNED_CERT_IN_CHAIN'
+    )
       return `TLS: ${String(code)} (NODE_EXTRA_CA_CERTS names extra CA certificates)`
     current = current.cause
   }

@@ -30,7 +30,11 @@ const MARKERS: ReadonlyArray<{ format: TextCallFormat; re: RegExp; name?: RegExp
   { format: 'hermes', re: /<tool_call>/, name: /<tool_call>\s*\{\s*"name"\s*:\s*"([^"]+)"/ },
   { format: 'qwen-xml', re: /<function=[\w.-]+>/, name: /<function=([\w.-]+)>/ },
   { format: 'llama', re: /<\|python_tag\|>/, name: /<\|python_tag\|>\s*\{\s*"name"\s*:\s*"([^"]+)"/ },
-  { format: 'mistral', re: /\[TOOL_CALLS\]/, name: /\[TOOL_CALLS\]\s*(?:\[\s*\{\s*"name"\s*:\s*"([^"]+)"|([\w.-]+)\[ARGS\])/ },
+  {
+    format: 'mistral',
+    re: /\[TOOL_CALLS\]/,
+    name: /\[TOOL_CALLS\]\s*(?:\[\s*\{\s*"name"\s*:\s*"([^"]+)"|([\w.-]+)\[ARGS\])/,
+  },
   {
     format: 'deepseek',
     re: /<[|｜]tool[▁_]calls?[▁_]begin[|｜]>/,

@@ -232,7 +232,8 @@ function checkToolReply(deps: TurnDeps, text: string, toolCalls: number): void {
     baseUrl: deps.store.getState().session.baseUrl,
     model: deps.model(),
   })
-  if (note) deps.store.dispatch({ type: 'notice/added', id: deps.newId('tool-support'), level: 'warn', text: note })
+  if (note)
+    deps.store.dispatch({ type: 'notice/added', id: deps.newId('tool-support'), level: 'warn', text: note })
 }
 
 function pauseResult(deps: TurnDeps, message: string, text: string): Omit<TurnResult, 'steps'> | null {

@@ -175,6 +175,27 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     run: resume,
   },
   {
+    name: 'login',
+    aliases: ['endpoint'],
+    description: 'Set up the model endpoint, key and model (the setup form)',
+    run(ctx) {
+      if (ctx.getState().run.phase !== 'idle') {
+        ctx.flash('The agent is working: press Esc to interrupt it, then /login', 'warn')
+        return
+      }
+      const state = ctx.getState()
+      const running = state.tasks.order.filter((id) => state.tasks.byId[id]?.status === 'running')
+      if (running.length > 0) {
+        ctx.flash(
+          `Background jobs still run (${running.join(', ')}): stop them in /tasks, then /login`,
+          'warn',
+        )
+        return
+      }
+      ctx.openSetup()
+    },
+  },
+  {
     name: 'init',
     description: 'Have the agent write (or improve) AGENTS.md',
     prompt: () => ({ text: INIT_PROMPT }),

@@ -93,12 +93,16 @@ function EndpointStep({ state }: { state: SetupState }) {
         {urlRow ? '❯ ' : '  '}
         {'Base URL'.padEnd(10)} {state.url || (urlRow ? '' : '…')}
         {cursor(urlRow)}
-        {urlRow && !state.url ? <Text dimColor> https://api.openai.com/v1 · http://127.0.0.1:8080/v1</Text> : null}
+        {urlRow && !state.url ? (
+          <Text dimColor> https://api.openai.com/v1 · http://127.0.0.1:8080/v1</Text>
+        ) : null}
       </Text>
       {others.length > 0 ? (
         <>
           <Text> </Text>
-          <Text dimColor>{servers.length > 0 ? 'Also probed on this machine:' : 'No local server answered:'}</Text>
+          <Text dimColor>
+            {servers.length > 0 ? 'Also probed on this machine:' : 'No local server answered:'}
+          </Text>
           {others.map((s) => (
             <Text key={s.url} dimColor wrap="truncate">
               {'  '}
@@ -155,7 +159,10 @@ function ModelStep({ state, rows }: { state: SetupState; rows: number }) {
   const at = Math.min(state.modelRow, Math.max(0, list.length - 1))
   const top = Math.min(Math.max(0, at - rows + 1), Math.max(0, list.length - rows))
   const visible = list.slice(top, top + rows)
-  const count = state.models.length === 0 ? '' : ` · ${list.length}${state.filter ? ` of ${state.models.length}` : ''} models`
+  const count =
+    state.models.length === 0
+      ? ''
+      : ` · ${list.length}${state.filter ? ` of ${state.models.length}` : ''} models`
   return (
     <>
       <Text bold wrap="truncate">

@@ -173,7 +173,6 @@ export function reduceSetup(state: SetupState, event: SetupEvent, env: SetupEnv)
 /** Printable text of a key: what typing adds to a field (control characters and newlines dropped). */
 export function typedText(key: SetupKey): string {
   if (key.ctrl || key.meta || key.return || key.escape || key.tab) return ''
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is dropped.
   return key.input.replace(/[\u0000-\u001f\u007f]/g, '')
 }
 
@@ -188,7 +187,10 @@ function endpointKey(state: SetupState, key: SetupKey): SetupTransition {
   const urlRow = servers.length
   if (key.escape) return { state, effects: [{ type: 'exit' }] }
   if (key.ctrl && key.input === 'r')
-    return { state: { ...state, busy: 'Looking for local servers…', error: null }, effects: [{ type: 'probe' }] }
+    return {
+      state: { ...state, busy: 'Looking for local servers…', error: null },
+      effects: [{ type: 'probe' }],
+    }
   const moved = moveRow(state.endpointRow, urlRow + 1, key)
   if (moved !== null) return same({ ...state, endpointRow: moved, error: null })
   if (key.return) {
@@ -295,8 +297,7 @@ function reduceResult(state: SetupState, event: Exclude<SetupEvent, { type: 'key
         effects: [{ type: 'save', choice: resultOf(state) }],
       }
     case 'saved':
-      if (!event.ok)
-        return same({ ...state, step: 'done', busy: null, error: `Not saved: ${event.error}` })
+      if (!event.ok) return same({ ...state, step: 'done', busy: null, error: `Not saved: ${event.error}` })
       return {
         state: { ...state, step: 'done', busy: null },
         effects: [{ type: 'done', choice: resultOf(state), saved: true }],

@@ -8,8 +8,11 @@ const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\]|0\.0\.0\.0)(:\d+)?(\/|
  */
 export function normalizeBaseUrl(typed: string): { url: string } | { error: string } {
   const text = typed.trim()
-  if (text === '') return { error: 'Type the base URL of an OpenAI-compatible endpoint, such as https://api.openai.com/v1' }
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `${LOCAL_HOST.test(text) ? 'http' : 'https'}://${text}`
+  if (text === '')
+    return { error: 'Type the base URL of an OpenAI-compatible endpoint, such as https://api.openai.com/v1' }
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+    ? text
+    : `${LOCAL_HOST.test(text) ? 'http' : 'https'}://${text}`
   let url: URL
   try {
     url = new URL(withScheme)

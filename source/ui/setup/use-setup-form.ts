@@ -53,6 +53,7 @@ export function useSetupForm(
   const inFlight = useRef<AbortController | null>(null)
   const closed = useRef(false)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run (below) reads refs and props only.
   const apply = useCallback(
     (event: SetupEvent) => {
       if (closed.current) return
@@ -60,8 +61,6 @@ export function useSetupForm(
       setState(next.state)
       for (const effect of next.effects) run(effect)
     },
-    // run is defined below and only reads refs.
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the effects runner reads refs only.
     [services, setState, stateRef],
   )
 
@@ -117,10 +116,10 @@ export function useSetupForm(
     }
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the opening effects run once.
   useEffect(() => {
     for (const effect of opened.current?.effects ?? []) run(effect)
     return () => inFlight.current?.abort()
-    // biome-ignore lint/correctness/useExhaustiveDependencies: the opening effects run once.
   }, [])
 
   useInput((input, key) =>
