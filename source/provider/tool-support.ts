@@ -37,8 +37,8 @@ const MARKERS: ReadonlyArray<{ format: TextCallFormat; re: RegExp; name?: RegExp
   },
   {
     format: 'deepseek',
-    re: /<[|｜]tool[▁_]calls?[▁_]begin[|｜]>/,
-    name: /<[|｜]tool[▁_]sep[|｜]>\s*([\w.-]+)/,
+    re: /<[|\uFF5C]tool[\u2581_]calls?[\u2581_]begin[|\uFF5C]>/,
+    name: /<[|\uFF5C]tool[\u2581_]sep[|\uFF5C]>\s*([\w.-]+)/,
   },
   { format: 'harmony', re: /to=functions\.[\w.-]+/, name: /to=functions\.([\w.-]+)/ },
   { format: 'xml-invoke', re: /<invoke name="[^"]+"/, name: /<invoke name="([^"]+)"/ },

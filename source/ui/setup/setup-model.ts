@@ -176,6 +176,20 @@ export function typedText(key: SetupKey): string {
   return key.input.replace(/[\u0000-\u001f\u007f]/g, '')
 }
 
+/**
+ * One chunk of typed input as the keys it holds: a URL typed or pasted and Enter arrive in one chunk
+ * (`http://…/v1\r`), which is the text and then Enter, in that order.
+ */
+export function splitTyped(key: SetupKey): SetupKey[] {
+  if (key.ctrl || key.meta || key.escape || key.input.length < 2 || !/[\r\n]/.test(key.input)) return [key]
+  const parts: SetupKey[] = []
+  for (const [i, text] of key.input.split(/\r\n|[\r\n]/).entries()) {
+    if (i > 0) parts.push({ input: '', return: true })
+    if (text !== '') parts.push({ input: text })
+  }
+  return parts
+}
+
 function moveRow(at: number, count: number, key: SetupKey): number | null {
   if (key.upArrow) return Math.max(0, at - 1)
   if (key.downArrow || key.tab) return Math.min(count - 1, at + 1)

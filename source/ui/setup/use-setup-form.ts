@@ -8,6 +8,8 @@ import {
   reduceSetup,
   type SetupEffect,
   type SetupEvent,
+  type SetupKey,
+  splitTyped,
   type SetupResult,
   type SetupStart,
   type SetupState,
@@ -122,23 +124,21 @@ export function useSetupForm(
     return () => inFlight.current?.abort()
   }, [])
 
-  useInput((input, key) =>
-    apply({
-      type: 'key',
-      key: {
-        input,
-        return: key.return,
-        escape: key.escape,
-        upArrow: key.upArrow,
-        downArrow: key.downArrow,
-        backspace: key.backspace,
-        delete: key.delete,
-        tab: key.tab,
-        ctrl: key.ctrl,
-        meta: key.meta,
-      },
-    }),
-  )
+  useInput((input, key) => {
+    const base: SetupKey = {
+      input,
+      return: key.return,
+      escape: key.escape,
+      upArrow: key.upArrow,
+      downArrow: key.downArrow,
+      backspace: key.backspace,
+      delete: key.delete,
+      tab: key.tab,
+      ctrl: key.ctrl,
+      meta: key.meta,
+    }
+    for (const part of splitTyped(base)) apply({ type: 'key', key: part })
+  })
   return state
 }
 

@@ -8,6 +8,7 @@ import {
   type SetupKey,
   type SetupState,
   shownModels,
+  splitTyped,
 } from '../../../source/ui/setup/setup-model.js'
 import { isLoopbackUrl, normalizeBaseUrl } from '../../../source/ui/setup/setup-url.js'
 
@@ -271,5 +272,26 @@ describe('normalizeBaseUrl', () => {
     expect(isLoopbackUrl('http://127.0.0.1:8080/v1')).toBe(true)
     expect(isLoopbackUrl('https://127.0.0.1.evil.example/v1')).toBe(false)
     expect(isLoopbackUrl('https://api.openai.com/v1')).toBe(false)
+  })
+})
+
+describe('splitTyped', () => {
+  it('reads a chunk holding text and Enter as the text, then Enter', () => {
+    expect(splitTyped({ input: 'http://x/v1\r' })).toEqual([
+      { input: 'http://x/v1' },
+      { input: '', return: true },
+    ])
+    expect(splitTyped({ input: 'a\r\nb' })).toEqual([
+      { input: 'a' },
+      { input: '', return: true },
+      { input: 'b' },
+    ])
+    expect(splitTyped({ input: 'abc' })).toEqual([{ input: 'abc' }])
+    expect(splitTyped({ input: '\r', return: true })).toEqual([{ input: '\r', return: true }])
+  })
+
+  it('so a URL typed with its Enter moves to the key step', () => {
+    const events = splitTyped({ input: 'api.x/v1\r' }).map((key) => ({ type: 'key', key }) as SetupEvent)
+    expect(run(opened([]), events).state.step).toBe('key')
   })
 })
