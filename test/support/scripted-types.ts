@@ -37,6 +37,8 @@ export interface ScriptedCompletion {
   cutAfterChunks?: number
   /** Send every chunk (finish_reason and usage included) but end the response without `data: [DONE]`. */
   noDone?: boolean
+  /** Send no `usage` at all, as servers that ignore `stream_options.include_usage` do. */
+  omitUsage?: boolean
   /** Answer a streaming request with one JSON `chat.completion`, as servers that ignore `stream: true` do. */
   ignoreStream?: boolean
   /** Stop sending after N chunks and keep the connection open until the client goes away. */
