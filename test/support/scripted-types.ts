@@ -87,6 +87,8 @@ export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedRep
 export interface ScriptedModel {
   id: string
   context_length?: number
+  /** Who serves it, as servers say (`llamacpp`, `library`…); default `scripted`. */
+  owned_by?: string
 }
 
 export interface ScriptedServerOptions {
