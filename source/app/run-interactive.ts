@@ -267,6 +267,18 @@ async function runSession(
       ...(earlyFrame ? { earlyFrame } : {}),
       // A turn started from the command line warms the same code.
       warmUp: first && !config.prompt,
+      doctor: async () => {
+        const { doctorLines } = await import('./doctor/run-doctor.js')
+        const model = session.store.getState().session.model
+        return doctorLines(opts.args, {
+          workspace: opts.workspace,
+          endpoint: {
+            baseUrl: endpoint.baseUrl,
+            model,
+            ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          },
+        })
+      },
     })
     const state = session.store.getState()
     const hint = resumeHint(state)

@@ -59,6 +59,8 @@ export interface AppProps {
   onExit(code: number, resume?: string, setup?: boolean): void
   /** Warm up Markdown rendering at the first key (`useRenderingWarmUp`): for a fresh process. */
   warmUp?: boolean
+  /** `/doctor`'s checks (app/doctor), as lines. */
+  doctor?: () => Promise<string[]>
 }
 
 /** Below this size the layout drops side panes and caps docks hard instead of failing. */
@@ -77,6 +79,7 @@ export function App({
   startupMessage,
   onExit,
   warmUp = false,
+  doctor,
 }: AppProps) {
   const { columns, rows } = useWindowSize()
   const width = Math.max(1, columns)
@@ -131,8 +134,9 @@ export function App({
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
       requestSetup: () => requestExit(0, undefined, true),
+      ...(doctor ? { doctor } : {}),
     }),
-    [contextLimit, prices, requestExit, setFlash],
+    [contextLimit, prices, requestExit, setFlash, doctor],
   )
 
   // A hint such as "press again to exit" is only true until the next key or the end of the window.

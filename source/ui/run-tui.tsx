@@ -46,6 +46,8 @@ export interface RunTuiOptions {
   earlyFrame?: EarlyFrame
   /** Warm up Markdown rendering once the user starts typing (see `useRenderingWarmUp`): a fresh process. */
   warmUp?: boolean
+  /** `/doctor`: the checks of `agent-tui doctor` for this session's endpoint, as lines. */
+  doctor?: () => Promise<string[]>
   /**
    * The slash commands (default: the built-in ones). A caller that loads user or project commands creates
    * the table (`createCommandTable(BUILTIN_COMMANDS)`) and adds them, now or later.
@@ -121,6 +123,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       startupMessage={startupMessage}
       onExit={onExit}
       warmUp={opts.warmUp ?? false}
+      {...(opts.doctor ? { doctor: opts.doctor } : {})}
       {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
       {...(mouse && terminalInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}

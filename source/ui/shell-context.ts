@@ -46,6 +46,8 @@ export interface ShellApi {
   requestResume(id: string): void
   /** Leaves this session like an exit, and has runTui resolve with `setup`: the setup form opens next. */
   requestSetup(): void
+  /** `/doctor`'s checks as lines; absent where there is no session to check (tests). */
+  doctor?: () => Promise<string[]>
 }
 
 export const ShellContext = createContext<ShellApi | null>(null)

@@ -24,12 +24,28 @@ describe('agent-tui doctor', () => {
   it('against a server that does tool calls: every endpoint line ✓, exit 0', async () => {
     box = await makeSandbox()
     server = await startScriptedServer({ fallback: endpointReply('tools') })
-    const r = await runCli(['doctor', '--base-url', server.baseUrl, '--model', 'test-model'], { cwd: box.workspace, env: box.env })
+    const r = await runCli(['doctor', '--base-url', server.baseUrl, '--model', 'test-model'], {
+      cwd: box.workspace,
+      env: box.env,
+    })
     expect(r.stderr).toBe('')
-    for (const title of ['Node', 'Endpoint', 'Model', 'Test request', 'Streaming', 'Token usage', 'Tool calls', 'ripgrep', 'Folder trust', 'Settings', 'Extensions'])
+    for (const title of [
+      'Node',
+      'Endpoint',
+      'Model',
+      'Test request',
+      'Streaming',
+      'Token usage',
+      'Tool calls',
+      'ripgrep',
+      'Folder trust',
+      'Settings',
+      'Extensions',
+    ])
       expect(line(r.stdout, title), `${title}\n${r.stdout}`).toMatch(/^✓ /)
     expect(line(r.stdout, 'Tool calls')).toContain('the endpoint returns real tool calls')
-    if (osSandbox?.kind === 'bwrap') expect(line(r.stdout, 'Sandbox fence')).toMatch(/^✓ .*refused.*unreachable/)
+    if (osSandbox?.kind === 'bwrap')
+      expect(line(r.stdout, 'Sandbox fence')).toMatch(/^✓ .*refused.*unreachable/)
     expect(r.code).toBe(0)
   })
 
@@ -71,9 +87,7 @@ describe('the first-turn notice', () => {
   it('headless: a tool call written as text is named once on stderr, with the fix', async () => {
     box = await makeSandbox()
     server = await startScriptedServer({
-      replies: [
-        { text: '<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>' },
-      ],
+      replies: [{ text: '<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>' }],
       fallback: { text: 'done' },
     })
     const r = await runCli(['-p', 'read a.txt', '--base-url', server.baseUrl, '--model', 'test-model'], {
@@ -82,6 +96,8 @@ describe('the first-turn notice', () => {
     })
     const warnings = r.stderr.split('\n').filter((l) => l.includes('as text'))
     expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toMatch(/^agent-tui: warning: the server at http:\/\/127\.0\.0\.1:\d+\/v1: the model wrote a Read call as text \(<tool_call> markup\) instead of a tool call, so nothing ran\. To fix it, .*`agent-tui doctor` checks the endpoint\.$/)
+    expect(warnings[0]).toMatch(
+      /^agent-tui: warning: the server at http:\/\/127\.0\.0\.1:\d+\/v1: the model wrote a Read call as text \(<tool_call> markup\) instead of a tool call, so nothing ran\. To fix it, .*`agent-tui doctor` checks the endpoint\.$/,
+    )
   })
 })

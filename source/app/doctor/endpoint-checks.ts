@@ -14,7 +14,11 @@ export interface EndpointInput {
   baseUrl: string | undefined
   apiKey: string | undefined
   model: string | undefined
-  origins: { baseUrl: Origin | 'probed' | 'stored'; apiKey: Origin | 'stored'; model: Origin }
+  origins: {
+    baseUrl: Origin | 'probed' | 'session'
+    apiKey: Origin | 'stored' | 'session'
+    model: Origin | 'session'
+  }
   /** Where the key came from, as said: `OPENAI_API_KEY`, `~/.config/agent-tui/credentials.json`… */
   keySource?: string
   /** Loopback servers probed when nothing was configured (said when none answered). */
@@ -33,6 +37,7 @@ const ORIGIN: Record<string, string> = {
   default: 'the default',
   probed: 'found on loopback',
   stored: 'credentials.json',
+  session: 'this session',
   none: 'nowhere',
 }
 

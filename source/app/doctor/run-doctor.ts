@@ -48,6 +48,14 @@ export interface DoctorOptions {
   workspace?: string
   /** Per endpoint request (default 60 s). */
   timeoutMs?: number
+  /** The endpoint a session runs with (`/doctor`), instead of resolving one from the configuration. */
+  endpoint?: { baseUrl: string; apiKey?: string; model: string }
+}
+
+/** `/doctor` in a session: the same checks, for the session's endpoint, as lines. */
+export async function doctorLines(args: ParsedArgs, opts: DoctorOptions): Promise<string[]> {
+  const checks = await collectChecks(args, opts)
+  return formatText(checks).trimEnd().split('\n')
 }
 
 export async function collectChecks(args: ParsedArgs, opts: DoctorOptions = {}): Promise<Check[]> {
@@ -72,30 +80,36 @@ export async function collectChecks(args: ParsedArgs, opts: DoctorOptions = {}):
   const applied = trust.settings(trusted).loaded
   const config = resolveConfig(args, applied, env)
   // The key the setup form stored for this URL, as a session would use it.
-  let apiKey = config.apiKey
-  let keySource = config.apiKeyEnv
-  if (apiKey === undefined && config.baseUrl !== undefined) {
+  let apiKey = opts.endpoint ? opts.endpoint.apiKey : config.apiKey
+  let keySource = opts.endpoint ? undefined : config.apiKeyEnv
+  if (apiKey === undefined && config.baseUrl !== undefined && !opts.endpoint) {
     const stored = readStoredKey(paths, config.baseUrl)
     if (stored.key) {
       apiKey = stored.key
       keySource = tildePath(credentialsPath(paths), home)
     }
   }
-  const endpoint = await resolveEndpoint({
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(apiKey ? { apiKey } : {}),
-    ...(config.model ? { model: config.model } : {}),
-    listAttempts: 1,
-  })
+  const endpoint = opts.endpoint
+    ? ({ kind: 'configured', baseUrl: opts.endpoint.baseUrl, models: [] } as const)
+    : await resolveEndpoint({
+        ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+        ...(apiKey ? { apiKey } : {}),
+        ...(config.model ? { model: config.model } : {}),
+        listAttempts: 1,
+      })
   checks.push(
     ...(await endpointChecks({
       baseUrl: endpoint.kind === 'none' ? undefined : endpoint.baseUrl,
       apiKey,
-      model: config.model,
+      model: opts.endpoint?.model ?? config.model,
       origins: {
-        baseUrl: endpoint.kind === 'probed' ? 'probed' : config.origins.baseUrl,
-        apiKey: config.apiKey === undefined && apiKey !== undefined ? 'stored' : config.origins.apiKey,
-        model: config.model ? config.origins.model : 'none',
+        baseUrl: opts.endpoint ? 'session' : endpoint.kind === 'probed' ? 'probed' : config.origins.baseUrl,
+        apiKey: opts.endpoint
+          ? 'session'
+          : config.apiKey === undefined && apiKey !== undefined
+            ? 'stored'
+            : config.origins.apiKey,
+        model: opts.endpoint ? 'session' : config.model ? config.origins.model : 'none',
       },
       ...(keySource ? { keySource } : {}),
       ...(endpoint.kind === 'none' ? { probed: endpoint.probed } : {}),

@@ -196,6 +196,18 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'doctor',
+    description: 'Check the endpoint (tool calls too), the sandbox and the configuration',
+    async run(ctx) {
+      if (!ctx.doctor) {
+        ctx.flash('/doctor is not available here: run agent-tui doctor in a shell', 'warn')
+        return
+      }
+      ctx.flash('Checking… (a few small requests to the endpoint)')
+      ctx.showInfo('Doctor', await ctx.doctor())
+    },
+  },
+  {
     name: 'init',
     description: 'Have the agent write (or improve) AGENTS.md',
     prompt: () => ({ text: INIT_PROMPT }),

@@ -43,6 +43,8 @@ export interface CommandContext {
   resumeSession(id: string): void
   /** Leaves this session for the setup form (`/login`); the session continues with what it sets up. */
   openSetup(): void
+  /** The checks of `agent-tui doctor` for this session, as lines; undefined when not available. */
+  doctor?: () => Promise<string[]>
   toggleTodos(): void
   focusTasks(): void
   /** Opens the /rewind dialog. */

@@ -103,6 +103,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     showModels: shell.showModels,
     resumeSession: shell.requestResume,
     openSetup: shell.requestSetup,
+    ...(shell.doctor ? { doctor: shell.doctor } : {}),
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
