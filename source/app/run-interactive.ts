@@ -38,6 +38,8 @@ export interface InteractiveOptions {
   /** The process tuning started at launch (told when modules have loaded, follows each session). */
   tuning?: ProcessTuning
   projectTrust?: ProjectTrustSetup
+  /** Said in the session the setup form led to: what was set up, and where it was saved. */
+  setupNotice?: string
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -52,6 +54,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   if (!foundModel || opts.args.resume === true) opts.earlyFrame?.abandon()
   let endpoint: SessionEndpoint
   let describe = opts.describeEndpoint
+  let setupNotice: string | undefined
   if (found.kind !== 'none' && foundModel) endpoint = { ...found, model: foundModel }
   else {
     // No endpoint (or one without a model): set one up in place, then go on into the session.
@@ -60,6 +63,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     if (!chosen) return 2
     endpoint = chosen.endpoint
     describe = chosen.describe
+    setupNotice = chosen.notice
   }
   let resume = opts.resume
   if (opts.args.resume === true) {
@@ -79,15 +83,16 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   // early frame and gets the prompt given on the command line.
   try {
     for (let first = true; ; first = false) {
-      const exit = await runSession(
-        { ...opts, ...(describe ? { describeEndpoint: describe } : {}) },
-        ui,
-        endpoint,
-        resume,
-        first,
-      )
+      const sessionOpts = {
+        ...opts,
+        ...(describe ? { describeEndpoint: describe } : {}),
+        ...(setupNotice ? { setupNotice } : {}),
+      }
+      setupNotice = undefined
+      const exit = await runSession(sessionOpts, ui, endpoint, resume, first)
       if (exit.setup) {
         const chosen = await setUp(opts, ui, { baseUrl: endpoint.baseUrl, model: endpoint.model })
+        setupNotice = chosen?.notice
         if (chosen) {
           endpoint = chosen.endpoint
           describe = chosen.describe
@@ -121,7 +126,7 @@ async function setUp(
   opts: InteractiveOptions,
   ui: TuiModule,
   current: { baseUrl: string; model?: string } | undefined,
-): Promise<{ endpoint: SessionEndpoint; describe: () => Promise<ResolvedEndpoint> } | null> {
+): Promise<{ endpoint: SessionEndpoint; describe: () => Promise<ResolvedEndpoint>; notice: string } | null> {
   const home = process.env.HOME || homedir()
   const { createSetupServices, keyOfChoice } = await import('./setup-services.js')
   const services = createSetupServices({ paths: opts.paths, env: process.env })
@@ -147,7 +152,11 @@ async function setUp(
     const { resolveEndpoint } = await import('../config/endpoint.js')
     return resolveEndpoint({ baseUrl, model, ...(apiKey ? { apiKey } : {}), fetchImpl: createNodeFetch() })
   }
-  return { endpoint, describe }
+  const where = outcome.saved
+    ? `saved to ${tildePath(opts.paths.userSettingsFile, home)}${outcome.choice.key.kind === 'stored' ? ` (the key to ${tildePath(credentialsPath(opts.paths), home)})` : ''}`
+    : 'for this session only (not saved)'
+  const notice = `${outcome.note ?? `${model} at ${baseUrl}`} — ${where}; /login changes it, /doctor checks it`
+  return { endpoint, describe, notice }
 }
 
 type TuiModule = typeof import('../ui/run-tui.js')
@@ -186,6 +195,8 @@ async function runSession(
     exportMarkdown: (state) => transcriptToMarkdown(state),
     ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
   })
+  if (opts.setupNotice)
+    session.store.dispatch({ type: 'notice/added', id: 'setup-done', level: 'info', text: opts.setupNotice })
   for (const warning of session.warnings) {
     session.store.dispatch({
       type: 'notice/added',

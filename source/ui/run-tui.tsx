@@ -220,6 +220,13 @@ async function runStandalone(
 
 export type SetupFormOptions = Omit<SetupFormProps, 'onDone' | 'onExit'>
 
+export interface SetupOutcome {
+  choice: SetupResult
+  saved: boolean
+  /** What the test request found. */
+  note?: string
+}
+
 /**
  * The setup form in the alternate screen, until the user continues with a tested endpoint (resolves with
  * it, and whether it was saved) or leaves (null). Nothing of it stays on the screen.
@@ -227,15 +234,15 @@ export type SetupFormOptions = Omit<SetupFormProps, 'onDone' | 'onExit'>
 export async function runSetupForm(
   opts: SetupFormOptions,
   io: StandaloneIo = {},
-): Promise<{ choice: SetupResult; saved: boolean } | null> {
-  let outcome: { choice: SetupResult; saved: boolean } | null = null
+): Promise<SetupOutcome | null> {
+  let outcome: SetupOutcome | null = null
   await runStandalone(
     io,
     (close) => (
       <SetupForm
         {...opts}
-        onDone={(choice, saved) => {
-          outcome = { choice, saved }
+        onDone={(choice, saved, note) => {
+          outcome = { choice, saved, ...(note ? { note } : {}) }
           close()
         }}
         onExit={() => close()}

@@ -51,7 +51,11 @@ describe('the setup form', () => {
     expect(screen).not.toContain('alpha-model')
     tui.write(keys.enter)
     // The session opens with the chosen model, without a restart.
-    await tui.waitFor((s) => (s.split('\n')[0] ?? '').includes('beta-coder') && s.includes('❯  Message'))
+    screen = await tui.waitFor(
+      (s) => (s.split('\n')[0] ?? '').includes('beta-coder') && s.includes('❯  Message'),
+    )
+    // What the test request found, and where it was saved, is said in the session.
+    await tui.waitFor((s) => s.includes('beta-coder answered in') && s.includes('/login changes it'))
     const saved = JSON.parse(await readFile(settingsFile(box), 'utf8'))
     expect(saved).toEqual({ baseUrl: server.baseUrl.replace('127.0.0.1', 'localhost'), model: 'beta-coder' })
     expect((await stat(credentialsFile(box))).mode & 0o777).toBe(0o600)
@@ -60,7 +64,8 @@ describe('the setup form', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-e2e-secret')
     tui.write('hello')
     tui.write(keys.enter)
-    await tui.waitFor((s) => s.split('\n').some((l) => l.includes('OK') && !l.includes('hello')))
+    await server.waitForRequests(2)
+    await tui.waitFor((s) => s.split('\n').some((l) => l.trim() === 'OK'))
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sk-e2e-secret')
     tui.write(keys.ctrlD)
     tui.write(keys.ctrlD)
@@ -70,8 +75,8 @@ describe('the setup form', () => {
     tui = startTui({ args: [], cwd: box.workspace, env: box.env, cols: 120, rows: 40 })
     await tui.waitFor((s) => (s.split('\n')[0] ?? '').includes('beta-coder') && s.includes('❯  Message'))
     tui.write('again')
-    tui.write(keys.enter)
     await tui.waitFor((s) => s.includes('again'))
+    tui.write(keys.enter)
     await server.waitForRequests(3)
     await tui.waitFor(() => server?.requests.at(-1)?.headers.authorization === 'Bearer sk-e2e-secret')
 

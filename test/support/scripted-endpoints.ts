@@ -16,12 +16,21 @@ export const ENDPOINT_KINDS: readonly EndpointKind[] = [
   'no-usage',
 ]
 
-/** What a request with tools gets: a call of its first tool (by a server that does tool calls). */
+/**
+ * What a server that does tool calls answers: a call of the request's first tool when the call is
+ * required or the user's last message names it (as doctor's probe does), else text — so a session on
+ * it does not loop on calls.
+ */
 function callFirstTool(request: RecordedRequest): ScriptedCompletion | null {
   const tools = Array.isArray(request.body.tools) ? request.body.tools : []
   const first = tools[0] as { function?: { name?: string; parameters?: { required?: string[] } } } | undefined
   const name = first?.function?.name
   if (!name) return null
+  const messages = Array.isArray(request.body.messages) ? request.body.messages : []
+  const last = messages.at(-1) as { role?: string; content?: unknown } | undefined
+  const asked = last?.role === 'user' && typeof last.content === 'string' && last.content.includes(name)
+  const forced = typeof request.body.tool_choice === 'object' && request.body.tool_choice !== null
+  if (!asked && !forced) return null
   const args = Object.fromEntries((first.function?.parameters?.required ?? []).map((k) => [k, 'ok']))
   return { toolCalls: [{ name, arguments: args }] }
 }

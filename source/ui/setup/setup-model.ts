@@ -86,7 +86,7 @@ export type SetupEffect =
   /** Stop the request in flight (Esc while busy). */
   | { type: 'cancel' }
   /** Continue into the session with this endpoint (saved, or not when `saved` is false). */
-  | { type: 'done'; choice: SetupResult; saved: boolean }
+  | { type: 'done'; choice: SetupResult; saved: boolean; note?: string }
   /** Leave without an endpoint. */
   | { type: 'exit' }
 
@@ -286,8 +286,13 @@ function modelKey(state: SetupState, key: SetupKey): SetupTransition {
 function doneKey(state: SetupState, key: SetupKey): SetupTransition {
   // Only a failed save stops here: Enter goes on without it, Esc goes back to pick again.
   if (key.escape) return same({ ...state, step: 'model', error: null })
-  if (key.return) return { state, effects: [{ type: 'done', choice: resultOf(state), saved: false }] }
+  if (key.return) return { state, effects: [done(state, false)] }
   return same(state)
+}
+
+/** The form's end: the choice, whether it was saved, and what the test request found. */
+function done(state: SetupState, saved: boolean): SetupEffect {
+  return { type: 'done', choice: resultOf(state), saved, ...(state.note ? { note: state.note } : {}) }
 }
 
 function resultOf(state: SetupState): SetupResult {
@@ -314,7 +319,7 @@ function reduceResult(state: SetupState, event: Exclude<SetupEvent, { type: 'key
       if (!event.ok) return same({ ...state, step: 'done', busy: null, error: `Not saved: ${event.error}` })
       return {
         state: { ...state, step: 'done', busy: null },
-        effects: [{ type: 'done', choice: resultOf(state), saved: true }],
+        effects: [done(state, true)],
       }
   }
 }

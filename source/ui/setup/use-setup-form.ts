@@ -36,7 +36,8 @@ export interface SetupServices {
 }
 
 export interface SetupFormCallbacks {
-  onDone(choice: SetupResult, saved: boolean): void
+  /** `note`: what the test request found (`qwen3 answered in 80 ms: "OK"`). */
+  onDone(choice: SetupResult, saved: boolean, note?: string): void
   onExit(): void
 }
 
@@ -108,7 +109,7 @@ export function useSetupForm(
         return
       case 'done':
         closed.current = true
-        callbacks.onDone(effect.choice, effect.saved)
+        callbacks.onDone(effect.choice, effect.saved, effect.note)
         return
       case 'exit':
         closed.current = true

@@ -168,7 +168,9 @@ describe('the setup form model', () => {
     const choice = { baseUrl: OLLAMA.url, model: 'qwen2.5-coder:7b', key: { kind: 'none' } }
     expect(tested.effects).toEqual([{ type: 'save', choice }])
     const saved = run(tested.state, [{ type: 'saved', ok: true }])
-    expect(saved.effects).toEqual([{ type: 'done', choice, saved: true }])
+    expect(saved.effects).toEqual([
+      { type: 'done', choice, saved: true, note: 'qwen2.5-coder:7b answered in 80 ms: "OK"' },
+    ])
   })
 
   it('a failed test stays at the model step with the reason; nothing is saved', () => {
@@ -192,6 +194,7 @@ describe('the setup form model', () => {
         type: 'done',
         choice: { baseUrl: OLLAMA.url, model: 'qwen2.5-coder:7b', key: { kind: 'none' } },
         saved: false,
+        note: 'ok',
       },
     ])
   })
