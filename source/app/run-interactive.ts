@@ -283,6 +283,8 @@ async function runSession(
         const model = session.store.getState().session.model
         return doctorLines(opts.args, {
           workspace: opts.workspace,
+          // The info overlay's frame takes a few columns.
+          width: (process.stdout.columns || 80) - 4,
           endpoint: {
             baseUrl: endpoint.baseUrl,
             model,

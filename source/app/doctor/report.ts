@@ -29,13 +29,17 @@ export function doctorExitCode(checks: readonly Check[]): number {
   return checks.some((c) => c.essential && c.status === 'fail') ? 1 : 0
 }
 
-export function formatText(checks: readonly Check[]): string {
-  const width = Math.max(...checks.map((c) => c.title.length)) + 2
+/** `width`: the terminal's columns, to wrap long lines under their column (none: one line each). */
+export function formatText(checks: readonly Check[], width?: number): string {
+  const column = Math.max(...checks.map((c) => c.title.length)) + 4
+  const indent = ' '.repeat(column)
   const out: string[] = []
+  const put = (first: string, text: string) =>
+    out.push(...wrap(text, width ? width - column : 0).map((l, i) => (i === 0 ? first : indent) + l))
   for (const check of checks) {
-    out.push(`${MARKS[check.status]} ${check.title.padEnd(width)}${check.detail}`)
-    for (const line of check.lines ?? []) out.push(`  ${' '.repeat(width)}${line}`)
-    if (check.fix && check.status !== 'ok') out.push(`  ${' '.repeat(width)}→ ${check.fix}`)
+    put(`${MARKS[check.status]} ${check.title.padEnd(column - 2)}`, check.detail)
+    for (const line of check.lines ?? []) put(indent, line)
+    if (check.fix && check.status !== 'ok') put(indent, `→ ${check.fix}`)
   }
   const failed = checks.filter((c) => c.status === 'fail')
   const essential = failed.filter((c) => c.essential)
@@ -51,4 +55,19 @@ export function formatText(checks: readonly Check[]): string {
 
 export function formatJson(checks: readonly Check[]): string {
   return `${JSON.stringify({ ok: doctorExitCode(checks) === 0, checks }, null, 2)}\n`
+}
+
+/** Words of `text` in lines of at most `width` characters (0: one line); a longer word has its own line. */
+function wrap(text: string, width: number): string[] {
+  if (width < 20 || text.length <= width) return [text]
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else line = line ? `${line} ${word}` : word
+  }
+  if (line) lines.push(line)
+  return lines
 }

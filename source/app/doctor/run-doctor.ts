@@ -39,7 +39,8 @@ export async function runDoctor(args: ParsedArgs, json: boolean): Promise<number
       ]
     throw error
   })
-  out.write(json ? formatJson(checks) : formatText(checks))
+  const width = process.stdout.isTTY ? process.stdout.columns : undefined
+  out.write(json ? formatJson(checks) : formatText(checks, width))
   return doctorExitCode(checks)
 }
 
@@ -53,9 +54,12 @@ export interface DoctorOptions {
 }
 
 /** `/doctor` in a session: the same checks, for the session's endpoint, as lines. */
-export async function doctorLines(args: ParsedArgs, opts: DoctorOptions): Promise<string[]> {
+export async function doctorLines(
+  args: ParsedArgs,
+  opts: DoctorOptions & { width?: number },
+): Promise<string[]> {
   const checks = await collectChecks(args, opts)
-  return formatText(checks).trimEnd().split('\n')
+  return formatText(checks, opts.width).trimEnd().split('\n')
 }
 
 export async function collectChecks(args: ParsedArgs, opts: DoctorOptions = {}): Promise<Check[]> {

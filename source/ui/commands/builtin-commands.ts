@@ -204,7 +204,10 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
         return
       }
       ctx.flash('Checking… (a few small requests to the endpoint)')
-      ctx.showInfo('Doctor', await ctx.doctor())
+      const lines = await ctx.doctor()
+      ctx.showInfo('Doctor', lines)
+      // The verdict (the report's last line) replaces "Checking…".
+      ctx.flash(lines.at(-1) ?? 'Done')
     },
   },
   {

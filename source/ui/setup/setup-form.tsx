@@ -143,7 +143,7 @@ function KeyStep({ state, credentialsFile }: { state: SetupState; credentialsFil
       <Text dimColor wrap="wrap">
         {state.keyRow === 'env'
           ? 'The key is read from this variable at every start; only its name is saved.'
-          : `A typed key is kept in ${credentialsFile} (only you can read it), for this URL only.`}
+          : `A typed key is kept in ${credentialsFile} (mode 0600) and sent only to this URL.`}
       </Text>
     </>
   )

@@ -175,6 +175,19 @@ describe('the report', () => {
     ]
     expect(doctorExitCode(essential)).toBe(1)
     expect(formatText(essential)).toContain('1 essential check failed: Endpoint')
+    // Wrapped to a width, long lines continue under their column.
+    const long: Check = {
+      id: 'x',
+      title: 'Node',
+      status: 'fail',
+      detail: 'word '.repeat(20).trim(),
+      essential: false,
+    }
+    expect(formatText([long], 40).split('\n').slice(0, 3)).toEqual([
+      '✗ Node  word word word word word word',
+      '        word word word word word word',
+      '        word word word word word word',
+    ])
     expect(JSON.parse(formatJson(essential))).toMatchObject({
       ok: false,
       checks: [{ id: 'node' }, {}, {}, { id: 'endpoint', status: 'fail' }],
