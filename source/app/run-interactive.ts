@@ -135,7 +135,7 @@ async function setUp(
     services,
     credentialsFile: tildePath(credentialsPath(opts.paths), home),
     settingsFile: tildePath(opts.paths.userSettingsFile, home),
-    leaveLabel: current?.model ? 'back to the session' : 'exit',
+    leaveLabel: current?.model ? 'cancel' : 'exit',
   })
   if (!outcome) return null
   const { baseUrl, model } = outcome.choice

@@ -83,7 +83,7 @@ describe('the setup form', () => {
     // /login reopens the form on the endpoint in use; Esc goes back to the same session.
     tui.write('/login')
     tui.write(keys.enter)
-    screen = await tui.waitFor('Esc back to the session')
+    screen = await tui.waitFor('Esc cancel')
     expect(screen).toContain('Where is the model?')
     tui.write(keys.esc)
     await tui.waitFor((s) => (s.split('\n')[0] ?? '').includes('beta-coder') && s.includes('again'))

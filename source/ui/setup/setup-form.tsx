@@ -17,7 +17,7 @@ export interface SetupFormProps extends SetupFormCallbacks {
   credentialsFile: string
   /** Where the choice is saved, as shown. */
   settingsFile: string
-  /** Leaving the form: "exit" at first start, "back to the session" from /login. */
+  /** Leaving the form: "exit" at first start, "cancel" from /login (back to the session). */
   leaveLabel: string
 }
 
