@@ -18,7 +18,7 @@ export const DEFAULT_MAX_STEPS = 50
  * flags > env > settings (local > project > user, already merged) > defaults. Pure.
  */
 
-/** Where a value came from, for the setup panel and error messages. */
+/** Where a value came from, for `doctor` and error messages. */
 export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
 
 export interface ResolvedConfig {
