@@ -2,6 +2,8 @@
  * `agent-tui doctor` and the first-turn notice, end to end: the built CLI against scripted servers that
  * do tool calls, that ignore `tools`, and with no endpoint at all.
  */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { endpointReply } from '../support/scripted-endpoints.ts'
 import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
@@ -84,8 +86,15 @@ describe('agent-tui doctor', () => {
 })
 
 describe('the first-turn notice', () => {
-  it('headless: a tool call written as text is named once on stderr, with the fix', async () => {
+  const written = { text: '<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>' }
+
+  it('headless, text tool calls off in the profile: a call written as text is named once on stderr, with the fix', async () => {
     box = await makeSandbox()
+    await mkdir(join(box.home, '.config', 'agent-tui'), { recursive: true })
+    await writeFile(
+      join(box.home, '.config', 'agent-tui', 'settings.json'),
+      JSON.stringify({ models: { 'test-model': { textToolCalls: false } } }),
+    )
     server = await startScriptedServer({
       replies: [{ text: '<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>' }],
       fallback: { text: 'done' },
@@ -99,5 +108,18 @@ describe('the first-turn notice', () => {
     expect(warnings[0]).toMatch(
       /^agent-tui: warning: the server at http:\/\/127\.0\.0\.1:\d+\/v1: the model wrote a Read call as text \(<tool_call> markup\) instead of a tool call, so nothing ran\. To fix it, .*`agent-tui doctor` checks the endpoint\.$/,
     )
+  })
+
+  it('headless, text tool calls on (a local endpoint): the call is recovered and runs, and nothing is said', async () => {
+    box = await makeSandbox()
+    await writeFile(join(box.workspace, 'a.txt'), 'hello\n')
+    server = await startScriptedServer({ replies: [written], fallback: { text: 'done' } })
+    const r = await runCli(['-p', 'read a.txt', '--base-url', server.baseUrl, '--model', 'test-model'], {
+      cwd: box.workspace,
+      env: box.env,
+    })
+    expect(r.stderr).not.toMatch(/as text/)
+    // The second request carries the Read's result.
+    expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('hello')
   })
 })

@@ -120,7 +120,7 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     continued = ''
     if (response.aborted || signal.aborted) return end({ kind: 'interrupted', text: lastText })
     // On the last step tools are off: a call written as text there says nothing about the server.
-    if (!lastStep) checkToolReply(deps, response.text, toolCalls.length)
+    if (!lastStep) checkToolReply(deps, response.text, toolCalls.length, response.textToolCalls !== undefined)
     const hitLimit = response.finishReason === 'length'
     limitHits = hitLimit ? limitHits + 1 : 0
     const limitStop = hitLimit && !lastStep && limitHits > MAX_LENGTH_CONTINUATIONS
@@ -224,10 +224,11 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
 }
 
 /** Says once when the endpoint turned a tool call into text (tool-reply-check.ts). */
-function checkToolReply(deps: TurnDeps, text: string, toolCalls: number): void {
+function checkToolReply(deps: TurnDeps, text: string, toolCalls: number, recoveryReported: boolean): void {
   const note = deps.toolReplyCheck?.observe({
     text,
     toolCalls,
+    recoveryReported,
     toolNames: () => deps.toolDefinitions.map((d) => d.function.name),
     baseUrl: deps.store.getState().session.baseUrl,
     model: deps.model(),

@@ -7,12 +7,13 @@ import {
 } from '../../provider/tool-support.js'
 
 /**
- * The first-turn probe (docs/troubleshooting.md#the-model-writes-tool-calls-as-text): until the session
- * has seen one real tool call, a reply to a tool-bearing request that is a call written as text gets one
- * notice saying what is wrong and how to fix the server. Once per session; after a real call the endpoint
- * has shown it does tool calls, and nothing more is checked. A call the provider recovered from text
- * arrives here as a real call. (Sessions never require a call, so prose is never judged here: `doctor`
- * requires one.)
+ * The first-turn probe (docs/troubleshooting.md#the-model-writes-tool-calls-as-text): the session's first
+ * reply to a tool-bearing request, when it is a tool call written as text, gets one notice saying what is
+ * wrong and how to fix the server. Only that first reply is judged (later ones may quote markup the model
+ * read), and only when the provider's text tool-call recovery (provider/text-tool-calls.ts, on for local
+ * model profiles) did not handle it: a call it recovered arrives here as a real call, and markup it saw but
+ * did not run (unknown tool, quoted, unreadable) has its own notice. (Sessions never require a call, so
+ * prose is never judged here: `doctor` requires one.)
  */
 export interface ToolReplyCheck {
   /** The notice to show, or null. */
@@ -22,6 +23,8 @@ export interface ToolReplyCheck {
 export interface ToolReply {
   text: string
   toolCalls: number
+  /** The text tool-call recovery reported on this reply (it says its own notice). */
+  recoveryReported?: boolean
   /** The request's tool names (empty: the request had no tools, nothing to judge). */
   toolNames(): readonly string[]
   baseUrl: string
@@ -33,16 +36,13 @@ export function createToolReplyCheck(): ToolReplyCheck {
   return {
     observe(reply) {
       if (!armed) return null
-      if (reply.toolCalls > 0) {
-        armed = false
-        return null
-      }
-      if (reply.text.trim() === '') return null
       const names = reply.toolNames()
       if (names.length === 0) return null
+      // The first tool-bearing reply decides, whatever it is.
+      armed = false
+      if (reply.toolCalls > 0 || reply.recoveryReported) return null
       const call = detectTextToolCall(reply.text, names)
       if (!call) return null
-      armed = false
       const kind = serverKindOf(reply.baseUrl)
       return `${serverLabel(kind, reply.baseUrl)}: ${describeTextReply(call, false)}. To fix it, ${toolCallFix(kind, reply.model)}; \`agent-tui doctor\` checks the endpoint.`
     },

@@ -96,12 +96,25 @@ describe('the first-turn check', () => {
     expect(check.observe(reply('<tool_call>{"name": "Read", "arguments": {}}</tool_call>'))).toBeNull()
   })
 
-  it('says nothing for prose, for a request without tools, and after a real call', () => {
+  it('judges only the first tool-bearing reply: prose or a real call there settles it', () => {
+    const written = '<tool_call>{"name": "Read", "arguments": {}}</tool_call>'
+    const prose = createToolReplyCheck()
+    // A request without tools says nothing about the server.
+    expect(prose.observe(reply(written, 0, []))).toBeNull()
+    expect(prose.observe(reply('All done.'))).toBeNull()
+    // Later replies may quote markup the model read: not judged.
+    expect(prose.observe(reply(written))).toBeNull()
+    const real = createToolReplyCheck()
+    expect(real.observe(reply('', 1))).toBeNull()
+    expect(real.observe(reply(written))).toBeNull()
+  })
+
+  it('leaves a reply the text tool-call recovery reported on to its own notice', () => {
     const check = createToolReplyCheck()
-    expect(check.observe(reply('All done.'))).toBeNull()
-    expect(check.observe(reply('<tool_call>{"name": "Read"}</tool_call>', 0, []))).toBeNull()
-    expect(check.observe(reply('', 1))).toBeNull()
-    // The endpoint has shown it does tool calls: a later written call is the model's slip, not the server.
-    expect(check.observe(reply('<tool_call>{"name": "Read", "arguments": {}}</tool_call>'))).toBeNull()
+    const recovered = {
+      ...reply('<tool_call>{"name": "Nope", "arguments": {}}</tool_call>'),
+      recoveryReported: true,
+    }
+    expect(check.observe(recovered)).toBeNull()
   })
 })
