@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
+import { credentialsPath, storedKeyUrls } from '../../config/credentials.js'
 import type { LoadedSettings } from '../../config/load.js'
 import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
@@ -61,6 +62,9 @@ export async function configChecks(input: ConfigCheckInput): Promise<Check[]> {
   const show = (path: string) =>
     path.startsWith(`${workspace}/`) ? relative(workspace, path) : tildePath(path, home)
   const files = loaded.sources.map((s) => `${s.exists ? 'found  ' : 'absent '} ${show(s.path)} (${s.scope})`)
+  // The keys themselves are never shown: only which base URLs have one.
+  const keyed = storedKeyUrls(paths)
+  if (keyed.length > 0) files.push(`found   ${show(credentialsPath(paths))} (keys for ${keyed.join(', ')})`)
   const settings: Check = {
     id: 'settings',
     title: 'Settings',

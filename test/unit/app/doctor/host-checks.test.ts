@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { configChecks } from '../../../../source/app/doctor/config-checks.js'
 import { nodeCheck, ripgrepCheck, sandboxChecks } from '../../../../source/app/doctor/host-checks.js'
 import { resolvePaths } from '../../../../source/config/app-paths.js'
+import { storeKey } from '../../../../source/config/credentials.js'
 import { parseArgs } from '../../../../source/config/flags.js'
 import { loadSettings } from '../../../../source/config/load.js'
 import { resolveConfig } from '../../../../source/config/resolve-config.js'
@@ -86,6 +87,7 @@ describe('configChecks', () => {
       '---\ndescription: Review\n---\nReview $ARGUMENTS\n',
     )
     await writeFile(join(paths.configDir, 'commands', 'bad name!.md'), 'x\n')
+    storeKey(paths, 'https://api.example.com/v1', 'sk-never-shown')
     const loaded = await loadSettings({ cwd: ws, env, home })
     const config = resolveConfig(parseArgs([]), loaded, env)
     const [settings, extensions] = await configChecks({
@@ -98,6 +100,10 @@ describe('configChecks', () => {
     })
     expect(settings).toMatchObject({ status: 'ok', detail: '1 of 3 settings files found' })
     expect(settings?.lines?.[0]).toBe('found   ~/.config/agent-tui/settings.json (user)')
+    expect(settings?.lines).toContain(
+      'found   ~/.config/agent-tui/credentials.json (keys for https://api.example.com/v1)',
+    )
+    expect(JSON.stringify(settings)).not.toContain('sk-never-shown')
     expect(extensions?.detail).toMatch(/^1 command, 0 skills, 0 MCP servers, 0 hooks/)
     expect(extensions?.status).toBe('warn')
     expect(extensions?.lines?.join('\n')).toMatch(/bad name!\.md/)
