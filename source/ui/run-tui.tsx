@@ -14,7 +14,7 @@ import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { SessionPicker } from './session-picker.js'
 import type { SetupResult } from './setup/setup-model.js'
-import { SetupForm, type SetupFormProps } from './setup/setup-form.js'
+import type { SetupFormProps } from './setup/setup-form.js'
 import type { Flash } from './shell-context.js'
 import type { EarlyFrame } from './terminal/early-frame.js'
 import { ScreenPainter } from './terminal/screen-painter.js'
@@ -235,6 +235,8 @@ export async function runSetupForm(
   opts: SetupFormOptions,
   io: StandaloneIo = {},
 ): Promise<SetupOutcome | null> {
+  // Off the session's path: only a start without an endpoint, or /login, loads the form.
+  const { SetupForm } = await import('./setup/setup-form.js')
   let outcome: SetupOutcome | null = null
   await runStandalone(
     io,
