@@ -3,7 +3,8 @@ import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { type AppPaths, sessionsDir } from '../config/app-paths.js'
 import { tildePath } from '../config/project-trust.js'
-import { credentialsPath } from '../config/credentials.js'
+import { credentialsPath, readStoredKey } from '../config/credentials.js'
+import type { KeyChoice } from '../config/save-endpoint.js'
 import type { ResolvedConfig } from '../config/resolve-config.js'
 import type { TuiExit } from '../ui/run-tui.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
@@ -91,7 +92,11 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       setupNotice = undefined
       const exit = await runSession(sessionOpts, ui, endpoint, resume, first)
       if (exit.setup) {
-        const chosen = await setUp(opts, ui, { baseUrl: endpoint.baseUrl, model: endpoint.model })
+        const chosen = await setUp(opts, ui, {
+          baseUrl: endpoint.baseUrl,
+          model: endpoint.model,
+          key: currentKey(opts, endpoint.baseUrl),
+        })
         setupNotice = chosen?.notice
         if (chosen) {
           endpoint = chosen.endpoint
@@ -119,13 +124,23 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
 type SessionEndpoint = Exclude<ResolvedEndpoint, { kind: 'none' }> & { model: string }
 
 /**
+ * The key in use, as /login's form shows it: the variable it is read from, or the one the form stored for
+ * this URL. A key given with --api-key is not offered for saving.
+ */
+function currentKey(opts: InteractiveOptions, baseUrl: string): KeyChoice {
+  if (opts.config.apiKeyEnv) return { kind: 'env', name: opts.config.apiKeyEnv }
+  const stored = readStoredKey(opts.paths, baseUrl).key
+  return stored ? { kind: 'stored', key: stored } : { kind: 'none' }
+}
+
+/**
  * The setup form (docs/configuration.md#setting-up-in-agent-tui): the endpoint it tested, with a late
  * listing for its context length; null when the user left it.
  */
 async function setUp(
   opts: InteractiveOptions,
   ui: TuiModule,
-  current: { baseUrl: string; model?: string } | undefined,
+  current: { baseUrl: string; model?: string; key?: KeyChoice } | undefined,
 ): Promise<{ endpoint: SessionEndpoint; describe: () => Promise<ResolvedEndpoint>; notice: string } | null> {
   const home = process.env.HOME || homedir()
   const { createSetupServices, keyOfChoice } = await import('./setup-services.js')

@@ -102,8 +102,11 @@ export interface SetupTransition {
 
 export interface SetupStart {
   servers?: readonly ProbedServer[]
-  /** The endpoint in use, when the form is reopened with /login: its URL and model come first. */
-  current?: { baseUrl: string; model?: string }
+  /**
+   * The endpoint in use, when the form is reopened with /login: its URL and model come first, and its key
+   * (one stored by the form, or the variable it is read from) is kept unless another is chosen.
+   */
+  current?: { baseUrl: string; model?: string; key?: KeyChoice }
 }
 
 /** The form as it opens; without `servers` it looks for local servers first. */
@@ -117,15 +120,17 @@ function initialSetup(start: SetupStart): SetupState {
   const answered = servers.filter((s) => s.answered)
   const at = start.current ? answered.findIndex((s) => s.url === start.current?.baseUrl) : 0
   const typed = start.current && at === -1 ? start.current.baseUrl : ''
+  const key = start.current?.key ?? { kind: 'none' }
   return {
     step: 'endpoint',
     servers,
     endpointRow: typed ? answered.length : Math.max(0, at),
     url: typed,
-    baseUrl: '',
-    keyRow: 'none',
-    typedKey: '',
-    envName: '',
+    // Choosing the same URL again keeps its key (toKeyStep).
+    baseUrl: start.current && key.kind !== 'none' ? start.current.baseUrl : '',
+    keyRow: key.kind === 'stored' ? 'typed' : key.kind === 'env' ? 'env' : 'none',
+    typedKey: key.kind === 'stored' ? key.key : '',
+    envName: key.kind === 'env' ? key.name : '',
     models: [],
     filter: '',
     modelRow: 0,

@@ -261,6 +261,37 @@ describe('the setup form model', () => {
   })
 })
 
+describe('reopened with the key in use', () => {
+  it.each<[string, KeyChoiceCase, string, Partial<SetupState>]>([
+    [
+      'a stored key is kept for the same URL',
+      { kind: 'stored', key: 'sk-kept' },
+      'https://api.x/v1',
+      { keyRow: 'typed', typedKey: 'sk-kept' },
+    ],
+    [
+      'a variable is kept',
+      { kind: 'env', name: 'MY_KEY' },
+      'https://api.x/v1',
+      { keyRow: 'env', envName: 'MY_KEY' },
+    ],
+    ['another URL asks again', { kind: 'env', name: 'MY_KEY' }, 'https://other.x/v1', { keyRow: 'typed' }],
+  ])('%s', (_, key, url, expected) => {
+    const open = openSetup({ servers: [], current: { baseUrl: 'https://api.x/v1', model: 'm', key } }).state
+    const edited = url === open.url ? open : { ...open, url }
+    const { state } = run(edited, [ENTER])
+    expect(state.step).toBe('key')
+    expect(state).toMatchObject(expected)
+    if (url === 'https://api.x/v1')
+      expect(run(state, [ENTER]).effects).toEqual([{ type: 'list-models', baseUrl: url, key }])
+  })
+})
+
+type KeyChoiceCase = Extract<
+  import('../../../source/ui/setup/setup-model.js').KeyChoice,
+  { kind: 'stored' | 'env' }
+>
+
 describe('normalizeBaseUrl', () => {
   it.each([
     ['localhost:11434/v1', 'http://localhost:11434/v1'],
