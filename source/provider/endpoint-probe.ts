@@ -55,6 +55,27 @@ export type ChatReply =
     }
 
 const DEFAULT_TIMEOUT_MS = 60_000
+/** A probe's reply is a few hundred bytes: a server that sends more than this is not read to the end. */
+const MAX_REPLY_BYTES = 2_000_000
+
+/** The body as text, or null once it passes `max` bytes (the rest is not read). */
+async function readCapped(response: Response, max: number): Promise<string | null> {
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    bytes += value.byteLength
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined)
+      return null
+    }
+    text += decoder.decode(value, { stream: true })
+  }
+}
 
 /** The trivial tool of the tool-call probe. */
 export const PROBE_TOOL = {
@@ -99,7 +120,9 @@ export async function sendChat(
         signal,
       },
     )
-    const raw = await response.text()
+    const raw = await readCapped(response, MAX_REPLY_BYTES)
+    if (raw === null)
+      return { ok: false, ms: ms(), error: `the reply was larger than ${MAX_REPLY_BYTES / 1_000_000} MB` }
     if (!response.ok) {
       const serverMessage = errorMessageOf(raw)
       return {

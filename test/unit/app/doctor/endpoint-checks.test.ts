@@ -194,3 +194,42 @@ describe('the report', () => {
     })
   })
 })
+
+describe('a hostile endpoint', () => {
+  it('a reply larger than 2 MB is not read to the end', async () => {
+    const { createServer } = await import('node:http')
+    const big = createServer((req, res) => {
+      if (req.url?.endsWith('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ data: [{ id: 'm' }] }))
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      // Endless: only the cap ends the read.
+      const chunk = Buffer.alloc(64 * 1024, 0x20)
+      const pump = () => {
+        while (res.write(chunk)) {}
+        res.once('drain', pump)
+      }
+      pump()
+      res.on('close', () => res.removeAllListeners('drain'))
+    })
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
+    const port = (big.address() as { port: number }).port
+    try {
+      const checks = await endpointChecks({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: undefined,
+        model: 'm',
+        origins,
+      })
+      expect(checks.find((c) => c.id === 'chat')).toMatchObject({
+        status: 'fail',
+        detail: 'm: the reply was larger than 2 MB',
+      })
+    } finally {
+      big.closeAllConnections()
+      await new Promise((resolve) => big.close(resolve))
+    }
+  })
+})
