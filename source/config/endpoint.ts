@@ -76,15 +76,36 @@ export type ResolvedEndpoint =
     }
   | { kind: 'none'; probed: ProbeResult[] }
 
-interface ModelInfo {
+export interface ModelInfo {
   id: string
   contextLength?: number
   /** The listing's field that gave it. */
   contextField?: string
+  /** The listing's `owned_by` (`llamacpp`, `library`…): a hint of which server answers. */
+  ownedBy?: string
 }
 
-/** A failed listing says what happened; `retryable` when another try could go differently. */
-type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string; retryable: boolean }
+/**
+ * A failed listing says what happened; `retryable` when another try could go differently, `status` when
+ * the server answered with an HTTP error.
+ */
+export type Listing =
+  | { ok: true; models: ModelInfo[] }
+  | { ok: false; error: string; retryable: boolean; status?: number }
+
+/** One try at `GET <baseUrl>/models` within `timeoutMs` (the setup form, `doctor`). Never throws. */
+export function listEndpointModels(
+  baseUrl: string,
+  opts: { apiKey?: string | undefined; fetchImpl?: typeof fetch; timeoutMs: number; signal?: AbortSignal },
+): Promise<Listing> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs)
+  return listModels(baseUrl.replace(/\/+$/, ''), {
+    apiKey: opts.apiKey,
+    fetchImpl: opts.fetchImpl ?? fetch,
+    signal: opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout,
+    timeoutMs: opts.timeoutMs,
+  })
+}
 
 /** Resolve the endpoint. Never throws: failures are reported in the result. */
 export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
@@ -225,7 +246,7 @@ async function listModels(
       const status = response.status
       const hint = status === 401 || status === 403 ? ' (check the API key)' : ''
       const retryable = status === 408 || status === 429 || status >= 500
-      return { ok: false, error: `HTTP ${status}${hint}`, retryable }
+      return { ok: false, error: `HTTP ${status}${hint}`, retryable, status }
     }
     let body: unknown
     try {
@@ -264,9 +285,12 @@ function extractModels(body: unknown): ModelInfo[] | undefined {
     const id = [item.id, item.name, item.model].find((v): v is string => typeof v === 'string' && v !== '')
     if (id === undefined) continue
     const context = contextLengthOf(item)
-    models.push(
-      context === undefined ? { id } : { id, contextLength: context.value, contextField: context.field },
-    )
+    const ownedBy = typeof item.owned_by === 'string' && item.owned_by !== '' ? item.owned_by : undefined
+    models.push({
+      id,
+      ...(context === undefined ? {} : { contextLength: context.value, contextField: context.field }),
+      ...(ownedBy === undefined ? {} : { ownedBy }),
+    })
   }
   return models
 }
@@ -293,9 +317,11 @@ function contextLengthOf(item: Record<string, unknown>): { value: number; field:
   return undefined
 }
 
-function describeFetchError(err: unknown): string {
+/** `connection refused`, `host not found`…: the cause of a failed request, undici's or node:http's. */
+export function describeFetchError(err: unknown): string {
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined
-  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  const own = err instanceof Error ? (err as { code?: unknown }).code : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : typeof own === 'string' ? own : undefined
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'
