@@ -6,6 +6,7 @@ import { loadSettings } from '../config/load.js'
 import { resolvePaths } from '../config/app-paths.js'
 import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { headerRecord } from '../config/headers.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -81,6 +82,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     const endpointOptions = {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(config.model ? { model: config.model } : {}),
     }
     const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)

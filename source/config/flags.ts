@@ -1,6 +1,7 @@
 import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
+import { type Header, headerOfFlag } from './headers.js'
 
 /**
  * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
@@ -17,6 +18,8 @@ export interface ParsedArgs {
   model: string | undefined
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** `--header 'Name: value'` (repeatable), checked, in order. */
+  headers: Header[]
   /** From `--mode`, `--dangerously-skip-permissions` or `--yolo`; undefined = default. */
   mode: Mode | undefined
   /** Rules from `--allowed-tools` (validated, in order). */
@@ -73,6 +76,12 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     arg: 'KEY',
     help: 'API key (env OPENAI_API_KEY); local servers need none',
+  },
+  {
+    long: 'header',
+    kind: 'value',
+    arg: "'NAME: VALUE'",
+    help: 'extra request header for the endpoint (repeatable; env AGENT_TUI_CUSTOM_HEADERS)',
   },
   {
     long: 'mode',
@@ -162,6 +171,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     'allowed-tools': [] as string[],
     'disallowed-tools': [] as string[],
     'add-dir': [] as string[],
+    header: [] as Header[],
   }
   const positionals: string[] = []
   const set = (spec: OptionSpec, value: string | true, shownAs: string) => {
@@ -169,6 +179,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       lists[spec.long].push(...splitRules(String(value), shownAs))
     } else if (spec.long === 'add-dir') {
       lists['add-dir'].push(String(value))
+    } else if (spec.long === 'header') {
+      lists.header.push(headerOfFlag(String(value), shownAs))
     } else {
       values.set(spec.long, value)
     }
@@ -246,7 +258,7 @@ function takeValue(
 
 function build(
   values: Map<string, string | true>,
-  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[]; 'add-dir': string[] },
+  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[]; 'add-dir': string[]; header: Header[] },
   positionals: string[],
 ): ParsedArgs {
   const str = (name: string): string | undefined => {
@@ -313,6 +325,7 @@ function build(
     model: str('model'),
     baseUrl: str('base-url'),
     apiKey: str('api-key'),
+    headers: lists.header,
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
@@ -369,7 +382,8 @@ export function helpText(): string {
     ...lines,
     '',
     'Environment:',
-    '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, XDG_CONFIG_HOME, XDG_STATE_HOME',
+    '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, AGENT_TUI_CUSTOM_HEADERS,',
+    '  XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME',
     '',
     'Settings: $XDG_CONFIG_HOME/agent-tui/settings.json (default ~/.config/agent-tui/settings.json),',
     '  .agent-tui/settings.json, .agent-tui/settings.local.json',

@@ -50,6 +50,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Where the conversation (and the code in it) is sent, and with whose key.
   baseUrl: 'trusted-only',
   apiKey: 'trusted-only',
+  // Sent to the endpoint with every request: a key, a route, whose account pays.
+  headers: 'trusted-only',
   // `apiKeyEnv` names an environment variable whose value is sent to `url`.
   search: 'trusted-only',
   // Start processes / run commands.
@@ -223,6 +225,7 @@ function describeTrustedOnly(
   }
   // Secrets are named, never shown.
   if (key === 'apiKey') ignore(key, '"apiKey"')
+  else if (key === 'headers' && isObject(value)) ignore(key, `"headers": ${Object.keys(value).join(', ')}`)
   else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     ignore(key, `"${key}": ${shorten(JSON.stringify(value))}`)
   else ignore(key, `"${key}"`)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { hooksSettingsSchema } from '../user-hooks/hook-settings.js'
 import { parseRule } from '../permissions/rules.js'
+import { headerNameProblem, headerValueProblem } from './headers.js'
 
 /**
  * The settings file schema (user, project and local files share it). Objects are strict: an unknown
@@ -200,12 +201,30 @@ export const sandboxSchema = z.union(
   { error: 'expected "off", "workspace-write" or {"mode": "workspace-write", "network": false}' },
 )
 
+/** Extra request headers for the model endpoint (its origin only): `{"x-portkey-provider": "openai"}`. */
+export const headersSchema = z
+  .record(
+    z.string(),
+    z.string({ error: 'expected the header value as a string' }).superRefine((value, ctx) => {
+      const problem = headerValueProblem(value)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+  )
+  .superRefine((headers, ctx) => {
+    // Checked here rather than as the record's key schema, whose own message would replace this one.
+    for (const name of Object.keys(headers)) {
+      const problem = headerNameProblem(name)
+      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem })
+    }
+  })
+
 export const settingsSchema = z.strictObject({
   /** Editors add it for completion; ignored. */
   $schema: z.string().optional(),
   model: z.string().min(1, 'expected a model id').optional(),
   baseUrl: httpUrl.optional(),
   apiKey: z.string().optional(),
+  headers: headersSchema.optional(),
   mode: z.enum(['safe', 'auto', 'plan', 'dangerous', 'ci']).optional(),
   permissions: permissionsSchema.optional(),
   /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */

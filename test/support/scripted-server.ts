@@ -153,6 +153,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const queue: ReplySource[] = [...(opts.replies ?? [])]
   const requests: RecordedRequest[] = []
   const pairingViolations: string[] = []
+  const modelListings: Array<Record<string, string>> = []
   const models = opts.models ?? [{ id: 'test-model' }]
   const modelsFaults = [...(opts.modelsFaults ?? [])]
   const waiters = new Set<Waiter>()
@@ -264,6 +265,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     const route = path.replace(/^\/v1(?=\/)/, '')
     if (req.method === 'POST' && route === '/chat/completions') return handleChat(req, res, path)
     if (req.method === 'GET' && route === '/models') {
+      modelListings.push(flatHeaders(req))
       const fault = modelsFaults.shift()
       if (fault !== undefined && 'reset' in fault) {
         req.socket.destroy()
@@ -302,6 +304,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     pairingViolations,
+    modelListings,
     get unexpectedRequests() {
       return counters.unexpected
     },

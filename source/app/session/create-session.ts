@@ -24,6 +24,7 @@ import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
 import { listEndpointModels } from '../list-models.js'
+import { describeHeaders, headerRecord } from '../../config/headers.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
@@ -336,7 +337,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
-    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
+    listModels: () =>
+      listEndpointModels(
+        { ...endpoint, ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}) },
+        store.getState().session.model,
+      ),
+    endpointHeaders: () => describeHeaders(config.headers),
     mcp,
   })
   if (restored) closeDanglingCalls(store)

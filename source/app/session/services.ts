@@ -56,6 +56,8 @@ export interface SessionServiceOptions {
   newId(prefix: string): string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
+  /** The endpoint's extra request headers, redacted (config/headers.ts). */
+  endpointHeaders?: () => string[]
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
   /** The MCP client, when servers are configured. */
@@ -121,6 +123,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     },
     listModels: () =>
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
+    endpointHeaders: () => opts.endpointHeaders?.() ?? [],
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),

@@ -7,7 +7,13 @@ import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/mo
 import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
-import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
+import {
+  compactCommand,
+  contextReportLines,
+  endpointLines,
+  pinCommand,
+  unpinCommand,
+} from './context-commands.js'
 import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
@@ -121,7 +127,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'context',
     description: 'Show where the context window goes',
-    run: (ctx) => ctx.showInfo('Context', contextReportLines(ctx.commands.contextReport())),
+    run: (ctx) =>
+      ctx.showInfo('Context', [
+        ...contextReportLines(ctx.commands.contextReport()),
+        '',
+        ...endpointLines(ctx.getState().session.baseUrl, ctx.commands.endpointHeaders()),
+      ]),
   },
   {
     name: 'cost',

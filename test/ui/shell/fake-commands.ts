@@ -151,6 +151,7 @@ export function fakeCommands(
       record('listModels', [])
       return opts.models ?? { models: [] }
     },
+    endpointHeaders: () => [],
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
