@@ -226,7 +226,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     workspace,
     sessionId: id,
-    transcriptPath: logPath,
+    logPath,
+    messages: () => store.getState().messages,
+    model: () => store.getState().session.model,
+    warn: (text) =>
+      store.dispatch({ type: 'notice/added', id: `hooks-${createdAt.toString(36)}`, level: 'warn', text }),
     mode: () => store.getState().mode,
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 import { type CollectedHooks, hooksView } from '../../user-hooks/hook-settings.js'
 import { permissionModeName } from '../../user-hooks/protocol.js'
 import { createHookService, type HookGuard, type HookService } from '../../user-hooks/hook-service.js'
@@ -5,6 +6,10 @@ import type { HookProcessOwner, HooksView } from '../../user-hooks/types.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import type { Mode } from '../../store/domain.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
+import { createClaudeTranscript, transcriptPathFor } from '../../session/claude-transcript.js'
+import type { ChatMessage } from '../../store/messages.js'
+
+declare const AGENT_TUI_VERSION: string
 
 export interface SessionHookServiceOptions {
   config: ResolvedConfig
@@ -12,8 +17,12 @@ export interface SessionHookServiceOptions {
   interactive: boolean
   workspace: string
   sessionId: string
-  /** The session log, as `transcript_path`. */
-  transcriptPath: string
+  /** The session log: the Claude Code-shaped transcript hooks get as `transcript_path` lies beside it. */
+  logPath: string
+  messages(): readonly ChatMessage[]
+  model(): string
+  /** A problem for a notice (the transcript could not be written). */
+  warn(text: string): void
   mode(): Mode
   cwd(): string
   owner?: HookProcessOwner
@@ -37,6 +46,20 @@ export function createSessionHookService(opts: SessionHookServiceOptions): HookS
     ? 'this folder is not trusted (/trust)'
     : 'this folder is not trusted (--trust-project)'
   let view: HooksView = hooksView(all, opts.config.hooks, why)
+  // Written only when a hook is about to run, in the shapes Claude Code's hooks read.
+  const transcript = createClaudeTranscript({
+    path: transcriptPathFor(opts.logPath),
+    root: dirname(opts.logPath),
+    messages: opts.messages,
+    context: {
+      sessionId: opts.sessionId,
+      cwd: opts.cwd,
+      model: opts.model,
+      version: typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev',
+    },
+    onError: (error) =>
+      opts.warn(`hooks get a transcript_path that could not be brought up to date: ${error.message}`),
+  })
   const unsubscribe = setup?.trust.subscribe((status) => {
     view = hooksView(all, setup.configFor(status.trusted).hooks, why)
   })
@@ -45,7 +68,7 @@ export function createSessionHookService(opts: SessionHookServiceOptions): HookS
     projectDir: opts.workspace,
     common: () => ({
       session_id: opts.sessionId,
-      transcript_path: opts.transcriptPath,
+      transcript_path: transcript.sync(),
       cwd: opts.cwd(),
       permission_mode: permissionModeName(opts.mode()),
     }),
