@@ -14,7 +14,9 @@ export const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/
 export const MANIFEST_PATH = join('.claude-plugin', 'plugin.json')
 
 /** Where a kind of component is found: a folder or file of the plugin, or an inline value of the manifest. */
-export type ComponentSource = { kind: 'path'; path: string; shown: string } | { kind: 'inline'; value: unknown }
+export type ComponentSource =
+  | { kind: 'path'; path: string; shown: string }
+  | { kind: 'inline'; value: unknown }
 
 export interface PluginManifest {
   name: string
@@ -46,7 +48,10 @@ export async function readPluginManifest(root: string): Promise<ManifestRead> {
   const text = await readSmall(file)
   if (text === 'missing') {
     if (!(await hasDefaultComponents(root)))
-      return { ok: false, error: `${root} is not a plugin: it has no ${MANIFEST_PATH} (nor commands/, agents/, skills/, hooks/hooks.json or .mcp.json)` }
+      return {
+        ok: false,
+        error: `${root} is not a plugin: it has no ${MANIFEST_PATH} (nor commands/, agents/, skills/, hooks/hooks.json or .mcp.json)`,
+      }
   } else if (text === 'too-large') return { ok: false, error: `${MANIFEST_PATH} is over 256 KB` }
   else {
     try {
@@ -110,7 +115,8 @@ function listOf(value: unknown, key: string, warnings: string[]): string[] {
   if (value === undefined) return []
   const items = Array.isArray(value) ? value : [value]
   const strings = items.filter((v): v is string => typeof v === 'string')
-  if (strings.length !== items.length) warnings.push(`${MANIFEST_PATH}: "${key}": expected paths ("./…"); others ignored`)
+  if (strings.length !== items.length)
+    warnings.push(`${MANIFEST_PATH}: "${key}": expected paths ("./…"); others ignored`)
   return strings
 }
 
@@ -118,7 +124,12 @@ function listOf(value: unknown, key: string, warnings: string[]): string[] {
  * `./x` inside the plugin, symlinks resolved; undefined (with a warning) for an absolute path, one that
  * climbs out, or a link that leads out. A path that does not exist is simply nothing to load.
  */
-async function insidePath(root: string, path: string, key: string, warnings: string[]): Promise<string | undefined> {
+async function insidePath(
+  root: string,
+  path: string,
+  key: string,
+  warnings: string[],
+): Promise<string | undefined> {
   const refuse = (why: string) => {
     warnings.push(`${MANIFEST_PATH}: ${key} ${JSON.stringify(path)} ${why}; ignored`)
     return undefined
@@ -138,13 +149,22 @@ export function within(root: string, path: string): boolean {
 
 async function hasDefaultComponents(root: string): Promise<boolean> {
   for (const name of ['commands', 'agents', 'skills', join('hooks', 'hooks.json'), '.mcp.json']) {
-    if (await lstat(join(root, name)).then(() => true, () => false)) return true
+    if (
+      await lstat(join(root, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true
   }
   return false
 }
 
 /** A small file's text; 'missing' when there is none (or it is not a regular file). */
-export async function readSmall(path: string, max = MAX_MANIFEST_BYTES): Promise<string | 'missing' | 'too-large'> {
+export async function readSmall(
+  path: string,
+  max = MAX_MANIFEST_BYTES,
+): Promise<string | 'missing' | 'too-large'> {
   const info = await lstat(path).catch(() => undefined)
   if (!info?.isFile()) return 'missing'
   if (info.size > max) return 'too-large'

@@ -66,9 +66,10 @@ export function createSessionHookService(opts: SessionHookServiceOptions): HookS
   const service = createHookService({
     view: () => view,
     projectDir: opts.workspace,
+    transcriptPath: () => transcript.sync(),
     common: () => ({
       session_id: opts.sessionId,
-      transcript_path: transcript.sync(),
+      transcript_path: transcript.path,
       cwd: opts.cwd(),
       permission_mode: permissionModeName(opts.mode()),
     }),

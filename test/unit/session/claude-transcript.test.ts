@@ -88,27 +88,28 @@ describe('transcriptLines: Claude Code shapes', () => {
   })
 
   it('tool_use input is the parsed arguments ({} when they are not JSON), results say is_error', () => {
-    expect((lines[3]?.message as { content: unknown[] }).content[0]).toEqual({
+    const msg = (i: number) => lines[i]?.message as Record<string, unknown>
+    expect((msg(3) as unknown as { content: unknown[] }).content[0]).toEqual({
       type: 'tool_use',
       id: 'call_1',
       name: 'Bash',
       input: { command: 'ls' },
     })
-    expect((lines[3]?.message as { stop_reason: string }).stop_reason).toBe('tool_use')
-    expect((lines[6]?.message as { content: Array<{ input: unknown }> }).content[0]?.input).toEqual({})
-    expect((lines[4]?.message as { content: unknown[] }).content[0]).toEqual({
+    expect((msg(3) as unknown as { stop_reason: string }).stop_reason).toBe('tool_use')
+    expect((msg(6) as unknown as { content: Array<{ input: unknown }> }).content[0]?.input).toEqual({})
+    expect((msg(4) as unknown as { content: unknown[] }).content[0]).toEqual({
       tool_use_id: 'call_1',
       type: 'tool_result',
       content: 'a.txt\nb.txt',
       is_error: false,
     })
-    expect((lines[7]?.message as { content: Array<{ is_error: boolean }> }).content[0]?.is_error).toBe(true)
+    expect((msg(7) as unknown as { content: Array<{ is_error: boolean }> }).content[0]?.is_error).toBe(true)
     expect(lines[5]).toMatchObject({ isMeta: true })
-    expect((lines[8]?.message as { content: unknown[] }).content[1]).toEqual({
+    expect((msg(8) as unknown as { content: unknown[] }).content[1]).toEqual({
       type: 'image',
       source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0=' },
     })
-    expect(lines[9]?.message as { stop_reason: string; model: string }).toMatchObject({
+    expect(msg(9) as unknown as { stop_reason: string; model: string }).toMatchObject({
       stop_reason: 'end_turn',
       model: 'qwen3',
     })
