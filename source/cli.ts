@@ -6,6 +6,11 @@ import { UsageError } from './config/errors.js'
 declare const AGENT_TUI_VERSION: string
 
 async function main(argv: string[]): Promise<number> {
+  // `agent-tui plugin …` manages installed plugins (docs/plugins.md); it loads nothing of a session.
+  if (argv[0] === 'plugin') {
+    const { runPluginCommand } = await import('./plugins/cli.js')
+    return runPluginCommand(argv.slice(1))
+  }
   let args: ReturnType<typeof parseArgs>
   try {
     args = parseArgs(argv)
