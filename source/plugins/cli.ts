@@ -63,9 +63,13 @@ export async function runPluginCommand(argv: readonly string[]): Promise<number>
         for (const name of names) {
           const entry = registry.plugins[name]
           if (!entry) continue
-          out.write(`${name}${entry.version ? ` ${entry.version}` : ''}  ${entry.enabled ? 'enabled' : 'disabled'}  from ${entry.source}\n`)
+          out.write(
+            `${name}${entry.version ? ` ${entry.version}` : ''}  ${entry.enabled ? 'enabled' : 'disabled'}  from ${entry.source}\n`,
+          )
           try {
-            out.write(`${describeComponents(name, (await readInstalled(paths, name)).components).join('\n')}\n`)
+            out.write(
+              `${describeComponents(name, (await readInstalled(paths, name)).components).join('\n')}\n`,
+            )
           } catch (error) {
             out.write(`  problem: ${(error as Error).message}\n`)
           }
@@ -118,14 +122,17 @@ async function marketplaceCommand(
   if (verb === 'list' && words.length <= 2) {
     const registry = readRegistry(ctx.paths)
     const names = arg ? [arg] : Object.keys(registry.marketplaces).sort()
-    if (names.length === 0) ctx.out.write('No marketplaces added (agent-tui plugin marketplace add <path | git-url>).\n')
+    if (names.length === 0)
+      ctx.out.write('No marketplaces added (agent-tui plugin marketplace add <path | git-url>).\n')
     for (const name of names) {
       const entry = registry.marketplaces[name]
       if (!entry) throw new PluginError(`no marketplace named ${name} is added`)
       const listed = await readMarketplace(entry.root)
       ctx.out.write(`${name}  from ${entry.source}\n`)
       for (const plugin of listed.plugins)
-        ctx.out.write(`  ${plugin.name}@${name}${plugin.installable ? '' : ` (not installable here: ${plugin.why})`}\n`)
+        ctx.out.write(
+          `  ${plugin.name}@${name}${plugin.installable ? '' : ` (not installable here: ${plugin.why})`}\n`,
+        )
     }
     return 0
   }

@@ -38,20 +38,23 @@ export async function readComponents(root: string, manifest: PluginManifest): Pr
   }
   const hooks: HooksSettings = {}
   for (const source of manifest.hooks) {
-    const value = await valueOf(root, source, problems)
+    const value = await componentValue(root, source, problems)
     if (value === undefined) continue
     // hooks/hooks.json wraps the events in "hooks" (beside a "description"); inline ones may not.
     const events = isObject(value) && isObject(value.hooks) ? value.hooks : value
     const parsed = hooksSettingsSchema.safeParse(events)
     if (!parsed.success) {
-      problems.push(`${shown(source)}: not hooks in Claude Code's format (${parsed.error.issues[0]?.message ?? 'invalid'})`)
+      problems.push(
+        `${shown(source)}: not hooks in Claude Code's format (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      )
       continue
     }
-    for (const [event, groups] of Object.entries(parsed.data)) hooks[event] = [...(hooks[event] ?? []), ...groups]
+    for (const [event, groups] of Object.entries(parsed.data))
+      hooks[event] = [...(hooks[event] ?? []), ...groups]
   }
   const mcpServers: Record<string, McpServerSettings> = {}
   for (const source of manifest.mcpServers) {
-    const value = await valueOf(root, source, problems)
+    const value = await componentValue(root, source, problems)
     if (value === undefined) continue
     const servers = isObject(value) && isObject(value.mcpServers) ? value.mcpServers : value
     if (!isObject(servers)) {
@@ -61,7 +64,10 @@ export async function readComponents(root: string, manifest: PluginManifest): Pr
     for (const [name, server] of Object.entries(servers)) {
       const parsed = mcpServerSchema.safeParse(server)
       if (parsed.success) mcpServers[name] = parsed.data
-      else problems.push(`${shown(source)}: server ${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}; left out`)
+      else
+        problems.push(
+          `${shown(source)}: server ${name}: ${parsed.error.issues[0]?.message ?? 'invalid'}; left out`,
+        )
     }
   }
   return { commands, agents, skills, hooks, mcpServers, problems }
@@ -71,7 +77,7 @@ function shown(source: ComponentSource): string {
   return source.kind === 'path' ? source.shown : '.claude-plugin/plugin.json'
 }
 
-async function valueOf(root: string, source: ComponentSource, problems: string[]): Promise<unknown> {
+async function componentValue(root: string, source: ComponentSource, problems: string[]): Promise<unknown> {
   if (source.kind === 'inline') return source.value
   const text = await readSmall(source.path)
   if (text === 'missing') return undefined
@@ -104,19 +110,28 @@ export function describeComponents(name: string, c: PluginComponents): string[] 
   const list = (label: string, items: string[]) => {
     if (items.length) lines.push(`  ${label}: ${items.join(', ')}`)
   }
-  list('commands', c.commands.map((command) => `/${name}:${command}`))
+  list(
+    'commands',
+    c.commands.map((command) => `/${name}:${command}`),
+  )
   list('agents', c.agents)
-  list('skills', c.skills.map((skill) => `${name}:${skill}`))
+  list(
+    'skills',
+    c.skills.map((skill) => `${name}:${skill}`),
+  )
   for (const [event, groups] of Object.entries(c.hooks))
     for (const group of groups)
       for (const hook of group.hooks)
         if (hook.command)
-          lines.push(`  hook ${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command} — runs outside the sandbox`)
+          lines.push(
+            `  hook ${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command} — runs outside the sandbox`,
+          )
   for (const [server, settings] of Object.entries(c.mcpServers))
     lines.push(
       `  MCP server ${server}: ${'command' in settings ? [settings.command, ...(settings.args ?? [])].join(' ') : settings.url}`,
     )
   for (const problem of c.problems) lines.push(`  problem: ${problem}`)
-  if (lines.length === 0) lines.push('  nothing agent-tui loads (no commands, agents, skills, hooks or MCP servers)')
+  if (lines.length === 0)
+    lines.push('  nothing agent-tui loads (no commands, agents, skills, hooks or MCP servers)')
   return lines
 }

@@ -15,9 +15,7 @@ import { PluginError } from './registry.js'
 /** A git URL (`https://…`, `ssh://…`, `git@host:path`, `file://…`, or anything ending in `.git`). */
 export function isGitSource(source: string): boolean {
   return (
-    /^(https?|ssh|git|file):\/\//.test(source) ||
-    /^[\w.-]+@[\w.-]+:/.test(source) ||
-    /\.git\/?$/.test(source)
+    /^(https?|ssh|git|file):\/\//.test(source) || /^[\w.-]+@[\w.-]+:/.test(source) || /\.git\/?$/.test(source)
   )
 }
 
@@ -49,7 +47,10 @@ export async function fetchFolder(source: string, dest: string, cwd: string): Pr
 async function clone(url: string, dest: string, cwd: string): Promise<void> {
   // Looked up outside the workspace: a `git` planted there must not run (util/host-programs.ts).
   const git = findHostProgram('git', { path: process.env.PATH, unsafe: [cwd] })
-  if (!git) throw new PluginError('git was not found on PATH (outside this folder); it is needed to install from a git URL')
+  if (!git)
+    throw new PluginError(
+      'git was not found on PATH (outside this folder); it is needed to install from a git URL',
+    )
   const args = [
     '-c',
     'core.hooksPath=/dev/null',

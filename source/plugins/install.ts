@@ -45,7 +45,9 @@ export async function installPlugin(
     if (!read.ok) throw new PluginError(read.error)
     const { name } = read.manifest
     if (registry.plugins[name])
-      throw new PluginError(`a plugin named ${name} is installed already (agent-tui plugin remove ${name} first)`)
+      throw new PluginError(
+        `a plugin named ${name} is installed already (agent-tui plugin remove ${name} first)`,
+      )
     const root = join(paths.pluginsDir, name)
     // A folder left by a crash between the rename and the registry write is replaced.
     await rm(root, { recursive: true, force: true })
@@ -78,7 +80,9 @@ async function marketplaceEntry(
   const listed = await readMarketplace(root)
   const entry = listed.plugins.find((p) => p.name === plugin)
   if (!entry)
-    throw new PluginError(`marketplace ${market} lists no plugin named ${plugin} (agent-tui plugin marketplace list ${market})`)
+    throw new PluginError(
+      `marketplace ${market} lists no plugin named ${plugin} (agent-tui plugin marketplace list ${market})`,
+    )
   if (!entry.installable) throw new PluginError(`${plugin}@${market}: ${entry.why}`)
   if (!isGitSource(entry.source) && !within(root, resolve(root, entry.source)))
     throw new PluginError(`${plugin}@${market}: its source ${entry.source} leads out of the marketplace`)
@@ -90,7 +94,13 @@ export async function readInstalled(paths: AppPaths, name: string): Promise<Inst
   const root = join(paths.pluginsDir, name)
   const read = await readPluginManifest(root)
   if (!read.ok) throw new PluginError(`plugin ${name}: ${read.error}`)
-  return { name, root, manifest: read.manifest, components: await readComponents(root, read.manifest), warnings: read.warnings }
+  return {
+    name,
+    root,
+    manifest: read.manifest,
+    components: await readComponents(root, read.manifest),
+    warnings: read.warnings,
+  }
 }
 
 export async function removePlugin(paths: AppPaths, name: string): Promise<void> {
@@ -125,7 +135,8 @@ export async function addMarketplace(
   if (!isGitSource(source)) {
     const root = resolve(opts.cwd, source)
     const listed = await readMarketplace(root)
-    if (registry.marketplaces[listed.name]) throw new PluginError(`a marketplace named ${listed.name} is added already`)
+    if (registry.marketplaces[listed.name])
+      throw new PluginError(`a marketplace named ${listed.name} is added already`)
     registry.marketplaces[listed.name] = { source: root, root }
     writeRegistry(paths, registry)
     return { name: listed.name, plugins: listed.plugins.length }
@@ -136,7 +147,8 @@ export async function addMarketplace(
     const staged = join(incoming, 'marketplace')
     await fetchFolder(source, staged, opts.cwd)
     const listed = await readMarketplace(staged)
-    if (registry.marketplaces[listed.name]) throw new PluginError(`a marketplace named ${listed.name} is added already`)
+    if (registry.marketplaces[listed.name])
+      throw new PluginError(`a marketplace named ${listed.name} is added already`)
     const root = join(paths.marketplacesDir, listed.name)
     await rm(root, { recursive: true, force: true })
     await rename(staged, root)

@@ -86,13 +86,17 @@ export function createHookService(opts: HookServiceOptions): HookService {
       const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : opts.projectDir
       const runs = Promise.all(
         hooks.map(async (hook) => {
-          const refused = await opts.guard?.({ hook, event, cwd, env, related: relatedFiles(input) }, signal)
+          const hookEnv = hook.env ? { ...env, ...hook.env } : env
+          const refused = await opts.guard?.(
+            { hook, event, cwd, env: hookEnv, related: relatedFiles(input) },
+            signal,
+          )
           if (refused !== undefined) return interpret(event, hook, notStarted(refused))
           const run = await runHookCommand({
             command: hook.command,
             input: json,
             cwd,
-            env,
+            env: hookEnv,
             timeoutMs: hook.timeoutSeconds * 1000,
             signal,
             ...(opts.owner ? { owner: opts.owner } : {}),

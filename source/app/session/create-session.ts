@@ -23,6 +23,7 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
+import { loadSessionPlugins } from '../../plugins/session-plugins.js'
 import { listEndpointModels } from '../list-models.js'
 import { describeHeaders, headerRecord } from '../../config/headers.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
@@ -96,8 +97,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
-    [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
-  )) as [string, string, string, string]
+    [workspace, outputs, paths.configDir, paths.stateDir, paths.dataDir].map((p) => realPathOf(p)),
+  )) as [string, string, string, string, string]
   const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
@@ -127,8 +128,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
   const trustOption = setup ? { trust: setup.trust } : {}
-  const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
-  warnings.push(...skills.problems)
+  // The user's enabled plugins (docs/plugins.md): their commands, agents, skills, hooks and MCP servers.
+  const plugins = await loadSessionPlugins(paths)
+  const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
+  const skills = await loadSessionSkills({ ...skillSources, ...trustOption })
+  warnings.push(...plugins.warnings, ...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
   const trustedReadDirs = [realOutputs, ...skills.dirs()]
@@ -189,6 +193,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
     vet: provenance.vetServer,
+    pluginSources: plugins.mcpSources,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -198,6 +203,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     home,
     read: instructions,
+    plugins: plugins.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
@@ -227,11 +233,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     workspace,
     sessionId: id,
+    pluginHooks: plugins.hooks,
     logPath,
-    messages: () => store.getState().messages,
-    model: () => store.getState().session.model,
-    warn: (text) =>
-      store.dispatch({ type: 'notice/added', id: `hooks-${createdAt.toString(36)}`, level: 'warn', text }),
+    store,
     mode: () => store.getState().mode,
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
@@ -366,6 +370,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    plugins: plugins.plugins,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),
