@@ -1,5 +1,5 @@
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import type { AppPaths } from '../config/app-paths.js'
 import { PRIVATE_DIR } from '../util/safe-files.js'
 import { type PluginComponents, readComponents } from './components.js'
@@ -39,7 +39,9 @@ export async function installPlugin(
   await mkdir(paths.pluginsDir, { recursive: true, mode: PRIVATE_DIR })
   const incoming = await mkdtemp(join(paths.pluginsDir, '.incoming-'))
   try {
-    const staged = join(incoming, 'plugin')
+    // Named as its source: a plugin without a manifest is named after its folder (as in Claude Code).
+    const folder = basename(isGitSource(from) ? from.replace(/\/+$/, '') : resolve(opts.cwd, from))
+    const staged = join(incoming, folder.replace(/\.git$/, '').replace(/^\.*$/, '') || 'plugin')
     await fetchFolder(from, staged, opts.cwd)
     const read = await readPluginManifest(staged)
     if (!read.ok) throw new PluginError(read.error)

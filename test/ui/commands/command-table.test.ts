@@ -52,6 +52,11 @@ describe('parseSlash', () => {
     ['/usr/bin/env is broken', null],
     ['hello /mode', null],
     ['//escaped', null],
+    // A plugin's command (docs/plugins.md).
+    ['/commit-commands:commit now', { name: 'commit-commands:commit', args: 'now' }],
+    ['/my.plugin_2:review-pr 12', { name: 'my.plugin_2:review-pr', args: '12' }],
+    ['/a:b:c', null],
+    ['/Upper:x', null],
   ])('%j → %j', (text, parsed) => {
     expect(parseSlash(text)).toEqual(parsed)
   })

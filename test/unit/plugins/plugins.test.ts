@@ -1,0 +1,214 @@
+import { cp, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { resolvePaths } from '../../../source/config/app-paths.js'
+import { installUserCommands } from '../../../source/app/session/load-commands.js'
+import { boundaryReaders } from '../../../source/app/session/instruction-readers.js'
+import { BUILTIN_COMMANDS } from '../../../source/ui/commands/builtin-commands.js'
+import { createCommandTable } from '../../../source/ui/commands/command-table.js'
+import { addMarketplace, installPlugin, setEnabled } from '../../../source/plugins/install.js'
+import { readMarketplace } from '../../../source/plugins/marketplace.js'
+import { readPluginManifest } from '../../../source/plugins/manifest.js'
+import { readRegistry } from '../../../source/plugins/registry.js'
+import { loadSessionPlugins } from '../../../source/plugins/session-plugins.js'
+import { readComponents } from '../../../source/plugins/components.js'
+
+const OFFICIAL = join(import.meta.dirname, '../../fixtures/claude-code/anthropics-claude-plugins-official')
+const fixture = (name: string) => join(OFFICIAL, 'plugins', name)
+
+let root: string
+let paths: ReturnType<typeof resolvePaths>
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-plugins-')))
+  paths = resolvePaths({ HOME: join(root, 'home') })
+})
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+describe("Anthropic's plugins, read as they are", () => {
+  it.each([
+    ['commit-commands', { commands: ['clean_gone', 'commit', 'commit-push-pr'], agents: [], skills: [] }],
+    ['ralph-loop', { commands: ['cancel-ralph', 'help', 'ralph-loop'], agents: [], skills: [] }],
+    [
+      'example-plugin',
+      { commands: ['example-command'], agents: [], skills: ['example-command', 'example-skill'] },
+    ],
+    [
+      'pr-review-toolkit',
+      {
+        commands: ['review-pr'],
+        agents: [
+          'code-reviewer',
+          'code-simplifier',
+          'comment-analyzer',
+          'pr-test-analyzer',
+          'silent-failure-hunter',
+          'type-design-analyzer',
+        ],
+        skills: [],
+      },
+    ],
+  ])('%s', async (name, expected) => {
+    const read = await readPluginManifest(fixture(name))
+    if (!read.ok) throw new Error(read.error)
+    expect(read.manifest.name).toBe(name)
+    const components = await readComponents(fixture(name), read.manifest)
+    expect(components).toMatchObject({ ...expected, problems: [] })
+  })
+
+  it("hooks/hooks.json and a bare .mcp.json (servers without the mcpServers key) are Claude Code's shapes", async () => {
+    const security = await readPluginManifest(fixture('security-guidance'))
+    if (!security.ok) throw new Error(security.error)
+    const hooks = (await readComponents(fixture('security-guidance'), security.manifest)).hooks
+    expect(hooks.PreToolUse?.[0]).toMatchObject({
+      matcher: 'Edit|Write|MultiEdit',
+      hooks: [
+        { type: 'command', command: 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/security_reminder_hook.py"' },
+      ],
+    })
+    const example = await readPluginManifest(fixture('example-plugin'))
+    if (!example.ok) throw new Error(example.error)
+    expect((await readComponents(fixture('example-plugin'), example.manifest)).mcpServers).toEqual({
+      'example-server': { type: 'http', url: 'https://mcp.example.com/api' },
+    })
+  })
+
+  it("the official marketplace: local folders install, another repository's folder (git-subdir) is listed but not yet", async () => {
+    const market = await readMarketplace(OFFICIAL)
+    expect(market.name).toBe('claude-plugins-official')
+    expect(market.plugins.find((p) => p.name === 'ralph-loop')).toMatchObject({
+      installable: true,
+      source: './plugins/ralph-loop',
+    })
+    expect(market.plugins.find((p) => p.name === '42crunch-api-security-testing')).toMatchObject({
+      installable: false,
+    })
+  })
+})
+
+describe('installing', () => {
+  it('copies the folder into the data dir, disabled, and names it in the registry', async () => {
+    const installed = await installPlugin(paths, fixture('ralph-loop'), { cwd: root })
+    expect(installed.root).toBe(join(root, 'home/.local/share/agent-tui/plugins/ralph-loop'))
+    expect(readRegistry(paths).plugins['ralph-loop']).toMatchObject({
+      source: fixture('ralph-loop'),
+      enabled: false,
+      version: '1.0.0',
+    })
+    expect(await readdir(paths.pluginsDir)).toEqual(['ralph-loop'])
+    await expect(installPlugin(paths, fixture('ralph-loop'), { cwd: root })).rejects.toThrow(
+      'a plugin named ralph-loop is installed already (agent-tui plugin remove ralph-loop first)',
+    )
+  })
+
+  it('refuses a plugin with a link out of its folder, and leaves nothing behind', async () => {
+    const src = join(root, 'evil')
+    await cp(fixture('security-guidance'), src, { recursive: true })
+    await writeFile(join(root, 'elsewhere.json'), '{"hooks": {}}')
+    await rm(join(src, 'hooks', 'hooks.json'))
+    await symlink(join(root, 'elsewhere.json'), join(src, 'hooks', 'hooks.json'))
+    await expect(installPlugin(paths, src, { cwd: root })).rejects.toThrow(
+      'hooks/hooks.json is a link out of the folder',
+    )
+    expect(await readdir(paths.pluginsDir)).toEqual([])
+    expect(readRegistry(paths).plugins).toEqual({})
+  })
+
+  it('a manifest path that leads out of the plugin is ignored, with a warning', async () => {
+    const src = join(root, 'climber')
+    await mkdir(join(src, '.claude-plugin'), { recursive: true })
+    await writeFile(
+      join(src, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'climber', commands: ['../../outside', '/etc'], hooks: './hooks/extra.json' }),
+    )
+    const read = await readPluginManifest(src)
+    if (!read.ok) throw new Error(read.error)
+    expect(read.manifest.commands).toEqual([join(src, 'commands')])
+    expect(read.warnings).toEqual([
+      '.claude-plugin/plugin.json: "commands" "../../outside" leads out of the plugin; ignored',
+      '.claude-plugin/plugin.json: "commands" "/etc" must be relative to the plugin ("./…"); ignored',
+    ])
+  })
+
+  it('name@marketplace installs the folder the marketplace names', async () => {
+    expect(await addMarketplace(paths, OFFICIAL, { cwd: root })).toMatchObject({
+      name: 'claude-plugins-official',
+    })
+    const installed = await installPlugin(paths, 'security-guidance@claude-plugins-official', { cwd: root })
+    expect(installed.name).toBe('security-guidance')
+    await expect(installPlugin(paths, 'nope@claude-plugins-official', { cwd: root })).rejects.toThrow(
+      'marketplace claude-plugins-official lists no plugin named nope',
+    )
+  })
+})
+
+describe('a session', () => {
+  it('loads the enabled plugins only: their hooks run with CLAUDE_PLUGIN_ROOT set', async () => {
+    await installPlugin(paths, fixture('ralph-loop'), { cwd: root, enable: true })
+    await installPlugin(paths, fixture('security-guidance'), { cwd: root })
+    const loaded = await loadSessionPlugins(paths)
+    expect(loaded.plugins.map((p) => p.name)).toEqual(['ralph-loop'])
+    expect(loaded.hooks.hooks).toEqual([
+      {
+        event: 'Stop',
+        matcher: '',
+        command: 'bash "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh"',
+        timeoutSeconds: 60,
+        scope: 'user',
+        file: 'plugin ralph-loop',
+        env: { CLAUDE_PLUGIN_ROOT: join(paths.pluginsDir, 'ralph-loop') },
+      },
+    ])
+    setEnabled(paths, 'ralph-loop', false)
+    expect((await loadSessionPlugins(paths)).plugins).toEqual([])
+  })
+
+  it('offers /plugin:name, and the bare name only when no built-in, user command or other plugin has it', async () => {
+    await installPlugin(paths, fixture('ralph-loop'), { cwd: root, enable: true })
+    await installPlugin(paths, fixture('commit-commands'), { cwd: root, enable: true })
+    const other = join(root, 'other')
+    await mkdir(join(other, 'commands'), { recursive: true })
+    await writeFile(join(other, 'commands', 'commit.md'), 'Another commit')
+    await installPlugin(paths, other, { cwd: root, enable: true })
+    const home = join(root, 'home')
+    await mkdir(join(paths.configDir, 'commands'), { recursive: true })
+    await writeFile(join(paths.configDir, 'commands', 'clean_gone.md'), 'Mine')
+    const table = createCommandTable(BUILTIN_COMMANDS)
+    const reports: string[] = []
+    await installUserCommands({
+      table,
+      paths,
+      workspace: join(root, 'ws'),
+      home,
+      read: boundaryReaders({
+        workspace: join(root, 'ws'),
+        home,
+        additionalDirs: [],
+        appDirs: [paths.configDir, paths.stateDir, paths.dataDir],
+        config: { rules: { allow: [], ask: [], deny: [] } },
+      }),
+      plugins: (await loadSessionPlugins(paths)).plugins,
+      report: (text) => reports.push(text),
+    })
+    expect(reports).toEqual([])
+    const of = (name: string) => table.find(name)?.name
+    expect(of('ralph-loop:help')).toBe('ralph-loop:help')
+    expect(of('help')).toBe('help') // the built-in
+    expect(of('cancel-ralph')).toBe('ralph-loop:cancel-ralph')
+    expect(of('commit-commands:commit')).toBe('commit-commands:commit')
+    expect(of('other:commit')).toBe('other:commit')
+    expect(of('commit')).toBeUndefined() // two plugins have it
+    expect(of('clean_gone')).toBe('clean_gone') // the user's own
+    expect(table.find('commit-commands:commit')?.description).toBe(
+      'Create a git commit (plugin commit-commands)',
+    )
+    // ${CLAUDE_PLUGIN_ROOT} is put in before the file is read as a command.
+    const ralph = table.find('ralph-loop:ralph-loop')
+    const prompt = ralph?.prompt?.('fix it')
+    expect(JSON.stringify(prompt)).toContain(
+      join(paths.pluginsDir, 'ralph-loop', 'scripts', 'setup-ralph-loop.sh'),
+    )
+  })
+})
