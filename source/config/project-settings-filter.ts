@@ -57,6 +57,9 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Start processes / run commands.
   mcpServers: 'trusted-only',
   hooks: 'trusted-only',
+  // Turn on the user's installed plugins (their hooks and MCP servers) for this folder.
+  enabledPlugins: 'trusted-only',
+  extraKnownMarketplaces: 'trusted-only',
   // Would switch off the user's own hooks (a guard that blocks `rm`, say).
   disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
@@ -226,6 +229,8 @@ function describeTrustedOnly(
   // Secrets are named, never shown.
   if (key === 'apiKey') ignore(key, '"apiKey"')
   else if (key === 'headers' && isObject(value)) ignore(key, `"headers": ${Object.keys(value).join(', ')}`)
+  else if (key === 'enabledPlugins' && isObject(value))
+    ignore(key, `"enabledPlugins": ${Object.keys(value).join(', ')}`)
   else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     ignore(key, `"${key}": ${shorten(JSON.stringify(value))}`)
   else ignore(key, `"${key}"`)

@@ -233,6 +233,12 @@ export const settingsSchema = z.strictObject({
   maxSteps: positiveInt.optional(),
   search: searchSchema.optional(),
   mcpServers: z.record(z.string(), mcpServerSchema).optional(),
+  /** Claude Code's plugin switches, `{"name@marketplace": true}`: over `agent-tui plugin enable` (docs/plugins.md). */
+  enabledPlugins: z
+    .record(z.string(), z.union([z.boolean(), z.array(z.string())], { error: 'expected true or false' }))
+    .optional(),
+  /** Claude Code's marketplaces for a project: accepted and named at start, never fetched (docs/plugins.md). */
+  extraKnownMarketplaces: z.record(z.string(), z.unknown()).optional(),
   mcp: mcpSettingsSchema.optional(),
   consentTimeoutSeconds: z.number().min(0, 'expected 0 (wait forever) or more seconds').optional(),
   circuitBreaker: circuitBreakerSchema.optional(),

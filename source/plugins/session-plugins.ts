@@ -3,7 +3,7 @@ import type { AppPaths } from '../config/app-paths.js'
 import type { SettingsSource } from '../config/load.js'
 import type { McpServerSettings } from '../config/schema.js'
 import { type CollectedHooks, collectHooks } from '../user-hooks/hook-settings.js'
-import { type PluginComponents, readComponents } from './components.js'
+import { describeComponents, type PluginComponents, readComponents } from './components.js'
 import { PLUGIN_ROOT_VAR, type PluginManifest, readPluginManifest } from './manifest.js'
 import { readRegistry } from './registry.js'
 
@@ -37,17 +37,39 @@ export const NO_PLUGINS: SessionPlugins = {
   warnings: [],
 }
 
-export async function loadSessionPlugins(paths: AppPaths): Promise<SessionPlugins> {
+/** The settings' plugin keys: Claude Code's, from any settings file (a repository's once trusted). */
+export interface PluginSettings {
+  enabledPlugins?: Readonly<Record<string, boolean | readonly string[]>>
+  extraKnownMarketplaces?: Readonly<Record<string, unknown>>
+}
+
+export async function loadSessionPlugins(
+  paths: AppPaths,
+  settings: PluginSettings = {},
+): Promise<SessionPlugins> {
   const warnings: string[] = []
+  const markets = Object.keys(settings.extraKnownMarketplaces ?? {})
+  if (markets.length)
+    warnings.push(
+      `plugins: "extraKnownMarketplaces" (${markets.join(', ')}) is not fetched; add one with agent-tui plugin marketplace add <path | git-url>`,
+    )
   let registry: ReturnType<typeof readRegistry>
   try {
     registry = readRegistry(paths)
   } catch (error) {
     return { ...NO_PLUGINS, warnings: [`plugins: ${(error as Error).message}; no plugin is loaded`] }
   }
+  // `"name@marketplace": true` (or `"name"`) in settings turns an installed plugin on or off here.
+  const switched = new Map<string, boolean>()
+  for (const [id, value] of Object.entries(settings.enabledPlugins ?? {})) {
+    const name = id.includes('@') ? id.slice(0, id.lastIndexOf('@')) : id
+    switched.set(name, value !== false)
+    if (value !== false && !registry.plugins[name])
+      warnings.push(`plugins: the settings enable ${id}, which is not installed (agent-tui plugin add ${id})`)
+  }
   const plugins: EnabledPlugin[] = []
   for (const [name, entry] of Object.entries(registry.plugins)) {
-    if (!entry.enabled) continue
+    if (!(switched.get(name) ?? entry.enabled)) continue
     const root = join(paths.pluginsDir, name)
     const read = await readPluginManifest(root)
     if (!read.ok) {
@@ -119,4 +141,36 @@ export function withPluginHooks(settings: CollectedHooks, plugins: CollectedHook
     // The plugins' own warnings are the session's plugin warnings (loadSessionPlugins).
     warnings: settings.warnings,
   }
+}
+
+/**
+ * `/plugin`: what this session loaded (enabled at its start) and what each brought, then the installed
+ * plugins it did not load, and how to change that (in a shell; new sessions load the change).
+ */
+export function sessionPluginLines(paths: AppPaths, loaded: readonly EnabledPlugin[]): string[] {
+  const lines: string[] = []
+  if (loaded.length === 0) lines.push('No plugin is loaded in this session.')
+  for (const plugin of loaded) {
+    const version = plugin.manifest.version ? ` ${plugin.manifest.version}` : ''
+    lines.push(`${plugin.name}${version}: ${plugin.manifest.description ?? plugin.root}`)
+    lines.push(...describeComponents(plugin.name, plugin.components))
+  }
+  let others: string[] = []
+  try {
+    const registry = readRegistry(paths)
+    others = Object.entries(registry.plugins)
+      .filter(([name]) => !loaded.some((p) => p.name === name))
+      .map(
+        ([name, entry]) => `${name} (${entry.enabled ? 'enabled since this session started' : 'disabled'})`,
+      )
+  } catch (error) {
+    others = [(error as Error).message]
+  }
+  if (others.length) lines.push('', `Installed, not loaded: ${others.join(', ')}`)
+  lines.push(
+    '',
+    'Manage plugins in a shell: agent-tui plugin add <path | git-url | name@marketplace>, list, enable, disable, remove.',
+    'New sessions load the change.',
+  )
+  return lines
 }

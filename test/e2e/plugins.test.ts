@@ -98,6 +98,32 @@ describe('plugins in Claude Code’s format', () => {
     expect(gone.stderr).toContain('/commit-commands:commit')
   })
 
+  it("a repository's enabledPlugins turn an installed plugin on only in a trusted folder", async () => {
+    expect((await plugin('add', join(OFFICIAL, 'plugins/security-guidance'))).code).toBe(0)
+    await mkdir(join(env.box.workspace, '.agent-tui'), { recursive: true })
+    await writeFile(
+      join(env.box.workspace, '.agent-tui', 'settings.json'),
+      JSON.stringify({ enabledPlugins: { 'security-guidance@claude-plugins-official': true } }),
+    )
+    git(env.box.workspace, 'init', '-q')
+    git(env.box.workspace, 'add', '-A')
+    git(env.box.workspace, 'commit', '-q', '-m', 'settings')
+    const write = (file: string) => ({
+      toolCalls: [{ name: 'Write', arguments: { file_path: file, content: 'eval(x)\n' } }],
+    })
+    env.server.enqueue(write('a.js'), { text: 'done' }, write('b.js'), { text: 'done' })
+    const untrusted = await env.cli(['-p', 'go', '--mode', 'dangerous'])
+    expect(untrusted.code).toBe(0)
+    expect(untrusted.stderr).toContain('"enabledPlugins": security-guidance@claude-plugins-official')
+    expect(await exists(join(env.box.workspace, 'a.js'))).toBe(true)
+    const trusted = await env.cli(['-p', 'go', '--mode', 'dangerous', '--trust-project'])
+    expect(trusted.code).toBe(0)
+    expect(String(messages(3).find((m) => m.role === 'tool')?.content)).toContain(
+      'eval() executes arbitrary code',
+    )
+    expect(await exists(join(env.box.workspace, 'b.js'))).toBe(false)
+  })
+
   it("an enabled plugin's agents are offered to the model", async () => {
     expect((await plugin('add', join(OFFICIAL, 'plugins/pr-review-toolkit'), '--enable')).code).toBe(0)
     env.server.enqueue({ text: 'done' })

@@ -110,6 +110,8 @@ export interface SessionServices {
   listModels(): Promise<ModelList>
   /** The extra request headers sent to the endpoint, values redacted (`x-portkey-provider: op…ai …`). */
   endpointHeaders(): string[]
+  /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
+  pluginLines(): string[]
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */

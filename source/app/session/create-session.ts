@@ -23,7 +23,7 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
-import { loadSessionPlugins } from '../../plugins/session-plugins.js'
+import { loadSessionPlugins, sessionPluginLines } from '../../plugins/session-plugins.js'
 import { listEndpointModels } from '../list-models.js'
 import { describeHeaders, headerRecord } from '../../config/headers.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
@@ -129,7 +129,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const spill = createOutputSpiller(outputs)
   const trustOption = setup ? { trust: setup.trust } : {}
   // The user's enabled plugins (docs/plugins.md): their commands, agents, skills, hooks and MCP servers.
-  const plugins = await loadSessionPlugins(paths)
+  const plugins = await loadSessionPlugins(paths, config.settings)
   const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
   const skills = await loadSessionSkills({ ...skillSources, ...trustOption })
   warnings.push(...plugins.warnings, ...skills.problems)
@@ -352,6 +352,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         store.getState().session.model,
       ),
     endpointHeaders: () => describeHeaders(config.headers),
+    pluginLines: () => sessionPluginLines(paths, plugins.plugins),
     mcp,
   })
   if (restored) closeDanglingCalls(store)

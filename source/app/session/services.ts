@@ -58,6 +58,8 @@ export interface SessionServiceOptions {
   listModels?: () => Promise<ModelList>
   /** The endpoint's extra request headers, redacted (config/headers.ts). */
   endpointHeaders?: () => string[]
+  /** `/plugin`'s lines (plugins/session-plugins.ts). */
+  pluginLines?: () => string[]
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
   /** The MCP client, when servers are configured. */
@@ -124,6 +126,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     listModels: () =>
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
     endpointHeaders: () => opts.endpointHeaders?.() ?? [],
+    pluginLines: () => opts.pluginLines?.() ?? [],
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),

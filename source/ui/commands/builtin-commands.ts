@@ -161,6 +161,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     run: (ctx) => ctx.showInfo('Hooks', hookLines(ctx.commands.hooks())),
   },
   {
+    name: 'plugin',
+    aliases: ['plugins'],
+    description: 'Show the plugins this session loaded and what each brought (docs/plugins.md)',
+    run: (ctx) => ctx.showInfo('Plugins', ctx.commands.pluginLines()),
+  },
+  {
     name: 'trust',
     description: "Trust this folder (or not): its repository's rules and settings",
     run: (ctx) => ctx.commands.reviewTrust(),

@@ -152,6 +152,7 @@ export function fakeCommands(
       return opts.models ?? { models: [] }
     },
     endpointHeaders: () => [],
+    pluginLines: () => [],
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }

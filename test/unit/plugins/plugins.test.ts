@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${CLAUDE_PLUGIN_ROOT}` is Claude Code's placeholder, not a template
 import { cp, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +12,7 @@ import { addMarketplace, installPlugin, setEnabled } from '../../../source/plugi
 import { readMarketplace } from '../../../source/plugins/marketplace.js'
 import { readPluginManifest } from '../../../source/plugins/manifest.js'
 import { readRegistry } from '../../../source/plugins/registry.js'
-import { loadSessionPlugins } from '../../../source/plugins/session-plugins.js'
+import { loadSessionPlugins, sessionPluginLines } from '../../../source/plugins/session-plugins.js'
 import { readComponents } from '../../../source/plugins/components.js'
 
 const OFFICIAL = join(import.meta.dirname, '../../fixtures/claude-code/anthropics-claude-plugins-official')
@@ -163,6 +164,36 @@ describe('a session', () => {
     ])
     setEnabled(paths, 'ralph-loop', false)
     expect((await loadSessionPlugins(paths)).plugins).toEqual([])
+  })
+
+  it('enabledPlugins in settings turn installed plugins on or off, and name the ones not installed', async () => {
+    await installPlugin(paths, fixture('ralph-loop'), { cwd: root, enable: true })
+    await installPlugin(paths, fixture('security-guidance'), { cwd: root })
+    const loaded = await loadSessionPlugins(paths, {
+      enabledPlugins: {
+        'security-guidance@claude-plugins-official': true,
+        'ralph-loop': false,
+        'nope@m': true,
+      },
+      extraKnownMarketplaces: { team: { source: { source: 'github', repo: 'x/y' } } },
+    })
+    expect(loaded.plugins.map((p) => p.name)).toEqual(['security-guidance'])
+    expect(loaded.warnings).toEqual([
+      'plugins: "extraKnownMarketplaces" (team) is not fetched; add one with agent-tui plugin marketplace add <path | git-url>',
+      'plugins: the settings enable nope@m, which is not installed (agent-tui plugin add nope@m)',
+    ])
+  })
+
+  it('/plugin lists what the session loaded and what is installed but not loaded', async () => {
+    await installPlugin(paths, fixture('ralph-loop'), { cwd: root, enable: true })
+    await installPlugin(paths, fixture('security-guidance'), { cwd: root })
+    const lines = sessionPluginLines(paths, (await loadSessionPlugins(paths)).plugins)
+    expect(lines.slice(0, 3)).toEqual([
+      expect.stringMatching(/^ralph-loop 1\.0\.0: Continuous self-referential AI loops/),
+      '  commands: /ralph-loop:cancel-ralph, /ralph-loop:help, /ralph-loop:ralph-loop',
+      '  hook Stop: bash "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh" — runs outside the sandbox',
+    ])
+    expect(lines).toContain('Installed, not loaded: security-guidance (disabled)')
   })
 
   it('offers /plugin:name, and the bare name only when no built-in, user command or other plugin has it', async () => {
