@@ -1,4 +1,5 @@
 import type { ModelList } from '../agent/runtime/commands.js'
+import { describeHeaders, type EndpointHeader, headerRecord } from '../config/headers.js'
 
 /**
  * The endpoint's models for `/model`: its `/models` listing, loaded lazily (the first use loads undici).
@@ -17,4 +18,17 @@ export async function listEndpointModels(
   })
   if (listed.kind === 'none') return { models: [], error: 'no endpoint is configured' }
   return listed.listError ? { models: listed.models, error: listed.listError } : { models: listed.models }
+}
+
+/** `/model`'s listing and `/context`'s endpoint headers (redacted), with the headers the endpoint gets. */
+export function endpointCommands(
+  endpoint: { baseUrl: string; apiKey?: string },
+  headers: readonly EndpointHeader[],
+  model: () => string,
+): { listModels(): Promise<ModelList>; endpointHeaders(): string[] } {
+  const withHeaders = { ...endpoint, ...(headers.length > 0 ? { headers: headerRecord(headers) } : {}) }
+  return {
+    listModels: () => listEndpointModels(withHeaders, model()),
+    endpointHeaders: () => describeHeaders(headers),
+  }
 }

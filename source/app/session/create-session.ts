@@ -25,8 +25,7 @@ import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
 import { loadSessionPlugins, sessionPluginLines } from '../../plugins/session-plugins.js'
-import { listEndpointModels } from '../list-models.js'
-import { describeHeaders, headerRecord } from '../../config/headers.js'
+import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
@@ -128,11 +127,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
-  const trustOption = setup ? { trust: setup.trust } : {}
-  // The user's enabled plugins (docs/plugins.md): their commands, agents, skills, hooks and MCP servers.
-  const plugins = await loadSessionPlugins(paths, config.settings)
+  const plugins = await loadSessionPlugins(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
   const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
-  const skills = await loadSessionSkills({ ...skillSources, ...trustOption })
+  const skills = await loadSessionSkills({ ...skillSources, ...(setup ? { trust: setup.trust } : {}) })
   warnings.push(...plugins.warnings, ...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
@@ -354,12 +351,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
-    listModels: () =>
-      listEndpointModels(
-        { ...endpoint, ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}) },
-        store.getState().session.model,
-      ),
-    endpointHeaders: () => describeHeaders(config.headers),
+    ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
     pluginLines: () => sessionPluginLines(paths, plugins.plugins),
     mcp,
   })
