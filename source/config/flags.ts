@@ -377,6 +377,7 @@ export function helpText(): string {
     'Usage:',
     '  agent-tui [options] [prompt]        full-screen session (the prompt is sent at start)',
     '  agent-tui -p [options] "prompt"     headless: print the result and exit',
+    '  agent-tui plugin add|list|enable|disable|remove|marketplace …   Claude Code plugins (docs/plugins.md)',
     '',
     'Options:',
     ...lines,

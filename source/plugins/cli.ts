@@ -21,6 +21,11 @@ export const PLUGIN_USAGE = `usage:
   agent-tui plugin marketplace list [name]`
 
 export async function runPluginCommand(argv: readonly string[]): Promise<number> {
+  // `agent-tui plugin list | head`: a closed pipe ends the listing, not with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
   // What is printed quotes plugin files: cleaned (util/display-text.ts).
   const out = cleanedWriter(process.stdout)
   const err = cleanedWriter(process.stderr)
