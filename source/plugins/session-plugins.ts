@@ -5,7 +5,8 @@ import type { McpServerSettings } from '../config/schema.js'
 import { type CollectedHooks, collectHooks } from '../user-hooks/hook-settings.js'
 import { describeComponents, type PluginComponents, readComponents } from './components.js'
 import { PLUGIN_ROOT_VAR, type PluginManifest, readPluginManifest } from './manifest.js'
-import { readRegistry } from './registry.js'
+import { readInstalled, setEnabled } from './install.js'
+import { PluginError, readRegistry } from './registry.js'
 
 /**
  * The enabled plugins of a session (docs/plugins.md), read once at start: each one's commands, agents
@@ -173,4 +174,31 @@ export function sessionPluginLines(paths: AppPaths, loaded: readonly EnabledPlug
     'New sessions load the change.',
   )
   return lines
+}
+
+/** `/plugin` and `/plugin enable|disable NAME` for a session. */
+export function pluginCommands(
+  paths: AppPaths,
+  loaded: readonly EnabledPlugin[],
+): { pluginLines(): string[]; setPluginEnabled(name: string, enabled: boolean): Promise<string[]> } {
+  return {
+    pluginLines: () => sessionPluginLines(paths, loaded),
+    setPluginEnabled: (name, enabled) => switchPlugin(paths, name, enabled),
+  }
+}
+
+/** Enables or disables an installed plugin for sessions started from now on; saying what it brings. */
+export async function switchPlugin(paths: AppPaths, name: string, enabled: boolean): Promise<string[]> {
+  try {
+    setEnabled(paths, name, enabled)
+    if (!enabled) return [`Disabled plugin ${name}: sessions started from now on do not load it.`]
+    const installed = await readInstalled(paths, name)
+    return [
+      `Enabled plugin ${name}: sessions started from now on load what it brings:`,
+      ...describeComponents(name, installed.components),
+    ]
+  } catch (error) {
+    if (error instanceof PluginError) return [error.message]
+    throw error
+  }
 }

@@ -112,6 +112,8 @@ export interface SessionServices {
   endpointHeaders(): string[]
   /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
   pluginLines(): string[]
+  /** `/plugin enable|disable NAME`: changes what sessions started from now on load; what to show. */
+  setPluginEnabled(name: string, enabled: boolean): Promise<string[]>
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */

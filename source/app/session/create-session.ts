@@ -24,7 +24,7 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
-import { loadSessionPlugins, sessionPluginLines } from '../../plugins/session-plugins.js'
+import { loadSessionPlugins, pluginCommands } from '../../plugins/session-plugins.js'
 import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
@@ -352,7 +352,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
     ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
-    pluginLines: () => sessionPluginLines(paths, plugins.plugins),
+    ...pluginCommands(paths, plugins.plugins),
     mcp,
   })
   if (restored) closeDanglingCalls(store)

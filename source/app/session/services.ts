@@ -60,6 +60,7 @@ export interface SessionServiceOptions {
   endpointHeaders?: () => string[]
   /** `/plugin`'s lines (plugins/session-plugins.ts). */
   pluginLines?: () => string[]
+  setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
   /** The MCP client, when servers are configured. */
@@ -127,6 +128,9 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
     endpointHeaders: () => opts.endpointHeaders?.() ?? [],
     pluginLines: () => opts.pluginLines?.() ?? [],
+    setPluginEnabled: (name, enabled) =>
+      opts.setPluginEnabled?.(name, enabled) ??
+      Promise.resolve(['plugins cannot be changed from this session']),
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),

@@ -163,8 +163,15 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'plugin',
     aliases: ['plugins'],
-    description: 'Show the plugins this session loaded and what each brought (docs/plugins.md)',
-    run: (ctx) => ctx.showInfo('Plugins', ctx.commands.pluginLines()),
+    argumentHint: '[enable <name> | disable <name>]',
+    description: 'Show the plugins this session loaded; enable or disable one for new sessions',
+    run: async (ctx, args) => {
+      const [verb, name, ...rest] = args.split(/\s+/).filter(Boolean)
+      if (verb === undefined) return ctx.showInfo('Plugins', ctx.commands.pluginLines())
+      if ((verb === 'enable' || verb === 'disable') && name !== undefined && rest.length === 0)
+        return ctx.showInfo('Plugins', await ctx.commands.setPluginEnabled(name, verb === 'enable'))
+      ctx.flash('usage: /plugin, /plugin enable <name>, /plugin disable <name>', 'warn')
+    },
   },
   {
     name: 'trust',

@@ -62,6 +62,27 @@ describe('parseSlash', () => {
   })
 })
 
+describe('/plugin', () => {
+  it('lists, enables and disables (for new sessions), and says how when the words are wrong', async () => {
+    const f = fakeContext()
+    const lines: string[][] = []
+    f.ctx.showInfo = (title, body) => lines.push([title, ...body])
+    await runCommandLine(builtin(), '/plugin', f.ctx)
+    await runCommandLine(builtin(), '/plugin enable ralph-loop', f.ctx)
+    await runCommandLine(builtin(), '/plugins disable ralph-loop', f.ctx)
+    expect(lines).toEqual([
+      ['Plugins'],
+      ['Plugins', 'enabled ralph-loop'],
+      ['Plugins', 'disabled ralph-loop'],
+    ])
+    await runCommandLine(builtin(), '/plugin remove ralph-loop', f.ctx)
+    expect(f.lastFlash()).toEqual({
+      text: 'usage: /plugin, /plugin enable <name>, /plugin disable <name>',
+      level: 'warn',
+    })
+  })
+})
+
 describe('the built-in table', () => {
   it('covers the documented list (docs/tui.md#slash-commands), with aliases, in one entry each', () => {
     const table = builtin()

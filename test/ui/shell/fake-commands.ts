@@ -153,6 +153,7 @@ export function fakeCommands(
     },
     endpointHeaders: () => [],
     pluginLines: () => [],
+    setPluginEnabled: async (name, enabled) => [`${enabled ? 'enabled' : 'disabled'} ${name}`],
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }

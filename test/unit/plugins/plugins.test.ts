@@ -12,7 +12,11 @@ import { addMarketplace, installPlugin, setEnabled } from '../../../source/plugi
 import { readMarketplace } from '../../../source/plugins/marketplace.js'
 import { readPluginManifest } from '../../../source/plugins/manifest.js'
 import { readRegistry } from '../../../source/plugins/registry.js'
-import { loadSessionPlugins, sessionPluginLines } from '../../../source/plugins/session-plugins.js'
+import {
+  loadSessionPlugins,
+  sessionPluginLines,
+  switchPlugin,
+} from '../../../source/plugins/session-plugins.js'
 import { readComponents } from '../../../source/plugins/components.js'
 
 const OFFICIAL = join(import.meta.dirname, '../../fixtures/claude-code/anthropics-claude-plugins-official')
@@ -194,6 +198,18 @@ describe('a session', () => {
       '  hook Stop: bash "${CLAUDE_PLUGIN_ROOT}/hooks/stop-hook.sh" — runs outside the sandbox',
     ])
     expect(lines).toContain('Installed, not loaded: security-guidance (disabled)')
+  })
+
+  it('/plugin enable says what the plugin brings; an unknown name is named, with what is installed', async () => {
+    await installPlugin(paths, fixture('security-guidance'), { cwd: root })
+    expect(await switchPlugin(paths, 'security-guidance', true)).toEqual([
+      'Enabled plugin security-guidance: sessions started from now on load what it brings:',
+      '  hook PreToolUse (Edit|Write|MultiEdit): python3 "${CLAUDE_PLUGIN_ROOT}/hooks/security_reminder_hook.py" — runs outside the sandbox',
+    ])
+    expect(readRegistry(paths).plugins['security-guidance']?.enabled).toBe(true)
+    expect(await switchPlugin(paths, 'nope', true)).toEqual([
+      'no plugin named nope is installed (installed: security-guidance)',
+    ])
   })
 
   it('offers /plugin:name, and the bare name only when no built-in, user command or other plugin has it', async () => {
