@@ -3,7 +3,7 @@ import { basename, join, resolve } from 'node:path'
 import type { AppPaths } from '../config/app-paths.js'
 import { PRIVATE_DIR } from '../util/safe-files.js'
 import { type PluginComponents, readComponents } from './components.js'
-import { fetchFolder, isGitSource } from './fetch.js'
+import { fetchFolder, type GitPick, isGitSource } from './fetch.js'
 import { type MarketplaceEntry, readMarketplace } from './marketplace.js'
 import { type PluginManifest, readPluginManifest, within } from './manifest.js'
 import { PluginError, readRegistry, writeRegistry } from './registry.js'
@@ -32,17 +32,21 @@ export async function installPlugin(
   const at = source.lastIndexOf('@')
   const fromMarket = at > 0 && !isGitSource(source) && registry.marketplaces[source.slice(at + 1)]
   let from = source
+  let pick: GitPick = {}
   if (fromMarket) {
     const entry = await marketplaceEntry(fromMarket.root, source.slice(0, at), source.slice(at + 1))
     from = entry.source
+    pick = entry.pick ?? {}
   }
   await mkdir(paths.pluginsDir, { recursive: true, mode: PRIVATE_DIR })
   const incoming = await mkdtemp(join(paths.pluginsDir, '.incoming-'))
   try {
     // Named as its source: a plugin without a manifest is named after its folder (as in Claude Code).
-    const folder = basename(isGitSource(from) ? from.replace(/\/+$/, '') : resolve(opts.cwd, from))
+    const folder = basename(
+      pick.path ?? (isGitSource(from) ? from.replace(/\/+$/, '') : resolve(opts.cwd, from)),
+    )
     const staged = join(incoming, folder.replace(/\.git$/, '').replace(/^\.*$/, '') || 'plugin')
-    await fetchFolder(from, staged, opts.cwd)
+    await fetchFolder(from, staged, opts.cwd, pick)
     const read = await readPluginManifest(staged)
     if (!read.ok) throw new PluginError(read.error)
     const { name } = read.manifest

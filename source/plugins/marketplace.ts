@@ -1,16 +1,17 @@
 import { join } from 'node:path'
 import { isObject, PLUGIN_NAME, readSmall } from './manifest.js'
+import type { GitPick } from './fetch.js'
 import { PluginError } from './registry.js'
 
 /**
  * A marketplace in Claude Code's format: `.claude-plugin/marketplace.json` names plugins, each with a
  * `source` — a folder of the marketplace (`"./plugins/x"`), or `{"source": "url", "url": "…git"}`,
- * `{"source": "github", "repo": "owner/name"}`. A `git-subdir` source (one folder of another repository)
- * is listed but not installable here yet.
+ * `{"source": "github", "repo": "owner/name"}`, or `{"source": "git-subdir", "url", "path"}` (one folder
+ * of a repository); a git source may name a `ref` and pin a `sha`.
  */
 
 export type MarketplaceEntry =
-  | { name: string; description?: string; installable: true; source: string }
+  | { name: string; description?: string; installable: true; source: string; pick?: GitPick }
   | { name: string; description?: string; installable: false; why: string }
 
 export interface Marketplace {
@@ -50,15 +51,40 @@ export async function readMarketplace(root: string): Promise<Marketplace> {
         source: source.startsWith('./') || source.startsWith('../') ? source : join(pluginRoot, source),
       })
     else if (isObject(source) && source.source === 'url' && typeof source.url === 'string')
-      plugins.push({ ...base, installable: true, source: source.url })
+      plugins.push({ ...base, installable: true, source: source.url, pick: pickOf(source) })
     else if (isObject(source) && source.source === 'github' && typeof source.repo === 'string')
-      plugins.push({ ...base, installable: true, source: `https://github.com/${source.repo}.git` })
+      plugins.push({
+        ...base,
+        installable: true,
+        source: `https://github.com/${source.repo}.git`,
+        pick: pickOf(source),
+      })
+    else if (
+      isObject(source) &&
+      source.source === 'git-subdir' &&
+      typeof source.url === 'string' &&
+      typeof source.path === 'string'
+    )
+      plugins.push({
+        ...base,
+        installable: true,
+        source: source.url,
+        pick: { ...pickOf(source), path: source.path },
+      })
     else
       plugins.push({
         ...base,
         installable: false,
-        why: `its source (${isObject(source) ? String(source.source) : typeof source}) is not one agent-tui installs yet; install it from its folder or git URL`,
+        why: `its source (${isObject(source) ? String(source.source) : typeof source}) is not one agent-tui installs; install it from its folder or git URL`,
       })
   }
   return { name: json.name, plugins }
+}
+
+/** A source's `ref` (branch or tag) and `sha` (the commit it pins). */
+function pickOf(source: Record<string, unknown>): GitPick {
+  return {
+    ...(typeof source.ref === 'string' ? { ref: source.ref } : {}),
+    ...(typeof source.sha === 'string' ? { sha: source.sha } : {}),
+  }
 }

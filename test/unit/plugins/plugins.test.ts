@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${CLAUDE_PLUGIN_ROOT}` is Claude Code's placeholder, not a template
-import { cp, mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -80,16 +81,25 @@ describe("Anthropic's plugins, read as they are", () => {
     })
   })
 
-  it("the official marketplace: local folders install, another repository's folder (git-subdir) is listed but not yet", async () => {
+  it("the official marketplace: local folders, git URLs and other repositories' folders, each pinned", async () => {
     const market = await readMarketplace(OFFICIAL)
     expect(market.name).toBe('claude-plugins-official')
     expect(market.plugins.find((p) => p.name === 'ralph-loop')).toMatchObject({
       installable: true,
       source: './plugins/ralph-loop',
     })
-    expect(market.plugins.find((p) => p.name === '42crunch-api-security-testing')).toMatchObject({
-      installable: false,
+    expect(market.plugins.find((p) => p.name === '42crunch-api-security-testing')).toEqual({
+      name: '42crunch-api-security-testing',
+      description: expect.any(String),
+      installable: true,
+      source: 'https://github.com/42Crunch-AI/claude-plugins.git',
+      pick: {
+        ref: 'v1.5.5',
+        sha: '30287f5e3f122a646d1ac5ca3ab96e130c52a3ad',
+        path: 'plugins/api-security-testing',
+      },
     })
+    expect(market.plugins.every((p) => p.installable)).toBe(true)
   })
 })
 
@@ -146,6 +156,48 @@ describe('installing', () => {
     await expect(installPlugin(paths, 'nope@claude-plugins-official', { cwd: root })).rejects.toThrow(
       'marketplace claude-plugins-official lists no plugin named nope',
     )
+  })
+})
+
+describe('a marketplace entry in another repository (git-subdir), pinned to a commit', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' })
+      .toString()
+      .trim()
+
+  it('installs that folder at that commit, and refuses a folder outside the repository', async () => {
+    const src = join(root, 'repo')
+    await cp(fixture('ralph-loop'), join(src, 'plugins', 'ralph-loop'), { recursive: true })
+    git(root, 'init', '-q', src)
+    git(src, 'add', '-A')
+    git(src, 'commit', '-q', '-m', 'one')
+    const pinned = git(src, 'rev-parse', 'HEAD')
+    await writeFile(join(src, 'plugins', 'ralph-loop', 'README.md'), 'changed after the pin\n')
+    git(src, 'commit', '-q', '-am', 'two')
+    const bare = join(root, 'repo.git')
+    git(root, 'clone', '-q', '--bare', src, bare)
+    const market = join(root, 'market')
+    await mkdir(join(market, '.claude-plugin'), { recursive: true })
+    const entry = (name: string, path: string) => ({
+      name,
+      source: { source: 'git-subdir', url: `file://${bare}`, path, sha: pinned },
+    })
+    await writeFile(
+      join(market, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify({
+        name: 'team',
+        plugins: [entry('ralph-loop', 'plugins/ralph-loop'), entry('climb', '..')],
+      }),
+    )
+    await addMarketplace(paths, market, { cwd: root })
+    const installed = await installPlugin(paths, 'ralph-loop@team', { cwd: root })
+    expect(installed.components.commands).toEqual(['cancel-ralph', 'help', 'ralph-loop'])
+    expect(await readFile(join(installed.root, 'README.md'), 'utf8')).not.toContain('changed after the pin')
+    expect(await readdir(installed.root)).not.toContain('.git')
+    await expect(installPlugin(paths, 'climb@team', { cwd: root })).rejects.toThrow(
+      'the folder .. it names is not inside the repository',
+    )
+    expect((await readdir(paths.pluginsDir)).sort()).toEqual(['ralph-loop'])
   })
 })
 
