@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import type { AppPaths } from '../config/app-paths.js'
 import { PRIVATE_DIR } from '../util/safe-files.js'
@@ -31,6 +31,12 @@ export async function installPlugin(
   const registry = readRegistry(paths)
   const at = source.lastIndexOf('@')
   const fromMarket = at > 0 && !isGitSource(source) && registry.marketplaces[source.slice(at + 1)]
+  if (at > 0 && !fromMarket && !isGitSource(source) && !(await exists(resolve(opts.cwd, source)))) {
+    const added = Object.keys(registry.marketplaces)
+    throw new PluginError(
+      `no marketplace named ${source.slice(at + 1)} is added (${added.length ? `added: ${added.join(', ')}` : 'agent-tui plugin marketplace add <path | git-url>'})`,
+    )
+  }
   let from = source
   let pick: GitPick = {}
   if (fromMarket) {
@@ -58,7 +64,9 @@ export async function installPlugin(
     // A folder left by a crash between the rename and the registry write is replaced.
     await rm(root, { recursive: true, force: true })
     await rename(staged, root)
-    const manifest = (await readPluginManifest(root)) as Extract<typeof read, { ok: true }>
+    // Read again where it now lies: its paths are the installed folder's.
+    const manifest = await readPluginManifest(root)
+    if (!manifest.ok) throw new PluginError(manifest.error)
     registry.plugins[name] = {
       source: fromMarket || isGitSource(source) ? source : resolve(opts.cwd, source),
       enabled: opts.enable === true,
@@ -164,4 +172,11 @@ export async function addMarketplace(
   } finally {
     await rm(incoming, { recursive: true, force: true })
   }
+}
+
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  )
 }

@@ -153,6 +153,9 @@ describe('installing', () => {
     })
     const installed = await installPlugin(paths, 'security-guidance@claude-plugins-official', { cwd: root })
     expect(installed.name).toBe('security-guidance')
+    await expect(installPlugin(paths, 'x@elsewhere', { cwd: root })).rejects.toThrow(
+      'no marketplace named elsewhere is added (added: claude-plugins-official)',
+    )
     await expect(installPlugin(paths, 'nope@claude-plugins-official', { cwd: root })).rejects.toThrow(
       'marketplace claude-plugins-official lists no plugin named nope',
     )
