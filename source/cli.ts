@@ -1,6 +1,7 @@
 // Entry point. Kept tiny: --version/--help never load the runtime, the provider or the UI (they are
 // imported lazily, and esbuild splits them into separate chunks).
-import { helpText, parseArgs } from './config/flags.js'
+import { parseArgs } from './config/flags.js'
+import { helpText } from './config/help-text.js'
 import { UsageError } from './config/errors.js'
 
 declare const AGENT_TUI_VERSION: string

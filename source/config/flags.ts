@@ -2,6 +2,7 @@ import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
 import { type Header, headerOfFlag } from './headers.js'
+import { toolNames } from './tool-list.js'
 
 /**
  * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
@@ -25,6 +26,8 @@ export interface ParsedArgs {
   /** Rules from `--allowed-tools` (validated, in order). */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--tools`: exactly the tools the model is offered ([] for none); undefined = every tool. */
+  tools: string[] | undefined
   /** `--sandbox` → 'on', `--no-sandbox` → 'off'; undefined = the `sandbox` setting decides. */
   sandbox: 'on' | 'off' | undefined
   /** `--trust-project`: what the repository brings applies for this run, without asking. */
@@ -52,7 +55,7 @@ export interface ParsedArgs {
 
 type Kind = 'boolean' | 'value' | 'optional-value'
 
-interface OptionSpec {
+export interface OptionSpec {
   long: string
   short?: string
   kind: Kind
@@ -61,7 +64,7 @@ interface OptionSpec {
   help: string
 }
 
-const OPTIONS: readonly OptionSpec[] = [
+export const OPTIONS: readonly OptionSpec[] = [
   { long: 'print', short: 'p', kind: 'boolean', help: 'headless: run the prompt, print the result, exit' },
   {
     long: 'output-format',
@@ -98,6 +101,12 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'extra allow rules, comma-separated: "Read,Grep,Bash(npm test *)"',
   },
   { long: 'disallowed-tools', kind: 'value', arg: 'RULES', help: 'extra deny rules, same form' },
+  {
+    long: 'tools',
+    kind: 'value',
+    arg: 'NAMES',
+    help: 'offer the model only these tools: "Read,Grep,Glob" ("" for none, "default" for all)',
+  },
   {
     long: 'sandbox',
     kind: 'boolean',
@@ -201,6 +210,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (eq !== -1) {
         if (spec.kind === 'boolean') throw new UsageError(`${shownAs} does not take a value`)
         const value = arg.slice(eq + 1)
+        if (value === '' && spec.long === 'tools') {
+          set(spec, '', shownAs)
+          continue
+        }
         if (value === '' && spec.kind === 'value') throw new UsageError(`${shownAs} needs a value`)
         set(spec, value === '' ? true : value, shownAs)
         continue
@@ -251,7 +264,8 @@ function takeValue(
     return i
   }
   if (next === undefined || looksLikeOption) throw new UsageError(`${shownAs} needs a value`)
-  if (next === '') throw new UsageError(`${shownAs} needs a value`)
+  // `--tools ""` offers no tools at all.
+  if (next === '' && spec.long !== 'tools') throw new UsageError(`${shownAs} needs a value`)
   set(spec, next, shownAs)
   return i + 1
 }
@@ -329,6 +343,7 @@ function build(
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
+    tools: toolNames(values.get('tools')),
     sandbox: flag('sandbox') ? 'on' : flag('no-sandbox') ? 'off' : undefined,
     trustProject: flag('trust-project'),
     addDirs: lists['add-dir'],
@@ -361,36 +376,4 @@ export function splitRules(text: string, optionName: string): string[] {
       throw new UsageError(`${optionName}: ${(err as Error).message}`)
     }
   })
-}
-
-/** The `--help` text: usage, every option aligned, environment, exit codes. */
-export function helpText(): string {
-  const labels = OPTIONS.map((o) => {
-    const names = o.short ? `-${o.short}, --${o.long}` : `    --${o.long}`
-    return o.arg ? `${names} ${o.arg}` : names
-  })
-  const width = Math.max(...labels.map((l) => l.length)) + 2
-  const lines = OPTIONS.map((o, i) => `  ${labels[i]!.padEnd(width)}${o.help}`)
-  return [
-    'agent-tui — a terminal coding agent for any OpenAI-compatible endpoint',
-    '',
-    'Usage:',
-    '  agent-tui [options] [prompt]        full-screen session (the prompt is sent at start)',
-    '  agent-tui -p [options] "prompt"     headless: print the result and exit',
-    '  agent-tui plugin add|list|enable|disable|remove|marketplace …   Claude Code plugins (docs/plugins.md)',
-    '',
-    'Options:',
-    ...lines,
-    '',
-    'Environment:',
-    '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, AGENT_TUI_CUSTOM_HEADERS,',
-    '  XDG_CONFIG_HOME, XDG_STATE_HOME, XDG_DATA_HOME',
-    '',
-    'Settings: $XDG_CONFIG_HOME/agent-tui/settings.json (default ~/.config/agent-tui/settings.json),',
-    '  .agent-tui/settings.json, .agent-tui/settings.local.json',
-    "A folder's own .agent-tui/settings.json (and .mcp.json, hooks, agents…) may only lower permissions until",
-    'the folder is trusted: answer the prompt in the full-screen session (remembered), or pass --trust-project.',
-    'With -p and piped stdin, stdin is appended to the prompt.',
-    'Exit codes (-p): 0 done, 1 error, 2 bad usage or config, 3 step limit, 130 interrupted.',
-  ].join('\n')
 }

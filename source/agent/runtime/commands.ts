@@ -202,3 +202,4 @@ export type {
   SessionSummary,
 }
 export type { TaskLogRange, TaskLogSlice }
+export type { ToolsReport } from '../toolset/toolset.js'

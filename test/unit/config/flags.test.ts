@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../../../source/config/errors.js'
-import { helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { helpText } from '../../../source/config/help-text.js'
 import { DEFAULT_MAX_STEPS } from '../../../source/config/resolve-config.js'
 
 const DEFAULTS: ParsedArgs = {
@@ -14,6 +15,7 @@ const DEFAULTS: ParsedArgs = {
   mode: undefined,
   allowedTools: [],
   disallowedTools: [],
+  tools: undefined,
   sandbox: undefined,
   trustProject: false,
   addDirs: [],
@@ -88,6 +90,11 @@ describe('parseArgs: accepted forms', () => {
       ['--disallowed-tools', 'Bash(rm *),WebFetch'],
       { disallowedTools: ['Bash(rm *)', 'WebFetch'] },
     ],
+    ['--tools', ['--tools', 'Read, Grep,Glob'], { tools: ['Read', 'Grep', 'Glob'] }],
+    ['--tools with a wildcard', ['--tools=Read,mcp__github__*'], { tools: ['Read', 'mcp__github__*'] }],
+    ['--tools "" offers none', ['--tools', '', 'hi'], { tools: [], prompt: 'hi' }],
+    ['--tools= offers none', ['--tools='], { tools: [] }],
+    ['--tools default offers all', ['--tools', 'default'], { tools: undefined }],
     [
       'repeated --add-dir accumulate, in order',
       ['--add-dir', '../lib', '--add-dir=/srv/shared', 'go'],
@@ -148,6 +155,11 @@ describe('parseArgs: errors', () => {
     [['--api-key'], '--api-key needs a value'],
     [['--agent'], '--agent needs a value'],
     [['--allowed-tools'], '--allowed-tools needs a value'],
+    [['--tools'], '--tools needs a value'],
+    [
+      ['--tools', 'Bash(ls)'],
+      '--tools takes tool names such as Read,Grep,Glob or mcp__github__* (got "Bash(ls)")',
+    ],
     [['--add-dir'], '--add-dir needs a value'],
     [['--header'], '--header needs a value'],
     [['--header', 'no colon'], '--header: expected "Name: value" (got "no colon")'],

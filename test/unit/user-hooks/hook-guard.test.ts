@@ -124,9 +124,9 @@ describe("a plugin's hook", () => {
         label: 'plugin p',
         env: { CLAUDE_PLUGIN_ROOT: plugin },
         settings: {
-          // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, expanded by bash
           hooks: {
             PostToolUse: [
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, expanded by bash
               { hooks: [{ type: 'command', command: 'bash "${CLAUDE_PLUGIN_ROOT}/hooks/h.sh"' }] },
             ],
           },
