@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resolvePaths } from '../../../source/config/app-paths.js'
 import { installUserCommands } from '../../../source/app/session/load-commands.js'
+import { loadSessionSkills } from '../../../source/app/session/skills.js'
 import { boundaryReaders } from '../../../source/app/session/instruction-readers.js'
 import { BUILTIN_COMMANDS } from '../../../source/ui/commands/builtin-commands.js'
 import { createCommandTable } from '../../../source/ui/commands/command-table.js'
@@ -265,6 +266,31 @@ describe('a session', () => {
     expect(await switchPlugin(paths, 'nope', true)).toEqual([
       'no plugin named nope is installed (installed: security-guidance)',
     ])
+  })
+
+  it("offers the plugin's skills as plugin:name, readable from the installed folder", async () => {
+    await installPlugin(paths, fixture('example-plugin'), { cwd: root, enable: true })
+    const skills = await loadSessionSkills({
+      paths,
+      workspace: join(root, 'ws'),
+      home: join(root, 'home'),
+      read: boundaryReaders({
+        workspace: join(root, 'ws'),
+        home: join(root, 'home'),
+        additionalDirs: [],
+        appDirs: [paths.configDir, paths.stateDir, paths.dataDir],
+        config: { rules: { allow: [], ask: [], deny: [] } },
+      }),
+      plugins: (await loadSessionPlugins(paths)).plugins,
+    })
+    expect(skills.problems).toEqual([])
+    expect(skills.offered.map((s) => s.name)).toEqual([
+      'example-plugin:example-command',
+      'example-plugin:example-skill',
+    ])
+    expect(skills.catalog.find('example-plugin:example-skill')?.dir).toBe(
+      join(paths.pluginsDir, 'example-plugin', 'skills', 'example-skill'),
+    )
   })
 
   it('offers /plugin:name, and the bare name only when no built-in, user command or other plugin has it', async () => {
