@@ -157,7 +157,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
  */
 async function promptInput(
   opts: HeadlessOptions,
-  session: Pick<Session, 'store' | 'instructions'>,
+  session: Pick<Session, 'store' | 'instructions' | 'plugins'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
@@ -170,6 +170,7 @@ async function promptInput(
     workspace: opts.workspace,
     home,
     read: session.instructions,
+    plugins: session.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),
   })

@@ -268,6 +268,7 @@ async function runSession(
       workspace: opts.workspace,
       home: process.env.HOME || homedir(),
       read: session.instructions,
+      plugins: session.plugins,
       ...(trust ? { trust: trust.trust } : {}),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),

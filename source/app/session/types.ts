@@ -1,3 +1,4 @@
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 import type { RuntimeCommands } from '../../agent/runtime/commands.js'
 import type { Runtime } from '../../agent/runtime/runtime.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -56,6 +57,8 @@ export interface Session {
   warnings: string[]
   /** Reads instruction files, commands, skills and agents through the read boundary. */
   instructions: InstructionReaders
+  /** The user's enabled plugins, read at start (docs/plugins.md). */
+  plugins: readonly EnabledPlugin[]
   /** The trust prompt and notices (interactive sessions with project trust). */
   trust?: TrustController
   /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */

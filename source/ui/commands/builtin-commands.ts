@@ -7,7 +7,13 @@ import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/mo
 import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
-import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
+import {
+  compactCommand,
+  contextReportLines,
+  endpointLines,
+  pinCommand,
+  unpinCommand,
+} from './context-commands.js'
 import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
@@ -121,7 +127,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'context',
     description: 'Show where the context window goes',
-    run: (ctx) => ctx.showInfo('Context', contextReportLines(ctx.commands.contextReport())),
+    run: (ctx) =>
+      ctx.showInfo('Context', [
+        ...contextReportLines(ctx.commands.contextReport()),
+        '',
+        ...endpointLines(ctx.getState().session.baseUrl, ctx.commands.endpointHeaders()),
+      ]),
   },
   {
     name: 'cost',
@@ -148,6 +159,19 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     name: 'hooks',
     description: 'Show the hooks in force and where each comes from',
     run: (ctx) => ctx.showInfo('Hooks', hookLines(ctx.commands.hooks())),
+  },
+  {
+    name: 'plugin',
+    aliases: ['plugins'],
+    argumentHint: '[enable <name> | disable <name>]',
+    description: 'Show the plugins this session loaded; enable or disable one for new sessions',
+    run: async (ctx, args) => {
+      const [verb, name, ...rest] = args.split(/\s+/).filter(Boolean)
+      if (verb === undefined) return ctx.showInfo('Plugins', ctx.commands.pluginLines())
+      if ((verb === 'enable' || verb === 'disable') && name !== undefined && rest.length === 0)
+        return ctx.showInfo('Plugins', await ctx.commands.setPluginEnabled(name, verb === 'enable'))
+      ctx.flash('usage: /plugin, /plugin enable <name>, /plugin disable <name>', 'warn')
+    },
   },
   {
     name: 'trust',
