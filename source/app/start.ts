@@ -4,10 +4,12 @@ import { mayHaveNativeApi } from '../config/served-window.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
-import { resolvePaths } from '../config/app-paths.js'
-import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve-config.js'
+import { type AppPaths, resolvePaths } from '../config/app-paths.js'
+import { credentialsPath, readStoredKey } from '../config/credentials.js'
+import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
 import { settingsEnv } from '../config/settings-env.js'
+import { headerRecord } from '../config/headers.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -42,7 +44,9 @@ export async function start(args: ParsedArgs): Promise<number> {
       baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
       windowsDir: unaskedWindowsDir(paths.stateDir),
     })
-    const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
+    // A key typed into the setup form is kept for its base URL only (config/credentials.ts).
+    const configFor = (trusted: boolean) =>
+      withStoredKey(resolveConfig(args, trust.settings(trusted).loaded, env), paths)
     let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
     // The settings' `env` (Claude Code's too), as the folder's trust is at start.
@@ -90,6 +94,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     const endpointOptions = {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(config.model ? { model: config.model } : {}),
       ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
     }
@@ -201,6 +206,22 @@ export async function start(args: ParsedArgs): Promise<number> {
   } finally {
     earlyFrame?.abandon()
   }
+}
+
+/**
+ * The key stored by the setup form for the configured base URL, when nothing else gives one (a flag, the
+ * environment or a settings file beat it). Sent only to the URL it was stored for.
+ */
+function withStoredKey(config: ResolvedConfig, paths: AppPaths): ResolvedConfig {
+  if (config.apiKey !== undefined || config.baseUrl === undefined) return config
+  const stored = readStoredKey(paths, config.baseUrl)
+  const warnings = [...config.warnings]
+  if (stored.problem) warnings.push(`${stored.problem}; no stored API key is used`)
+  if (stored.looseMode !== undefined)
+    warnings.push(
+      `${credentialsPath(paths)} can be read by others (mode ${stored.looseMode.toString(8)}): chmod 600 it`,
+    )
+  return { ...config, warnings, ...(stored.key ? { apiKey: stored.key } : {}) }
 }
 
 /**

@@ -23,6 +23,8 @@ export const DEFAULT_PROBE_TARGETS: readonly ProbeTarget[] = [
 export interface EndpointOptions {
   baseUrl?: string
   apiKey?: string
+  /** Extra request headers for a configured endpoint (never sent to the probed local servers). */
+  headers?: Record<string, string>
   model?: string
   /**
    * When no model is configured: this one if the endpoint lists it (a Claude Code settings file's model),
@@ -81,15 +83,36 @@ export type ResolvedEndpoint =
     }
   | { kind: 'none'; probed: ProbeResult[] }
 
-interface ModelInfo {
+export interface ModelInfo {
   id: string
   contextLength?: number
   /** The listing's field that gave it. */
   contextField?: string
+  /** The listing's `owned_by` (`llamacpp`, `library`…): a hint of which server answers. */
+  ownedBy?: string
 }
 
-/** A failed listing says what happened; `retryable` when another try could go differently. */
-type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string; retryable: boolean }
+/**
+ * A failed listing says what happened; `retryable` when another try could go differently, `status` when
+ * the server answered with an HTTP error.
+ */
+export type Listing =
+  | { ok: true; models: ModelInfo[] }
+  | { ok: false; error: string; retryable: boolean; status?: number }
+
+/** One try at `GET <baseUrl>/models` within `timeoutMs` (the setup form, `doctor`). Never throws. */
+export function listEndpointModels(
+  baseUrl: string,
+  opts: { apiKey?: string | undefined; fetchImpl?: typeof fetch; timeoutMs: number; signal?: AbortSignal },
+): Promise<Listing> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs)
+  return listModels(baseUrl.replace(/\/+$/, ''), {
+    apiKey: opts.apiKey,
+    fetchImpl: opts.fetchImpl ?? fetch,
+    signal: opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout,
+    timeoutMs: opts.timeoutMs,
+  })
+}
 
 /** Resolve the endpoint. Never throws: failures are reported in the result. */
 export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
@@ -112,6 +135,7 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
       tried++
       listing = await listModels(baseUrl, {
         apiKey: opts.apiKey,
+        ...(opts.headers ? { headers: opts.headers } : {}),
         fetchImpl,
         signal: AbortSignal.timeout(timeoutMs),
         timeoutMs,
@@ -230,18 +254,29 @@ async function withServedWindow(
 
 async function listModels(
   baseUrl: string,
-  opts: { apiKey?: string | undefined; fetchImpl: typeof fetch; signal: AbortSignal; timeoutMs: number },
+  opts: {
+    apiKey?: string | undefined
+    headers?: Record<string, string>
+    fetchImpl: typeof fetch
+    signal: AbortSignal
+    timeoutMs: number
+  },
 ): Promise<Listing> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' }
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
   try {
-    const response = await opts.fetchImpl(`${baseUrl}/models`, { headers, signal: opts.signal })
+    const response = await fetchSameOrigin(`${baseUrl}/models`, headers, opts)
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined)
       const status = response.status
-      const hint = status === 401 || status === 403 ? ' (check the API key)' : ''
+      const hint =
+        status === 401 || status === 403
+          ? ' (check the API key)'
+          : REDIRECTS.has(status)
+            ? ` (a redirect to ${response.headers.get('location') ?? 'elsewhere'}: not followed to another host)`
+            : ''
       const retryable = status === 408 || status === 429 || status >= 500
-      return { ok: false, error: `HTTP ${status}${hint}`, retryable }
+      return { ok: false, error: `HTTP ${status}${hint}`, retryable, status }
     }
     let body: unknown
     try {
@@ -257,6 +292,29 @@ async function listModels(
   } catch (err) {
     if (opts.signal.aborted) return timedOut(opts.timeoutMs)
     return { ok: false, error: describeFetchError(err), retryable: true }
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/**
+ * A GET that follows redirects within the URL's origin only: the user's headers (a gateway key) and the
+ * API key are never sent to another host. A redirect elsewhere is answered as its status.
+ */
+async function fetchSameOrigin(
+  url: string,
+  headers: Record<string, string>,
+  opts: { fetchImpl: typeof fetch; signal: AbortSignal },
+): Promise<Response> {
+  let at = new URL(url)
+  for (let hops = 0; ; hops++) {
+    const response = await opts.fetchImpl(at.href, { headers, signal: opts.signal, redirect: 'manual' })
+    const location = response.headers.get('location')
+    if (!REDIRECTS.has(response.status) || location === null || hops >= 5) return response
+    const next = new URL(location, at)
+    if (next.origin !== at.origin) return response
+    await response.body?.cancel().catch(() => undefined)
+    at = next
   }
 }
 
@@ -280,9 +338,12 @@ function extractModels(body: unknown): ModelInfo[] | undefined {
     const id = [item.id, item.name, item.model].find((v): v is string => typeof v === 'string' && v !== '')
     if (id === undefined) continue
     const context = contextLengthOf(item)
-    models.push(
-      context === undefined ? { id } : { id, contextLength: context.value, contextField: context.field },
-    )
+    const ownedBy = typeof item.owned_by === 'string' && item.owned_by !== '' ? item.owned_by : undefined
+    models.push({
+      id,
+      ...(context === undefined ? {} : { contextLength: context.value, contextField: context.field }),
+      ...(ownedBy === undefined ? {} : { ownedBy }),
+    })
   }
   return models
 }
@@ -309,9 +370,11 @@ function contextLengthOf(item: Record<string, unknown>): { value: number; field:
   return undefined
 }
 
-function describeFetchError(err: unknown): string {
+/** `connection refused`, `host not found`…: the cause of a failed request, undici's or node:http's. */
+export function describeFetchError(err: unknown): string {
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined
-  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  const own = err instanceof Error ? (err as { code?: unknown }).code : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : typeof own === 'string' ? own : undefined
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'

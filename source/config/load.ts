@@ -175,7 +175,8 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 /**
  * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
  * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
- * `contextManagement` and `mcp` per field; `mcpServers`, `keybindings` and `env` per entry; `search` as a whole;
+ * `contextManagement` and `mcp` per field; `mcpServers`, `keybindings`, `headers`, `enabledPlugins` and `env` per
+ * entry; `search` as a whole;
  * `hooks` concatenate per event.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
@@ -192,6 +193,8 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
       keybindings,
       hooks,
       env,
+      headers,
+      enabledPlugins,
       ...scalars
     } = layer
     Object.assign(merged, scalars)
@@ -218,6 +221,8 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     if (mcp) merged.mcp = { ...merged.mcp, ...mcp }
     if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
     if (env) merged.env = { ...merged.env, ...env }
+    if (headers) merged.headers = { ...merged.headers, ...headers }
+    if (enabledPlugins) merged.enabledPlugins = { ...merged.enabledPlugins, ...enabledPlugins }
     if (hooks) {
       const next = { ...merged.hooks }
       for (const [event, groups] of Object.entries(hooks)) next[event] = [...(next[event] ?? []), ...groups]

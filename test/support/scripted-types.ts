@@ -37,6 +37,8 @@ export interface ScriptedCompletion {
   cutAfterChunks?: number
   /** Send every chunk (finish_reason and usage included) but end the response without `data: [DONE]`. */
   noDone?: boolean
+  /** Send no `usage` at all, as servers that ignore `stream_options.include_usage` do. */
+  omitUsage?: boolean
   /** Answer a streaming request with one JSON `chat.completion`, as servers that ignore `stream: true` do. */
   ignoreStream?: boolean
   /** Stop sending after N chunks and keep the connection open until the client goes away. */
@@ -91,6 +93,8 @@ export interface ScriptedModel {
   max_model_len?: number
   /** llama.cpp lists `meta.n_ctx_train`, what the model was trained for. */
   meta?: Record<string, unknown>
+  /** Who serves it, as servers say (`llamacpp`, `library`…); default `scripted`. */
+  owned_by?: string
 }
 
 /** A window the server counts every chat request against (scripted-window.ts). */
@@ -137,6 +141,8 @@ export interface ScriptedServer {
   readonly baseUrl: string
   /** Chat-completion requests in arrival order. */
   readonly requests: RecordedRequest[]
+  /** The headers of each GET /v1/models, in arrival order (lower-case names). */
+  readonly modelListings: Array<Record<string, string>>
   /**
    * One message per request whose history broke the tool_calls ↔ tool pairing rule, or held what a strict
    * server refuses (arguments that are not exactly the JSON of an object, a lone surrogate).

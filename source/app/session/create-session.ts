@@ -26,7 +26,8 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
-import { listEndpointModels } from '../list-models.js'
+import { loadSessionPlugins, pluginCommands } from '../../plugins/session-plugins.js'
+import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
@@ -109,8 +110,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
-    [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
-  )) as [string, string, string, string]
+    [workspace, outputs, paths.configDir, paths.stateDir, paths.dataDir].map((p) => realPathOf(p)),
+  )) as [string, string, string, string, string]
   // Claude Code's places beside agent-tui's own (docs/coming-from-claude-code.md).
   const places = await claudePlaces({ config, home, workspace, store, setup })
   const { claude, claudeDir, discovery } = places
@@ -143,10 +144,15 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
-  const trustOption = setup ? { trust: setup.trust } : {}
-  const skillOptions = { paths, workspace, home, read: instructions, ...places.layers('skills') }
-  const skills = await loadSessionSkills({ ...skillOptions, ...trustOption })
-  warnings.push(...skills.problems)
+  const plugins = await loadSessionPlugins(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
+  const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
+  const skillOptions = {
+    ...skillSources,
+    ...places.layers('skills'),
+    ...(setup ? { trust: setup.trust } : {}),
+  }
+  const skills = await loadSessionSkills(skillOptions)
+  warnings.push(...plugins.warnings, ...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
   const trustedReadDirs = [realOutputs, ...skills.dirs()]
@@ -214,6 +220,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
     vet: provenance.vetServer,
     ...(places.userState ? { userState: places.userState } : {}),
+    pluginSources: plugins.mcpSources,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -223,6 +230,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     home,
     read: instructions,
+    plugins: plugins.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
@@ -253,7 +261,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     workspace,
     sessionId: id,
-    transcriptPath: logPath,
+    pluginHooks: plugins.hooks,
+    logPath,
+    store,
     mode: () => store.getState().mode,
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
@@ -383,7 +393,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
-    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
+    ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
+    ...pluginCommands(paths, plugins.plugins),
     mcp,
     status: () => discovery.report(),
   })
@@ -405,6 +416,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     instructions,
     claude,
     discovery,
+    plugins: plugins.plugins,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),

@@ -33,7 +33,10 @@ export function boundaryReaders(opts: {
   additionalDirs: readonly string[]
   /** The configured rules at start. */
   config: { rules: RuleSet }
-  /** Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`) first. */
+  /**
+   * Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`), the state
+   * dir, and the data dir (installed plugins, `$XDG_DATA_HOME/agent-tui`), in that order.
+   */
   appDirs: readonly string[]
   /** Real path of Claude Code's user dir (`~/.claude`) when Claude Code's places are read. */
   claudeDir?: string | undefined
@@ -46,12 +49,13 @@ export function boundaryReaders(opts: {
     rules: () => rules,
   }
   const project = instructionReader(boundary)
-  // The user's own files: agent-tui's config dir and Claude Code's `~/.claude` (its CLAUDE.md, commands,
-  // agents, skills and what they import); secrets in them stay out (its .credentials.json is one).
-  const user = instructionReader(boundary, [
-    ...opts.appDirs.slice(0, 1),
-    ...(opts.claudeDir ? [opts.claudeDir] : []),
-  ])
+  // The user's own files: their config dir, the plugins they installed (docs/plugins.md), and Claude Code's
+  // `~/.claude` (its CLAUDE.md, commands, agents, skills and what they import); secrets in them stay out
+  // (its .credentials.json is one).
+  const user = instructionReader(
+    boundary,
+    [opts.appDirs[0], opts.appDirs[2], opts.claudeDir].filter((d) => d !== undefined),
+  )
   return {
     project,
     user,

@@ -1,14 +1,17 @@
+import { relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ProjectTrust } from '../../config/project-trust.js'
 import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
 import { loadCommandDir } from '../../extensions/command-files.js'
 import { describeProblem } from '../../extensions/problems.js'
-import type { CommandDefinition } from '../../extensions/types.js'
+import type { CommandDefinition, ExtensionProblem } from '../../extensions/types.js'
 import type { StatusEntry } from '../../agent/runtime/commands.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
 import { userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
+import { PLUGIN_ROOT_VAR } from '../../plugins/manifest.js'
 
 export interface UserCommandOptions {
   table: CommandTable
@@ -21,6 +24,8 @@ export interface UserCommandOptions {
   read: InstructionReaders
   /** Claude Code's places (`.claude/commands`, `~/.claude/commands`), or null when they are not read. */
   claude?: ClaudeCodePaths | null
+  /** The enabled plugins: their commands come as `/plugin:name` (and `/name` when no other has it). */
+  plugins?: readonly EnabledPlugin[]
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
   /** Where each folder stands, for `/status` (again after a trust answer). */
@@ -42,6 +47,7 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
   })
   /** The commands in use now: one per name, the first folder's. */
   let current: CommandDefinition[] = []
+  const plugins = await loadPluginCommands(opts.plugins ?? [], opts)
   let added: AddedCommands[] = []
   const reported = new Set<string>()
   const report = (text: string, level: 'warn' | 'info') => {
@@ -63,6 +69,21 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
         'warn',
       )
     }
+    for (const problem of plugins.problems)
+      report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
+    const bare = new Map<string, number>()
+    for (const c of plugins.commands) bare.set(c.bare, (bare.get(c.bare) ?? 0) + 1)
+    const entries = userCommandEntries(plugins.commands.map((c) => c.definition)).map((entry, i) => {
+      const { bare: name, plugin, definition } = plugins.commands[i] as PluginCommand
+      const shown = {
+        ...entry,
+        description: `${definition.description} (plugin ${plugin})`,
+        source: `plugin:${plugin}`,
+      }
+      // The bare name too when no other plugin has it and nothing in the table (built-in, user, project) does.
+      return bare.get(name) === 1 && !opts.table.find(name) ? { ...shown, aliases: [name] } : shown
+    })
+    added.push(opts.table.add(entries))
   }
   /** Bumped on every load: a slow load for an older trust answer is dropped. */
   let generation = 0
@@ -99,4 +120,41 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       added = []
     },
   }
+}
+
+interface PluginCommand {
+  /** The command's own name, without the plugin's. */
+  bare: string
+  plugin: string
+  definition: CommandDefinition
+}
+
+/** Each plugin's commands, named `plugin:name`, with `${CLAUDE_PLUGIN_ROOT}` put in. */
+async function loadPluginCommands(
+  plugins: readonly EnabledPlugin[],
+  opts: UserCommandOptions,
+): Promise<{ commands: PluginCommand[]; problems: ExtensionProblem[] }> {
+  const commands: PluginCommand[] = []
+  const problems: ExtensionProblem[] = []
+  for (const plugin of plugins) {
+    for (const dir of plugin.manifest.commands) {
+      const loaded = await loadCommandDir({
+        dir,
+        scope: 'user',
+        label: (path) => `plugin ${plugin.name}: ${relative(plugin.root, path)}`,
+        read: opts.read.user,
+        rewrite: (text) => text.replaceAll(PLUGIN_ROOT_VAR, plugin.root),
+      })
+      problems.push(...loaded.problems)
+      for (const definition of loaded.commands) {
+        if (commands.some((c) => c.definition.name === `${plugin.name}:${definition.name}`)) continue
+        commands.push({
+          bare: definition.name,
+          plugin: plugin.name,
+          definition: { ...definition, name: `${plugin.name}:${definition.name}`, namespace: [plugin.name] },
+        })
+      }
+    }
+  }
+  return { commands, problems }
 }

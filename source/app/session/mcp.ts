@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import { createLazyMcp, type LazyMcp } from '../../mcp/lazy.js'
 import type { StdioVet } from '../../mcp/transports.js'
+import type { SettingsSource } from '../../config/load.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { SessionOptions } from './types.js'
-import type { SettingsSource } from '../../config/load.js'
 import { openBrowser } from '../open-browser.js'
 
 declare const AGENT_TUI_VERSION: string
@@ -23,6 +23,8 @@ export function createSessionMcp(
     vet?: StdioVet
     /** `~/.claude.json`'s servers (the user's, no trust needed), read when MCP is first wanted. */
     userState?: { read(): Promise<unknown>; now(): SettingsSource | null }
+    /** The enabled plugins' servers, as the user's own. */
+    pluginSources?: readonly SettingsSource[]
   },
 ): LazyMcp {
   const { config, workspace } = opts
@@ -43,7 +45,8 @@ export function createSessionMcp(
     version: typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev',
     sources: () => {
       const state = deps.userState?.now()
-      const first = state ? [state] : []
+      // The user's own, no trust needed: ~/.claude.json's servers (lowest), the plugins' servers.
+      const first = [...(state ? [state] : []), ...(deps.pluginSources ?? [])]
       return trust
         ? {
             allowed: [...first, ...trust.settings(false).loaded.sources],

@@ -9,6 +9,8 @@ import type { SkillCatalog } from '../../tools/skill.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
 import type { StatusEntry } from '../../agent/runtime/commands.js'
+import { relative } from 'node:path'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths
@@ -22,6 +24,8 @@ export interface SessionSkillOptions {
   claude?: ClaudeCodePaths | null
   /** Where each folder stands, for `/status` (again after a trust answer). */
   record?(entries: StatusEntry[]): void
+  /** The enabled plugins: their skills come as `plugin:name`, below the user's own. */
+  plugins?: readonly EnabledPlugin[]
 }
 
 /** The skills of one session: what the Skill tool offers at start, and what it finds now. */
@@ -98,6 +102,26 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
   }
 }
 
+/** The enabled plugins' skills, each named `plugin:name` (the user's: they load in any folder). */
+async function loadPluginSkills(
+  opts: SessionSkillOptions,
+): Promise<{ skills: SkillDefinition[]; problems: ExtensionProblem[] }> {
+  const skills: SkillDefinition[] = []
+  const problems: ExtensionProblem[] = []
+  for (const plugin of opts.plugins ?? []) {
+    for (const dir of plugin.manifest.skills) {
+      const label = (path: string) => `plugin ${plugin.name}: ${relative(plugin.root, path)}`
+      const loaded = await loadSkillDir({ dir, scope: 'user', label, read: opts.read.user })
+      problems.push(...loaded.problems)
+      for (const skill of loaded.skills) {
+        const name = `${plugin.name}:${skill.name}`
+        if (!skills.some((s) => s.name === name)) skills.push({ ...skill, name })
+      }
+    }
+  }
+  return { skills, problems }
+}
+
 /**
  * The skills of every folder (the project's only when `trusted`), one per name in the folders' order
  * (extensionLayers: agent-tui's before Claude Code's, the project's before the user's).
@@ -125,8 +149,10 @@ async function loadSkillLayers(
     (name) => `the skill ${name}`,
   )
   const problems: ExtensionProblem[] = loads.flatMap((l) => l.problems)
+  const plugins = await loadPluginSkills(opts)
+  problems.push(...plugins.problems)
   return {
-    skills: kept,
+    skills: [...kept, ...plugins.skills.filter((p) => !kept.some((s) => s.name === p.name))],
     problems: [...problems, ...hidden.map((h) => ({ ...h, skipped: false }))].map(describeProblem),
     entries: layerEntries(loads, 'skill', opts.workspace, opts.home),
     waiting: loads.reduce((n, l) => n + l.waiting, 0),

@@ -21,6 +21,7 @@ import { createAgentTool } from '../../tools/agent.js'
 import type { AnyTool } from '../../tools/types.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { SessionError } from '../session-error.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 /** Subagents are on by default; `agents.maxParallel` in settings changes how many run at once. */
 export const DEFAULT_MAX_PARALLEL = 4
@@ -50,6 +51,8 @@ export async function setUpAgents(opts: {
   home: string
   /** The read boundary for the user's and the project's agent files. */
   read: InstructionReaders
+  /** The enabled plugins: their agents are offered like the user's own. */
+  plugins?: readonly EnabledPlugin[]
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
   /** `--agent NAME`. */
   requested?: string
@@ -62,11 +65,16 @@ export async function setUpAgents(opts: {
 }): Promise<AgentSetup> {
   const projectDir = join(opts.workspace, '.agent-tui', 'agents')
   const label = (path: string) => layerLabel(path, opts.workspace, opts.home)
-  const layers = extensionLayers('agents', {
+  const own = extensionLayers('agents', {
     workspace: opts.workspace,
     configDir: opts.configDir,
     claude: opts.claude ?? null,
   })
+  // The enabled plugins' agents come as the user's, right below the user's own folder.
+  const pluginLayers = (opts.plugins ?? []).flatMap((p) =>
+    p.manifest.agents.map((dir) => ({ dir, scope: 'user' as const, claudeCode: false })),
+  )
+  const layers = [...own.slice(0, 2), ...pluginLayers, ...own.slice(2)]
   const registry = await openAgentRegistry({
     userDir: join(opts.configDir, 'agents'),
     projectDir,

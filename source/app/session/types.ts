@@ -1,3 +1,4 @@
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 import type { RuntimeCommands } from '../../agent/runtime/commands.js'
 import type { Runtime } from '../../agent/runtime/runtime.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -62,6 +63,8 @@ export interface Session {
   claude: ClaudeCodePaths | null
   /** What was loaded from where, for `/status` (the command loaders record into it too). */
   discovery: Discovery
+  /** The user's enabled plugins, read at start (docs/plugins.md). */
+  plugins: readonly EnabledPlugin[]
   /** The trust prompt and notices (interactive sessions with project trust). */
   trust?: TrustController
   /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */

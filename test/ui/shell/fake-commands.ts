@@ -153,6 +153,9 @@ export function fakeCommands(
       record('listModels', [])
       return opts.models ?? { models: [] }
     },
+    endpointHeaders: () => [],
+    pluginLines: () => [],
+    setPluginEnabled: async (name, enabled) => [`${enabled ? 'enabled' : 'disabled'} ${name}`],
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
