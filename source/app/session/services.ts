@@ -4,6 +4,7 @@ import type {
   PermissionRulesView,
   RuntimeCommands,
   SessionServices,
+  SkillListing,
   SessionSummary,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
@@ -58,6 +59,8 @@ export interface SessionServiceOptions {
   listModels?: () => Promise<ModelList>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
+  /** The session's skills for `/skills`. */
+  skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
 }
@@ -132,6 +135,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
     },
     agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
+    listSkills: () => opts.skills?.() ?? { skills: [], problems: [] },
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }
