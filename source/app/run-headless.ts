@@ -147,7 +147,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
  */
 async function promptInput(
   opts: HeadlessOptions,
-  session: Pick<Session, 'store' | 'instructions'>,
+  session: Pick<Session, 'store' | 'instructions' | 'skills'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
@@ -160,6 +160,7 @@ async function promptInput(
     workspace: opts.workspace,
     home,
     read: session.instructions,
+    skills: session.skills,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),
   })

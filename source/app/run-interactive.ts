@@ -180,6 +180,7 @@ async function runSession(
       workspace: opts.workspace,
       home: process.env.HOME || homedir(),
       read: session.instructions,
+      skills: session.skills,
       ...(trust ? { trust: trust.trust } : {}),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),

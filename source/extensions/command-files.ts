@@ -187,7 +187,10 @@ function splitRules(text: string): string[] {
 }
 
 /** `argument-hint: [file] [focus]` means that text (YAML would read a list); quotes are taken off. */
-function argumentHint(raw: string | undefined, value: FrontmatterValue | undefined): string | undefined {
+export function argumentHint(
+  raw: string | undefined,
+  value: FrontmatterValue | undefined,
+): string | undefined {
   if (raw !== undefined) {
     const text = raw.trim().replace(/^(["'])(.*)\1$/, '$2')
     return text === '' ? undefined : text

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { InstructionReader } from '../tools/instruction-file.js'
+import { argumentHint } from './command-files.js'
 import { parseFrontmatter } from './frontmatter.js'
 import type { ExtensionProblem, ExtensionScope, SkillDefinition } from './types.js'
 
@@ -116,9 +117,11 @@ async function readSkill(
   if (folder.kind === 'refused') return skip(`left out: its folder: ${folder.reason}`)
   if (folder.kind === 'missing') return skip('cannot be read: it is gone')
   const dir = folder.real
+  const hint = argumentHint(parsed.raw['argument-hint'], parsed.data['argument-hint'])
   return {
     name,
     description,
+    ...(hint ? { argumentHint: hint } : {}),
     scope: at.scope,
     dir,
     path: join(dir, 'SKILL.md'),

@@ -157,6 +157,7 @@ export function modeDecision(
     | 'risk'
     | 'tool'
     | 'readOnly'
+    | 'commandContext'
     | 'target'
     | 'sandbox'
     | 'workspace'
@@ -206,6 +207,8 @@ export function modeDecision(
       if (risk === 'exec') return allow('read-only command')
       return deny('plan mode does not allow this')
     case 'ci':
+      if (risk === 'exec' && readOnly && input.commandContext)
+        return allow("read-only command (a command's context)")
       if (risk === 'edit') return deny('ci mode denies edits without an allow rule')
       if (risk === 'exec') return deny(`ci mode denies ${execWhat(input)} without an allow rule`)
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')

@@ -71,28 +71,43 @@ export function createSkillTool(opts: {
           hint: skillsHint(args.skill, names),
         })
       }
-      const file = await opts.read(skill)
-      if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
-      if (file.kind === 'refused')
-        throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
-      const text = file.text
-      const body = withoutFrontmatter(text).trim()
-      const cut = body.length > MAX_BODY_CHARS
-      const files = await listFiles(skill.dir)
-      const head = [
-        `Skill "${skill.name}" loaded. Follow its instructions below.`,
-        `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
-        ...(files.length ? [`Files: ${files.join(', ')}`] : []),
-      ]
-      const tail = cut
-        ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
-        : []
+      const loaded = await loadSkillText(skill, opts.read)
       return {
-        forModel: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail].join('\n'),
-        display: { kind: 'file', path: skill.path, lines: body.split('\n').length },
+        forModel: loaded.text,
+        display: { kind: 'file', path: skill.path, lines: loaded.lines },
       }
     },
   })
+}
+
+/**
+ * A skill's instructions as the model gets them, whether it loaded the skill (the Skill tool) or the user
+ * ran it as `/name` (then `args` follow, as a command's do): its folder, its files, its body.
+ */
+export async function loadSkillText(
+  skill: SkillEntry,
+  read: (skill: SkillEntry) => Promise<InstructionFile>,
+  args?: string,
+): Promise<{ text: string; lines: number }> {
+  const file = await read(skill)
+  if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
+  if (file.kind === 'refused') throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
+  const body = withoutFrontmatter(file.text).trim()
+  const cut = body.length > MAX_BODY_CHARS
+  const files = await listFiles(skill.dir)
+  const head = [
+    `Skill "${skill.name}" loaded. Follow its instructions below.`,
+    `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
+    ...(files.length ? [`Files: ${files.join(', ')}`] : []),
+  ]
+  const tail = cut
+    ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
+    : []
+  const given = args?.trim() ? ['', `ARGUMENTS: ${args.trim()}`] : []
+  return {
+    text: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail, ...given].join('\n'),
+    lines: body.split('\n').length,
+  }
 }
 
 /**

@@ -161,6 +161,7 @@ function commandCalls(deps: CommandTurnDeps, grants: readonly Rule[]): CommandTu
   const executor: ExecutorDeps = {
     ...deps.executor(),
     grants,
+    commandContext: true,
     // No card for the call itself; consent, phases and hook cards still show.
     dispatch: (action) => {
       if (action.type !== 'tool/started' && action.type !== 'tool/progress') deps.dispatch(action)

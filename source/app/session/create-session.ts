@@ -27,7 +27,7 @@ import { listEndpointModels } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
-import { announceSkills, loadSessionSkills } from './skills.js'
+import { announceSkills, loadSessionSkills, skillCommands, skillListing } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
 import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
@@ -337,6 +337,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
+    skills: () => skillListing(skills),
     listModels: () => listEndpointModels(endpoint, store.getState().session.model),
     mcp,
   })
@@ -356,6 +357,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    skills: skillCommands(skills, instructions.skill),
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),

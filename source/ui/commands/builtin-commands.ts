@@ -8,7 +8,7 @@ import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
 import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
-import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
+import { agentLines, costLines, hookLines, memoryLines, permissionLines, skillLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -167,6 +167,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       if (!args) ctx.showInfo('Agents', agentLines(ctx.commands.listAgents()))
       else ctx.flash(ctx.commands.switchAgent(args))
     },
+  },
+  {
+    name: 'skills',
+    description: 'List the skills of this session (each runs as /<name>)',
+    run: (ctx) => ctx.showInfo('Skills', skillLines(ctx.commands.listSkills())),
   },
   {
     name: 'resume',

@@ -543,3 +543,28 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'jq .name package.json').decision).toBe('allow')
   })
 })
+
+describe("a user command's own `!` context in ci (as Claude Code runs it in -p)", () => {
+  it.each([
+    ['git status', 'allow'],
+    ['git diff HEAD', 'allow'],
+    ['git log --oneline -10', 'allow'],
+    ['git branch --show-current', 'allow'],
+    ['touch stamped.txt', 'deny'],
+    ['git commit -m x', 'deny'],
+    ['cat .env', 'deny'],
+    ['git status; rm -rf build', 'deny'],
+  ] as const)('%s → %s', (command, decision) => {
+    expect(decide('ci', command, {}, { commandContext: true }).decision).toBe(decision)
+  })
+
+  it('only for the command: the same read-only call by the model is still denied in ci', () => {
+    expect(decide('ci', 'git status').decision).toBe('deny')
+  })
+
+  it('a deny rule still holds', () => {
+    expect(
+      decide('ci', 'git status', { deny: ['Bash(git status)'] }, { commandContext: true }).decision,
+    ).toBe('deny')
+  })
+})
