@@ -56,8 +56,7 @@ export interface ExecutorDeps {
   hooks?: ToolHooks
   /** Allow rules for this executor's calls only: the `allowed-tools` of the user command whose turn it runs. */
   grants?: readonly Rule[]
-  /** This executor runs a user command's own `` !`…` `` calls (see GateCheck.commandContext). */
-  commandContext?: boolean
+  commandContext?: boolean // a user command's own `` !`…` `` calls (GateCheck.commandContext)
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
