@@ -54,7 +54,14 @@ export async function expandCommandTurn(
     // Claude Code's rule: a reference to a file that does not exist stays text.
     if (outcome.errorCategory === 'not_found') continue
     if (outcome.status === 'denied' || outcome.status === 'cancelled') {
-      return { error: refusal(command, `@${part.path} was not read`, outcome, `Read(${part.path})`) }
+      return {
+        error: refusal(
+          command,
+          `@${part.path} was not read`,
+          outcome,
+          `Read(${part.path.startsWith('/') ? '/' : ''}${part.path})`,
+        ),
+      }
     }
     included.push(
       outcome.ok

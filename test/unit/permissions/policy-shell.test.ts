@@ -488,7 +488,9 @@ describe('reads have a boundary too', () => {
 
   it('an allow rule for the command does not open the boundary; a Read rule naming the path does', () => {
     expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)'] }).decision).toBe('deny')
-    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read(/etc/**)'] }).decision).toBe('allow')
+    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read(//etc/**)'] }).decision).toBe(
+      'allow',
+    )
     expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read'] }).decision).toBe('deny')
   })
 
@@ -507,7 +509,7 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'cat /etc/hosts')).toMatchObject({
       decision: 'ask',
       reason: '`cat` reads /etc/hosts: reads outside the workspace need consent',
-      suggestedRule: 'Read(/etc/**)',
+      suggestedRule: 'Read(//etc/**)',
     })
     expect(decide('safe', 'cat innocuous.txt').reason).toBe(
       '`cat` reads innocuous.txt (resolved to .env): reads of secrets files (.env) need consent',
