@@ -56,7 +56,7 @@ export async function parseFrontmatter(text: string): Promise<FrontmatterResult>
   const block = lines.slice(1, end)
   const raw = rawValues(block)
   const rest = { raw, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 }
-  const yaml = await import('yaml')
+  const yaml = await loadYaml()
   const whole = readYaml(yaml, block.join('\n'))
   if ('value' in whole) {
     const value = whole.value
@@ -72,6 +72,15 @@ export async function parseFrontmatter(text: string): Promise<FrontmatterResult>
 }
 
 type Yaml = typeof import('yaml')
+
+/**
+ * The `yaml` package, loaded with the first frontmatter block. It is CommonJS for Node: bundled, its
+ * dynamic import resolves to the module object under `default`, unbundled (tests) to the exports.
+ */
+async function loadYaml(): Promise<Yaml> {
+  const loaded = (await import('yaml')) as Yaml & { default?: Yaml }
+  return typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as Yaml)
+}
 
 /** The block as YAML (the core schema: `yes` and `2026-01-01` stay text), or its first error's line in the block. */
 function readYaml(yaml: Yaml, source: string): { value: unknown } | { line: number; message: string } {

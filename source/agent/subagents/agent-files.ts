@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { agentToolName, renamedNotice } from '../../extensions/claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
+import { splitRuleList } from '../../permissions/rules.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
@@ -221,7 +222,8 @@ function readTools(
   if (value === undefined || value === null) return { names: null, unknown: [], renamed: [] }
   let list: string[]
   const wrong = { message: 'expected a list of tool names, e.g. [Read, Grep, Glob] or "Read, Grep, Glob"' }
-  if (typeof value === 'string') list = value.split(',')
+  // Commas inside parentheses belong to the entry: Claude Code's `Agent(a, b)` names the agents it may start.
+  if (typeof value === 'string') list = splitRuleList(value)
   else if (Array.isArray(value) && value.every((t) => typeof t === 'string')) list = value as string[]
   else return wrong
   const names = list.map((t) => t.trim()).filter(Boolean)
@@ -231,7 +233,7 @@ function readTools(
   const renamed: Array<[string, string]> = []
   for (const raw of names) {
     // `Bash(git *)`: Claude Code's per-command form; the tool is what matters here.
-    const bare = raw.replace(/\(.*\)$/, '')
+    const bare = raw.replace(/\(.*\)$/s, '')
     const name = agentToolName(bare, known)
     if (name === 'Agent' || known.includes(name)) {
       if (name !== bare && !renamed.some(([from]) => from === bare)) renamed.push([bare, name])

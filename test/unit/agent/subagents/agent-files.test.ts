@@ -131,6 +131,13 @@ describe("parseAgentFile with Claude Code's leniency", () => {
       null,
     ],
     [
+      "Agent(a, b): Claude Code's list of the agents it may start, commas and all",
+      'tools: Read, Agent(scan-inventory, scan-verifier), Bash(git *)',
+      ['Read', 'Agent', 'Bash'],
+      ['Read', 'Bash'],
+      null,
+    ],
+    [
       'WebFetch and WebSearch as they are',
       'tools: WebFetch, WebSearch',
       ['WebFetch', 'WebSearch'],
