@@ -556,6 +556,12 @@ describe("a user command's own `!` context in ci (as Claude Code runs it in -p)"
     ['git commit -m x', 'deny'],
     ['cat .env', 'deny'],
     ['git status; rm -rf build', 'deny'],
+    // Read-only, but outside the read boundary or a secret: what would ask is denied in ci, as before.
+    ['cat /etc/passwd', 'deny'],
+    ['cat ~/.ssh/id_rsa', 'deny'],
+    ['cat link/f', 'deny'],
+    ['git -c core.pager=sh log', 'deny'],
+    ['curl https://example.com', 'deny'],
   ] as const)('%s → %s', (command, decision) => {
     expect(decide('ci', command, {}, { commandContext: true }).decision).toBe(decision)
   })
