@@ -33,7 +33,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   $schema: 'keep',
   model: 'keep',
   summarizerModel: 'keep',
-  models: 'keep',
+  // Windows and capabilities; but `textToolCalls: true` makes more of the model's text run as calls.
+  models: 'lower-only',
   theme: 'keep',
   contextManagement: 'keep',
   // A timeout only ever denies.
@@ -202,6 +203,20 @@ function lowerOnly(
       else ignored.push(`"circuitBreaker.silentBehavior": ${JSON.stringify(breaker.silentBehavior)}`)
     }
     return { kept: Object.keys(kept).length > 0 ? kept : undefined, ignored }
+  }
+  if (key === 'models' && isObject(value)) {
+    const kept: Record<string, unknown> = {}
+    const ignored: string[] = []
+    for (const [pattern, profile] of Object.entries(value)) {
+      if (!isObject(profile) || profile.textToolCalls !== true) {
+        kept[pattern] = profile
+        continue
+      }
+      const { textToolCalls: _on, ...rest } = profile
+      kept[pattern] = rest
+      ignored.push(`"models.${pattern}.textToolCalls": true`)
+    }
+    return { kept, ignored }
   }
   // A lower-only key without a comparison here cannot be judged: wait for trust.
   return { kept: undefined, ignored: [`"${key}"`] }

@@ -53,6 +53,11 @@ export const profileOverrideSchema = z.strictObject({
   supportsVision: z.boolean().optional(),
   supportsAllowedTools: z.boolean().optional(),
   supportsParallelToolCalls: z.boolean().optional(),
+  /** Run tool calls the model writes as text (docs/context.md#text-tool-call-formats). */
+  textToolCalls: z.boolean().optional(),
+  toolCallFormat: z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'harmony', 'none']).optional(),
+  /** The compact system prompt and tool descriptions, or the full ones (default: by the window). */
+  promptVariant: z.enum(['full', 'compact']).optional(),
 })
 
 export const searchSchema = z.strictObject({

@@ -25,6 +25,8 @@ import type { McpRuntime } from './session-tools.js'
 export interface ModelCapabilities {
   supportsVision: boolean
   supportsAllowedTools: boolean
+  /** Read tool calls the model writes as text (the profile's textToolCalls; bare JSON for Llama-like formats). */
+  textToolCalls?: { bareJson: boolean }
 }
 
 export interface RuntimeOptions {

@@ -196,6 +196,7 @@ export function turnDepsFor(src: TurnSources): TurnDeps {
       return tools.planModeToolNames()
     },
     supportsAllowedTools: () => opts.capabilities(src.model()).supportsAllowedTools,
+    textToolCalls: () => opts.capabilities(src.model()).textToolCalls,
     supportsVision: () => opts.capabilities(src.model()).supportsVision,
     maxSteps: opts.maxSteps,
     breaker: opts.breaker,

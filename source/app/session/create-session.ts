@@ -6,6 +6,7 @@ import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
 import { profileGate } from '../../agent/subagents/child-gate.js'
 import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
 import { DEFAULT_MAX_STEPS } from '../../config/resolve-config.js'
+import { readsBareJson } from '../../provider/model-profiles.js'
 import { outputsDir, sessionsDir } from '../../config/app-paths.js'
 import { createConsentBroker } from '../../permissions/broker.js'
 import { createQuestionBroker } from '../../permissions/question-broker.js'
@@ -151,7 +152,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const provider = sessionProvider(config, endpoint)
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
+  // Chosen once, by the model the session starts with: the prompt and definitions stay byte-stable.
+  const promptVariant = profiles(endpoint.model).promptVariant
   const prompts = await sessionPromptParts(config, {
+    variant: promptVariant,
     workspace,
     model: endpoint.model,
     createdAt,
@@ -236,12 +240,16 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const capabilities = (model: string) => {
     const p = profiles(model)
-    return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
+    return {
+      supportsVision: p.supportsVision,
+      supportsAllowedTools: p.supportsAllowedTools,
+      ...(p.textToolCalls ? { textToolCalls: { bareJson: readsBareJson(p.toolCallFormat) } } : {}),
+    }
   }
   const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS
   const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
   const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
-  const definitions = cachedDefinitions()
+  const definitions = cachedDefinitions(promptVariant)
   const mcpOptions = {
     runtime: mcp,
     tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
