@@ -24,6 +24,13 @@ describe('parseFrontmatter on YAML', () => {
       { lit: 'line one\nline two\n', fold: 'folded text\n', metadata: { author: 'me', version: '1.0' } },
       'B',
     ],
+    [
+      // wshobson/agents' startup-business-analyst commands and Anthropic's create-plugin: valid YAML the old reader refused.
+      'a flow list on the line after its key, and one over several lines',
+      '---\nallowed-tools:\n  ["Read", "Write", "Bash"]\ntools: [\n  "Read",\n  "Grep"\n]\n---\n',
+      { 'allowed-tools': ['Read', 'Write', 'Bash'], tools: ['Read', 'Grep'] },
+      '',
+    ],
     ['CRLF and a BOM', '\uFEFF---\r\nname: x\r\n---\r\nbody\r\n', { name: 'x' }, 'body\n'],
     // The core schema: YAML 1.1's yes/no and dates stay text, as a name or a version must.
     [
