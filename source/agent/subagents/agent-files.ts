@@ -178,7 +178,9 @@ export async function parseAgentFile(
   const renamed = renamedNotice(tools.renamed)
   if (renamed) warn('tools', renamed)
   for (const unknown of tools.unknown) warn('tools', `no tool named "${unknown}" in this session; left out`)
-  if (tools.names !== null && tools.names.length === 0)
+  // `tools: []` is an agent without tools (it answers from its prompt), as in Claude Code; a list whose
+  // every entry is unknown is a mistake.
+  if (tools.names !== null && tools.names.length === 0 && tools.unknown.length > 0)
     return fail('none of the listed tools exists in this session', 'tools')
 
   let model: string | undefined

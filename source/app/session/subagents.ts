@@ -162,7 +162,7 @@ function toolsText(profile: AgentProfile): string {
   if (profile.readOnly)
     return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
   if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
-  return profile.tools.join(', ')
+  return profile.tools.length ? profile.tools.join(', ') : 'none'
 }
 
 function view(profile: AgentProfile): AgentView {

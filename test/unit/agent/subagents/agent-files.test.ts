@@ -150,6 +150,12 @@ describe("parseAgentFile with Claude Code's leniency", () => {
     expect(problems.map((p) => p.message)).toEqual(notice ? [notice] : [])
   })
 
+  it('tools: [] is an agent without tools, as in Claude Code (a list of only unknown names is still refused)', async () => {
+    const { agent, problems } = await parseAs(file('description: d\ntools: []'), 'x')
+    expect(agent?.tools).toEqual([])
+    expect(problems).toEqual([])
+  })
+
   it('reads an unquoted multi-line description with <example> blocks as Claude Code does', async () => {
     const text = file(
       'name: agent-creator\ndescription: Use this agent when asked. Examples:\n\n<example>\nContext: x\nuser: "Create an agent"\nassistant: "I will."\n</example>\nmodel: sonnet\ncolor: magenta\ntools: ["Write", "Read"]',
