@@ -118,6 +118,9 @@ async function runSession(
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
   }
+  // The session reads the agent and skill files, the command table the command files: many with a Claude
+  // Code collection installed, whose garbage a collection takes back once they are in.
+  const loaded = opts.tuning?.aroundLoading()
   const session = await createSession({
     config,
     paths: opts.paths,
@@ -186,7 +189,10 @@ async function runSession(
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
     }),
   )
-  userCommands.catch(() => undefined)
+  userCommands.then(
+    () => loaded?.(),
+    () => undefined,
+  )
   const stopTuning = opts.tuning?.followSession(session.store) ?? (() => {})
   try {
     if (config.prompt && first) sendFirstPrompt(config.prompt, session, commandTable, userCommands)
