@@ -86,6 +86,8 @@ export type ConsentPreview =
       kind: 'command'
       command: string
       cwd: string
+      /** Started as a background task (`run_in_background`): it keeps running after the call returns. */
+      background?: boolean
       /** Set when the session asked for the OS sandbox: whether this command runs in it. */
       sandbox?: { status: 'on' | 'unavailable'; network: boolean }
     }
@@ -119,6 +121,8 @@ export interface ConsentRequest {
   directoryRule?: string
   /** Why no rule can allow this call (e.g. it writes a path only known when it runs): only "allow once". */
   noRule?: string
+  /** Why the rules offered name only the exact command ("rm deletes any file"), shown as a warning. */
+  ruleCaution?: string
   createdAt: number
 }
 

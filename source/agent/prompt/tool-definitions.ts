@@ -37,15 +37,20 @@ export function cachedDefinitions(variant: DescriptionVariant = 'full'): Definit
 }
 
 function definitionOf(tool: AnyTool, variant: DescriptionVariant): ToolDefinition {
-  // MCP tools bring their JSON Schema as the server sent it.
+  return {
+    type: 'function',
+    function: { name: tool.name, description: descriptionOf(tool, variant), parameters: parametersOf(tool) },
+  }
+}
+
+/** The JSON Schema of a tool's arguments as the model is sent it. */
+export function parametersOf(tool: AnyTool): Record<string, unknown> {
+  // MCP tools bring their JSON Schema as the server sent it (trimmed: mcp/schema-trim.ts).
   const schema = tool.parameters
     ? { ...tool.parameters }
     : (z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>)
   delete schema.$schema
-  return {
-    type: 'function',
-    function: { name: tool.name, description: descriptionOf(tool, variant), parameters: schema },
-  }
+  return schema
 }
 
 /** An MCP tool (it brings `parameters`) keeps its server's description even if its name is a built-in's. */

@@ -214,3 +214,4 @@ export type {
   SessionSummary,
 }
 export type { TaskLogRange, TaskLogSlice }
+export type { ToolsReport } from '../toolset/toolset.js'

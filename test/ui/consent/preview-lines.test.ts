@@ -30,3 +30,19 @@ describe('the command preview of the consent prompt', () => {
     ])
   })
 })
+
+describe('a background command', () => {
+  it('says it runs in the background, under where it runs', () => {
+    const lines = previewLines(
+      { kind: 'command', command: 'npm run dev', cwd: '/w', background: true },
+      80,
+      theme,
+    ).map((l) => stripAnsi(l))
+    expect(lines).toEqual([
+      '$ npm run dev',
+      'in /w',
+      '↻ runs in the background: a task that keeps running after this reply',
+    ])
+    expect(command('npm run dev').join('\n')).not.toContain('background')
+  })
+})

@@ -357,7 +357,7 @@ describe('deny rules hold through wrappers', () => {
 
   it('names the command inside a loop or branch without the shell keyword in front of it', () => {
     expect(decide('dangerous', 'for f in *.txt; do rm "$f"; done', { deny: ['Bash(rm *)'] }).reason).toBe(
-      'rule Bash(rm *) in --flag denies `rm $f`',
+      'rule Bash(rm *) in --flag denies `rm "$f"`',
     )
     expect(decide('safe', 'if true; then touch x; fi').reason).toBe(
       'safe mode asks before running commands (`touch x`)',
@@ -574,5 +574,17 @@ describe("a user command's own `!` context in ci (as Claude Code runs it in -p)"
     expect(
       decide('ci', 'git status', { deny: ['Bash(git status)'] }, { commandContext: true }).decision,
     ).toBe('deny')
+  })
+})
+
+describe('an ask names every command that asks, as written', () => {
+  it.each<[string, string]>([
+    [
+      'rm -rf build && node -e "console.log(1)"',
+      'safe mode asks before running commands (`rm -rf build`, `node -e "console.log(1)"`)',
+    ],
+    ["ls && touch 'a b'", "safe mode asks before running commands (`touch 'a b'`)"],
+  ])('%s', (command, reason) => {
+    expect(decide('safe', command).reason).toBe(reason)
   })
 })
