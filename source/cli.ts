@@ -1,14 +1,27 @@
 // Entry point. Kept tiny: --version/--help never load the runtime, the provider or the UI (they are
 // imported lazily, and esbuild splits them into separate chunks).
-import { helpText, parseArgs } from './config/flags.js'
+import { parseArgs } from './config/flags.js'
+import { helpText } from './config/help-text.js'
 import { UsageError } from './config/errors.js'
 
 declare const AGENT_TUI_VERSION: string
 
 async function main(argv: string[]): Promise<number> {
+  // `agent-tui plugin …` manages installed plugins (docs/plugins.md); it loads nothing of a session.
+  if (argv[0] === 'plugin') {
+    const { runPluginCommand } = await import('./plugins/cli.js')
+    return runPluginCommand(argv.slice(1))
+  }
   let args: ReturnType<typeof parseArgs>
+  // `agent-tui doctor [--json] [options]`: the setup checks (docs/troubleshooting.md#doctor).
+  const doctor = argv[0] === 'doctor'
+  const json = doctor && argv.includes('--json')
   try {
-    args = parseArgs(argv)
+    args = parseArgs(doctor ? argv.slice(1).filter((a) => a !== '--json') : argv)
+    if (doctor && (args.prompt !== undefined || args.print))
+      throw new UsageError(
+        'doctor takes no prompt and no -p: agent-tui doctor [--json] [--base-url URL] [--model NAME]',
+      )
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`agent-tui: ${err.message}\n`)
@@ -30,6 +43,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`agent-tui: --cwd ${args.cwd}: ${problem}\n`)
       return 2
     }
+  }
+  if (doctor) {
+    const { runDoctor } = await import('./app/doctor/run-doctor.js')
+    return runDoctor(args, json)
   }
   const { start } = await import('./app/start.js')
   return start(args)

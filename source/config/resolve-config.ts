@@ -6,6 +6,7 @@ import { ConfigError, UsageError } from './errors.js'
 import type { OutputFormat, ParsedArgs } from './flags.js'
 import type { LoadedSettings, SourcedRules } from './load.js'
 import type { Settings } from './schema.js'
+import { type EndpointHeader, mergeHeaders, parseHeaderLines } from './headers.js'
 
 /**
  * The step cap for one user turn when neither a flag nor a settings file sets one. `--help` names it
@@ -18,13 +19,17 @@ export const DEFAULT_MAX_STEPS = 50
  * flags > env > settings (local > project > user, already merged) > defaults. Pure.
  */
 
-/** Where a value came from, for the setup panel and error messages. */
+/** Where a value came from, for `doctor` and error messages. */
 export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
 
 export interface ResolvedConfig {
   model: string | undefined
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** The environment variable the key was read from (`OPENAI_API_KEY`, or the settings' `apiKeyEnv`). */
+  apiKeyEnv: string | undefined
+  /** Extra request headers for the endpoint: settings < `AGENT_TUI_CUSTOM_HEADERS` < `--header`, per name. */
+  headers: EndpointHeader[]
   mode: Mode
   /** Settings rules (with their file as source) plus `--allowed-tools` / `--disallowed-tools`. */
   rules: SourcedRules
@@ -83,9 +88,37 @@ export function resolveConfig(
     throw new ConfigError(`AGENT_TUI_MODE must be one of ${MODES.join(', ')} (got "${envMode}")`)
   }
 
+  let envHeaders: Array<{ name: string; value: string }> = []
+  const headerText = envValue('AGENT_TUI_CUSTOM_HEADERS')
+  if (headerText !== undefined) {
+    try {
+      envHeaders = parseHeaderLines(headerText)
+    } catch (error) {
+      throw new ConfigError(`AGENT_TUI_CUSTOM_HEADERS: ${(error as Error).message}`)
+    }
+  }
+  const headers = mergeHeaders([
+    {
+      from: 'settings',
+      headers: Object.entries(settings.headers ?? {}).map(([name, value]) => ({ name, value })),
+    },
+    { from: 'env', headers: envHeaders },
+    { from: 'flag', headers: args.headers },
+  ])
+
   const model = pick(args.model, envValue('AGENT_TUI_MODEL'), settings.model)
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
-  const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey)
+  const namedKeyEnv = settings.apiKey === undefined ? settings.apiKeyEnv : undefined
+  const namedKey = namedKeyEnv === undefined ? undefined : envValue(namedKeyEnv)
+  const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey ?? namedKey)
+  const keyEnv =
+    apiKey.origin === 'env'
+      ? 'OPENAI_API_KEY'
+      : apiKey.origin === 'settings' && namedKey
+        ? namedKeyEnv
+        : undefined
+  if (namedKeyEnv !== undefined && namedKey === undefined && apiKey.origin === 'none')
+    warnings.push(`"apiKeyEnv" names ${namedKeyEnv}, which is not set: no API key is sent`)
   const mode = resolveMode(args, envMode as Mode | undefined, loaded, warnings)
 
   const rules: SourcedRules = {
@@ -98,6 +131,8 @@ export function resolveConfig(
     model: model.value,
     baseUrl: baseUrl.value?.replace(/\/+$/, ''),
     apiKey: apiKey.value,
+    apiKeyEnv: keyEnv,
+    headers,
     mode: mode.value,
     rules,
     additionalDirectories: [

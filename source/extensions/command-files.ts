@@ -41,6 +41,8 @@ export async function loadCommandDir(opts: {
   label(path: string): string
   /** Reads a command file through the read boundary (a link into ~/.ssh is left out, with why). */
   read: InstructionReader
+  /** Applied to each file's text before it is parsed (a plugin's `${CLAUDE_PLUGIN_ROOT}`). */
+  rewrite?(text: string): string
 }): Promise<LoadedCommands> {
   const problems: ExtensionProblem[] = []
   const files = await listMarkdown(opts.dir, problems, opts.label)
@@ -51,7 +53,15 @@ export async function loadCommandDir(opts: {
     const parts = relative(opts.dir, path).split(/[\\/]/)
     const name = (parts.pop() ?? '').slice(0, -'.md'.length)
     const command = await readCommand(
-      { path, file, name, namespace: parts, scope: opts.scope, read: opts.read },
+      {
+        path,
+        file,
+        name,
+        namespace: parts,
+        scope: opts.scope,
+        read: opts.read,
+        ...(opts.rewrite ? { rewrite: opts.rewrite } : {}),
+      },
       problems,
     )
     if (!command) continue
@@ -78,6 +88,7 @@ async function readCommand(
     namespace: string[]
     scope: ExtensionScope
     read: InstructionReader
+    rewrite?(text: string): string
   },
   problems: ExtensionProblem[],
 ): Promise<CommandDefinition | null> {
@@ -97,7 +108,7 @@ async function readCommand(
   if (read.truncated) {
     return skip(`the file is ${Math.ceil(read.size / 1024)} KB; a command file may be at most 256 KB`)
   }
-  const text = read.text
+  const text = at.rewrite ? at.rewrite(read.text) : read.text
   const parsed = await parseFrontmatter(text)
   if (!parsed.ok) return skip(`frontmatter, line ${parsed.line}: ${parsed.message}`)
   const { data, raw } = parsed

@@ -124,6 +124,12 @@ export interface SessionServices {
   readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
   /** The models the endpoint lists (its `/models`), for the `/model` picker; never rejects. */
   listModels(): Promise<ModelList>
+  /** The extra request headers sent to the endpoint, values redacted (`x-portkey-provider: op…ai …`). */
+  endpointHeaders(): string[]
+  /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
+  pluginLines(): string[]
+  /** `/plugin enable|disable NAME`: changes what sessions started from now on load; what to show. */
+  setPluginEnabled(name: string, enabled: boolean): Promise<string[]>
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */

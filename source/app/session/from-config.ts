@@ -18,6 +18,7 @@ import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
+import { headerRecord } from '../../config/headers.js'
 import { createLazyProvider, type LazyProvider } from '../../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js'
@@ -38,7 +39,7 @@ import { createTaskManager, type TaskManager } from '../../tasks/task-manager.js
  */
 export function profileResolver(
   config: ResolvedConfig,
-  endpoint: { model: string; contextLength?: number; baseUrl?: string },
+  endpoint: { model: string; contextLength?: number; contextSource?: string; baseUrl?: string },
 ): (model: string) => ModelProfile {
   const resolved = new Map<string, { profile: ModelProfile; contextLength: number | undefined }>()
   return (model) => {
@@ -50,6 +51,7 @@ export function profileResolver(
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
       ...(contextLength ? { endpointContextLength: contextLength } : {}),
+      ...(contextLength && endpoint.contextSource ? { endpointContextSource: endpoint.contextSource } : {}),
       ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
     })
     resolved.set(model, { profile, contextLength })
@@ -80,6 +82,7 @@ export function sessionProvider(
     (await import('../../provider/client.js')).createOpenAIProvider({
       baseUrl: endpoint.baseUrl,
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
       ...(retry?.maxRetryAfterSeconds !== undefined
         ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }

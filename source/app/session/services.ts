@@ -60,6 +60,11 @@ export interface SessionServiceOptions {
   newId(prefix: string): string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
+  /** The endpoint's extra request headers, redacted (config/headers.ts). */
+  endpointHeaders?: () => string[]
+  /** `/plugin`'s lines (plugins/session-plugins.ts). */
+  pluginLines?: () => string[]
+  setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
   /** The session's skills for `/skills`. */
@@ -149,6 +154,11 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     },
     listModels: () =>
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
+    endpointHeaders: () => opts.endpointHeaders?.() ?? [],
+    pluginLines: () => opts.pluginLines?.() ?? [],
+    setPluginEnabled: (name, enabled) =>
+      opts.setPluginEnabled?.(name, enabled) ??
+      Promise.resolve(['plugins cannot be changed from this session']),
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),

@@ -10,6 +10,7 @@ import type { InstructionFile } from '../../tools/instruction-file.js'
 import { loadSkillText, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
 import type { SkillCommands } from './load-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths
@@ -19,6 +20,8 @@ export interface SessionSkillOptions {
   read: InstructionReaders
   /** The folder's trust: project skills load only while it is trusted (none without it). */
   trust?: ProjectTrust
+  /** The enabled plugins: their skills come as `plugin:name`, below the user's own. */
+  plugins?: readonly EnabledPlugin[]
 }
 
 /** The skills of one session: what the Skill tool offers at start, and what it finds now. */
@@ -143,7 +146,26 @@ function merge(user: LoadedSkills, project: LoadedSkills | null): SkillDefinitio
   return [...mine, ...user.skills.filter((s) => !mine.some((p) => p.name === s.name))]
 }
 
-function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
+async function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
+  const own = await loadOwnScope(opts, scope)
+  if (scope !== 'user' || !opts.plugins?.length) return own
+  const skills = [...own.skills]
+  const problems = [...own.problems]
+  for (const plugin of opts.plugins) {
+    for (const dir of plugin.manifest.skills) {
+      const label = (path: string) => `plugin ${plugin.name}: ${relative(plugin.root, path)}`
+      const loaded = await loadSkillDir({ dir, scope: 'user', label, read: opts.read.user })
+      problems.push(...loaded.problems)
+      for (const skill of loaded.skills) {
+        const name = `${plugin.name}:${skill.name}`
+        if (!skills.some((s) => s.name === name)) skills.push({ ...skill, name })
+      }
+    }
+  }
+  return { skills, problems }
+}
+
+function loadOwnScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
   const dir =
     scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
   const label = (path: string) =>

@@ -19,6 +19,7 @@ import { createAgentTool } from '../../tools/agent.js'
 import type { AnyTool } from '../../tools/types.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { SessionError } from '../session-error.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 /** Subagents are on by default; `agents.maxParallel` in settings changes how many run at once. */
 export const DEFAULT_MAX_PARALLEL = 4
@@ -48,6 +49,8 @@ export async function setUpAgents(opts: {
   home: string
   /** The read boundary for the user's and the project's agent files. */
   read: InstructionReaders
+  /** The enabled plugins: their agents are offered like the user's own. */
+  plugins?: readonly EnabledPlugin[]
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
   /** `--agent NAME`. */
   requested?: string
@@ -62,6 +65,7 @@ export async function setUpAgents(opts: {
   const registry = await openAgentRegistry({
     userDir: join(opts.configDir, 'agents'),
     projectDir,
+    pluginDirs: (opts.plugins ?? []).flatMap((p) => p.manifest.agents),
     label,
     tools: opts.tools.map((t) => t.name),
     read: opts.read,

@@ -1,3 +1,4 @@
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 import type { RuntimeCommands } from '../../agent/runtime/commands.js'
 import type { Runtime } from '../../agent/runtime/runtime.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -20,7 +21,13 @@ import type { SkillCommands } from './load-commands.js'
 export interface SessionOptions {
   config: ResolvedConfig
   paths: AppPaths
-  endpoint: { baseUrl: string; apiKey?: string; model: string; contextLength?: number }
+  endpoint: {
+    baseUrl: string
+    apiKey?: string
+    model: string
+    contextLength?: number
+    contextSource?: string
+  }
   workspace: string
   interactive: boolean
   resume?: { kind: 'continue' } | { kind: 'id'; id: string }
@@ -53,6 +60,8 @@ export interface Session {
   instructions: InstructionReaders
   /** The session's skills, for the command table (each runnable as `/name`). */
   skills: SkillCommands
+  /** The user's enabled plugins, read at start (docs/plugins.md). */
+  plugins: readonly EnabledPlugin[]
   /** The trust prompt and notices (interactive sessions with project trust). */
   trust?: TrustController
   /** The Bash sandbox, when the session asked for one; `status()` runs its one-time check. */

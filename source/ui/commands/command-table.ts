@@ -128,7 +128,8 @@ export function createCommandTable(builtin: readonly SlashCommand[]): CommandTab
 
 /** "/mode auto" → {name: 'mode', args: 'auto'}; null for text that is not a command ("/usr/bin/env …"). */
 export function parseSlash(text: string): { name: string; args: string } | null {
-  const m = /^\/([a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim())
+  // `plugin:name` is a plugin's command (docs/plugins.md).
+  const m = /^\/((?:[a-z0-9][\w.-]*:)?[a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim())
   if (!m) return null
   return { name: m[1] ?? '', args: (m[2] ?? '').trim() }
 }

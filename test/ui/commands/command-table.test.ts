@@ -32,6 +32,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = 
     showSessions: () => ui.push('sessions'),
     showModels: (models, current) => ui.push(`models:${models.join(',')}:${current}`),
     resumeSession: (id) => ui.push(`resume:${id}`),
+    openSetup: () => ui.push('setup'),
     toggleTodos: () => ui.push('todos'),
     focusTasks: () => ui.push('tasks'),
     openRewind: () => ui.push('rewind'),
@@ -52,8 +53,34 @@ describe('parseSlash', () => {
     ['/usr/bin/env is broken', null],
     ['hello /mode', null],
     ['//escaped', null],
+    // A plugin's command (docs/plugins.md).
+    ['/commit-commands:commit now', { name: 'commit-commands:commit', args: 'now' }],
+    ['/my.plugin_2:review-pr 12', { name: 'my.plugin_2:review-pr', args: '12' }],
+    ['/a:b:c', null],
+    ['/Upper:x', null],
   ])('%j → %j', (text, parsed) => {
     expect(parseSlash(text)).toEqual(parsed)
+  })
+})
+
+describe('/plugin', () => {
+  it('lists, enables and disables (for new sessions), and says how when the words are wrong', async () => {
+    const f = fakeContext()
+    const lines: string[][] = []
+    f.ctx.showInfo = (title, body) => lines.push([title, ...body])
+    await runCommandLine(builtin(), '/plugin', f.ctx)
+    await runCommandLine(builtin(), '/plugin enable ralph-loop', f.ctx)
+    await runCommandLine(builtin(), '/plugins disable ralph-loop', f.ctx)
+    expect(lines).toEqual([
+      ['Plugins'],
+      ['Plugins', 'enabled ralph-loop'],
+      ['Plugins', 'disabled ralph-loop'],
+    ])
+    await runCommandLine(builtin(), '/plugin remove ralph-loop', f.ctx)
+    expect(f.lastFlash()).toEqual({
+      text: 'usage: /plugin, /plugin enable <name>, /plugin disable <name>',
+      level: 'warn',
+    })
   })
 })
 
@@ -153,11 +180,31 @@ describe('dispatch', () => {
     ['/init', [], [['submit', [{ text: INIT_PROMPT }]]]],
     ['/memory add tests need docker', [], [['addMemory', ['tests need docker']]]],
     ['/image shot.png', ['image:shot.png'], [['loadImage', ['shot.png']]]],
+    ['/login', ['setup'], []],
+    ['/endpoint', ['setup'], []],
   ])('%s runs against the context', async (line, ui, calls) => {
     const f = fakeContext()
     await runCommandLine(builtin(), line, f.ctx)
     expect(f.ui).toEqual(ui)
     expect(f.commands.calls.map((c) => [c.name, c.args])).toEqual(calls)
+  })
+
+  it('/login waits for the turn to end; /doctor shows the checks, or says where to run them', async () => {
+    const busy = fakeContext()
+    busy.store.dispatch({ type: 'phase/changed', phase: 'streaming' })
+    await runCommandLine(builtin(), '/login', busy.ctx)
+    expect(busy.ui).toEqual([])
+    expect(busy.lastFlash()).toEqual({
+      text: 'The agent is working: press Esc to interrupt it, then /login',
+      level: 'warn',
+    })
+    const none = fakeContext()
+    await runCommandLine(builtin(), '/doctor', none.ctx)
+    expect(none.lastFlash()?.text).toMatch(/agent-tui doctor in a shell/)
+    const f = fakeContext()
+    f.ctx.doctor = async () => ['✓ Node  24']
+    await runCommandLine(builtin(), '/doctor', f.ctx)
+    expect(f.ui).toEqual(['info:Doctor'])
   })
 
   it("/model opens a picker of the endpoint's models, or says why it cannot list them", async () => {

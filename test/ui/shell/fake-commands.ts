@@ -153,6 +153,9 @@ export function fakeCommands(
       record('listModels', [])
       return opts.models ?? { models: [] }
     },
+    endpointHeaders: () => [],
+    pluginLines: () => [],
+    setPluginEnabled: async (name, enabled) => [`${enabled ? 'enabled' : 'disabled'} ${name}`],
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }
@@ -246,6 +249,7 @@ export const EMPTY_REPORT: ContextReport = {
   model: 'test-model',
   contextLimit: 32_768,
   limitSource: 'profile',
+  budget: { prompt: 27_853, reply: 3277, margin: 1638, scale: 1 },
   compactAt: 0.7,
   observationWindow: 4,
   masking: true,
