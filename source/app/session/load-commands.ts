@@ -4,10 +4,10 @@ import type { ProjectTrust } from '../../config/project-trust.js'
 import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
 import { loadCommandDir } from '../../extensions/command-files.js'
 import { describeProblem } from '../../extensions/problems.js'
-import type { CommandDefinition, ExtensionProblem } from '../../extensions/types.js'
-import type { StatusEntry } from '../../agent/runtime/commands.js'
+import type { StatusEntry, SubmitInput } from '../../agent/runtime/commands.js'
+import type { CommandDefinition, ExtensionProblem, SkillDefinition } from '../../extensions/types.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
-import { userCommandEntries } from '../../ui/commands/user-commands.js'
+import { skillCommandEntries, userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
@@ -24,12 +24,23 @@ export interface UserCommandOptions {
   read: InstructionReaders
   /** Claude Code's places (`.claude/commands`, `~/.claude/commands`), or null when they are not read. */
   claude?: ClaudeCodePaths | null
+  /** The session's skills, each runnable as `/name` unless a command has the name. */
+  skills?: SkillCommands
   /** The enabled plugins: their commands come as `/plugin:name` (and `/name` when no other has it). */
   plugins?: readonly EnabledPlugin[]
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
   /** Where each folder stands, for `/status` (again after a trust answer). */
   record?(entries: StatusEntry[]): void
+}
+
+/** The session's skills for the command table (see `Session.skills`). */
+export interface SkillCommands {
+  list(): readonly SkillDefinition[]
+  /** Called after skills came or went (a trust answer). Returns stop. */
+  subscribe(listener: () => void): () => void
+  /** What `/name args` sends: the skill's instructions, then the arguments. */
+  prompt(name: string, args: string): Promise<SubmitInput>
 }
 
 /**
@@ -60,9 +71,9 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
   const apply = () => {
     for (const entries of added) entries.remove()
     added = []
-    const result = opts.table.add(userCommandEntries(current))
-    added.push(result)
-    for (const { command } of result.skipped) {
+    const own = opts.table.add(userCommandEntries(current))
+    added.push(own)
+    for (const { command } of own.skipped) {
       const definition = current.find((c) => c.name === command.name)
       report(
         `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
@@ -84,6 +95,18 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       return bare.get(name) === 1 && !opts.table.find(name) ? { ...shown, aliases: [name] } : shown
     })
     added.push(opts.table.add(entries))
+    const skills = opts.skills
+    if (!skills) return
+    // After the commands: a command of the same name keeps `/name` (the skill still loads with the Skill tool).
+    const result = opts.table.add(skillCommandEntries(skills.list(), skills.prompt))
+    added.push(result)
+    for (const { command } of result.skipped) {
+      const skill = skills.list().find((s) => s.name === command.name)
+      report(
+        `${skill?.file ?? command.name}: /${command.name} is taken by a command; the skill is not runnable as /${command.name} (the agent can still load it)`,
+        'info',
+      )
+    }
   }
   /** Bumped on every load: a slow load for an older trust answer is dropped. */
   let generation = 0
@@ -110,12 +133,14 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     apply()
     opts.record?.(layerEntries(loads, 'command', opts.workspace, opts.home))
   }
+  const unsubscribeSkills = opts.skills?.subscribe(apply)
   // Subscribed first: an answer given while the first load reads the folders is not missed.
   const unsubscribe = opts.trust?.subscribe((status) => load(status.trusted))
   await load(opts.trust?.mayLoad('command') === true)
   return {
     stop() {
       unsubscribe?.()
+      unsubscribeSkills?.()
       for (const entries of added) entries.remove()
       added = []
     },
