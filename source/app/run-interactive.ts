@@ -298,6 +298,7 @@ async function runSession(
       store: session.store,
       commands: session.commands,
       commandTable,
+      findProgram: (name) => session.programs.find(name),
       contextLimit: session.profile().contextLimit,
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),

@@ -4,6 +4,7 @@ import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'
+import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { createViewStore } from './hooks/view-store.js'
@@ -53,6 +54,8 @@ export interface RunTuiOptions {
    * the table (`createCommandTable(BUILTIN_COMMANDS)`) and adds them, now or later.
    */
   commandTable?: CommandTable
+  /** A program agent-tui may run itself, found outside the workspace (`/copy`'s clipboard fallback). */
+  findProgram?: (name: string) => string | undefined
 }
 
 export interface TuiExit {
@@ -82,6 +85,14 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   const stdin = terminalInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
   const painter = stdout.isTTY ? new ScreenPainter({ write: (text) => stdout.write(text) }) : undefined
+  // `/copy`'s OSC 52 goes to the real stdout, between frames: the painter's guard would strip it from one.
+  const clipboard = createClipboard({
+    env: process.env,
+    platform: process.platform,
+    tty: Boolean(stdout.isTTY),
+    write: (text) => stdout.write(text),
+    find: opts.findProgram ?? (() => undefined),
+  })
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
   const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
   const startupMessage: Flash | undefined = overrides.ok
@@ -122,6 +133,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       prices={opts.prices}
       startupMessage={startupMessage}
       onExit={onExit}
+      clipboard={clipboard}
       warmUp={opts.warmUp ?? false}
       {...(opts.doctor ? { doctor: opts.doctor } : {})}
       {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}

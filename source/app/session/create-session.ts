@@ -395,6 +395,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    programs,
     instructions,
     plugins: plugins.plugins,
     ...(trust ? { trust } : {}),

@@ -13,6 +13,7 @@ import type { Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
+import type { HostPrograms } from '../../util/host-programs.js'
 import type { InstructionReaders } from './instruction-readers.js'
 
 /** What `createSession` is given, and the session it builds. */
@@ -55,6 +56,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** The programs agent-tui runs itself, found outside the workspace (`/copy`'s clipboard program). */
+  programs: HostPrograms
   /** Reads instruction files, commands, skills and agents through the read boundary. */
   instructions: InstructionReaders
   /** The user's enabled plugins, read at start (docs/plugins.md). */
