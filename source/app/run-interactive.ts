@@ -302,6 +302,7 @@ async function runSession(
       contextLimit: session.profile().contextLimit,
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
+      ...(config.settings.notifications ? { notifications: config.settings.notifications } : {}),
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,

@@ -8,6 +8,9 @@ import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { createViewStore } from './hooks/view-store.js'
+import type { NotificationSettings } from './notify/notify-decision.js'
+import { startNotifier } from './notify/notifier.js'
+import { detectNotifyTerminal } from './notify/notify-terminal.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, mouseWanted } from './keys/mouse.js'
 import { canFilterInput, createTerminalInput } from './keys/terminal-input.js'
@@ -56,6 +59,8 @@ export interface RunTuiOptions {
   commandTable?: CommandTable
   /** A program agent-tui may run itself, found outside the workspace (`/copy`'s clipboard fallback). */
   findProgram?: (name: string) => string | undefined
+  /** Settings `notifications`: the bell and desktop notification when a prompt waits or a turn ends unwatched. */
+  notifications?: NotificationSettings
 }
 
 export interface TuiExit {
@@ -79,8 +84,25 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   const mouseHub = createMouseHub()
   const mouse = opts.mouse !== false && mouseWanted(terminalStdin, stdout)
   // In a terminal Ink reads a stand-in that hands it one key per read (and no mouse reports).
+  // The bell and notifications go to the real stdout, between frames (the painter's guard strips them from one).
+  const notifier = stdout.isTTY
+    ? startNotifier({
+        store: opts.store,
+        settings: opts.notifications,
+        terminal: detectNotifyTerminal(process.env, process.platform),
+        write: (text) => stdout.write(text),
+        find: opts.findProgram ?? (() => undefined),
+        env: process.env,
+      })
+    : undefined
   const terminalInput = canFilterInput(terminalStdin)
-    ? createTerminalInput({ stdin: terminalStdin, stdout, mouse, onMouse: mouseHub.emit })
+    ? createTerminalInput({
+        stdin: terminalStdin,
+        stdout,
+        mouse,
+        onMouse: mouseHub.emit,
+        ...(notifier ? { onFocus: notifier.setFocused } : {}),
+      })
     : null
   const stdin = terminalInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
@@ -168,6 +190,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   } finally {
     closed = true
     viewStore.dispose()
+    notifier?.dispose()
     painter?.dispose()
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
