@@ -265,6 +265,14 @@ export const settingsSchema = z.strictObject({
     )
     .optional(),
   theme: z.string().min(1).optional(),
+  /** The bell and a desktop notification when a permission prompt waits or a turn ends unwatched (docs/tui.md). */
+  notifications: z
+    .strictObject({
+      onConsent: z.boolean().optional(),
+      onTurnEnd: z.boolean().optional(),
+      method: z.enum(['auto', 'bell', 'desktop', 'off']).optional(),
+    })
+    .optional(),
   summarizerModel: z.string().min(1).optional(),
   /** Claude Code's format: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", …}]}]}`. */
   hooks: hooksSettingsSchema.optional(),

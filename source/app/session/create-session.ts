@@ -414,6 +414,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    programs,
     instructions,
     claude,
     discovery,
