@@ -244,6 +244,11 @@ function targetFromPreview(preview: ConsentPreview): PermissionTarget {
       return { kind: 'command', command: preview.command }
     case 'diff':
       return { kind: 'path', path: preview.path, access: 'write' }
+    case 'diffs':
+      return {
+        kind: 'paths',
+        paths: preview.files.map((f) => ({ kind: 'path', path: f.path, access: 'write' }) as const),
+      }
     case 'url':
       return { kind: 'url', url: preview.url }
     default:

@@ -383,7 +383,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       if (count > MAX_OFFERED_RULES)
         return {
           rule,
-          noRule: `it runs ${count} different commands; allow it once, or add rules to ${opts.savedTo}`,
+          noRule: `it ${call.target.kind === 'paths' ? `changes ${count} files in different folders` : `runs ${count} different commands`}; allow it once, or add rules to ${opts.savedTo}`,
         }
       const folder = directoryRule(call.tool, call.target, workspace)
       return folder && folder !== rule ? { rule, directoryRule: folder } : { rule }
@@ -441,9 +441,13 @@ function view(rule: Rule): RuleView {
 /** Every edit in the workspace (the Edit family, never a protected path: those ask whatever the rules). */
 export const SESSION_EDITS_RULE = 'Edit(**)'
 
-/** "Allow all edits this session" is offered for an edit whose real path lies in the workspace. */
+/** "Allow all edits this session" is offered for an edit whose real paths all lie in the workspace. */
 function sessionEditsRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
-  if (target.kind !== 'path' || !ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
-  const rel = relative(workspace, target.real ?? target.path)
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? SESSION_EDITS_RULE : undefined
+  if (!ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
+  const files = target.kind === 'path' ? [target] : target.kind === 'paths' ? target.paths : []
+  const inside = (p: { path: string; real?: string }) => {
+    const rel = relative(workspace, p.real ?? p.path)
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
+  }
+  return files.length > 0 && files.every(inside) ? SESSION_EDITS_RULE : undefined
 }

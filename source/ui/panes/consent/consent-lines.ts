@@ -1,6 +1,7 @@
 import wrapAnsi from 'wrap-ansi'
 import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../../../store/domain.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
+import { fileChangeLines } from '../../components/file-changes.js'
 import type { Theme } from '../../components/theme.js'
 import { cleanText, TITLE } from '../../../util/display-text.js'
 import { shortenPath } from '../status/format.js'
@@ -110,6 +111,8 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
         theme.bold(cleanText(preview.path, TITLE)),
         ...renderDiffLines(preview.diff, width, { maxLines: PREVIEW_LINE_CAP, theme }),
       ]
+    case 'diffs':
+      return fileChangeLines(preview.files, width, { maxLines: PREVIEW_LINE_CAP, theme })
     case 'url': {
       const lines = wrap(theme.link(cleanText(preview.url, TITLE)), width)
       if (preview.address)
