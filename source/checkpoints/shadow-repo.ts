@@ -45,6 +45,8 @@ const INDEX_LOCK_RETRIES = 40
 const INDEX_LOCK_WAIT_MS = 50
 /** A lock older than this was left by a process that died mid-write. */
 const STALE_LOCK_MS = 60_000
+/** Nested repositories tried one by one when git refuses them together; the rest are left out. */
+const MAX_NESTED_ONE_BY_ONE = 32
 
 export class ShadowRepo {
   readonly gitDir: string
@@ -147,7 +149,7 @@ export class ShadowRepo {
       )
     }
     const previous = this.large ?? new Map<string, number>()
-    const large = await this.findLarge([...modified, ...untracked, ...previous.keys()])
+    const { large, dirs } = await this.sizeUp([...modified, ...untracked, ...previous.keys()])
     if (!sameKeys(large, previous)) {
       await this.writeExclude(large)
       this.large = large
@@ -167,12 +169,19 @@ export class ShadowRepo {
     const update = [...new Set([...modified, ...untracked])].filter(
       (p) => !large.has(p) && !behindLink.has(p),
     )
-    if (update.length) {
+    // A directory here is a nested repository, recorded as a gitlink: apart from the files, since git
+    // refuses one without a commit (and the whole list with it), which would switch checkpoints off.
+    const files = update.filter((p) => !dirs.has(p))
+    if (files.length) {
       await this.locked(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
         ...run,
-        input: update.join('\0'),
+        input: files.join('\0'),
       })
     }
+    await this.recordNested(
+      update.filter((p) => dirs.has(p)),
+      run,
+    )
     const tree = (await this.locked(['write-tree'], run)).stdout.toString().trim()
     return {
       tree,
@@ -182,18 +191,48 @@ export class ShadowRepo {
     }
   }
 
-  private async findLarge(paths: string[]): Promise<Map<string, number>> {
+  /** Which paths are files over the size cap, and which are directories (nested repositories). */
+  private async sizeUp(paths: string[]): Promise<{ large: Map<string, number>; dirs: Set<string> }> {
     const large = new Map<string, number>()
+    const dirs = new Set<string>()
     const unique = [...new Set(paths)]
     // Bounded concurrency: the first snapshot of a workspace lists every file.
     for (let i = 0; i < unique.length; i += 256) {
       const batch = unique.slice(i, i + 256)
       const stats = await Promise.all(batch.map((p) => lstat(join(this.workTree, p)).catch(() => null)))
       stats.forEach((st, k) => {
-        if (st?.isFile() && st.size > this.opts.maxFileBytes) large.set(batch[k] as string, st.size)
+        const path = batch[k] as string
+        if (st?.isFile() && st.size > this.opts.maxFileBytes) large.set(path, st.size)
+        if (st?.isDirectory()) dirs.add(path)
       })
     }
-    return large
+    return { large, dirs }
+  }
+
+  /**
+   * Records nested repositories as gitlinks: all at once, or — when git refuses the list (one has no
+   * commit yet, or a `.git` file naming nothing) — one by one, leaving out those git cannot record. A
+   * rewind keeps nested repositories as they are in any case; a left-out one only goes unreported.
+   */
+  private async recordNested(paths: readonly string[], run: RunOptions): Promise<void> {
+    if (paths.length === 0) return
+    const add = (list: readonly string[]) =>
+      this.locked(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], {
+        ...run,
+        input: list.join('\0'),
+      })
+    try {
+      await add(paths)
+      return
+    } catch (err) {
+      if (!(err instanceof GitCommandError)) throw err
+    }
+    // A planted thousand would cost a git run each: past a few dozen the rest are left out.
+    for (const path of paths.slice(0, MAX_NESTED_ONE_BY_ONE)) {
+      await add([path]).catch((err: unknown) => {
+        if (!(err instanceof GitCommandError)) throw err
+      })
+    }
   }
 
   /** Those of `paths` with a directory on the way that is no longer a directory (a symlink, a file). */

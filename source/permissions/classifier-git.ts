@@ -74,7 +74,10 @@ export function checkGit(args: ShellWord[]): boolean {
   const positional = flags.filter((v) => !v.startsWith('-'))
   switch (sub) {
     case 'grep':
-      return !flags.some((v) => v === '-O' || v.startsWith('--open-files-in-pager') || /^-O/.test(v))
+      // `-O`/`--open-files-in-pager` runs a program on every matching file. git takes any unambiguous
+      // prefix of a long option (`--open=sh`; only this one starts `--op`) and bundled short options
+      // (`-nOsh` runs `sh` on each file that matched): any of them, anywhere in a bundle, is refused.
+      return !flags.some((v) => /^--op/.test(v) || (/^-[^-]/.test(v) && v.includes('O')))
     case 'branch':
       return isGitListing(flags, BRANCH_LIST_FLAGS, BRANCH_FLAGS_WITH_VALUE)
     case 'tag':

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs'
 import { isAbsolute, relative } from 'node:path'
 import type { Store } from '../store/create-store.js'
 import type { ConsentDecision, ConsentPreview, ConsentRequest, Mode, Risk } from '../store/domain.js'
@@ -304,6 +305,12 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
     startUp ??= resolveStartUpPaths(home, process.env)
     return startUp
   }
+  // A home under a symlink: the workspace and added dirs are real paths.
+  let realHome: string | undefined
+  const homeReal = () => {
+    realHome ??= realPathOr(home)
+    return realHome
+  }
   let rules = opts.rules
   const check = (
     {
@@ -337,8 +344,9 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       home,
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: opts.trustedReadDirs,
-      ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
       startUp: startUpPaths(),
+      ...(homeReal() !== home ? { realHome: homeReal() } : {}),
+      ...(opts.appDirs ? { appDirs: opts.appDirs } : {}),
       // The Bash tool says when its command will run in the OS sandbox.
       ...(target.kind === 'command' && target.sandbox ? { sandbox: target.sandbox } : {}),
     })
@@ -450,4 +458,13 @@ function sessionEditsRule(tool: string, target: PermissionTarget, workspace: str
     return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
   }
   return files.length > 0 && files.every(inside) ? SESSION_EDITS_RULE : undefined
+}
+
+/** The real path of a directory, or itself when it cannot be resolved. */
+function realPathOr(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
 }

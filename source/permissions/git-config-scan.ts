@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process'
 import { lstat, realpath } from 'node:fs/promises'
-import { isAbsolute, join, resolve } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import {
   type GitConfigFacts,
+  includedFiles,
   programSettings,
   quotedFiles,
+  repositoryOrigins,
   readOnlyGitEnv,
   withGitConfig,
 } from './git-read-only.js'
@@ -68,13 +70,25 @@ export async function scanGitConfig(
       isAbsolute(found.origin) || found.origin === '.gitmodules' ? found.origin : resolve(dir, found.origin),
   }))
   const top = workTree ? resolve(dir, workTree) : undefined
-  const reads = await Promise.all(
+  const home = env.HOME ?? ''
+  const real = (path: string) => realpath(path).catch(() => path)
+  const quoted = await Promise.all(
     quotedFiles(listing.stdout).map(async ({ key, value }) => {
-      const home = env.HOME ?? ''
       const path = value.startsWith('~/') ? join(home, value.slice(2)) : resolve(top ?? dir, value)
-      return { key, path: await realpath(path).catch(() => path) }
+      return { key, path: await real(path) }
     }),
   )
+  // git names the files it read relative to the top (it works from there) or absolute; an include is
+  // relative to the file that names it. Only includes git did read count (a condition may not hold).
+  const origin = (name: string) => (isAbsolute(name) ? name : resolve(top ?? dir, name))
+  const read = new Set(await Promise.all(repositoryOrigins(listing.stdout).map((o) => real(origin(o)))))
+  const included = await Promise.all(
+    includedFiles(listing.stdout).map(async ({ key, value, origin: from }) => {
+      const path = value.startsWith('~/') ? join(home, value.slice(2)) : resolve(dirname(origin(from)), value)
+      return { key, path: await real(path) }
+    }),
+  )
+  const reads = [...quoted, ...included.filter((inc) => read.has(inc.path))]
   return {
     ok: true,
     runs,

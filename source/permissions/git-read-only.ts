@@ -99,6 +99,13 @@ const NAMED_PROGRAMS = [
  */
 const QUOTED_FILES = /^blame\.ignorerevsfile$/
 
+/**
+ * Keys naming a file git reads as more config (`include.path`, `includeIf.<condition>.path`): `git config
+ * --get`/`--list` print its values, so a repository's `.git/config` including `~/.pypirc` would put a
+ * password in front of the model through a read-only command. The file is judged by the read boundary.
+ */
+const INCLUDES = /^include\.path$|^includeif\..+\.path$/
+
 /** A per-submodule `ignore` that makes git look into the submodule's work tree despite `dirty`. */
 const SUBMODULE_IGNORE = /^submodule\..+\.ignore$/
 
@@ -127,6 +134,16 @@ export function quotedFiles(listing: string): Array<{ key: string; value: string
   return repositoryEntries(listing)
     .filter((e) => QUOTED_FILES.test(e.key) && e.value.trim() !== '')
     .map(({ key, value }) => ({ key, value }))
+}
+
+/** The includes of the repository's config: each target as written, with the file that names it. */
+export function includedFiles(listing: string): Array<{ key: string; value: string; origin: string }> {
+  return repositoryEntries(listing).filter((e) => INCLUDES.test(e.key) && e.value.trim() !== '')
+}
+
+/** The files a listing's repository entries were read from, as git names them (relative to the top or absolute). */
+export function repositoryOrigins(listing: string): string[] {
+  return [...new Set(repositoryEntries(listing).map((e) => e.origin))]
 }
 
 /**

@@ -35,7 +35,10 @@ export function boundaryOf(input: PolicyInput): Boundary {
 }
 
 /** Absolute lexical and real path of a path target (relative paths are relative to the workspace). */
-export function pathsOf(target: PathTarget, input: PolicyInput): { lexical: string; real: string } {
+export function pathsOf(
+  target: PathTarget,
+  input: Pick<PolicyInput, 'workspace' | 'home'>,
+): { lexical: string; real: string } {
   const lexical = absoluteTarget(target.path, input)
   return { lexical, real: target.real ?? lexical }
 }
@@ -148,7 +151,19 @@ function execWhat(input: Pick<PolicyInput, 'target' | 'tool'>): string {
 
 /** The mode table (docs/permissions.md#modes) for calls no rule or protection decided. */
 export function modeDecision(
-  input: Pick<PolicyInput, 'mode' | 'risk' | 'tool' | 'readOnly' | 'target' | 'sandbox'>,
+  input: Pick<
+    PolicyInput,
+    | 'mode'
+    | 'risk'
+    | 'tool'
+    | 'readOnly'
+    | 'target'
+    | 'sandbox'
+    | 'workspace'
+    | 'additionalDirs'
+    | 'home'
+    | 'realHome'
+  >,
 ): PolicyResult {
   const { mode, risk, tool, readOnly } = input
   const allow = (reason: string): PolicyResult => ({ decision: 'allow', reason })
@@ -163,10 +178,15 @@ export function modeDecision(
       return allow('dangerous mode allows everything')
     case 'safe':
     case 'auto':
-      if (risk === 'edit')
-        return mode === 'auto'
+      if (risk === 'edit') {
+        if (mode === 'safe') return ask('safe mode asks before edits')
+        const holder = rootHoldingHome(input, input.target)
+        return holder === undefined
           ? allow('auto mode accepts edits inside the workspace')
-          : ask('safe mode asks before edits')
+          : ask(
+              `auto mode asks before edits here: ${holder === input.workspace ? 'the workspace' : holder} holds your home directory, where what your shell and tools run when they next start (what ~/.bashrc sources, programs on PATH below ~) cannot all be known`,
+            )
+      }
       if (risk === 'exec') {
         if (readOnly) return allow('read-only command')
         if (mode === 'auto' && input.sandbox) {
@@ -191,6 +211,25 @@ export function modeDecision(
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')
       return deny('ci mode does not change settings')
   }
+}
+
+/**
+ * The workspace or added directory that is or holds the home directory and holds the edited file, if
+ * one does: no list of start-up files covers what runs from there later (`~/.nvm/nvm.sh`, which
+ * ~/.bashrc sources), so auto mode asks before such edits, as the sandbox stops holding there for
+ * commands (source/sandbox/start-up-fence.ts).
+ */
+function rootHoldingHome(
+  input: Pick<PolicyInput, 'workspace' | 'additionalDirs' | 'home' | 'realHome'>,
+  target: PermissionTarget,
+): string | undefined {
+  const homes = [input.home, ...(input.realHome ? [input.realHome] : [])]
+  const edited = target.kind === 'path' ? pathsOf(target, input) : undefined
+  return [input.workspace, ...(input.additionalDirs ?? [])].find(
+    (root) =>
+      homes.some((home) => isInside(home, root)) &&
+      (edited === undefined || isInside(edited.lexical, root) || isInside(edited.real, root)),
+  )
 }
 
 /**

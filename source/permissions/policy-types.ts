@@ -25,6 +25,8 @@ export interface PolicyInput {
   /** Real path of the workspace. */
   workspace: string
   home: string
+  /** The home directory's real path, when it differs from `home` (a home under a symlink). */
+  realHome?: string
   /** Directories readable and writable like the workspace (`--add-dir`, `additionalDirectories`). */
   additionalDirs?: readonly string[]
   /** Directories whose files may always be read (the session's outputs/spill dir). */

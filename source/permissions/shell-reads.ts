@@ -154,8 +154,11 @@ const GIT: Extract = (args) => {
   }
   for (const w of args.slice(i + 1)) {
     // `git config --file=F --list`, `git blame --contents=F` print F; `--ignore-revs-file=F` quotes it.
-    const valued = /^--(file|contents|ignore-revs-file|exclude-from)=(.*)$/.exec(w.value)
-    if (valued) out.push({ ...w, value: valued[2]! })
+    // git takes any unambiguous prefix of a long option (`--conten=F` is `--contents=F`) and a short
+    // option's value attached (`-SF`): every `--opt=` value is taken for a path, and an attached value
+    // that looks like one (a value that is not resolves inside the folder and changes nothing).
+    const valued = /^--[^=]+=(.+)$/.exec(w.value) ?? /^-[^-][^~./]*([~./].*)$/.exec(w.value)
+    if (valued) out.push({ ...w, value: valued[1]! })
     if (w.value.startsWith('-')) continue
     const colon = w.value.lastIndexOf(':')
     out.push(colon === -1 ? w : { ...w, value: w.value.slice(colon + 1) })

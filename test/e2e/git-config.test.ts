@@ -144,4 +144,35 @@ describe('read-only git and the repository’s own config (headless)', () => {
     expect((await readdir(state)).length).toBe(1)
     expect(await readdir(markers)).toEqual([])
   })
+
+  it('plan mode, untrusted: no read-only git call opens a pager on matches, reads past the boundary through an abbreviated option, or prints a file the repository includes', async () => {
+    const markers = await hostileRepo('', {
+      // What `git grep -O sh` would run: every file that matches.
+      'run.txt': `# hello\ntouch "${join(env.box.root, 'markers', 'grep-pager')}"\n`,
+    })
+    const outside = join(env.box.root, 'outside.txt')
+    await writeFile(outside, 'OUTSIDE-SECRET\n')
+    const run = async (commands: string[]) => {
+      env.server.enqueue(
+        { toolCalls: commands.map((command) => ({ name: 'Bash', arguments: { command } })) },
+        { text: 'done' },
+      )
+      const r = await env.cli(['-p', 'look', '--mode', 'plan', '--output-format', 'json'])
+      return (JSON.parse(r.stdout) as Trace).tool_calls.map((c) => c.status)
+    }
+    expect(
+      await run(['git grep -nOsh hello', 'git grep --open=sh hello', `git blame --conten=${outside} a.txt`]),
+    ).toEqual(['denied', 'denied', 'denied'])
+    expect(toolResults().join('\n')).not.toContain('OUTSIDE-SECRET')
+    // The repository's config includes the user's ~/.pypirc: `git config` would print its password.
+    await writeFile(join(env.box.home, '.pypirc'), '[pypi]\n\tpassword = pypi-SECRET\n')
+    await writeFile(join(env.box.workspace, '.git', 'config'), '[include]\n\tpath = ~/.pypirc\n', {
+      flag: 'a',
+    })
+    expect(await run(['git config --get pypi.password', 'git grep -n hello'])).toEqual(['denied', 'denied'])
+    const results = toolResults()
+    expect(results[0]).toContain("the repository's git config sets include.path to")
+    expect(results.join('\n')).not.toContain('pypi-SECRET')
+    expect(await readdir(markers)).toEqual([])
+  })
 })

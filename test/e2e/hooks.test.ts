@@ -127,6 +127,47 @@ describe('headless hooks', () => {
     expect(post.transcript_path).toMatch(/\.jsonl$/)
   })
 
+  it('tool_input.file_path is absolute, as in Claude Code: a file named like an option never reaches a formatter as one', async () => {
+    // A formatter that loads plugins named on its command line, as prettier does (`--plugin=./x.cjs`).
+    const formatter = join(env.box.root, 'fmt.mjs')
+    await writeFile(
+      formatter,
+      `import { createRequire } from 'node:module'\nfor (const arg of process.argv.slice(2)) if (arg.startsWith('--plugin=')) createRequire(process.cwd() + '/')(arg.slice(9))\n`,
+    )
+    const seen = join(env.box.root, 'path.txt')
+    const readPath = await script(
+      'path',
+      `fs.writeFileSync(${JSON.stringify(seen)}, input.tool_input.file_path); console.log(input.tool_input.file_path)`,
+    )
+    await userSettings({
+      hooks: hooks('PostToolUse', `f=$(${readPath}) && ${node} ${JSON.stringify(formatter)} --write "$f"`, {
+        matcher: 'Edit|Write',
+      }),
+    })
+    const ran = join(env.box.root, 'plugin-ran')
+    env.server.enqueue(
+      {
+        toolCalls: [
+          {
+            name: 'Write',
+            arguments: {
+              file_path: 'evil.cjs',
+              content: `require('fs').writeFileSync(${JSON.stringify(ran)}, 'outside any sandbox')\n`,
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'Write', arguments: { file_path: '--plugin=./evil.cjs', content: 'x\n' } }] },
+      { text: 'done' },
+    )
+    // Auto mode accepts edits unasked: the hook must not turn them into a program run outside the sandbox.
+    const r = await run(['--mode', 'auto'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.trace.tool_calls.map((c) => c.status)).toEqual(['done', 'done'])
+    expect(await readFile(seen, 'utf8')).toBe(join(env.box.workspace, '--plugin=./evil.cjs'))
+    expect(await exists(ran)).toBe(false)
+  })
+
   it('a UserPromptSubmit hook that exits 2 blocks the prompt: nothing is sent, stderr says why once, exit 3', async () => {
     await userSettings({ hooks: hooks('UserPromptSubmit', 'echo "prompts must name a ticket" >&2; exit 2') })
     const r = await env.cli(['-p', 'fix it'])

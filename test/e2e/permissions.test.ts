@@ -201,6 +201,9 @@ describe('permissions end to end (headless)', () => {
         'auto',
         '--output-format',
         'json',
+        // Auto mode asks before any edit where the home folder is writable: an allow rule opens one.
+        '--allowed-tools',
+        'Edit(notes.md)',
       ],
       { cwd: home, env: env.box.env, timeoutMs: 40_000 },
     )

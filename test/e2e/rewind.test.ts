@@ -4,7 +4,7 @@
  * and the project's own repository — its .git, index and stash — is never touched.
  */
 import { execFileSync } from 'node:child_process'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
@@ -170,5 +170,31 @@ describe('--rewind-to', () => {
     const bad = await cli(['--continue', '--rewind-to', '7'])
     expect(bad.code).toBe(2)
     expect(bad.stderr).toBe('agent-tui: no turn 7: this conversation has turns 1–1\n')
+  })
+
+  it('a nested repository without a commit (a hostile repository plants one) does not switch checkpoints off', async () => {
+    await writeFile(join(env.box.workspace, 'a.txt'), 'alpha\n')
+    git(['init', '-q'])
+    git(['add', '.'])
+    git(['commit', '-qm', 'start'])
+    await mkdir(join(env.box.workspace, 'vendor', 'empty'), { recursive: true })
+    await writeFile(join(env.box.workspace, 'vendor', 'empty', 'x.txt'), 'x\n')
+    execFileSync('git', ['init', '-q'], { cwd: join(env.box.workspace, 'vendor', 'empty') })
+    env.server.enqueue(
+      { toolCalls: [{ name: 'Read', arguments: { file_path: 'a.txt' } }] },
+      {
+        toolCalls: [
+          { name: 'Edit', arguments: { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } },
+        ],
+      },
+      { text: 'done' },
+    )
+    const r = await cli(['-p', 'edit', '--mode', 'auto'])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toBe('')
+    expect((await files())['a.txt']).toBe('ALPHA\n')
+    const rewound = await cli(['--continue', '--rewind-to', '1', '--rewind-scope', 'code'])
+    expect(rewound.stdout).toContain('  restored  a.txt')
+    expect((await files())['a.txt']).toBe('alpha\n')
   })
 })

@@ -26,28 +26,33 @@ const program = (file: string, text = 'evil') =>
   call('Bash', { command: `"${process.execPath}" -e "require('fs').appendFileSync('${file}', '${text}')"` })
 
 describe.runIf(osSandbox?.kind === 'bwrap')('start-up files under --sandbox --mode auto, headless', () => {
-  it('the home directory as the workspace: start-up files ask, commands ask since the sandbox cannot hold, other edits run', async () => {
+  it('the home directory as the workspace: start-up files ask, commands ask since the sandbox cannot hold, other edits ask but for an allow rule', async () => {
     const home = env.box.home
-    writeFileSync(join(home, '.bashrc'), 'original\n')
+    writeFileSync(join(home, '.bashrc'), 'original\n. ~/.nvm/nvm.sh\n')
+    mkdirSync(join(home, '.nvm'))
+    writeFileSync(join(home, '.nvm', 'nvm.sh'), 'original\n')
     env.server.enqueue(
       call('Bash', { command: 'echo evil >> .bashrc' }),
       call('Write', { file_path: '.zshenv', content: 'evil\n' }),
       call('Bash', { command: 'touch notes.txt' }),
+      // What ~/.bashrc sources is on no list: auto mode asks before any edit where the home is writable.
+      call('Edit', { file_path: '.nvm/nvm.sh', old_string: 'original', new_string: 'evil' }),
       call('Write', { file_path: 'notes.md', content: 'ok\n' }),
       { text: 'done' },
     )
-    const r = await runCli(['--base-url', env.server.baseUrl, '--model', 'm', ...AUTO], {
-      cwd: home,
-      env: env.box.env,
-      timeoutMs: 40_000,
-    })
+    const r = await runCli(
+      ['--base-url', env.server.baseUrl, '--model', 'm', ...AUTO, '--allowed-tools', 'Edit(notes.md)'],
+      { cwd: home, env: env.box.env, timeoutMs: 40_000 },
+    )
     expect(r.code, r.stderr).toBe(0)
-    expect(statuses(r.stdout)).toEqual(['denied', 'denied', 'denied', 'done'])
-    const [bashrc, zshenv, touch] = toolResults(env.server.requests.at(-1))
+    expect(statuses(r.stdout)).toEqual(['denied', 'denied', 'denied', 'denied', 'done'])
+    const [bashrc, zshenv, touch, nvm] = toolResults(env.server.requests.at(-1))
     expect(bashrc).toContain('writes to ~/.bashrc always ask (bash runs it in every interactive shell)')
     expect(zshenv).toContain('writes to ~/.zshenv always ask')
     expect(touch).toContain('the home directory is writable in the sandbox')
-    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('original\n')
+    expect(nvm).toContain('auto mode asks before edits here: the workspace holds your home directory')
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('original\n. ~/.nvm/nvm.sh\n')
+    expect(readFileSync(join(home, '.nvm', 'nvm.sh'), 'utf8')).toBe('original\n')
     expect(existsSync(join(home, '.zshenv'))).toBe(false)
     expect(readFileSync(join(home, 'notes.md'), 'utf8')).toBe('ok\n')
   })

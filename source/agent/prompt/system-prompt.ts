@@ -22,6 +22,11 @@ export interface PromptContext {
   read: InstructionReader
   /** A file left out, and why (a start-up notice). */
   report?(text: string): void
+  /**
+   * When an instruction file last changed while commands or edits ran unasked (ms), if it did: it is
+   * read all the same (it is text, not permissions), and a start-up notice names it.
+   */
+  changedUnasked?(path: string): number | undefined
 }
 
 /** An instruction file's text beyond this is cut. */
@@ -104,8 +109,17 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
       continue
     }
     const text = file.kind === 'read' ? file.text.trim() : ''
-    if (text)
-      instructions.push(`# Project instructions from ${path}\n${text.slice(0, MAX_INSTRUCTION_CHARS)}`)
+    if (!text) continue
+    instructions.push(`# Project instructions from ${path}\n${text.slice(0, MAX_INSTRUCTION_CHARS)}`)
+    // A sandboxed command may create one nobody was asked about (a missing one cannot be reserved).
+    const at = ctx.changedUnasked?.(path)
+    if (at !== undefined) ctx.report?.(unaskedNotice(relative(ctx.workspace, path) || path, at))
   }
   return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
+}
+
+/** `sub/AGENTS.md changed at 14:03:10 while …`: the start-up notice for an instruction file written unasked. */
+export function unaskedNotice(file: string, at: number): string {
+  const when = new Date(at)
+  return `${file} changed on ${when.toISOString().slice(0, 10)} at ${when.toTimeString().slice(0, 8)} while commands or edits ran unasked (a sandboxed command or an auto-mode edit nobody answered for); it is in the model's instructions as it is: read it if you did not write it`
 }

@@ -22,6 +22,8 @@ export interface SessionHooksOptions {
   interactive: boolean
   /** For `tool_response.filePath`. */
   workspace: string
+  /** Where the runtime's relative paths resolve: `tool_input.file_path` is given absolute. */
+  cwd?(): string
   /** Default IDLE_NOTIFY_MS. */
   idleMs?: number
 }
@@ -88,6 +90,7 @@ export function createSessionHooks(opts: SessionHooksOptions): SessionHooks {
       service,
       dispatch,
       workspace: opts.workspace,
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
       notify: (type, message) => hooks.notify(type, message),
       newId: opts.newId,
     },

@@ -74,7 +74,8 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
     }),
   })
   const sessionHooks = opts.hooks
-    ? createSessionHooks({ ...opts, service: opts.hooks, newId: rt.newId })
+    ? // The host is made below; the hooks ask it only once a call runs.
+      createSessionHooks({ ...opts, service: opts.hooks, newId: rt.newId, cwd: () => host.cwd() })
     : null
   const newContext = (systemPrompt: string) =>
     new ContextManager({

@@ -4,6 +4,7 @@ import type { HookCard } from '../../user-hooks/types.js'
 import type { Dispatch } from '../../store/create-store.js'
 import type { ToolDisplay } from '../../store/domain.js'
 import type { ToolSuccess } from '../../tools/types.js'
+import { resolveToolPath } from '../../tools/paths.js'
 
 /**
  * PreToolUse and PostToolUse around one tool call (the pipeline's side of source/user-hooks/). The executor
@@ -16,6 +17,8 @@ export interface ToolHooks {
   dispatch: Dispatch
   /** Tools show paths inside it relative to it; `tool_response.filePath` is absolute. */
   workspace: string
+  /** Where the call's relative paths resolve (the current directory of the runtime it runs in). */
+  cwd?(): string
   /** A Notification hook run that nobody waits for (a consent prompt is opening). */
   notify(type: string, message: string): void
   /** Card ids: unique in the session even when a server reuses tool-call ids. */
@@ -40,7 +43,7 @@ export async function preToolUse(
 ): Promise<PreToolVerdict> {
   const verdict = await hooks.service.run(
     'PreToolUse',
-    { tool_name: call.tool, tool_input: call.input, tool_use_id: call.id },
+    { tool_name: call.tool, tool_input: hookToolInput(call.input, hooks), tool_use_id: call.id },
     { signal, target: call.tool },
   )
   showCards(hooks.dispatch, hooks.newId(`hook-pre-${call.id}`), verdict.cards)
@@ -69,7 +72,7 @@ export async function postToolUse(
     'PostToolUse',
     {
       tool_name: call.tool,
-      tool_input: call.input,
+      tool_input: hookToolInput(call.input, hooks),
       tool_response: toolResponse(result, hooks.workspace),
       tool_use_id: call.id,
     },
@@ -81,6 +84,25 @@ export async function postToolUse(
   if (verdict.context.length)
     parts.push(`Additional context from a PostToolUse hook:\n${verdict.context.join('\n\n')}`)
   return { feedback: parts.join('\n\n'), stop: verdict.stop }
+}
+
+/**
+ * `tool_input` as hooks get it: the arguments, with `file_path` and `notebook_path` absolute, as Claude
+ * Code's always are. The model chooses them: a relative `--plugin=./x.cjs` would reach a hook's
+ * `prettier --write "$(jq -r .tool_input.file_path)"` as an option that loads the model's code, outside
+ * any sandbox; an absolute path never starts with `-`.
+ */
+export function hookToolInput(input: unknown, hooks: Pick<ToolHooks, 'workspace' | 'cwd'>): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input
+  const fields = input as Record<string, unknown>
+  let out: Record<string, unknown> | undefined
+  for (const key of ['file_path', 'notebook_path']) {
+    const value = fields[key]
+    if (typeof value !== 'string' || value === '' || isAbsolute(value)) continue
+    out ??= { ...fields }
+    out[key] = resolveToolPath(value, hooks.cwd?.() ?? hooks.workspace)
+  }
+  return out ?? input
 }
 
 /**

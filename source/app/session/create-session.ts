@@ -161,6 +161,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
     read: instructions.project,
     report: (text) => warnings.push(text),
+    changedUnasked: provenance.changedUnasked,
   })
   const coreTools = sessionCoreTools({
     config,

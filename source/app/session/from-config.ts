@@ -136,6 +136,7 @@ export function sessionPromptParts(
     sandbox?: { network: boolean }
     read: InstructionReader
     report(text: string): void
+    changedUnasked?(path: string): number | undefined
   },
 ): Promise<PromptParts> {
   return buildPromptParts({
@@ -151,6 +152,7 @@ export function sessionPromptParts(
     ...(at.sandbox ? { sandbox: at.sandbox } : {}),
     read: at.read,
     report: at.report,
+    ...(at.changedUnasked ? { changedUnasked: at.changedUnasked } : {}),
   })
 }
 

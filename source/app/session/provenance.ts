@@ -1,12 +1,14 @@
-import { join, resolve } from 'node:path'
+import { lstatSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { UnaskedCall } from '../../agent/tool-call/pipeline.js'
-import type { HookGuard } from '../../user-hooks/hook-service.js'
 import type { StdioVet } from '../../mcp/transports.js'
 import type { ConsentBroker } from '../../permissions/broker.js'
+import { isInside, realOrUndefined } from '../../provenance/fs-facts.js'
 import { createProvenanceGuard, type GuardSubject, shownRelativeTo } from '../../provenance/guard.js'
 import { openVerdicts } from '../../provenance/verdicts.js'
-import { createWindowLedger, unaskedWindowsDir } from '../../provenance/windows.js'
+import { changedInWindow, createWindowLedger, unaskedWindowsDir } from '../../provenance/windows.js'
 import type { Mode } from '../../store/domain.js'
+import type { HookGuard } from '../../user-hooks/hook-service.js'
 import { createHostPrograms, type HostPrograms } from '../../util/host-programs.js'
 
 /**
@@ -24,6 +26,8 @@ export interface SessionProvenance {
   unasked(call: UnaskedCall): void
   hookGuard: HookGuard
   vetServer: StdioVet
+  /** When a file (or the link at its name) last changed in a window of unasked activity (ms), if it did. */
+  changedUnasked(path: string): number | undefined
   /** Session end: the window closes (a later session still sees what it covered). */
   close(): void
 }
@@ -126,6 +130,27 @@ export function createSessionProvenance(opts: SessionProvenanceOptions): Session
         },
         `MCP server ${server.name}`,
       ),
+    changedUnasked(path) {
+      const windows = ledger.list()
+      if (windows.length === 0) return undefined
+      // Windows hold real paths: the name where it lies (a link planted there), and what it leads to.
+      const folder = realOrUndefined(dirname(path))
+      const named = folder === undefined ? path : join(folder, basename(path))
+      const ctimeOf = (stat: typeof lstatSync) => {
+        try {
+          return stat(path, { throwIfNoEntry: false })?.ctimeMs
+        } catch {
+          return undefined
+        }
+      }
+      const times = [
+        { ctime: ctimeOf(lstatSync), at: named },
+        { ctime: ctimeOf(statSync), at: realOrUndefined(path) ?? named },
+      ].flatMap(({ ctime, at }) =>
+        ctime !== undefined && changedInWindow(ctime, at, windows, isInside) ? [ctime] : [],
+      )
+      return times.length > 0 ? Math.max(...times) : undefined
+    },
     close: () => ledger.close(),
   }
 }

@@ -208,6 +208,36 @@ describe('ShadowRepo', () => {
     expect(changes.map((c) => [c.path, c.nested])).toEqual([['vendor/lib', true]])
   })
 
+  it('a nested repository git cannot record (no commit yet) is left out; the rest is snapshotted', async () => {
+    await ws.write('top.txt', 'x')
+    const shadow = repo()
+    const before = await shadow.snapshot()
+    // A hostile repository (or a sandboxed command) plants these to switch checkpoints off.
+    await ws.write('vendor/empty/a.txt', 'a')
+    projectGit(join(ws.dir, 'vendor/empty'), ['init', '-q'])
+    // A `.git` file naming nothing is no repository: its folder's files are recorded as files.
+    await ws.write('vendor/broken/.git', 'gitdir: /nowhere\n')
+    await ws.write('vendor/broken/b.txt', 'b')
+    await ws.write('vendor/lib/c.txt', 'c')
+    projectGit(join(ws.dir, 'vendor/lib'), ['init', '-q'])
+    projectGit(join(ws.dir, 'vendor/lib'), ['add', '.'])
+    projectGit(join(ws.dir, 'vendor/lib'), ['commit', '-qm', 'x'])
+    await ws.write('top.txt', 'changed')
+    const after = await shadow.snapshot()
+    const changes = await shadow.diff(before.tree, after.tree)
+    expect(changes.map((c) => [c.path, c.nested])).toEqual([
+      ['top.txt', false],
+      ['vendor/broken/b.txt', false],
+      ['vendor/lib', true],
+    ])
+    // A repository once recorded that loses its commits does not stop later snapshots either.
+    await rm(join(ws.dir, 'vendor/lib/.git'), { recursive: true })
+    projectGit(join(ws.dir, 'vendor/lib'), ['init', '-q'])
+    await ws.write('top.txt', 'again')
+    const later = await shadow.snapshot()
+    expect((await shadow.diff(after.tree, later.tree)).map((c) => c.path)).toContain('top.txt')
+  })
+
   it('fails with GitUnavailableError when git cannot be started', async () => {
     await expect(repo({ git: join(ws.root, 'no-such-bin', 'git') }).snapshot()).rejects.toThrow(
       GitUnavailableError,

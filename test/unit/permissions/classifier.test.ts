@@ -161,6 +161,11 @@ const notReadOnly: string[] = [
   'git diff --output=patch.diff',
   'git reflog expire --all',
   'git grep -O foo',
+  // git takes a long option's unambiguous prefix and bundled short options: each runs `sh` on the matches.
+  'git grep --open-files=sh foo',
+  'git grep --op=sh foo',
+  'git grep -nOsh foo',
+  'git grep -iO foo',
   'git remote add origin url',
   'echo $(rm x)',
   'echo `rm x`',

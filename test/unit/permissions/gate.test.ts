@@ -27,14 +27,15 @@ function makeGate(mode: Mode, opts: { deny?: string[]; interactive?: boolean } =
     dispatch: store.dispatch,
     policy: 'interactive',
     workspace: ws,
-    home: ws,
+    home: join(tmpdir(), 'gate-home-not-the-workspace'),
   })
   const gate = createPermissionGate({
     store,
     rules: { allow: [], ask: [], deny: (opts.deny ?? []).map((t) => parseRule(t, 'test')) },
     broker,
     workspace: ws,
-    home: ws,
+    // Not the workspace: a workspace that holds the home directory makes auto mode ask before edits.
+    home: join(tmpdir(), 'gate-home-not-the-workspace'),
     additionalDirs: [],
     trustedReadDirs: [],
     interactive: opts.interactive ?? true,

@@ -140,6 +140,39 @@ describe('scanGitConfig', () => {
     })
   })
 
+  it('a file the repository includes, which `git config` would print: only the ones git read', async () => {
+    await writeFile(join(home, '.pypirc'), '[pypi]\n\tpassword = pypi-secret\n')
+    const dir = await repo(
+      'includes',
+      '[include]\n\tpath = ~/.pypirc\n[include]\n\tpath = ../shared.cfg\n' +
+        '[includeIf "gitdir:/nowhere/"]\n\tpath = /etc/never-read.cfg\n',
+    )
+    await writeFile(join(dir, 'shared.cfg'), '[core]\n\tabbrev = 12\n')
+    expect(await scan(dir)).toMatchObject({
+      ok: true,
+      reads: [
+        { key: 'include.path', path: join(home, '.pypirc') },
+        { key: 'include.path', path: join(dir, 'shared.cfg') },
+      ],
+    })
+  })
+
+  it('a linked worktree: its repository’s own config is no include', async () => {
+    const main = await repo('main')
+    execFileSync(
+      'git',
+      ['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '--allow-empty', '-m', 'x'],
+      {
+        cwd: main,
+        env,
+      },
+    )
+    execFileSync('git', ['worktree', 'add', '-q', join(root, 'linked')], { cwd: main, env })
+    const facts = await scan(join(root, 'linked'))
+    expect(facts).toMatchObject({ ok: true, runs: [] })
+    expect(facts.ok && facts.reads).toBeUndefined()
+  })
+
   it('.gitmodules asking git to look into a submodule', async () => {
     const dir = await repo('super')
     await writeFile(

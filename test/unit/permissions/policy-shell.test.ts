@@ -445,6 +445,20 @@ describe('reads have a boundary too', () => {
       'git blame --ignore-revs-file=../.env README.md',
       { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
     ],
+    // git takes a long option's unambiguous prefix (`--conten=` is `--contents=`) and attached values.
+    [
+      'git blame --conten=/home/u/.env README.md',
+      { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
+    ],
+    [
+      'git blame --ignore-revs-fi=../notes.txt README.md',
+      { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' },
+    ],
+    ['git blame -S../x README.md', { safe: 'ask', auto: 'ask', plan: 'ask', dangerous: 'allow', ci: 'deny' }],
+    [
+      'git log --format=%H --since=2.weeks',
+      { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' },
+    ],
     [
       'git blame --contents=notes.txt README.md',
       { safe: 'allow', auto: 'allow', plan: 'allow', dangerous: 'allow', ci: 'deny' },

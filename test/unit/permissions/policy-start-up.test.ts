@@ -15,7 +15,13 @@ const home = '/home/u'
 function decide(
   mode: Mode,
   call: { tool: string; path?: string; command?: string },
-  opts: { workspace?: string; allow?: string[]; startUp?: StartUpPath[] } = {},
+  opts: {
+    workspace?: string
+    additionalDirs?: string[]
+    realHome?: string
+    allow?: string[]
+    startUp?: StartUpPath[]
+  } = {},
 ) {
   const edit = call.command === undefined
   const input: PolicyInput = {
@@ -29,6 +35,8 @@ function decide(
     rules: { allow: (opts.allow ?? []).map((r) => parseRule(r, '--allowed-tools')), ask: [], deny: [] },
     workspace: opts.workspace ?? home,
     home,
+    ...(opts.additionalDirs ? { additionalDirs: opts.additionalDirs } : {}),
+    ...(opts.realHome ? { realHome: opts.realHome } : {}),
     ...(opts.startUp ? { startUp: opts.startUp } : {}),
   }
   return evaluate(input)
@@ -71,18 +79,46 @@ describe('start-up files in a workspace that is the home directory', () => {
     )
   })
 
-  it('ordinary files there stay writable, and NotebookEdit is judged like Edit', () => {
-    expect(decide('auto', { tool: 'Edit', path: `${home}/notes/todo.md` }).decision).toBe('allow')
-    expect(decide('auto', { tool: 'Edit', path: `${home}/.bashrc.bak` }).decision).toBe('allow')
-    expect(decide('auto', { tool: 'NotebookEdit', path: `${home}/.ipython/x.ipynb` }).decision).toBe('allow')
-    expect(decide('auto', { tool: 'NotebookEdit', path: `${home}/.vim/x.ipynb` }).decision).toBe('ask')
+  it('auto mode asks before every other edit there too: no list holds what ~/.bashrc sources', () => {
+    const other = decide('auto', { tool: 'Edit', path: `${home}/.nvm/nvm.sh` })
+    expect(other.decision).toBe('ask')
+    expect(other.protectedWrite).toBeUndefined()
+    expect(other.reason).toBe(
+      'auto mode asks before edits here: the workspace holds your home directory, where what your shell and tools run when they next start (what ~/.bashrc sources, programs on PATH below ~) cannot all be known',
+    )
+    for (const tool of ['Write', 'NotebookEdit'])
+      expect(decide('auto', { tool, path: `${home}/notes/todo.ipynb` }).decision).toBe('ask')
+    // An allow rule still opens ordinary files; start-up files stay protected.
+    const allow = ['Edit(~/notes/**)']
+    expect(decide('auto', { tool: 'Edit', path: `${home}/notes/todo.md` }, { allow }).decision).toBe('allow')
+    expect(decide('ci', { tool: 'Edit', path: `${home}/notes/todo.md` }, { allow }).decision).toBe('allow')
+    expect(decide('auto', { tool: 'Edit', path: `${home}/.bashrc.bak` }).decision).toBe('ask')
+    expect(decide('dangerous', { tool: 'Edit', path: `${home}/.nvm/nvm.sh` }).decision).toBe('allow')
+  })
+
+  it('an added directory that holds the home directory: its edits ask, the project’s do not', () => {
+    const opts = { workspace: '/work/proj', additionalDirs: ['/home'] }
+    expect(decide('auto', { tool: 'Edit', path: `${home}/.nvm/nvm.sh` }, opts).reason).toContain(
+      '/home holds your home directory',
+    )
+    expect(decide('auto', { tool: 'Edit', path: '/work/proj/src/app.ts' }, opts).decision).toBe('allow')
+    // The workspace inside the home directory is no writable root holding it.
+    expect(
+      decide('auto', { tool: 'Edit', path: `${home}/proj/a.ts` }, { workspace: `${home}/proj` }).decision,
+    ).toBe('allow')
+  })
+
+  it('a home under a symlink is recognised by its real path', () => {
+    const opts = { workspace: '/var/home/u', realHome: '/var/home/u' }
+    expect(decide('auto', { tool: 'Edit', path: '/var/home/u/.nvm/nvm.sh' }, opts).decision).toBe('ask')
   })
 
   it.each<[string, Mode, Decision]>([
     ['echo evil >> .bashrc', 'auto', 'ask'],
     ['echo evil >> .bashrc', 'ci', 'deny'],
     ['echo evil >> ~/.zshrc', 'safe', 'ask'],
-    ['echo x > notes.txt', 'auto', 'allow'],
+    // A redirection is an edit: auto mode asks before it here too.
+    ['echo x > notes.txt', 'auto', 'ask'],
   ])('a shell write %j in %s mode: %s', (command, mode, decision) => {
     expect(decide(mode, { tool: 'Bash', command }).decision).toBe(decision)
   })
