@@ -53,6 +53,7 @@ export const profileOverrideSchema = z.strictObject({
   supportsVision: z.boolean().optional(),
   supportsAllowedTools: z.boolean().optional(),
   supportsParallelToolCalls: z.boolean().optional(),
+  applyPatch: z.union([z.enum(['replace', 'beside']), z.literal(false)]).optional(),
 })
 
 export const searchSchema = z.strictObject({

@@ -125,6 +125,8 @@ export interface GateCall {
   hook?: { allow: boolean; ask: string | null }
   /** Allow rules of this call's turn alone (a user command's `allowed-tools`). */
   grants?: readonly Rule[]
+  /** Allowing this call once allows the tool's suggested rule for the session (SaveMemory). */
+  sessionGrant?: true
 }
 
 export interface AuthorizeOptions {
@@ -222,6 +224,9 @@ export async function authorize(
         ...(editsRule ? { sessionEditsRule: editsRule } : {}),
         ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
         ...(offer.noRule ? { noRule: offer.noRule } : {}),
+        ...(call.sessionGrant && !verdict.protectedWrite && !offer.noRule
+          ? { sessionGrant: true as const }
+          : {}),
         target,
         readOnly,
       },

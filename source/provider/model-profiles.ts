@@ -2,6 +2,8 @@
 
 export type Architecture = 'dense' | 'moe' | 'mla' | 'hybrid'
 
+export type ApplyPatchOffer = 'replace' | 'beside' | false
+
 export interface ModelProfile {
   /** Name of the table entry that matched ('default' when none did). */
   family: string
@@ -19,6 +21,11 @@ export interface ModelProfile {
   /** Understands OpenAI's `tool_choice: {type: 'allowed_tools'}` form. */
   supportsAllowedTools: boolean
   supportsParallelToolCalls: boolean
+  /**
+   * Offer apply_patch, the patch format the model was trained on: in place of Edit and Write
+   * ('replace'), beside them ('beside'), or not (false). Chosen when the session starts.
+   */
+  applyPatch: ApplyPatchOffer
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
 }
@@ -43,6 +50,7 @@ export const DEFAULT_PROFILE: Readonly<ModelProfile> = Object.freeze({
   supportsVision: false,
   supportsAllowedTools: false,
   supportsParallelToolCalls: false,
+  applyPatch: false,
 })
 
 /** Hosted frontier models: vision and parallel calls; only OpenAI's own API knows allowed_tools. */
@@ -160,14 +168,37 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
     },
   },
   {
+    family: 'gpt-5-codex',
+    patterns: ['gpt-5*codex*'],
+    profile: {
+      ...OPENAI,
+      contextLimit: 400_000,
+      compactAt: 0.65,
+      observationWindow: 8,
+      applyPatch: 'replace' as const,
+    },
+  },
+  {
     family: 'gpt-5',
     patterns: ['gpt-5*'],
-    profile: { ...OPENAI, contextLimit: 400_000, compactAt: 0.65, observationWindow: 8 },
+    profile: {
+      ...OPENAI,
+      contextLimit: 400_000,
+      compactAt: 0.65,
+      observationWindow: 8,
+      applyPatch: 'replace' as const,
+    },
   },
   {
     family: 'gpt-4.1',
     patterns: ['gpt-4.1*'],
-    profile: { ...OPENAI, contextLimit: 1_047_576, compactAt: 0.6, observationWindow: 12 },
+    profile: {
+      ...OPENAI,
+      contextLimit: 1_047_576,
+      compactAt: 0.6,
+      observationWindow: 12,
+      applyPatch: 'beside' as const,
+    },
   },
   {
     family: 'gpt-4o',
@@ -177,7 +208,25 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {
     family: 'o-series',
     patterns: ['o3*', 'o4*'],
-    profile: { ...OPENAI, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
+    profile: {
+      ...OPENAI,
+      contextLimit: 200_000,
+      compactAt: 0.8,
+      observationWindow: 8,
+      applyPatch: 'beside' as const,
+    },
+  },
+  {
+    // codex-mini and the other Codex models work in apply_patch, as the Codex CLI has them.
+    family: 'codex',
+    patterns: ['codex*', '*-codex*'],
+    profile: {
+      ...OPENAI,
+      contextLimit: 200_000,
+      compactAt: 0.8,
+      observationWindow: 8,
+      applyPatch: 'replace' as const,
+    },
   },
   {
     family: 'gpt-oss',

@@ -103,9 +103,13 @@ function patchDisk(ctx: ToolContext, strict: boolean, reals: Map<string, string>
       const remove = purpose === 'delete'
       const link = await lstat(abs).catch(() => undefined)
       if (remove && link?.isSymbolicLink()) {
-        throw new ToolError('validation', `${shown} is a symbolic link; apply_patch changes files, not links. Nothing was changed.`, {
-          hint: 'Remove the link itself with DeleteFile.',
-        })
+        throw new ToolError(
+          'validation',
+          `${shown} is a symbolic link; apply_patch changes files, not links. Nothing was changed.`,
+          {
+            hint: 'Remove the link itself with DeleteFile.',
+          },
+        )
       }
       const real = remove ? await realPathOfTarget({ path: abs, noFollow: true }) : await realPathOf(abs)
       const expected = judged(ctx.permission, abs, remove)
@@ -119,7 +123,8 @@ function patchDisk(ctx: ToolContext, strict: boolean, reals: Map<string, string>
       if (found.isDirectory()) {
         throw new ToolError('validation', `${shown} is a directory, not a file. Nothing was changed.`)
       }
-      if (!found.isFile()) throw new ToolError('validation', `${shown} is not a regular file. Nothing was changed.`)
+      if (!found.isFile())
+        throw new ToolError('validation', `${shown} is not a regular file. Nothing was changed.`)
       if (strict) checkReadFirst(real, found, shown, ctx)
       const decoded = decodeText(
         await readFile(real).catch((error: NodeJS.ErrnoException) => {
@@ -144,11 +149,21 @@ function rawPreview(sections: readonly PatchSection[], ctx: ToolContext): FileCh
     const path = displayPath(resolveToolPath(section.path, ctx.cwd()), ctx.workspace)
     if (section.kind === 'add') {
       const lines = section.contents.split('\n').slice(0, -1)
-      return { path, change: 'created', diff: lines.map((l) => `+${l}`).join('\n'), added: lines.length, removed: 0 }
+      return {
+        path,
+        change: 'created',
+        diff: lines.map((l) => `+${l}`).join('\n'),
+        added: lines.length,
+        removed: 0,
+      }
     }
     if (section.kind === 'delete') return { path, change: 'deleted', diff: '', added: 0, removed: 0 }
     const diff = section.chunks
-      .flatMap((c) => [...c.anchors.map((a) => `@@ ${a}`), ...c.oldLines.map((l) => `-${l}`), ...c.newLines.map((l) => `+${l}`)])
+      .flatMap((c) => [
+        ...c.anchors.map((a) => `@@ ${a}`),
+        ...c.oldLines.map((l) => `-${l}`),
+        ...c.newLines.map((l) => `+${l}`),
+      ])
       .join('\n')
     const change: FileChange = { path, change: 'updated', diff, added: 0, removed: 0 }
     return section.moveTo === undefined ? change : { ...change, movedFrom: path, path: section.moveTo }
@@ -173,9 +188,13 @@ function commitFailure(
     )
   }
   const failed = fsError(cause as NodeJS.ErrnoException, shown)
-  return new ToolError(failed.category, `${failed.message} The patch was not applied: every file is as it was.`, {
-    ...(failed.hint ? { hint: failed.hint } : {}),
-  })
+  return new ToolError(
+    failed.category,
+    `${failed.message} The patch was not applied: every file is as it was.`,
+    {
+      ...(failed.hint ? { hint: failed.hint } : {}),
+    },
+  )
 }
 
 function summaryLines(plan: PatchPlan): string[] {
@@ -229,7 +248,10 @@ export const applyPatchTool = defineTool<ApplyPatchArgs>({
       }
       ops.push({ kind: 'delete', path: realOf(abs, true) })
     }
-    const lexical = [...plan.writes.map((w) => ({ abs: w.abs, remove: false })), ...plan.deletes.map((abs) => ({ abs, remove: true }))]
+    const lexical = [
+      ...plan.writes.map((w) => ({ abs: w.abs, remove: false })),
+      ...plan.deletes.map((abs) => ({ abs, remove: true })),
+    ]
     const stats = await commitFiles(ops, {
       // Right before each rename: the path still leads where it was judged (no link swapped in since).
       async before(op, index) {

@@ -47,7 +47,11 @@ export function planStep(text: string, step: EditStep, shown: string, crlf: bool
         hint: 'Put the text to replace in old_string, or use Write to replace the whole file.',
       })
     }
-    return { after: step.new_string, matcher: 'exact', replacements: [{ start: 0, end: 0, text: step.new_string }] }
+    return {
+      after: step.new_string,
+      matcher: 'exact',
+      replacements: [{ start: 0, end: 0, text: step.new_string }],
+    }
   }
   const oldString = crlf ? step.old_string.replace(/\r\n/g, '\n') : step.old_string
   const newString = crlf ? step.new_string.replace(/\r\n/g, '\n') : step.new_string

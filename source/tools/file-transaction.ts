@@ -178,7 +178,9 @@ function rollBack(done: readonly Prepared[]): string[] {
       else unlinkSync(p.dir.at(p.name))
       p.backup = undefined
     } catch {
-      unrestored.push(p.backup === undefined ? p.op.path : `${p.op.path} (its old content is kept as ${p.backup})`)
+      unrestored.push(
+        p.backup === undefined ? p.op.path : `${p.op.path} (its old content is kept as ${p.backup})`,
+      )
     }
   }
   return unrestored

@@ -40,7 +40,11 @@ export function withItem(before: string, item: string): string {
  * workspace nothing is followed — a committed `.agent-tui -> ~` or `memory.md -> ~/.bashrc` is refused
  * or replaced, never written through. Resolves with the file's path relative to the workspace.
  */
-export async function appendMemoryItem(workspace: string, item: string, read: InstructionReader): Promise<string> {
+export async function appendMemoryItem(
+  workspace: string,
+  item: string,
+  read: InstructionReader,
+): Promise<string> {
   const before = await readMemory(workspace, read)
   await atomicWriteFile(join(workspace, MEMORY_FILE), withItem(before, item), { below: workspace })
   return MEMORY_FILE

@@ -17,7 +17,9 @@ const DESCRIPTION = `Makes several exact string replacements in one file, in one
 - To create a file, give a path that does not exist and an empty old_string in the first edit.`
 
 const edit = z.strictObject({
-  old_string: z.string().describe('The text to replace, copied exactly from the file as it is after the earlier edits'),
+  old_string: z
+    .string()
+    .describe('The text to replace, copied exactly from the file as it is after the earlier edits'),
   new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
   replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false)'),
 })
@@ -52,7 +54,10 @@ function planAll(args: MultiEditArgs, before: string, format: TextFormat, shown:
     const which = `edits[${i}]${args.edits.length > 1 ? ` (edit ${i + 1} of ${args.edits.length})` : ''}`
     try {
       if (step.old_string === step.new_string)
-        throw new ToolError('validation', 'old_string and new_string are identical, so there is nothing to change.')
+        throw new ToolError(
+          'validation',
+          'old_string and new_string are identical, so there is nothing to change.',
+        )
       const planned = planStep(text, step, shown, format.eol === '\r\n')
       steps.push(planned)
       text = planned.after
@@ -138,7 +143,9 @@ export const multiEditTool = defineTool<MultiEditArgs>({
     })
     if (encoded.note) parts.push(encoded.note)
     const last = planned.steps.at(-1)
-    const shownSnippet = last ? `\nSnippet of the edited file (around the last edit):\n${snippet(planned.after, last.replacements)}` : ''
+    const shownSnippet = last
+      ? `\nSnippet of the edited file (around the last edit):\n${snippet(planned.after, last.replacements)}`
+      : ''
     return {
       forModel: `${parts.join(' ')}${shownSnippet}`,
       display: { kind: 'diff', path: shown, diff, added, removed, created: planned.created },

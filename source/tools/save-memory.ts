@@ -31,8 +31,10 @@ export interface SaveMemoryOptions {
  * empty or overlong fact.
  */
 export function memoryItem(fact: string, day: Date): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
-  const line = fact.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim()
+  const line = fact
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
   if (line === '') throw new ToolError('validation', 'The fact is empty, so nothing was saved.')
   if (line.length > MAX_FACT_CHARS) {
     throw new ToolError(
@@ -53,6 +55,7 @@ export function createSaveMemoryTool(opts: SaveMemoryOptions) {
     schema,
     // It steers later sessions, as configuration does: it asks in safe and auto mode, plan mode refuses it.
     risk: 'config',
+    consentForSession: true,
     isReadOnly: () => false,
     permissionTarget: () => ({ kind: 'none' }),
     async preview(args, ctx) {
@@ -64,7 +67,11 @@ export function createSaveMemoryTool(opts: SaveMemoryOptions) {
         }
       })()
       const before = await readMemory(ctx.workspace, opts.read).catch(() => '')
-      return { kind: 'diff', path: MEMORY_FILE, diff: summarizeDiff(MEMORY_FILE, before, withItem(before, item)).diff }
+      return {
+        kind: 'diff',
+        path: MEMORY_FILE,
+        diff: summarizeDiff(MEMORY_FILE, before, withItem(before, item)).diff,
+      }
     },
     summarize: (args) => `SaveMemory: ${args.fact.replace(/\s+/g, ' ').trim()}`,
     async execute(args, ctx): Promise<ToolSuccess> {

@@ -43,7 +43,12 @@ export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promi
  * The read-before-change rule on its own: the existing file at real path `path` must have been read (or
  * written) in this session and be unchanged since (same mtime and size).
  */
-export function checkReadFirst(path: string, existing: Stats, shown: string, ctx: Pick<ToolContext, 'files'>): void {
+export function checkReadFirst(
+  path: string,
+  existing: Stats,
+  shown: string,
+  ctx: Pick<ToolContext, 'files'>,
+): void {
   const seen = ctx.files.get(path)
   if (!seen) {
     throw new ToolError('validation', `${shown} already exists and has not been read in this session.`, {
@@ -63,7 +68,10 @@ export function checkReadFirst(path: string, existing: Stats, shown: string, ctx
  * Where the permission check judged that a change to `absPath` lands (its real path), when it judged
  * that path: the one path of an edit, or the entry for it among the files of a patch.
  */
-export function judgedRealPath(permission: PermissionTarget | undefined, absPath: string): string | undefined {
+export function judgedRealPath(
+  permission: PermissionTarget | undefined,
+  absPath: string,
+): string | undefined {
   if (permission?.kind === 'path') return permission.real
   if (permission?.kind === 'paths') return permission.paths.find((p) => p.path === absPath)?.real
   return undefined

@@ -4,11 +4,7 @@ import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { MemoryFile } from '../runtime/commands.js'
 
 /** Project instruction files, in the order the system prompt reads them (see system-prompt.ts). */
-export const INSTRUCTION_FILES: readonly string[] = [
-  'AGENTS.md',
-  'CLAUDE.md',
-  MEMORY_FILE,
-]
+export const INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', MEMORY_FILE]
 
 export { MEMORY_FILE }
 

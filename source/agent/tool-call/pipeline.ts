@@ -318,6 +318,7 @@ export async function authorizePhase(
       summary: c.summary,
       target: await tool.permissionTarget(args, ctx),
       readOnly: (target) => tool.isReadOnly(args, target),
+      ...(tool.consentForSession ? { sessionGrant: true as const } : {}),
       ...(c.hook ? { hook: c.hook } : {}),
       ...(deps.grants?.length ? { grants: deps.grants } : {}),
     },

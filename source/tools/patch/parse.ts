@@ -104,7 +104,8 @@ export function parsePatch(input: string): PatchSection[] {
         chunks.push(parsed.chunk)
         i = parsed.next
       }
-      if (chunks.length === 0) throw new PatchSyntaxError(`the Update File section for ${path} has no hunks`, at)
+      if (chunks.length === 0)
+        throw new PatchSyntaxError(`the Update File section for ${path} has no hunks`, at)
       sections.push({ kind: 'update', path, ...(moveTo !== undefined ? { moveTo } : {}), chunks, line: at })
       continue
     }

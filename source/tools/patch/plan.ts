@@ -92,9 +92,13 @@ export async function planPatch(sections: readonly PatchSection[], disk: PatchDi
       applied = applyChunks(entry.now.text, section.chunks, disk.shown(abs))
     } catch (error) {
       if (!(error instanceof HunkError)) throw error
-      throw new ToolError(error.reason === 'not-found' ? 'not_found' : 'validation', `${error.message}\nNothing was changed.`, {
-        hint: `Read ${disk.shown(abs)} again and copy the hunk's context lines exactly; every hunk of a patch must apply, or none does.`,
-      })
+      throw new ToolError(
+        error.reason === 'not-found' ? 'not_found' : 'validation',
+        `${error.message}\nNothing was changed.`,
+        {
+          hint: `Read ${disk.shown(abs)} again and copy the hunk's context lines exactly; every hunk of a patch must apply, or none does.`,
+        },
+      )
     }
     for (const t of applied.tolerant) tolerant.push({ file: disk.shown(abs), ...t })
     const content = { text: applied.text, format: entry.now.format }
@@ -117,7 +121,8 @@ export async function planPatch(sections: readonly PatchSection[], disk: PatchDi
 function outcome(entries: Map<string, Entry>, disk: PatchDisk, tolerant: PatchPlan['tolerant']): PatchPlan {
   const plan: PatchPlan = { files: [], writes: [], deletes: [], tolerant }
   const textOf = (shown: string | undefined) => {
-    for (const [abs, e] of entries) if (disk.shown(abs) === shown && e.disk.kind === 'text') return e.disk.text
+    for (const [abs, e] of entries)
+      if (disk.shown(abs) === shown && e.disk.kind === 'text') return e.disk.text
     return ''
   }
   for (const [abs, entry] of entries) {
@@ -134,7 +139,12 @@ function outcome(entries: Map<string, Entry>, disk: PatchDisk, tolerant: PatchPl
       plan.writes.push({ abs, text: entry.now.text, format: entry.now.format, created })
     // A moved file's diff is against where it came from, unless it replaced a file already there.
     const from = entry.movedFrom !== undefined && created ? textOf(entry.movedFrom) : (before ?? '')
-    const change = fileChange(shown, created && entry.movedFrom === undefined ? 'created' : 'updated', from, entry.now.text)
+    const change = fileChange(
+      shown,
+      created && entry.movedFrom === undefined ? 'created' : 'updated',
+      from,
+      entry.now.text,
+    )
     plan.files.push(entry.movedFrom !== undefined ? { ...change, movedFrom: entry.movedFrom } : change)
   }
   return plan

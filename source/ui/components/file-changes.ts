@@ -26,8 +26,10 @@ export function fileChangeLines(
       return out
     }
     out.push(headerOf(file, theme))
-    const diff = file.diff.trim() === '' ? [] : renderDiffLines(file.diff, width, { maxLines: room - 1, theme })
-    if (diff.length === 0) out.push(theme.dim(file.change === 'deleted' ? '(empty file)' : '(no line changes)'))
+    const diff =
+      file.diff.trim() === '' ? [] : renderDiffLines(file.diff, width, { maxLines: room - 1, theme })
+    if (diff.length === 0)
+      out.push(theme.dim(file.change === 'deleted' ? '(empty file)' : '(no line changes)'))
     else out.push(...diff)
   }
   return out
