@@ -125,7 +125,6 @@ function patchDisk(ctx: ToolContext, strict: boolean, reals: Map<string, string>
       }
       if (!found.isFile())
         throw new ToolError('validation', `${shown} is not a regular file. Nothing was changed.`)
-      if (strict) checkReadFirst(real, found, shown, ctx)
       const decoded = decodeText(
         await readFile(real).catch((error: NodeJS.ErrnoException) => {
           throw fsError(error, shown)
@@ -138,6 +137,7 @@ function patchDisk(ctx: ToolContext, strict: boolean, reals: Map<string, string>
           remove ? { hint: 'Remove it with DeleteFile.' } : {},
         )
       }
+      if (strict) checkReadFirst(real, found, shown, ctx)
       return { kind: 'text', text: decoded.text, format: decoded.format }
     },
   }
