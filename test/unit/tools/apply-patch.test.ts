@@ -112,7 +112,16 @@ describe('apply_patch refuses', () => {
     await writeFile(join(env.workspace, 'a.txt'), 'a\n')
     await writeFile(join(env.workspace, 'b.txt'), 'b\n')
     for (const f of ['a.txt', 'b.txt']) await run(read, { file_path: join(env.workspace, f) }, env.ctx)
-    const input = patch('*** Update File: a.txt', '@@', '-a', '+A', '*** Update File: b.txt', '@@', '-b', '+B')
+    const input = patch(
+      '*** Update File: a.txt',
+      '@@',
+      '-a',
+      '+A',
+      '*** Update File: b.txt',
+      '@@',
+      '-b',
+      '+B',
+    )
     const ctx = await judged(input)
     await rm(join(env.workspace, 'b.txt'))
     await symlink(outside, join(env.workspace, 'b.txt'))
@@ -133,7 +142,11 @@ describe('apply_patch refuses', () => {
   it('a binary file', async () => {
     await writeFile(join(env.workspace, 'b.bin'), Buffer.from([0, 1, 2, 0, 255]))
     await run(read, { file_path: join(env.workspace, 'b.bin') }, env.ctx).catch(() => undefined)
-    const error = await runError(applyPatchTool, { input: patch('*** Update File: b.bin', '@@', '-x', '+y') }, env.ctx)
+    const error = await runError(
+      applyPatchTool,
+      { input: patch('*** Update File: b.bin', '@@', '-x', '+y') },
+      env.ctx,
+    )
     expect(error.message).toContain('binary')
   })
 
@@ -142,7 +155,11 @@ describe('apply_patch refuses', () => {
     await writeFile(file, 'a\n')
     await run(read, { file_path: file }, env.ctx)
     await writeFile(file, 'a\nchanged elsewhere\n')
-    const error = await runError(applyPatchTool, { input: patch('*** Update File: a.txt', '@@', '-a', '+A') }, env.ctx)
+    const error = await runError(
+      applyPatchTool,
+      { input: patch('*** Update File: a.txt', '@@', '-a', '+A') },
+      env.ctx,
+    )
     expect(error.message).toMatch(/modified|changed/)
     expect(await readFile(file, 'utf8')).toBe('a\nchanged elsewhere\n')
   })
@@ -151,7 +168,16 @@ describe('apply_patch refuses', () => {
     await mkdir(join(env.workspace, 'src'))
     const error = await runError(
       applyPatchTool,
-      { input: patch('*** Add File: made/new.txt', '+x', '*** Update File: src/missing.txt', '@@', '-a', '+b') },
+      {
+        input: patch(
+          '*** Add File: made/new.txt',
+          '+x',
+          '*** Update File: src/missing.txt',
+          '@@',
+          '-a',
+          '+b',
+        ),
+      },
       env.ctx,
     )
     expect(error.category).toBe('not_found')
@@ -217,7 +243,9 @@ describe('applyChunks', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(HunkError)
       expect((error as HunkError).reason).toBe('ambiguous')
-      expect((error as HunkError).message).toMatch(/^f, hunk 1 \(patch line 3\): its lines match 2 places \(lines 1, 4\)/)
+      expect((error as HunkError).message).toMatch(
+        /^f, hunk 1 \(patch line 3\): its lines match 2 places \(lines 1, 4\)/,
+      )
     }
   })
 

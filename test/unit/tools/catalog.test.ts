@@ -108,13 +108,16 @@ describe('createCatalog', () => {
     expect(fields('MultiEdit')).toEqual(['file_path', 'edits'])
     expect(fields('DeleteFile')).toEqual(['file_path'])
     const multi = tools.find((t) => t.name === 'MultiEdit')!
-    expect(multi.schema.safeParse({ file_path: 'a', edits: [{ old_string: 'x', new_string: 'y', replace_all: true }] }).success).toBe(true)
+    expect(
+      multi.schema.safeParse({
+        file_path: 'a',
+        edits: [{ old_string: 'x', new_string: 'y', replace_all: true }],
+      }).success,
+    ).toBe(true)
     expect(multi.schema.safeParse({ file_path: 'a', edits: [] }).success).toBe(false)
-    expect(tools.filter((t) => ['apply_patch', 'MultiEdit', 'DeleteFile'].includes(t.name)).map((t) => t.risk)).toEqual([
-      'edit',
-      'edit',
-      'edit',
-    ])
+    expect(
+      tools.filter((t) => ['apply_patch', 'MultiEdit', 'DeleteFile'].includes(t.name)).map((t) => t.risk),
+    ).toEqual(['edit', 'edit', 'edit'])
   })
 
   it('gives the web tools their Claude Code fields and the network risk', async () => {

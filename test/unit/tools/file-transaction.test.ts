@@ -14,13 +14,21 @@ afterEach(async () => {
 })
 
 const text = (s: string) => new TextEncoder().encode(s)
-const write = (name: string, data: string): FileOp => ({ kind: 'write', path: join(dir, name), data: text(data) })
+const write = (name: string, data: string): FileOp => ({
+  kind: 'write',
+  path: join(dir, name),
+  data: text(data),
+})
 
 async function snapshot(root = dir): Promise<Record<string, string>> {
   const out: Record<string, string> = {}
   for (const e of await readdir(root, { recursive: true, withFileTypes: true })) {
     const abs = join(e.parentPath, e.name)
-    out[abs.slice(root.length + 1)] = e.isFile() ? await readFile(abs, 'utf8') : e.isDirectory() ? '<dir>' : '<other>'
+    out[abs.slice(root.length + 1)] = e.isFile()
+      ? await readFile(abs, 'utf8')
+      : e.isDirectory()
+        ? '<dir>'
+        : '<other>'
   }
   return out
 }
@@ -34,7 +42,12 @@ describe('commitFiles', () => {
       write('sub/deep/b.txt', 'b'),
       { kind: 'delete', path: join(dir, 'gone.txt') },
     ])
-    expect(await snapshot()).toEqual({ 'a.txt': 'new a', sub: '<dir>', 'sub/deep': '<dir>', 'sub/deep/b.txt': 'b' })
+    expect(await snapshot()).toEqual({
+      'a.txt': 'new a',
+      sub: '<dir>',
+      'sub/deep': '<dir>',
+      'sub/deep/b.txt': 'b',
+    })
     expect(stats[0]?.size).toBe(5)
     expect(stats[2]).toBeUndefined()
   })
