@@ -82,8 +82,8 @@ describe('createCatalog', () => {
 
   it('adds SaveMemory with a memory reader, and apply_patch as the profile says', async () => {
     const { createCatalog } = await import('../../../source/tools/catalog.js')
-    const { createInstructionReader } = await import('../../../source/tools/instruction-file.js')
-    const memory = createInstructionReader({ workspace: '/w', home: '/h', rules: () => [] } as never)
+    const { testReader } = await import('../../support/instruction-reader.ts')
+    const memory = testReader()
     const names = (applyPatch: 'replace' | 'beside' | false) =>
       createCatalog({ isReadOnlyCommand: () => false, memory, applyPatch }).map((t) => t.name)
     expect(names(false).slice(-3)).toEqual(['MultiEdit', 'DeleteFile', 'SaveMemory'])
