@@ -102,7 +102,9 @@ describe('the file tools end to end (headless)', () => {
       ['DeleteFile', 'denied'],
       ['SaveMemory', 'denied'],
     ])
-    const results = (env.server.requests.at(-1)?.body.messages as Msg[]).filter((m) => m.role === 'tool')
+    const results = ((env.server.requests.at(-1)?.body.messages ?? []) as Msg[]).filter(
+      (m) => m.role === 'tool',
+    )
     expect(results[3]?.content).toContain('ci mode denies edits without an allow rule')
     expect(results[6]?.content).toContain('ci mode does not change settings')
     expect(await files()).toEqual({ ...ORIGINAL, 'docs/new.md': null, '.agent-tui/memory.md': null })
@@ -145,7 +147,7 @@ describe('the file tools end to end (headless)', () => {
     env.server.enqueue({ text: 'ok' })
     const later = await cli(['-p', 'hello'])
     expect(later.code).toBe(0)
-    const system = (env.server.requests.at(-1)?.body.messages as Msg[])[0]
+    const system = ((env.server.requests.at(-1)?.body.messages ?? []) as Msg[])[0]
     expect(system?.role).toBe('system')
     expect(system?.content).toContain(`- ${today}: b.txt counts in digits`)
   })
