@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { evaluate, type PolicyInput, type RuleSet } from '../../../source/permissions/policy.js'
-import { parseRule } from '../../../source/permissions/rules.js'
+import { matchRule, parseRule } from '../../../source/permissions/rules.js'
 import { directoryRule, suggestRule } from '../../../source/permissions/suggest-rule.js'
 import type { PathTarget, PermissionTarget } from '../../../source/permissions/target.js'
 import type { Mode } from '../../../source/store/domain.js'
@@ -81,6 +81,17 @@ describe('a patch of several files', () => {
     expect(directoryRule('apply_patch', paths(file('src/x/a.ts'), file('src/y/b.ts')), workspace)).toBe(
       'Edit(src/**)',
     )
+  })
+})
+
+describe('a rule against several files (a grant settling pending prompts, a hook)', () => {
+  it('grants only when it covers every file, restricts when it names any', () => {
+    const call = { tool: 'apply_patch', target: paths(file('src/a.ts'), file('docs/b.md')), workspace, home }
+    expect(matchRule(parseRule('Edit(src/**)'), call, 'grant')).toBe(false)
+    expect(matchRule(parseRule('Edit(**)'), call, 'grant')).toBe(true)
+    expect(matchRule(parseRule('Edit(docs/**)'), call, 'restrict')).toBe(true)
+    expect(matchRule(parseRule('Edit(test/**)'), call, 'restrict')).toBe(false)
+    expect(matchRule(parseRule('Edit(**)'), { ...call, target: paths() }, 'grant')).toBe(false)
   })
 })
 
