@@ -106,7 +106,9 @@ describe('the file tools end to end (headless)', () => {
       (m) => m.role === 'tool',
     )
     expect(results[3]?.content).toContain('ci mode denies edits without an allow rule')
-    expect(results[6]?.content).toContain('ci mode does not change settings')
+    expect(results[6]?.content).toContain(
+      'ci mode denies saving a memory later sessions read without an allow rule',
+    )
     expect(await files()).toEqual({ ...ORIGINAL, 'docs/new.md': null, '.agent-tui/memory.md': null })
 
     scriptTurn()
