@@ -56,6 +56,8 @@ export function createSaveMemoryTool(opts: SaveMemoryOptions) {
     // It steers later sessions, as configuration does: it asks in safe and auto mode, plan mode refuses it.
     risk: 'config',
     consentForSession: true,
+    // The memory file is a workspace file: /rewind takes a saved line back with the turn's other files.
+    writesWorkspace: true,
     isReadOnly: () => false,
     permissionTarget: () => ({ kind: 'none' }),
     async preview(args, ctx) {

@@ -228,6 +228,8 @@ export interface Tool<A = unknown> {
    * the first time in a session only.
    */
   readonly consentForSession?: true
+  /** A tool of a class other than `edit` that writes a file of the workspace: checkpointed like an edit. */
+  readonly writesWorkspace?: true
   /**
    * Whether this particular call only reads (consecutive read-only calls may run concurrently). `target`
    * is the permission target as the gate resolved it (a command carries its analysis), when there is one.

@@ -168,7 +168,7 @@ describe('the file tools end to end (headless)', () => {
     expect(qwen).toEqual(expect.arrayContaining(['Edit', 'Write', 'MultiEdit', 'DeleteFile', 'SaveMemory']))
   })
 
-  it('--rewind-to brings back a deleted file and the files of an apply_patch', async () => {
+  it('--rewind-to brings back a deleted file and the files of an apply_patch, and takes a saved memory back', async () => {
     await seed()
     env.server.enqueue(
       {
@@ -179,22 +179,35 @@ describe('the file tools end to end (headless)', () => {
       },
       { toolCalls: [{ name: 'apply_patch', arguments: { input: PATCH } }] },
       { toolCalls: [{ name: 'DeleteFile', arguments: { file_path: 'd.txt' } }] },
+      { toolCalls: [{ name: 'SaveMemory', arguments: { fact: 'd.txt is gone' } }] },
       { text: 'done' },
     )
-    const r = await cli(['-p', 'patch and delete', '--model', 'gpt-4.1', '--mode', 'auto'])
+    const r = await cli([
+      '-p',
+      'patch and delete',
+      '--model',
+      'gpt-4.1',
+      '--mode',
+      'auto',
+      '--allowed-tools',
+      'SaveMemory',
+    ])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
     expect((await files())['d.txt']).toBeNull()
     expect((await files())['docs/new.md']).toBe('# New\n')
+    expect((await files())['.agent-tui/memory.md']).toContain('d.txt is gone')
 
     const list = await cli(['--continue', '--rewind-to', 'list'])
-    expect(list.stdout).toMatch(/“patch and delete” {2}files: a\.txt, docs\/new\.md, d\.txt$/m)
+    const listed = /“patch and delete” {2}files: (.+)$/m.exec(list.stdout)?.[1]?.split(', ')
+    expect(listed?.sort()).toEqual(['.agent-tui/memory.md', 'a.txt', 'd.txt', 'docs/new.md'])
     const rewound = await cli(['--continue', '--rewind-to', '1'])
     expect(rewound.stderr).toBe('')
     expect(rewound.code).toBe(0)
     expect(rewound.stdout).toContain('  restored  a.txt')
     expect(rewound.stdout).toContain('  restored  d.txt')
     expect(rewound.stdout).toContain('  deleted   docs/new.md')
+    expect(rewound.stdout).toContain('  deleted   .agent-tui/memory.md')
     expect(await files()).toEqual({ ...ORIGINAL, 'docs/new.md': null, '.agent-tui/memory.md': null })
   })
 })

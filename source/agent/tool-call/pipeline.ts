@@ -347,7 +347,9 @@ export async function snapshot(
   tool: AnyTool,
   auth: Extract<Authorization, { decision: 'allow' }>,
 ): Promise<'edit' | 'exec' | null> {
-  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly) : null
+  const change = checkpoint
+    ? changeKind(tool.risk, auth.target, auth.readOnly, tool.writesWorkspace === true)
+    : null
   if (change) await checkpoint?.before(change)
   return change
 }

@@ -182,8 +182,8 @@ describe('the file tools through the pipeline', () => {
     expect(await readFile(join(env.workspace, '.agent-tui', 'memory.md'), 'utf8')).toMatch(
       /- \d{4}-\d\d-\d\d: one\n- \d{4}-\d\d-\d\d: two\n$/,
     )
-    // Not an edit of the workspace's files: no checkpoint.
-    expect(checkpoints).toEqual([])
+    // The memory file is in the workspace: checkpointed like an edit, so /rewind takes the lines back.
+    expect(checkpoints).toEqual(['edit', 'after', 'edit', 'after'])
   })
 
   it('apply_patch asks with every file in the preview and is checkpointed as an edit; so is DeleteFile', async () => {
