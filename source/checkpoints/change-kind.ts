@@ -11,7 +11,7 @@ export function changeKind(
   risk: Risk,
   target: PermissionTarget,
   readOnly: boolean,
-  writesWorkspace = false,
+  writesWorkspace?: boolean,
 ): 'edit' | 'exec' | null {
   if (risk === 'edit' || (writesWorkspace && !readOnly)) return 'edit'
   if (risk === 'exec' && target.kind === 'command' && !readOnly) return 'exec'

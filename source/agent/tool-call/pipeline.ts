@@ -347,9 +347,7 @@ export async function snapshot(
   tool: AnyTool,
   auth: Extract<Authorization, { decision: 'allow' }>,
 ): Promise<'edit' | 'exec' | null> {
-  const change = checkpoint
-    ? changeKind(tool.risk, auth.target, auth.readOnly, tool.writesWorkspace === true)
-    : null
+  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly, tool.writesWorkspace) : null
   if (change) await checkpoint?.before(change)
   return change
 }
