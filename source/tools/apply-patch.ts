@@ -197,6 +197,24 @@ function commitFailure(
   )
 }
 
+/** Two sections naming one file by different paths (a link and its target) would race: refused. */
+function refuseAliases(ops: readonly FileOp[], names: readonly string[], ctx: ToolContext): void {
+  const seen = new Map<string, number>()
+  ops.forEach((op, i) => {
+    const earlier = seen.get(op.path)
+    if (earlier === undefined) {
+      seen.set(op.path, i)
+      return
+    }
+    const [a, b] = [names[earlier], names[i]].map((n) => displayPath(n ?? op.path, ctx.workspace))
+    throw new ToolError(
+      'validation',
+      `${a} and ${b} are the same file (${displayPath(op.path, ctx.workspace)}), so the patch would change it twice. Nothing was changed.`,
+      { hint: 'Name each file once, by one path.' },
+    )
+  })
+}
+
 function summaryLines(plan: PatchPlan): string[] {
   return plan.files.map((f) => {
     const counts = f.change === 'deleted' ? '' : ` (+${f.added} −${f.removed})`
@@ -248,6 +266,7 @@ export const applyPatchTool = defineTool<ApplyPatchArgs>({
       }
       ops.push({ kind: 'delete', path: realOf(abs, true) })
     }
+    refuseAliases(ops, [...plan.writes.map((w) => w.abs), ...plan.deletes], ctx)
     const lexical = [
       ...plan.writes.map((w) => ({ abs: w.abs, remove: false })),
       ...plan.deletes.map((abs) => ({ abs, remove: true })),

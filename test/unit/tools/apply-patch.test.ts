@@ -131,6 +131,32 @@ describe('apply_patch refuses', () => {
     expect(await readFile(join(env.workspace, 'a.txt'), 'utf8')).toBe('a\n')
   })
 
+  it('two paths of one file (a link and its target) in one patch', async () => {
+    await writeFile(join(env.workspace, 'a.txt'), 'a\n')
+    await symlink('a.txt', join(env.workspace, 'alias.txt'))
+    await run(read, { file_path: join(env.workspace, 'a.txt') }, env.ctx)
+    const error = await runError(
+      applyPatchTool,
+      {
+        input: patch(
+          '*** Update File: a.txt',
+          '@@',
+          '-a',
+          '+A',
+          '*** Update File: alias.txt',
+          '@@',
+          '-a',
+          '+B',
+        ),
+      },
+      env.ctx,
+    )
+    expect(error.message).toBe(
+      'a.txt and alias.txt are the same file (a.txt), so the patch would change it twice. Nothing was changed.',
+    )
+    expect(await readFile(join(env.workspace, 'a.txt'), 'utf8')).toBe('a\n')
+  })
+
   it('to delete a symbolic link (DeleteFile removes links)', async () => {
     await writeFile(join(env.root, 't.txt'), 't\n')
     await symlink(join(env.root, 't.txt'), join(env.workspace, 'l.txt'))
