@@ -117,6 +117,9 @@ describe('DeleteFile', () => {
     )
     expect(decide('ci', 'DeleteFile', target, { allow: ['Edit(build/**)'] }).decision).toBe('allow')
     expect(decide('auto', 'DeleteFile', target, { deny: ['DeleteFile(**)'] }).decision).toBe('deny')
+    // An ask rule makes auto mode ask before every delete, and leaves edits alone.
+    expect(decide('auto', 'DeleteFile', target, { ask: ['DeleteFile'] }).decision).toBe('ask')
+    expect(decide('auto', 'Edit', file('build/out.js'), { ask: ['DeleteFile'] }).decision).toBe('allow')
     expect(suggestRule('DeleteFile', target, workspace, home)).toBe('DeleteFile(build/out.js)')
     expect(directoryRule('DeleteFile', target, workspace)).toBe('DeleteFile(build/**)')
   })
