@@ -4,11 +4,11 @@ import { realPathOf, realPathOfTarget } from '../permissions/real-path.js'
 import type { PathTarget, PermissionTarget } from '../permissions/target.js'
 import type { FileChange } from '../store/domain.js'
 import { PathMovedError } from './atomic-write.js'
-import { CommitError, commitFiles, type FileOp, RollbackError } from './file-transaction.js'
+import type { FileOp } from './file-transaction.js'
 import { MATCHER_NOTES } from './edit-plan.js'
 import { displayPath, resolveToolPath } from './paths.js'
-import { parsePatch, type PatchSection, PatchSyntaxError } from './patch/parse.js'
-import { type DiskText, type PatchDisk, type PatchPlan, planPatch } from './patch/plan.js'
+import type { PatchSection } from './patch/parse.js'
+import type { DiskText, PatchDisk, PatchPlan } from './patch/plan.js'
 import { decodeText, encodeText } from './text-file.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { checkReadFirst, fsError, movedError } from './write-guard.js'
@@ -49,8 +49,19 @@ const schema = z.strictObject({
 
 export type ApplyPatchArgs = z.infer<typeof schema>
 
+/** The parser, the planner and the commit, loaded the first time a patch is seen (off the start-up path). */
+async function machinery() {
+  const [parse, plan, transaction] = await Promise.all([
+    import('./patch/parse.js'),
+    import('./patch/plan.js'),
+    import('./file-transaction.js'),
+  ])
+  return { ...parse, ...plan, ...transaction }
+}
+
 /** The patch's sections, or the ToolError the model reads for a patch that does not parse. */
-function sectionsOf(input: string): PatchSection[] {
+async function sectionsOf(input: string): Promise<PatchSection[]> {
+  const { parsePatch, PatchSyntaxError } = await import('./patch/parse.js')
   try {
     return parsePatch(input)
   } catch (error) {
@@ -172,16 +183,17 @@ function rawPreview(sections: readonly PatchSection[], ctx: ToolContext): FileCh
 
 /** A failed commit as the model reads it: which file, why, and that nothing changed (or what did not come back). */
 function commitFailure(
+  m: Awaited<ReturnType<typeof machinery>>,
   error: unknown,
   ops: readonly FileOp[],
   lexical: ReadonlyArray<{ abs: string }>,
   ctx: ToolContext,
 ): ToolError {
-  if (!(error instanceof CommitError)) throw error
+  if (!(error instanceof m.CommitError)) throw error
   const abs = lexical[ops.indexOf(error.op)]?.abs ?? error.op.path
   const shown = displayPath(abs, ctx.workspace)
   const cause = error.cause
-  if (cause instanceof RollbackError) {
+  if (cause instanceof m.RollbackError) {
     return new ToolError(
       'filesystem',
       `${shown}: ${cause.message}. The patch was only partly undone; check those files before going on.`,
@@ -230,9 +242,13 @@ export const applyPatchTool = defineTool<ApplyPatchArgs>({
   schema,
   risk: 'edit',
   isReadOnly: () => false,
-  permissionTarget: (args, ctx) => ({ kind: 'paths', paths: targetsOf(sectionsOf(args.input), ctx) }),
+  permissionTarget: async (args, ctx) => ({
+    kind: 'paths',
+    paths: targetsOf(await sectionsOf(args.input), ctx),
+  }),
   async preview(args, ctx) {
-    const sections = sectionsOf(args.input)
+    const sections = await sectionsOf(args.input)
+    const { planPatch } = await machinery()
     const plan = await planPatch(sections, patchDisk(ctx, false, new Map())).catch(() => undefined)
     return { kind: 'diffs', files: plan?.files ?? rawPreview(sections, ctx) }
   },
@@ -245,9 +261,10 @@ export const applyPatchTool = defineTool<ApplyPatchArgs>({
     return `apply_patch ${shown}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`
   },
   async execute(args, ctx): Promise<ToolSuccess> {
-    const sections = sectionsOf(args.input)
+    const sections = await sectionsOf(args.input)
+    const m = await machinery()
     const reals = new Map<string, string>()
-    const plan = await planPatch(sections, patchDisk(ctx, true, reals))
+    const plan = await m.planPatch(sections, patchDisk(ctx, true, reals))
     const realOf = (abs: string, remove: boolean) => reals.get(`${remove ? 'd' : 'w'}:${abs}`) ?? abs
     const notes: string[] = []
     const ops: FileOp[] = plan.writes.map((w) => {
@@ -271,16 +288,18 @@ export const applyPatchTool = defineTool<ApplyPatchArgs>({
       ...plan.writes.map((w) => ({ abs: w.abs, remove: false })),
       ...plan.deletes.map((abs) => ({ abs, remove: true })),
     ]
-    const stats = await commitFiles(ops, {
-      // Right before each rename: the path still leads where it was judged (no link swapped in since).
-      async before(op, index) {
-        const { abs, remove } = lexical[index] ?? { abs: op.path, remove: false }
-        const now = await realPathOfTarget(remove ? { path: abs, noFollow: true } : { path: abs })
-        if (now !== op.path) throw new PathMovedError(abs, op.path, now)
-      },
-    }).catch((error: unknown) => {
-      throw commitFailure(error, ops, lexical, ctx)
-    })
+    const stats = await m
+      .commitFiles(ops, {
+        // Right before each rename: the path still leads where it was judged (no link swapped in since).
+        async before(op, index) {
+          const { abs, remove } = lexical[index] ?? { abs: op.path, remove: false }
+          const now = await realPathOfTarget(remove ? { path: abs, noFollow: true } : { path: abs })
+          if (now !== op.path) throw new PathMovedError(abs, op.path, now)
+        },
+      })
+      .catch((error: unknown) => {
+        throw commitFailure(m, error, ops, lexical, ctx)
+      })
     plan.writes.forEach((w, i) => {
       const st = stats[i]
       if (st) ctx.files.recordWrite(realOf(w.abs, false), st)

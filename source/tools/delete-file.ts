@@ -5,7 +5,6 @@ import { isAbsolute, relative, sep } from 'node:path'
 import { realPathOf, realPathOfTarget } from '../permissions/real-path.js'
 import type { FileChange } from '../store/domain.js'
 import { summarizeDiff } from './diff-summary.js'
-import { CommitError, commitFiles } from './file-transaction.js'
 import { displayPath, resolveToolPath } from './paths.js'
 import { decodeText } from './text-file.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
@@ -118,6 +117,8 @@ export const deleteFileTool = defineTool<DeleteFileArgs>({
     // A link holds no content of its own to lose; a file must be the one the model last saw.
     if (found.kind === 'file') checkReadFirst(found.real, found.stats, shown, ctx)
     const change = await deletion(found, shown)
+    // Loaded on first use, off the start-up path.
+    const { CommitError, commitFiles } = await import('./file-transaction.js')
     await commitFiles([{ kind: 'delete', path: found.real }], {
       // Right before the removal: the name still leads where it was judged (no folder swapped for a link).
       async before() {

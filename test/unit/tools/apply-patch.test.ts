@@ -57,8 +57,10 @@ describe('apply_patch permission target', () => {
     })
   })
 
-  it('an unparsable patch fails before anyone is asked', () => {
-    expect(() => applyPatchTool.permissionTarget({ input: 'not a patch' }, env.ctx)).toThrow(/not valid/)
+  it('an unparsable patch fails before anyone is asked', async () => {
+    await expect(applyPatchTool.permissionTarget({ input: 'not a patch' }, env.ctx)).rejects.toThrow(
+      /not valid/,
+    )
   })
 })
 
