@@ -208,12 +208,18 @@ function findRegions(
   old: readonly string[],
   matcher: LineMatcher,
   from = 0,
+  keys?: LineKeys,
 ): Region[] {
   const regions: Region[] = []
   const first = matcher.key(old[0] ?? '')
+  let known = keys?.get(matcher.name)
+  if (keys && !known) {
+    known = content.map((line) => matcher.key(line))
+    keys.set(matcher.name, known)
+  }
   for (let s = from; s + old.length <= content.length; s++) {
     // Every matcher implies equal keys of the first line, so this cheap test skips most starts.
-    if (matcher.key(content[s] ?? '') !== first) continue
+    if ((known ? known[s] : matcher.key(content[s] ?? '')) !== first) continue
     const region = content.slice(s, s + old.length)
     if (matcher.matches(region, old)) {
       regions.push({ start: s, end: s + old.length })
@@ -254,6 +260,12 @@ export function unescapeModelText(text: string): string {
 export type LineSeek = { ok: true; matcher: MatcherName; starts: number[] } | { ok: false }
 
 /**
+ * Each tolerant matcher's key of every line of one content, kept by the caller while the content does not
+ * change (the hunks of one file are all sought in its original lines).
+ */
+export type LineKeys = Map<MatcherName, string[]>
+
+/**
  * Finds the lines `old` in `content` at or after line `from` (only at line `at` when given): exactly
  * first, then by the tolerant line matchers in Edit's order; the first pass that finds anything decides,
  * and gives every non-overlapping start it found (the caller judges ambiguity). Lines that are all blank
@@ -263,12 +275,16 @@ export function seekLines(
   content: readonly string[],
   old: readonly string[],
   from: number,
-  at?: number,
+  opts: { at?: number; keys?: LineKeys } = {},
 ): LineSeek {
+  const { at, keys } = opts
   if (old.length === 0 || old.length > content.length || (at !== undefined && at < from)) return { ok: false }
   const fits = (s: number) => at === undefined || s === at
   const exact: number[] = []
+  const first = old[0]
   for (let s = at ?? from; s + old.length <= content.length && fits(s); s++) {
+    // The first line alone rules out almost every start, without a closure per start.
+    if (content[s] !== first) continue
     if (old.every((line, i) => content[s + i] === line)) {
       exact.push(s)
       s += old.length - 1
@@ -277,7 +293,7 @@ export function seekLines(
   if (exact.length > 0) return { ok: true, matcher: 'exact', starts: exact }
   if (old.every(isBlank)) return { ok: false }
   for (const matcher of LINE_MATCHERS) {
-    const starts = findRegions(content, old, matcher, at ?? from)
+    const starts = findRegions(content, old, matcher, at ?? from, keys)
       .map((r) => r.start)
       .filter(fits)
     if (starts.length > 0) return { ok: true, matcher: matcher.name, starts }

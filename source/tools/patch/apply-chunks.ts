@@ -1,5 +1,5 @@
 import { findClosestRegion } from '../edit-closest.js'
-import { fitLines, type MatcherName, seekLines } from '../edit-matchers.js'
+import { fitLines, type LineKeys, type MatcherName, seekLines } from '../edit-matchers.js'
 import { cutLine, numberLines } from '../numbered-lines.js'
 import type { PatchChunk } from './parse.js'
 
@@ -44,6 +44,8 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], file: s
   if (lines.at(-1) === '') lines.pop()
   const replacements: Replacement[] = []
   const tolerant: AppliedChunks['tolerant'] = []
+  // `lines` stays the original text until the end, so the matchers' line keys are worked out once.
+  const keys: LineKeys = new Map()
   let cursor = 0
   chunks.forEach((chunk, index) => {
     const hunk = index + 1
@@ -51,9 +53,9 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], file: s
     const fail = (reason: HunkError['reason'], message: string) =>
       new HunkError(`${where}: ${message}`, reason, hunk, chunk.line)
     for (const anchor of chunk.anchors) {
-      const found = seekLines(lines, [anchor], cursor)
+      const found = seekLines(lines, [anchor], cursor, { keys })
       if (!found.ok) {
-        const earlier = seekLines(lines, [anchor], 0).ok
+        const earlier = seekLines(lines, [anchor], 0, { keys }).ok
         throw fail(
           earlier ? 'order' : 'not-found',
           earlier
@@ -77,15 +79,15 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], file: s
     }
     let old = chunk.oldLines
     let next = chunk.newLines
-    let found = locate(lines, old, cursor, chunk.endOfFile)
+    let found = locate(lines, old, cursor, chunk.endOfFile, keys)
     // A last empty line is often the file's final newline, which the lines here do not hold.
     if (!found.ok && old.at(-1) === '') {
       old = old.slice(0, -1)
       next = next.at(-1) === '' ? next.slice(0, -1) : next
-      found = old.length === 0 ? found : locate(lines, old, cursor, chunk.endOfFile)
+      found = old.length === 0 ? found : locate(lines, old, cursor, chunk.endOfFile, keys)
     }
     if (!found.ok) {
-      const earlier = cursor > 0 && seekLines(lines, old, 0).ok
+      const earlier = cursor > 0 && seekLines(lines, old, 0, { keys }).ok
       throw fail(
         earlier ? 'order' : 'not-found',
         earlier
@@ -118,12 +120,18 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], file: s
 }
 
 /** The old lines at the end of the file (`*** End of File`), else anywhere after `from`. */
-function locate(lines: readonly string[], old: readonly string[], from: number, endOfFile: boolean) {
+function locate(
+  lines: readonly string[],
+  old: readonly string[],
+  from: number,
+  endOfFile: boolean,
+  keys: LineKeys,
+) {
   if (endOfFile) {
-    const atEnd = seekLines(lines, old, from, lines.length - old.length)
+    const atEnd = seekLines(lines, old, from, { at: lines.length - old.length, keys })
     if (atEnd.ok) return atEnd
   }
-  return seekLines(lines, old, from)
+  return seekLines(lines, old, from, { keys })
 }
 
 function notFoundMessage(lines: readonly string[], old: readonly string[], cursor: number): string {
