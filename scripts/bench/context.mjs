@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { startScriptedServer } from '../../test/support/scripted-server.ts'
 import { makeSandbox } from './sandbox.mjs'
+import { toolBytes } from './tool-bytes.mjs'
 
 const SUMMARISER = 'Stop here and write a summary'
 
@@ -280,4 +281,5 @@ export async function context(ctx) {
     min: 100,
     budget: '100 %',
   })
+  await toolBytes(ctx)
 }

@@ -1,6 +1,7 @@
 import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
+import { toolNames } from './tool-list.js'
 
 /**
  * Command-line parsing (docs/configuration.md#command-line-flags). Hand-rolled so every error names the option and what it needs.
@@ -22,6 +23,8 @@ export interface ParsedArgs {
   /** Rules from `--allowed-tools` (validated, in order). */
   allowedTools: string[]
   disallowedTools: string[]
+  /** `--tools`: exactly the tools the model is offered ([] for none); undefined = every tool. */
+  tools: string[] | undefined
   /** `--sandbox` → 'on', `--no-sandbox` → 'off'; undefined = the `sandbox` setting decides. */
   sandbox: 'on' | 'off' | undefined
   /** `--trust-project`: what the repository brings applies for this run, without asking. */
@@ -89,6 +92,12 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'extra allow rules, comma-separated: "Read,Grep,Bash(npm test *)"',
   },
   { long: 'disallowed-tools', kind: 'value', arg: 'RULES', help: 'extra deny rules, same form' },
+  {
+    long: 'tools',
+    kind: 'value',
+    arg: 'NAMES',
+    help: 'offer the model only these tools: "Read,Grep,Glob" ("" for none, "default" for all)',
+  },
   {
     long: 'sandbox',
     kind: 'boolean',
@@ -189,6 +198,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       if (eq !== -1) {
         if (spec.kind === 'boolean') throw new UsageError(`${shownAs} does not take a value`)
         const value = arg.slice(eq + 1)
+        if (value === '' && spec.long === 'tools') {
+          set(spec, '', shownAs)
+          continue
+        }
         if (value === '' && spec.kind === 'value') throw new UsageError(`${shownAs} needs a value`)
         set(spec, value === '' ? true : value, shownAs)
         continue
@@ -239,7 +252,8 @@ function takeValue(
     return i
   }
   if (next === undefined || looksLikeOption) throw new UsageError(`${shownAs} needs a value`)
-  if (next === '') throw new UsageError(`${shownAs} needs a value`)
+  // `--tools ""` offers no tools at all.
+  if (next === '' && spec.long !== 'tools') throw new UsageError(`${shownAs} needs a value`)
   set(spec, next, shownAs)
   return i + 1
 }
@@ -316,6 +330,7 @@ function build(
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
+    tools: toolNames(values.get('tools')),
     sandbox: flag('sandbox') ? 'on' : flag('no-sandbox') ? 'off' : undefined,
     trustProject: flag('trust-project'),
     addDirs: lists['add-dir'],

@@ -149,7 +149,11 @@ async function discoverMcpJson(workspace: string): Promise<Contribution[]> {
     const servers = json && typeof json.mcpServers === 'object' && json.mcpServers ? json.mcpServers : {}
     return Object.entries(servers)
       .slice(0, MAX_PER_KIND)
-      .map(([name, server]) => ({ kind: 'mcp-server' as const, label: describeServer(name, server), file }))
+      .map(([name, server]) => ({
+        kind: 'mcp-server' as const,
+        label: describeServer(name, server, Number.POSITIVE_INFINITY),
+        file,
+      }))
   } catch (err) {
     // Listed anyway: trusting the folder is trusting whatever the file says once it is fixed.
     return [{ kind: 'mcp-server', label: `unreadable (${(err as Error).message})`, file }]

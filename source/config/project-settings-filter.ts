@@ -33,7 +33,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   $schema: 'keep',
   model: 'keep',
   summarizerModel: 'keep',
-  models: 'keep',
+  // Windows and capabilities; but `textToolCalls: true` makes more of the model's text run as calls.
+  models: 'lower-only',
   theme: 'keep',
   contextManagement: 'keep',
   // A timeout only ever denies.
@@ -44,6 +45,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   mcp: 'keep',
   // How many subagents run at once on the same endpoint: load, not permissions.
   agents: 'keep',
+  // Which definitions wait behind ToolSearch: bytes per request, not permissions.
+  deferTools: 'keep',
   mode: 'stricter-only',
   maxSteps: 'lower-only',
   circuitBreaker: 'lower-only',
@@ -61,6 +64,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   keybindings: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
+  // Replaces the user's own list (a later layer wins), so it could bring back a tool the user left out.
+  tools: 'trusted-only',
   // Kept when it keeps the user's sandbox on and takes the network away; never to switch it on or off
   // (on, auto mode runs commands without asking — see isSandboxTightening).
   sandbox: 'stricter-only',
@@ -203,6 +208,20 @@ function lowerOnly(
     }
     return { kept: Object.keys(kept).length > 0 ? kept : undefined, ignored }
   }
+  if (key === 'models' && isObject(value)) {
+    const kept: Record<string, unknown> = {}
+    const ignored: string[] = []
+    for (const [pattern, profile] of Object.entries(value)) {
+      if (!isObject(profile) || profile.textToolCalls !== true) {
+        kept[pattern] = profile
+        continue
+      }
+      const { textToolCalls: _on, ...rest } = profile
+      kept[pattern] = rest
+      ignored.push(`"models.${pattern}.textToolCalls": true`)
+    }
+    return { kept, ignored }
+  }
   // A lower-only key without a comparison here cannot be judged: wait for trust.
   return { kept: undefined, ignored: [`"${key}"`] }
 }
@@ -229,14 +248,23 @@ function describeTrustedOnly(
 }
 
 /** `name (command arg…)` or `name (url)`, as the trust prompt and notices list an MCP server. */
-export function describeServer(name: string, server: unknown): string {
+export function describeServer(name: string, server: unknown, max = 70): string {
   if (!isObject(server)) return name
   if (typeof server.command === 'string') {
     const args = Array.isArray(server.args) ? server.args.filter((a) => typeof a === 'string') : []
-    return `${name} (${shorten([server.command, ...args].join(' '))})`
+    const env = isObject(server.env) ? Object.keys(server.env) : []
+    // The variables' names, never their values (a token); a name like NODE_OPTIONS changes what runs.
+    const withEnv = env.length > 0 ? `, env ${env.join(', ')}` : ''
+    const cwd = typeof server.cwd === 'string' ? `, in ${server.cwd}` : ''
+    return `${name} (${shorten([server.command, ...args].map(shellQuoted).join(' '), max)}${withEnv}${cwd})`
   }
-  if (typeof server.url === 'string') return `${name} (${shorten(server.url)})`
+  if (typeof server.url === 'string') return `${name} (${shorten(server.url, max)})`
   return name
+}
+
+/** A word as a shell would need it: `'a b'` for one argument holding a space, so the argv is readable. */
+function shellQuoted(word: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
 function shorten(text: string, max = 70): string {

@@ -42,6 +42,8 @@ export interface ResolvedConfig {
   prompt: string | undefined
   /** 0 = wait forever. */
   consentTimeoutSeconds: number
+  /** `--tools` > the `tools` setting: exactly the tools the model is offered; undefined = every tool. */
+  tools: { names: string[]; source: string } | undefined
   /** The Bash sandbox: `--sandbox` / `--no-sandbox` > the `sandbox` setting > off. */
   sandbox: SandboxConfig
   /** The merged settings, for everything not resolved here (profiles, search, MCP, keybindings…). */
@@ -112,6 +114,11 @@ export function resolveConfig(
     prompt: args.prompt,
     consentTimeoutSeconds: settings.consentTimeoutSeconds ?? 0,
     sandbox: resolveSandbox(args.sandbox, settings.sandbox),
+    tools: args.tools
+      ? { names: args.tools, source: '--tools' }
+      : settings.tools
+        ? { names: settings.tools, source: 'the tools setting' }
+        : undefined,
     settings,
     localSettingsPath: loaded.localSettingsPath,
     origins: { model: model.origin, baseUrl: baseUrl.origin, apiKey: apiKey.origin, mode: mode.origin },

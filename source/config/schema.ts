@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { hooksSettingsSchema } from '../user-hooks/hook-settings.js'
 import { parseRule } from '../permissions/rules.js'
+import { TOOL_LIST_NAME } from './tool-list.js'
 
 /**
  * The settings file schema (user, project and local files share it). Objects are strict: an unknown
@@ -54,6 +55,11 @@ export const profileOverrideSchema = z.strictObject({
   supportsAllowedTools: z.boolean().optional(),
   supportsParallelToolCalls: z.boolean().optional(),
   applyPatch: z.union([z.enum(['replace', 'beside']), z.literal(false)]).optional(),
+  /** Run tool calls the model writes as text (docs/context.md#text-tool-call-formats). */
+  textToolCalls: z.boolean().optional(),
+  toolCallFormat: z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'harmony', 'none']).optional(),
+  /** The compact system prompt and tool descriptions, or the full ones (default: by the window). */
+  promptVariant: z.enum(['full', 'compact']).optional(),
 })
 
 export const searchSchema = z.strictObject({
@@ -236,6 +242,12 @@ export const settingsSchema = z.strictObject({
   /** Turns every hook off (Claude Code's setting of the same name). */
   disableAllHooks: z.boolean().optional(),
   sandbox: sandboxSchema.optional(),
+  /** Exactly the tools the model is offered (as `--tools`): names, `*` a wildcard. */
+  tools: z
+    .array(z.string().regex(TOOL_LIST_NAME, 'expected a tool name such as Read or mcp__github__*'))
+    .optional(),
+  /** Tool definitions that do not fit the window's budget wait behind ToolSearch: auto, always, never. */
+  deferTools: z.enum(['auto', 'always', 'never']).optional(),
 })
 
 /** One validated settings file, or the merge of several. */

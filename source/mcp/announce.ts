@@ -22,6 +22,17 @@ export interface Announcement {
   offered: Map<string, string>
 }
 
+/** How the session tells the model about new tools. */
+export interface AnnounceOptions {
+  /** Whether the session offers the tool at all (a mask leaves some out); default every tool. */
+  offers?(name: string): boolean
+  /**
+   * The session sends MCP tools on demand: new ones are listed by name and one line, to be found with
+   * `finder` and called through `caller`, instead of with their whole schemas.
+   */
+  brief?: { finder: string; caller: string }
+}
+
 /** What identifies a tool's definition: a change of description or schema is announced again. */
 export function signature(tool: AnnouncedTool): string {
   return JSON.stringify([tool.description, tool.parameters])
@@ -34,9 +45,11 @@ export function signature(tool: AnnouncedTool): string {
  */
 export function announce(
   offered: ReadonlyMap<string, string>,
-  available: readonly AnnouncedTool[],
+  all: readonly AnnouncedTool[],
   gone: readonly string[],
+  opts: AnnounceOptions = {},
 ): Announcement | null {
+  const available = opts.offers ? all.filter((t) => opts.offers?.(t.name)) : all
   const added = available.filter((t) => offered.get(t.name) !== signature(t))
   const removed = gone.filter((name) => offered.has(name))
   if (added.length === 0 && removed.length === 0) return null
@@ -44,7 +57,13 @@ export function announce(
   for (const t of added) next.set(t.name, signature(t))
   for (const name of removed) next.delete(name)
   const lines: string[] = []
-  if (added.length) {
+  if (added.length && opts.brief) {
+    const { finder, caller } = opts.brief
+    lines.push(
+      `MCP tools became available after this session started (or changed). They are tools on demand: get a tool's schema with ${finder} ("select:NAME") and call it through ${caller}:`,
+    )
+    for (const t of added) lines.push(`- ${t.name} (server ${t.server}): ${oneLine(t.description)}`)
+  } else if (added.length) {
     lines.push(
       'MCP tools became available after this session started (or changed). They are not in your tool list, but you can call them by name like any other tool, with arguments matching the schema:',
     )
@@ -67,4 +86,10 @@ export function announce(
     .filter(Boolean)
     .join('; ')
   return { text: lines.join('\n'), note, offered: next }
+}
+
+/** A description's first line, at most 120 characters. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length <= 120 ? flat : `${flat.slice(0, 119)}…`
 }

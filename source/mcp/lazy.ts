@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { SettingsSource } from '../config/load.js'
 import type { McpServerView } from '../store/domain.js'
 import type { AnyTool, McpResourceSource } from '../tools/types.js'
+import type { AnnounceOptions } from './announce.js'
 import type { McpManager, McpManagerOptions } from './manager.js'
 import { MCP_JSON } from './server-specs.js'
 
@@ -30,7 +31,7 @@ export interface LazyMcp extends McpResourceSource {
   tools(): AnyTool[]
   tool(name: string): AnyTool | undefined
   offeredNow(): Map<string, string>
-  announce(offered: ReadonlyMap<string, string>): ReturnType<McpManager['announce']>
+  announce(offered: ReadonlyMap<string, string>, opts?: AnnounceOptions): ReturnType<McpManager['announce']>
   serverNames(): string[]
   readMention(server: string, uri: string, signal: AbortSignal): Promise<string>
   expandPrompt: McpManager['expandPrompt']
@@ -85,7 +86,7 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
     tools: () => manager?.tools() ?? [],
     tool: (name) => manager?.tool(name),
     offeredNow: () => manager?.offeredNow() ?? new Map(),
-    announce: (offered) => manager?.announce(offered) ?? null,
+    announce: (offered, announceOpts) => manager?.announce(offered, announceOpts) ?? null,
     serverNames: () => manager?.serverNames() ?? [],
     servers: () => manager?.servers() ?? [],
     async listResources(server, signal) {

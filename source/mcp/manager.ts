@@ -1,6 +1,6 @@
 import type { McpServerStatus, McpServerView } from '../store/domain.js'
 import { type AnyTool, type McpResourceSource, ToolError } from '../tools/types.js'
-import type { Announcement } from './announce.js'
+import type { Announcement, AnnounceOptions } from './announce.js'
 import { McpCallError, McpConnection } from './connection.js'
 import { formatResource, resourceEntries } from './content.js'
 import type { OAuthStore } from './oauth-store.js'
@@ -143,8 +143,8 @@ export class McpManager implements McpResourceSource {
   }
 
   /** The announcement for tools the model has not been told about (or null), given what it was told. */
-  announce(offered: ReadonlyMap<string, string>): Announcement | null {
-    return this.routes.announce(offered)
+  announce(offered: ReadonlyMap<string, string>, opts?: AnnounceOptions): Announcement | null {
+    return this.routes.announce(offered, opts)
   }
 
   /** What the model is told about MCP tools by the definitions sent now (name → signature). */

@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { boundOutput } from '../tools/spill.js'
 import { type AnyTool, defineTool, type ToolContext, ToolError } from '../tools/types.js'
+import type { ArgumentCheck } from './argument-check.js'
 import type { McpCallError, McpToolInfo } from './connection.js'
 import { type ContentBlock, toolResultText } from './content.js'
+import { trimSchema } from './schema-trim.js'
 
 /**
  * An MCP server's tool as one of the session's tools: the server's JSON schema as its parameters,
@@ -24,9 +26,12 @@ export interface McpToolRoute {
   ): Promise<{ content?: ContentBlock[]; structuredContent?: unknown; isError?: boolean }>
 }
 
-/** The server's input schema as tool parameters: `$schema` dropped, always an object with properties. */
+/**
+ * The server's input schema as tool parameters: trimmed of what a call does not need (schema-trim.ts),
+ * always an object with properties.
+ */
 export function toolParameters(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dropped, ...rest } = schema
+  const rest = trimSchema(schema)
   return { ...rest, type: 'object', properties: isObject(rest.properties) ? rest.properties : {} }
 }
 
@@ -45,13 +50,16 @@ export function summarizeArguments(args: Record<string, unknown>): string {
   return line.length > 160 ? `${line.slice(0, 159)}…` : line
 }
 
-export function createMcpTool(route: McpToolRoute): AnyTool {
+export function createMcpTool(route: McpToolRoute, check?: ArgumentCheck): AnyTool {
   const { info, server } = route
   return defineTool<Record<string, unknown>>({
     name: route.exposed,
     description: toolDescription(server, info),
-    // The server validates the arguments against its own schema; here they only need to be an object.
-    schema: z.record(z.string(), z.unknown()),
+    // Checked against the server's own (untrimmed) schema; the server checks again.
+    schema: z.record(z.string(), z.unknown()).superRefine((args, ctx) => {
+      const problem = check?.(args)
+      if (problem) ctx.addIssue({ code: 'custom', message: `${server} › ${info.name}'s schema: ${problem}` })
+    }),
     parameters: toolParameters(info.inputSchema),
     risk: info.readOnly ? 'read' : 'exec',
     isReadOnly: () => info.readOnly,

@@ -1,5 +1,6 @@
 import type { AnyTool } from '../tools/types.js'
-import { type AnnouncedTool, type Announcement, announce } from './announce.js'
+import { type AnnouncedTool, type Announcement, type AnnounceOptions, announce } from './announce.js'
+import { type ArgumentCheck, createArgumentChecks } from './argument-check.js'
 import { McpCallError, type McpConnection, type McpToolInfo } from './connection.js'
 import { createMcpTool, toolDescription, toolParameters } from './mcp-tool.js'
 import { exposedToolName, serverKeyBase } from './names.js'
@@ -27,9 +28,11 @@ export class ToolRoutes {
   private readonly routes = new Map<string, Route>()
   private readonly cache = new Map<string, { key: string; tool: AnyTool }>()
   private readonly servers: () => readonly ServerState[]
+  private readonly checks: (schema: Record<string, unknown>) => ArgumentCheck
 
   constructor(servers: () => readonly ServerState[]) {
     this.servers = servers
+    this.checks = createArgumentChecks()
   }
 
   /** The sanitized, unique key of a server in tool and command names. */
@@ -80,12 +83,15 @@ export class ToolRoutes {
     const key = JSON.stringify([info.description, info.inputSchema, info.readOnly])
     const cached = this.cache.get(exposed)
     if (cached?.key === key) return cached.tool
-    const tool = createMcpTool({
-      exposed,
-      server,
-      info,
-      call: (args, opts) => this.call(server, info.name, args, opts),
-    })
+    const tool = createMcpTool(
+      {
+        exposed,
+        server,
+        info,
+        call: (args, opts) => this.call(server, info.name, args, opts),
+      },
+      this.checks(info.inputSchema),
+    )
     this.cache.set(exposed, { key, tool })
     return tool
   }
@@ -95,7 +101,7 @@ export class ToolRoutes {
     return announce(new Map(), this.announced(), [])?.offered ?? new Map()
   }
 
-  announce(offered: ReadonlyMap<string, string>): Announcement | null {
+  announce(offered: ReadonlyMap<string, string>, opts: AnnounceOptions = {}): Announcement | null {
     const available = this.announced()
     const live = new Set(available.map((t) => t.name))
     const states = new Map(this.servers().map((s) => [s.name, s]))
@@ -106,7 +112,7 @@ export class ToolRoutes {
         return state.conn?.status === 'connected' && !live.has(name)
       })
       .map(([name]) => name)
-    return announce(offered, available, gone)
+    return announce(offered, available, gone, opts)
   }
 
   private announced(): AnnouncedTool[] {

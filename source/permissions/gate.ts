@@ -9,7 +9,7 @@ import { evaluate } from './policy.js'
 import { resolveStartUpPaths, resolveTarget } from './real-path.js'
 import { describeRule, matchRule, parseRule, type Rule, ruleCoversTool, splitRuleList } from './rules.js'
 import type { StartUpPath } from './start-up-files.js'
-import { directoryRule, suggestRule } from './suggest-rule.js'
+import { directoryRule, ruleCaution, suggestRule } from './suggest-rule.js'
 import type { PermissionTarget } from './target.js'
 
 /**
@@ -55,6 +55,8 @@ export interface RuleOffer {
   directoryRule?: string
   /** Why no rule can allow the call (a protected write, a path only known when it runs): only "allow once". */
   noRule?: string
+  /** Why the rule offered is only the exact command (it runs a program that deletes or runs any code). */
+  caution?: string
 }
 
 /** A consent request with what it is about, so a later grant can settle it when it now covers it. */
@@ -227,6 +229,7 @@ export async function authorize(
         ...(call.sessionGrant && !verdict.protectedWrite && !offer.noRule
           ? { sessionGrant: true as const }
           : {}),
+        ...(offer.caution ? { ruleCaution: offer.caution } : {}),
         target,
         readOnly,
       },
@@ -398,6 +401,10 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
           rule,
           noRule: `it ${call.target.kind === 'paths' ? `changes ${count} files in different folders` : `runs ${count} different commands`}; allow it once, or add rules to ${opts.savedTo}`,
         }
+      const caution = verdict.suggestedRule === undefined ? ruleCaution(call.target) : { notes: [] }
+      if (caution.noRule) return { rule, noRule: caution.noRule }
+      if (caution.notes.length > 0)
+        return { rule, caution: `${caution.notes.join('; ')}: "always" allows only this exact command` }
       const folder = directoryRule(call.tool, call.target, workspace)
       return folder && folder !== rule ? { rule, directoryRule: folder } : { rule }
     },

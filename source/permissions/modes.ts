@@ -44,3 +44,40 @@ export function modeChangeRefusal(target: Mode, launch: Mode): string | null {
   if (selectableModes(launch).includes(target)) return null
   return `${target} mode can only be chosen when starting agent-tui (${LAUNCH_FLAGS[target]})`
 }
+
+/**
+ * The mode a resumed session starts in. Interactively it is the mode the user left it in, unless this run
+ * names one on the command line or in AGENT_TUI_MODE (said then in a notice, as is a kept mode that differs
+ * from the settings'); a mode only a launch flag sets (dangerous, ci) is never carried over to a run that
+ * did not ask for it again. Headless runs take this run's mode: a script's `-p --continue` must not inherit
+ * an AUTO the user once picked in the TUI.
+ */
+export function resumedMode(at: {
+  left: Mode
+  launch: { value: Mode; origin: 'flag' | 'env' | 'settings' | 'default' | 'none' }
+  interactive: boolean
+}): { mode: Mode; notice: string | null } {
+  const { left, launch } = at
+  const leftName = left.toUpperCase()
+  const launchName = launch.value.toUpperCase()
+  // A headless run's CI is not a mode anyone left a session in: a TUI continuing it just starts as usual.
+  if (!at.interactive || left === launch.value || left === 'ci') return { mode: launch.value, notice: null }
+  if (launch.origin === 'flag' || launch.origin === 'env') {
+    const by = launch.origin === 'flag' ? 'the command line' : 'AGENT_TUI_MODE'
+    return {
+      mode: launch.value,
+      notice: `resumed in ${launchName} mode (${by}); the session was left in ${leftName}`,
+    }
+  }
+  if (!USER_MODES.includes(left)) {
+    return {
+      mode: launch.value,
+      notice: `the session was left in ${leftName} mode, which only ${LAUNCH_FLAGS[left]} sets; resumed in ${launchName}`,
+    }
+  }
+  const from =
+    launch.origin === 'settings'
+      ? `the settings say ${launch.value}`
+      : `new sessions start in ${launch.value}`
+  return { mode: left, notice: `resumed in ${leftName} mode, where you left it (${from})` }
+}

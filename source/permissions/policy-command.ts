@@ -85,10 +85,34 @@ export function evaluateCommand(input: PolicyInput, target: CommandTarget): Poli
     ),
   )
   const bad = worst(results)
+  if (bad?.decision === 'ask') return everyAsk(bad, results)
   if (bad) return bad
   if (results.length === 1) return results[0]!
   const rule = results.find((r) => r.rule !== undefined)?.rule
   return allow(`all ${results.length} commands are allowed`, rule)
+}
+
+/**
+ * An ask names every part that asks, not only the first: `rm -rf build && node -e "…"` asks for both, and
+ * a prompt that named one would misdescribe what is allowed. Parts asking for the same reason share it.
+ */
+function everyAsk(first: PolicyResult, results: readonly PolicyResult[]): PolicyResult {
+  const asks = results.filter((r) => r.decision === 'ask')
+  if (asks.length < 2) return first
+  // "HEAD (`cmd`TAIL)": the same HEAD and TAIL say the same thing of each command, so they are named once.
+  const groups = new Map<string, { head: string; tail: string; named: string[] }>()
+  for (const { reason } of asks) {
+    const m = /^(.*?) \((`[^`]*`)(.*)\)$/s.exec(reason)
+    const [head, named, tail] = m ? [m[1] as string, m[2] as string, m[3] as string] : [reason, '', '']
+    const key = `${head}\u0000${tail}`
+    const group = groups.get(key) ?? { head, tail, named: [] }
+    if (named && !group.named.includes(named)) group.named.push(named)
+    groups.set(key, group)
+  }
+  const reason = [...groups.values()]
+    .map(({ head, tail, named }) => (named.length > 0 ? `${head} (${named.join(', ')}${tail})` : head))
+    .join('; ')
+  return { ...first, reason }
 }
 
 /** One simple command: the programs it runs (rules, read-only status) and every file it names. */
@@ -103,7 +127,8 @@ function evaluatePart(
 ): PolicyResult {
   const { part, commands } = analyzed
   const { real } = facts
-  const shown = `\`${withoutKeywords(part.text || part.raw)}\``
+  // As written, quotes kept: `node -e "console.log(1)"`, not `node -e console.log(1)`.
+  const shown = `\`${withoutKeywords((part.raw || part.text).trim())}\``
   const denies = rulesFor(input.rules.deny, input.tool)
   for (const program of commands) {
     const rule = denies.find((r) => ruleCoversProgram(r, part, program, 'restrict'))

@@ -26,7 +26,7 @@ export function suggestRule(
   switch (target.kind) {
     case 'command':
       return suggestCommandRules(target.command, target.analysis)
-        .map((spec) => `${tool}(${spec})`)
+        .specs.map((spec) => `${tool}(${spec})`)
         .join(', ')
     case 'path':
       return `${ruleTool(tool)}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
@@ -121,28 +121,146 @@ const SUBCOMMAND_PROGRAMS = new Set([
 const RUN_SUBCOMMANDS = new Set(['run', 'run-script', 'exec'])
 
 /**
+ * Programs a `Bash(prog *)` grant would hand over wholesale: they delete what they are given, or run any
+ * code they are given. "Always" offers such a program only as the exact command that asked.
+ */
+const SWEEPING_PROGRAMS: Readonly<Record<string, string>> = {
+  rm: 'deletes any file',
+  rmdir: 'deletes folders',
+  shred: 'destroys files',
+  dd: 'overwrites files and devices',
+  truncate: 'empties files',
+  mkfs: 'formats disks',
+  chmod: 'changes any permission',
+  chown: 'changes any owner',
+  find: 'can delete or run anything (-delete, -exec)',
+  kill: 'signals any process',
+  pkill: 'signals any process',
+  killall: 'signals any process',
+  node: 'runs any code',
+  nodejs: 'runs any code',
+  deno: 'runs any code',
+  bun: 'runs any code',
+  tsx: 'runs any code',
+  'ts-node': 'runs any code',
+  python: 'runs any code',
+  python2: 'runs any code',
+  python3: 'runs any code',
+  pypy3: 'runs any code',
+  perl: 'runs any code',
+  ruby: 'runs any code',
+  php: 'runs any code',
+  lua: 'runs any code',
+  Rscript: 'runs any code',
+  julia: 'runs any code',
+  java: 'runs any code',
+  awk: 'runs any code (system())',
+  gawk: 'runs any code (system())',
+  bash: 'runs any code',
+  sh: 'runs any code',
+  zsh: 'runs any code',
+  dash: 'runs any code',
+  ksh: 'runs any code',
+  fish: 'runs any code',
+  pwsh: 'runs any code',
+  osascript: 'runs any code',
+  npx: 'runs any package',
+  bunx: 'runs any package',
+  pnpx: 'runs any package',
+}
+/** Subcommands as sweeping as the programs above. */
+const SWEEPING_SUBCOMMANDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  git: {
+    clean: 'deletes untracked files',
+    reset: 'can discard uncommitted work',
+    restore: 'can discard uncommitted work',
+    rm: 'deletes files',
+  },
+  npm: { exec: 'runs any package' },
+  pnpm: { dlx: 'runs any package', exec: 'runs any program' },
+  yarn: { dlx: 'runs any package' },
+}
+
+/** What a sweeping program of a command does, to warn beside the exact rule offered for it. */
+export interface RuleCaution {
+  /** "rm deletes any file": each sweeping program once, in order. */
+  notes: string[]
+  /** Why no exact rule can be offered (a `*` in the command would be a rule's wildcard). */
+  noRule?: string
+}
+
+interface CommandSuggestion {
+  specs: string[]
+  caution: RuleCaution
+}
+
+/**
  * Command specifiers, one per program that needs a grant (the ones that do not only read), in order. The
  * programs come from the command's analysis (only their words matter here, not where paths lead).
  */
-function suggestCommandRules(command: string, analysis?: CommandAnalysis): string[] {
+function suggestCommandRules(command: string, analysis?: CommandAnalysis): CommandSuggestion {
   const normalized = command.trim().replace(/\s+/g, ' ')
+  const caution: RuleCaution = { notes: [] }
   const parts = analysis ? (analysis.ok ? analysis.parts : undefined) : programsOf(command)
-  if (!parts || parts.length === 0) return [normalized]
+  if (!parts || parts.length === 0) return { specs: [normalized], caution }
   const specs: string[] = []
   let firstNamed: string | undefined
   for (const { part, commands } of parts) {
     for (const program of commands) {
       // `for x in …`, `do`, `done`, `fi` and bare assignments run nothing.
       if (program.words.length === 0) continue
-      const spec = programSpecifier(part, program)
+      const sweeping = sweepingNote(program)
+      let spec = programSpecifier(part, program)
+      if (sweeping) {
+        // As written, whole: `rm *` would allow every deletion, `node *` any code.
+        spec = exactSpecifier(part)
+        if (!caution.notes.includes(sweeping)) caution.notes.push(sweeping)
+        if (spec.includes('*'))
+          caution.noRule ??= `${sweeping}, and a * in the command would match any other: allow it once`
+      }
       firstNamed ??= spec
       const writes = part.writes.length > 0 || program.writes.length > 0 || program.wrapperWrites.length > 0
       if ((writes || !isReadOnlyProgram(program)) && !specs.includes(spec)) specs.push(spec)
     }
   }
   // Only reading programs: the call asks for a path it reads; name the first program all the same.
-  if (specs.length === 0) return [firstNamed ?? normalized]
-  return specs
+  if (specs.length === 0) return { specs: [firstNamed ?? normalized], caution }
+  return { specs, caution }
+}
+
+/** Words that open or continue a compound command: `then rm x` is granted as `rm x`. */
+const RESERVED_WORDS = new Set(['if', 'then', 'elif', 'else', 'do', 'while', 'until', '!', '{'])
+
+/** The part as written, less the reserved words in front, spaces collapsed. */
+function exactSpecifier(part: ShellPart): string {
+  let i = 0
+  while (i < part.words.length && RESERVED_WORDS.has((part.words[i] as ShellWord).raw)) i++
+  const words = part.words.slice(i).map((w) => w.raw)
+  return (words.length > 0 ? words.join(' ') : part.raw || part.text).trim().replace(/\s+/g, ' ')
+}
+
+/** "rm deletes any file" for a sweeping program (behind any wrapper), else undefined. */
+function sweepingNote(program: ShellCommand): string | undefined {
+  const name = program.name ?? program.words[0]?.value
+  if (name === undefined) return undefined
+  const base = name.replace(/\.(exe|cmd)$/, '')
+  const own =
+    SWEEPING_PROGRAMS[base] ??
+    (base.startsWith('mkfs.')
+      ? 'formats disks'
+      : /^python\d(\.\d+)?$/.test(base)
+        ? 'runs any code'
+        : undefined)
+  if (own) return `${base} ${own}`
+  const sub = program.words[1]?.value
+  const subNote = sub === undefined ? undefined : SWEEPING_SUBCOMMANDS[base]?.[sub]
+  return subNote ? `${base} ${sub} ${subNote}` : undefined
+}
+
+/** What to warn beside the rule `suggestRule` offers for a command (nothing for other calls). */
+export function ruleCaution(target: PermissionTarget): RuleCaution {
+  if (target.kind !== 'command') return { notes: [] }
+  return suggestCommandRules(target.command, target.analysis).caution
 }
 
 /** A command without an analysis (called outside the gate): split and unwrapped here. */

@@ -13,6 +13,7 @@ import {
   withRetry,
 } from './retry.js'
 import { type AssemblerHandlers, StreamAssembler } from './stream-assembler.js'
+import { quotedIn, type TextToolIndex } from './text-tool-calls.js'
 import {
   type ChatProvider,
   type ChatRequest,
@@ -62,6 +63,20 @@ function guard(handlers: StreamHandlers): AssemblerHandlers {
     onText: wrap(handlers.onText),
     onReasoning: wrap(handlers.onReasoning),
     onToolCallStart: wrap(handlers.onToolCallStart),
+  }
+}
+
+/** The request's tools, for reading calls written as text: only these names become calls. */
+function textToolIndex(req: ChatRequest, bareJson: boolean): TextToolIndex {
+  const byName = new Map(req.tools.map((t) => [t.function.name, t.function.parameters]))
+  return {
+    bareJson,
+    known: (name) => byName.has(name),
+    quoted: (markup) => quotedIn(req.messages, markup),
+    properties: (name) => {
+      const props = byName.get(name)?.properties
+      return typeof props === 'object' && props !== null ? (props as Record<string, unknown>) : undefined
+    },
   }
 }
 
@@ -134,7 +149,11 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
   }
 
   const attempt = async (req: ChatRequest, handlers: AssemblerHandlers): Promise<StepResponse> => {
-    const assembler = new StreamAssembler({ url, handlers })
+    const assembler = new StreamAssembler({
+      url,
+      handlers,
+      ...(req.textToolCalls ? { textTools: textToolIndex(req, req.textToolCalls.bareJson) } : {}),
+    })
     const watchdog = new AbortController()
     const signal = AbortSignal.any([req.signal, watchdog.signal])
     const idle = idleWatchdog(idleTimeoutMs, () => watchdog.abort())

@@ -1,8 +1,29 @@
 /** Model profiles (docs/configuration.md#model-profiles): what the runtime needs to know about a model family to budget and shape requests. */
 
+import { hostedApi, localEndpoint } from './endpoint-kind.js'
+import { LOCAL_FAMILIES } from './local-families.js'
+import type { TextToolFormat } from './text-tool-markup.js'
+
 export type Architecture = 'dense' | 'moe' | 'mla' | 'hybrid'
 
 export type ApplyPatchOffer = 'replace' | 'beside' | false
+
+/** The system prompt and tool descriptions a session sends: the compact ones for small windows. */
+export type PromptVariant = 'full' | 'compact'
+
+/** A family's own tool-call format, as its chat template writes it; 'none': the template has none. */
+export type ToolCallFormat = TextToolFormat | 'none'
+
+/**
+ * Whether a reply that is nothing but `{"name": …, "parameters": {…}}` is read as a call: Llama 3's
+ * untagged form, for Llama families and models of unknown family (other families answer in JSON too).
+ */
+export function readsBareJson(format: ToolCallFormat | undefined): boolean {
+  return format === undefined || format === 'llama'
+}
+
+/** At most this window (tokens), the compact prompt: the full prompt and tool definitions, ~7k tokens, would take over 40 % of it. */
+export const COMPACT_PROMPT_WINDOW = 16_384
 
 export interface ModelProfile {
   /** Name of the table entry that matched ('default' when none did). */
@@ -26,6 +47,15 @@ export interface ModelProfile {
    * ('replace'), beside them ('beside'), or not (false). Chosen when the session starts.
    */
   applyPatch: ApplyPatchOffer
+  /**
+   * Tool calls the model writes as text are run as calls (a local server that does not parse them):
+   * on for local families and local endpoints, off for hosted APIs (docs/context.md#text-tool-call-formats).
+   */
+  textToolCalls: boolean
+  /** The family's own format; absent for unknown models. Llama's bare-JSON form is read only for llama or unknown. */
+  toolCallFormat?: ToolCallFormat
+  /** Chosen from the window unless set: compact at COMPACT_PROMPT_WINDOW tokens or less. */
+  promptVariant: PromptVariant
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
 }
@@ -51,6 +81,8 @@ export const DEFAULT_PROFILE: Readonly<ModelProfile> = Object.freeze({
   supportsAllowedTools: false,
   supportsParallelToolCalls: false,
   applyPatch: false,
+  textToolCalls: false,
+  promptVariant: 'full',
 })
 
 /** Hosted frontier models: vision and parallel calls; only OpenAI's own API knows allowed_tools. */
@@ -59,8 +91,11 @@ const OPENAI = {
   supportsVision: true,
   supportsAllowedTools: true,
   supportsParallelToolCalls: true,
+  textToolCalls: false,
 } as const
-const PROXIED = { supportsVision: true, supportsParallelToolCalls: true } as const
+const PROXIED = { supportsVision: true, supportsParallelToolCalls: true, textToolCalls: false } as const
+/** A model people run on their own servers: tool calls written as text are read (text-tool-calls.ts). */
+const LOCAL = { textToolCalls: true } as const
 
 /**
  * Ordered: the first entry with a matching pattern wins, so specific families precede general ones
@@ -68,7 +103,9 @@ const PROXIED = { supportsVision: true, supportsParallelToolCalls: true } as con
  * DEFAULT_PROFILE. The seed rows are the table in docs/configuration.md#model-profiles.
  */
 export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
+  ...LOCAL_FAMILIES,
   {
+    // Qwen2.5(-Coder) config.json: 32,768 (131,072 with YaRN); Hermes-style <tool_call>.
     family: 'qwen2.5',
     patterns: ['qwen2.5*', 'qwen-2.5*', 'qwen-coder*'],
     profile: {
@@ -77,6 +114,8 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
       observationWindow: 4,
       charToTokenRatio: 3.5,
       architecture: 'dense',
+      ...LOCAL,
+      toolCallFormat: 'hermes',
     },
   },
   {
@@ -105,7 +144,14 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {
     family: 'deepseek-r1-distill',
     patterns: ['deepseek-r1-distill*'],
-    profile: { contextLimit: 32_768, compactAt: 0.7, observationWindow: 4, architecture: 'dense' },
+    profile: {
+      contextLimit: 32_768,
+      compactAt: 0.7,
+      observationWindow: 4,
+      architecture: 'dense',
+      ...LOCAL,
+      toolCallFormat: 'deepseek',
+    },
   },
   {
     family: 'deepseek-v3',
@@ -117,6 +163,8 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
       charToTokenRatio: 3.8,
       architecture: 'mla',
       supportsParallelToolCalls: true,
+      ...LOCAL,
+      toolCallFormat: 'deepseek',
     },
   },
   {
@@ -143,17 +191,20 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
     },
   },
   {
-    // Gemma 3 has no tool-call template in Ollama/llama.cpp; its larger sizes take images.
+    // Gemma 3 (4B–27B) model card: "a large, 128K context window"; no tool-call template in Ollama or
+    // llama.cpp, so a call comes back as text if at all; the larger sizes take images.
     family: 'gemma-3',
     patterns: ['gemma-3*', 'gemma3*'],
     profile: {
-      contextLimit: 8192,
+      contextLimit: 131_072,
       compactAt: 0.65,
       observationWindow: 2,
       charToTokenRatio: 3.5,
       architecture: 'dense',
       supportsTools: false,
       supportsVision: true,
+      ...LOCAL,
+      toolCallFormat: 'none',
     },
   },
   {
@@ -165,6 +216,7 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
       observationWindow: 2,
       architecture: 'dense',
       supportsTools: false,
+      ...LOCAL,
     },
   },
   {
@@ -229,6 +281,7 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
     },
   },
   {
+    // gpt-oss model card: a 128k (131,072-token) context; Harmony's commentary channel to=functions.NAME.
     family: 'gpt-oss',
     patterns: ['gpt-oss*'],
     profile: {
@@ -237,6 +290,8 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
       observationWindow: 8,
       architecture: 'moe',
       supportsParallelToolCalls: true,
+      ...LOCAL,
+      toolCallFormat: 'harmony',
     },
   },
   {
@@ -288,7 +343,12 @@ function defined<T extends object>(values: Partial<T>): Partial<T> {
  */
 export function resolveProfile(
   modelId: string,
-  opts: { overrides?: Record<string, Partial<ModelProfile>>; endpointContextLength?: number } = {},
+  opts: {
+    overrides?: Record<string, Partial<ModelProfile>>
+    endpointContextLength?: number
+    /** The endpoint: a hosted API parses tool calls itself (no text recovery); a local one may not. */
+    baseUrl?: string
+  } = {},
 ): ModelProfile {
   const entry = PROFILE_TABLE.find((e) => e.patterns.some((p) => matchesModelPattern(p, modelId)))
   let profile: ModelProfile = {
@@ -301,11 +361,21 @@ export function resolveProfile(
     profile.contextLimit = reported
     profile.contextLimitSource = 'endpoint'
   }
+  if (opts.baseUrl !== undefined) {
+    // A hosted API parses calls (markup in its text is the model quoting it); an unknown model on a
+    // local server may be served without a parser.
+    if (hostedApi(opts.baseUrl)) profile.textToolCalls = false
+    else if (entry?.profile.textToolCalls === undefined && localEndpoint(opts.baseUrl))
+      profile.textToolCalls = true
+  }
+  let variant: PromptVariant | undefined
   for (const [pattern, override] of Object.entries(opts.overrides ?? {})) {
     if (!matchesModelPattern(pattern, modelId)) continue
     const values = defined(override)
     profile = { ...profile, ...values }
     if (values.contextLimit !== undefined) profile.contextLimitSource = 'settings'
+    if (values.promptVariant !== undefined) variant = values.promptVariant
   }
+  profile.promptVariant = variant ?? (profile.contextLimit <= COMPACT_PROMPT_WINDOW ? 'compact' : 'full')
   return profile
 }

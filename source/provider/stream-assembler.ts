@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { ToolCall, Usage } from '../store/messages.js'
 import { inStreamError } from './errors.js'
-import type { FinishReason, StepResponse, StreamHandlers } from './types.js'
+import { type Recovery, recoverTextToolCalls, TextCallHold, type TextToolIndex } from './text-tool-calls.js'
+import type { FinishReason, StepResponse, StreamHandlers, TextToolCallsReport } from './types.js'
 
 /** The delta callbacks the assembler drives (a subset of StreamHandlers). */
 export type AssemblerHandlers = Pick<StreamHandlers, 'onText' | 'onReasoning' | 'onToolCallStart'>
@@ -12,6 +13,8 @@ export interface StreamAssemblerOptions {
   handlers?: AssemblerHandlers
   /** Id for a tool call whose id never arrived (or duplicates another call's); default `call_<random>_<n>`. */
   newId?: (n: number) => string
+  /** Recover tool calls written as text, for these tools (text-tool-calls.ts); absent: text is text. */
+  textTools?: TextToolIndex
 }
 
 interface PendingCall {
@@ -73,11 +76,18 @@ export class StreamAssembler {
   #finish: FinishReason | null = null
   #usage: Usage | null = null
   #delivered = false
+  readonly #textTools: TextToolIndex | undefined
+  /** Holds streamed text back from possible tool-call markup on (only with textTools). */
+  readonly #hold: TextCallHold | null
+  /** What the text turned out to hold, decided once at the end. */
+  #recovered: { recovery: Recovery | null } | undefined
 
   constructor(opts: StreamAssemblerOptions) {
     this.#url = opts.url
     this.#handlers = opts.handlers ?? {}
     this.#newId = opts.newId ?? defaultIdFactory()
+    this.#textTools = opts.textTools
+    this.#hold = opts.textTools ? new TextCallHold(opts.textTools.bareJson) : null
   }
 
   /** True once any text, reasoning or tool call reached the handlers (a retry would duplicate output). */
@@ -123,7 +133,8 @@ export class StreamAssembler {
     if (text !== '') {
       this.#text += text
       this.#delivered = true
-      this.#handlers.onText?.(text)
+      const shown = this.#hold ? this.#hold.push(text) : text
+      if (shown !== '') this.#handlers.onText?.(shown)
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const fragment of delta.tool_calls) {
@@ -170,6 +181,8 @@ export class StreamAssembler {
    * a stream that ended without a finish reason reports 'unknown', an aborted one 'aborted'.
    */
   result(opts: { aborted?: boolean } = {}): StepResponse {
+    const recovery = this.#settleText(opts.aborted === true)
+    if (recovery?.kind === 'calls' && this.#calls.length === 0) return this.#recoveredResult(recovery)
     const seen = new Set<string>()
     const toolCalls: ToolCall[] = []
     for (const [n, call] of this.#calls.entries()) {
@@ -184,6 +197,7 @@ export class StreamAssembler {
     let finishReason: FinishReason = opts.aborted ? 'aborted' : (this.#finish ?? 'unknown')
     // Several servers (llama.cpp, Ollama) say 'stop' even when the message carries tool calls.
     if (finishReason === 'stop' && toolCalls.length > 0) finishReason = 'tool_calls'
+    const report = reportOf(recovery)
     return {
       text: this.#text,
       reasoning: this.#reasoning,
@@ -191,8 +205,59 @@ export class StreamAssembler {
       finishReason,
       usage: this.#usage,
       aborted: opts.aborted === true,
+      ...(report ? { textToolCalls: report } : {}),
     }
   }
+
+  /**
+   * Ends the hold once: a reply with real tool calls, or an aborted one, is taken as it came; otherwise
+   * held markup is read as calls (and never shown) or let go as the text it is.
+   */
+  #settleText(aborted: boolean): Recovery | null {
+    if (this.#hold === null || this.#textTools === undefined) return null
+    if (this.#recovered) return this.#recovered.recovery
+    const { released, held, shown, candidate } = this.#hold.finish()
+    if (released !== '') this.#handlers.onText?.(released)
+    const recovery =
+      !aborted && candidate && this.#calls.length === 0
+        ? recoverTextToolCalls(this.#text, this.#textTools)
+        : null
+    this.#recovered = { recovery }
+    if (recovery?.kind === 'calls') {
+      const before = shown + released
+      if (recovery.text.length > before.length && recovery.text.startsWith(before))
+        this.#handlers.onText?.(recovery.text.slice(before.length))
+      if (recovery.reasoning !== '') this.#handlers.onReasoning?.(recovery.reasoning)
+    } else if (held !== '') this.#handlers.onText?.(held)
+    return recovery
+  }
+
+  #recoveredResult(recovery: Extract<Recovery, { kind: 'calls' }>): StepResponse {
+    const toolCalls = recovery.calls.map((call, n): ToolCall => {
+      const id = this.#newId(n)
+      this.#handlers.onToolCallStart?.({ index: n, id, name: call.name })
+      return { id, type: 'function', function: { name: call.name, arguments: call.arguments } }
+    })
+    const finish = this.#finish ?? 'unknown'
+    return {
+      text: recovery.text,
+      reasoning: this.#reasoning + recovery.reasoning,
+      toolCalls,
+      finishReason: finish === 'stop' ? 'tool_calls' : finish,
+      usage: this.#usage,
+      aborted: false,
+      textToolCalls: reportOf(recovery) as TextToolCallsReport,
+    }
+  }
+}
+
+function reportOf(recovery: Recovery | null): TextToolCallsReport | null {
+  if (recovery === null) return null
+  if (recovery.kind === 'calls')
+    return { outcome: 'recovered', format: recovery.format, calls: recovery.calls.length }
+  if (recovery.kind === 'unknown' || recovery.kind === 'quoted')
+    return { outcome: recovery.kind, format: recovery.format, names: recovery.names }
+  return { outcome: 'unreadable', format: recovery.format, why: recovery.why }
 }
 
 function readUsage(usage: Json): Usage {

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition, Usage } from '../store/messages.js'
+import type { TextToolFormat } from './text-tool-markup.js'
 
 export interface ChatRequest {
   model: string
@@ -8,6 +9,11 @@ export interface ChatRequest {
   toolChoice: ToolChoice
   signal: AbortSignal
   maxTokens?: number
+  /**
+   * Recover tool calls the model wrote as text (a local server that does not parse them), for the tools
+   * in `tools`: the model profile's `textToolCalls`. `bareJson`: Llama's untagged JSON form counts too.
+   */
+  textToolCalls?: { bareJson: boolean }
 }
 
 export interface RetryInfo {
@@ -43,7 +49,15 @@ export interface StepResponse {
   usage: Usage | null
   /** True when the caller's signal aborted the stream; text/toolCalls hold what arrived before. */
   aborted: boolean
+  /** Tool-call markup found in the text (ChatRequest.textToolCalls): run as calls, or left as text and why. */
+  textToolCalls?: TextToolCallsReport
 }
+
+export type TextToolCallsReport =
+  | { outcome: 'recovered'; format: TextToolFormat; calls: number }
+  | { outcome: 'unknown'; format: TextToolFormat; names: string[] }
+  | { outcome: 'unreadable'; format: TextToolFormat; why: string }
+  | { outcome: 'quoted'; format: TextToolFormat; names: string[] }
 
 export interface ModelInfo {
   id: string

@@ -99,6 +99,8 @@ export type ConsentPreview =
       kind: 'command'
       command: string
       cwd: string
+      /** Started as a background task (`run_in_background`): it keeps running after the call returns. */
+      background?: boolean
       /** Set when the session asked for the OS sandbox: whether this command runs in it. */
       sandbox?: { status: 'on' | 'unavailable'; network: boolean }
     }
@@ -136,6 +138,8 @@ export interface ConsentRequest {
   noRule?: string
   /** Allowing it once allows the tool for the rest of the session (SaveMemory asks only the first time). */
   sessionGrant?: true
+  /** Why the rules offered name only the exact command ("rm deletes any file"), shown as a warning. */
+  ruleCaution?: string
   createdAt: number
 }
 

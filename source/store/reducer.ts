@@ -50,6 +50,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     case 'conversation/cleared':
       return {
         ...turnsAfterClear(state),
+        // A clean slate: the next prompt titles the session (and its export) again.
+        session: { ...state.session, title: '' },
         messages: [],
         transcript: { order: [], items: {}, liveId: null },
         todos: [],
@@ -87,7 +89,14 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       const existing = state.transcript.items[action.callId]
       const base =
         existing?.kind === 'tool' ? existing : newToolItem(action.callId, action.name, action.summary)
-      return c.putItem(state, { ...base, summary: action.summary, status: 'running', startedAt: action.at })
+      // The tool that runs names the card: CallTool's call shows as the tool it called.
+      return c.putItem(state, {
+        ...base,
+        name: action.name,
+        summary: action.summary,
+        status: 'running',
+        startedAt: action.at,
+      })
     }
     case 'tool/progress': {
       const item = state.transcript.items[action.callId]
@@ -101,6 +110,7 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       const { waiting: _waiting, ...settled } = base
       const item: TranscriptItem = {
         ...settled,
+        name: action.name,
         summary: action.summary,
         status: action.status,
         durationMs: action.durationMs,

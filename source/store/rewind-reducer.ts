@@ -162,12 +162,13 @@ export function rewindUndone(state: State, action: Of<'rewind/undone'>): State {
   }
 }
 
-/** After /clear the history before each turn is gone: only their code can still go back. */
+/** After /clear: a new conversation, whose /rewind list starts empty. */
 export function turnsAfterClear(state: State): State {
   const undo = state.checkpoints.undo
   return {
     ...state,
-    turns: state.turns.map((t) => (t.messageIndex < 0 ? t : { ...t, messageIndex: -1, transcriptIndex: -1 })),
+    // /rewind lists the turns of this conversation only; the last rewind stays undoable (its files).
+    turns: [],
     checkpoints: { ...state.checkpoints, undo: undo ? { ...undo, conversation: null } : null },
   }
 }

@@ -90,6 +90,7 @@ export function createBashTool(opts: BashToolOptions): Tool<BashArgs> {
         kind: 'command',
         command: args.command,
         cwd: ctx.cwd(),
+        ...(args.run_in_background ? { background: true } : {}),
         ...(status && ctx.sandbox ? { sandbox: { status: status.kind, network: ctx.sandbox.network } } : {}),
       }
     },

@@ -19,7 +19,7 @@ const schema = z.strictObject({
   file_path: z
     .string()
     .min(1)
-    .describe('Absolute path of the file to delete (a relative path resolves against the current directory)'),
+    .describe('Path of the file (a relative one resolves against the current directory)'),
 })
 
 export type DeleteFileArgs = z.infer<typeof schema>

@@ -28,8 +28,8 @@ const schema = z.strictObject({
   file_path: z
     .string()
     .min(1)
-    .describe('Absolute path of the file to modify (a relative path resolves against the current directory)'),
-  edits: z.array(edit).min(1).describe('The replacements, applied in order to the running content'),
+    .describe('Path of the file (a relative one resolves against the current directory)'),
+  edits: z.array(edit).min(1).describe('Replacements, applied in order'),
 })
 
 export type MultiEditArgs = z.infer<typeof schema>

@@ -13,7 +13,7 @@ const DESCRIPTION = `Saves one fact to the project's memory file (${MEMORY_FILE}
 const MAX_FACT_CHARS = 500
 
 const schema = z.strictObject({
-  fact: z.string().min(1).describe('The fact to remember, as one short sentence'),
+  fact: z.string().min(1).describe('One short sentence'),
 })
 
 export type SaveMemoryArgs = z.infer<typeof schema>

@@ -106,6 +106,8 @@ describe('stdio servers from .mcp.json', () => {
       },
       { text: 'done' },
     )
+    // Every definition sent (at this window the server's tools would wait behind ToolSearch: e2e/tools-on-demand).
+    await userSettings({ deferTools: 'never' })
     const r = await run(['--trust-project'])
     expect(r.code).toBe(0)
     expect(r.statuses).toEqual(['done', 'done', 'done', 'done'])

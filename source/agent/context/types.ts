@@ -1,3 +1,4 @@
+import type { ToolsReport } from '../toolset/toolset.js'
 import type { ContextBreakdown, RequestStats } from '../../store/domain.js'
 
 /** What `/compact` would do, shown before it runs (docs/context.md#compaction). */
@@ -51,4 +52,6 @@ export interface ContextReport {
   exact: boolean
   compactions: number
   last: RequestStats | null
+  /** The tool definitions: sent, on demand, masked (agent/toolset/); the runtime adds it. */
+  tools?: ToolsReport
 }

@@ -27,6 +27,8 @@ export interface PromptContext {
    * read all the same (it is text, not permissions), and a start-up notice names it.
    */
   changedUnasked?(path: string): number | undefined
+  /** The compact prompt of a small-window model (the model profile's promptVariant); default full. */
+  variant?: 'full' | 'compact'
 }
 
 /** An instruction file's text beyond this is cut. */
@@ -45,12 +47,24 @@ How to work:
 - Some calls need the user's permission; a denial is final for that call — adapt or ask.
 - Be concise. When you finish, say what you changed and anything left to do.`
 
+/**
+ * BASE for a small window (docs/context.md#small-windows-and-local-models): the same rules in a third of
+ * the bytes; the tool descriptions say the rest.
+ */
+const COMPACT_BASE = `You are agent-tui, a coding agent in the user's terminal and repository.
+- Look before you act: Read files before editing, search with Grep and Glob. Make focused edits.
+- Check your work with Bash (tests, build) when cheap.
+- A tool error is {"error": {…}}: change approach, never repeat a failing call. A denied call stays denied.
+- Be concise; at the end say what you changed.`
+
 /** The pieces every prompt of a session shares: the environment block and the project's instruction files. */
 export interface PromptParts {
   environment: string
   instructions: string[]
   /** How to restore a masked result, when observation masking is on (added to every agent's instructions). */
   maskingNote?: string
+  /** The main prompt is the compact one (a small-window model). */
+  compact?: boolean
 }
 
 /**
@@ -63,7 +77,11 @@ export async function buildSystemPrompt(ctx: PromptContext): Promise<string> {
 
 /** The main session's prompt; a profile other than `build` adds its instructions at the end. */
 export function mainPrompt(parts: PromptParts, profile?: { name: string; prompt: string }): string {
-  const sections = [withNote(BASE, parts), parts.environment, ...parts.instructions]
+  const sections = [
+    withNote(parts.compact ? COMPACT_BASE : BASE, parts),
+    parts.environment,
+    ...parts.instructions,
+  ]
   if (profile?.prompt) sections.push(`# Agent profile: ${profile.name}\n${profile.prompt}`)
   return sections.join('\n\n')
 }
@@ -90,14 +108,7 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     `Session started: ${ctx.date}`,
     ctx.gitBranch ? `Git branch at start: ${ctx.gitBranch}` : 'Not a git repository (or no branch).',
     `Permission mode at start: ${ctx.mode}`,
-    ...(ctx.sandbox
-      ? [
-          `Bash commands run in an OS sandbox when it is available: only the working directory${ctx.additionalDirs?.length ? ', the additional directories' : ''}, /tmp and ` +
-            `the session outputs are writable; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${ctx.sandbox.network ? '' : ', and there is no network'}. ` +
-            'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
-            '(typing `! <command>` at the prompt does).',
-        ]
-      : []),
+    ...(ctx.sandbox ? [sandboxLine(ctx.sandbox.network, !!ctx.additionalDirs?.length, ctx.variant)] : []),
   ].join('\n')
   const instructions: string[] = []
   // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's.
@@ -115,7 +126,23 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     const at = ctx.changedUnasked?.(path)
     if (at !== undefined) ctx.report?.(unaskedNotice(relative(ctx.workspace, path) || path, at))
   }
-  return { environment, instructions, ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}) }
+  return {
+    environment,
+    instructions,
+    ...(ctx.masking ? { maskingNote: MASKING_NOTE } : {}),
+    ...(ctx.variant === 'compact' ? { compact: true } : {}),
+  }
+}
+
+function sandboxLine(network: boolean, added: boolean, variant: PromptContext['variant']): string {
+  const writable = `only the working directory${added ? ', the additional directories' : ''}, /tmp and the session outputs are writable`
+  if (variant === 'compact')
+    return `Bash runs in a sandbox when available: ${writable}${network ? '' : ', no network'}; if a command needs more, ask the user to run it (\`! <command>\`).`
+  return (
+    `Bash commands run in an OS sandbox when it is available: ${writable}; .git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth, AGENTS.md and CLAUDE.md at the top${network ? '' : ', and there is no network'}. ` +
+    'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
+    '(typing `! <command>` at the prompt does).'
+  )
 }
 
 /** `sub/AGENTS.md changed at 14:03:10 while …`: the start-up notice for an instruction file written unasked. */

@@ -20,6 +20,10 @@ export interface Announcement {
   key?: string
   /** Checked at delivery: the model already knows (it read the job's end itself), so nothing is sent. */
   known?: (state: State) => boolean
+  /** The background task it reports: one started before a /clear belongs to the old conversation. */
+  taskId?: string
+  /** What the user is told when it is not delivered for that reason (`Background agent a1`). */
+  label?: string
 }
 
 export class Announcements {
@@ -29,6 +33,8 @@ export class Announcements {
   private readonly notice: (text: string) => void
   private unwatch: () => void = () => undefined
   private counter = 0
+  /** Tasks that existed at the last /clear: what they report is not the new conversation's. */
+  private beforeClear = new Set<string>()
 
   constructor(store: Store, notice: (text: string) => void) {
     this.store = store
@@ -55,6 +61,12 @@ export class Announcements {
     this.pending.clear()
     for (const take of this.sources) due.push(...take())
     for (const a of due) {
+      if (a.taskId !== undefined && this.beforeClear.has(a.taskId)) {
+        this.notice(
+          `${a.label ?? `Task ${a.taskId}`} was started before /clear, so the new conversation is not told of it; its result stays in the tasks pane.`,
+        )
+        continue
+      }
       this.store.dispatch({
         type: 'history/appended',
         message: { role: 'user', content: a.content },
@@ -63,8 +75,17 @@ export class Announcements {
     }
   }
 
+  /**
+   * /clear: what is pending belonged to the old conversation, and so does what tasks running now report
+   * when they end. What is not about a task (agents that came or went) still holds, and stays.
+   */
   clear(): void {
+    this.beforeClear = new Set([...this.beforeClear, ...Object.keys(this.store.getState().tasks.byId)])
+    const kept = [...this.pending.entries()].filter(([, a]) => a.taskId === undefined)
+    for (const take of this.sources)
+      for (const a of take()) if (a.taskId === undefined) kept.push([`announcement-${++this.counter}`, a])
     this.pending.clear()
+    for (const [key, a] of kept) this.pending.set(key, a)
   }
 
   /** Announces background jobs as they end (`watchFinishedTasks`) until `stop`. */
@@ -100,6 +121,8 @@ export function watchFinishedTasks(
       announce(
         {
           key: `task:${task.id}`,
+          taskId: task.id,
+          label: what(task),
           content: announcementText(task),
           known: (now) => endsSeen(now, task.id) > seen,
         },

@@ -196,3 +196,4 @@ export type {
   SessionSummary,
 }
 export type { TaskLogRange, TaskLogSlice }
+export type { ToolsReport } from '../toolset/toolset.js'

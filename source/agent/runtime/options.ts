@@ -19,12 +19,16 @@ import type { ContextSettings } from '../context/options.js'
 import type { PermissionRulesView } from './commands.js'
 import type { PermissionGate } from '../../permissions/gate.js'
 import type { McpRuntime } from './session-tools.js'
+import type { DeferMode } from '../toolset/deferral.js'
+import type { ToolList } from '../toolset/mask.js'
 
 /** What the runtime is built from (app/session/create-session.ts assembles them). */
 
 export interface ModelCapabilities {
   supportsVision: boolean
   supportsAllowedTools: boolean
+  /** Read tool calls the model writes as text (the profile's textToolCalls; bare JSON for Llama-like formats). */
+  textToolCalls?: { bareJson: boolean }
 }
 
 export interface RuntimeOptions {
@@ -85,6 +89,10 @@ export interface RuntimeOptions {
   agents?: AgentsControl
   /** Converts tool schemas to definitions (a session's cache, shared with its subagents). */
   definitions?: DefinitionBuilder
+  /** `--tools` or the `tools` setting: exactly the tools offered to the model (docs/tools.md#tool-masks). */
+  toolList?: ToolList
+  /** `deferTools`: whether definitions that do not fit the window wait behind ToolSearch (default auto). */
+  deferTools?: DeferMode
   /** False for subagents: ExitPlanMode cannot change the session's mode from inside one. */
   canSwitchMode?: boolean
   now?: () => number

@@ -1,4 +1,5 @@
 import { Announcements } from './announcements.js'
+import { parseRule, type Rule } from '../../permissions/rules.js'
 import type { ModeChange } from '../../permissions/modes.js'
 import { type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import type { Mode } from '../../store/domain.js'
@@ -55,6 +56,13 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
     store,
     newId: rt.newId,
     startupWaitMs: opts.mcp?.startupWaitMs ?? 0,
+    ...(opts.toolList ? { only: opts.toolList } : {}),
+    denyRules: () => bareDenyRules(opts.gate.describeRules().deny),
+    window: () => {
+      const context = rt.context()
+      return { tokens: context.limit(), charsPerToken: context.profile().charToTokenRatio }
+    },
+    ...(opts.deferTools ? { deferMode: opts.deferTools } : {}),
   })
   const intake = new MessageIntake({
     mcp: opts.mcp?.runtime,
@@ -65,7 +73,8 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
     files: fileMentions({
       workspace: opts.workspace,
       gate: opts.gate,
-      read: () => tools.lookup.get('Read'),
+      // What the user mentions is theirs to read, whatever tools the model is offered.
+      read: () => tools.own('Read'),
       // The host is built below; mentions are read only once a message arrives.
       context: (callId, signal) => host.context(signal, () => undefined, callId),
       spill: opts.spill,
@@ -122,6 +131,17 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
   announcements.watchTasks()
   if (opts.takeAnnouncements) announcements.addSource(opts.takeAnnouncements)
   return { tools, intake, sessionHooks, host, commandTurns, newContext, announcements }
+}
+
+/** The deny rules as the gate shows them, parsed (those that no longer parse take nothing out). */
+function bareDenyRules(views: ReadonlyArray<{ text: string; source: string }>): Rule[] {
+  return views.flatMap((view) => {
+    try {
+      return [parseRule(view.text, view.source)]
+    } catch {
+      return []
+    }
+  })
 }
 
 /** The built-in table's profile of each model id, resolved once (the context manager asks on every use). */
@@ -196,6 +216,7 @@ export function turnDepsFor(src: TurnSources): TurnDeps {
       return tools.planModeToolNames()
     },
     supportsAllowedTools: () => opts.capabilities(src.model()).supportsAllowedTools,
+    textToolCalls: () => opts.capabilities(src.model()).textToolCalls,
     supportsVision: () => opts.capabilities(src.model()).supportsVision,
     maxSteps: opts.maxSteps,
     breaker: opts.breaker,

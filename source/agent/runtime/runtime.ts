@@ -279,7 +279,7 @@ export class Runtime implements TurnCommands {
   }
 
   contextReport(): ContextReport {
-    return this.context.report()
+    return { ...this.context.report(), tools: this.tools.report() }
   }
 
   setModel(model: string): void {

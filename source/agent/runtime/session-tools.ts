@@ -1,14 +1,21 @@
+import type { AnnounceOptions } from '../../mcp/announce.js'
+import type { Rule } from '../../permissions/rule.js'
 import type { ContentPart, ToolDefinition } from '../../store/messages.js'
 import type { Store } from '../../store/create-store.js'
 import type { AnyTool } from '../../tools/types.js'
+import { CALL_TOOL, TOOL_SEARCH } from '../tool-call/resolve.js'
 import type { ToolLookup } from '../tool-call/pipeline.js'
 import { buildToolDefinitions, type DefinitionBuilder } from '../prompt/tool-definitions.js'
+import type { DeferMode } from '../toolset/deferral.js'
+import { NO_MASK, type ToolList, type ToolMask, toolMask } from '../toolset/mask.js'
+import { type Toolset, type ToolsReport, planToolset, reportOf } from '../toolset/toolset.js'
 
 /**
  * The session's tools as the model sees them. The definitions are built once, when the first request
  * goes out (byte-stable for the session: ARCHITECTURE.md#invariants), after waiting briefly for MCP servers still
- * starting; MCP tools that appear later are announced in a message at the next step and are callable
- * by name through the executor.
+ * starting: the tools a mask leaves out are not among them, and those that do not fit the window's budget
+ * are deferred behind ToolSearch and CallTool (agent/toolset/). MCP tools that appear later are announced
+ * in a message at the next step and are callable by name through the executor.
  */
 
 /** What the runtime needs from the MCP client (source/mcp's manager). */
@@ -29,6 +36,7 @@ export interface McpRuntime {
   offeredNow(): Map<string, string>
   announce(
     offered: ReadonlyMap<string, string>,
+    opts?: AnnounceOptions,
   ): { text: string; note: string; offered: Map<string, string> } | null
   serverNames(): string[]
   readMention(server: string, uri: string, signal: AbortSignal): Promise<string>
@@ -54,15 +62,23 @@ export interface SessionToolsOptions {
   newId(prefix: string): string
   /** How long the first request waits for MCP servers still starting. */
   startupWaitMs: number
+  /** `--tools` or the `tools` setting: exactly the tools to offer. */
+  only?: ToolList
+  /** The deny rules in force: one without a specifier takes its tools out of the request. */
+  denyRules?(): readonly Rule[]
+  /** The window the definitions are budgeted against, read when they are fixed. */
+  window?(): { tokens: number; charsPerToken: number }
+  /** `deferTools`: auto (default), always, never. */
+  deferMode?: DeferMode
 }
 
 export class SessionTools {
   private readonly opts: SessionToolsOptions
   private core: ReadonlyMap<string, AnyTool>
   private coreList: readonly AnyTool[]
-  private frozen: { definitions: ToolDefinition[]; planNames: string[] } | undefined
+  private frozen: Toolset | undefined
   /** Built before the first request (for estimates), kept while the tool list is the same. */
-  private preview: { key: string; built: { definitions: ToolDefinition[]; planNames: string[] } } | undefined
+  private preview: { key: string; built: Toolset } | undefined
   /** MCP tools the model knows of: those in the definitions, then those announced. */
   private offered = new Map<string, string>()
   private atStart = new Map<string, string>()
@@ -86,14 +102,24 @@ export class SessionTools {
     this.preview = undefined
   }
 
-  /** Lookup for the executor: built-in tools, then MCP tools by name. */
+  /** Lookup for the executor: the finder tools, built-in tools, then MCP tools by name — none a mask leaves out. */
   readonly lookup: ToolLookup = {
-    get: (name) => this.core.get(name) ?? this.opts.mcp?.tool(name),
+    get: (name) => {
+      if (name === TOOL_SEARCH || name === CALL_TOOL) return this.frozen?.finders?.get(name)
+      if (!this.mask().allows(name)) return undefined
+      return this.known(name)
+    },
     keys: () => {
-      if (!this.frozen) return this.core.keys()
+      if (!this.frozen) return [...this.core.keys()].filter((name) => this.mask().allows(name))
       const sent = this.frozen.definitions.map((d) => d.function.name)
       return [...sent, ...[...this.offered.keys()].filter((name) => !sent.includes(name))]
     },
+    unavailable: (name) => (this.known(name) ? this.mask().reason(name) : undefined),
+  }
+
+  /** A built-in tool whatever the mask: what the user runs himself (`!cmd`, `@file`) is not the model's call. */
+  own(name: string): AnyTool | undefined {
+    return this.core.get(name)
   }
 
   /**
@@ -106,6 +132,11 @@ export class SessionTools {
 
   planModeToolNames(): string[] {
     return (this.frozen ?? this.build()).planNames
+  }
+
+  /** `/context`: what is sent, what waits to be found, what a mask leaves out, and their bytes. */
+  report(): ToolsReport {
+    return reportOf(this.frozen ?? this.build(), this.frozen !== undefined)
   }
 
   /** Before each step's request: the first one fixes the definitions, later ones announce new MCP tools. */
@@ -122,7 +153,11 @@ export class SessionTools {
     const state = this.opts.store.getState()
     if (state.context.compactions !== this.seen.compactions || state.messages.length < this.seen.messages)
       this.offered = new Map(this.atStart)
-    const news = mcp.announce(this.offered)
+    const mask = this.frozen.mask
+    const news = mcp.announce(this.offered, {
+      offers: (name) => mask.allows(name),
+      ...(this.frozen.finders ? { brief: { finder: TOOL_SEARCH, caller: CALL_TOOL } } : {}),
+    })
     if (news) {
       this.offered = news.offered
       this.opts.store.dispatch({
@@ -135,22 +170,62 @@ export class SessionTools {
     this.seen = { compactions: after.context.compactions, messages: after.messages.length }
   }
 
-  private freeze(): void {
-    if (this.frozen) return
-    this.atStart = this.opts.mcp?.offeredNow() ?? new Map()
-    this.offered = new Map(this.atStart)
-    this.frozen = this.build()
+  /** Every tool the session has now, in catalog order, MCP tools last. */
+  private offeredNow(): AnyTool[] {
+    const mcp = this.opts.mcp
+    return [...this.coreList, ...(mcp?.hasServers() ? this.opts.mcpCore : []), ...(mcp?.tools() ?? [])]
   }
 
-  private build(): { definitions: ToolDefinition[]; planNames: string[] } {
-    const mcp = this.opts.mcp
-    const tools = [...this.coreList, ...(mcp?.hasServers() ? this.opts.mcpCore : []), ...(mcp?.tools() ?? [])]
-    const key = tools.map((t) => t.name).join('\n')
+  private known(name: string): AnyTool | undefined {
+    return this.core.get(name) ?? this.opts.mcp?.tool(name)
+  }
+
+  /** The mask fixed with the definitions; before that, the one the rules in force make now. */
+  private mask(): ToolMask {
+    if (this.frozen) return this.frozen.mask
+    return this.currentMask()
+  }
+
+  private currentMask(): ToolMask {
+    const denied = this.opts.denyRules?.() ?? []
+    if (!this.opts.only && denied.length === 0) return NO_MASK
+    return toolMask({ only: this.opts.only, denied })
+  }
+
+  private freeze(): void {
+    if (this.frozen) return
+    const built = this.build({ lateServers: (this.opts.mcp?.connecting().length ?? 0) > 0 })
+    const mask = built.mask
+    this.atStart = new Map(
+      [...(this.opts.mcp?.offeredNow() ?? new Map())].filter(([name]) => mask.allows(name)),
+    )
+    this.offered = new Map(this.atStart)
+    this.frozen = built
+  }
+
+  private build(opts: { lateServers?: boolean } = {}): Toolset {
+    const offered = this.offeredNow()
+    const mask = this.currentMask()
+    const window = this.opts.window?.() ?? { tokens: 32_768, charsPerToken: 4 }
+    const mode = this.opts.deferMode ?? 'auto'
+    const key = [
+      ...offered.map((t) => `${t.name}${mask.allows(t.name) ? '' : ' (masked)'}`),
+      window.tokens,
+      window.charsPerToken,
+      mode,
+      Boolean(opts.lateServers),
+    ].join('\n')
     if (this.preview?.key === key) return this.preview.built
-    const built = {
-      definitions: (this.opts.definitions ?? buildToolDefinitions)(tools),
-      planNames: tools.filter((t) => t.risk !== 'edit' && t.risk !== 'config').map((t) => t.name),
-    }
+    const built = planToolset({
+      offered,
+      mask,
+      definitions: this.opts.definitions ?? buildToolDefinitions,
+      windowBytes: window.tokens * window.charsPerToken,
+      mode,
+      lateServers: Boolean(opts.lateServers),
+      // What ToolSearch searches when it is called: the tools on offer then (MCP tools come and go).
+      corpus: () => this.offeredNow().filter((t) => this.mask().allows(t.name)),
+    })
     this.preview = { key, built }
     return built
   }

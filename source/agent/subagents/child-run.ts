@@ -24,6 +24,8 @@ import type { ModelProfile } from '../../provider/model-profiles.js'
 import type { CircuitBreakerConfig } from '../turn/circuit-breaker.js'
 import type { ContextSettings } from '../context/context-manager.js'
 import type { DefinitionBuilder } from '../prompt/tool-definitions.js'
+import type { DeferMode } from '../toolset/deferral.js'
+import type { ToolList } from '../toolset/mask.js'
 import { type ModelCapabilities, Runtime, type RuntimeOptions } from '../runtime/runtime.js'
 import { childGate } from './child-gate.js'
 import type { AgentProfile } from './agent-profiles.js'
@@ -81,6 +83,10 @@ export interface SubagentHost {
   ): Promise<{ continueWith: string | null }>
   /** Live foreground process groups (killed on every exit path): a subagent's commands are tracked too. */
   processes?: ProcessGroupTracker
+  /** `--tools` / the `tools` setting: a subagent is offered no tool the session is not. */
+  toolList?: ToolList
+  /** `deferTools`, as the main session's. */
+  deferTools?: DeferMode
   now(): number
 }
 
@@ -205,6 +211,8 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
     canSwitchMode: false,
     ...(host.hooks ? { hooks: host.hooks, hookScope: 'tools' as const } : {}),
     ...(host.definitions ? { definitions: host.definitions } : {}),
+    ...(host.toolList ? { toolList: host.toolList } : {}),
+    ...(host.deferTools ? { deferTools: host.deferTools } : {}),
     now: host.now,
   })
 

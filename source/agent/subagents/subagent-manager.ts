@@ -343,6 +343,8 @@ function jobAnnouncement(job: AgentJob, outcome: SubagentOutcome): Announcement 
   return {
     content: `<background-agent id="${job.id}" status="${summary.status}">\n${head}\n${body}\n</background-agent>`,
     note: `background agent ${job.id} ${summary.status}: its result was given to the model`,
+    taskId: job.id,
+    label: `Background agent ${job.id}`,
   }
 }
 

@@ -7,6 +7,7 @@ import {
   type ExecutorDeps,
   executeCall,
   refusedOutcome,
+  resolve,
   summaryOf,
   validate,
 } from './pipeline.js'
@@ -105,9 +106,17 @@ function notRunOutcome(
 
 /** The card's one-line summary (`Bash touch x`), as if the call had run. */
 function labelOf(executor: ExecutorDeps, call: ToolCall, argsOf: (call: ToolCall) => unknown): string {
-  const tool = executor.tools.get(call.function.name)
+  const resolved = resolve(call, executor.tools)
   const args = argsOf(call)
-  return tool && args !== undefined ? summaryOf(tool, args, call.function.name) : call.function.name
+  return 'failure' in resolved || args === undefined
+    ? call.function.name
+    : summaryOf(resolved.tool, args, resolved.tool.name)
+}
+
+/** The tool a call runs (the one a CallTool call names), or undefined. */
+function toolOf(executor: ExecutorDeps, call: ToolCall, parsed?: { value: unknown }) {
+  const resolved = resolve(call, executor.tools, parsed)
+  return 'failure' in resolved ? undefined : resolved
 }
 
 /** The call's arguments checked against its tool's schema (from the loop's one parse), or undefined. */
@@ -116,9 +125,9 @@ function checkedArgs(
   call: ToolCall,
   parsed: { value: unknown } | undefined,
 ): unknown {
-  const tool = executor.tools.get(call.function.name)
-  if (!tool) return undefined
-  const valid = validate(tool, call.function.arguments, parsed)
+  const resolved = toolOf(executor, call, parsed)
+  if (!resolved) return undefined
+  const valid = validate(resolved.tool, resolved.raw, resolved.parsed)
   return 'failure' in valid ? undefined : valid.args
 }
 
@@ -131,7 +140,7 @@ function withParsed(parsed: { value: unknown } | undefined): { parsed?: { value:
  * still ask for consent one by one): both may run beside their neighbours.
  */
 function mayOverlap(executor: ExecutorDeps, call: ToolCall, argsOf: (call: ToolCall) => unknown): boolean {
-  const tool = executor.tools.get(call.function.name)
+  const tool = toolOf(executor, call)?.tool
   if (tool?.risk !== 'read' && tool?.risk !== 'spawn') return false
   const args = argsOf(call)
   return args !== undefined && (tool.risk === 'spawn' || tool.isReadOnly(args))

@@ -17,10 +17,13 @@ import {
   thrownFailure,
 } from './outcome.js'
 import { encodeArguments, parseToolArguments } from './arguments.js'
+import { resolve, type ToolLookup } from './resolve.js'
+import { parametersOf } from '../prompt/tool-definitions.js'
 import { tailLines, throttledProgress } from './progress.js'
 import { postToolUse, type PreToolVerdict, preToolUse, showCards, type ToolHooks } from './tool-hooks.js'
 
 export type { CallFailure, CallOutcome, FailureDetails, OutcomeBase } from './outcome.js'
+export { type Resolved, resolve, type ToolLookup } from './resolve.js'
 export { cancelled, failedOutcome, refusedOutcome } from './outcome.js'
 
 /**
@@ -40,12 +43,6 @@ export interface CheckpointHook {
   before(kind: 'edit' | 'exec'): Promise<void>
   /** After the call, whatever its outcome; records what it changed in the background. */
   after(): void
-}
-
-/** The session's tools by name (a Map, or the session's built-in + MCP lookup). */
-export interface ToolLookup {
-  get(name: string): AnyTool | undefined
-  keys(): Iterable<string>
 }
 
 export interface ExecutorDeps {
@@ -102,13 +99,22 @@ async function runPhases(
 ): Promise<CallOutcome> {
   // Reset once the call is authorised, so durations show the tool's own time, not the user's.
   let started = deps.now()
-  const name = call.function.name
-  const resolved = resolve(call, deps.tools)
+  const resolved = resolve(call, deps.tools, opts.parsed)
   if ('failure' in resolved) return failedOutcome({ call, started, now: deps.now() }, resolved.failure)
   const { tool } = resolved
-  const valid = validate(tool, call.function.arguments, opts.parsed)
-  if ('failure' in valid)
-    return failedOutcome({ call, name: tool.name, summary: name, started, now: deps.now() }, valid.failure)
+  // The card names the tool that runs, also when CallTool named it.
+  const name = resolved.forwarded ? tool.name : call.function.name
+  const valid = validate(tool, resolved.raw, resolved.parsed)
+  if ('failure' in valid) {
+    // Through CallTool the model may never have seen the schema (or it was masked since): it comes along.
+    const failure = resolved.forwarded
+      ? {
+          ...valid.failure,
+          hint: `${valid.failure.hint}; ${tool.name} takes ${JSON.stringify(parametersOf(tool))}`,
+        }
+      : valid.failure
+    return failedOutcome({ call, name: tool.name, summary: name, started, now: deps.now() }, failure)
+  }
   let summary = summaryOf(tool, valid.args, name)
   const base = () => ({ call, name: tool.name, summary, started, now: deps.now() })
 
@@ -122,7 +128,7 @@ async function runPhases(
   const { args, input } = pre
   if (pre.rewritten) {
     // The history says what ran: the hook's arguments, not the model's.
-    const encoded = encodeArguments(args)
+    const encoded = encodeArguments(resolved.forwarded ? { name: tool.name, arguments: args } : args)
     if (encoded !== null && encoded !== call.function.arguments) ran.arguments = encoded
   }
   summary = summaryOf(tool, args, name)
@@ -170,20 +176,6 @@ async function runPhases(
     return retryable === undefined ? out : { ...out, retryable }
   } finally {
     progress.stop()
-  }
-}
-
-/** resolve: the tool the model named; an unknown name lists the tools there are. */
-export function resolve(call: ToolCall, tools: ToolLookup): { tool: AnyTool } | { failure: CallFailure } {
-  const tool = tools.get(call.function.name)
-  if (tool) return { tool }
-  const available = [...tools.keys()].join(', ')
-  return {
-    failure: {
-      category: 'not_found',
-      message: `unknown tool "${call.function.name}"`,
-      hint: `available tools: ${available}`,
-    },
   }
 }
 

@@ -1,6 +1,11 @@
 import { repairPairing } from '../../provider/pairing.js'
 import type { ChatMessage, ToolChoice, ToolDefinition } from '../../store/messages.js'
-import { type ChatProvider, ProviderError, type StepResponse } from '../../provider/types.js'
+import {
+  type ChatProvider,
+  ProviderError,
+  type StepResponse,
+  type TextToolCallsReport,
+} from '../../provider/types.js'
 import type { Store } from '../../store/create-store.js'
 import type { RequestContext } from '../context/recovery.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
@@ -19,6 +24,8 @@ export interface StepDeps {
   /** Tools callable in plan mode, for `tool_choice` allowed_tools where the endpoint supports it. */
   readonly planModeToolNames: string[]
   supportsAllowedTools(): boolean
+  /** Tool calls written as text are read as calls (the model profile's textToolCalls); absent: off. */
+  textToolCalls?(): { bareJson: boolean } | undefined
   newId(prefix: string): string
   now(): number
 }
@@ -62,6 +69,7 @@ export async function requestStep(
     const messages: ChatMessage[] = deps.context
       ? await deps.context.prepare({ step: state.run.step, signal })
       : [{ role: 'system', content: deps.systemPrompt }, ...repairPairing(state.messages)]
+    const textToolCalls = deps.textToolCalls?.()
     const response = await deps.provider.stream(
       {
         model: deps.model(),
@@ -69,6 +77,7 @@ export async function requestStep(
         tools: deps.toolDefinitions,
         toolChoice,
         signal,
+        ...(textToolCalls ? { textToolCalls } : {}),
       },
       {
         onText: (d) => {
@@ -95,6 +104,8 @@ export async function requestStep(
     if (response.usage) {
       dispatch({ type: 'usage/recorded', usage: response.usage, contextTokens: response.usage.input })
     }
+    const unrun = response.textToolCalls && textCallNotice(response.textToolCalls)
+    if (unrun) dispatch({ type: 'notice/added', id: deps.newId('notice'), level: 'warn', text: unrun })
     return { ...response, assistantId }
   } catch (err) {
     withdraw()
@@ -105,4 +116,21 @@ export async function requestStep(
     notice.failed(error.message)
     return error
   }
+}
+
+/** Why tool-call markup in the reply was not run (it shows as the answer); null when it was. */
+export function textCallNotice(report: TextToolCallsReport): string | null {
+  if (report.outcome === 'recovered') return null
+  const what = `the reply holds a tool call written as text (${report.format} format)`
+  if (report.outcome === 'unknown')
+    return `${what}, but no tool is called ${listed(report.names)}: it was not run and shows as the answer`
+  if (report.outcome === 'quoted')
+    return `${what} to ${listed(report.names)}, copied from what the model read (a file, a command's output or the instructions): a quote is not run, and shows as the answer`
+  return `${what} that could not be read (${report.why}): it was not run and shows as the answer`
+}
+
+/** The names the model wrote, bounded: a notice stays one line however many it invented. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, 3).map((n) => (n.length > 60 ? `${n.slice(0, 60)}…` : n))
+  return names.length > 3 ? `${shown.join(', ')} and ${names.length - 3} more` : shown.join(', ')
 }

@@ -10,7 +10,7 @@ export async function runUserShell(
   deps: { tools: SessionTools; host: ToolHost; store: Store; newId: () => string },
   command: string,
 ): Promise<void> {
-  const bash = deps.tools.lookup.get('Bash')
+  const bash = deps.tools.own('Bash')
   if (!bash) throw new Error('Bash is not available')
   const controller = new AbortController()
   const { sandbox: _modelsOnly, ...ctx } = deps.host.context(controller.signal, () => undefined)

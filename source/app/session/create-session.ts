@@ -6,10 +6,12 @@ import { DEFAULT_BREAKER } from '../../agent/turn/circuit-breaker.js'
 import { profileGate } from '../../agent/subagents/child-gate.js'
 import { cachedDefinitions } from '../../agent/prompt/tool-definitions.js'
 import { DEFAULT_MAX_STEPS } from '../../config/resolve-config.js'
+import { readsBareJson } from '../../provider/model-profiles.js'
 import { outputsDir, sessionsDir } from '../../config/app-paths.js'
 import { createConsentBroker } from '../../permissions/broker.js'
 import { createQuestionBroker } from '../../permissions/question-broker.js'
 import { realPathOf } from '../../permissions/real-path.js'
+import { resumedMode } from '../../permissions/modes.js'
 import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../../session/session-store.js'
 import { createProcessGroups } from '../../tasks/process-groups.js'
@@ -17,6 +19,7 @@ import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './mcp.js'
 import { createFileStateTracker } from '../../tools/file-state.js'
+import { unknownToolNames } from '../../agent/toolset/mask.js'
 import { createSkillTool } from '../../tools/skill.js'
 import { createOutputSpiller } from '../../tools/spill.js'
 import { resolveAdditionalDirs } from './additional-dirs.js'
@@ -66,13 +69,22 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const restored = resumed?.restored ?? null
   if (resumed) warnings.push(...resumed.warnings)
   let lease = resumed?.lease ?? null
+  const resumedIn = restored
+    ? resumedMode({
+        left: restored.state.mode,
+        launch: { value: config.mode, origin: config.origins.mode },
+        interactive: opts.interactive,
+      })
+    : null
+  if (resumedIn?.notice) warnings.push(resumedIn.notice)
 
   const { id, logPath, createdAt, log, store } = openSessionStore({
     restored,
     logPath: (newId) => sessionPath(projectSessions, newId),
     workspace,
     endpoint,
-    mode: config.mode,
+    mode: resumedIn?.mode ?? config.mode,
+    launchMode: config.mode,
     observers: opts.observers ?? [],
     warnings,
   })
@@ -151,7 +163,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const provider = sessionProvider(config, endpoint)
   const profile = () => profiles(store.getState().session.model)
   const branch = readGitBranch(workspace)
+  // Chosen once, by the model the session starts with: the prompt and definitions stay byte-stable.
+  const promptVariant = profiles(endpoint.model).promptVariant
   const prompts = await sessionPromptParts(config, {
+    variant: promptVariant,
     workspace,
     model: endpoint.model,
     createdAt,
@@ -238,18 +253,34 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const capabilities = (model: string) => {
     const p = profiles(model)
-    return { supportsVision: p.supportsVision, supportsAllowedTools: p.supportsAllowedTools }
+    return {
+      supportsVision: p.supportsVision,
+      supportsAllowedTools: p.supportsAllowedTools,
+      ...(p.textToolCalls ? { textToolCalls: { bareJson: readsBareJson(p.toolCallFormat) } } : {}),
+    }
   }
   const maxSteps = config.maxSteps ?? DEFAULT_MAX_STEPS
   const breaker = { ...DEFAULT_BREAKER, ...(breakerSettings ?? {}) }
   const questions = opts.interactive ? createQuestionBroker({ dispatch: store.dispatch }) : undefined
-  const definitions = cachedDefinitions()
+  const definitions = cachedDefinitions(promptVariant)
+  // Which tools the model is offered and how their definitions follow the window (docs/tools.md#tool-masks).
+  const toolOptions = {
+    ...(config.tools ? { toolList: config.tools } : {}),
+    ...(config.settings.deferTools ? { deferTools: config.settings.deferTools } : {}),
+  }
   const mcpOptions = {
     runtime: mcp,
     tools: [createListMcpResourcesTool(mcp), createReadMcpResourceTool(mcp)],
     // Headless: every server gets its whole start-up time, since the run has only its first request.
     startupWaitMs: opts.interactive ? MCP_INTERACTIVE_WAIT_MS : mcpStartup + 1000,
   }
+  if (config.tools)
+    warnings.push(
+      ...unknownToolNames(
+        config.tools,
+        [...agents.main.tools, ...mcpOptions.tools].map((t) => t.name),
+      ),
+    )
   const subagents = agents.manager(
     {
       mainStore: store,
@@ -271,6 +302,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       programs,
       unasked: provenance.unasked,
       mcp: mcpOptions,
+      ...toolOptions,
       ...(hooks
         ? {
             hooks,
@@ -318,6 +350,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     checkpoints,
     ...(hooks ? { hooks } : {}),
     mcp: mcpOptions,
+    ...toolOptions,
   })
   const services = createSessionServices({
     workspace,

@@ -31,13 +31,14 @@ import { createTaskManager, type TaskManager } from '../../tasks/task-manager.js
 
 /**
  * The model profile of each model id, resolved once per id (it is asked on every tool call): the built-in
- * table, the settings' `models` overrides, and the context length the endpoint reported for its model.
+ * table, the settings' `models` overrides, the context length the endpoint reported for its model, and
+ * the endpoint's kind (a hosted API reads its own tool calls; a local server may leave them as text).
  * The full-screen session lists the endpoint's models after its first frame, when the profile has been
  * asked for already: a length that arrives later resolves the profile again.
  */
 export function profileResolver(
   config: ResolvedConfig,
-  endpoint: { model: string; contextLength?: number },
+  endpoint: { model: string; contextLength?: number; baseUrl?: string },
 ): (model: string) => ModelProfile {
   const resolved = new Map<string, { profile: ModelProfile; contextLength: number | undefined }>()
   return (model) => {
@@ -49,6 +50,7 @@ export function profileResolver(
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
       ...(contextLength ? { endpointContextLength: contextLength } : {}),
+      ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
     })
     resolved.set(model, { profile, contextLength })
     return profile
@@ -137,6 +139,7 @@ export function sessionPromptParts(
     read: InstructionReader
     report(text: string): void
     changedUnasked?(path: string): number | undefined
+    variant?: 'full' | 'compact'
   },
 ): Promise<PromptParts> {
   return buildPromptParts({
@@ -153,6 +156,7 @@ export function sessionPromptParts(
     read: at.read,
     report: at.report,
     ...(at.changedUnasked ? { changedUnasked: at.changedUnasked } : {}),
+    ...(at.variant ? { variant: at.variant } : {}),
   })
 }
 

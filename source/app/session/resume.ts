@@ -9,6 +9,7 @@ import { type Action, isPersisted, type PersistedAction } from '../../store/acti
 import { createStore, type Store } from '../../store/create-store.js'
 import type { Mode } from '../../store/domain.js'
 import { replay } from '../../store/reducer.js'
+import { modeInstruction } from '../../agent/turn/mode-instructions.js'
 import { initialState, type State } from '../../store/state.js'
 import { SessionError } from '../session-error.js'
 
@@ -131,7 +132,10 @@ export function openSessionStore(at: {
   logPath(id: string): string
   workspace: string
   endpoint: { model: string; baseUrl: string }
+  /** This run's mode: a new session's, and a resumed one's unless `resumedMode` keeps the one it was left in. */
   mode: Mode
+  /** This run's launch mode (what Shift+Tab may come back to); the run's mode when not given. */
+  launchMode?: Mode
   observers: ReadonlyArray<(action: Action, state: State) => void>
   warnings: string[]
 }): { id: string; logPath: string; createdAt: number; log: SessionLog; store: Store } {
@@ -156,14 +160,23 @@ export function openSessionStore(at: {
     title: restored?.state.session.title ?? '',
     startedAt: restored?.state.session.startedAt ?? createdAt,
   }
+  const launchMode = at.launchMode ?? mode
   const base = restored
-    ? { ...restored.state, session: sessionInfo, mode, launchMode: mode }
+    ? { ...restored.state, session: sessionInfo, launchMode }
     : initialState(sessionInfo, mode)
   const store = createStore(base, (action, state) => {
     if (isPersisted(action)) log.append(action)
     for (const observe of at.observers) observe(action, state)
   })
   if (!restored) store.dispatch({ type: 'session/started', session: sessionInfo, mode })
+  else if (restored.state.mode !== mode) {
+    // Logged, so the next resume starts from the mode this run used; the model hears of it as it would of
+    // a Shift+Tab (an appended message, the prompt prefix unchanged).
+    store.dispatch({ type: 'mode/changed', mode })
+    const instruction = modeInstruction(restored.state.mode, mode)
+    if (instruction)
+      store.dispatch({ type: 'history/appended', message: { role: 'user', content: instruction } })
+  }
   return { id, logPath, createdAt, log, store }
 }
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type {
   ModelList,
@@ -15,6 +16,8 @@ import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
 import type { Checkpoints } from '../../checkpoints/lazy.js'
 import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../../checkpoints/rewind.js'
+import type { RewindReport } from '../../checkpoints/types.js'
+import { ignoreLocalSettings, LOCAL_SETTINGS } from '../../config/ignore-local-settings.js'
 import type { HookService } from '../../user-hooks/hook-service.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
 import type { Store } from '../../store/create-store.js'
@@ -60,6 +63,28 @@ export interface SessionServiceOptions {
   agents?: AgentsControl
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+}
+
+/**
+ * A rewind puts files back as they were, `.gitignore` included: one agent-tui created (or extended) when it
+ * saved an "always" rule would go, and the rules file it keeps out of commits with it — which a rewind
+ * leaves in place, since git ignored it. So after a rewind that touched `.gitignore`, the line is put back.
+ */
+async function keepLocalSettingsIgnored(workspace: string, report: RewindReport): Promise<RewindReport> {
+  if (!report.applied || ![...report.restore, ...report.remove].includes('.gitignore')) return report
+  if (!existsSync(join(workspace, LOCAL_SETTINGS))) return report
+  const outcome = await ignoreLocalSettings(workspace)
+  if (outcome.kind === 'added')
+    return {
+      ...report,
+      notes: [...report.notes, `${LOCAL_SETTINGS} stays out of commits: its line is back in .gitignore`],
+    }
+  if (outcome.kind === 'failed')
+    return {
+      ...report,
+      notes: [...report.notes, `${LOCAL_SETTINGS} may now be committed: ${outcome.reason}`],
+    }
+  return report
 }
 
 /** A single read of a job's log is bounded, whatever the caller asks for. */
@@ -125,8 +150,13 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),
     rewind: (turn, scope, rewindOpts = {}) =>
-      runRewind(rewindHost(), (host) => rewind(host, turn, scope, rewindOpts)),
-    undoRewind: (rewindOpts = {}) => runRewind(rewindHost(), (host) => undoRewind(host, rewindOpts)),
+      runRewind(rewindHost(), (host) => rewind(host, turn, scope, rewindOpts)).then((report) =>
+        keepLocalSettingsIgnored(opts.workspace, report),
+      ),
+    undoRewind: (rewindOpts = {}) =>
+      runRewind(rewindHost(), (host) => undoRewind(host, rewindOpts)).then((report) =>
+        keepLocalSettingsIgnored(opts.workspace, report),
+      ),
     listAgents() {
       const current = store.getState().agent
       return opts.agents?.list(current) ?? { current, agents: [], problems: [] }

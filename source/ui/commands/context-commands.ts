@@ -5,6 +5,7 @@ import type { CompactionPreview, ContextReport } from '../../agent/runtime/comma
 import { findPinTarget, itemLabel, pinnedItems } from '../../store/pins.js'
 import { formatTokens } from '../panes/status/format.js'
 import type { CommandContext } from './command-context.js'
+import { toolsReportLines } from './context-tools.js'
 
 /** What these commands use of the command context. */
 export type ContextCommandContext = Pick<
@@ -139,6 +140,7 @@ export function contextReportLines(r: ContextReport): string[] {
       ),
     )
   }
+  if (r.tools) lines.push('', ...toolsReportLines(r.tools))
   lines.push(
     '',
     row(

@@ -85,3 +85,19 @@ describe('the several-file preview of the consent prompt (apply_patch, DeleteFil
     expect(out[0]).toBe('a␛[2Jb.txt (moved from x␍y) +1 -1')
   })
 })
+
+describe('a background command', () => {
+  it('says it runs in the background, under where it runs', () => {
+    const lines = previewLines(
+      { kind: 'command', command: 'npm run dev', cwd: '/w', background: true },
+      80,
+      theme,
+    ).map((l) => stripAnsi(l))
+    expect(lines).toEqual([
+      '$ npm run dev',
+      'in /w',
+      '↻ runs in the background: a task that keeps running after this reply',
+    ])
+    expect(command('npm run dev').join('\n')).not.toContain('background')
+  })
+})

@@ -32,7 +32,61 @@ function render(request: ConsentRequest, width = 100) {
   }
 }
 
+describe('ConsentPrompt: the diff gets the room first', () => {
+  it('at 80 columns puts the answers on one line when one per line would cut the diff', async () => {
+    const diff = `@@ -1,18 +1,18 @@\n${Array.from({ length: 18 }, (_, i) => `-old ${i}\n+new ${i}`).join('\n')}\n`
+    const request = edit({ preview: { kind: 'diff', path: 'f.txt', diff } })
+    const store = makeStore([{ type: 'consent/requested', request }])
+    const commands = fakeCommands({ store })
+    const r = renderPane(<ConsentPrompt width={80} maxHeight={17} theme={theme} />, { store, commands })
+    const frame = r.frame()
+    const shown = frame.split('\n').filter((l) => /[-+](old|new) \d+/.test(l))
+    // One answer per line left room for 2 of these lines here.
+    expect(shown.length, frame).toBeGreaterThanOrEqual(6)
+    expect(frame).toContain('1 once  2 session  3 always  4 all edits  d folder  Esc deny')
+    expect(frame).toContain('2/3 Edit(source/ui/app.tsx) (3 saves to .agent-tui/settings.local.json) · d')
+    expect(frame).toContain('Ctrl+O whole preview')
+    // The answers still work by key and by arrows.
+    r.stdin.write(KEYS.right)
+    r.stdin.write(KEYS.right)
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => commands.named('resolveConsent').length === 1, r.frame)
+    expect(commands.named('resolveConsent')[0]).toEqual(['c1', { kind: 'always' }])
+    r.unmount()
+  })
+
+  it('keeps one answer per line when the preview fits', () => {
+    const r = render(edit(), 80)
+    expect(r.frame()).toContain('❯ 1 Allow once')
+    expect(r.frame()).not.toContain('1 once  2 session')
+    r.unmount()
+  })
+})
+
 describe('ConsentPrompt: the rules it offers', () => {
+  it('says why a program that deletes is offered only as the exact command, beside the options', () => {
+    const r = render(
+      edit({
+        tool: 'Bash',
+        risk: 'exec',
+        summary: 'Bash rm -rf build',
+        preview: { kind: 'command', command: 'rm -rf build', cwd: '/w' },
+        suggestedRule: 'Bash(rm -rf build)',
+        directoryRule: undefined,
+        sessionEditsRule: undefined,
+        ruleCaution: 'rm deletes any file: "always" allows only this exact command',
+      }),
+    )
+    const lines = r.frame().split('\n')
+    const caution = lines.findIndex((l) =>
+      l.includes('⚠ rm deletes any file: "always" allows only this exact command'),
+    )
+    expect(caution, r.frame()).toBeGreaterThan(-1)
+    expect(lines.findIndex((l) => l.includes('3 Always allow Bash(rm -rf build)'))).toBeGreaterThan(caution)
+    expect(r.frame()).not.toContain('Bash(rm *)')
+    r.unmount()
+  })
+
   it('offers the file and, beside it, the folder of an edit', () => {
     const r = render(edit())
     const frame = r.frame()

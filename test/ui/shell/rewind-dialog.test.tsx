@@ -37,7 +37,7 @@ function plan(over: Partial<RewindReport> = {}): RewindReport {
   }
 }
 
-function open(opts: { turns?: RewindTurn[]; report?: () => RewindReport } = {}) {
+function open(opts: { turns?: RewindTurn[]; report?: () => RewindReport; width?: number } = {}) {
   const store = makeStore([{ type: 'ui/rewind', open: true }])
   const commands = fakeCommands({
     store,
@@ -45,11 +45,30 @@ function open(opts: { turns?: RewindTurn[]; report?: () => RewindReport } = {}) 
     rewindReport: (call) => ({ ...(opts.report?.() ?? plan()), applied: call.dryRun !== true }),
   })
   const shell = fakeShell()
-  const r = renderPane(<RewindDialog width={90} maxHeight={20} />, { store, commands, shell })
+  const r = renderPane(<RewindDialog width={opts.width ?? 90} maxHeight={20} />, { store, commands, shell })
   return { ...r, store, commands, shell }
 }
 
 describe('RewindDialog', () => {
+  it('wraps an option and why it is unavailable at 80 columns, never cutting it', async () => {
+    const note = 'checkpoints are off: git was not found on PATH (install git to rewind files)'
+    const r = open({
+      turns: [turn(1, 'add a README', ['README.md'], { code: false, codeNote: note })],
+      width: 80,
+    })
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.frame().includes('Restore code only'), r.frame)
+    const text = r
+      .frame()
+      .split('\n')
+      .map((l) => l.replace(/^│\s*/, '').replace(/\s*│$/, '').trim())
+      .join(' ')
+    expect(text).toContain(`3. Restore code only — files cannot go back: ${note}`)
+    expect(r.frame()).not.toContain('…')
+    for (const line of r.frame().split('\n')) expect(line.length).toBeLessThanOrEqual(80)
+    r.unmount()
+  })
+
   it('lists the turns with their prompt and the files each changed, the newest selected', () => {
     const r = open()
     const frame = r.frame()

@@ -3,6 +3,7 @@ import type { TrustRequest } from '../../../source/store/domain.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { TrustDialog } from '../../../source/ui/panes/trust/trust-dialog.js'
 import { trustListLines } from '../../../source/ui/panes/trust/trust-lines.js'
+import { describeServer } from '../../../source/config/project-settings-filter.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
 import { fakeCommands, KEYS, makeStore, renderPane, renderSized, waitFor } from './helpers.js'
 
@@ -32,6 +33,41 @@ function renderDialog(req = request(), maxHeight = 20) {
 }
 
 describe('TrustDialog', () => {
+  it.each([[80], [120]])("shows an MCP server's whole command, wrapped, at %i columns", (width) => {
+    const server = {
+      command: 'npx',
+      args: [
+        '-y',
+        '@acme/mcp-server-postgres@1.4.2',
+        '--connection',
+        'postgres://localhost:5432/app',
+        '--read-only',
+        'a b',
+      ],
+      env: { NODE_OPTIONS: '--require ./x.js', PGPASSWORD: 'hunter2' },
+    }
+    const label = describeServer('db', server, Number.POSITIVE_INFINITY)
+    expect(label).toBe(
+      "db (npx -y @acme/mcp-server-postgres@1.4.2 --connection postgres://localhost:5432/app --read-only 'a b', env NODE_OPTIONS, PGPASSWORD)",
+    )
+    const req = request({ groups: [{ title: 'MCP servers', items: [label], files: ['.mcp.json'] }] })
+    const store = makeStore([{ type: 'trust/requested', request: req }])
+    const r = renderPane(<TrustDialog request={req} width={width} maxHeight={24} />, {
+      store,
+      commands: fakeCommands({ store }),
+    })
+    const text = r
+      .frame()
+      .split('\n')
+      .map((l) => l.replace(/^│\s*/, '').replace(/\s*│$/, ''))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+    expect(text).toContain(label)
+    expect(r.frame()).not.toContain('hunter2')
+    expect(r.frame()).not.toContain('…')
+    r.unmount()
+  })
+
   it('asks about the folder and lists what it brings, by kind, with the four choices', () => {
     const r = renderDialog()
     const frame = r.frame()
@@ -95,7 +131,7 @@ describe('TrustDialog', () => {
       'Agents: a, b',
     ])
     expect(trustListLines(groups, 1)).toEqual([
-      '… and 5 more (widen the terminal, or see .agent-tui/ and .mcp.json)',
+      '… and 5 more (make the terminal taller, or see .agent-tui/ and .mcp.json)',
     ])
   })
 })

@@ -13,6 +13,7 @@ const DEFAULTS: ParsedArgs = {
   mode: undefined,
   allowedTools: [],
   disallowedTools: [],
+  tools: undefined,
   sandbox: undefined,
   trustProject: false,
   addDirs: [],
@@ -77,6 +78,11 @@ describe('parseArgs: accepted forms', () => {
       ['--disallowed-tools', 'Bash(rm *),WebFetch'],
       { disallowedTools: ['Bash(rm *)', 'WebFetch'] },
     ],
+    ['--tools', ['--tools', 'Read, Grep,Glob'], { tools: ['Read', 'Grep', 'Glob'] }],
+    ['--tools with a wildcard', ['--tools=Read,mcp__github__*'], { tools: ['Read', 'mcp__github__*'] }],
+    ['--tools "" offers none', ['--tools', '', 'hi'], { tools: [], prompt: 'hi' }],
+    ['--tools= offers none', ['--tools='], { tools: [] }],
+    ['--tools default offers all', ['--tools', 'default'], { tools: undefined }],
     [
       'repeated --add-dir accumulate, in order',
       ['--add-dir', '../lib', '--add-dir=/srv/shared', 'go'],
@@ -137,6 +143,11 @@ describe('parseArgs: errors', () => {
     [['--api-key'], '--api-key needs a value'],
     [['--agent'], '--agent needs a value'],
     [['--allowed-tools'], '--allowed-tools needs a value'],
+    [['--tools'], '--tools needs a value'],
+    [
+      ['--tools', 'Bash(ls)'],
+      '--tools takes tool names such as Read,Grep,Glob or mcp__github__* (got "Bash(ls)")',
+    ],
     [['--add-dir'], '--add-dir needs a value'],
     [['--mode'], '--mode needs a value'],
     [['--mode', 'yolo'], '--mode must be one of safe, auto, plan, dangerous, ci (got "yolo")'],
@@ -209,7 +220,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(28)
+    expect(optionLines).toHaveLength(29)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -137,6 +137,23 @@ describe('an untrusted project settings file may only lower permissions', () => 
       { model: 'm2', models: { 'm*': { contextLimit: 1000 } }, theme: 'light', consentTimeoutSeconds: 5 },
       [],
     ],
+    [
+      "a profile may turn text tool calls off, not on (on, more of the model's text would run)",
+      {},
+      {
+        models: {
+          'gpt-*': { textToolCalls: true, contextLimit: 8000 },
+          'qwen*': { textToolCalls: false, promptVariant: 'compact' },
+        },
+      },
+      {
+        models: {
+          'gpt-*': { contextLimit: 8000 },
+          'qwen*': { textToolCalls: false, promptVariant: 'compact' },
+        },
+      },
+      ['"models.gpt-*.textToolCalls": true'],
+    ],
   ])('%s', (_name, user, project, kept, ignoredLabels) => {
     const r = untrusted({ user, project })
     const { permissions: _p, ...merged } = r.loaded.merged

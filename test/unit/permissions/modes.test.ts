@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   modeChangeRefusal,
   nextMode,
+  resumedMode,
   selectableModes,
   USER_MODES,
 } from '../../../source/permissions/modes.js'
@@ -57,4 +58,58 @@ describe('mode policy', () => {
     }
     expect(USER_MODES).toEqual(['safe', 'auto', 'plan'])
   })
+})
+
+describe('the mode a resumed session starts in', () => {
+  type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
+  it.each<[Mode, Mode, Origin, boolean, Mode, RegExp | null]>([
+    // left, this run's mode, its origin, interactive → mode, notice
+    [
+      'safe',
+      'auto',
+      'settings',
+      true,
+      'safe',
+      /^resumed in SAFE mode, where you left it \(the settings say auto\)$/,
+    ],
+    [
+      'plan',
+      'safe',
+      'default',
+      true,
+      'plan',
+      /^resumed in PLAN mode, where you left it \(new sessions start in safe\)$/,
+    ],
+    ['auto', 'auto', 'settings', true, 'auto', null],
+    [
+      'safe',
+      'auto',
+      'flag',
+      true,
+      'auto',
+      /^resumed in AUTO mode \(the command line\); the session was left in SAFE$/,
+    ],
+    ['auto', 'plan', 'env', true, 'plan', /AGENT_TUI_MODE/],
+    // Only a launch flag sets these: not carried over to a run that did not ask again.
+    [
+      'dangerous',
+      'safe',
+      'default',
+      true,
+      'safe',
+      /left in DANGEROUS mode, which only --dangerously-skip-permissions sets/,
+    ],
+    ['ci', 'auto', 'settings', true, 'auto', null],
+    // A script's `-p --continue` never inherits what the user picked in the TUI.
+    ['auto', 'ci', 'default', false, 'ci', null],
+    ['dangerous', 'ci', 'default', false, 'ci', null],
+  ])(
+    'left in %s, this run %s (%s, interactive %s) → %s',
+    (left, value, origin, interactive, mode, notice) => {
+      const out = resumedMode({ left, launch: { value, origin }, interactive })
+      expect(out.mode).toBe(mode)
+      if (notice) expect(out.notice).toMatch(notice)
+      else expect(out.notice).toBeNull()
+    },
+  )
 })

@@ -108,7 +108,8 @@ describe('evaluate: read-only git under the repository’s config', () => {
       ),
     )
     expect(decide('safe', 'git status && git diff', { [workspace]: driver }).reason).toBe(
-      "safe mode asks before running commands (`git status`: the repository's git config (.git/config) sets diff.evil.textconv, a program git runs)",
+      // Both commands ask, for the same reason: both named, the reason once.
+      "safe mode asks before running commands (`git status`, `git diff`: the repository's git config (.git/config) sets diff.evil.textconv, a program git runs)",
     )
   })
 })

@@ -357,7 +357,7 @@ describe('deny rules hold through wrappers', () => {
 
   it('names the command inside a loop or branch without the shell keyword in front of it', () => {
     expect(decide('dangerous', 'for f in *.txt; do rm "$f"; done', { deny: ['Bash(rm *)'] }).reason).toBe(
-      'rule Bash(rm *) in --flag denies `rm $f`',
+      'rule Bash(rm *) in --flag denies `rm "$f"`',
     )
     expect(decide('safe', 'if true; then touch x; fi').reason).toBe(
       'safe mode asks before running commands (`touch x`)',
@@ -541,5 +541,17 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'echo $OPENAI_API_KEY').reason).toContain('$OPENAI_API_KEY may hold a secret')
     expect(decide('safe', 'echo "$HOME $PATH"').decision).toBe('allow')
     expect(decide('safe', 'jq .name package.json').decision).toBe('allow')
+  })
+})
+
+describe('an ask names every command that asks, as written', () => {
+  it.each<[string, string]>([
+    [
+      'rm -rf build && node -e "console.log(1)"',
+      'safe mode asks before running commands (`rm -rf build`, `node -e "console.log(1)"`)',
+    ],
+    ["ls && touch 'a b'", "safe mode asks before running commands (`touch 'a b'`)"],
+  ])('%s', (command, reason) => {
+    expect(decide('safe', command).reason).toBe(reason)
   })
 })

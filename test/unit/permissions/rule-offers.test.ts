@@ -54,7 +54,7 @@ const edit = (path: string, tool = 'Edit'): GateCheck => ({
 })
 
 describe('the rules a consent prompt offers', () => {
-  it.each<[string, GateCheck, { rule: string; directoryRule?: string; noRule?: RegExp }]>([
+  it.each<[string, GateCheck, { rule: string; directoryRule?: string; noRule?: RegExp; caution?: RegExp }]>([
     ['a command: its program and subcommand', bash('npm test -- --watch'), { rule: 'Bash(npm test *)' }],
     [
       'a for-loop: the program in its body, not `for`',
@@ -95,6 +95,29 @@ describe('the rules a consent prompt offers', () => {
       { rule: 'Edit(.git/config)', noRule: /\.git/ },
     ],
     ['a secrets file: nothing to remember', edit('.env'), { rule: 'Edit(.env)', noRule: /secret|\.env/ }],
+    [
+      'a deletion: the exact command, with why not `rm *`',
+      bash('rm -rf build'),
+      {
+        rule: 'Bash(rm -rf build)',
+        caution: /^rm deletes any file: "always" allows only this exact command$/,
+      },
+    ],
+    [
+      'an interpreter: the exact code, not `node *`',
+      bash('node -e "console.log(1)"'),
+      { rule: 'Bash(node -e "console.log(1)")', caution: /^node runs any code/ },
+    ],
+    [
+      'a git subcommand that deletes',
+      bash('git clean -fd && npm test'),
+      { rule: 'Bash(git clean -fd), Bash(npm test *)', caution: /^git clean deletes untracked files:/ },
+    ],
+    [
+      'a deletion with a glob: an exact rule would be a wildcard, so only once',
+      bash('rm -f *.o'),
+      { rule: 'Bash(rm -f *.o)', noRule: /a \* in the command would match any other/ },
+    ],
   ])('%s', (_name, call, expected) => {
     const { gate } = makeGate()
     const verdict = gate.check(call)
@@ -104,6 +127,8 @@ describe('the rules a consent prompt offers', () => {
     expect(offer?.directoryRule).toBe(expected.directoryRule)
     if (expected.noRule) expect(offer?.noRule).toMatch(expected.noRule)
     else expect(offer?.noRule).toBeUndefined()
+    if (expected.caution) expect(offer?.caution).toMatch(expected.caution)
+    else expect(offer?.caution).toBeUndefined()
   })
 
   it('a read outside the workspace offers its folder, and that opens it', () => {

@@ -165,7 +165,13 @@ describe('suggestRule', () => {
     ['Bash', { kind: 'command', command: 'npm test -- --watch' }, 'Bash(npm test *)'],
     ['Bash', { kind: 'command', command: 'git status' }, 'Bash(git status *)'],
     ['Bash', { kind: 'command', command: 'ls -la' }, 'Bash(ls *)'],
-    ['Bash', { kind: 'command', command: 'rm -rf build' }, 'Bash(rm *)'],
+    // Programs that delete or run any code: only the exact command, never `rm *` / `node *`.
+    ['Bash', { kind: 'command', command: 'rm -rf build' }, 'Bash(rm -rf build)'],
+    ['Bash', { kind: 'command', command: 'git clean -fdx' }, 'Bash(git clean -fdx)'],
+    ['Bash', { kind: 'command', command: 'node -e "console.log(1)"' }, 'Bash(node -e "console.log(1)")'],
+    ['Bash', { kind: 'command', command: 'python3.12 script.py' }, 'Bash(python3.12 script.py)'],
+    ['Bash', { kind: 'command', command: 'timeout 5 npx   cowsay hi' }, 'Bash(timeout 5 npx cowsay hi)'],
+    ['Bash', { kind: 'command', command: 'npm test && rm -rf dist' }, 'Bash(npm test *), Bash(rm -rf dist)'],
     ['Bash', { kind: 'command', command: 'npm run build' }, 'Bash(npm run build *)'],
     ['Bash', { kind: 'command', command: 'git push --force' }, 'Bash(git push *)'],
     ['Bash', { kind: 'command', command: 'cd source && make test' }, 'Bash(make test *)'],
@@ -174,7 +180,7 @@ describe('suggestRule', () => {
     ['Bash', { kind: 'command', command: 'for f in *.ts; do wc -l "$f"; done' }, 'Bash(wc *)'],
     ['Bash', { kind: 'command', command: 'for f in a b; do touch "$f"; done' }, 'Bash(touch *)'],
     ['Bash', { kind: 'command', command: 'for i in 1 2; do npm test; done' }, 'Bash(npm test *)'],
-    ['Bash', { kind: 'command', command: 'if [ -f x ]; then rm x; fi' }, 'Bash(rm *)'],
+    ['Bash', { kind: 'command', command: 'if [ -f x ]; then rm x; fi' }, 'Bash(rm x)'],
     [
       'Bash',
       { kind: 'command', command: 'while true; do make; sleep 1; done' },

@@ -299,3 +299,17 @@ describe('subagent accounting and the main agent', () => {
     expect(isPersisted(actions[0] as Action)).toBe(true)
   })
 })
+
+describe('/clear is a clean slate', () => {
+  it('forgets the title and the turns /rewind lists, so the next prompt starts a new conversation', () => {
+    const s = run([
+      { type: 'session/titled', title: 'fix the parser' },
+      { type: 'user/submitted', id: 'u1', content: 'fix the parser', text: 'fix the parser', turnId: 't1' },
+      { type: 'conversation/cleared' },
+    ])
+    expect(s.session.title).toBe('')
+    expect(s.turns).toEqual([])
+    const after = reducer(s, { type: 'user/submitted', id: 'u2', content: 'new', text: 'new', turnId: 't2' })
+    expect(after.turns.map((t) => t.id)).toEqual(['t2'])
+  })
+})

@@ -107,6 +107,12 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
           wrap(`${i === 0 ? '$ ' : '  '}${line}`, width),
         ),
         theme.dim(`in ${shortenPath(cleanText(preview.cwd, TITLE), Math.max(10, width - 3))}`),
+        ...(preview.background
+          ? wrap(
+              theme.notice.info('↻ runs in the background: a task that keeps running after this reply'),
+              width,
+            )
+          : []),
         ...(preview.sandbox ? wrap(sandboxLine(preview.sandbox, theme), width) : []),
       ]
     case 'diff':

@@ -1,4 +1,5 @@
 import { Box } from 'ink'
+import { cleanText, TITLE } from '../../../util/display-text.js'
 import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
 import stringWidth from 'string-width'
@@ -20,6 +21,7 @@ import {
   previewWindow,
   summaryAfterName,
   wrap,
+  LOCAL_SETTINGS_PATH,
 } from './consent-lines.js'
 import { displayToolName } from '../../../mcp/display-name.js'
 
@@ -49,6 +51,20 @@ const SHORT: Record<ConsentChoice, string> = {
   edits: '4 all edits',
   folder: 'd folder',
   deny: 'Esc deny',
+}
+
+/** The answers on one line by their short names: `1 once  2 session  3 always  Esc deny`. */
+function compactRow(choices: readonly ConsentChoice[]): string {
+  return choices.map((c) => SHORT[c]).join('  ')
+}
+
+/** What the short answers grant, for the line under them: `2/3 Edit(f.txt) (3 saves to …) · d Edit(**)`. */
+function rulesText(choices: readonly ConsentChoice[], request: ConsentRequest): string {
+  const parts: string[] = []
+  if (choices.includes('session') || choices.includes('always'))
+    parts.push(`2/3 ${cleanText(request.suggestedRule, TITLE)} (3 saves to ${LOCAL_SETTINGS_PATH})`)
+  if (choices.includes('folder')) parts.push(`d ${cleanText(request.directoryRule ?? '', TITLE)}`)
+  return parts.join(' · ')
 }
 
 /** What Enter does with a note open, by the highlighted answer. */
@@ -92,15 +108,29 @@ function ConsentRequestView({
     [request.preview, inner, theme],
   )
   const reason = wrap(`Why: ${request.reason}`, inner).slice(0, 2)
+  // A program that deletes or runs any code is offered as the exact command only: say so beside it.
+  const caution = request.ruleCaution
+    ? wrap(`⚠ ${cleanText(request.ruleCaution, TITLE)}`, inner).slice(0, 2)
+    : []
   const labels = choices.map((c) => choiceLabel(c, request, theme))
   const oneRow = `${labels.join('  ')}  Tab add note`
   const horizontal = stringWidth(oneRow) <= inner
   // Vertical options wrap under their text ("❯ " in front), so a long rule is never cut.
-  const optionLines = horizontal ? [] : labels.map((label) => wrap(label, inner - 2))
-  const optionRows = horizontal ? 1 : optionLines.reduce((n, lines) => n + lines.length, 0)
+  const verticalLines = horizontal ? [] : labels.map((label) => wrap(label, inner - 2))
+  const verticalRows = verticalLines.reduce((n, lines) => n + lines.length, 0)
   // border (2) + title + hint line (+ the note's line, + which subagent asks), then the reason and options
   // unless the preview is opened.
-  const fixed = 4 + (note ? 1 : 0) + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + optionRows)
+  const base = 4 + (note ? 1 : 0) + (request.agent ? 1 : 0) + (expanded ? 0 : reason.length + caution.length)
+  // The preview gets the room first: when the options one per line would cut it, they go on one line
+  // (short names) with the rules they save on the line below, so nobody approves what they have not seen.
+  const rulesLines = wrap(theme.dim(rulesText(choices, request)), inner).slice(0, 2)
+  const compact =
+    !horizontal &&
+    stringWidth(compactRow(choices)) <= inner &&
+    preview.length > maxHeight - base - verticalRows
+  const optionLines = compact ? [] : verticalLines
+  const optionRows = horizontal ? 1 : compact ? 1 + rulesLines.length : verticalRows
+  const fixed = base + (expanded ? 0 : optionRows)
   const previewRows = Math.max(1, maxHeight - fixed)
   const maxTop = maxPreviewTop(preview.length, previewRows)
 
@@ -157,7 +187,9 @@ function ConsentRequestView({
       ? `${choices.map((c) => SHORT[c]).join(' · ')} · Enter ${SHORT[choices[selected] ?? 'once'].replace(/^\S+ /, '')}`
       : horizontal
         ? '←/→ choose · Enter pick'
-        : '↑/↓ choose · Enter pick · Tab add note'
+        : compact
+          ? '←/→ choose · Enter pick · Tab add note · Ctrl+O whole preview'
+          : '↑/↓ choose · Enter pick · Tab add note'
 
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
@@ -189,7 +221,32 @@ function ConsentRequestView({
           {line}
         </Text>
       ))}
-      {expanded ? null : horizontal ? (
+      {expanded
+        ? null
+        : caution.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+            <Text key={`c${i}`} wrap="truncate" color="yellow">
+              {line}
+            </Text>
+          ))}
+      {expanded ? null : compact ? (
+        <>
+          <Text wrap="truncate">
+            {choices.map((c, i) => (
+              <Text key={c} inverse={i === selected} color={c === 'deny' ? 'red' : undefined}>
+                {SHORT[c]}
+                {i < choices.length - 1 ? '  ' : ''}
+              </Text>
+            ))}
+          </Text>
+          {rulesLines.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+            <Text key={`r${i}`} wrap="truncate" styled>
+              {line}
+            </Text>
+          ))}
+        </>
+      ) : horizontal ? (
         <Text wrap="truncate">
           {labels.map((label, i) => (
             <Text

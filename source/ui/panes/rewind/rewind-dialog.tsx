@@ -1,3 +1,4 @@
+import wrapAnsi from 'wrap-ansi'
 import { Box } from 'ink'
 import { Text } from '../../components/text.js'
 import { useMemo } from 'react'
@@ -169,19 +170,25 @@ function renderStep(
   view: { rows: ListRow[]; cursor: number; inner: number; rowsAvailable: number },
 ) {
   const { cursor, inner } = view
-  const option = (i: number, label: string, unavailable?: string) => (
-    <Text
-      key={label}
-      wrap="truncate"
-      color={i === cursor ? 'cyan' : undefined}
-      bold={i === cursor}
-      dimColor={!!unavailable}
-    >
-      {i === cursor ? '❯ ' : '  '}
-      {i + 1}. {label}
-      {unavailable ? ` — ${unavailable}` : ''}
-    </Text>
-  )
+  // Options wrap under their text, never cut: a reason an option is unavailable can be long.
+  const optionLines = (i: number, label: string, unavailable?: string): string[] =>
+    wrapAnsi(`${i + 1}. ${label}${unavailable ? ` — ${unavailable}` : ''}`, Math.max(10, inner - 2), {
+      hard: true,
+    }).split('\n')
+  const option = (i: number, label: string, unavailable?: string) =>
+    optionLines(i, label, unavailable).map((line, j) => (
+      <Text
+        // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
+        key={`${label}-${j}`}
+        wrap="truncate"
+        color={i === cursor ? 'cyan' : undefined}
+        bold={i === cursor}
+        dimColor={!!unavailable}
+      >
+        {j === 0 && i === cursor ? '❯ ' : '  '}
+        {j === 0 ? line : `   ${line}`}
+      </Text>
+    ))
   if (step.kind === 'busy') return null
   if (step.kind === 'error')
     return (
@@ -223,8 +230,11 @@ function renderStep(
       )
     })
   }
-  if (step.kind === 'scope') return scopeOptions(step.turn).map((o, i) => option(i, o.label, o.unavailable))
-  const lines = planLines(step.plan, inner).slice(0, Math.max(1, view.rowsAvailable - 3))
+  if (step.kind === 'scope')
+    return scopeOptions(step.turn).flatMap((o, i) => option(i, o.label, o.unavailable))
+  const options = confirmOptions(step.plan)
+  const optionRows = options.reduce((n, o, i) => n + optionLines(i, o.label).length, 0)
+  const lines = planLines(step.plan, inner).slice(0, Math.max(1, view.rowsAvailable - optionRows))
   return (
     <>
       {lines.map((line, i) => (
@@ -233,7 +243,7 @@ function renderStep(
           {line.text}
         </Text>
       ))}
-      {confirmOptions(step.plan).map((o, i) => option(i, o.label))}
+      {options.flatMap((o, i) => option(i, o.label))}
     </>
   )
 }

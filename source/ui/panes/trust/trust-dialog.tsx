@@ -44,7 +44,8 @@ export function TrustDialog({ request, width, maxHeight }: TrustDialogProps) {
 
   // border (2) + title + intro + note + options + hint; the list gets the rest.
   const fixed = 2 + 3 + options.length + 1
-  const list = trustListLines(request.groups, Math.max(1, maxHeight - fixed))
+  // Border and padding (4) and the list's indent (2): its lines are wrapped to what is left.
+  const list = trustListLines(request.groups, Math.max(1, maxHeight - fixed), Math.max(10, width - 6))
   return (
     <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow" wrap="truncate">

@@ -1,3 +1,4 @@
+import wrapAnsi from 'wrap-ansi'
 import type { TrustChoice, TrustRequest } from '../../../store/domain.js'
 
 /** The trust prompt's choices and list layout, as plain functions (the dialog only renders them). */
@@ -39,17 +40,37 @@ export function trustIntro(request: TrustRequest): string {
 }
 
 /**
- * The list of what the folder brings in at most `rows` lines: a heading per kind with one item a line
- * when that fits, else one line per kind, else as many kinds as fit and a count of the rest.
+ * The list of what the folder brings in at most `rows` lines of `width` columns: a heading per kind with
+ * one item a line (wrapped, never cut: an MCP server's whole command is what the user trusts) when that
+ * fits, else one wrapped line per kind, else as many kinds as fit and a count of the rest.
  */
-export function trustListLines(groups: TrustRequest['groups'], rows: number): string[] {
+export function trustListLines(
+  groups: TrustRequest['groups'],
+  rows: number,
+  width = Number.POSITIVE_INFINITY,
+): string[] {
   if (rows <= 0 || groups.length === 0) return []
+  const wrapped = (text: string, indent: string): string[] =>
+    Number.isFinite(width)
+      ? wrapAnsi(text, Math.max(10, width - indent.length), { hard: true, trim: false })
+          .split('\n')
+          .map((l, i) => (i === 0 ? l : `${indent}${l}`))
+      : [text]
   const where = (g: TrustRequest['groups'][number]) => (g.files.length === 1 ? ` (${g.files[0]})` : '')
-  const full = groups.flatMap((g) => [`${g.title}${where(g)}:`, ...g.items.map((item) => `  ${item}`)])
+  const full = groups.flatMap((g) => [
+    ...wrapped(`${g.title}${where(g)}:`, '  '),
+    ...g.items.flatMap((item) => wrapped(`  ${item}`, '    ')),
+  ])
   if (full.length <= rows) return full
-  const compact = groups.map((g) => `${g.title}${where(g)}: ${g.items.join(', ')}`)
-  if (compact.length <= rows) return compact
-  const shown = compact.slice(0, Math.max(0, rows - 1))
-  const rest = groups.slice(shown.length).reduce((n, g) => n + g.items.length, 0)
-  return [...shown, `… and ${rest} more (widen the terminal, or see .agent-tui/ and .mcp.json)`]
+  const compact = groups.map((g) => wrapped(`${g.title}${where(g)}: ${g.items.join(', ')}`, '  '))
+  if (compact.flat().length <= rows) return compact.flat()
+  const shown: string[] = []
+  let kinds = 0
+  for (const lines of compact) {
+    if (shown.length + lines.length > rows - 1) break
+    shown.push(...lines)
+    kinds++
+  }
+  const rest = groups.slice(kinds).reduce((n, g) => n + g.items.length, 0)
+  return [...shown, `… and ${rest} more (make the terminal taller, or see .agent-tui/ and .mcp.json)`]
 }

@@ -95,6 +95,26 @@ describe('finished background work while the agent is idle', () => {
     expect(messagesOf(1).filter((m) => String(m.content).startsWith('[Background task'))).toHaveLength(1)
   })
 
+  it('a job running at /clear ends in the old conversation: not told to the new one, and the user knows', async () => {
+    server = await startScriptedServer({ replies: [{ text: 'fresh' }, { text: 'again' }] })
+    const { store, runtime } = setup()
+    store.dispatch({ type: 'task/updated', task: job('running', { id: 'b1' }) })
+    runtime.clear()
+    store.dispatch({ type: 'task/updated', task: job('completed', { id: 'b1', exitCode: 0 }) })
+    // One started after the clear is the new conversation's.
+    store.dispatch({ type: 'task/updated', task: job('running', { id: 'b2' }) })
+    store.dispatch({ type: 'task/updated', task: job('completed', { id: 'b2', exitCode: 0 }) })
+    await runtime.runTurn({ text: 'hi' })
+    const told = messagesOf(0).filter((m) => String(m.content).startsWith('[Background'))
+    expect(told).toHaveLength(1)
+    expect(String(told[0]?.content)).toContain('"b2"')
+    expect(
+      notices(store).some((n) =>
+        /b1 was started before \/clear, so the new conversation is not told of it/.test(n),
+      ),
+    ).toBe(true)
+  })
+
   it('says nothing of jobs stopped on the way out, and /clear drops what was pending', async () => {
     server = await startScriptedServer({ replies: [{ text: 'fresh' }] })
     const { store, runtime } = setup()

@@ -45,7 +45,7 @@ function fakeMcp() {
     tools: () => [...state.tools],
     tool: (name) => state.tools.find((t) => t.name === name),
     offeredNow: () => announce(new Map(), announced(), [])?.offered ?? new Map(),
-    announce: (offered) => announce(offered, announced(), []),
+    announce: (offered, opts) => announce(offered, announced(), [], opts),
     serverNames: () => ['s'],
     readMention: async () => '',
     expandPrompt: async () => ({ text: '', images: [] }),
@@ -113,5 +113,81 @@ describe('SessionTools', () => {
     expect(names(tools)).toEqual(['Echo'])
     expect(tools.lookup.get('ListMcpResources')).toBeDefined()
     expect(tools.planModeToolNames()).toEqual(['Echo'])
+  })
+})
+
+describe('SessionTools: tools on demand and masks', () => {
+  function small(
+    fake: ReturnType<typeof fakeMcp>,
+    extra: Partial<ConstructorParameters<typeof SessionTools>[0]>,
+  ) {
+    const store = createStore(
+      initialState({ id: 's', cwd: '/w', model: 'm', baseUrl: 'http://x', title: '', startedAt: 0 }, 'safe'),
+    )
+    const tools = new SessionTools({
+      core: [{ ...echoTool(), name: 'Read' }, echoTool()],
+      mcpCore: [{ ...echoTool(), name: 'ListMcpResources' }],
+      mcp: fake.mcp,
+      store,
+      newId: (p) => `${p}-1`,
+      startupWaitMs: 5000,
+      ...extra,
+    })
+    return { store, tools }
+  }
+
+  it('a small window sends the core and the finders; ToolSearch finds deferred and later tools', async () => {
+    const fake = fakeMcp()
+    // Enough tools that the finders cost less than their definitions (else nothing is deferred).
+    const many = Array.from({ length: 30 }, (_, i) => `t${i}`)
+    for (const n of many) fake.add(n)
+    const { store, tools } = small(fake, { window: () => ({ tokens: 100, charsPerToken: 4 }) })
+    await tools.prepare(signal)
+    expect(names(tools)).toEqual(['Read', 'ToolSearch', 'CallTool'])
+    const report = tools.report()
+    expect(report.fixed).toBe(true)
+    expect(report.deferred.map((d) => d.name)).toEqual([
+      'Echo',
+      'ListMcpResources',
+      ...many.map((n) => `mcp__s__${n}`),
+    ])
+    const search = tools.lookup.get('ToolSearch')
+    const found = await search?.execute({ query: 'select:mcp__s__t7' }, {} as never)
+    expect(found?.forModel).toContain('## mcp__s__t7')
+    // A tool that comes later is announced briefly and found the same way; the definitions do not change.
+    const before = JSON.stringify(tools.definitions())
+    fake.add('late')
+    await tools.prepare(signal)
+    expect(JSON.stringify(tools.definitions())).toBe(before)
+    expect(String(store.getState().messages.at(-1)?.content)).toContain("get a tool's schema with ToolSearch")
+    const late = await search?.execute({ query: 'select:late' }, {} as never)
+    expect(late?.forModel).toContain('## mcp__s__late')
+  })
+
+  it('a large window defers nothing and sends no finders', async () => {
+    const fake = fakeMcp()
+    fake.add('a')
+    const { tools } = small(fake, { window: () => ({ tokens: 1_000_000, charsPerToken: 4 }) })
+    await tools.prepare(signal)
+    expect(names(tools)).toEqual(['Read', 'Echo', 'ListMcpResources', 'mcp__s__a'])
+    expect(tools.lookup.get('ToolSearch')).toBeUndefined()
+  })
+
+  it('a mask takes tools out of the definitions and the lookup, with why; own() is what the user runs', async () => {
+    const fake = fakeMcp()
+    fake.add('a')
+    const { tools } = small(fake, {
+      only: { names: ['Read', 'mcp__s__*'], source: '--tools' },
+      window: () => ({ tokens: 1_000_000, charsPerToken: 4 }),
+    })
+    await tools.prepare(signal)
+    expect(names(tools)).toEqual(['Read', 'mcp__s__a'])
+    expect(tools.lookup.get('Echo')).toBeUndefined()
+    expect(tools.lookup.unavailable?.('Echo')).toBe('--tools does not list it (Read,mcp__s__*)')
+    expect(tools.own('Echo')?.name).toBe('Echo')
+    expect(tools.report().masked).toEqual([
+      { name: 'Echo', reason: '--tools does not list it (Read,mcp__s__*)' },
+      { name: 'ListMcpResources', reason: '--tools does not list it (Read,mcp__s__*)' },
+    ])
   })
 })
