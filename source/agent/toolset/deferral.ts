@@ -21,12 +21,16 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Grep: 'core',
   TodoWrite: 'core',
   Agent: 'core',
+  // Offered in place of Edit and Write (or beside them) to the models trained on it: their editing tool.
+  apply_patch: 'core',
   WebFetch: 'web',
   WebSearch: 'web',
   NotebookEdit: 'rare',
   Config: 'rare',
   ListMcpResources: 'rare',
   ReadMcpResource: 'rare',
+  DeleteFile: 'rare',
+  SaveMemory: 'rare',
 }
 
 export function tierOf(name: string): ToolTier {
