@@ -169,7 +169,7 @@ describe('the file tools end to end (headless)', () => {
     // At qwen's 32k window the rare tools (DeleteFile, SaveMemory) wait behind ToolSearch (tools on demand).
     expect(qwen).toContain('ToolSearch')
     const search = (
-      env.server.requests[2]?.body.tools as Array<{ function: { name: string; description: string } }>
+      (env.server.requests[2]?.body.tools ?? []) as Array<{ function: { name: string; description: string } }>
     ).find((t) => t.function.name === 'ToolSearch')
     expect(search?.function.description).toMatch(/^- DeleteFile\b/m)
     expect(search?.function.description).toMatch(/^- SaveMemory\b/m)
