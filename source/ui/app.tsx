@@ -43,7 +43,7 @@ import { TranscriptPane } from './panes/transcript/transcript-pane.js'
 import { createTranscriptView } from './panes/transcript/transcript-view.js'
 import { useTranscriptScroll } from './panes/transcript/use-transcript-scroll.js'
 import { useRenderingWarmUp } from './panes/transcript/warm-up.js'
-import { type Flash, type Overlay, type ShellApi, ShellContext } from './shell-context.js'
+import { createTypeAhead, type Flash, type Overlay, type ShellApi, ShellContext } from './shell-context.js'
 
 export interface AppProps {
   contextLimit: number
@@ -114,9 +114,11 @@ export function App({
     },
     [onExit, setFlash],
   )
+  const typeAhead = useMemo(() => createTypeAhead(), [])
   const shell = useMemo<ShellApi>(
     () => ({
       contextLimit,
+      typeAhead,
       prices,
       flash: (text: string, level: FlashLevel = 'info') => setFlash({ text, level }),
       hint: (text: string) => setFlash({ text, level: 'info', transient: true }),
@@ -130,7 +132,7 @@ export function App({
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
     }),
-    [contextLimit, prices, requestExit, setFlash],
+    [contextLimit, prices, requestExit, setFlash, typeAhead],
   )
 
   // A hint such as "press again to exit" is only true until the next key or the end of the window.
@@ -145,7 +147,10 @@ export function App({
     return () => clearTimeout(timer)
   }, [flash, doublePressMs, setFlash])
 
-  const tasksUi = useTasksController((text) => setFlash({ text, level: 'warn' }))
+  const tasksUi = useTasksController(
+    (text) => setFlash({ text, level: 'warn' }),
+    (event) => typeAhead.push(event),
+  )
   const trustShown = trustRequest !== null && consent === undefined && question === undefined && draftEmpty
   const dialogOpen = consent !== undefined || question !== undefined || trustShown || rewindOpen
   const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
@@ -379,6 +384,9 @@ export function App({
             width={width}
             maxHeight={inputMax}
             active={inputActive}
+            {...(ui.focus === 'tasks' && !dialogOpen && overlay === null
+              ? { focusedElsewhere: 'the tasks pane has the keys · type to write here · Esc back' }
+              : {})}
             flash={flash}
             onDraftEmptyChange={setDraftEmpty}
           />

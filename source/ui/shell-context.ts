@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react'
 import type { SessionSummary } from '../agent/runtime/commands.js'
 import type { Confirm, FlashLevel } from './commands/command-context.js'
 import type { Prices } from './panes/status/format.js'
+import type { KeyEvent } from './keys/dispatcher.js'
 
 export interface Flash {
   text: string
@@ -44,6 +45,31 @@ export interface ShellApi {
   requestExit(code: number): void
   /** Leaves this session like an exit, and has runTui resolve with `resume` so that session opens next. */
   requestResume(id: string): void
+  /**
+   * Keys typed for the prompt while something else had the focus (a pane gives back printable keys that
+   * are not its own): the prompt takes them, in order, as soon as it is active again. Nothing typed is lost.
+   */
+  typeAhead: TypeAhead
+}
+
+export interface TypeAhead {
+  push(event: KeyEvent): void
+  take(): KeyEvent[]
+}
+
+/** A fresh type-ahead buffer (one per App). */
+export function createTypeAhead(): TypeAhead {
+  let pending: KeyEvent[] = []
+  return {
+    push: (event) => {
+      pending.push(event)
+    },
+    take: () => {
+      const out = pending
+      pending = []
+      return out
+    },
+  }
 }
 
 export const ShellContext = createContext<ShellApi | null>(null)

@@ -12,7 +12,13 @@ import { CommandsContext, StoreContext } from '../../../source/ui/hooks/use-stor
 import { type Bindings, DEFAULT_BINDINGS } from '../../../source/ui/keys/bindings.js'
 import { KeyDispatcher } from '../../../source/ui/keys/dispatcher.js'
 import { createTerminalInput } from '../../../source/ui/keys/terminal-input.js'
-import { type Flash, type Overlay, type ShellApi, ShellContext } from '../../../source/ui/shell-context.js'
+import {
+  createTypeAhead,
+  type Flash,
+  type Overlay,
+  type ShellApi,
+  ShellContext,
+} from '../../../source/ui/shell-context.js'
 
 export {
   type Call,
@@ -69,6 +75,7 @@ export function fakeShell(): FakeShell {
     showModels: (models, current) => overlays.push({ kind: 'models', models, current }),
     requestExit: (code) => exits.push(code),
     requestResume: () => exits.push(0),
+    typeAhead: createTypeAhead(),
   }
 }
 

@@ -94,6 +94,7 @@ describe('scripts/check-architecture.mjs', () => {
       'app/start.ts': "import { split } from '../permissions/shell-split.js'\nexport const s = split\n",
       'permissions/shell-split.ts': `export const split = 1\n${filler(400)}`,
       'permissions/gate.ts': `import { split } from './shell-split.js'\nexport const g = split\n${filler(400)}`,
+      'app/session/create-session.ts': `export const c = 1\n${filler(400)}`,
       'store/state.ts': "import type { Message } from './messages.js'\nexport type M = Message\n",
       'store/messages.ts': 'export interface Message {}\n',
       'app/run.ts': "import type { M } from '../store/state.js'\nexport type S = M\n",

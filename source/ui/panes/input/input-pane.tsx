@@ -15,6 +15,8 @@ export interface InputPaneProps {
   /** Whether keys and pastes go to the prompt (false while a dialog, overlay or other pane has focus). */
   active: boolean
   flash: Flash | null
+  /** What has the keys instead (the tasks pane): said in the empty prompt, whose ❯ is dimmed meanwhile. */
+  focusedElsewhere?: string
   /** Told when the prompt becomes empty or not (the trust prompt waits for an empty one). */
   onDraftEmptyChange?: (empty: boolean) => void
 }
@@ -25,7 +27,14 @@ const MAX_POPUP = 8
  * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
  * completion popup, and the multi-line editor with a visible caret. All behaviour is in `usePrompt`.
  */
-export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange }: InputPaneProps) {
+export function InputPane({
+  width,
+  maxHeight,
+  active,
+  flash,
+  onDraftEmptyChange,
+  focusedElsewhere,
+}: InputPaneProps) {
   const view = usePrompt({ active })
   const draftEmpty = view.editor.text === ''
   useEffect(() => onDraftEmptyChange?.(draftEmpty), [draftEmpty, onDraftEmptyChange])
@@ -98,11 +107,11 @@ export function InputPane({ width, maxHeight, active, flash, onDraftEmptyChange 
         const showCaret = active && rowIndex === layout.caretRow
         return (
           <Text key={rowIndex} wrap="truncate">
-            <Text color={view.search ? 'yellow' : 'cyan'}>{prefix}</Text>
+            <Text color={view.search ? 'yellow' : focusedElsewhere ? 'gray' : 'cyan'}>{prefix}</Text>
             {!shownText && rowIndex === 0 && !view.search ? (
               <>
                 {showCaret ? <Text inverse> </Text> : null}
-                <Text dimColor>{PROMPT_HINT}</Text>
+                <Text dimColor>{focusedElsewhere ?? PROMPT_HINT}</Text>
               </>
             ) : (
               rowSegments(row, showCaret ? layout.caretIndex : null).map((seg, j) => (

@@ -1,5 +1,5 @@
 import { useApp, usePaste } from 'ink'
-import { useContext, useMemo, useState, useSyncExternalStore } from 'react'
+import { useContext, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { ImageAttachment } from '../../../agent/runtime/commands.js'
 import { selectIsBusy, selectQueued } from '../../../store/selectors.js'
 import type { QueuedMessage, State } from '../../../store/state.js'
@@ -129,6 +129,12 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
 
   usePaste((text) => runPromptEffect({ type: 'paste', text }, deps), { isActive: active })
   useKeyHandler(KEY_PRIORITY.input, (ev) => send({ type: 'key', key: ev }), active)
+  // Keys a pane handed over when it gave the prompt the focus: typed in order, before any new key.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the prompt becomes active, with that render's send
+  useLayoutEffect(() => {
+    if (!active) return
+    for (const ev of shell.typeAhead.take()) send({ type: 'key', key: ev })
+  }, [active, shell])
 
   const items = useMemo(() => promptItems(state, { slash }), [state, slash])
   return {

@@ -2,7 +2,7 @@ import { useContext, useMemo } from 'react'
 import type { TaskSummary } from '../../../store/domain.js'
 import { listTasks, selectTasksState, selectUi } from '../../../store/selectors.js'
 import { StoreContext, useCommands, useDispatch, useStore } from '../../hooks/use-store.js'
-import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
+import { KEY_PRIORITY, type KeyEvent, useKeyHandler } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'
 
 export interface TasksUi {
@@ -20,7 +20,10 @@ export interface TasksUi {
  * Keyboard and selection state of the tasks pane and its viewer. Lives above both because the
  * viewer takes the transcript's place while the list stays in the side column.
  */
-export function useTasksController(onError: (message: string) => void): TasksUi {
+export function useTasksController(
+  onError: (message: string) => void,
+  onTypeAhead: (event: KeyEvent) => void = () => undefined,
+): TasksUi {
   const store = useContext(StoreContext)
   const tasksState = useStore(selectTasksState)
   const tasks = useMemo(() => listTasks(tasksState), [tasksState])
@@ -57,11 +60,15 @@ export function useTasksController(onError: (message: string) => void): TasksUi 
         else setConfirmId(null)
         return true
       }
+      const hasFocus = store ? store.getState().ui.focus === 'tasks' : focused
       if (ev.has('tasks.back')) {
-        if (view) setViewingId(null)
-        else dispatch({ type: 'ui/focus', focus: 'input' })
+        // Esc from the pane or its job view goes back to the prompt, in one press.
+        setViewingId(null)
+        if (hasFocus) dispatch({ type: 'ui/focus', focus: 'input' })
         return true
       }
+      // A job view left open while the prompt has the focus takes Esc only: what is typed is the prompt's.
+      if (!hasFocus) return false
       if (ev.has('tasks.stop')) {
         const target = view ?? sel?.id
         const status = current.find((t) => t.id === target)?.status
@@ -69,13 +76,16 @@ export function useTasksController(onError: (message: string) => void): TasksUi 
         else if (target) onError(`${target} is not running`)
         return true
       }
-      if (view || !sel) return false
-      const index = current.indexOf(sel)
-      if (ev.has('tasks.up')) setSelectedId(current[Math.max(0, index - 1)]?.id ?? null)
-      else if (ev.has('tasks.down'))
+      const index = sel ? current.indexOf(sel) : -1
+      if (!view && sel && ev.has('tasks.up')) setSelectedId(current[Math.max(0, index - 1)]?.id ?? null)
+      else if (!view && sel && ev.has('tasks.down'))
         setSelectedId(current[Math.min(current.length - 1, index + 1)]?.id ?? null)
-      else if (ev.has('tasks.open')) setViewingId(sel.id)
-      else return false
+      else if (!view && sel && ev.has('tasks.open')) setViewingId(sel.id)
+      else if (isTyping(ev)) {
+        // Typing that is not one of the pane's keys is meant for the prompt: it gets the focus and the keys.
+        dispatch({ type: 'ui/focus', focus: 'input' })
+        onTypeAhead(ev)
+      } else return false
       return true
     },
     focused || viewing !== null || confirmId !== null,
@@ -89,4 +99,9 @@ export function useTasksController(onError: (message: string) => void): TasksUi 
     viewingId: viewing,
     closeViewer: () => setViewingId(null),
   }
+}
+
+/** A printable key without Ctrl or Meta: text typed, not a command. */
+function isTyping(ev: KeyEvent): boolean {
+  return ev.input !== '' && !ev.key.ctrl && !ev.key.meta && !/[\x00-\x1f\x7f]/.test(ev.input)
 }
