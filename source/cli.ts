@@ -7,8 +7,15 @@ declare const AGENT_TUI_VERSION: string
 
 async function main(argv: string[]): Promise<number> {
   let args: ReturnType<typeof parseArgs>
+  // `agent-tui doctor [--json] [options]`: the setup checks (docs/troubleshooting.md#doctor).
+  const doctor = argv[0] === 'doctor'
+  const json = doctor && argv.includes('--json')
   try {
-    args = parseArgs(argv)
+    args = parseArgs(doctor ? argv.slice(1).filter((a) => a !== '--json') : argv)
+    if (doctor && (args.prompt !== undefined || args.print))
+      throw new UsageError(
+        'doctor takes no prompt and no -p: agent-tui doctor [--json] [--base-url URL] [--model NAME]',
+      )
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`agent-tui: ${err.message}\n`)
@@ -30,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`agent-tui: --cwd ${args.cwd}: ${problem}\n`)
       return 2
     }
+  }
+  if (doctor) {
+    const { runDoctor } = await import('./app/doctor/run-doctor.js')
+    return runDoctor(args, json)
   }
   const { start } = await import('./app/start.js')
   return start(args)

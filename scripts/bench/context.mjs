@@ -1,8 +1,10 @@
 // `npm run bench context`: the token economy (docs/performance.md#token-economy) on scripted sessions, run headless with
 // observation masking on and off: a 36-step read-heavy session (1.5 kB files), a 40-turn chat (each turn
 // a `--continue` run, so compaction and resume are in play) and a session whose endpoint has a smaller
-// window than the model profile says (context overflow, recovered by compaction). Everything is measured
-// on the requests the scripted endpoint received, independently of the CLI's own telemetry.
+// window than the model profile says (context overflow, recovered by compaction); and the read-heavy session
+// against endpoints that serve an 8k and a 32k window and count every request against it (the context
+// budget: docs/context.md#the-budget). Everything is measured on the requests the scripted endpoint
+// received, independently of the CLI's own telemetry.
 import { spawn } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -44,7 +46,7 @@ function commonPrefix(a, b) {
 }
 
 /** Figures of one run, from what the endpoint received and the CLI's final result events. */
-function measure(requests, results) {
+export function measure(requests, results) {
   const turns = requests.filter((r) => !isSummariser(r))
   let appendOnly = 0
   let stability = 0
@@ -75,6 +77,11 @@ function measure(requests, results) {
     steps: results.reduce((n, r) => n + (r.steps ?? 0), 0),
     compactions: results.reduce((n, r) => n + (r.context?.compactions ?? 0), 0),
     statuses: [...new Set(results.map((r) => r.status))].join(','),
+    /** Requests that left messages out behind a marker (the budget compacts instead: always 0 now). */
+    truncated: turns.filter((r) => JSON.stringify(messagesOf(r)).includes('[earlier messages truncated'))
+      .length,
+    /** The largest prompt by the endpoint's own count, when it counted (a windowed endpoint). */
+    maxPrompt: Math.max(0, ...requests.map((r) => r.promptTokens ?? 0)),
   }
 }
 
@@ -101,7 +108,7 @@ const summary = (request) => ({
 })
 
 /** 36 Reads of 1.5 kB files, then an answer. */
-async function readHeavy(ctx, box, server, masking) {
+export async function readHeavy(ctx, box, server, masking) {
   const names = await files(box, 36, 1500)
   await settings(box, masking ? {} : { contextManagement: { masking: false } })
   let step = 0
@@ -122,7 +129,8 @@ async function readHeavy(ctx, box, server, masking) {
     '--output-format',
     'json',
   ])
-  if (r.code !== 0) throw new Error(`read-heavy run failed (${r.code}): ${r.stderr.trim()}`)
+  if (r.code !== 0)
+    throw new Error(`read-heavy run failed (${r.code}): ${r.stderr.trim()} ${r.stdout.slice(-2000)}`)
   return [JSON.parse(r.stdout)]
 }
 
@@ -207,10 +215,18 @@ async function overflow(ctx, box, server, masking) {
   return [result]
 }
 
+/** An endpoint that lists the model with `tokens` of window and refuses any request over it. */
+export const windowed = (tokens) => ({
+  models: [{ id: 'm', context_length: tokens }],
+  contextWindow: { tokens },
+})
+
 const SESSIONS = [
   ['36-step read', readHeavy],
   ['40-turn chat', chat],
   ['overflow (12k endpoint)', overflow],
+  ['36-step read, 8k window', readHeavy, windowed(8192)],
+  ['36-step read, 32k window', readHeavy, windowed(32_768)],
 ]
 
 const kb = (n) => `${(n / 1024).toFixed(1)} kB`
@@ -218,17 +234,18 @@ const pct = (x) => `${Math.round(x * 100)} %`
 
 export async function context(ctx) {
   const table = []
-  for (const [name, run] of SESSIONS) {
+  for (const [name, run, serverOptions] of SESSIONS) {
     const figures = {}
     for (const masking of [true, false]) {
       const box = await makeSandbox()
       ctx.defer(() => box.cleanup())
-      const server = await startScriptedServer()
+      const server = await startScriptedServer(serverOptions)
       ctx.defer(() => server.close())
       const results = await run(ctx, box, server, masking)
       figures[masking ? 'on' : 'off'] = {
         ...measure(server.requests, results),
-        overflows: results[0]?.overflows,
+        overflows: results[0]?.overflows ?? (serverOptions ? server.overWindow : undefined),
+        window: serverOptions?.contextWindow.tokens,
       }
       await server.close()
       await box.cleanup()
@@ -246,6 +263,8 @@ export async function context(ctx) {
     ['append-only requests', (f) => pct(f.appendOnly)],
     ['prefix stability (shared start)', (f) => pct(f.stability)],
     ['compactions', (f) => String(f.compactions)],
+    ['largest prompt, endpoint count / window', (f) => (f.window ? `${f.maxPrompt} / ${f.window}` : '–')],
+    ['requests with messages cut out', (f) => String(f.truncated)],
     [
       'result',
       (f) => f.statuses + (f.overflows ? ` (${f.overflows} overflow${f.overflows > 1 ? 's' : ''})` : ''),
@@ -281,5 +300,15 @@ export async function context(ctx) {
     min: 100,
     budget: '100 %',
   })
+  for (const [name, f] of table.slice(3)) {
+    // The budget: every request within the endpoint's window by its own count, and the session completes.
+    ctx.report(`context: ${name}, requests over the window (masking on)`, f.on.overflows ?? 0, {
+      unit: '',
+      digits: 0,
+      max: 0,
+      budget: '0',
+      note: `${f.on.requests} requests (+${f.on.summaries} summaries), ${f.on.truncated} cut, ${kb(f.on.messageBytes)} of messages, ${pct(f.on.appendOnly)} append-only, ${f.on.statuses}`,
+    })
+  }
   await toolBytes(ctx)
 }

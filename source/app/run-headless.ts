@@ -54,11 +54,21 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
       err.write(`agent-tui: ${action.text}\n`)
     })
   }
+  if (format !== 'stream-json') {
+    // The context budget's start-up warning (the definitions take much of the window) changes what a
+    // run can do: on stderr whatever the format (stream-json has it as an event).
+    observers.push((action) => {
+      if (action.type === 'context/warned') err.write(`agent-tui: warning: ${action.text}\n`)
+    })
+  }
   if (format !== 'stream-json' && !(opts.args.verbose && format === 'text')) {
     // A web tool that cannot work as configured (WebSearch without a provider): the notice holds the
-    // setting to add, which the model's envelope does not (stream-json has it as an event).
+    // setting to add, which the model's envelope does not (stream-json has it as an event). Likewise an
+    // endpoint that writes tool calls as text.
     observers.push((action) => {
-      if (action.type === 'notice/added' && action.id.startsWith('web-') && action.level !== 'info')
+      if (action.type !== 'notice/added' || action.level === 'info') return
+      // The endpoint writes tool calls as text: the run does nothing, and this says why.
+      if (action.id.startsWith('web-') || action.id.startsWith('tool-support-'))
         err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }

@@ -3,6 +3,8 @@ import type { ResolvedEndpoint } from '../config/endpoint.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { type AppPaths, sessionsDir } from '../config/app-paths.js'
 import { tildePath } from '../config/project-trust.js'
+import { credentialsPath, readStoredKey } from '../config/credentials.js'
+import type { KeyChoice } from '../config/save-endpoint.js'
 import type { ResolvedConfig } from '../config/resolve-config.js'
 import type { TuiExit } from '../ui/run-tui.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
@@ -37,30 +39,32 @@ export interface InteractiveOptions {
   /** The process tuning started at launch (told when modules have loaded, follows each session). */
   tuning?: ProcessTuning
   projectTrust?: ProjectTrustSetup
+  /** Said in the session the setup form led to: what was set up, and where it was saved. */
+  setupNotice?: string
 }
 
 const PRELOAD_DELAY_MS = 300
 
-/** The full-screen session (or the setup panel when no endpoint was found). Returns the exit status. */
+/** The full-screen session (or the setup form when no endpoint was found). Returns the exit status. */
 export async function runInteractive(opts: InteractiveOptions): Promise<number> {
   const ui = await import('../ui/run-tui.js')
-  const { endpoint, config } = opts
-  const model = endpoint.kind === 'none' ? undefined : (config.model ?? endpoint.model)
+  const { config } = opts
+  const found = opts.endpoint
+  const foundModel = found.kind === 'none' ? undefined : (config.model ?? found.model)
   // Anything but the session itself draws its own screen from scratch.
-  if (!model || opts.args.resume === true) opts.earlyFrame?.abandon()
-  const settingsFile = tildePath(opts.paths.userSettingsFile, process.env.HOME || homedir())
-  if (endpoint.kind === 'none') return ui.runSetupPanel(endpoint.probed, settingsFile)
-  if (!model) {
-    return ui.runSetupPanel(
-      [
-        {
-          name: 'configured',
-          url: endpoint.baseUrl,
-          result: `no model configured, and ${endpoint.listError ?? 'it lists no models'}; pass --model NAME`,
-        },
-      ],
-      settingsFile,
-    )
+  if (!foundModel || opts.args.resume === true) opts.earlyFrame?.abandon()
+  let endpoint: SessionEndpoint
+  let describe = opts.describeEndpoint
+  let setupNotice: string | undefined
+  if (found.kind !== 'none' && foundModel) endpoint = { ...found, model: foundModel }
+  else {
+    // No endpoint (or one without a model): set one up in place, then go on into the session.
+    const current = found.kind === 'none' ? undefined : { baseUrl: found.baseUrl }
+    const chosen = await setUp(opts, ui, current)
+    if (!chosen) return 2
+    endpoint = chosen.endpoint
+    describe = chosen.describe
+    setupNotice = chosen.notice
   }
   let resume = opts.resume
   if (opts.args.resume === true) {
@@ -75,11 +79,33 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     if (picked === null) return 0
     resume = { kind: 'id', id: picked }
   }
-  // `/resume` leaves one session for another: each runs in turn until the user exits. Only the first
-  // takes over the early frame and gets the prompt given on the command line.
+  // `/resume` leaves one session for another, `/login` leaves it for the setup form and comes back to it
+  // with the endpoint set up there: each runs in turn until the user exits. Only the first takes over the
+  // early frame and gets the prompt given on the command line.
   try {
     for (let first = true; ; first = false) {
-      const exit = await runSession(opts, ui, { ...endpoint, model }, resume, first)
+      const sessionOpts = {
+        ...opts,
+        ...(describe ? { describeEndpoint: describe } : {}),
+        ...(setupNotice ? { setupNotice } : {}),
+      }
+      setupNotice = undefined
+      const exit = await runSession(sessionOpts, ui, endpoint, resume, first)
+      if (exit.setup) {
+        const chosen = await setUp(opts, ui, {
+          baseUrl: endpoint.baseUrl,
+          model: endpoint.model,
+          key: currentKey(opts, endpoint.baseUrl),
+        })
+        setupNotice = chosen?.notice
+        if (chosen) {
+          endpoint = chosen.endpoint
+          describe = chosen.describe
+        }
+        // Back to the same conversation (one with nothing in it yet has no file to reopen).
+        resume = exit.sessionId ? { kind: 'id', id: exit.sessionId } : undefined
+        continue
+      }
       if (exit.resume === undefined) {
         // The terminal is restored by now: say how to come back (a closed terminal has no one to read it).
         if (exit.hint && process.stdout.isTTY && !process.stdout.destroyed) process.stdout.write(exit.hint)
@@ -95,16 +121,69 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
   }
 }
 
+type SessionEndpoint = Exclude<ResolvedEndpoint, { kind: 'none' }> & { model: string }
+
+/**
+ * The key in use, as /login's form shows it: the variable it is read from, or the one the form stored for
+ * this URL. A key given with --api-key is not offered for saving.
+ */
+function currentKey(opts: InteractiveOptions, baseUrl: string): KeyChoice {
+  if (opts.config.apiKeyEnv) return { kind: 'env', name: opts.config.apiKeyEnv }
+  const stored = readStoredKey(opts.paths, baseUrl).key
+  return stored ? { kind: 'stored', key: stored } : { kind: 'none' }
+}
+
+/**
+ * The setup form (docs/configuration.md#setting-up-in-agent-tui): the endpoint it tested, with a late
+ * listing for its context length; null when the user left it.
+ */
+async function setUp(
+  opts: InteractiveOptions,
+  ui: TuiModule,
+  current: { baseUrl: string; model?: string; key?: KeyChoice } | undefined,
+): Promise<{ endpoint: SessionEndpoint; describe: () => Promise<ResolvedEndpoint>; notice: string } | null> {
+  const home = process.env.HOME || homedir()
+  const { createSetupServices, keyOfChoice } = await import('./setup-services.js')
+  const services = createSetupServices({ paths: opts.paths, env: process.env })
+  const outcome = await ui.runSetupForm({
+    start: current ? { current } : {},
+    services,
+    credentialsFile: tildePath(credentialsPath(opts.paths), home),
+    settingsFile: tildePath(opts.paths.userSettingsFile, home),
+    leaveLabel: current?.model ? 'cancel' : 'exit',
+  })
+  if (!outcome) return null
+  const { baseUrl, model } = outcome.choice
+  const apiKey = keyOfChoice(outcome.choice.key, process.env)
+  const endpoint: SessionEndpoint = {
+    kind: 'configured',
+    baseUrl,
+    model,
+    models: [],
+    ...(apiKey ? { apiKey } : {}),
+  }
+  const describe = async () => {
+    const { createNodeFetch } = await import('../provider/node-fetch.js')
+    const { resolveEndpoint } = await import('../config/endpoint.js')
+    return resolveEndpoint({ baseUrl, model, ...(apiKey ? { apiKey } : {}), fetchImpl: createNodeFetch() })
+  }
+  const where = outcome.saved
+    ? `saved to ${tildePath(opts.paths.userSettingsFile, home)}${outcome.choice.key.kind === 'stored' ? ` (the key to ${tildePath(credentialsPath(opts.paths), home)})` : ''}`
+    : 'for this session only (not saved)'
+  const notice = `${outcome.note ?? `${model} at ${baseUrl}`} — ${where}; /login changes it, /doctor checks it`
+  return { endpoint, describe, notice }
+}
+
 type TuiModule = typeof import('../ui/run-tui.js')
 
 /** One session on screen, from its creation to its close. */
 async function runSession(
   opts: InteractiveOptions,
   ui: TuiModule,
-  endpoint: Exclude<ResolvedEndpoint, { kind: 'none' }> & { model: string },
+  endpoint: SessionEndpoint,
   resume: InteractiveOptions['resume'],
   first: boolean,
-): Promise<TuiExit & { hint?: string }> {
+): Promise<TuiExit & { hint?: string; sessionId?: string }> {
   // A session opened with /resume after the folder was trusted (or distrusted) starts with that answer.
   const trust = opts.projectTrust
   const config = trust && !first ? trust.configFor(trust.trust.isTrusted()) : opts.config
@@ -112,11 +191,18 @@ async function runSession(
   const earlyFrame = first ? opts.earlyFrame : undefined
   const { transcriptToMarkdown } = await import('../ui/panes/transcript/export.js')
   // The session reads contextLength whenever it resolves a profile, so a late listing can fill it in.
-  const sessionEndpoint: { baseUrl: string; model: string; apiKey?: string; contextLength?: number } = {
+  const sessionEndpoint: {
+    baseUrl: string
+    model: string
+    apiKey?: string
+    contextLength?: number
+    contextSource?: string
+  } = {
     baseUrl: endpoint.baseUrl,
     model,
     ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
     ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+    ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
   }
   const session = await createSession({
     config,
@@ -131,6 +217,8 @@ async function runSession(
     exportMarkdown: (state) => transcriptToMarkdown(state),
     ...(opts.projectTrust ? { projectTrust: opts.projectTrust } : {}),
   })
+  if (opts.setupNotice)
+    session.store.dispatch({ type: 'notice/added', id: 'setup-done', level: 'info', text: opts.setupNotice })
   for (const warning of session.warnings) {
     session.store.dispatch({
       type: 'notice/added',
@@ -197,8 +285,14 @@ async function runSession(
     const contextLimitLater = details?.then((described) => {
       if (described.kind === 'none' || !described.contextLength) return undefined
       sessionEndpoint.contextLength = described.contextLength
+      if (described.contextSource) sessionEndpoint.contextSource = described.contextSource
       return session.profile().contextLimit
     })
+    // The context budget's start-up warning, once the window is known (the first request checks again,
+    // with the MCP servers' tools).
+    void (contextLimitLater ?? afterFirstFrame)
+      .then(() => session.runtime.context.checkDefinitions())
+      .catch(() => undefined)
     const exit = await ui.runTui({
       store: session.store,
       commands: session.commands,
@@ -212,9 +306,26 @@ async function runSession(
       ...(earlyFrame ? { earlyFrame } : {}),
       // A turn started from the command line warms the same code.
       warmUp: first && !config.prompt,
+      doctor: async () => {
+        const { doctorLines } = await import('./doctor/run-doctor.js')
+        const model = session.store.getState().session.model
+        return doctorLines(opts.args, {
+          workspace: opts.workspace,
+          // The info overlay's frame takes a few columns.
+          width: (process.stdout.columns || 80) - 4,
+          endpoint: {
+            baseUrl: endpoint.baseUrl,
+            model,
+            ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          },
+        })
+      },
     })
-    const hint = resumeHint(session.store.getState())
-    return hint ? { ...exit, hint } : exit
+    const state = session.store.getState()
+    const hint = resumeHint(state)
+    // A session with a message has a file: /login comes back to it.
+    const sessionId = exit.setup && state.messages.length > 0 ? state.session.id : undefined
+    return { ...exit, ...(hint ? { hint } : {}), ...(sessionId ? { sessionId } : {}) }
   } finally {
     stopTuning()
     ;(await userCommands.catch(() => null))?.stop()

@@ -1,10 +1,12 @@
 import { homedir } from 'node:os'
 import { resolveEndpoint } from '../config/endpoint.js'
+import { mayHaveNativeApi } from '../config/served-window.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { loadSettings } from '../config/load.js'
-import { resolvePaths } from '../config/app-paths.js'
-import { DEFAULT_MAX_STEPS, resolveConfig } from '../config/resolve-config.js'
+import { type AppPaths, resolvePaths } from '../config/app-paths.js'
+import { credentialsPath, readStoredKey } from '../config/credentials.js'
+import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
@@ -40,7 +42,9 @@ export async function start(args: ParsedArgs): Promise<number> {
       baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
       windowsDir: unaskedWindowsDir(paths.stateDir),
     })
-    const configFor = (trusted: boolean) => resolveConfig(args, trust.settings(trusted).loaded, env)
+    // A key typed into the setup form is kept for its base URL only (config/credentials.ts).
+    const configFor = (trusted: boolean) =>
+      withStoredKey(resolveConfig(args, trust.settings(trusted).loaded, env), paths)
     let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
     if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
@@ -83,13 +87,29 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.model ? { model: config.model } : {}),
     }
-    const endpoint = await resolveEndpoint(listLater ? { ...endpointOptions, probe: false } : endpointOptions)
+    // The full-screen session asks a local server what window it serves after its first frame.
+    const servedLater = !config.headless && !listLater
+    const endpoint = await resolveEndpoint(
+      listLater
+        ? { ...endpointOptions, probe: false }
+        : { ...endpointOptions, ...(servedLater ? { servedWindow: false } : {}) },
+    )
     // Listed over the provider's own fetch (node:http, loaded by then): the global fetch would set up
     // undici's connection machinery for this one request, ~10 ms of CPU just after start-up.
-    const describeEndpoint = listLater
+    // A local server is listed again after the frame, asking its own API when the listing does not say.
+    const later = listLater
+      ? endpointOptions
+      : servedLater && endpoint.kind !== 'none' && endpoint.model && mayHaveNativeApi(endpoint.baseUrl)
+        ? {
+            baseUrl: endpoint.baseUrl,
+            model: endpoint.model,
+            ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+          }
+        : undefined
+    const describeEndpoint = later
       ? async () => {
           const { createNodeFetch } = await import('../provider/node-fetch.js')
-          return resolveEndpoint({ ...endpointOptions, fetchImpl: createNodeFetch() })
+          return resolveEndpoint({ ...later, fetchImpl: createNodeFetch() })
         }
       : undefined
     if (args.resume === true && config.headless) {
@@ -136,6 +156,7 @@ export async function start(args: ParsedArgs): Promise<number> {
           model,
           ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
           ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
+          ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
         },
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),
@@ -174,6 +195,22 @@ export async function start(args: ParsedArgs): Promise<number> {
   } finally {
     earlyFrame?.abandon()
   }
+}
+
+/**
+ * The key stored by the setup form for the configured base URL, when nothing else gives one (a flag, the
+ * environment or a settings file beat it). Sent only to the URL it was stored for.
+ */
+function withStoredKey(config: ResolvedConfig, paths: AppPaths): ResolvedConfig {
+  if (config.apiKey !== undefined || config.baseUrl === undefined) return config
+  const stored = readStoredKey(paths, config.baseUrl)
+  const warnings = [...config.warnings]
+  if (stored.problem) warnings.push(`${stored.problem}; no stored API key is used`)
+  if (stored.looseMode !== undefined)
+    warnings.push(
+      `${credentialsPath(paths)} can be read by others (mode ${stored.looseMode.toString(8)}): chmod 600 it`,
+    )
+  return { ...config, warnings, ...(stored.key ? { apiKey: stored.key } : {}) }
 }
 
 /**

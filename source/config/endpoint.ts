@@ -1,3 +1,5 @@
+import { mayHaveNativeApi, servedWindow } from './served-window.js'
+
 /**
  * Finds the model endpoint (docs/configuration.md#endpoint-resolution): a configured base URL, else a local server found on loopback
  * (Ollama, LM Studio, llama.cpp, vLLM). Also picks the first listed model when none is configured and
@@ -37,6 +39,11 @@ export interface EndpointOptions {
   listAttempts?: number
   /** Pause before the next attempt (default 1000 ms). */
   listRetryDelayMs?: number
+  /**
+   * Ask a local server's own API for the window it serves the model with (served-window.ts) when the
+   * listing does not say. Default true; the full-screen session asks after its first frame instead.
+   */
+  servedWindow?: boolean
 }
 
 /** Listing the models when none is configured: the model depends on it, so it gets time and a second try. */
@@ -56,8 +63,10 @@ export type ResolvedEndpoint =
       baseUrl: string
       apiKey?: string
       model?: string
-      /** From the endpoint's model metadata; beats the profile table. */
+      /** From the endpoint's model metadata or its own API; beats the profile table. */
       contextLength?: number
+      /** Where the endpoint said it: `max_model_len in the endpoint's model listing`, `Ollama's /api/ps, for the loaded model`… */
+      contextSource?: string
       /** Ids the endpoint lists (empty when listing failed or was skipped). */
       models: string[]
       /** Which probe target answered (kind 'probed'). */
@@ -67,13 +76,36 @@ export type ResolvedEndpoint =
     }
   | { kind: 'none'; probed: ProbeResult[] }
 
-interface ModelInfo {
+export interface ModelInfo {
   id: string
   contextLength?: number
+  /** The listing's field that gave it. */
+  contextField?: string
+  /** The listing's `owned_by` (`llamacpp`, `library`…): a hint of which server answers. */
+  ownedBy?: string
 }
 
-/** A failed listing says what happened; `retryable` when another try could go differently. */
-type Listing = { ok: true; models: ModelInfo[] } | { ok: false; error: string; retryable: boolean }
+/**
+ * A failed listing says what happened; `retryable` when another try could go differently, `status` when
+ * the server answered with an HTTP error.
+ */
+export type Listing =
+  | { ok: true; models: ModelInfo[] }
+  | { ok: false; error: string; retryable: boolean; status?: number }
+
+/** One try at `GET <baseUrl>/models` within `timeoutMs` (the setup form, `doctor`). Never throws. */
+export function listEndpointModels(
+  baseUrl: string,
+  opts: { apiKey?: string | undefined; fetchImpl?: typeof fetch; timeoutMs: number; signal?: AbortSignal },
+): Promise<Listing> {
+  const timeout = AbortSignal.timeout(opts.timeoutMs)
+  return listModels(baseUrl.replace(/\/+$/, ''), {
+    apiKey: opts.apiKey,
+    fetchImpl: opts.fetchImpl ?? fetch,
+    signal: opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout,
+    timeoutMs: opts.timeoutMs,
+  })
+}
 
 /** Resolve the endpoint. Never throws: failures are reported in the result. */
 export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEndpoint> {
@@ -109,10 +141,21 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
         listError: `listing models at ${baseUrl}/models failed: ${listing.error}${times}`,
       }
     }
-    return { ...base, ...chooseModel(listing.models, opts.model), models: listing.models.map((m) => m.id) }
+    const chosen = await withServedWindow(baseUrl, chooseModel(listing.models, opts.model), {
+      fetchImpl,
+      ask: opts.servedWindow !== false,
+      ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    })
+    return { ...base, ...chosen, models: listing.models.map((m) => m.id) }
   }
   if (opts.probe === false) return { kind: 'none', probed: [] }
-  return probe(opts.probeTargets ?? DEFAULT_PROBE_TARGETS, opts.probeBudgetMs ?? 300, fetchImpl, opts.model)
+  return probe(
+    opts.probeTargets ?? DEFAULT_PROBE_TARGETS,
+    opts.probeBudgetMs ?? 300,
+    fetchImpl,
+    opts.model,
+    opts.servedWindow !== false,
+  )
 }
 
 async function probe(
@@ -120,6 +163,7 @@ async function probe(
   budgetMs: number,
   fetchImpl: typeof fetch,
   model: string | undefined,
+  ask: boolean,
 ): Promise<ResolvedEndpoint> {
   const cancel = new AbortController()
   const signal = AbortSignal.any([AbortSignal.timeout(budgetMs), cancel.signal])
@@ -131,10 +175,12 @@ async function probe(
     for (const [i, target] of targets.entries()) {
       const listing = await listings[i]!
       if (listing.ok && listing.models.length > 0) {
+        cancel.abort()
+        const baseUrl = target.url.replace(/\/+$/, '')
         return {
           kind: 'probed',
-          baseUrl: target.url.replace(/\/+$/, ''),
-          ...chooseModel(listing.models, model),
+          baseUrl,
+          ...(await withServedWindow(baseUrl, chooseModel(listing.models, model), { fetchImpl, ask })),
           models: listing.models.map((m) => m.id),
           serverName: target.name,
         }
@@ -149,16 +195,42 @@ async function probe(
   }
 }
 
-function chooseModel(
-  models: ModelInfo[],
-  configured: string | undefined,
-): { model?: string; contextLength?: number } {
+interface Chosen {
+  model?: string
+  contextLength?: number
+  contextSource?: string
+  /** The listing's figure is only what the model was trained for (llama.cpp's `meta.n_ctx_train`). */
+  trainedOnly?: boolean
+}
+
+function chooseModel(models: ModelInfo[], configured: string | undefined): Chosen {
   const id = configured ?? models[0]?.id
   const info = models.find((m) => m.id === id)
-  const out: { model?: string; contextLength?: number } = {}
+  const out: Chosen = {}
   if (id !== undefined) out.model = id
-  if (info?.contextLength !== undefined) out.contextLength = info.contextLength
+  if (info?.contextLength !== undefined) {
+    out.contextLength = info.contextLength
+    out.contextSource = `${info.contextField ?? 'context_length'} in the endpoint's model listing`
+    if (info.contextField === 'meta.n_ctx_train') out.trainedOnly = true
+  }
   return out
+}
+
+/**
+ * When the listing does not say what window the model is served with, a local server's own API may
+ * (served-window.ts); it beats a trained-for figure. The `trainedOnly` mark is not passed on.
+ */
+async function withServedWindow(
+  baseUrl: string,
+  chosen: Chosen,
+  opts: { fetchImpl: typeof fetch; apiKey?: string; ask: boolean },
+): Promise<Omit<Chosen, 'trainedOnly'>> {
+  const { trainedOnly, ...out } = chosen
+  const needed = out.contextLength === undefined || trainedOnly === true
+  if (!opts.ask || !needed || out.model === undefined || !mayHaveNativeApi(baseUrl)) return out
+  const served = await servedWindow(baseUrl, out.model, opts)
+  if (!served) return out
+  return { ...out, contextLength: served.contextLength, contextSource: served.source }
 }
 
 async function listModels(
@@ -174,7 +246,7 @@ async function listModels(
       const status = response.status
       const hint = status === 401 || status === 403 ? ' (check the API key)' : ''
       const retryable = status === 408 || status === 429 || status >= 500
-      return { ok: false, error: `HTTP ${status}${hint}`, retryable }
+      return { ok: false, error: `HTTP ${status}${hint}`, retryable, status }
     }
     let body: unknown
     try {
@@ -212,27 +284,44 @@ function extractModels(body: unknown): ModelInfo[] | undefined {
     if (!isRecord(item)) continue
     const id = [item.id, item.name, item.model].find((v): v is string => typeof v === 'string' && v !== '')
     if (id === undefined) continue
-    const contextLength = contextLengthOf(item)
-    models.push(contextLength === undefined ? { id } : { id, contextLength })
+    const context = contextLengthOf(item)
+    const ownedBy = typeof item.owned_by === 'string' && item.owned_by !== '' ? item.owned_by : undefined
+    models.push({
+      id,
+      ...(context === undefined ? {} : { contextLength: context.value, contextField: context.field }),
+      ...(ownedBy === undefined ? {} : { ownedBy }),
+    })
   }
   return models
 }
 
-function contextLengthOf(item: Record<string, unknown>): number | undefined {
+/**
+ * The context window a listing entry gives, and its field: `context_length` (OpenRouter),
+ * `max_model_len` (vLLM), `context_window`, LM Studio's `loaded_context_length` (the window it loaded the
+ * model with) before its `max_context_length`, and llama.cpp's `meta.n_ctx_train` (only what the model
+ * was trained for: /props says what is served).
+ */
+function contextLengthOf(item: Record<string, unknown>): { value: number; field: string } | undefined {
   const meta = isRecord(item.meta) ? item.meta : {}
-  const candidates = [
-    item.context_length,
-    item.max_model_len,
-    item.context_window,
-    item.max_context_length,
-    meta.n_ctx_train,
+  const candidates: Array<[string, unknown]> = [
+    ['context_length', item.context_length],
+    ['max_model_len', item.max_model_len],
+    ['context_window', item.context_window],
+    ['loaded_context_length', item.loaded_context_length],
+    ['max_context_length', item.max_context_length],
+    ['meta.n_ctx_train', meta.n_ctx_train],
   ]
-  return candidates.find((v): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0)
+  for (const [field, value] of candidates) {
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return { value, field }
+  }
+  return undefined
 }
 
-function describeFetchError(err: unknown): string {
+/** `connection refused`, `host not found`…: the cause of a failed request, undici's or node:http's. */
+export function describeFetchError(err: unknown): string {
   const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined
-  const code = typeof cause?.code === 'string' ? cause.code : undefined
+  const own = err instanceof Error ? (err as { code?: unknown }).code : undefined
+  const code = typeof cause?.code === 'string' ? cause.code : typeof own === 'string' ? own : undefined
   if (code === 'ECONNREFUSED') return 'connection refused'
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found'

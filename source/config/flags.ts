@@ -379,6 +379,7 @@ export function helpText(): string {
     'Usage:',
     '  agent-tui [options] [prompt]        full-screen session (the prompt is sent at start)',
     '  agent-tui -p [options] "prompt"     headless: print the result and exit',
+    '  agent-tui doctor [--json]           check Node, the endpoint (tool calls too), the sandbox, the configuration',
     '',
     'Options:',
     ...lines,

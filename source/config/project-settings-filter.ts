@@ -53,6 +53,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Where the conversation (and the code in it) is sent, and with whose key.
   baseUrl: 'trusted-only',
   apiKey: 'trusted-only',
+  // Names the environment variable whose value is sent to `baseUrl` as the key.
+  apiKeyEnv: 'trusted-only',
   // `apiKeyEnv` names an environment variable whose value is sent to `url`.
   search: 'trusted-only',
   // Start processes / run commands.

@@ -18,13 +18,15 @@ export const DEFAULT_MAX_STEPS = 50
  * flags > env > settings (local > project > user, already merged) > defaults. Pure.
  */
 
-/** Where a value came from, for the setup panel and error messages. */
+/** Where a value came from, for `doctor` and error messages. */
 export type Origin = 'flag' | 'env' | 'settings' | 'default' | 'none'
 
 export interface ResolvedConfig {
   model: string | undefined
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** The environment variable the key was read from (`OPENAI_API_KEY`, or the settings' `apiKeyEnv`). */
+  apiKeyEnv: string | undefined
   mode: Mode
   /** Settings rules (with their file as source) plus `--allowed-tools` / `--disallowed-tools`. */
   rules: SourcedRules
@@ -85,7 +87,17 @@ export function resolveConfig(
 
   const model = pick(args.model, envValue('AGENT_TUI_MODEL'), settings.model)
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
-  const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey)
+  const namedKeyEnv = settings.apiKey === undefined ? settings.apiKeyEnv : undefined
+  const namedKey = namedKeyEnv === undefined ? undefined : envValue(namedKeyEnv)
+  const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey ?? namedKey)
+  const keyEnv =
+    apiKey.origin === 'env'
+      ? 'OPENAI_API_KEY'
+      : apiKey.origin === 'settings' && namedKey
+        ? namedKeyEnv
+        : undefined
+  if (namedKeyEnv !== undefined && namedKey === undefined && apiKey.origin === 'none')
+    warnings.push(`"apiKeyEnv" names ${namedKeyEnv}, which is not set: no API key is sent`)
   const mode = resolveMode(args, envMode as Mode | undefined, loaded, warnings)
 
   const rules: SourcedRules = {
@@ -98,6 +110,7 @@ export function resolveConfig(
     model: model.value,
     baseUrl: baseUrl.value?.replace(/\/+$/, ''),
     apiKey: apiKey.value,
+    apiKeyEnv: keyEnv,
     mode: mode.value,
     rules,
     additionalDirectories: [

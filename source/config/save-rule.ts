@@ -47,7 +47,8 @@ function parseRuleOrThrow(rule: string, file: string): string {
   }
 }
 
-async function readSettingsObject(file: string, root: string): Promise<Record<string, unknown>> {
+/** A settings file's JSON object, read without following a link below `root`; `{}` when missing. */
+export async function readSettingsObject(file: string, root: string): Promise<Record<string, unknown>> {
   let text: string
   try {
     // Not through a link: what is read is merged into the file written.
@@ -62,13 +63,10 @@ async function readSettingsObject(file: string, root: string): Promise<Record<st
   try {
     parsed = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch (err) {
-    throw new ConfigError(
-      `${file} is not valid JSON (${(err as Error).message}); fix it before saving rules`,
-      {
-        file,
-        cause: err,
-      },
-    )
+    throw new ConfigError(`${file} is not valid JSON (${(err as Error).message}); fix it first`, {
+      file,
+      cause: err,
+    })
   }
   if (!isPlainObject(parsed)) throw new ConfigError(`${file} must contain a JSON object`, { file })
   return parsed

@@ -213,6 +213,11 @@ export const settingsSchema = z.strictObject({
   model: z.string().min(1, 'expected a model id').optional(),
   baseUrl: httpUrl.optional(),
   apiKey: z.string().optional(),
+  /** The environment variable the key is read from (the setup form's choice), when no key is given. */
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name such as OPENROUTER_API_KEY')
+    .optional(),
   mode: z.enum(['safe', 'auto', 'plan', 'dangerous', 'ci']).optional(),
   permissions: permissionsSchema.optional(),
   /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */

@@ -1,6 +1,6 @@
 import type { Usage } from '../store/messages.js'
 import type { Action } from '../store/actions.js'
-import type { TurnResult } from '../store/domain.js'
+import type { ContextWarning, TurnResult } from '../store/domain.js'
 import {
   type BoundedResult,
   boundedResult,
@@ -34,6 +34,11 @@ export interface TraceContext {
   /** Requests that extended the previous one without changing it. */
   append_only: number
   compactions: number
+  /** The model's window the last request was built for, and where its size came from. */
+  window?: number
+  window_source?: string
+  /** What the context budget warned of at start (the definitions take over a third of the window). */
+  warnings: Array<ContextWarning & { text: string }>
 }
 
 /** A hook card, as the TUI's transcript shows it. */
@@ -70,6 +75,7 @@ export class TraceCollector {
     bytes_saved: 0,
     append_only: 0,
     compactions: 0,
+    warnings: [],
   }
 
   observe(action: Action): void {
@@ -82,6 +88,10 @@ export class TraceCollector {
       this.context.prompt_bytes += s.promptBytes
       this.context.bytes_saved += s.maskedBytesSaved + s.spilledBytesSaved
       if (s.appendOnly) this.context.append_only++
+      if (s.window !== undefined) this.context.window = s.window
+      if (s.windowSource !== undefined) this.context.window_source = s.windowSource
+    } else if (action.type === 'context/warned') {
+      this.context.warnings.push({ ...action.warning, text: action.text })
     } else if (action.type === 'context/compacted') this.context.compactions++
     else if (action.type === 'assistant/settled' && action.message.role === 'assistant') {
       for (const call of action.message.tool_calls ?? []) this.inputs.set(call.id, toolInput(call))
@@ -120,7 +130,7 @@ export class TraceCollector {
       hooks: this.hooks,
       duration_ms: Math.round(opts.durationMs),
       session_id: opts.sessionId,
-      context: { ...this.context },
+      context: { ...this.context, warnings: [...this.context.warnings] },
     }
   }
 }
@@ -177,6 +187,8 @@ function streamEvent(action: Action): Record<string, unknown> | null {
       }
     case 'notice/added':
       return { type: 'notice', level: action.level, text: action.text }
+    case 'context/warned':
+      return { type: 'notice', level: 'warn', text: action.text, context: action.warning }
     case 'hook/ran':
       return {
         type: 'hook',
@@ -204,6 +216,7 @@ function streamEvent(action: Action): Record<string, unknown> | null {
         append_only: s.appendOnly,
         truncated: s.truncated,
         breakdown: s.breakdown,
+        ...(s.window !== undefined ? { window: s.window, window_source: s.windowSource } : {}),
       }
     }
     case 'context/compacted': {

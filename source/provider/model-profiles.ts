@@ -58,9 +58,19 @@ export interface ModelProfile {
   promptVariant: PromptVariant
   /** Where contextLimit came from when not the table: the endpoint's model listing or the settings. */
   contextLimitSource?: 'endpoint' | 'settings'
+  /**
+   * What the endpoint says it serves the model with, when settings set a larger contextLimit: such a
+   * server refuses longer prompts or (Ollama) cuts them silently, so agent-tui warns at start.
+   */
+  servedContextLimit?: { tokens: number; source?: string }
+  /** Which field or route of the endpoint gave it (`max_model_len in the endpoint's model listing`, `llama.cpp's /props, n_ctx`…). */
+  contextLimitDetail?: string
 }
 
-export type ProfileValues = Omit<ModelProfile, 'family' | 'contextLimitSource'>
+export type ProfileValues = Omit<
+  ModelProfile,
+  'family' | 'contextLimitSource' | 'contextLimitDetail' | 'servedContextLimit'
+>
 
 export interface ProfileEntry {
   family: string
@@ -346,6 +356,8 @@ export function resolveProfile(
   opts: {
     overrides?: Record<string, Partial<ModelProfile>>
     endpointContextLength?: number
+    /** Where the endpoint said it, for /context. */
+    endpointContextSource?: string
     /** The endpoint: a hosted API parses tool calls itself (no text recovery); a local one may not. */
     baseUrl?: string
   } = {},
@@ -360,6 +372,7 @@ export function resolveProfile(
   if (reported !== undefined && Number.isFinite(reported) && reported > 0) {
     profile.contextLimit = reported
     profile.contextLimitSource = 'endpoint'
+    if (opts.endpointContextSource) profile.contextLimitDetail = opts.endpointContextSource
   }
   if (opts.baseUrl !== undefined) {
     // A hosted API parses calls (markup in its text is the model quoting it); an unknown model on a
@@ -373,8 +386,21 @@ export function resolveProfile(
     if (!matchesModelPattern(pattern, modelId)) continue
     const values = defined(override)
     profile = { ...profile, ...values }
-    if (values.contextLimit !== undefined) profile.contextLimitSource = 'settings'
+    if (values.contextLimit !== undefined) {
+      profile.contextLimitSource = 'settings'
+      delete profile.contextLimitDetail
+    }
     if (values.promptVariant !== undefined) variant = values.promptVariant
+  }
+  if (
+    reported !== undefined &&
+    profile.contextLimitSource === 'settings' &&
+    reported < profile.contextLimit
+  ) {
+    profile.servedContextLimit = {
+      tokens: reported,
+      ...(opts.endpointContextSource ? { source: opts.endpointContextSource } : {}),
+    }
   }
   profile.promptVariant = variant ?? (profile.contextLimit <= COMPACT_PROMPT_WINDOW ? 'compact' : 'full')
   return profile

@@ -3,6 +3,7 @@ import type {
   AttachmentNote,
   CompactionRecord,
   ConsentRequest,
+  ContextWarning,
   McpServerView,
   Mode,
   QuestionRequest,
@@ -149,6 +150,11 @@ export type EphemeralAction =
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }
+  /**
+   * The context budget's start-up warning (the tool definitions take over a third of the window): a
+   * notice in the transcript, and the figures for headless output. Said again by every new session.
+   */
+  | { type: 'context/warned'; id: string; text: string; warning: ContextWarning }
   | { type: 'sandbox/changed'; sandbox: SandboxState }
   /** The provider is about to retry a failed request (also shown as a notice). */
   | {

@@ -17,6 +17,8 @@ export type ErrorCategory =
   | 'timeout'
   | 'execution'
   | 'aborted'
+  /** A result too big for the model's context window (docs/context.md#the-budget). */
+  | 'too_large'
   | 'unknown'
 
 /** Typed data a tool hands the UI next to its model-facing text; the UI never switches on tool names. */
@@ -258,6 +260,36 @@ export interface ContextBreakdown {
   summary: number
 }
 
+/**
+ * What the context budget warns of at start (docs/context.md#the-budget), as headless output shows it:
+ * the tool definitions take more than a third of the window.
+ */
+export type ContextWarning = DefinitionsWarning | ServedWindowWarning
+
+/** Settings give the model a larger window than the endpoint says it serves. */
+export interface ServedWindowWarning {
+  kind: 'served_window'
+  /** The window settings give. */
+  window: number
+  /** What the endpoint serves, and where it said so. */
+  served: number
+  served_source?: string
+}
+
+export interface DefinitionsWarning {
+  kind: 'definitions'
+  definitions_tokens: number
+  definitions_bytes: number
+  tools: number
+  window: number
+  /** Where the window's size came from: profile, endpoint, settings, endpoint error. */
+  window_source: string
+  /** The definitions' share of the window (0–1). */
+  share: number
+  /** Tokens a request has left for the conversation. */
+  room: number
+}
+
 /** What one request to the model carried and saved (docs/context.md#seeing-what-the-model-sees). */
 export interface RequestStats {
   step: number
@@ -282,9 +314,12 @@ export interface RequestStats {
   prefixBytes: number
   /** The previous request's messages are all still here, unchanged, at the start of this one. */
   appendOnly: boolean
-  /** Messages left out behind `[earlier messages truncated]`. */
+  /** Always 0 now (nothing is cut to fit: docs/context.md#the-budget); kept for the event's shape. */
   truncated: number
   breakdown: ContextBreakdown
+  /** The model's window the request was built for, and where its size came from. */
+  window?: number
+  windowSource?: string
 }
 
 /** An MCP server's state for `/mcp` and the slash-command list (docs/mcp.md). */

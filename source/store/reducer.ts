@@ -197,6 +197,8 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return state.agent === action.agent ? state : { ...state, agent: action.agent }
     case 'notice/added':
       return c.addItem(state, { kind: 'notice', id: action.id, level: action.level, text: action.text })
+    case 'context/warned':
+      return c.addItem(state, { kind: 'notice', id: action.id, level: 'warn', text: action.text })
     case 'hook/ran':
       return c.addItem(state, {
         kind: 'hook',

@@ -53,12 +53,14 @@ export interface AppProps {
   /** Shown above the input at start (e.g. a keybindings settings error). */
   startupMessage?: Flash
   /**
-   * Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit), or leaves for another session
-   * (`resume`: its id, picked with /resume); the caller shuts down.
+   * Called once when the user exits (Ctrl+D twice, Ctrl+C twice, /quit), leaves for another session
+   * (`resume`: its id, picked with /resume) or for the setup form (`setup`, /login); the caller shuts down.
    */
-  onExit(code: number, resume?: string): void
+  onExit(code: number, resume?: string, setup?: boolean): void
   /** Warm up Markdown rendering at the first key (`useRenderingWarmUp`): for a fresh process. */
   warmUp?: boolean
+  /** `/doctor`'s checks (app/doctor), as lines. */
+  doctor?: () => Promise<string[]>
 }
 
 /** Below this size the layout drops side panes and caps docks hard instead of failing. */
@@ -77,6 +79,7 @@ export function App({
   startupMessage,
   onExit,
   warmUp = false,
+  doctor,
 }: AppProps) {
   const { columns, rows } = useWindowSize()
   const width = Math.max(1, columns)
@@ -106,11 +109,12 @@ export function App({
   const scroll = useTranscriptScroll(view)
 
   const requestExit = useCallback(
-    (code: number, resume?: string) => {
+    (code: number, resume?: string, setup?: boolean) => {
       if (exiting.current) return
       exiting.current = true
-      setFlash({ text: resume ? `Opening session ${resume}…` : 'Exiting…', level: 'info' })
-      onExit(code, resume)
+      const text = setup ? 'Opening the setup form…' : resume ? `Opening session ${resume}…` : 'Exiting…'
+      setFlash({ text, level: 'info' })
+      onExit(code, resume, setup)
     },
     [onExit, setFlash],
   )
@@ -131,8 +135,10 @@ export function App({
       showModels: (models, current) => setOverlay({ kind: 'models', models, current }),
       requestExit,
       requestResume: (id: string) => requestExit(0, id),
+      requestSetup: () => requestExit(0, undefined, true),
+      ...(doctor ? { doctor } : {}),
     }),
-    [contextLimit, prices, requestExit, setFlash, typeAhead],
+    [contextLimit, prices, requestExit, setFlash, typeAhead, doctor],
   )
 
   // A hint such as "press again to exit" is only true until the next key or the end of the window.
@@ -186,8 +192,7 @@ export function App({
       if (!commands.backgroundForeground() && !ev.repeat)
         setFlash({ text: 'No running command to background', level: 'info' })
     } else if (ev.has('todos.toggle')) {
-      // Narrow terminals show the pane as one line: Ctrl+T opens the whole list, then hides it, then
-      // brings the line back. Beside the transcript it shows or hides.
+      // Narrow: Ctrl+T opens the whole list, hides it, brings the one line back; beside the transcript, toggles.
       const { showTodos, todosExpanded } = now.ui
       if (side.kind !== 'stacked' || !showTodos) dispatch({ type: 'ui/todos-toggled' })
       else if (!todosExpanded) dispatch({ type: 'ui/todos-expanded', expanded: true })
@@ -323,8 +328,8 @@ export function App({
       />
     )
   } else {
-    // Before the middle is measured the transcript still takes its place, filling it: its rectangle is then
-    // part of Ink's first frame and painted at once, instead of a commit (and a blank frame) later.
+    // It fills the middle before it is measured too, so its rectangle is in Ink's first frame (row-surface.tsx:
+    // on a terminal it grows into the layout's room; the measured height only sizes Ink's rows in tests).
     main = (
       <TranscriptPane
         view={view}
@@ -384,9 +389,7 @@ export function App({
             width={width}
             maxHeight={inputMax}
             active={inputActive}
-            {...(ui.focus === 'tasks' && !dialogOpen && overlay === null
-              ? { focusedElsewhere: 'the tasks pane has the keys · type to write here · Esc back' }
-              : {})}
+            focusedElsewhere={ui.focus === 'tasks' && !dialogOpen && overlay === null}
             flash={flash}
             onDraftEmptyChange={setDraftEmpty}
           />

@@ -13,7 +13,8 @@ import { canFilterInput, createTerminalInput } from './keys/terminal-input.js'
 import type { Prices } from './panes/status/format.js'
 import { transcriptToMarkdown } from './panes/transcript/export.js'
 import { SessionPicker } from './session-picker.js'
-import { type ProbeResult, SetupPanel } from './setup-panel.js'
+import type { SetupResult } from './setup/setup-model.js'
+import type { SetupFormProps } from './setup/setup-form.js'
 import type { Flash } from './shell-context.js'
 import type { EarlyFrame } from './terminal/early-frame.js'
 import { ScreenPainter } from './terminal/screen-painter.js'
@@ -45,6 +46,8 @@ export interface RunTuiOptions {
   earlyFrame?: EarlyFrame
   /** Warm up Markdown rendering once the user starts typing (see `useRenderingWarmUp`): a fresh process. */
   warmUp?: boolean
+  /** `/doctor`: the checks of `agent-tui doctor` for this session's endpoint, as lines. */
+  doctor?: () => Promise<string[]>
   /**
    * The slash commands (default: the built-in ones). A caller that loads user or project commands creates
    * the table (`createCommandTable(BUILTIN_COMMANDS)`) and adds them, now or later.
@@ -56,6 +59,8 @@ export interface TuiExit {
   status: number
   /** The session picked with `/resume`, to open next. */
   resume?: string
+  /** `/login`: the setup form opens next, then this session again. */
+  setup?: boolean
 }
 
 /**
@@ -88,6 +93,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
 
   let exitCode = 0
   let resume: string | undefined
+  let setup = false
   let shutdown: Promise<void> | null = null
   // Once, whoever asks first (the user exiting, or Ink unmounting on a signal).
   const shutdownOnce = () => {
@@ -95,9 +101,10 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     return shutdown
   }
   let instance: ReturnType<typeof render> | null = null
-  const onExit = (code: number, next?: string) => {
+  const onExit = (code: number, next?: string, toSetup?: boolean) => {
     exitCode = code
     resume = next
+    setup = toSetup === true
     void shutdownOnce().finally(() => instance?.unmount())
   }
 
@@ -116,6 +123,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       startupMessage={startupMessage}
       onExit={onExit}
       warmUp={opts.warmUp ?? false}
+      {...(opts.doctor ? { doctor: opts.doctor } : {})}
       {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
       {...(mouse && terminalInput ? { mouse: mouseHub } : {})}
       {...(painter ? { painter } : {})}
@@ -153,6 +161,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     await shutdownOnce()
   }
   if (resume !== undefined) return { status: exitCode, resume }
+  if (setup) return { status: exitCode, setup }
   if (opts.printOnExit) {
     const text = lastTurnMarkdown(opts.store.getState())
     stdout.write(stdout.isTTY ? cleanText(text) : text)
@@ -180,8 +189,15 @@ type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream }
  * Renders a screen that runs before (or instead of) the session, reading its own keys, until `body`'s
  * `close` is called; resolves then. `close(true)` also erases its lines first.
  */
-async function runStandalone(io: StandaloneIo, body: (close: (erase?: boolean) => void) => ReactElement) {
+async function runStandalone(
+  io: StandaloneIo,
+  body: (close: (erase?: boolean) => void) => ReactElement,
+  opts: { alternateScreen?: boolean } = {},
+) {
   const stdout = io.stdout ?? process.stdout
+  const stdin = io.stdin ?? process.stdin
+  // Raw from the start, as for the session: keys typed before Ink's first frame are not echoed.
+  if (opts.alternateScreen && stdin.isTTY) stdin.setRawMode(true)
   let instance: ReturnType<typeof render> | null = null
   const close = (erase = false) => {
     if (erase) instance?.clear()
@@ -189,24 +205,54 @@ async function runStandalone(io: StandaloneIo, body: (close: (erase?: boolean) =
   }
   instance = render(body(close), {
     stdout,
-    stdin: io.stdin ?? process.stdin,
+    stdin,
     exitOnCtrlC: false,
     patchConsole: false,
     interactive: Boolean(stdout.isTTY),
+    ...(opts.alternateScreen && stdout.isTTY ? { alternateScreen: true } : {}),
   })
-  await instance.waitUntilExit()
+  try {
+    await instance.waitUntilExit()
+  } finally {
+    if (opts.alternateScreen && stdin.isTTY) stdin.setRawMode(false)
+  }
 }
 
-/** Shows the setup panel until q/Esc/Ctrl+C; resolves with 2 (no endpoint configured: a config problem). */
-export async function runSetupPanel(
-  probed: readonly ProbeResult[],
-  settingsFile: string,
+export type SetupFormOptions = Omit<SetupFormProps, 'onDone' | 'onExit'>
+
+export interface SetupOutcome {
+  choice: SetupResult
+  saved: boolean
+  /** What the test request found. */
+  note?: string
+}
+
+/**
+ * The setup form in the alternate screen, until the user continues with a tested endpoint (resolves with
+ * it, and whether it was saved) or leaves (null). Nothing of it stays on the screen.
+ */
+export async function runSetupForm(
+  opts: SetupFormOptions,
   io: StandaloneIo = {},
-): Promise<number> {
-  await runStandalone(io, (close) => (
-    <SetupPanel probed={probed} settingsFile={settingsFile} onExit={() => close()} />
-  ))
-  return 2
+): Promise<SetupOutcome | null> {
+  // Off the session's path: only a start without an endpoint, or /login, loads the form.
+  const { SetupForm } = await import('./setup/setup-form.js')
+  let outcome: SetupOutcome | null = null
+  await runStandalone(
+    io,
+    (close) => (
+      <SetupForm
+        {...opts}
+        onDone={(choice, saved, note) => {
+          outcome = { choice, saved, ...(note ? { note } : {}) }
+          close()
+        }}
+        onExit={() => close()}
+      />
+    ),
+    { alternateScreen: true },
+  )
+  return outcome
 }
 
 /**

@@ -45,6 +45,10 @@ export interface ShellApi {
   requestExit(code: number): void
   /** Leaves this session like an exit, and has runTui resolve with `resume` so that session opens next. */
   requestResume(id: string): void
+  /** Leaves this session like an exit, and has runTui resolve with `setup`: the setup form opens next. */
+  requestSetup(): void
+  /** `/doctor`'s checks as lines; absent where there is no session to check (tests). */
+  doctor?: () => Promise<string[]>
   /**
    * Keys typed for the prompt while something else had the focus (a pane gives back printable keys that
    * are not its own): the prompt takes them, in order, as soon as it is active again. Nothing typed is lost.

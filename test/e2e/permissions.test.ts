@@ -114,7 +114,7 @@ describe('permissions end to end (headless)', () => {
     expect(trace.tool_calls.map((c) => c.status)).toEqual(['denied', 'denied', 'denied'])
     const [bashC, timeout, variable] = toolResults()
     expect(bashC).toContain(
-      'rule Bash(rm *) in --disallowed-tools denies `bash -c rm victim.txt` (it runs `rm` through bash -c)',
+      "rule Bash(rm *) in --disallowed-tools denies `bash -c 'rm victim.txt'` (it runs `rm` through bash -c)",
     )
     expect(timeout).toContain('(it runs `rm` through timeout)')
     expect(variable).toContain('a program whose name is only known when it runs')

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startTui, type TuiSession } from '../support/pty-terminal.ts'
 import { makeSandbox, type Sandbox } from '../support/run-cli.ts'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
@@ -52,7 +52,14 @@ describe('the Bash consent prompt', () => {
     expect(screen).not.toMatch(/Bash\((rm|node) \*\)/)
     tui.write('3')
     await tui.waitFor('Started.')
-    const saved = JSON.parse(await readFile(join(box.workspace, '.agent-tui', 'settings.local.json'), 'utf8'))
-    expect(saved.permissions.allow).toEqual(['Bash(rm -rf build)', 'Bash(node -e "console.log(40 + 2)")'])
+    // Both rules are saved (one after the other: wait for the second).
+    const file = join(box.workspace, '.agent-tui', 'settings.local.json')
+    await vi.waitFor(
+      async () => {
+        const saved = JSON.parse(await readFile(file, 'utf8'))
+        expect(saved.permissions.allow).toEqual(['Bash(rm -rf build)', 'Bash(node -e "console.log(40 + 2)")'])
+      },
+      { timeout: 5000 },
+    )
   })
 })

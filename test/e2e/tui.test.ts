@@ -496,19 +496,4 @@ describe('agent-tui in a pseudo-terminal', () => {
     await tui.settle()
     expect(tui.output()).toContain('no sessions to resume in')
   })
-
-  it('shows the setup panel when no endpoint is configured, and q exits', async () => {
-    box = await makeSandbox()
-    tui = startTui({ args: [], cwd: box.workspace, env: box.env, cols: 140, rows: 40 })
-    const screen = await tui.waitFor('Press q or Esc to exit')
-    expect(screen).toContain('Local servers probed')
-    expect(screen).toContain('127.0.0.1:11434')
-    expect(screen).toContain('OPENAI_BASE_URL')
-    expect(screen).toContain('AGENT_TUI_MODEL')
-    expect(screen).toContain('--base-url')
-    expect(screen).toContain('--model')
-    tui.write('q')
-    const exit = await tui.exited
-    expect(exit.exitCode).toBe(2)
-  })
 })

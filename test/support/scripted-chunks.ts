@@ -10,6 +10,8 @@ export interface ChunkContext {
   model: string
   /** Characters of the request, for the default usage estimate. */
   requestChars: number
+  /** The server's own prompt count (a `contextWindow` server): reported instead of the estimate. */
+  promptTokens?: number
   includeUsage: boolean
   /** Prefix for invented tool-call ids, unique per request. */
   callIdPrefix: string
@@ -46,7 +48,7 @@ function usageOf(reply: ScriptedCompletion, ctx: ChunkContext): Record<string, u
     (reply.reasoning?.length ?? 0) +
     wireCalls(reply.toolCalls ?? [], 'x').reduce((n, c) => n + c.name.length + c.arguments.length, 0)
   const usage: ScriptedUsage = reply.usage ?? {
-    prompt: Math.ceil(ctx.requestChars / 4),
+    prompt: ctx.promptTokens ?? Math.ceil(ctx.requestChars / 4),
     completion: Math.ceil(outChars / 4),
   }
   return {
@@ -105,7 +107,8 @@ function toolCallDeltas(calls: WireCall[], mode: ScriptedCompletion['fragments']
 export function buildStreamChunks(reply: ScriptedCompletion, ctx: ChunkContext): Record<string, unknown>[] {
   const size = Math.max(1, reply.chunkSize ?? 8)
   const base = { id: ctx.id, object: 'chat.completion.chunk', created: 1_700_000_000, model: ctx.model }
-  const extra = ctx.includeUsage ? { usage: null } : {}
+  const withUsage = ctx.includeUsage && reply.omitUsage !== true
+  const extra = withUsage ? { usage: null } : {}
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
@@ -118,7 +121,7 @@ export function buildStreamChunks(reply: ScriptedCompletion, ctx: ChunkContext):
   for (const delta of toolCallDeltas(calls, reply.fragments, size)) chunks.push(chunk({ tool_calls: delta }))
   const finish = finishReasonOf(reply)
   if (finish !== null) chunks.push(chunk({}, finish))
-  if (ctx.includeUsage) chunks.push({ ...base, choices: [], usage: usageOf(reply, ctx) })
+  if (withUsage) chunks.push({ ...base, choices: [], usage: usageOf(reply, ctx) })
   return chunks
 }
 
@@ -140,6 +143,6 @@ export function buildCompletion(reply: ScriptedCompletion, ctx: ChunkContext): R
     created: 1_700_000_000,
     model: ctx.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(reply) }],
-    usage: usageOf(reply, ctx),
+    ...(reply.omitUsage === true ? {} : { usage: usageOf(reply, ctx) }),
   }
 }

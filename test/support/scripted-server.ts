@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { checkPairing, checkWellFormed } from './pairing-check.ts'
 import { buildCompletion, buildStreamChunks, type ChunkContext } from './scripted-chunks.ts'
+import { countPromptTokens, nativeAnswer, overWindowError } from './scripted-window.ts'
 import type {
   RecordedRequest,
   ReplySource,
@@ -25,12 +26,14 @@ export type {
   ScriptedCompletion,
   ScriptedHttpError,
   ScriptedModel,
+  ScriptedNative,
   ScriptedReply,
   ScriptedReset,
   ScriptedServer,
   ScriptedServerOptions,
   ScriptedToolCall,
   ScriptedUsage,
+  ScriptedWindow,
 } from './scripted-types.ts'
 
 const EXHAUSTED: ScriptedCompletion = { text: '(script exhausted)' }
@@ -156,7 +159,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const models = opts.models ?? [{ id: 'test-model' }]
   const modelsFaults = [...(opts.modelsFaults ?? [])]
   const waiters = new Set<Waiter>()
-  const counters = { unexpected: 0, responses: 0, inFlight: 0, maxInFlight: 0 }
+  const counters = { unexpected: 0, responses: 0, inFlight: 0, maxInFlight: 0, overWindow: 0 }
   const inFlightWaiters = new Set<() => void>()
   /** Resolves once `n` requests are open at once, or after `timeoutMs`. */
   const waitInFlight = (n: number, timeoutMs: number) =>
@@ -226,12 +229,20 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       counters.inFlight -= 1
     })
     for (const check of [...inFlightWaiters]) check()
+    const window = opts.contextWindow
+    if (window) recorded.promptTokens = countPromptTokens(body, window)
     requests.push(recorded)
     const messages = Array.isArray(body.messages) ? body.messages : []
     const violation = checkPairing(messages) ?? checkWellFormed(messages)
     if (violation !== null) pairingViolations.push(`request ${requests.length}: ${violation}`)
     notify()
 
+    if (window && recorded.promptTokens !== undefined && recorded.promptTokens > window.tokens) {
+      // A real server with this window refuses the request; the script's reply is not used up.
+      counters.overWindow += 1
+      sendHttpError(res, overWindowError(recorded.promptTokens, window))
+      return
+    }
     const reply = nextReply(recorded)
     if ('reset' in reply) {
       req.socket.destroy()
@@ -249,6 +260,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       id: `chatcmpl-scripted-${counters.responses}`,
       model: typeof body.model === 'string' ? body.model : 'test-model',
       requestChars: JSON.stringify(messages).length,
+      ...(recorded.promptTokens !== undefined ? { promptTokens: recorded.promptTokens } : {}),
       includeUsage: streamOptions?.include_usage === true,
       callIdPrefix: `call_s${counters.responses}`,
     }
@@ -263,6 +275,17 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     const path = (req.url ?? '/').split('?')[0] ?? '/'
     const route = path.replace(/^\/v1(?=\/)/, '')
     if (req.method === 'POST' && route === '/chat/completions') return handleChat(req, res, path)
+    if (opts.native) {
+      const raw = req.method === 'POST' ? await readBody(req) : ''
+      let parsed: unknown
+      try {
+        parsed = raw ? JSON.parse(raw) : undefined
+      } catch {
+        parsed = undefined
+      }
+      const answer = nativeAnswer(opts.native, req.method ?? 'GET', path, parsed)
+      if (answer !== undefined) return sendJson(res, 200, answer)
+    }
     if (req.method === 'GET' && route === '/models') {
       const fault = modelsFaults.shift()
       if (fault !== undefined && 'reset' in fault) {
@@ -307,6 +330,9 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     },
     get maxInFlight() {
       return counters.maxInFlight
+    },
+    get overWindow() {
+      return counters.overWindow
     },
     enqueue(...replies: ReplySource[]) {
       queue.push(...replies)

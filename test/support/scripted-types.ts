@@ -37,6 +37,8 @@ export interface ScriptedCompletion {
   cutAfterChunks?: number
   /** Send every chunk (finish_reason and usage included) but end the response without `data: [DONE]`. */
   noDone?: boolean
+  /** Send no `usage` at all, as servers that ignore `stream_options.include_usage` do. */
+  omitUsage?: boolean
   /** Answer a streaming request with one JSON `chat.completion`, as servers that ignore `stream: true` do. */
   ignoreStream?: boolean
   /** Stop sending after N chunks and keep the connection open until the client goes away. */
@@ -78,6 +80,8 @@ export interface RecordedRequest {
   arrivedAt: number
   /** `performance.now()` when the whole response was handed to the socket; null until then. */
   respondedAt: number | null
+  /** The server's own count of the prompt's tokens, when it was given a `contextWindow`. */
+  promptTokens?: number
 }
 
 export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedReply)
@@ -85,9 +89,42 @@ export type ReplySource = ScriptedReply | ((req: RecordedRequest) => ScriptedRep
 export interface ScriptedModel {
   id: string
   context_length?: number
+  /** vLLM's field for the window it serves the model with. */
+  max_model_len?: number
+  /** llama.cpp lists `meta.n_ctx_train`, what the model was trained for. */
+  meta?: Record<string, unknown>
+  /** Who serves it, as servers say (`llamacpp`, `library`…); default `scripted`. */
+  owned_by?: string
+}
+
+/** A window the server counts every chat request against (scripted-window.ts). */
+export interface ScriptedWindow {
+  tokens: number
+  /** Characters of the request's JSON per token (default 4). */
+  charsPerToken?: number
+}
+
+/** Metadata routes of local servers, answered as given; a route left out answers 404. */
+export interface ScriptedNative {
+  /** llama.cpp's `GET /props`, e.g. `{default_generation_settings: {n_ctx: 8192}}`. */
+  props?: unknown
+  /** Ollama's `GET /api/ps`: the loaded models, e.g. `{models: [{name, model, context_length}]}`. */
+  ollamaPs?: unknown
+  /** Ollama's `POST /api/show` for a model (undefined: 404, as Ollama answers an unknown model). */
+  ollamaShow?: (model: string) => unknown
+  /** LM Studio's `GET /api/v0/models`. */
+  lmStudioModels?: unknown
 }
 
 export interface ScriptedServerOptions {
+  /**
+   * Count every chat request's prompt (its tools and messages as JSON, scripted-window.ts) against this
+   * window: the count is recorded on the request and reported as `usage.prompt_tokens`, and a request
+   * over the window is refused with llama.cpp's overflow error instead of taking a reply.
+   */
+  contextWindow?: ScriptedWindow
+  /** Native metadata routes (Ollama, llama.cpp, LM Studio), at the server's root beside `/v1`. */
+  native?: ScriptedNative
   replies?: ReplySource[]
   /** Used when the queue is empty; without it the server answers "(script exhausted)". */
   fallback?: ReplySource
@@ -111,6 +148,8 @@ export interface ScriptedServer {
   readonly pairingViolations: string[]
   /** Chat requests that arrived after the script was exhausted (and no fallback was given). */
   readonly unexpectedRequests: number
+  /** Chat requests over the `contextWindow` (refused with an overflow error). */
+  readonly overWindow: number
   /** The most chat requests that were open (received, not yet fully answered) at the same time. */
   readonly maxInFlight: number
   enqueue(...replies: ReplySource[]): void

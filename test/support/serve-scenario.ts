@@ -4,10 +4,13 @@
  *
  *   node test/support/serve-scenario.ts scenario.json [--port N]
  *
- * The scenario is either an array of replies or `{"replies": [...], "fallback": {...}, "models": [...]}`.
+ * The scenario is either an array of replies or `{"replies": [...], "fallback": {...}, "models": [...]}`;
+ * `"endpoint": "tools" | "ignores-tools" | "writes-tool-calls" | "no-stream" | "no-usage"` answers every
+ * request past the replies like such a server (scripted-endpoints.ts).
  * The first line on stdout is the base URL (e.g. http://127.0.0.1:4321/v1).
  */
 import { readFileSync } from 'node:fs'
+import { ENDPOINT_KINDS, type EndpointKind, endpointReply } from './scripted-endpoints.ts'
 import { startScriptedServer } from './scripted-server.ts'
 import type { ScriptedModel, ScriptedReply, ScriptedServerOptions } from './scripted-types.ts'
 
@@ -47,7 +50,7 @@ function loadScenario(file: string): ScriptedServerOptions {
   if (typeof parsed !== 'object' || parsed === null) {
     fail(`scenario ${file} must be an array of replies or an object with "replies"`)
   }
-  const scenario = parsed as { replies?: unknown; fallback?: unknown; models?: unknown }
+  const scenario = parsed as { replies?: unknown; fallback?: unknown; models?: unknown; endpoint?: unknown }
   if (scenario.replies !== undefined && !Array.isArray(scenario.replies))
     fail(`"replies" in ${file} must be an array`)
   if (scenario.models !== undefined && !Array.isArray(scenario.models))
@@ -55,6 +58,11 @@ function loadScenario(file: string): ScriptedServerOptions {
   const opts: ScriptedServerOptions = { replies: (scenario.replies ?? []) as ScriptedReply[] }
   if (scenario.fallback !== undefined) opts.fallback = scenario.fallback as ScriptedReply
   if (scenario.models !== undefined) opts.models = scenario.models as ScriptedModel[]
+  if (scenario.endpoint !== undefined) {
+    if (!ENDPOINT_KINDS.includes(scenario.endpoint as EndpointKind))
+      fail(`"endpoint" in ${file} must be one of ${ENDPOINT_KINDS.join(', ')}`)
+    opts.fallback = endpointReply(scenario.endpoint as EndpointKind)
+  }
   return opts
 }
 

@@ -6,11 +6,8 @@ export interface Entry {
   message: ChatMessage
   source: number
   /** What the entry is in the request, for the breakdown and the transcript marks. */
-  role?: 'summary' | 'marker' | 'masked'
+  role?: 'summary' | 'masked'
 }
-
-/** Share of the window left free for the reply when the history is cut to fit (docs/context.md#compaction). */
-export const OUTPUT_RESERVE = 0.3
 
 /** min(5 % of the window, 2,000) tokens, but at least 500. */
 export function summaryBudget(contextLimit: number): number {
@@ -25,22 +22,30 @@ export function recentCount(contextLimit: number): number {
 /**
  * Where the recent part starts: `recentCount` messages from the end, moved back so it never starts with
  * a tool result (a call and its results stay together), then forward past groups while the recent part
- * alone would take more than `recentTokenBudget`. Null when nothing after `start` could be summarised.
+ * alone would take more than `recentTokenBudget` — but never past `latest`, where the latest assistant
+ * step starts (it is always kept whole). Null when nothing after `start` could be summarised.
  */
 export function chooseCut(
   messages: readonly ChatMessage[],
-  opts: { start: number; keep: number; tokens(index: number): number; recentTokenBudget: number },
+  opts: {
+    start: number
+    keep: number
+    tokens(index: number): number
+    recentTokenBudget: number
+    latest?: number
+  },
 ): number | null {
   const n = messages.length
+  const latest = Math.min(opts.latest ?? n, n)
   const safe = (i: number) => i >= n || messages[i]?.role !== 'tool'
-  let cut = Math.max(opts.start, n - opts.keep)
+  let cut = Math.min(Math.max(opts.start, n - opts.keep), latest)
   while (cut > opts.start && !safe(cut)) cut--
   let recent = 0
   for (let i = cut; i < n; i++) recent += opts.tokens(i)
   while (recent > opts.recentTokenBudget) {
     let next = cut + 1
     while (next < n && !safe(next)) next++
-    if (next >= n - 1) break
+    if (next >= n - 1 || next > latest) break
     for (let i = cut; i < next; i++) recent -= opts.tokens(i)
     cut = next
   }
@@ -100,55 +105,6 @@ export function compactedEntries(
   for (const i of kept) entries.push({ message: messages[i] as ChatMessage, source: i })
   for (let i = cut; i < messages.length; i++) entries.push({ message: messages[i] as ChatMessage, source: i })
   return entries
-}
-
-/**
- * Drops the oldest groups (a message and the tool results that follow it) until the entries fit
- * `budget`, behind one `[earlier messages truncated]` marker. The summary, the latest user request,
- * pinned messages and the last group are never dropped.
- */
-export function truncateToFit(
-  entries: readonly Entry[],
-  opts: { budget: number; fixed: number; tokens(entry: Entry): number; protect(entry: Entry): boolean },
-): { entries: Entry[]; dropped: number } {
-  let total = opts.fixed
-  for (const entry of entries) total += opts.tokens(entry)
-  if (total <= opts.budget) return { entries: [...entries], dropped: 0 }
-  const groups: Entry[][] = []
-  for (const entry of entries) {
-    const last = groups.at(-1)
-    if (last && entry.message.role === 'tool') last.push(entry)
-    else groups.push([entry])
-  }
-  const marker = (count: number): Entry => ({
-    message: {
-      role: 'user',
-      content: `[earlier messages truncated: ${count} messages were left out to fit the context window]`,
-    },
-    source: -1,
-    role: 'marker',
-  })
-  const drop = new Set<number>()
-  for (let g = 0; g < groups.length - 1 && total > opts.budget; g++) {
-    const group = groups[g] as Entry[]
-    if (group.some((e) => e.role === 'summary' || opts.protect(e))) continue
-    if (drop.size === 0) total += opts.tokens(marker(99_999))
-    drop.add(g)
-    for (const entry of group) total -= opts.tokens(entry)
-  }
-  if (drop.size === 0) return { entries: [...entries], dropped: 0 }
-  let dropped = 0
-  for (const g of drop) dropped += (groups[g] as Entry[]).length
-  const out: Entry[] = []
-  let marked = false
-  groups.forEach((group, g) => {
-    if (!drop.has(g)) out.push(...group)
-    else if (!marked) {
-      marked = true
-      out.push(marker(dropped))
-    }
-  })
-  return { entries: out, dropped }
 }
 
 /** The summariser's instructions, appended after the history it summarises. */

@@ -3,6 +3,7 @@ import { repairPairing } from '../../provider/pairing.js'
 import { ProviderError } from '../../provider/types.js'
 import type { CompactionRecord } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
+import { MIN_SUMMARY } from './budget.js'
 import {
   chooseCut,
   type Entry,
@@ -18,32 +19,49 @@ export type CompactOutcome = { ok: true; record: CompactionRecord } | { ok: fals
 
 /** Share of the window the recent messages may take before fewer of them are kept. */
 const RECENT_SHARE = 0.35
-/** Groups the last-resort summariser input keeps when even the stripped history overflows. */
-const LAST_GROUPS = 12
+/** Groups the last-resort summariser inputs keep when even the stripped history does not fit. */
+const LAST_GROUPS = [12, 6, 3, 1]
+/** Tokens the summary message adds around the summary (its opening line, the message's own). */
+const SUMMARY_WRAPPER = 60
 
 interface CutPlan {
   cut: number
   /** History indices the summary replaces (the kept ones excluded). */
   summarised: number[]
   kept: number[]
+  /** The summary's token budget: min(5 % of the window, 2,000), at least 500 — less when the window is tight. */
+  summaryBudget: number
 }
 
 function planCut(mgr: ContextHost, state: State): CutPlan | { reason: string } {
   const messages = state.messages
   const start = state.context.compaction?.cut ?? 0
   const limit = mgr.limit(state)
-  const assembled = mgr.assemble(state, { truncate: false })
+  const budget = mgr.budget(state)
+  const assembled = mgr.assemble(state, { fit: false })
   // Token sizes as the request would send them (masked results as their placeholders).
   const sizes = new Map<number, number>()
   for (const entry of assembled.entries) {
     if (entry.source >= 0) sizes.set(entry.source, mgr.estimator.message(entry.message))
   }
-  const tokens = (i: number) => sizes.get(i) ?? mgr.estimator.message(messages[i] as ChatMessage)
+  const tokens = (i: number) =>
+    Math.ceil((sizes.get(i) ?? mgr.estimator.message(messages[i] as ChatMessage)) * mgr.scale)
+  const keptSet = mgr.keptSet(state)
+  const fixed = mgr.tokens([])
+  // What is kept whatever the cut: the latest request and the pinned items (the latest step is the
+  // recent part's floor). The recent part gets what the budget leaves beside them and a full summary.
+  let mustKeep = fixed
+  for (let i = start; i < keptSet.stepStart; i++)
+    if (i === keptSet.request || keptSet.pinned(i)) mustKeep += tokens(i)
   const cut = chooseCut(messages, {
     start,
     keep: recentCount(limit),
     tokens,
-    recentTokenBudget: RECENT_SHARE * limit,
+    recentTokenBudget: Math.max(
+      0,
+      Math.min(RECENT_SHARE * limit, budget.prompt - mustKeep - summaryBudget(limit) - SUMMARY_WRAPPER),
+    ),
+    latest: keptSet.stepStart,
   })
   if (cut === null) {
     const since = messages.length - start
@@ -51,16 +69,37 @@ function planCut(mgr: ContextHost, state: State): CutPlan | { reason: string } {
       reason: `only ${since} message${since === 1 ? '' : 's'} ${start > 0 ? 'since the last compaction' : 'so far'}; the recent ones are always kept`,
     }
   }
-  const ids = state.context.messageIds
   const kept = keptBefore(messages, cut, {
-    pinned: (i) => Boolean(ids[i] && state.context.pins[ids[i] as string]),
+    pinned: keptSet.pinned,
     latestUserRequest: latestUserRequest(state),
   })
-  const keptSet = new Set(kept)
+  const keptIndices = new Set(kept)
   const summarised: number[] = []
-  for (let i = start; i < cut; i++) if (!keptSet.has(i)) summarised.push(i)
+  for (let i = start; i < cut; i++) if (!keptIndices.has(i)) summarised.push(i)
   if (summarised.length < 2) return { reason: 'everything older than the recent messages is pinned' }
-  return { cut, summarised, kept }
+  let after = fixed + SUMMARY_WRAPPER
+  for (const i of kept) after += tokens(i)
+  for (let i = cut; i < messages.length; i++) after += tokens(i)
+  const room = Math.min(summaryBudget(limit), budget.prompt - after)
+  if (room < MIN_SUMMARY) {
+    return {
+      reason: `the latest step and what every request carries leave no room in the window for a summary (~${Math.max(0, Math.round(room))} tokens)`,
+    }
+  }
+  return { cut, summarised, kept, summaryBudget: Math.floor(room) }
+}
+
+/**
+ * What the summariser is sent of the history before the cut: as the last request had it (a cache hit),
+ * then without the tool output, then only the latest groups — the first that fits beside the system
+ * prompt, the tools, the instructions and the summary's own budget in the window.
+ */
+function summariserInputs(mgr: ContextHost, before: readonly Entry[], room: number): Entry[][] {
+  const size = (entries: readonly Entry[]) =>
+    entries.reduce((n, e) => n + Math.ceil(mgr.estimator.message(e.message) * mgr.scale), 0)
+  const stripped = before.map(stripToolOutput)
+  const candidates = [[...before], stripped, ...LAST_GROUPS.map((n) => lastGroups(stripped, n))]
+  return candidates.filter((c) => c.length > 0 && size(c) <= room)
 }
 
 /** Runs the summariser over the history before the cut and records the compaction. Never throws. */
@@ -78,32 +117,40 @@ export async function runCompaction(
     )
     return { ok: false, reason }
   }
-  if ('reason' in plan) return fail(`nothing to summarise yet (${plan.reason})`, 'info')
+  if ('reason' in plan) {
+    const reason = `nothing to summarise yet (${plan.reason})`
+    // An automatic try is silent about it: the request goes as it is, or the budget's error names why.
+    if (opts.trigger === 'auto') return { ok: false, reason }
+    return fail(reason, 'info')
+  }
   const limit = mgr.limit(state)
-  const budget = summaryBudget(limit)
-  const assembled = mgr.assemble(state, { truncate: false })
+  const budget = plan.summaryBudget
+  const assembled = mgr.assemble(state, { fit: false })
   const before = assembled.entries.filter((e) => e.source < plan.cut)
   const instructions = summariserPrompt({
     budget,
     ...(opts.focus ? { focus: opts.focus } : {}),
     hasEarlierSummary: state.context.compaction !== null,
   })
-  const tokensBefore = assembled.tokens
+  const tokensBefore = mgr.assemble(state, { fit: true }).tokens
+  const window = mgr.budget(state)
+  const instructionTokens = Math.ceil(mgr.estimator.text(instructions) * mgr.scale) + 4
+  const inputs = summariserInputs(
+    mgr,
+    before,
+    window.window - window.margin - budget - mgr.tokens([]) - instructionTokens,
+  )
+  if (inputs.length === 0)
+    return fail('even the latest messages do not fit the context window beside the summary', 'error')
   mgr.notice(
     'info',
     `Compacting: summarising ${plan.summarised.length} messages of a ~${kTokens(tokensBefore)}-token prompt${opts.focus ? ` (focus: ${opts.focus})` : ''}…`,
   )
-  // Full input first (it shares the cached prefix with the last request); then without tool output;
-  // then only the latest groups — each tried when the one before does not fit the window.
-  const attempts: Array<() => Entry[]> = [
-    () => before,
-    () => before.map(stripToolOutput),
-    () => lastGroups(before.map(stripToolOutput), LAST_GROUPS),
-  ]
-  for (const attempt of attempts) {
+  // The first input that fits is tried first; a server that still finds it too long gets the next.
+  for (const input of inputs) {
     const messages = repairPairing([
       mgr.system,
-      ...attempt().map((e) => e.message),
+      ...input.map((e) => e.message),
       { role: 'user', content: instructions },
     ])
     let response: Awaited<ReturnType<typeof provider.stream>>
@@ -156,7 +203,7 @@ export async function runCompaction(
     const after = store.getState()
     const tokensAfter = mgr.assemble(
       { ...after, context: { ...after.context, compaction: draft } },
-      { truncate: false },
+      { fit: true },
     ).tokens
     const record = { ...draft, tokensAfter }
     store.dispatch({ type: 'context/compacted', compaction: record })
@@ -175,7 +222,7 @@ export async function previewCompaction(mgr: ContextHost, focus?: string): Promi
   await mgr.estimator.ready()
   const state = mgr.opts.store.getState()
   const limit = mgr.limit(state)
-  const assembled = mgr.assemble(state, { truncate: false })
+  const assembled = mgr.assemble(state, { fit: false })
   const sizeOf = new Map<number, number>()
   for (const entry of assembled.entries)
     if (entry.source >= 0) sizeOf.set(entry.source, mgr.estimator.message(entry.message))
@@ -231,13 +278,14 @@ export async function previewCompaction(mgr: ContextHost, focus?: string): Promi
     summarise,
     keep: {
       ...base.keep,
+      summaryBudget: plan.summaryBudget,
       ...(latest >= 0 && latest < plan.cut ? { latestRequest: labelOf(state, latest) } : {}),
       pinned: [...pinnedItems].map((id) => labelOf(state, ids.indexOf(id))),
       pinnedTokens: pinnedIdx.reduce((n, i) => n + tokens(i), 0),
       recentMessages: state.messages.length - plan.cut,
       recentTokens,
     },
-    tokensAfter: systemTokens + toolsTokens + base.keep.summaryBudget + keptTokens + recentTokens,
+    tokensAfter: systemTokens + toolsTokens + plan.summaryBudget + keptTokens + recentTokens,
   }
 }
 

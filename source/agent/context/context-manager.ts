@@ -1,49 +1,67 @@
-import type { ChatMessage, ToolMessage, UserMessage } from '../../store/messages.js'
+import type { ChatMessage, UserMessage } from '../../store/messages.js'
 import { repairPairing } from '../../provider/pairing.js'
 import type { ModelProfile } from '../../provider/model-profiles.js'
 import type { ProviderError } from '../../provider/types.js'
 import type { CompactionRecord } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
+import { type Budget, isKept, type KeptSet, maskToFit, requestBudget, scaleFromUsage } from './budget.js'
 import {
-  compactedEntries,
-  type Entry,
-  keptBefore,
-  OUTPUT_RESERVE,
-  summaryMessage,
-  truncateToFit,
-} from './compaction.js'
-import { type CompactOutcome, latestUserRequest, previewCompaction, runCompaction } from './compactor.js'
+  budgetErrorOf,
+  definitionsCheck,
+  keptSetOf,
+  maskableOlder,
+  type Oversized,
+  oversizedOf,
+  servedWindowCheck,
+} from './budget-checks.js'
+import { compactedEntries, type Entry, keptBefore, summaryMessage } from './compaction.js'
+import { type CompactOutcome, previewCompaction, runCompaction } from './compactor.js'
+import { windowSourceText } from './definitions-warning.js'
 import { encodingFor, TokenEstimator } from './estimate.js'
-import { type MaskPlan, placeholderMessage, planMasking } from './masking.js'
-import { overflowFigures } from './overflow.js'
+import { type MaskPlan, planMasking } from './masking.js'
+import { Placeholders, syncMaskMarks } from './placeholders.js'
+import { contextReport } from './context-report.js'
+import { learnFromOverflow, overflowStopMessage } from './overflow-recovery.js'
 import { RequestMeter } from './telemetry.js'
 import type { Assembled, ContextManagerOptions } from './options.js'
 import type { CompactionPreview, ContextReport } from './types.js'
 
 export type { Assembled, ContextManagerOptions, ContextSettings } from './options.js'
+export type { Oversized } from './budget-checks.js'
 
 /**
  * The context economy of one session (docs/context.md): assembles each request from the store's history —
- * compaction summary, observation masking, truncation as the last resort — compacts when the window
- * fills up, recovers from an overflow, and measures every request. A view, never an edit: the store and
- * the session log keep every message whole. Caches are per message object (the store never mutates
- * one), so a step costs its new messages, not the whole history.
+ * compaction summary, observation masking — within the window's budget (budget.ts: what is always kept,
+ * masking then compaction, else an error naming what is too big), compacts when the window fills up,
+ * recovers from an overflow, and measures every request. A view, never an edit: the store and the session
+ * log keep every message whole. Caches are per message object (the store never mutates one), so a step
+ * costs its new messages, not the whole history.
  */
 export class ContextManager {
   readonly opts: ContextManagerOptions
   readonly estimator: TokenEstimator
   readonly system: ChatMessage
   readonly #meter: RequestMeter
-  readonly #placeholders = new WeakMap<ChatMessage, ToolMessage>()
-  readonly #unmaskable = new WeakSet<ChatMessage>()
+  readonly #placeholders = new Placeholders()
   readonly #summaries = new WeakMap<CompactionRecord, UserMessage>()
   #marked: Set<string> | null = null
   #historyLength = 0
-  /** The turn whose automatic compaction failed (not retried in that turn); undefined when none. */
-  #autoFailedTurn: string | null | undefined = undefined
-  /** Set from an endpoint's overflow report when it counted more tokens than we estimated. */
+  /**
+   * The turn whose automatic compaction failed, why, and the history's length then: not retried in that
+   * turn, unless a request cannot fit without it and the history has grown since. Undefined when none.
+   */
+  #autoFailed: { turn: string | null; reason: string; messages: number } | undefined = undefined
+  /**
+   * How much more the server counts than we estimate: from its `usage.prompt_tokens` for the last request,
+   * or from an overflow report. Never below 1 (budget.ts scaleFromUsage).
+   */
   #scale = 1
-  #spillWarned = false
+  /** What an endpoint's overflow report taught (the scale never drops below it). */
+  #overflowScale = 1
+  /** The server's count agreed with ours once: the estimate's margin narrows. */
+  #measured = false
+  /** What the definitions warning last said it for (definitions tokens and window), so it is said once. */
+  #warnedFor = ''
 
   constructor(opts: ContextManagerOptions) {
     this.opts = opts
@@ -79,6 +97,27 @@ export class ContextManager {
     return state.context.overrides.compactAt ?? this.opts.settings.compactAt ?? this.profile().compactAt
   }
 
+  /** What a request may take of the window (budget.ts): the prompt's share, the reply's, the margin. */
+  budget(state = this.opts.store.getState()): Budget {
+    return requestBudget(this.limit(state), this.#measured)
+  }
+
+  /** Where the window's size comes from, as /context and the errors name it. */
+  limitSource(state = this.opts.store.getState()): ContextReport['limitSource'] {
+    const profile = this.profile()
+    if (this.limit(state) < profile.contextLimit) return 'endpoint error'
+    return profile.contextLimitSource ?? 'profile'
+  }
+
+  sourceText(state: State): string {
+    return windowSourceText(this.limitSource(state), this.profile().contextLimitDetail)
+  }
+
+  /** How much more the server counts than we estimate (at least 1). */
+  get scale(): number {
+    return this.#scale
+  }
+
   /** Estimated prompt tokens of entries plus the system prompt and tools, scaled by what overflows taught. */
   tokens(entries: readonly Entry[]): number {
     let total = this.estimator.message(this.system) + this.estimator.tools(this.opts.toolDefinitions)
@@ -87,27 +126,53 @@ export class ContextManager {
   }
 
   /**
-   * The messages of the next request (system prompt first). Spills newly masked results, compacts first
-   * when the estimate reaches `compactAt` of the window, and records the request's figures in the store.
+   * The messages of the next request (system prompt first), within the window's budget: spills newly
+   * masked results, compacts when the estimate reaches `compactAt` of the window or the request would not
+   * fit (once per request), and records the request's figures in the store. Throws ContextBudgetError when
+   * what every request must carry does not fit (docs/context.md#the-budget).
    */
   async prepare(opts: { step: number; signal: AbortSignal }): Promise<ChatMessage[]> {
     const store = this.opts.store
     let state = store.getState()
     this.#noticeClear(state)
+    this.#learn(state)
+    this.checkDefinitions()
     const trigger = this.compactAt(state) * this.limit(state)
     let final = await this.#assembleWithSpill(state)
     if (final.tokens >= trigger * 0.5 && !this.estimator.exact) {
       // Near the threshold exact counts matter: load the model's tokenizer (if it has one). Only then —
       // an encoding takes most of a second to load, which an ordinary step should not pay.
       await this.estimator.ready()
-      if (this.estimator.exact) final = this.assemble(state, { truncate: true })
+      if (this.estimator.exact) final = await this.#assembleWithSpill(state)
     }
-    if (final.tokens >= trigger && this.#mayAutoCompact(state, final.tokens)) {
-      const outcome = await this.compact({ trigger: 'auto', signal: opts.signal })
-      if (!outcome.ok && !opts.signal.aborted) this.#autoFailedTurn = state.run.turnId
-      state = store.getState()
-      final = await this.#assembleWithSpill(state)
+    const over = () => final.tokens > this.budget(state).prompt
+    let compaction: string | undefined
+    if (over() || (final.tokens >= trigger && this.#mayAutoCompact(state, final.tokens))) {
+      const failed = this.#autoFailed
+      // "Nothing to summarise yet" at step 1 must not stop the compaction a later step needs to fit.
+      if (
+        failed !== undefined &&
+        failed.turn === state.run.turnId &&
+        failed.messages >= state.messages.length
+      ) {
+        compaction = `compacting failed earlier in this turn (${failed.reason})`
+      } else {
+        const outcome = await this.compact({ trigger: 'auto', signal: opts.signal })
+        if (!outcome.ok) {
+          compaction = `compacting did not help (${outcome.reason})`
+          if (!opts.signal.aborted)
+            this.#autoFailed = {
+              turn: state.run.turnId,
+              reason: outcome.reason,
+              messages: state.messages.length,
+            }
+        }
+        state = store.getState()
+        final = await this.#assembleWithSpill(state)
+      }
     }
+    // An interrupted step sends nothing, so it needs no error either.
+    if (over() && !opts.signal.aborted) throw budgetErrorOf(this, state, final, compaction)
     this.#syncMarks(final)
     const messages = repairPairing([this.system, ...final.entries.map((e) => e.message)])
     const stats = this.#meter.measure({
@@ -117,62 +182,96 @@ export class ContextManager {
       entries: final.entries,
       originals: final.originals,
       pinned: final.pinned,
-      truncated: final.dropped,
+      truncated: 0,
     })
+    stats.window = this.limit(state)
+    stats.windowSource = this.sourceText(state)
     store.dispatch({ type: 'context/measured', stats })
     return messages
   }
 
-  /** Builds the request's entries from the store, with the placeholders spilled so far. Synchronous. */
-  assemble(state: State, opts: { truncate: boolean; plan?: MaskPlan }): Assembled {
+  /**
+   * Says once, as a warning, when the tool definitions alone take more than a third of the window
+   * (docs/context.md#the-budget): the figures and the fix. Asked before every request and when the
+   * window becomes known; cheap when nothing changed.
+   */
+  checkDefinitions(): void {
+    const key = `${this.estimator.tools(this.opts.toolDefinitions)}|${this.limit()}`
+    if (key === this.#warnedFor) return
+    this.#warnedFor = key
+    for (const warning of [servedWindowCheck(this), definitionsCheck(this)])
+      if (warning)
+        this.opts.store.dispatch({ type: 'context/warned', id: this.opts.newId('notice'), ...warning })
+  }
+
+  /** After a step's tools ran: the results that cannot be sent whole in any request (budget-checks.ts). */
+  oversized(results: ReadonlyArray<{ name: string; content: string }>): Promise<Oversized[]> {
+    return oversizedOf(this, results)
+  }
+
+  /** Learns from the server's count of the last request how far off the estimates are. */
+  #learn(state: State): void {
+    const last = state.context.lastRequest
+    const learned = scaleFromUsage(last?.promptTokens, last?.estimatedTokens ?? 0)
+    if (!learned) return
+    this.#scale = Math.max(learned.scale, this.#overflowScale)
+    this.#measured = this.#measured || learned.trusted
+  }
+
+  /** The always-kept messages of the history as it stands (budget.ts). */
+  keptSet(state: State): KeptSet {
+    return keptSetOf(state)
+  }
+
+  /**
+   * Builds the request's entries from the store, with the placeholders spilled so far. Synchronous.
+   * `fit`: when they do not fit the budget, every older tool result with a placeholder is sent as one.
+   */
+  assemble(state: State, opts: { fit: boolean; plan?: MaskPlan }): Assembled {
     this.estimator.refresh()
     const messages = state.messages
-    const ids = state.context.messageIds
-    const pins = state.context.pins
-    const pinnedAt = (i: number) => {
-      const id = ids[i]
-      return id !== undefined && id !== '' && pins[id] === true
-    }
+    const kept = this.keptSet(state)
     const record = state.context.compaction
-    const kept = record
-      ? keptBefore(messages, record.cut, { pinned: pinnedAt, latestUserRequest: record.request })
+    const before = record
+      ? keptBefore(messages, record.cut, { pinned: kept.pinned, latestUserRequest: record.request })
       : []
-    let entries = compactedEntries(messages, record ? { record, summary: this.#summary(record) } : null, kept)
+    let entries = compactedEntries(
+      messages,
+      record ? { record, summary: this.#summary(record) } : null,
+      before,
+    )
     const plan = opts.plan ?? this.#maskPlan(state)
     const originals = new Map<Entry, ChatMessage>()
+    const placeholder = (entry: Entry): Entry | null => {
+      const swapped = this.#placeholders.get(entry.message)
+      if (!swapped) return null
+      const out: Entry = { message: swapped, source: entry.source, role: 'masked' }
+      originals.set(out, entry.message)
+      return out
+    }
     if (plan.indices.length > 0) {
       const masked = new Set(plan.indices)
-      entries = entries.map((entry) => {
-        if (!masked.has(entry.source)) return entry
-        const placeholder = this.#placeholders.get(entry.message)
-        if (!placeholder) return entry
-        const swapped: Entry = { message: placeholder, source: entry.source, role: 'masked' }
-        originals.set(swapped, entry.message)
-        return swapped
-      })
+      // The latest step's results always go whole, even when it made more calls than the window.
+      entries = entries.map((entry) =>
+        masked.has(entry.source) && !isKept(entry, kept) ? (placeholder(entry) ?? entry) : entry,
+      )
     }
-    let dropped = 0
-    const pinned = (entry: Entry) => entry.source >= 0 && pinnedAt(entry.source)
+    const pinned = (entry: Entry) => entry.source >= 0 && kept.pinned(entry.source)
+    const tokens = (entry: Entry) => Math.ceil(this.estimator.message(entry.message) * this.#scale)
     const fixed = this.tokens([])
-    let total = fixed
-    for (const entry of entries) total += Math.ceil(this.estimator.message(entry.message) * this.#scale)
-    if (opts.truncate) {
-      const limit = this.limit(state)
-      const budget = (1 - OUTPUT_RESERVE) * limit
-      // Compaction comes first; cutting messages out is for when it could not bring the prompt down.
-      if (total >= Math.max(1 - OUTPUT_RESERVE, this.compactAt(state)) * limit) {
-        const latest = latestUserRequest(state)
-        const result = truncateToFit(entries, {
-          budget,
-          fixed,
-          tokens: (e) => Math.ceil(this.estimator.message(e.message) * this.#scale),
-          protect: (e) => e.source === latest || pinned(e),
-        })
-        entries = result.entries
-        dropped = result.dropped
-      }
+    if (!opts.fit) {
+      let total = fixed
+      for (const entry of entries) total += tokens(entry)
+      return { entries, originals, plan, dropped: 0, tokens: total, pinned }
     }
-    return { entries, originals, plan, dropped, tokens: total, pinned }
+    const fitted = maskToFit(entries, {
+      budget: this.budget(state).prompt,
+      fixed,
+      tokens,
+      kept,
+      placeholder,
+    })
+    return { entries: fitted.entries, originals, plan, dropped: 0, tokens: fitted.total, pinned }
   }
 
   async compact(opts: {
@@ -191,114 +290,53 @@ export class ContextManager {
 
   /**
    * After the endpoint refused a request as too long: learns the window it named (or infers one from what
-   * was sent), compacts, and says so. The caller retries the step once.
+   * was sent) and how far off the estimate was, compacts, and says so. The caller retries the step once.
    */
   async recoverOverflow(error: ProviderError, signal: AbortSignal): Promise<void> {
-    const { store } = this.opts
-    const state = store.getState()
-    const figures = overflowFigures(error.message)
-    const sent = state.context.lastRequest?.estimatedTokens ?? 0
-    if (figures.requested !== undefined && sent > 0 && figures.requested > sent * this.#scale) {
-      this.#scale = figures.requested / (sent / this.#scale)
+    const learned = learnFromOverflow(this, error)
+    if (learned !== undefined) {
+      this.#overflowScale = learned
+      this.#scale = Math.max(this.#scale, learned)
     }
-    const assumed = figures.limit ?? Math.floor(Math.max(sent, figures.requested ?? 0) * 0.9)
-    const known = figures.limit !== undefined
-    if (assumed > 0 && assumed < this.limit(state)) {
-      store.dispatch({ type: 'context/configured', learnedLimit: assumed })
-    }
-    const tokensSent =
-      figures.requested !== undefined ? `${figures.requested} tokens sent` : `about ${sent} tokens sent`
-    const said = known
-      ? `${tokensSent} for a window of ${figures.limit}`
-      : `${tokensSent}; the endpoint named no window, so assuming one of about ${assumed}`
-    this.notice(
-      'warn',
-      `The endpoint says the conversation does not fit the model's context window (${said}); compacting and retrying once.`,
-    )
     await this.compact({ trigger: 'overflow', signal })
   }
 
   /** After a second overflow: says so in the transcript with the figures, and returns the turn's error. */
   overflowStop(error: ProviderError): string {
-    const state = this.opts.store.getState()
-    const figures = overflowFigures(error.message)
-    const sent = figures.requested ?? state.context.lastRequest?.estimatedTokens ?? 0
-    const limit = figures.limit ?? this.limit(state)
-    const message =
-      `the conversation still does not fit the model's context window after compacting: ` +
-      `${figures.requested !== undefined ? '' : 'about '}${sent} tokens sent, window ${limit} tokens. ` +
-      'Pin less, /clear to start afresh, or use a model with a larger window.'
-    this.notice('error', message)
-    return message
+    return overflowStopMessage(this, error)
   }
 
   /** `/context`: the next request's parts as things stand, and the last request's figures. */
   report(): ContextReport {
     const state = this.opts.store.getState()
     this.estimator.refresh()
-    const assembled = this.assemble(state, { truncate: true })
-    const b = this.#meter.breakdown({
+    const assembled = this.assemble(state, { fit: true })
+    const breakdown = this.#meter.breakdown({
       system: this.system,
       tools: this.opts.toolDefinitions,
       entries: assembled.entries,
       pinned: assembled.pinned,
     })
-    const profile = this.profile()
-    return {
-      model: this.opts.model(),
-      contextLimit: this.limit(state),
-      limitSource:
-        this.limit(state) < profile.contextLimit
-          ? 'endpoint error'
-          : (profile.contextLimitSource ?? 'profile'),
-      compactAt: this.compactAt(state),
-      observationWindow: this.window(state),
-      masking: this.opts.settings.masking,
-      next: {
-        ...b,
-        total: b.system + b.tools + b.history + b.toolOutput + b.masked,
-        maskedResults: assembled.entries.filter((e) => e.role === 'masked').length,
-        pinnedItems: Object.keys(state.context.pins).length,
-        truncated: assembled.dropped,
-      },
-      exact: this.estimator.exact,
-      compactions: state.context.compactions,
-      last: state.context.lastRequest,
-    }
+    return contextReport(this, state, assembled, breakdown)
   }
 
   notice(level: 'info' | 'warn' | 'error', text: string): void {
     this.opts.store.dispatch({ type: 'notice/added', id: this.opts.newId('notice'), level, text })
   }
 
-  /** Assembles after spilling the results newly due for masking (each once; the file is content-addressed). */
+  /**
+   * Assembles after spilling the results newly due for masking (each once; the file is content-addressed):
+   * those the epoch plan masks and, when the request would not fit as it is, every older tool result.
+   */
   async #assembleWithSpill(state: State): Promise<Assembled> {
     const plan = this.#maskPlan(state)
-    for (const index of plan.indices) {
-      const original = state.messages[index] as ToolMessage
-      if (this.#placeholders.has(original) || this.#unmaskable.has(original)) continue
-      const id = state.context.messageIds[index] ?? ''
-      const item = state.transcript.items[id]
-      const hint = item?.kind === 'tool' ? item.name : 'tool-result'
-      try {
-        const path = await this.opts.spill.spill(original.content, hint)
-        const placeholder = placeholderMessage(original, path)
-        if (placeholder.content.length < original.content.length)
-          this.#placeholders.set(original, placeholder)
-        else this.#unmaskable.add(original)
-      } catch (error) {
-        // Without a file to restore it from, a result must stay whole.
-        this.#unmaskable.add(original)
-        if (!this.#spillWarned) {
-          this.#spillWarned = true
-          this.notice(
-            'warn',
-            `could not save a tool result for masking (${error instanceof Error ? error.message : String(error)}); such results stay in the context whole`,
-          )
-        }
-      }
-    }
-    return this.assemble(state, { truncate: true, plan })
+    const due = new Set(plan.indices)
+    const plain = this.assemble(state, { fit: false, plan })
+    // When the request would not fit as it is, every older result gets a placeholder (budget.ts maskToFit).
+    if (plain.tokens > this.budget(state).prompt)
+      for (const i of maskableOlder(plain, keptSetOf(state))) due.add(i)
+    await this.#placeholders.save(state, due, this.opts.spill, (text) => this.notice('warn', text))
+    return this.assemble(state, { fit: true, plan })
   }
 
   #maskPlan(state: State): MaskPlan {
@@ -314,7 +352,7 @@ export class ContextManager {
   }
 
   #mayAutoCompact(state: State, estimate: number): boolean {
-    if (this.#autoFailedTurn !== undefined && this.#autoFailedTurn === state.run.turnId) return false
+    if (this.#autoFailed !== undefined && this.#autoFailed.turn === state.run.turnId) return false
     const last = state.context.compaction
     // A compaction that could not bring the prompt under the trigger is not repeated every step: only
     // once the conversation has grown by another tenth of the window.
@@ -332,27 +370,10 @@ export class ContextManager {
 
   /** Marks the transcript's tool cards the request shows as placeholders (and unmarks ones shown whole). */
   #syncMarks(assembled: Assembled): void {
-    const state = this.opts.store.getState()
-    if (!this.#marked) {
-      this.#marked = new Set()
-      for (const id of state.transcript.order) {
-        const item = state.transcript.items[id]
-        if (item?.kind === 'tool' && item.masked) this.#marked.add(id)
-      }
-    }
-    const ids = state.context.messageIds
-    const masked: string[] = []
-    const unmasked: string[] = []
-    for (const entry of assembled.entries) {
-      const id = entry.source >= 0 ? ids[entry.source] : undefined
-      if (!id) continue
-      if (entry.role === 'masked' && !this.#marked.has(id)) masked.push(id)
-      else if (entry.role !== 'masked' && this.#marked.has(id)) unmasked.push(id)
-    }
-    if (masked.length === 0 && unmasked.length === 0) return
-    for (const id of masked) this.#marked.add(id)
-    for (const id of unmasked) this.#marked.delete(id)
-    this.opts.store.dispatch({ type: 'context/masked', masked, unmasked })
+    const store = this.opts.store
+    this.#marked = syncMaskMarks(store.getState(), this.#marked, assembled, (action) =>
+      store.dispatch(action),
+    )
   }
 
   /** After `/clear` the next request shares nothing with the last one. */
@@ -360,7 +381,7 @@ export class ContextManager {
     if (state.messages.length < this.#historyLength) {
       this.#meter.reset()
       this.#marked = null
-      this.#autoFailedTurn = undefined
+      this.#autoFailed = undefined
     }
     this.#historyLength = state.messages.length
   }

@@ -7,6 +7,8 @@ import type { OutputSpiller } from '../../tools/types.js'
 import type { Entry } from './compaction.js'
 import type { CounterLoader, TokenEstimator } from './estimate.js'
 import type { MaskPlan } from './masking.js'
+import type { Budget, KeptSet } from './budget.js'
+import type { ContextReport } from './types.js'
 
 export interface ContextSettings {
   /** `contextManagement.masking` (default on). */
@@ -45,19 +47,31 @@ export interface Assembled {
   originals: Map<Entry, ChatMessage>
   /** History indices the masking plan wants masked (some may lack a placeholder yet). */
   plan: MaskPlan
+  /** Always 0: nothing is cut any more (kept for the request figures' shape). */
   dropped: number
-  /** Estimated prompt tokens before any truncation (system prompt and tools included). */
+  /** Estimated prompt tokens as the request is sent (system prompt and tools included), scaled. */
   tokens: number
   pinned(entry: Entry): boolean
 }
 
-/** What compaction (compactor.ts) uses of the ContextManager, so the two do not import each other. */
+/**
+ * What compaction (compactor.ts) and the budget's checks (budget-checks.ts) use of the ContextManager,
+ * so they do not import each other.
+ */
 export interface ContextHost {
   readonly opts: ContextManagerOptions
   readonly estimator: TokenEstimator
   readonly system: ChatMessage
-  assemble(state: State, opts: { truncate: boolean; plan?: MaskPlan }): Assembled
+  /** How much more the server counts than we estimate (at least 1). */
+  readonly scale: number
+  assemble(state: State, opts: { fit: boolean; plan?: MaskPlan }): Assembled
+  /** Estimated tokens of entries with the system prompt and the tools, scaled. */
+  tokens(entries: readonly Entry[]): number
   notice(level: 'info' | 'warn' | 'error', text: string): void
   limit(state?: State): number
   compactAt(state?: State): number
+  budget(state?: State): Budget
+  keptSet(state: State): KeptSet
+  limitSource(state?: State): ContextReport['limitSource']
+  sourceText(state: State): string
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../store/messages.js'
 import { ProviderError } from '../../provider/types.js'
+import type { Oversized } from './budget-checks.js'
 
 /** What the turn loop needs of the context economy (ContextManager implements it). */
 export interface RequestContext {
@@ -9,6 +10,8 @@ export interface RequestContext {
   recoverOverflow(error: ProviderError, signal: AbortSignal): Promise<void>
   /** When the retry overflowed too: says so with the figures; returns the turn's error. */
   overflowStop(error: ProviderError): string
+  /** A step's new tool results that cannot be sent whole in any request (saved to files). */
+  oversized?(results: ReadonlyArray<{ name: string; content: string }>): Promise<Oversized[]>
 }
 
 const isOverflow = (value: unknown): value is ProviderError =>

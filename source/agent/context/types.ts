@@ -43,6 +43,10 @@ export interface ContextReport {
   contextLimit: number
   /** Where the window size came from: the model table, the endpoint's listing, settings, an overflow error. */
   limitSource: 'profile' | 'endpoint' | 'settings' | 'endpoint error'
+  /** Which field or route of the endpoint said it (`/api/ps`, `max_model_len`…), when it was the endpoint. */
+  limitDetail?: string
+  /** What a request may take (docs/context.md#the-budget): tokens for the prompt and kept for the reply. */
+  budget: { prompt: number; reply: number; margin: number; scale: number }
   compactAt: number
   observationWindow: number
   masking: boolean

@@ -15,6 +15,7 @@ import { createSessionHooks, type SessionHooks } from './lifecycle-hooks.js'
 import { SessionTools } from './session-tools.js'
 import { createToolHost, type ToolHost } from '../tool-call/tool-host.js'
 import type { TurnDeps } from '../turn/loop.js'
+import type { ToolReplyCheck } from '../turn/tool-reply-check.js'
 import type { UserInput } from '../turn/user-input.js'
 
 /** What the runtime drives: its tools, message intake, hooks, tool host and command turns. */
@@ -164,6 +165,8 @@ export interface TurnSources {
   sessionHooks: SessionHooks | null
   systemPrompt: string
   context: ContextManager
+  /** The session's first-turn probe (one per session, so it says its notice once). */
+  toolReplyCheck?: ToolReplyCheck
   /** The model of the turn running now (a user command may choose one). */
   model(): string
   newId(prefix: string): string
@@ -226,6 +229,7 @@ export function turnDepsFor(src: TurnSources): TurnDeps {
     ...(src.sessionHooks && opts.hookScope !== 'tools' ? { hooks: src.sessionHooks.turn } : {}),
     newId: src.newId,
     now: src.now,
+    ...(src.toolReplyCheck ? { toolReplyCheck: src.toolReplyCheck } : {}),
   }
 }
 

@@ -9,6 +9,7 @@ import { type CommandTurns, withGrants } from '../turn/command-turn.js'
 import type { CommandInvocation, TurnCommands, SubmitInput } from './commands.js'
 import type { ExecutorDeps } from '../tool-call/pipeline.js'
 import { type TurnDeps, type UserInput, runTurn } from '../turn/loop.js'
+import { createToolReplyCheck } from '../turn/tool-reply-check.js'
 import { modeInstruction } from '../turn/mode-instructions.js'
 import type { SessionHooks } from './lifecycle-hooks.js'
 import type { MessageIntake } from '../turn/message-intake.js'
@@ -56,6 +57,8 @@ export class Runtime implements TurnCommands {
   private started: Promise<void> = Promise.resolve()
   /** Finished background work the model hears of at its next step (see announcements.ts). */
   private readonly announcements: Announcements
+  /** Says once when the endpoint writes tool calls as text (the session's first-turn probe). */
+  private readonly toolReplyCheck = createToolReplyCheck()
 
   constructor(opts: RuntimeOptions) {
     this.opts = opts
@@ -357,6 +360,7 @@ export class Runtime implements TurnCommands {
       sessionHooks: this.sessionHooks,
       systemPrompt: this.systemPrompt,
       context: this.context,
+      toolReplyCheck: this.toolReplyCheck,
       model: () => this.model(),
       newId: (prefix) => this.newId(prefix),
       now: this.now,

@@ -9,8 +9,10 @@ import { LoopGuard, reminderText } from './loop-guard.js'
 import { CONTINUE_INSTRUCTION, limitStopResult, MAX_LENGTH_CONTINUATIONS, noteLimit } from './output-limit.js'
 import { interruptedText } from './user-input.js'
 import { requestStep, type StepDeps } from './request-step.js'
+import { admitResults } from './result-budget.js'
 import type { UserInput } from './user-input.js'
 import { checkStop, MAX_STOP_CONTINUATIONS, submitPrompt, type TurnHooks } from './turn-hooks.js'
+import type { ToolReplyCheck } from './tool-reply-check.js'
 
 export const MAX_STEPS_INSTRUCTION =
   'MAX_STEPS: this is the last step of this turn, so tools are disabled. Do not call any tool. Summarise what ' +
@@ -32,6 +34,8 @@ export interface TurnDeps extends StepDeps {
   hooks?: TurnHooks
   /** Messages still queued (an interrupted turn leaves them for the user's next message). */
   queuedCount?(): number
+  /** The session's first-turn probe: a tool call written as text gets one notice (tool-reply-check.ts). */
+  toolReplyCheck?: ToolReplyCheck
 }
 
 /** One user turn: request → stream → tools → repeat, until done, capped, stopped or interrupted. */
@@ -116,6 +120,8 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     if (response.text) lastText = continued + response.text
     continued = ''
     if (response.aborted || signal.aborted) return end({ kind: 'interrupted', text: lastText })
+    // On the last step tools are off: a call written as text there says nothing about the server.
+    if (!lastStep) checkToolReply(deps, response.text, toolCalls.length, response.textToolCalls !== undefined)
     const hitLimit = response.finishReason === 'length'
     limitHits = hitLimit ? limitHits + 1 : 0
     const limitStop = hitLimit && !lastStep && limitHits > MAX_LENGTH_CONTINUATIONS
@@ -162,7 +168,12 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
     }
 
     dispatch({ type: 'phase/changed', phase: 'tools' })
-    const outcomes = await executeBatch(deps.executor, prepared, signal)
+    const outcomes = await admitResults(
+      deps.context,
+      await executeBatch(deps.executor, prepared, signal),
+      dispatch,
+      deps.newId,
+    )
     const images: ContentPart[] = []
     let stop: Omit<TurnResult, 'steps'> | null = limitStop ? limitStopResult(lastText) : null
     let hookStop: string | null = null
@@ -216,6 +227,20 @@ export async function runTurn(deps: TurnDeps, input: UserInput, signal: AbortSig
       return end({ kind: 'stopped', text: lastText })
     }
   }
+}
+
+/** Says once when the endpoint turned a tool call into text (tool-reply-check.ts). */
+function checkToolReply(deps: TurnDeps, text: string, toolCalls: number, recoveryReported: boolean): void {
+  const note = deps.toolReplyCheck?.observe({
+    text,
+    toolCalls,
+    recoveryReported,
+    toolNames: () => deps.toolDefinitions.map((d) => d.function.name),
+    baseUrl: deps.store.getState().session.baseUrl,
+    model: deps.model(),
+  })
+  if (note)
+    deps.store.dispatch({ type: 'notice/added', id: deps.newId('tool-support'), level: 'warn', text: note })
 }
 
 function pauseResult(deps: TurnDeps, message: string, text: string): Omit<TurnResult, 'steps'> | null {

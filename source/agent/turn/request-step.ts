@@ -7,6 +7,7 @@ import {
   type TextToolCallsReport,
 } from '../../provider/types.js'
 import type { Store } from '../../store/create-store.js'
+import { ContextBudgetError } from '../context/budget.js'
 import type { RequestContext } from '../context/recovery.js'
 import { DeltaCoalescer } from './delta-coalescer.js'
 import { RetryNotice } from './retry-notice.js'
@@ -110,7 +111,7 @@ export async function requestStep(
   } catch (err) {
     withdraw()
     const error =
-      err instanceof ProviderError
+      err instanceof ProviderError || err instanceof ContextBudgetError
         ? err
         : new Error(`provider failed: ${err instanceof Error ? err.message : String(err)}`)
     notice.failed(error.message)

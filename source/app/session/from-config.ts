@@ -38,7 +38,7 @@ import { createTaskManager, type TaskManager } from '../../tasks/task-manager.js
  */
 export function profileResolver(
   config: ResolvedConfig,
-  endpoint: { model: string; contextLength?: number; baseUrl?: string },
+  endpoint: { model: string; contextLength?: number; contextSource?: string; baseUrl?: string },
 ): (model: string) => ModelProfile {
   const resolved = new Map<string, { profile: ModelProfile; contextLength: number | undefined }>()
   return (model) => {
@@ -50,6 +50,7 @@ export function profileResolver(
         ? { overrides: config.settings.models as Record<string, Partial<ModelProfile>> }
         : {}),
       ...(contextLength ? { endpointContextLength: contextLength } : {}),
+      ...(contextLength && endpoint.contextSource ? { endpointContextSource: endpoint.contextSource } : {}),
       ...(endpoint.baseUrl ? { baseUrl: endpoint.baseUrl } : {}),
     })
     resolved.set(model, { profile, contextLength })

@@ -19,7 +19,13 @@ import type { InstructionReaders } from './instruction-readers.js'
 export interface SessionOptions {
   config: ResolvedConfig
   paths: AppPaths
-  endpoint: { baseUrl: string; apiKey?: string; model: string; contextLength?: number }
+  endpoint: {
+    baseUrl: string
+    apiKey?: string
+    model: string
+    contextLength?: number
+    contextSource?: string
+  }
   workspace: string
   interactive: boolean
   resume?: { kind: 'continue' } | { kind: 'id'; id: string }

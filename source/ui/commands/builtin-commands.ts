@@ -175,6 +175,42 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     run: resume,
   },
   {
+    name: 'login',
+    aliases: ['endpoint'],
+    description: 'Set up the model endpoint, key and model (the setup form)',
+    run(ctx) {
+      if (ctx.getState().run.phase !== 'idle') {
+        ctx.flash('The agent is working: press Esc to interrupt it, then /login', 'warn')
+        return
+      }
+      const state = ctx.getState()
+      const running = state.tasks.order.filter((id) => state.tasks.byId[id]?.status === 'running')
+      if (running.length > 0) {
+        ctx.flash(
+          `Background jobs still run (${running.join(', ')}): stop them in /tasks, then /login`,
+          'warn',
+        )
+        return
+      }
+      ctx.openSetup()
+    },
+  },
+  {
+    name: 'doctor',
+    description: 'Check the endpoint (tool calls too), the sandbox and the configuration',
+    async run(ctx) {
+      if (!ctx.doctor) {
+        ctx.flash('/doctor is not available here: run agent-tui doctor in a shell', 'warn')
+        return
+      }
+      ctx.flash('Checking… (a few small requests to the endpoint)')
+      const lines = await ctx.doctor()
+      ctx.showInfo('Doctor', lines)
+      // The verdict (the report's last line) replaces "Checking…".
+      ctx.flash(lines.at(-1) ?? 'Done')
+    },
+  },
+  {
     name: 'init',
     description: 'Have the agent write (or improve) AGENTS.md',
     prompt: () => ({ text: INIT_PROMPT }),

@@ -41,6 +41,10 @@ export interface CommandContext {
   showModels(models: string[], current: string): void
   /** Leaves this session for another one. */
   resumeSession(id: string): void
+  /** Leaves this session for the setup form (`/login`); the session continues with what it sets up. */
+  openSetup(): void
+  /** The checks of `agent-tui doctor` for this session, as lines; undefined when not available. */
+  doctor?: () => Promise<string[]>
   toggleTodos(): void
   focusTasks(): void
   /** Opens the /rewind dialog. */

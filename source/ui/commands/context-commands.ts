@@ -23,6 +23,8 @@ const LIMIT_SOURCES: Record<ContextReport['limitSource'], string> = {
   settings: 'settings',
   'endpoint error': "the endpoint's overflow error",
 }
+const limitSource = (r: ContextReport) =>
+  r.limitSource === 'endpoint' && r.limitDetail ? r.limitDetail : LIMIT_SOURCES[r.limitSource]
 
 /** `/compact [focus]`: shows what would be summarised and kept; Enter runs it, Esc cancels. */
 export async function compactCommand(ctx: ContextCommandContext, args: string): Promise<void> {
@@ -106,7 +108,11 @@ export function contextReportLines(r: ContextReport): string[] {
   const part = (label: string, tokens: number, note = '') =>
     `  ${label.padEnd(LABEL - 2)}${tk(tokens).padStart(7)}  ${String(pct(tokens, limit)).padStart(3)}%${note ? `  ${note}` : ''}`
   const lines = [
-    row('Model', `${r.model} · window ${formatTokens(limit)} tokens (${LIMIT_SOURCES[r.limitSource]})`),
+    row('Model', `${r.model} · window ${formatTokens(limit)} tokens (${limitSource(r)})`),
+    row(
+      'Budget',
+      `a request's prompt may take ${tk(r.budget.prompt)}; ${tk(r.budget.reply)} kept for the reply, ${tk(r.budget.margin)} margin for the estimate${r.budget.scale > 1.005 ? ` (the server counts ${Math.round((r.budget.scale - 1) * 100)}% more than estimated)` : ''}`,
+    ),
     row(
       'Next request',
       `${tk(n.total)} tokens (${pct(n.total, limit)}%) · compacts at ${Math.round(r.compactAt * 100)}% · ${r.exact ? 'exact counts' : 'estimated counts'}`,
@@ -118,8 +124,6 @@ export function contextReportLines(r: ContextReport): string[] {
     part('masked', n.masked, `${n.maskedResults} result${n.maskedResults === 1 ? '' : 's'} as placeholders`),
     part('pinned', n.pinned, `${n.pinnedItems} item${n.pinnedItems === 1 ? '' : 's'} kept verbatim`),
   ]
-  if (n.truncated > 0)
-    lines.push(`  ${n.truncated} older messages left out behind [earlier messages truncated]`)
   const last = r.last
   if (last) {
     const reported =

@@ -94,8 +94,10 @@ function PaintedRows({
   useLayoutEffect(() => {
     region.current?.invalidate()
   }, [revision])
-  // A size change re-renders this box; the Ink frame that follows has the painter repaint everything.
-  return <Box ref={box} {...boxSize(layout)} />
+  // A size change re-renders this box; the Ink frame that follows has the painter repaint everything. A
+  // growing box takes what the layout gives it, whatever height was measured for it: the painter reads
+  // its rectangle from the layout when it paints, so a resize can never leave it at a stale height.
+  return <Box ref={box} {...boxSize(layout.grow ? { ...layout, height: undefined } : layout)} />
 }
 
 /**

@@ -32,6 +32,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = 
     showSessions: () => ui.push('sessions'),
     showModels: (models, current) => ui.push(`models:${models.join(',')}:${current}`),
     resumeSession: (id) => ui.push(`resume:${id}`),
+    openSetup: () => ui.push('setup'),
     toggleTodos: () => ui.push('todos'),
     focusTasks: () => ui.push('tasks'),
     openRewind: () => ui.push('rewind'),
@@ -153,11 +154,31 @@ describe('dispatch', () => {
     ['/init', [], [['submit', [{ text: INIT_PROMPT }]]]],
     ['/memory add tests need docker', [], [['addMemory', ['tests need docker']]]],
     ['/image shot.png', ['image:shot.png'], [['loadImage', ['shot.png']]]],
+    ['/login', ['setup'], []],
+    ['/endpoint', ['setup'], []],
   ])('%s runs against the context', async (line, ui, calls) => {
     const f = fakeContext()
     await runCommandLine(builtin(), line, f.ctx)
     expect(f.ui).toEqual(ui)
     expect(f.commands.calls.map((c) => [c.name, c.args])).toEqual(calls)
+  })
+
+  it('/login waits for the turn to end; /doctor shows the checks, or says where to run them', async () => {
+    const busy = fakeContext()
+    busy.store.dispatch({ type: 'phase/changed', phase: 'streaming' })
+    await runCommandLine(builtin(), '/login', busy.ctx)
+    expect(busy.ui).toEqual([])
+    expect(busy.lastFlash()).toEqual({
+      text: 'The agent is working: press Esc to interrupt it, then /login',
+      level: 'warn',
+    })
+    const none = fakeContext()
+    await runCommandLine(builtin(), '/doctor', none.ctx)
+    expect(none.lastFlash()?.text).toMatch(/agent-tui doctor in a shell/)
+    const f = fakeContext()
+    f.ctx.doctor = async () => ['✓ Node  24']
+    await runCommandLine(builtin(), '/doctor', f.ctx)
+    expect(f.ui).toEqual(['info:Doctor'])
   })
 
   it("/model opens a picker of the endpoint's models, or says why it cannot list them", async () => {

@@ -240,6 +240,7 @@ export const EMPTY_REPORT: ContextReport = {
   model: 'test-model',
   contextLimit: 32_768,
   limitSource: 'profile',
+  budget: { prompt: 27_853, reply: 3277, margin: 1638, scale: 1 },
   compactAt: 0.7,
   observationWindow: 4,
   masking: true,

@@ -75,6 +75,7 @@ export function fakeShell(): FakeShell {
     showModels: (models, current) => overlays.push({ kind: 'models', models, current }),
     requestExit: (code) => exits.push(code),
     requestResume: () => exits.push(0),
+    requestSetup: () => exits.push(0),
     typeAhead: createTypeAhead(),
   }
 }

@@ -1,22 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { render } from 'ink-testing-library'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { readGitBranch } from '../../../source/app/session/git-branch.js'
-import { lastTurnMarkdown, runSetupPanel, runTui } from '../../../source/ui/run-tui.js'
-import { SetupPanel } from '../../../source/ui/setup-panel.js'
-import {
-  FakeStdin,
-  FakeStdout,
-  fakeCommands,
-  KEYS,
-  makeState,
-  makeStore,
-  renderSized,
-  waitFor,
-} from './helpers.js'
+import { lastTurnMarkdown, runTui } from '../../../source/ui/run-tui.js'
+import { FakeStdin, FakeStdout, fakeCommands, KEYS, makeState, makeStore, waitFor } from './helpers.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'agent-tui-run-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -212,115 +201,5 @@ describe('readGitBranch', () => {
 
   it('is undefined outside a repository', () => {
     expect(readGitBranch('/')).toBeUndefined()
-  })
-})
-
-describe('SetupPanel', () => {
-  const probed = [
-    { name: 'Ollama', url: 'http://127.0.0.1:11434/v1/models', result: 'connection refused' },
-    { name: 'LM Studio', url: 'http://127.0.0.1:1234/v1/models', result: 'timed out after 300 ms' },
-  ]
-
-  it('says exactly what to set and what was probed', () => {
-    const r = render(
-      <SetupPanel probed={probed} settingsFile="~/.config/agent-tui/settings.json" onExit={() => {}} />,
-    )
-    const frame = r.lastFrame() ?? ''
-    for (const text of [
-      'OPENAI_BASE_URL',
-      'OPENAI_API_KEY',
-      'AGENT_TUI_MODEL',
-      '--base-url',
-      '--model',
-      '--api-key',
-      '~/.config/agent-tui/settings.json',
-      '"baseUrl"',
-      '"model"',
-      'Ollama',
-      'connection refused',
-      'LM Studio',
-      'timed out after 300 ms',
-    ]) {
-      expect(frame).toContain(text)
-    }
-    r.unmount()
-  })
-
-  it('fits an 80×24 terminal (it is drawn in the normal screen: a taller panel loses its top)', () => {
-    const three = [
-      ...probed,
-      { name: 'vLLM', url: 'http://127.0.0.1:8000/v1/models', result: 'connection refused' },
-    ]
-    for (const [columns, rows] of [
-      [80, 24],
-      [120, 40],
-    ] as const) {
-      const r = renderSized(
-        <SetupPanel probed={three} settingsFile="~/.config/agent-tui/settings.json" onExit={() => {}} />,
-        columns,
-        rows,
-      )
-      const lines = r.frame().replace(/\n+$/, '').split('\n')
-      expect(lines.length, `${columns}×${rows}`).toBeLessThanOrEqual(rows - 1)
-      expect(r.frame()).toContain('Press q or Esc to exit.')
-      expect(r.frame()).toContain('vLLM')
-      r.instance.unmount()
-    }
-  })
-
-  it('at 80 columns keeps every line readable: sentences and the settings example are not cut mid-phrase', () => {
-    const r = renderSized(
-      <SetupPanel
-        probed={probed}
-        settingsFile="/home/someone/.xdg-config/agent-tui/settings.json"
-        onExit={() => {}}
-      />,
-      80,
-      24,
-    )
-    const lines = r.frame().split('\n')
-    // The example stays whole, indented under its file, and no wrapped tail lands at the left border.
-    expect(
-      lines.some((l) => /│ {5}\{ "baseUrl": "…", "model": "…" \}/.test(l)),
-      r.frame(),
-    ).toBe(true)
-    expect(lines.some((l) => /│ {3}\/home\/someone\/\.xdg-config\/agent-tui\/settings\.json/.test(l))).toBe(
-      true,
-    )
-    expect(
-      lines.some((l) => l.includes('│ Set one of these and start again:')),
-      r.frame(),
-    ).toBe(true)
-    expect(
-      lines.filter((l) => /^│ {2}\S|^│ "/.test(l)),
-      r.frame(),
-    ).toEqual([])
-    r.instance.unmount()
-  })
-
-  it('names the settings file where XDG_CONFIG_HOME puts it', () => {
-    const r = render(
-      <SetupPanel probed={probed} settingsFile="/srv/xdg/agent-tui/settings.json" onExit={() => {}} />,
-    )
-    const frame = r.lastFrame() ?? ''
-    expect(frame).toContain('/srv/xdg/agent-tui/settings.json')
-    expect(frame).not.toContain('~/.config')
-    r.unmount()
-  })
-
-  it.each([['q'], [KEYS.esc], [KEYS.ctrl('c')]])('%j exits', async (key) => {
-    let exited = 0
-    const r = render(<SetupPanel probed={probed} settingsFile="~/s.json" onExit={() => exited++} />)
-    r.stdin.write(key)
-    await waitFor(() => exited === 1)
-    r.unmount()
-  })
-
-  it('runSetupPanel resolves when the user leaves', async () => {
-    const { stdin, streams } = io()
-    const done = runSetupPanel(probed, '~/s.json', streams)
-    await waitFor(() => stdin.listenerCount('readable') > 0)
-    stdin.write('q')
-    await expect(done).resolves.toBe(2)
   })
 })

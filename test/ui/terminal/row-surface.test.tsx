@@ -29,7 +29,8 @@ function layout(store: Store, view: TranscriptView): ReactElement {
     <StoreContext.Provider value={store}>
       <Box flexDirection="column" width={COLS} height={ROWS}>
         <Text>status line</Text>
-        <Box flexDirection="row">
+        {/* The transcript grows into its parent (on a terminal its height is the layout's), as in the App. */}
+        <Box flexDirection="row" flexGrow={1}>
           <TranscriptPane view={view} theme={theme} width={36} height={7} />
           <Text>│ side pane</Text>
         </Box>

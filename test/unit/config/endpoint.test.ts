@@ -66,6 +66,7 @@ describe('resolveEndpoint: probing loopback', () => {
       baseUrl: ollama,
       model: 'qwen2.5-coder:7b',
       contextLength: 32768,
+      contextSource: "context_length in the endpoint's model listing",
       models: ['qwen2.5-coder:7b', 'llama3'],
       serverName: 'Ollama',
     })
@@ -169,6 +170,7 @@ describe('resolveEndpoint: configured base URL', () => {
       apiKey: 'sk-test',
       model: 'qwen2.5-coder:7b',
       contextLength: 32768,
+      contextSource: "context_length in the endpoint's model listing",
       models: ['qwen2.5-coder:7b', 'llama3'],
     })
     expect(auth).toBe('Bearer sk-test')

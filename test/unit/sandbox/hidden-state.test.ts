@@ -76,6 +76,8 @@ describe.runIf(osSandbox?.kind === 'bwrap')('what the sandbox hides', () => {
       join(state, 'checkpoints', '-home-u-other-1234', 'config'),
       join(state, 'outputs', 's0', 'spill-1.txt'),
       join(config, 'settings.json'),
+      // The setup form's stored API keys.
+      join(config, 'credentials.json'),
     ]
     for (const [i, file] of files.entries()) await put(file, `${SECRET}${i}\n`)
     const out = await run(

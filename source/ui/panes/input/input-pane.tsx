@@ -15,13 +15,14 @@ export interface InputPaneProps {
   /** Whether keys and pastes go to the prompt (false while a dialog, overlay or other pane has focus). */
   active: boolean
   flash: Flash | null
-  /** What has the keys instead (the tasks pane): said in the empty prompt, whose ❯ is dimmed meanwhile. */
-  focusedElsewhere?: string
+  /** The tasks pane has the keys: the empty prompt says so, its ❯ dimmed meanwhile. */
+  focusedElsewhere?: boolean
   /** Told when the prompt becomes empty or not (the trust prompt waits for an empty one). */
   onDraftEmptyChange?: (empty: boolean) => void
 }
 
 const MAX_POPUP = 8
+const AWAY_HINT = 'the tasks pane has the keys · type to write here · Esc back'
 
 /**
  * The prompt at the bottom: a separator (with the busy/queue state), an optional message line, the
@@ -111,7 +112,7 @@ export function InputPane({
             {!shownText && rowIndex === 0 && !view.search ? (
               <>
                 {showCaret ? <Text inverse> </Text> : null}
-                <Text dimColor>{focusedElsewhere ?? PROMPT_HINT}</Text>
+                <Text dimColor>{focusedElsewhere ? AWAY_HINT : PROMPT_HINT}</Text>
               </>
             ) : (
               rowSegments(row, showCaret ? layout.caretIndex : null).map((seg, j) => (

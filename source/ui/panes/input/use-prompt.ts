@@ -102,6 +102,8 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     showSessions: shell.showSessions,
     showModels: shell.showModels,
     resumeSession: shell.requestResume,
+    openSetup: shell.requestSetup,
+    ...(shell.doctor ? { doctor: shell.doctor } : {}),
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),

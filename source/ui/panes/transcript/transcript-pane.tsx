@@ -66,7 +66,7 @@ export const TranscriptPane = memo(function TranscriptPane({
       },
     }
   }, [store, view, theme])
-  return useRowSurface(source, height === undefined ? { width, grow: true } : { width, height })
+  return useRowSurface(source, height === undefined ? { width, grow: true } : { width, height, grow: true })
 })
 
 const HINT_LABEL = ' ↓ new output '

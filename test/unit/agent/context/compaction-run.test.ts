@@ -67,7 +67,7 @@ describe('automatic compaction: the trigger point per profile', () => {
         await probe.context.estimator.ready()
         conversation(probe.store, pairs, '')
         const base = probe.context.tokens(
-          probe.context.assemble(probe.store.getState(), { truncate: false }).entries,
+          probe.context.assemble(probe.store.getState(), { fit: false }).entries,
         )
         const cost = (n: number) =>
           probe.context.estimator.message({ role: 'user', content: filler(n) }) -
@@ -95,7 +95,7 @@ describe('automatic compaction: the trigger point per profile', () => {
         await f.context.prepare({ step: 1, signal: signal() })
         const estimate =
           f.store.getState().context.compaction?.tokensBefore ??
-          f.context.tokens(f.context.assemble(f.store.getState(), { truncate: false }).entries)
+          f.context.tokens(f.context.assemble(f.store.getState(), { fit: false }).entries)
         const compacted = f.store.getState().context.compaction !== null
         await f.cleanup()
         return { compacted, summariserCalls: server.requests.length - before, estimate }
@@ -231,7 +231,7 @@ describe('compaction', () => {
     expect(checkPairing(await f.context.prepare({ step: 2, signal: signal() }))).toBeNull()
   })
 
-  it('cuts the oldest middle messages behind a marker when the summary cannot bring the prompt down', async () => {
+  it('when the summariser fails, older results go as placeholders: nothing is cut, no marker, within the window', async () => {
     fx = await makeContext({
       baseUrl: server.baseUrl,
       profile: { contextLimit: 8000, compactAt: 0.6 },
@@ -239,17 +239,20 @@ describe('compaction', () => {
     })
     const store = fx.store
     store.dispatch({ type: 'user/submitted', id: 'user-task', content: 'the task', text: 'the task' })
-    for (let i = 0; i < 12; i++) addStep(store, i + 1, { size: 2000 })
-    // The summariser fails: the history is kept, then cut to fit 70 % of the window.
+    for (let i = 0; i < 12; i++) addStep(store, i + 1, { size: 2400 })
+    // The summariser fails: the history is kept, and the request is fitted by masking older results.
     server.enqueue({ status: 400, body: { error: { message: 'no summaries today' } } })
     const request = await fx.context.prepare({ step: 1, signal: signal() })
-    const marker = request.find((m) => textOf(m).startsWith('[earlier messages truncated'))
-    expect(marker).toBeDefined()
-    expect(request.some((m) => textOf(m) === 'request 12')).toBe(true) // the latest request
+    expect(request.some((m) => textOf(m).includes('[earlier messages truncated'))).toBe(false)
+    // Every message is still there, in order: the older results as placeholders, the latest step whole.
+    expect(request).toHaveLength(store.getState().messages.length + 1)
+    for (let i = 1; i <= 12; i++) expect(request.some((m) => textOf(m) === `request ${i}`)).toBe(true)
+    expect(request.filter((m) => textOf(m).startsWith('[Tool result masked:')).length).toBeGreaterThan(0)
+    expect(textOf(request.at(-1))).toBe(filler(2400, 'call-12-0'))
     expect(checkPairing(request)).toBeNull()
     const stats = store.getState().context.lastRequest
-    expect(stats?.truncated).toBeGreaterThan(0)
-    expect(stats?.estimatedTokens).toBeLessThanOrEqual(0.7 * 8000)
+    expect(stats?.truncated).toBe(0)
+    expect(stats?.estimatedTokens).toBeLessThanOrEqual(fx.context.budget().prompt)
     // No automatic retry in the same turn after a failure.
     const calls = server.requests.length
     await fx.context.prepare({ step: 2, signal: signal() })

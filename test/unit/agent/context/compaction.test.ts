@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest'
 import {
   chooseCut,
   compactedEntries,
-  type Entry,
   keptBefore,
   recentCount,
   summariserPrompt,
   summaryBudget,
   summaryMessage,
-  truncateToFit,
 } from '../../../../source/agent/context/compaction.js'
 import type { ChatMessage } from '../../../../source/store/messages.js'
 import type { CompactionRecord } from '../../../../source/store/domain.js'
@@ -112,33 +110,6 @@ describe('compactedEntries', () => {
     expect(String(entries[0]?.message.content)).toContain('FILES MODIFIED: none')
     expect(entries[1]?.message).toBe(messages[0]) // the same object: byte for byte
     expect(checkPairing(entries.map((e) => e.message))).toBeNull()
-  })
-})
-
-describe('truncateToFit', () => {
-  const tokens = (e: Entry) => (e.message.role === 'tool' ? 100 : 10)
-
-  it('drops the oldest groups behind one marker, keeping the protected ones and the pairing', () => {
-    const messages = history(6)
-    const entries = messages.map((message, source) => ({ message, source }))
-    const { entries: out, dropped } = truncateToFit(entries, {
-      budget: 700,
-      fixed: 50,
-      tokens,
-      protect: (e) => e.source === 0,
-    })
-    expect(dropped).toBeGreaterThan(0)
-    expect(out[0]?.source).toBe(0) // the latest request stays
-    expect(out[1]?.role).toBe('marker')
-    expect(String(out[1]?.message.content)).toContain('[earlier messages truncated')
-    expect(out.at(-1)?.message).toBe(messages.at(-1))
-    expect(50 + out.reduce((n, e) => n + tokens(e), 0)).toBeLessThanOrEqual(700)
-    expect(checkPairing(out.map((e) => e.message))).toBeNull()
-  })
-
-  it('leaves entries that fit alone', () => {
-    const entries = history(1).map((message, source) => ({ message, source }))
-    expect(truncateToFit(entries, { budget: 1e6, fixed: 0, tokens, protect: () => false }).dropped).toBe(0)
   })
 })
 

@@ -8,7 +8,7 @@ import { type ContextSettings, ContextManager } from '../../../../source/agent/c
 import { Runtime } from '../../../../source/agent/runtime/runtime.js'
 import { buildToolDefinitions } from '../../../../source/agent/prompt/tool-definitions.js'
 import { createOpenAIProvider } from '../../../../source/provider/client.js'
-import type { ChatMessage } from '../../../../source/store/messages.js'
+import type { ChatMessage, ToolDefinition } from '../../../../source/store/messages.js'
 import { type ModelProfile, resolveProfile } from '../../../../source/provider/model-profiles.js'
 import { createStore, type Store } from '../../../../source/store/create-store.js'
 import { initialState } from '../../../../source/store/state.js'
@@ -63,6 +63,8 @@ export async function makeContext(opts: {
   profile?: Partial<ModelProfile>
   settings?: Partial<ContextSettings>
   store?: Store
+  /** The tool definitions every request carries (default: the Big tool's). */
+  toolDefinitions?: ToolDefinition[]
 }): Promise<Fixture> {
   const spillDir = await mkdtemp(join(tmpdir(), 'agent-tui-ctx-'))
   const store = opts.store ?? makeStore(opts.model)
@@ -72,7 +74,7 @@ export async function makeContext(opts: {
     provider: createOpenAIProvider({ baseUrl: opts.baseUrl, baseDelayMs: 1, maxAttempts: 1 }),
     spill: createOutputSpiller(spillDir),
     systemPrompt: 'You are a test.',
-    toolDefinitions: buildToolDefinitions([bigTool()]),
+    toolDefinitions: opts.toolDefinitions ?? buildToolDefinitions([bigTool()]),
     model: () => store.getState().session.model,
     profile: (model) => ({ ...resolveProfile(model), ...opts.profile }),
     settings: { masking: true, ...opts.settings },

@@ -84,7 +84,7 @@ describe('context overflow recovery: one compaction and a retry of the step', ()
     expect(notices(store).at(-1)).toContain('still does not fit')
   })
 
-  it('retries even when there is nothing to summarise, cutting to the window the endpoint named', async () => {
+  it('retries even when there is nothing to summarise, masking to the window the endpoint named', async () => {
     const store = makeStore()
     addStep(store, 0, { size: 12_000 })
     const runtime = makeRuntime({ store, baseUrl: server.baseUrl, spillDir, settings: { masking: false } })
@@ -100,7 +100,11 @@ describe('context overflow recovery: one compaction and a retry of the step', ()
     const result = await runtime.runTurn({ text: 'go on' })
     expect(result.kind).toBe('completed')
     const retried = messagesOf(1)
-    expect(retried.some((m) => textOf(m).startsWith('[earlier messages truncated'))).toBe(true)
+    // Nothing is cut: the big older result goes as a placeholder, and the retry fits the named window.
+    expect(retried.some((m) => textOf(m).includes('[earlier messages truncated'))).toBe(false)
+    expect(retried.some((m) => textOf(m).startsWith('[Tool result masked: 12000 chars'))).toBe(true)
+    expect(retried.some((m) => textOf(m) === 'request 0')).toBe(true)
+    expect(store.getState().context.lastRequest?.estimatedTokens).toBeLessThanOrEqual(2048)
     expect(textOf(retried.at(-1))).toBe('go on')
     expect(store.getState().context.learnedLimit).toBe(2048)
     expect(notices(store)).toContain(
