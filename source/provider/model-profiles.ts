@@ -103,6 +103,9 @@ const OPENAI = {
   supportsParallelToolCalls: true,
   textToolCalls: false,
 } as const
+/** apply_patch for the models trained on it (docs/tools.md#apply_patch): in place of Edit and Write, or beside. */
+const PATCH_REPLACE = { applyPatch: 'replace' } as const
+const PATCH_BESIDE = { applyPatch: 'beside' } as const
 const PROXIED = { supportsVision: true, supportsParallelToolCalls: true, textToolCalls: false } as const
 /** A model people run on their own servers: tool calls written as text are read (text-tool-calls.ts). */
 const LOCAL = { textToolCalls: true } as const
@@ -230,37 +233,14 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
     },
   },
   {
-    family: 'gpt-5-codex',
-    patterns: ['gpt-5*codex*'],
-    profile: {
-      ...OPENAI,
-      contextLimit: 400_000,
-      compactAt: 0.65,
-      observationWindow: 8,
-      applyPatch: 'replace' as const,
-    },
-  },
-  {
     family: 'gpt-5',
     patterns: ['gpt-5*'],
-    profile: {
-      ...OPENAI,
-      contextLimit: 400_000,
-      compactAt: 0.65,
-      observationWindow: 8,
-      applyPatch: 'replace' as const,
-    },
+    profile: { ...OPENAI, ...PATCH_REPLACE, contextLimit: 400_000, compactAt: 0.65, observationWindow: 8 },
   },
   {
     family: 'gpt-4.1',
     patterns: ['gpt-4.1*'],
-    profile: {
-      ...OPENAI,
-      contextLimit: 1_047_576,
-      compactAt: 0.6,
-      observationWindow: 12,
-      applyPatch: 'beside' as const,
-    },
+    profile: { ...OPENAI, ...PATCH_BESIDE, contextLimit: 1_047_576, compactAt: 0.6, observationWindow: 12 },
   },
   {
     family: 'gpt-4o',
@@ -270,25 +250,13 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {
     family: 'o-series',
     patterns: ['o3*', 'o4*'],
-    profile: {
-      ...OPENAI,
-      contextLimit: 200_000,
-      compactAt: 0.8,
-      observationWindow: 8,
-      applyPatch: 'beside' as const,
-    },
+    profile: { ...OPENAI, ...PATCH_BESIDE, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
   },
   {
     // codex-mini and the other Codex models work in apply_patch, as the Codex CLI has them.
     family: 'codex',
     patterns: ['codex*', '*-codex*'],
-    profile: {
-      ...OPENAI,
-      contextLimit: 200_000,
-      compactAt: 0.8,
-      observationWindow: 8,
-      applyPatch: 'replace' as const,
-    },
+    profile: { ...OPENAI, ...PATCH_REPLACE, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
   },
   {
     // gpt-oss model card: a 128k (131,072-token) context; Harmony's commentary channel to=functions.NAME.
