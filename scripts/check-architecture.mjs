@@ -40,6 +40,7 @@ const TIERS = {
     'provenance',
     'session',
     'provider',
+    'plugins',
   ],
   // Pure shapes and helpers everything may use.
   foundation: ['store', 'util', 'engine'],

@@ -1,11 +1,17 @@
 // Entry point. Kept tiny: --version/--help never load the runtime, the provider or the UI (they are
 // imported lazily, and esbuild splits them into separate chunks).
-import { helpText, parseArgs } from './config/flags.js'
+import { parseArgs } from './config/flags.js'
+import { helpText } from './config/help-text.js'
 import { UsageError } from './config/errors.js'
 
 declare const AGENT_TUI_VERSION: string
 
 async function main(argv: string[]): Promise<number> {
+  // `agent-tui plugin …` manages installed plugins (docs/plugins.md); it loads nothing of a session.
+  if (argv[0] === 'plugin') {
+    const { runPluginCommand } = await import('./plugins/cli.js')
+    return runPluginCommand(argv.slice(1))
+  }
   let args: ReturnType<typeof parseArgs>
   // `agent-tui doctor [--json] [options]`: the setup checks (docs/troubleshooting.md#doctor).
   const doctor = argv[0] === 'doctor'

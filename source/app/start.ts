@@ -8,6 +8,7 @@ import { type AppPaths, resolvePaths } from '../config/app-paths.js'
 import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { headerRecord } from '../config/headers.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -85,6 +86,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     const endpointOptions = {
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(config.model ? { model: config.model } : {}),
     }
     // The full-screen session asks a local server what window it serves after its first frame.

@@ -24,6 +24,14 @@ export interface AppPaths {
   trustStoreFile: string
   /** The `.agent-tui/settings.local.json` files agent-tui wrote, with a hash of what they held. */
   localSettingsLedgerFile: string
+  /** `$XDG_DATA_HOME/agent-tui` (default `~/.local/share/agent-tui`): what the user installed. */
+  dataDir: string
+  /** Installed plugins, one folder each (`agent-tui plugin add`). */
+  pluginsDir: string
+  /** Marketplaces fetched from git, one folder each. */
+  marketplacesDir: string
+  /** The installed plugins and added marketplaces, and which plugins are enabled. */
+  pluginRegistryFile: string
 }
 
 /** Environment variables the paths depend on. */
@@ -42,6 +50,7 @@ export function resolvePaths(env: PathEnv, home?: string): AppPaths {
   const stateHome = absoluteOrUndefined(env.XDG_STATE_HOME) ?? join(homeDir, '.local', 'state')
   const configDir = join(configHome, 'agent-tui')
   const stateDir = join(stateHome, 'agent-tui')
+  const dataDir = dataDirOf(env, homeDir)
   return {
     configDir,
     userSettingsFile: join(configDir, 'settings.json'),
@@ -52,7 +61,16 @@ export function resolvePaths(env: PathEnv, home?: string): AppPaths {
     pidRegistryFile: join(stateDir, 'pids.json'),
     trustStoreFile: join(stateDir, 'trusted-folders.json'),
     localSettingsLedgerFile: join(stateDir, 'local-settings.json'),
+    dataDir,
+    pluginsDir: join(dataDir, 'plugins'),
+    marketplacesDir: join(dataDir, 'marketplaces'),
+    pluginRegistryFile: join(dataDir, 'plugins.json'),
   }
+}
+
+/** `$XDG_DATA_HOME/agent-tui`, else `~/.local/share/agent-tui` (a relative XDG value is ignored). */
+export function dataDirOf(env: PathEnv, home: string): string {
+  return join(absoluteOrUndefined(env.XDG_DATA_HOME) ?? join(home, '.local', 'share'), 'agent-tui')
 }
 
 const MAX_KEY_LENGTH = 80

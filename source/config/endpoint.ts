@@ -23,6 +23,8 @@ export const DEFAULT_PROBE_TARGETS: readonly ProbeTarget[] = [
 export interface EndpointOptions {
   baseUrl?: string
   apiKey?: string
+  /** Extra request headers for a configured endpoint (never sent to the probed local servers). */
+  headers?: Record<string, string>
   model?: string
   /** false: no network at all (a configured URL is used as is; nothing is probed). Default true. */
   probe?: boolean
@@ -128,6 +130,7 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
       tried++
       listing = await listModels(baseUrl, {
         apiKey: opts.apiKey,
+        ...(opts.headers ? { headers: opts.headers } : {}),
         fetchImpl,
         signal: AbortSignal.timeout(timeoutMs),
         timeoutMs,
@@ -235,16 +238,27 @@ async function withServedWindow(
 
 async function listModels(
   baseUrl: string,
-  opts: { apiKey?: string | undefined; fetchImpl: typeof fetch; signal: AbortSignal; timeoutMs: number },
+  opts: {
+    apiKey?: string | undefined
+    headers?: Record<string, string>
+    fetchImpl: typeof fetch
+    signal: AbortSignal
+    timeoutMs: number
+  },
 ): Promise<Listing> {
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' }
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
   try {
-    const response = await opts.fetchImpl(`${baseUrl}/models`, { headers, signal: opts.signal })
+    const response = await fetchSameOrigin(`${baseUrl}/models`, headers, opts)
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined)
       const status = response.status
-      const hint = status === 401 || status === 403 ? ' (check the API key)' : ''
+      const hint =
+        status === 401 || status === 403
+          ? ' (check the API key)'
+          : REDIRECTS.has(status)
+            ? ` (a redirect to ${response.headers.get('location') ?? 'elsewhere'}: not followed to another host)`
+            : ''
       const retryable = status === 408 || status === 429 || status >= 500
       return { ok: false, error: `HTTP ${status}${hint}`, retryable, status }
     }
@@ -262,6 +276,29 @@ async function listModels(
   } catch (err) {
     if (opts.signal.aborted) return timedOut(opts.timeoutMs)
     return { ok: false, error: describeFetchError(err), retryable: true }
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+/**
+ * A GET that follows redirects within the URL's origin only: the user's headers (a gateway key) and the
+ * API key are never sent to another host. A redirect elsewhere is answered as its status.
+ */
+async function fetchSameOrigin(
+  url: string,
+  headers: Record<string, string>,
+  opts: { fetchImpl: typeof fetch; signal: AbortSignal },
+): Promise<Response> {
+  let at = new URL(url)
+  for (let hops = 0; ; hops++) {
+    const response = await opts.fetchImpl(at.href, { headers, signal: opts.signal, redirect: 'manual' })
+    const location = response.headers.get('location')
+    if (!REDIRECTS.has(response.status) || location === null || hops >= 5) return response
+    const next = new URL(location, at)
+    if (next.origin !== at.origin) return response
+    await response.body?.cancel().catch(() => undefined)
+    at = next
   }
 }
 

@@ -1,6 +1,7 @@
 import { MODES, type Mode } from '../store/domain.js'
 import { parseRule, splitRuleList } from '../permissions/rules.js'
 import { UsageError } from './errors.js'
+import { type Header, headerOfFlag } from './headers.js'
 import { toolNames } from './tool-list.js'
 
 /**
@@ -18,6 +19,8 @@ export interface ParsedArgs {
   model: string | undefined
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** `--header 'Name: value'` (repeatable), checked, in order. */
+  headers: Header[]
   /** From `--mode`, `--dangerously-skip-permissions` or `--yolo`; undefined = default. */
   mode: Mode | undefined
   /** Rules from `--allowed-tools` (validated, in order). */
@@ -52,7 +55,7 @@ export interface ParsedArgs {
 
 type Kind = 'boolean' | 'value' | 'optional-value'
 
-interface OptionSpec {
+export interface OptionSpec {
   long: string
   short?: string
   kind: Kind
@@ -61,7 +64,7 @@ interface OptionSpec {
   help: string
 }
 
-const OPTIONS: readonly OptionSpec[] = [
+export const OPTIONS: readonly OptionSpec[] = [
   { long: 'print', short: 'p', kind: 'boolean', help: 'headless: run the prompt, print the result, exit' },
   {
     long: 'output-format',
@@ -76,6 +79,12 @@ const OPTIONS: readonly OptionSpec[] = [
     kind: 'value',
     arg: 'KEY',
     help: 'API key (env OPENAI_API_KEY); local servers need none',
+  },
+  {
+    long: 'header',
+    kind: 'value',
+    arg: "'NAME: VALUE'",
+    help: 'extra request header for the endpoint (repeatable; env AGENT_TUI_CUSTOM_HEADERS)',
   },
   {
     long: 'mode',
@@ -171,6 +180,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     'allowed-tools': [] as string[],
     'disallowed-tools': [] as string[],
     'add-dir': [] as string[],
+    header: [] as Header[],
   }
   const positionals: string[] = []
   const set = (spec: OptionSpec, value: string | true, shownAs: string) => {
@@ -178,6 +188,8 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
       lists[spec.long].push(...splitRules(String(value), shownAs))
     } else if (spec.long === 'add-dir') {
       lists['add-dir'].push(String(value))
+    } else if (spec.long === 'header') {
+      lists.header.push(headerOfFlag(String(value), shownAs))
     } else {
       values.set(spec.long, value)
     }
@@ -260,7 +272,7 @@ function takeValue(
 
 function build(
   values: Map<string, string | true>,
-  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[]; 'add-dir': string[] },
+  lists: { 'allowed-tools': string[]; 'disallowed-tools': string[]; 'add-dir': string[]; header: Header[] },
   positionals: string[],
 ): ParsedArgs {
   const str = (name: string): string | undefined => {
@@ -327,6 +339,7 @@ function build(
     model: str('model'),
     baseUrl: str('base-url'),
     apiKey: str('api-key'),
+    headers: lists.header,
     mode,
     allowedTools: lists['allowed-tools'],
     disallowedTools: lists['disallowed-tools'],
@@ -363,35 +376,4 @@ export function splitRules(text: string, optionName: string): string[] {
       throw new UsageError(`${optionName}: ${(err as Error).message}`)
     }
   })
-}
-
-/** The `--help` text: usage, every option aligned, environment, exit codes. */
-export function helpText(): string {
-  const labels = OPTIONS.map((o) => {
-    const names = o.short ? `-${o.short}, --${o.long}` : `    --${o.long}`
-    return o.arg ? `${names} ${o.arg}` : names
-  })
-  const width = Math.max(...labels.map((l) => l.length)) + 2
-  const lines = OPTIONS.map((o, i) => `  ${labels[i]!.padEnd(width)}${o.help}`)
-  return [
-    'agent-tui — a terminal coding agent for any OpenAI-compatible endpoint',
-    '',
-    'Usage:',
-    '  agent-tui [options] [prompt]        full-screen session (the prompt is sent at start)',
-    '  agent-tui -p [options] "prompt"     headless: print the result and exit',
-    '  agent-tui doctor [--json]           check Node, the endpoint (tool calls too), the sandbox, the configuration',
-    '',
-    'Options:',
-    ...lines,
-    '',
-    'Environment:',
-    '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, XDG_CONFIG_HOME, XDG_STATE_HOME',
-    '',
-    'Settings: $XDG_CONFIG_HOME/agent-tui/settings.json (default ~/.config/agent-tui/settings.json),',
-    '  .agent-tui/settings.json, .agent-tui/settings.local.json',
-    "A folder's own .agent-tui/settings.json (and .mcp.json, hooks, agents…) may only lower permissions until",
-    'the folder is trusted: answer the prompt in the full-screen session (remembered), or pass --trust-project.',
-    'With -p and piped stdin, stdin is appended to the prompt.',
-    'Exit codes (-p): 0 done, 1 error, 2 bad usage or config, 3 step limit, 130 interrupted.',
-  ].join('\n')
 }

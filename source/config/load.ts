@@ -149,7 +149,7 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 /**
  * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
  * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
- * `contextManagement` and `mcp` per field; `mcpServers` and `keybindings` per entry; `search` as a whole;
+ * `contextManagement` and `mcp` per field; `mcpServers`, `keybindings`, `headers` and `enabledPlugins` per entry; `search` as a whole;
  * `hooks` concatenate per event.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
@@ -165,6 +165,8 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
       mcp,
       keybindings,
       hooks,
+      headers,
+      enabledPlugins,
       ...scalars
     } = layer
     Object.assign(merged, scalars)
@@ -190,6 +192,8 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     if (mcpServers) merged.mcpServers = { ...merged.mcpServers, ...mcpServers }
     if (mcp) merged.mcp = { ...merged.mcp, ...mcp }
     if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
+    if (headers) merged.headers = { ...merged.headers, ...headers }
+    if (enabledPlugins) merged.enabledPlugins = { ...merged.enabledPlugins, ...enabledPlugins }
     if (hooks) {
       const next = { ...merged.hooks }
       for (const [event, groups] of Object.entries(hooks)) next[event] = [...(next[event] ?? []), ...groups]

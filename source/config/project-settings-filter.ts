@@ -55,11 +55,16 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   apiKey: 'trusted-only',
   // Names the environment variable whose value is sent to `baseUrl` as the key.
   apiKeyEnv: 'trusted-only',
+  // Sent to the endpoint with every request: a key, a route, whose account pays.
+  headers: 'trusted-only',
   // `apiKeyEnv` names an environment variable whose value is sent to `url`.
   search: 'trusted-only',
   // Start processes / run commands.
   mcpServers: 'trusted-only',
   hooks: 'trusted-only',
+  // Turn on the user's installed plugins (their hooks and MCP servers) for this folder.
+  enabledPlugins: 'trusted-only',
+  extraKnownMarketplaces: 'trusted-only',
   // Would switch off the user's own hooks (a guard that blocks `rm`, say).
   disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
@@ -244,6 +249,9 @@ function describeTrustedOnly(
   }
   // Secrets are named, never shown.
   if (key === 'apiKey') ignore(key, '"apiKey"')
+  else if (key === 'headers' && isObject(value)) ignore(key, `"headers": ${Object.keys(value).join(', ')}`)
+  else if (key === 'enabledPlugins' && isObject(value))
+    ignore(key, `"enabledPlugins": ${Object.keys(value).join(', ')}`)
   else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     ignore(key, `"${key}": ${shorten(JSON.stringify(value))}`)
   else ignore(key, `"${key}"`)

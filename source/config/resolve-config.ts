@@ -6,6 +6,7 @@ import { ConfigError, UsageError } from './errors.js'
 import type { OutputFormat, ParsedArgs } from './flags.js'
 import type { LoadedSettings, SourcedRules } from './load.js'
 import type { Settings } from './schema.js'
+import { type EndpointHeader, mergeHeaders, parseHeaderLines } from './headers.js'
 
 /**
  * The step cap for one user turn when neither a flag nor a settings file sets one. `--help` names it
@@ -27,6 +28,8 @@ export interface ResolvedConfig {
   apiKey: string | undefined
   /** The environment variable the key was read from (`OPENAI_API_KEY`, or the settings' `apiKeyEnv`). */
   apiKeyEnv: string | undefined
+  /** Extra request headers for the endpoint: settings < `AGENT_TUI_CUSTOM_HEADERS` < `--header`, per name. */
+  headers: EndpointHeader[]
   mode: Mode
   /** Settings rules (with their file as source) plus `--allowed-tools` / `--disallowed-tools`. */
   rules: SourcedRules
@@ -85,6 +88,24 @@ export function resolveConfig(
     throw new ConfigError(`AGENT_TUI_MODE must be one of ${MODES.join(', ')} (got "${envMode}")`)
   }
 
+  let envHeaders: Array<{ name: string; value: string }> = []
+  const headerText = envValue('AGENT_TUI_CUSTOM_HEADERS')
+  if (headerText !== undefined) {
+    try {
+      envHeaders = parseHeaderLines(headerText)
+    } catch (error) {
+      throw new ConfigError(`AGENT_TUI_CUSTOM_HEADERS: ${(error as Error).message}`)
+    }
+  }
+  const headers = mergeHeaders([
+    {
+      from: 'settings',
+      headers: Object.entries(settings.headers ?? {}).map(([name, value]) => ({ name, value })),
+    },
+    { from: 'env', headers: envHeaders },
+    { from: 'flag', headers: args.headers },
+  ])
+
   const model = pick(args.model, envValue('AGENT_TUI_MODEL'), settings.model)
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
   const namedKeyEnv = settings.apiKey === undefined ? settings.apiKeyEnv : undefined
@@ -111,6 +132,7 @@ export function resolveConfig(
     baseUrl: baseUrl.value?.replace(/\/+$/, ''),
     apiKey: apiKey.value,
     apiKeyEnv: keyEnv,
+    headers,
     mode: mode.value,
     rules,
     additionalDirectories: [

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { hooksSettingsSchema } from '../user-hooks/hook-settings.js'
 import { parseRule } from '../permissions/rules.js'
+import { headerNameProblem, headerValueProblem } from './headers.js'
 import { TOOL_LIST_NAME } from './tool-list.js'
 
 /**
@@ -207,6 +208,23 @@ export const sandboxSchema = z.union(
   { error: 'expected "off", "workspace-write" or {"mode": "workspace-write", "network": false}' },
 )
 
+/** Extra request headers for the model endpoint (its origin only): `{"x-portkey-provider": "openai"}`. */
+export const headersSchema = z
+  .record(
+    z.string(),
+    z.string({ error: 'expected the header value as a string' }).superRefine((value, ctx) => {
+      const problem = headerValueProblem(value)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
+  )
+  .superRefine((headers, ctx) => {
+    // Checked here rather than as the record's key schema, whose own message would replace this one.
+    for (const name of Object.keys(headers)) {
+      const problem = headerNameProblem(name)
+      if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem })
+    }
+  })
+
 export const settingsSchema = z.strictObject({
   /** Editors add it for completion; ignored. */
   $schema: z.string().optional(),
@@ -218,6 +236,7 @@ export const settingsSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name such as OPENROUTER_API_KEY')
     .optional(),
+  headers: headersSchema.optional(),
   mode: z.enum(['safe', 'auto', 'plan', 'dangerous', 'ci']).optional(),
   permissions: permissionsSchema.optional(),
   /** Directories readable and writable like the workspace (as `--add-dir`); relative to the workspace. */
@@ -226,6 +245,12 @@ export const settingsSchema = z.strictObject({
   maxSteps: positiveInt.optional(),
   search: searchSchema.optional(),
   mcpServers: z.record(z.string(), mcpServerSchema).optional(),
+  /** Claude Code's plugin switches, `{"name@marketplace": true}`: over `agent-tui plugin enable` (docs/plugins.md). */
+  enabledPlugins: z
+    .record(z.string(), z.union([z.boolean(), z.array(z.string())], { error: 'expected true or false' }))
+    .optional(),
+  /** Claude Code's marketplaces for a project: accepted and named at start, never fetched (docs/plugins.md). */
+  extraKnownMarketplaces: z.record(z.string(), z.unknown()).optional(),
   mcp: mcpSettingsSchema.optional(),
   consentTimeoutSeconds: z.number().min(0, 'expected 0 (wait forever) or more seconds').optional(),
   circuitBreaker: circuitBreakerSchema.optional(),

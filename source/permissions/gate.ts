@@ -36,6 +36,11 @@ export interface GateCheck {
    * held by the gate, so a subagent or a later turn (which never carry them) cannot use them.
    */
   grants?: readonly Rule[]
+  /**
+   * A user command's own `` !`…` `` call, run to build its prompt: in ci a read-only command (as the
+   * classifier judges it) runs without an allow rule, as Claude Code runs a command's context in `-p`.
+   */
+  commandContext?: boolean
 }
 
 export interface GateVerdict {
@@ -129,6 +134,8 @@ export interface GateCall {
   grants?: readonly Rule[]
   /** Allowing this call once allows the tool's suggested rule for the session (SaveMemory). */
   sessionGrant?: true
+  /** A user command's own `` !`…` `` call (see GateCheck). */
+  commandContext?: boolean
 }
 
 export interface AuthorizeOptions {
@@ -185,6 +192,7 @@ export async function authorize(
     target,
     readOnly,
     ...(call.grants?.length ? { grants: call.grants } : {}),
+    ...(call.commandContext ? { commandContext: true } : {}),
   }
   let verdict = gate.check(call.hook?.allow ? { ...check, hookAllow: true } : check)
   if (call.hook?.allow && opts.onHookAllow) {
@@ -328,7 +336,8 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       readOnly,
       hookAllow,
       grants,
-    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants'>,
+      commandContext,
+    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants' | 'commandContext'>,
     extra: readonly Rule[] = [],
   ) => {
     const verdict = evaluate({
@@ -337,6 +346,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       risk,
       target,
       readOnly,
+      ...(commandContext ? { commandContext } : {}),
       rules: {
         allow: [
           ...rules.allow,

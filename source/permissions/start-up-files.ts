@@ -20,8 +20,11 @@ import { join, relative, sep } from 'node:path'
 export interface StartUpEntry {
   /** Below its base, `/`-separated. */
   path: string
-  /** The home directory, the config home (`$XDG_CONFIG_HOME`, else ~/.config), or zsh's (`$ZDOTDIR`, and ~). */
-  base: 'home' | 'config' | 'zsh'
+  /**
+   * The home directory, the config home (`$XDG_CONFIG_HOME`, else ~/.config), the data home
+   * (`$XDG_DATA_HOME`, else ~/.local/share), or zsh's (`$ZDOTDIR`, and ~).
+   */
+  base: 'home' | 'config' | 'data' | 'zsh'
   kind: 'file' | 'dir'
   /** What runs it, for messages. */
   why: string
@@ -108,6 +111,12 @@ export const START_UP_ENTRIES: readonly StartUpEntry[] = [
     kind: 'dir',
     why: 'VS Code runs the tasks and programs its user settings name',
   },
+  {
+    path: 'agent-tui',
+    base: 'data',
+    kind: 'dir',
+    why: 'agent-tui runs the hooks and MCP servers of the plugins installed there',
+  },
 ]
 
 /**
@@ -133,6 +142,8 @@ export interface StartUpBases {
   home: string
   /** `$XDG_CONFIG_HOME` when set to an absolute path. */
   configHome?: string
+  /** `$XDG_DATA_HOME` when set to an absolute path. */
+  dataHome?: string
   /** `$ZDOTDIR` when set to an absolute path. */
   zdotdir?: string
 }
@@ -140,9 +151,11 @@ export interface StartUpBases {
 /** Every entry at each base it may be read from. */
 export function startUpPaths(bases: StartUpBases): StartUpPath[] {
   const config = bases.configHome ?? join(bases.home, '.config')
+  const data = bases.dataHome ?? join(bases.home, '.local', 'share')
   const dirsOf = (entry: StartUpEntry): string[] => {
     if (entry.base === 'home') return [bases.home]
     if (entry.base === 'config') return [config]
+    if (entry.base === 'data') return [data]
     // zsh reads ~/.zshenv before a ZDOTDIR it sets there takes effect.
     return bases.zdotdir && bases.zdotdir !== bases.home ? [bases.home, bases.zdotdir] : [bases.home]
   }
@@ -158,8 +171,14 @@ export function startUpPaths(bases: StartUpBases): StartUpPath[] {
 export function startUpBases(home: string, env: Readonly<Record<string, string | undefined>>): StartUpBases {
   const absolute = (value: string | undefined) => (value?.startsWith('/') ? value : undefined)
   const configHome = absolute(env.XDG_CONFIG_HOME)
+  const dataHome = absolute(env.XDG_DATA_HOME)
   const zdotdir = absolute(env.ZDOTDIR)
-  return { home, ...(configHome ? { configHome } : {}), ...(zdotdir ? { zdotdir } : {}) }
+  return {
+    home,
+    ...(configHome ? { configHome } : {}),
+    ...(dataHome ? { dataHome } : {}),
+    ...(zdotdir ? { zdotdir } : {}),
+  }
 }
 
 function shownFrom(home: string, path: string): string {

@@ -28,7 +28,10 @@ export interface OpenAIProviderOptions {
   baseUrl: string
   /** Sent as a bearer token; local servers need none. */
   apiKey?: string
-  /** Extra headers on every request (corporate proxies, OpenRouter attribution). */
+  /**
+   * Extra headers on every request (gateways, corporate proxies, OpenRouter attribution): the endpoint's
+   * origin only, dropped when a redirect leaves it.
+   */
   headers?: Record<string, string>
   /** An attempt that receives nothing (headers or chunks) for this long is aborted and retried. Default 60000. */
   idleTimeoutMs?: number
@@ -114,7 +117,7 @@ export function createOpenAIProvider(opts: OpenAIProviderOptions): ChatProvider 
     baseDelayMs: opts.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
     maxRetryAfterMs: opts.maxRetryAfterMs ?? DEFAULT_RETRY_POLICY.maxRetryAfterMs,
   }
-  const fetch = createNodeFetch()
+  const fetch = createNodeFetch({ originOnlyHeaders: Object.keys(opts.headers ?? {}) })
   // The SDK asks for web streams on every request: loaded here, with the provider (after the first
   // frame in the TUI), rather than in the first turn (~5 ms of CPU).
   void globalThis.ReadableStream

@@ -78,13 +78,17 @@ function send(attempt: Attempt, agents: Agents): Promise<IncomingMessage> {
   })
 }
 
-function redirected(attempt: Attempt, res: IncomingMessage): Attempt | null {
+function redirected(attempt: Attempt, res: IncomingMessage, originOnly: ReadonlySet<string>): Attempt | null {
   const location = res.headers.location
   if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || location === undefined) return null
   const url = new URL(location, attempt.url)
   const headers = { ...attempt.headers }
   // As fetch does: credentials stay with their origin, and a 303 (or a POST moved by 301/302) becomes a GET.
-  if (url.origin !== attempt.url.origin) delete headers.authorization
+  // The user's own endpoint headers (a gateway key) stay with it too.
+  if (url.origin !== attempt.url.origin) {
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'authorization' || originOnly.has(name.toLowerCase())) delete headers[name]
+  }
   const status = res.statusCode ?? 0
   const toGet = status === 303 || ((status === 301 || status === 302) && attempt.method === 'POST')
   if (!toGet) return { ...attempt, url, headers }
@@ -93,8 +97,14 @@ function redirected(attempt: Attempt, res: IncomingMessage): Attempt | null {
   return { ...attempt, url, headers, method: 'GET', body: undefined }
 }
 
+export interface NodeFetchOptions {
+  /** Header names (any case) that are dropped, like `authorization`, when a redirect leaves the origin. */
+  originOnlyHeaders?: readonly string[]
+}
+
 /** One keep-alive connection pool per fetch, so a session reuses its sockets across steps. */
-export function createNodeFetch(): NodeFetch {
+export function createNodeFetch(opts: NodeFetchOptions = {}): NodeFetch {
+  const originOnly = new Set((opts.originOnlyHeaders ?? []).map((name) => name.toLowerCase()))
   const proxyEnv = process.env.NODE_USE_ENV_PROXY === '1' ? { proxyEnv: process.env } : {}
   let httpsAgent: import('node:https').Agent | undefined
   const agents: Agents = {
@@ -124,7 +134,7 @@ export function createNodeFetch(): NodeFetch {
     }
     for (let hops = 0; ; hops++) {
       const res = await send(attempt, agents)
-      const next = init.redirect === 'manual' ? null : redirected(attempt, res)
+      const next = init.redirect === 'manual' ? null : redirected(attempt, res, originOnly)
       if (next !== null) {
         res.resume()
         if (hops >= MAX_REDIRECTS) throw new TypeError(`too many redirects from ${attempt.url.href}`)

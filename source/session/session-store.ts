@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readSessionHeader, readSessionTitle } from './read-session.js'
 import type { SessionHeader } from './session-log.js'
+import { TRANSCRIPT_SUFFIX } from './claude-transcript.js'
 
 export interface SessionEntry {
   id: string
@@ -30,7 +31,8 @@ export function sessionPath(sessionsDir: string, id: string): string {
 export async function listSessions(sessionsDir: string, workspace?: string): Promise<SessionEntry[]> {
   let names: string[]
   try {
-    names = (await readdir(sessionsDir)).filter((n) => n.endsWith('.jsonl'))
+    // A session's Claude Code-shaped transcript for hooks lies beside its log (claude-transcript.ts).
+    names = (await readdir(sessionsDir)).filter((n) => n.endsWith('.jsonl') && !n.endsWith(TRANSCRIPT_SUFFIX))
   } catch {
     return []
   }

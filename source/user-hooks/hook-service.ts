@@ -17,6 +17,11 @@ export interface HookServiceOptions {
   projectDir: string
   /** The fields every event carries, read when it fires. */
   common(): HookCommon
+  /**
+   * Brings the `transcript_path` file up to date and returns its path: called only once a hook is
+   * about to run (writing it for every event would cost for nothing).
+   */
+  transcriptPath?(): string
   owner?: HookProcessOwner
   /** Default: this process's environment. */
   env?: NodeJS.ProcessEnv
@@ -75,18 +80,23 @@ export function createHookService(opts: HookServiceOptions): HookService {
       const input = buildInput(event, opts.common(), fields)
       const hooks = selectHooks(forEvent(event), event, input)
       if (hooks.length === 0) return EMPTY_VERDICT
+      if (opts.transcriptPath) input.transcript_path = opts.transcriptPath()
       const signal = runOpts.signal ? AbortSignal.any([runOpts.signal, closing.signal]) : closing.signal
       const json = JSON.stringify(input)
       const cwd = typeof input.cwd === 'string' && input.cwd ? input.cwd : opts.projectDir
       const runs = Promise.all(
         hooks.map(async (hook) => {
-          const refused = await opts.guard?.({ hook, event, cwd, env, related: relatedFiles(input) }, signal)
+          const hookEnv = hook.env ? { ...env, ...hook.env } : env
+          const refused = await opts.guard?.(
+            { hook, event, cwd, env: hookEnv, related: relatedFiles(input) },
+            signal,
+          )
           if (refused !== undefined) return interpret(event, hook, notStarted(refused))
           const run = await runHookCommand({
             command: hook.command,
             input: json,
             cwd,
-            env,
+            env: hookEnv,
             timeoutMs: hook.timeoutSeconds * 1000,
             signal,
             ...(opts.owner ? { owner: opts.owner } : {}),

@@ -52,6 +52,8 @@ export interface HookSource {
   label: string
   exists?: boolean
   settings: { hooks?: HooksSettings; disableAllHooks?: boolean }
+  /** Set for each of its hooks' processes (a plugin's `CLAUDE_PLUGIN_ROOT`). */
+  env?: Readonly<Record<string, string>>
 }
 
 export interface CollectedHooks {
@@ -106,6 +108,7 @@ export function collectHooks(sources: readonly HookSource[]): CollectedHooks {
             timeoutSeconds: handler.timeout ?? DEFAULT_TIMEOUT_SECONDS,
             scope,
             file,
+            ...(source.env ? { env: source.env } : {}),
           })
         })
       })

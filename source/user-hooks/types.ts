@@ -39,6 +39,8 @@ export interface ConfiguredHook extends HookOrigin {
   matcher: string
   command: string
   timeoutSeconds: number
+  /** Set for this hook's process only: a plugin's hooks get `CLAUDE_PLUGIN_ROOT` (docs/plugins.md). */
+  env?: Readonly<Record<string, string>>
 }
 
 /** A hook card in the transcript: one line, and what Ctrl+O shows under it. */

@@ -12,6 +12,10 @@ import { setupE2eEnv } from '../support/e2e-env.ts'
 import { runCli } from '../support/run-cli.ts'
 
 const env = setupE2eEnv()
+const RALPH = join(
+  import.meta.dirname,
+  '../fixtures/claude-code/anthropics-claude-plugins-official/plugins/ralph-loop',
+)
 
 type Msg = { role: string; content?: unknown }
 type Trace = {
@@ -304,6 +308,27 @@ describe('headless hooks', () => {
       content: 'Stop hook feedback:\nrun the tests before you stop',
     })
     expect(JSON.parse(r.stdout).result).toBe('tests pass, done')
+  })
+
+  it("a real Claude Code Stop hook that reads transcript_path works unchanged (ralph-loop's stop-hook.sh)", async () => {
+    // anthropics/claude-plugins-official's script, byte for byte: it greps the transcript for the last
+    // assistant text block and lets the session stop once it holds the completion promise.
+    const script = join(RALPH, 'hooks', 'stop-hook.sh')
+    await userSettings({ hooks: hooks('Stop', `bash ${JSON.stringify(script)}`) })
+    const state = join(env.box.workspace, '.claude', 'ralph-loop.local.md')
+    await mkdir(dirname(state), { recursive: true })
+    await writeFile(
+      state,
+      '---\nactive: true\niteration: 1\nmax_iterations: 5\ncompletion_promise: "DONE"\n---\n\nMake the tests pass.\n',
+    )
+    env.server.enqueue({ text: 'still working' }, { text: 'All green. <promise>DONE</promise>' })
+    const r = await run([])
+    expect(r.code).toBe(0)
+    // Fed back once (the first reply lacks the promise), then the promise in the transcript ends the loop.
+    expect(env.server.requests).toHaveLength(2)
+    expect(messages(1).at(-1)).toEqual({ role: 'user', content: 'Stop hook feedback:\nMake the tests pass.' })
+    expect(await exists(state)).toBe(false)
+    expect(JSON.parse(r.stdout).result).toBe('All green. <promise>DONE</promise>')
   })
 
   it("an untrusted repository's hooks do not run and are named; --trust-project runs them", async () => {

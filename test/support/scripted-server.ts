@@ -156,6 +156,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
   const queue: ReplySource[] = [...(opts.replies ?? [])]
   const requests: RecordedRequest[] = []
   const pairingViolations: string[] = []
+  const modelListings: Array<Record<string, string>> = []
   const models = opts.models ?? [{ id: 'test-model' }]
   const modelsFaults = [...(opts.modelsFaults ?? [])]
   const waiters = new Set<Waiter>()
@@ -287,6 +288,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
       if (answer !== undefined) return sendJson(res, 200, answer)
     }
     if (req.method === 'GET' && route === '/models') {
+      modelListings.push(flatHeaders(req))
       const fault = modelsFaults.shift()
       if (fault !== undefined && 'reset' in fault) {
         req.socket.destroy()
@@ -325,6 +327,7 @@ export async function startScriptedServer(opts: ScriptedServerOptions = {}): Pro
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     pairingViolations,
+    modelListings,
     get unexpectedRequests() {
       return counters.unexpected
     },

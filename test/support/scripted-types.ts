@@ -141,6 +141,8 @@ export interface ScriptedServer {
   readonly baseUrl: string
   /** Chat-completion requests in arrival order. */
   readonly requests: RecordedRequest[]
+  /** The headers of each GET /v1/models, in arrival order (lower-case names). */
+  readonly modelListings: Array<Record<string, string>>
   /**
    * One message per request whose history broke the tool_calls ↔ tool pairing rule, or held what a strict
    * server refuses (arguments that are not exactly the JSON of an object, a lone surrogate).

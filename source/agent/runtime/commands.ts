@@ -53,6 +53,22 @@ export interface AgentListing {
   problems: Array<{ file: string; field?: string; message: string; skipped: boolean }>
 }
 
+/** One skill as `/skills` lists it. */
+export interface SkillView {
+  name: string
+  /** Whole, however long (the Skill tool's listing shortens it). */
+  description: string
+  /** `user` (the config dir) or `project`. */
+  source: string
+  file: string
+}
+
+export interface SkillListing {
+  skills: SkillView[]
+  /** `file: field: message` for each skill file that could not be used (or only partly). */
+  problems: string[]
+}
+
 /** The endpoint's models for `/model`; `error` says why they could not be listed. */
 export interface ModelList {
   models: string[]
@@ -108,6 +124,12 @@ export interface SessionServices {
   readTaskLog(id: string, maxBytes: number, range?: TaskLogRange): Promise<TaskLogSlice>
   /** The models the endpoint lists (its `/models`), for the `/model` picker; never rejects. */
   listModels(): Promise<ModelList>
+  /** The extra request headers sent to the endpoint, values redacted (`x-portkey-provider: op…ai …`). */
+  endpointHeaders(): string[]
+  /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
+  pluginLines(): string[]
+  /** `/plugin enable|disable NAME`: changes what sessions started from now on load; what to show. */
+  setPluginEnabled(name: string, enabled: boolean): Promise<string[]>
   /** The permission rules in force: configured, from flags, and granted in this session. */
   permissionRules(): PermissionRulesView
   /** `/hooks`: the hooks in force and where each is configured, and those that are not (and why). */
@@ -127,6 +149,8 @@ export interface SessionServices {
   authenticateMcpServer(name: string): void
   /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
   listAgents(): AgentListing
+  /** The skills of this session (the user's, the project's when trusted) and file problems. */
+  listSkills(): SkillListing
   /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
   agentTranscript(taskId: string): Store | null
 }

@@ -29,6 +29,8 @@ export interface AgentRegistry {
 export interface AgentRegistryOptions {
   userDir: string
   projectDir: string
+  /** The enabled plugins' agents folders: the user's too, below their own agents of the same name. */
+  pluginDirs?: readonly string[]
   /** How a file is shown: `.agent-tui/agents/x.md`, `~/.config/agent-tui/agents/x.md`. */
   label(path: string): string
   /** The session's tool names (a custom agent's `tools` are checked against them). */
@@ -44,10 +46,15 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   const load = (dir: string, source: 'user' | 'project') =>
     loadAgentDir({ dir, source, label: opts.label, tools: opts.tools, read: opts.read[source] })
   const trusted = () => opts.trust?.mayLoad('agent') === true
-  const [user, firstProject] = await Promise.all([
+  const [own, firstProject, ...fromPlugins] = await Promise.all([
     load(opts.userDir, 'user'),
     trusted() ? load(opts.projectDir, 'project') : Promise.resolve(null),
+    ...(opts.pluginDirs ?? []).map((dir) => load(dir, 'user')),
   ])
+  const user = {
+    agents: [...fromPlugins.flatMap((p) => p?.agents ?? []), ...own.agents],
+    problems: [...fromPlugins.flatMap((p) => p?.problems ?? []), ...own.problems],
+  }
   let project = firstProject
   let all = merge(user.agents, project?.agents ?? [])
   const listeners = new Set<(change: AgentChange) => void>()

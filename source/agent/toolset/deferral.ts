@@ -23,6 +23,8 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Agent: 'core',
   // Offered in place of Edit and Write (or beside them) to the models trained on it: their editing tool.
   apply_patch: 'core',
+  // Its description is the list of skills (within 8 kB): deferred, the model would never learn of them.
+  Skill: 'core',
   WebFetch: 'web',
   WebSearch: 'web',
   NotebookEdit: 'rare',

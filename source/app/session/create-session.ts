@@ -26,11 +26,12 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
-import { listEndpointModels } from '../list-models.js'
+import { loadSessionPlugins, pluginCommands } from '../../plugins/session-plugins.js'
+import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
-import { announceSkills, loadSessionSkills } from './skills.js'
+import { announceSkills, loadSessionSkills, skillCommands, skillListing } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
 import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
@@ -107,8 +108,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const localSettingsLabel = relative(workspace, config.localSettingsPath) || config.localSettingsPath
   // Paths are judged after resolving symlinks, so the roots they are compared with are real paths too.
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
-    [workspace, outputs, paths.configDir, paths.stateDir].map((p) => realPathOf(p)),
-  )) as [string, string, string, string]
+    [workspace, outputs, paths.configDir, paths.stateDir, paths.dataDir].map((p) => realPathOf(p)),
+  )) as [string, string, string, string, string]
   const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
@@ -137,9 +138,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
-  const trustOption = setup ? { trust: setup.trust } : {}
-  const skills = await loadSessionSkills({ paths, workspace, home, read: instructions, ...trustOption })
-  warnings.push(...skills.problems)
+  const plugins = await loadSessionPlugins(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
+  const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
+  const skills = await loadSessionSkills({ ...skillSources, ...(setup ? { trust: setup.trust } : {}) })
+  warnings.push(...plugins.warnings, ...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
   const trustedReadDirs = [realOutputs, ...skills.dirs()]
@@ -205,6 +207,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
     vet: provenance.vetServer,
+    pluginSources: plugins.mcpSources,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -214,6 +217,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     home,
     read: instructions,
+    plugins: plugins.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
@@ -243,7 +247,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     interactive: opts.interactive,
     workspace,
     sessionId: id,
-    transcriptPath: logPath,
+    pluginHooks: plugins.hooks,
+    logPath,
+    store,
     mode: () => store.getState().mode,
     cwd: () => runtime.currentDirectory(),
     // Every exit path kills tracked groups, and the next start reaps them after a crash.
@@ -372,7 +378,9 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
-    listModels: () => listEndpointModels(endpoint, store.getState().session.model),
+    skills: () => skillListing(skills),
+    ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
+    ...pluginCommands(paths, plugins.plugins),
     mcp,
   })
   if (restored) closeDanglingCalls(store)
@@ -391,6 +399,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    skills: skillCommands(skills, instructions.skill),
+    plugins: plugins.plugins,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),
     preload: () => provider.preload(),

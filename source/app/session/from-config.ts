@@ -18,6 +18,7 @@ import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
+import { headerRecord } from '../../config/headers.js'
 import { createLazyProvider, type LazyProvider } from '../../provider/lazy-provider.js'
 import { type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js'
@@ -81,6 +82,7 @@ export function sessionProvider(
     (await import('../../provider/client.js')).createOpenAIProvider({
       baseUrl: endpoint.baseUrl,
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
       ...(retry?.maxRetryAfterSeconds !== undefined
         ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }

@@ -33,7 +33,10 @@ export function boundaryReaders(opts: {
   additionalDirs: readonly string[]
   /** The configured rules at start. */
   config: { rules: RuleSet }
-  /** Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`) first. */
+  /**
+   * Real paths of agent-tui's own dirs: the user's config dir (`$XDG_CONFIG_HOME/agent-tui`), the state
+   * dir, and the data dir (installed plugins, `$XDG_DATA_HOME/agent-tui`), in that order.
+   */
   appDirs: readonly string[]
 }): InstructionReaders {
   let rules = opts.config.rules
@@ -44,7 +47,11 @@ export function boundaryReaders(opts: {
     rules: () => rules,
   }
   const project = instructionReader(boundary)
-  const user = instructionReader(boundary, opts.appDirs.slice(0, 1))
+  // The user's own files: their config dir, and the plugins they installed (docs/plugins.md).
+  const user = instructionReader(
+    boundary,
+    [opts.appDirs[0], opts.appDirs[2]].filter((d) => d !== undefined),
+  )
   return {
     project,
     user,

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { createLazyMcp, type LazyMcp } from '../../mcp/lazy.js'
 import type { StdioVet } from '../../mcp/transports.js'
+import type { SettingsSource } from '../../config/load.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { SessionOptions } from './types.js'
 import { openBrowser } from '../open-browser.js'
@@ -20,6 +21,8 @@ export function createSessionMcp(
     publish: Parameters<typeof createLazyMcp>[0]['publish']
     /** Asked before a stdio server starts (see source/app/session/provenance.ts). */
     vet?: StdioVet
+    /** The enabled plugins' servers, as the user's own. */
+    pluginSources?: readonly SettingsSource[]
   },
 ): LazyMcp {
   const { config, workspace } = opts
@@ -38,10 +41,15 @@ export function createSessionMcp(
     workspace,
     env: process.env,
     version: typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev',
-    sources: () =>
-      trust
-        ? { allowed: trust.settings(false).loaded.sources, all: trust.settings(true).loaded.sources }
-        : { allowed: ownSources, all: ownSources },
+    sources: () => {
+      const plugins = deps.pluginSources ?? []
+      return trust
+        ? {
+            allowed: [...plugins, ...trust.settings(false).loaded.sources],
+            all: [...plugins, ...trust.settings(true).loaded.sources],
+          }
+        : { allowed: [...plugins, ...ownSources], all: [...plugins, ...ownSources] }
+    },
     trusted: () => trust?.isTrusted() ?? false,
     ...(trust ? { subscribeTrust: (listener: () => void) => trust.subscribe(() => listener()) } : {}),
     oauthFile: join(opts.paths.stateDir, 'mcp-oauth.json'),

@@ -5,6 +5,7 @@ import type {
   PermissionRulesView,
   RuntimeCommands,
   SessionServices,
+  SkillListing,
   SessionSummary,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
@@ -59,8 +60,15 @@ export interface SessionServiceOptions {
   newId(prefix: string): string
   /** Lists the endpoint's models for `/model`; never rejects (absent: only `/model <id>` works). */
   listModels?: () => Promise<ModelList>
+  /** The endpoint's extra request headers, redacted (config/headers.ts). */
+  endpointHeaders?: () => string[]
+  /** `/plugin`'s lines (plugins/session-plugins.ts). */
+  pluginLines?: () => string[]
+  setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
+  /** The session's skills for `/skills`. */
+  skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
 }
@@ -146,6 +154,11 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     },
     listModels: () =>
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
+    endpointHeaders: () => opts.endpointHeaders?.() ?? [],
+    pluginLines: () => opts.pluginLines?.() ?? [],
+    setPluginEnabled: (name, enabled) =>
+      opts.setPluginEnabled?.(name, enabled) ??
+      Promise.resolve(['plugins cannot be changed from this session']),
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),
@@ -162,6 +175,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
     },
     agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
+    listSkills: () => opts.skills?.() ?? { skills: [], problems: [] },
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }

@@ -5,8 +5,12 @@ import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
 import { describeProblem } from '../../extensions/problems.js'
 import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
 import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
-import type { SkillCatalog } from '../../tools/skill.js'
+import type { SkillListing } from '../../agent/runtime/commands.js'
+import type { InstructionFile } from '../../tools/instruction-file.js'
+import { loadSkillText, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
+import type { SkillCommands } from './load-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 export interface SessionSkillOptions {
   paths: AppPaths
@@ -16,6 +20,8 @@ export interface SessionSkillOptions {
   read: InstructionReaders
   /** The folder's trust: project skills load only while it is trusted (none without it). */
   trust?: ProjectTrust
+  /** The enabled plugins: their skills come as `plugin:name`, below the user's own. */
+  plugins?: readonly EnabledPlugin[]
 }
 
 /** The skills of one session: what the Skill tool offers at start, and what it finds now. */
@@ -27,6 +33,8 @@ export interface SessionSkills {
   more: boolean
   /** `file: field: message` for each skill file that could not be used. */
   problems: string[]
+  /** The skills now (the user's, and the project's while trusted). */
+  all(): readonly SkillDefinition[]
   /** Folders the model may read without asking (each skill's own). */
   dirs(): string[]
   /**
@@ -34,6 +42,8 @@ export interface SessionSkills {
    * the model in the conversation (the tool's description never changes). Returns stop.
    */
   followTrust(changed: (change: SkillChange) => void): () => void
+  /** Called after the project's skills came or went (for the `/name` entries to follow). Returns stop. */
+  subscribe(listener: () => void): () => void
 }
 
 export interface SkillChange {
@@ -54,6 +64,7 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
   // The folder brings skills that trust would enable: the tool must exist to load them later.
   const pending = !project && trust !== undefined && (await loadScope(opts, 'project')).skills.length > 0
   let current = merge(user, project)
+  const listeners = new Set<() => void>()
   const catalog: SkillCatalog = {
     find: (name) => current.find((s) => s.name === name),
     list: () => current,
@@ -63,13 +74,19 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
     offered: current,
     more: pending,
     problems: [...user.problems, ...(project?.problems ?? [])].map(describeProblem),
+    all: () => current,
     dirs: () => current.map((s) => s.dir),
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
     followTrust(changed) {
       if (!trust) return () => {}
       return trust.subscribe(async (status) => {
         const before = current
         const loaded = status.trusted ? await loadScope(opts, 'project') : null
         current = merge(user, loaded)
+        for (const listener of [...listeners]) listener()
         const added = current.filter((s) => !before.some((b) => b.name === s.name && b.path === s.path))
         const gone = before.filter((b) => !current.some((s) => s.name === b.name && s.path === b.path))
         const lines = [
@@ -92,13 +109,63 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
   }
 }
 
+/** The skills as `/skills` lists them: every one, its whole description, and the files that could not be used. */
+export function skillListing(skills: SessionSkills): SkillListing {
+  return {
+    skills: skills
+      .all()
+      .map((s) => ({ name: s.name, description: s.description, source: s.scope, file: s.file })),
+    problems: skills.problems,
+  }
+}
+
+/** Each skill runnable as `/name`: its instructions (read through the boundary), then the arguments. */
+export function skillCommands(
+  skills: SessionSkills,
+  read: (skill: SkillEntry) => Promise<InstructionFile>,
+): SkillCommands {
+  return {
+    list: () => skills.all(),
+    subscribe: (listener) => skills.subscribe(listener),
+    async prompt(name, args) {
+      const skill = skills.all().find((s) => s.name === name)
+      if (!skill) throw new Error(`The skill "${name}" is no longer available`)
+      const { text } = await loadSkillText(skill, read, args)
+      const typed = args.trim()
+      return {
+        text: typed ? `/${name} ${typed}` : `/${name}`,
+        command: { name, file: skill.file, parts: [{ kind: 'text', text }], allowedTools: [] },
+      }
+    },
+  }
+}
+
 /** The project's skill wins a name over the user's (as its commands do). */
 function merge(user: LoadedSkills, project: LoadedSkills | null): SkillDefinition[] {
   const mine = project?.skills ?? []
   return [...mine, ...user.skills.filter((s) => !mine.some((p) => p.name === s.name))]
 }
 
-function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
+async function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
+  const own = await loadOwnScope(opts, scope)
+  if (scope !== 'user' || !opts.plugins?.length) return own
+  const skills = [...own.skills]
+  const problems = [...own.problems]
+  for (const plugin of opts.plugins) {
+    for (const dir of plugin.manifest.skills) {
+      const label = (path: string) => `plugin ${plugin.name}: ${relative(plugin.root, path)}`
+      const loaded = await loadSkillDir({ dir, scope: 'user', label, read: opts.read.user })
+      problems.push(...loaded.problems)
+      for (const skill of loaded.skills) {
+        const name = `${plugin.name}:${skill.name}`
+        if (!skills.some((s) => s.name === name)) skills.push({ ...skill, name })
+      }
+    }
+  }
+  return { skills, problems }
+}
+
+function loadOwnScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
   const dir =
     scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
   const label = (path: string) =>

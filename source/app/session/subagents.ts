@@ -19,6 +19,7 @@ import { createAgentTool } from '../../tools/agent.js'
 import type { AnyTool } from '../../tools/types.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { SessionError } from '../session-error.js'
+import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 /** Subagents are on by default; `agents.maxParallel` in settings changes how many run at once. */
 export const DEFAULT_MAX_PARALLEL = 4
@@ -48,6 +49,8 @@ export async function setUpAgents(opts: {
   home: string
   /** The read boundary for the user's and the project's agent files. */
   read: InstructionReaders
+  /** The enabled plugins: their agents are offered like the user's own. */
+  plugins?: readonly EnabledPlugin[]
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
   /** `--agent NAME`. */
   requested?: string
@@ -62,6 +65,7 @@ export async function setUpAgents(opts: {
   const registry = await openAgentRegistry({
     userDir: join(opts.configDir, 'agents'),
     projectDir,
+    pluginDirs: (opts.plugins ?? []).flatMap((p) => p.manifest.agents),
     label,
     tools: opts.tools.map((t) => t.name),
     read: opts.read,
@@ -74,7 +78,7 @@ export async function setUpAgents(opts: {
       .map((a) => ({ name: a.name, description: a.description, tools: toolsText(a) })),
   )
   const catalog = [...opts.tools, agentTool]
-  const warnings = registry.problems().map(problemLine)
+  const warnings = startUpLines(registry.problems())
 
   const setupFor = (profile: AgentProfile) => {
     const names = new Set(
@@ -162,7 +166,7 @@ function toolsText(profile: AgentProfile): string {
   if (profile.readOnly)
     return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
   if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
-  return profile.tools.join(', ')
+  return profile.tools.length ? profile.tools.join(', ') : 'none'
 }
 
 function view(profile: AgentProfile): AgentView {
@@ -179,6 +183,24 @@ function view(profile: AgentProfile): AgentView {
 }
 
 /** `.agent-tui/agents/x.md: "max_turns": expected a whole number … (agent not loaded)` */
+/** More notes than this about agents that loaded are one start-up line (`/agents` lists each). */
+const MAX_NOTE_LINES = 5
+
+/**
+ * The start-up warnings: each agent file left out, and the notes about the ones that loaded — one line
+ * when there are many (a Claude Code collection names a model tier in most of its files).
+ */
+export function startUpLines(problems: readonly AgentFileProblem[]): string[] {
+  const notes = problems.filter((p) => !p.skipped)
+  if (notes.length <= MAX_NOTE_LINES) return problems.map(problemLine)
+  const files = new Set(notes.map((p) => p.file)).size
+  const first = notes[0] as AgentFileProblem
+  return [
+    ...problems.filter((p) => p.skipped).map(problemLine),
+    `${files} agent files loaded with ${notes.length} notes, such as ${problemLine(first)}; /agents lists them all`,
+  ]
+}
+
 export function problemLine(p: AgentFileProblem): string {
   return `${p.file}: ${p.field ? `"${p.field}": ` : ''}${p.message}${p.skipped ? ' (agent not loaded)' : ''}`
 }

@@ -7,8 +7,14 @@ import { isMode, modeChangeRefusal, selectableModes } from '../../permissions/mo
 import type { Mode } from '../../store/domain.js'
 import type { CommandContext } from './command-context.js'
 import type { SlashCommand } from './command-table.js'
-import { compactCommand, contextReportLines, pinCommand, unpinCommand } from './context-commands.js'
-import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
+import {
+  compactCommand,
+  contextReportLines,
+  endpointLines,
+  pinCommand,
+  unpinCommand,
+} from './context-commands.js'
+import { agentLines, costLines, hookLines, memoryLines, permissionLines, skillLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -121,7 +127,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   {
     name: 'context',
     description: 'Show where the context window goes',
-    run: (ctx) => ctx.showInfo('Context', contextReportLines(ctx.commands.contextReport())),
+    run: (ctx) =>
+      ctx.showInfo('Context', [
+        ...contextReportLines(ctx.commands.contextReport()),
+        '',
+        ...endpointLines(ctx.getState().session.baseUrl, ctx.commands.endpointHeaders()),
+      ]),
   },
   {
     name: 'cost',
@@ -150,6 +161,19 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     run: (ctx) => ctx.showInfo('Hooks', hookLines(ctx.commands.hooks())),
   },
   {
+    name: 'plugin',
+    aliases: ['plugins'],
+    argumentHint: '[enable <name> | disable <name>]',
+    description: 'Show the plugins this session loaded; enable or disable one for new sessions',
+    run: async (ctx, args) => {
+      const [verb, name, ...rest] = args.split(/\s+/).filter(Boolean)
+      if (verb === undefined) return ctx.showInfo('Plugins', ctx.commands.pluginLines())
+      if ((verb === 'enable' || verb === 'disable') && name !== undefined && rest.length === 0)
+        return ctx.showInfo('Plugins', await ctx.commands.setPluginEnabled(name, verb === 'enable'))
+      ctx.flash('usage: /plugin, /plugin enable <name>, /plugin disable <name>', 'warn')
+    },
+  },
+  {
     name: 'trust',
     description: "Trust this folder (or not): its repository's rules and settings",
     run: (ctx) => ctx.commands.reviewTrust(),
@@ -167,6 +191,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       if (!args) ctx.showInfo('Agents', agentLines(ctx.commands.listAgents()))
       else ctx.flash(ctx.commands.switchAgent(args))
     },
+  },
+  {
+    name: 'skills',
+    description: 'List the skills of this session (each runs as /<name>)',
+    run: (ctx) => ctx.showInfo('Skills', skillLines(ctx.commands.listSkills())),
   },
   {
     name: 'resume',

@@ -156,6 +156,16 @@ export function contextReportLines(r: ContextReport): string[] {
   return lines
 }
 
+/** The endpoint and the extra headers sent to it (values redacted: a gateway key is a secret). */
+export function endpointLines(baseUrl: string, headers: readonly string[]): string[] {
+  return [
+    row('Endpoint', baseUrl || '(none)'),
+    ...(headers.length === 0
+      ? [row('', 'no extra request headers')]
+      : headers.map((h, i) => row(i === 0 ? 'Headers' : '', h))),
+  ]
+}
+
 function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`
 }

@@ -53,8 +53,34 @@ describe('parseSlash', () => {
     ['/usr/bin/env is broken', null],
     ['hello /mode', null],
     ['//escaped', null],
+    // A plugin's command (docs/plugins.md).
+    ['/commit-commands:commit now', { name: 'commit-commands:commit', args: 'now' }],
+    ['/my.plugin_2:review-pr 12', { name: 'my.plugin_2:review-pr', args: '12' }],
+    ['/a:b:c', null],
+    ['/Upper:x', null],
   ])('%j → %j', (text, parsed) => {
     expect(parseSlash(text)).toEqual(parsed)
+  })
+})
+
+describe('/plugin', () => {
+  it('lists, enables and disables (for new sessions), and says how when the words are wrong', async () => {
+    const f = fakeContext()
+    const lines: string[][] = []
+    f.ctx.showInfo = (title, body) => lines.push([title, ...body])
+    await runCommandLine(builtin(), '/plugin', f.ctx)
+    await runCommandLine(builtin(), '/plugin enable ralph-loop', f.ctx)
+    await runCommandLine(builtin(), '/plugins disable ralph-loop', f.ctx)
+    expect(lines).toEqual([
+      ['Plugins'],
+      ['Plugins', 'enabled ralph-loop'],
+      ['Plugins', 'disabled ralph-loop'],
+    ])
+    await runCommandLine(builtin(), '/plugin remove ralph-loop', f.ctx)
+    expect(f.lastFlash()).toEqual({
+      text: 'usage: /plugin, /plugin enable <name>, /plugin disable <name>',
+      level: 'warn',
+    })
   })
 })
 

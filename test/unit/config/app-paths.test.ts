@@ -47,6 +47,18 @@ describe('resolvePaths', () => {
     expect(paths.pidRegistryFile).toBe(`${expected.state}/pids.json`)
   })
 
+  it.each<[Record<string, string>, string]>([
+    [{ HOME: '/h' }, '/h/.local/share/agent-tui'],
+    [{ HOME: '/h', XDG_DATA_HOME: '/data' }, '/data/agent-tui'],
+    [{ HOME: '/h', XDG_DATA_HOME: 'relative' }, '/h/.local/share/agent-tui'],
+  ])('installed plugins live in the data dir: %j', (env, data) => {
+    const paths = resolvePaths(env)
+    expect(paths.dataDir).toBe(data)
+    expect(paths.pluginsDir).toBe(`${data}/plugins`)
+    expect(paths.marketplacesDir).toBe(`${data}/marketplaces`)
+    expect(paths.pluginRegistryFile).toBe(`${data}/plugins.json`)
+  })
+
   it('fails clearly without a home directory', () => {
     expect(() => resolvePaths({})).toThrow(ConfigError)
     expect(() => resolvePaths({})).toThrow('cannot find the home directory')

@@ -272,3 +272,47 @@ describe('resolveEndpoint: configured base URL', () => {
     expect(seen).toEqual(['https://api.example.com/v1/models'])
   })
 })
+
+describe('resolveEndpoint: request headers', () => {
+  it('sends them with the listing, follows a redirect within the origin, and never one to another host', async () => {
+    const seen: Array<Record<string, string | undefined>> = []
+    const elsewhere = await serve((req, res) => {
+      seen.push({ where: 'elsewhere', key: req.headers['x-portkey-api-key'] as string | undefined })
+      json(OPENAI_LIST)(req, res)
+    })
+    const gateway = await serve((req, res) => {
+      seen.push({ where: req.url, key: req.headers['x-portkey-api-key'] as string | undefined })
+      if (req.url === '/v1/models') res.writeHead(302, { location: '/v2/models' }).end()
+      else if (req.url === '/v2/models') res.writeHead(302, { location: `${elsewhere}/models` }).end()
+      else res.writeHead(404).end()
+    })
+    const result = await resolveEndpoint({
+      baseUrl: gateway,
+      headers: { 'x-portkey-api-key': 'pk-secret' },
+      listTimeoutMs: AMPLE,
+      listAttempts: 1,
+    })
+    expect(seen).toEqual([
+      { where: '/v1/models', key: 'pk-secret' },
+      { where: '/v2/models', key: 'pk-secret' },
+    ])
+    expect(result).toMatchObject({ kind: 'configured', models: [] })
+    expect(result.kind !== 'none' && result.listError).toContain(
+      `HTTP 302 (a redirect to ${elsewhere}/models: not followed to another host)`,
+    )
+  })
+
+  it('are not sent to the local servers a probe tries', async () => {
+    let header: string | undefined = 'unset'
+    const local = await serve((req, res) => {
+      header = req.headers['x-portkey-api-key'] as string | undefined
+      json(OPENAI_LIST)(req, res)
+    })
+    await resolveEndpoint({
+      headers: { 'x-portkey-api-key': 'pk-secret' },
+      probeBudgetMs: AMPLE,
+      probeTargets: [{ name: 'Local', url: local }],
+    })
+    expect(header).toBeUndefined()
+  })
+})

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UsageError } from '../../../source/config/errors.js'
-import { helpText, type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { type ParsedArgs, parseArgs } from '../../../source/config/flags.js'
+import { helpText } from '../../../source/config/help-text.js'
 import { DEFAULT_MAX_STEPS } from '../../../source/config/resolve-config.js'
 
 const DEFAULTS: ParsedArgs = {
@@ -10,6 +11,7 @@ const DEFAULTS: ParsedArgs = {
   model: undefined,
   baseUrl: undefined,
   apiKey: undefined,
+  headers: [],
   mode: undefined,
   allowedTools: [],
   disallowedTools: [],
@@ -58,6 +60,16 @@ describe('parseArgs: accepted forms', () => {
     ['--model=', ['--model=qwen:7b'], { model: 'qwen:7b' }],
     ['--base-url', ['--base-url', 'http://h/v1'], { baseUrl: 'http://h/v1' }],
     ['--api-key=', ['--api-key=sk-1'], { apiKey: 'sk-1' }],
+    [
+      '--header, repeated',
+      ['--header', 'x-portkey-provider: openai', '--header=X-Trace:  a: b '],
+      {
+        headers: [
+          { name: 'x-portkey-provider', value: 'openai' },
+          { name: 'X-Trace', value: 'a: b' },
+        ],
+      },
+    ],
     ['--mode', ['--mode', 'plan'], { mode: 'plan' }],
     ['--mode=ci', ['--mode=ci'], { mode: 'ci' }],
     ['--yolo', ['--yolo'], { mode: 'dangerous' }],
@@ -149,6 +161,12 @@ describe('parseArgs: errors', () => {
       '--tools takes tool names such as Read,Grep,Glob or mcp__github__* (got "Bash(ls)")',
     ],
     [['--add-dir'], '--add-dir needs a value'],
+    [['--header'], '--header needs a value'],
+    [['--header', 'no colon'], '--header: expected "Name: value" (got "no colon")'],
+    [['--header', 'two words: v'], '--header: "two words" is not a header name'],
+    [['--header', 'Host: evil'], '--header: "Host" is set by the HTTP client and cannot be configured'],
+    [['--header=Content-Length: 1'], '--header: "Content-Length" is set by the HTTP client'],
+    [['--header', 'x-a: b\r\nx-b: c'], '--header: a header value cannot hold a line break or NUL'],
     [['--mode'], '--mode needs a value'],
     [['--mode', 'yolo'], '--mode must be one of safe, auto, plan, dangerous, ci (got "yolo")'],
     [['-p', '--output-format', 'xml'], '--output-format must be one of text, json, stream-json (got "xml")'],
@@ -220,7 +238,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(29)
+    expect(optionLines).toHaveLength(30)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -55,6 +55,18 @@ describe('parseSettingsText: invalid content', () => {
       'f.json: permissions.allowed: unknown key "allowed"',
       'permissions.allowed',
     ],
+    [
+      'a header the HTTP client owns',
+      '{"headers": {"Host": "evil.example"}}',
+      'f.json: headers.Host: "Host" is set by the HTTP client and cannot be configured',
+      'headers.Host',
+    ],
+    [
+      'a header value with a line break',
+      '{"headers": {"x-a": "1\\r\\nx-b: 2"}}',
+      'f.json: headers["x-a"]: a header value cannot hold a line break or NUL',
+      'headers["x-a"]',
+    ],
     ['wrong type', '{"maxSteps": "ten"}', 'f.json: maxSteps: expected number, received string', 'maxSteps'],
     ['not positive', '{"maxSteps": 0}', 'f.json: maxSteps: expected a number above 0', 'maxSteps'],
     [

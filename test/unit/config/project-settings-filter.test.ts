@@ -117,6 +117,13 @@ describe('an untrusted project settings file may only lower permissions', () => 
     ],
     ['apiKey goes, its value never shown', {}, { apiKey: 'sk-secret' }, {}, ['"apiKey"']],
     [
+      'request headers go, only their names shown',
+      {},
+      { headers: { 'x-portkey-api-key': 'pk-secret', 'x-portkey-provider': 'openai' } },
+      {},
+      ['"headers": x-portkey-api-key, x-portkey-provider'],
+    ],
+    [
       'search goes (apiKeyEnv would send an env var to its url)',
       {},
       { search: { provider: 'searxng', url: 'https://x.example', apiKeyEnv: 'AWS_SECRET_ACCESS_KEY' } },

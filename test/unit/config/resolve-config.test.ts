@@ -73,7 +73,30 @@ describe('resolveConfig: endpoint values', () => {
     expect(config.origins).toEqual({ model: 'none', baseUrl: 'none', apiKey: 'none', mode: 'default' })
   })
 
+  it('request headers: settings < AGENT_TUI_CUSTOM_HEADERS < --header, per name whatever its case', () => {
+    const config = resolveConfig(
+      parseArgs(['--header', 'x-portkey-trace-id: from-flag']),
+      loaded({
+        user: { headers: { 'x-portkey-provider': 'openai', 'x-portkey-trace-id': 'from-user' } },
+        local: { headers: { 'x-portkey-config': 'cfg-1' } },
+      }),
+      { AGENT_TUI_CUSTOM_HEADERS: 'X-Portkey-Provider: anthropic\nx-portkey-trace-id: from-env' },
+    )
+    expect(config.headers).toEqual([
+      { name: 'X-Portkey-Provider', value: 'anthropic', from: 'env' },
+      { name: 'x-portkey-trace-id', value: 'from-flag', from: 'flag' },
+      { name: 'x-portkey-config', value: 'cfg-1', from: 'settings' },
+    ])
+    expect(resolveConfig(parseArgs([]), loaded(), {}).headers).toEqual([])
+  })
+
   it.each<[string[], Record<string, string>, typeof UsageError | typeof ConfigError, string]>([
+    [
+      [],
+      { AGENT_TUI_CUSTOM_HEADERS: 'x-ok: 1\nHost: evil.example' },
+      ConfigError,
+      'AGENT_TUI_CUSTOM_HEADERS: line 2: "Host" is set by the HTTP client',
+    ],
     [['--base-url', 'localhost:1234'], {}, UsageError, '--base-url must be an http(s) URL'],
     [[], { OPENAI_BASE_URL: 'ftp://x' }, ConfigError, 'OPENAI_BASE_URL must be an http(s) URL'],
     [

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { helpText } from '../../../source/config/flags.js'
+import { helpText } from '../../../source/config/help-text.js'
 
 /**
  * The repository's documents hold together: every relative link and #anchor resolves (anchors computed from

@@ -65,6 +65,8 @@ describe('start-up files in a workspace that is the home directory', () => {
       `${home}/bin/sudo`,
       `${home}/.vscode/extensions/x/extension.js`,
       `${home}/.BASHRC`,
+      `${home}/.local/share/agent-tui/plugins/ralph-loop/hooks/stop-hook.sh`,
+      `${home}/.local/share/agent-tui/plugins.json`,
     ].flatMap((path) => MODES.map(([mode, decision]) => [path, mode, decision] as const)),
   )('an Edit of %s in %s mode: %s', (path, mode, decision) => {
     expect(decide(mode, { tool: 'Edit', path }).decision).toBe(decision)
@@ -76,6 +78,14 @@ describe('start-up files in a workspace that is the home directory', () => {
     )
     expect(decide('auto', { tool: 'Edit', path: `${home}/.config/fish/conf.d/x.fish` }).reason).toContain(
       'writes to ~/.config/fish/ always ask',
+    )
+  })
+
+  it("names the plugins' hooks and MCP servers for agent-tui's data dir", () => {
+    expect(
+      decide('auto', { tool: 'Write', path: `${home}/.local/share/agent-tui/plugins/x/hooks/h.sh` }).reason,
+    ).toBe(
+      'writes to ~/.local/share/agent-tui/ always ask (agent-tui runs the hooks and MCP servers of the plugins installed there)',
     )
   })
 

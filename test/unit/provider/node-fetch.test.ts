@@ -92,6 +92,25 @@ describe('node fetch', () => {
     expect(await response.text()).toBe('auth=none')
   })
 
+  it("drops the user's endpoint headers with the credentials when a redirect leaves the origin, and keeps them within it", async () => {
+    const other = await serve((req, _body, res) =>
+      res.end(`key=${req.headers['x-portkey-api-key'] ?? 'none'} trace=${req.headers['x-trace'] ?? 'none'}`),
+    )
+    const server = await serve((req, _body, res) => {
+      if (req.url === '/away') res.writeHead(307, { location: `${other.url}/x` }).end()
+      else if (req.url === '/here') res.writeHead(307, { location: '/there' }).end()
+      else res.end(`key=${req.headers['x-portkey-api-key'] ?? 'none'}`)
+    })
+    const fetch = createNodeFetch({ originOnlyHeaders: ['X-Portkey-Api-Key'] })
+    const init = {
+      method: 'POST',
+      headers: { 'X-Portkey-Api-Key': 'pk-secret', 'x-trace': 't1' },
+      body: '{}',
+    }
+    expect(await (await fetch(`${server.url}/away`, init)).text()).toBe('key=none trace=t1')
+    expect(await (await fetch(`${server.url}/here`, init)).text()).toBe('key=pk-secret')
+  })
+
   it('gives no body for a 204', async () => {
     const server = await serve((_req, _body, res) => res.writeHead(204).end())
     const response = await createNodeFetch()(server.url, { method: 'DELETE' })

@@ -53,3 +53,14 @@ describe('a session opened and left without a message', () => {
     expect((await summarizeSessions(dir, '/w')).map((s) => s.id)).toEqual(['with-work'])
   })
 })
+
+describe("a session's Claude Code-shaped transcript beside its log", () => {
+  it('is no session of its own', async () => {
+    await session('abc', '/w', 1_000)
+    await writeFile(
+      join(dir, 'abc.transcript.jsonl'),
+      '{"type":"user","message":{"role":"user","content":"hi"}}\n',
+    )
+    expect((await listSessions(dir)).map((e) => e.id)).toEqual(['abc'])
+  })
+})

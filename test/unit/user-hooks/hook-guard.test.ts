@@ -1,4 +1,13 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -100,5 +109,43 @@ describe('the shell hooks run in', () => {
     // Without it, PATH decides (what agent-tui did before).
     await hooks('PostToolUse', 'echo hi', { env }).run('PostToolUse', { ...tool, tool_response: {} })
     expect(existsSync(marker)).toBe(true)
+  })
+})
+
+describe("a plugin's hook", () => {
+  it('runs with CLAUDE_PLUGIN_ROOT set, and the guard judges it with that environment (its script is found)', async () => {
+    const plugin = join(root, 'plugin')
+    mkdirSync(join(plugin, 'hooks'), { recursive: true })
+    const seen = join(root, 'seen')
+    writeFileSync(join(plugin, 'hooks', 'h.sh'), `echo "$CLAUDE_PLUGIN_ROOT" > ${seen}\n`)
+    const collected = collectHooks([
+      {
+        scope: 'user',
+        label: 'plugin p',
+        env: { CLAUDE_PLUGIN_ROOT: plugin },
+        settings: {
+          hooks: {
+            PostToolUse: [
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, expanded by bash
+              { hooks: [{ type: 'command', command: 'bash "${CLAUDE_PLUGIN_ROOT}/hooks/h.sh"' }] },
+            ],
+          },
+        },
+      },
+    ])
+    const runs: GuardedRun[] = []
+    service = createHookService({
+      view: () => ({ active: collected.hooks, inactive: [], warnings: [] }),
+      projectDir: root,
+      common: () => ({ session_id: 's', transcript_path: '/t', cwd: root, permission_mode: 'default' }),
+      guard: async (run) => {
+        runs.push(run)
+        return undefined
+      },
+    })
+    await service.run('PostToolUse', { ...tool, tool_response: {} })
+    expect(runs[0]?.env.CLAUDE_PLUGIN_ROOT).toBe(plugin)
+    expect(runs[0]?.env.CLAUDE_PROJECT_DIR).toBe(root)
+    expect(readFileSync(seen, 'utf8').trim()).toBe(plugin)
   })
 })
