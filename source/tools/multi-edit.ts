@@ -10,11 +10,10 @@ import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './typ
 import { checkWriteTarget, fsError } from './write-guard.js'
 
 const DESCRIPTION = `Makes several exact string replacements in one file, in one call.
-- The edits apply in order, each to the result of the ones before it; if any of them fails, none is applied and the file is unchanged.
-- Each edit works like Edit: old_string must match exactly (indentation included) and be unique, unless replace_all is set; a tolerant matcher may apply a near miss when exactly one region fits.
-- Read the file first in this session; the call is refused if the file changed on disk since.
-- Plan the edits so an earlier one does not change the text a later one looks for.
-- To create a file, give a path that does not exist and an empty old_string in the first edit.`
+- The edits apply in order, each to the result of the ones before; if one fails, none is applied.
+- Each works like Edit: old_string exact and unique (or replace_all); a tolerant matcher may place a near miss.
+- Read the file first in this session; refused if the file changed on disk since.
+- An empty old_string in the first edit creates a missing file.`
 
 const edit = z.strictObject({
   old_string: z

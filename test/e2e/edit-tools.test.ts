@@ -165,12 +165,13 @@ describe('the file tools end to end (headless)', () => {
     expect(gpt5).toContain('apply_patch')
     expect(gpt5.filter((n) => ['Edit', 'Write', 'MultiEdit'].includes(n))).toEqual([])
     expect(qwen).not.toContain('apply_patch')
-    expect(qwen).toEqual(expect.arrayContaining(['Edit', 'Write', 'MultiEdit']))
-    // At qwen's 32k window the rare tools (DeleteFile, SaveMemory) wait behind ToolSearch (tools on demand).
+    expect(qwen).toEqual(expect.arrayContaining(['Edit', 'Write']))
+    // At qwen's 32k window the rare tools (MultiEdit, DeleteFile, SaveMemory) wait behind ToolSearch.
     expect(qwen).toContain('ToolSearch')
     const search = (
       (env.server.requests[2]?.body.tools ?? []) as Array<{ function: { name: string; description: string } }>
     ).find((t) => t.function.name === 'ToolSearch')
+    expect(search?.function.description).toMatch(/^- MultiEdit\b/m)
     expect(search?.function.description).toMatch(/^- DeleteFile\b/m)
     expect(search?.function.description).toMatch(/^- SaveMemory\b/m)
   })

@@ -31,6 +31,8 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Config: 'rare',
   ListMcpResources: 'rare',
   ReadMcpResource: 'rare',
+  // Edit does what MultiEdit does in more calls: on a tight window it waits behind ToolSearch.
+  MultiEdit: 'rare',
   DeleteFile: 'rare',
   SaveMemory: 'rare',
 }

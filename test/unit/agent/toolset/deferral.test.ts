@@ -33,9 +33,9 @@ describe('tierOf', () => {
     ['ListMcpResources', 'rare'],
     ['mcp__notion__API-post-search', 'mcp'],
     ['AskUserQuestion', 'common'],
-    // The file tools: apply_patch stands in for Edit and Write; deletes and memories are rare.
+    // The file tools: apply_patch stands in for Edit and Write; the others are rare.
     ['apply_patch', 'core'],
-    ['MultiEdit', 'common'],
+    ['MultiEdit', 'rare'],
     ['DeleteFile', 'rare'],
     ['SaveMemory', 'rare'],
   ])('%s is %s', (name, tier) => expect(tierOf(name)).toBe(tier))
