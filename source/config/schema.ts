@@ -55,6 +55,7 @@ export const profileOverrideSchema = z.strictObject({
   supportsVision: z.boolean().optional(),
   supportsAllowedTools: z.boolean().optional(),
   supportsParallelToolCalls: z.boolean().optional(),
+  applyPatch: z.union([z.enum(['replace', 'beside']), z.literal(false)]).optional(),
   /** Run tool calls the model writes as text (docs/context.md#text-tool-call-formats). */
   textToolCalls: z.boolean().optional(),
   toolCallFormat: z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'harmony', 'none']).optional(),

@@ -201,6 +201,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profiles,
     dispatch: store.dispatch,
     createdAt,
+    model: store.getState().session.model,
+    memory: instructions.project,
   })
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
