@@ -134,6 +134,11 @@ export interface AuthorizeOptions {
   signal: AbortSignal
   /** What the prompt shows; computed only when the gate asks. */
   preview(): Promise<ConsentPreview>
+  /**
+   * The tool's own checks (`Tool.precheck`), run only for a call that would ask, after the policy (a
+   * denied path is never probed) and before the prompt; a ToolError it throws ends the call unasked.
+   */
+  precheck?(target: PermissionTarget): Promise<void>
   /** The prompt opens (true) and is answered (false). */
   onPrompt?(open: boolean): void
   /** When a hook's allow decided the call, or the policy's hard limits overrode it: what to show. */
@@ -204,6 +209,7 @@ export async function authorize(
   if (verdict.decision === 'deny')
     return { decision: 'deny', by: 'policy', verdict, offer, mode: gate.mode() }
   if (!gate.canAsk()) return { decision: 'deny', by: 'no-user', verdict, offer, mode: gate.mode() }
+  await opts.precheck?.(target)
   opts.onPrompt?.(true)
   const preview = await opts.preview()
   // A protected write is never opened by a rule: saving one ("for the session", "always") would do
