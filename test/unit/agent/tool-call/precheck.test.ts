@@ -305,3 +305,17 @@ describe('a passing precheck changes nothing', () => {
     await expect(stat(join(env.workspace, 'new.txt'))).rejects.toThrow(/ENOENT/)
   })
 })
+
+describe('a path outside what the model may read unasked is not looked at before asking', () => {
+  for (const [name, exists] of [
+    ['an existing file', true],
+    ['a missing file', false],
+  ] as const)
+    it(`an Edit of ${name} outside the workspace asks, as before (no existence oracle)`, async () => {
+      const path = join(env.root, 'outside.txt')
+      if (exists) await writeFile(path, 'one\n')
+      const pending = execute('Edit', { file_path: path, old_string: 'one', new_string: 'uno' })
+      gate.resolve(await asked(), { kind: 'deny' })
+      expect(JSON.parse((await pending).content).error.category).toBe('permission')
+    })
+})
