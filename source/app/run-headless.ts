@@ -157,7 +157,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
  */
 async function promptInput(
   opts: HeadlessOptions,
-  session: Pick<Session, 'store' | 'instructions' | 'plugins'>,
+  session: Pick<Session, 'store' | 'instructions' | 'skills' | 'plugins'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
@@ -170,6 +170,7 @@ async function promptInput(
     workspace: opts.workspace,
     home,
     read: session.instructions,
+    skills: session.skills,
     plugins: session.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),

@@ -53,6 +53,22 @@ export interface AgentListing {
   problems: Array<{ file: string; field?: string; message: string; skipped: boolean }>
 }
 
+/** One skill as `/skills` lists it. */
+export interface SkillView {
+  name: string
+  /** Whole, however long (the Skill tool's listing shortens it). */
+  description: string
+  /** `user` (the config dir) or `project`. */
+  source: string
+  file: string
+}
+
+export interface SkillListing {
+  skills: SkillView[]
+  /** `file: field: message` for each skill file that could not be used (or only partly). */
+  problems: string[]
+}
+
 /** The endpoint's models for `/model`; `error` says why they could not be listed. */
 export interface ModelList {
   models: string[]
@@ -133,6 +149,8 @@ export interface SessionServices {
   authenticateMcpServer(name: string): void
   /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
   listAgents(): AgentListing
+  /** The skills of this session (the user's, the project's when trusted) and file problems. */
+  listSkills(): SkillListing
   /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
   agentTranscript(taskId: string): Store | null
 }

@@ -31,7 +31,7 @@ import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
 import { boundaryReaders } from './instruction-readers.js'
-import { announceSkills, loadSessionSkills } from './skills.js'
+import { announceSkills, loadSessionSkills, skillCommands, skillListing } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
 import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
@@ -376,6 +376,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),
     agents: agentsControl,
+    skills: () => skillListing(skills),
     ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
     ...pluginCommands(paths, plugins.plugins),
     mcp,
@@ -396,6 +397,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    skills: skillCommands(skills, instructions.skill),
     plugins: plugins.plugins,
     ...(trust ? { trust } : {}),
     ...(sandbox ? { sandbox } : {}),

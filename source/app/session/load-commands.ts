@@ -3,9 +3,15 @@ import type { AppPaths } from '../../config/app-paths.js'
 import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
 import { type LoadedCommands, loadCommandDir } from '../../extensions/command-files.js'
 import { describeProblem } from '../../extensions/problems.js'
-import type { CommandDefinition, ExtensionProblem, ExtensionScope } from '../../extensions/types.js'
+import type { SubmitInput } from '../../agent/runtime/commands.js'
+import type {
+  CommandDefinition,
+  ExtensionProblem,
+  ExtensionScope,
+  SkillDefinition,
+} from '../../extensions/types.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
-import { userCommandEntries } from '../../ui/commands/user-commands.js'
+import { skillCommandEntries, userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 import { PLUGIN_ROOT_VAR } from '../../plugins/manifest.js'
@@ -19,10 +25,21 @@ export interface UserCommandOptions {
   trust?: ProjectTrust
   /** The read boundary for the user's and the project's command files. */
   read: InstructionReaders
+  /** The session's skills, each runnable as `/name` unless a command has the name. */
+  skills?: SkillCommands
   /** The enabled plugins: their commands come as `/plugin:name` (and `/name` when no other has it). */
   plugins?: readonly EnabledPlugin[]
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
+}
+
+/** The session's skills for the command table (see `Session.skills`). */
+export interface SkillCommands {
+  list(): readonly SkillDefinition[]
+  /** Called after skills came or went (a trust answer). Returns stop. */
+  subscribe(listener: () => void): () => void
+  /** What `/name args` sends: the skill's instructions, then the arguments. */
+  prompt(name: string, args: string): Promise<SubmitInput>
 }
 
 /**
@@ -77,6 +94,18 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       return bare.get(name) === 1 && !opts.table.find(name) ? { ...shown, aliases: [name] } : shown
     })
     added.push(opts.table.add(entries))
+    const skills = opts.skills
+    if (!skills) return
+    // After the commands: a command of the same name keeps `/name` (the skill still loads with the Skill tool).
+    const result = opts.table.add(skillCommandEntries(skills.list(), skills.prompt))
+    added.push(result)
+    for (const { command } of result.skipped) {
+      const skill = skills.list().find((s) => s.name === command.name)
+      report(
+        `${skill?.file ?? command.name}: /${command.name} is taken by a command; the skill is not runnable as /${command.name} (the agent can still load it)`,
+        'info',
+      )
+    }
   }
   if (opts.trust?.mayLoad('command')) project = await loadScope(opts, 'project')
   apply()
@@ -84,9 +113,11 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     project = status.trusted ? await loadScope(opts, 'project') : null
     apply()
   })
+  const unsubscribeSkills = opts.skills?.subscribe(apply)
   return {
     stop() {
       unsubscribe?.()
+      unsubscribeSkills?.()
       for (const entries of added) entries.remove()
       added = []
     },

@@ -5,6 +5,7 @@ import type {
   PermissionRulesView,
   RuntimeCommands,
   SessionServices,
+  SkillListing,
   SessionSummary,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
@@ -66,6 +67,8 @@ export interface SessionServiceOptions {
   setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
+  /** The session's skills for `/skills`. */
+  skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
 }
@@ -172,6 +175,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
     },
     agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
+    listSkills: () => opts.skills?.() ?? { skills: [], problems: [] },
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }

@@ -5,7 +5,10 @@ import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
 import { describeProblem } from '../../extensions/problems.js'
 import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
 import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
-import type { SkillCatalog } from '../../tools/skill.js'
+import type { SkillListing } from '../../agent/runtime/commands.js'
+import type { InstructionFile } from '../../tools/instruction-file.js'
+import { loadSkillText, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
+import type { SkillCommands } from './load-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
@@ -30,6 +33,8 @@ export interface SessionSkills {
   more: boolean
   /** `file: field: message` for each skill file that could not be used. */
   problems: string[]
+  /** The skills now (the user's, and the project's while trusted). */
+  all(): readonly SkillDefinition[]
   /** Folders the model may read without asking (each skill's own). */
   dirs(): string[]
   /**
@@ -37,6 +42,8 @@ export interface SessionSkills {
    * the model in the conversation (the tool's description never changes). Returns stop.
    */
   followTrust(changed: (change: SkillChange) => void): () => void
+  /** Called after the project's skills came or went (for the `/name` entries to follow). Returns stop. */
+  subscribe(listener: () => void): () => void
 }
 
 export interface SkillChange {
@@ -57,6 +64,7 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
   // The folder brings skills that trust would enable: the tool must exist to load them later.
   const pending = !project && trust !== undefined && (await loadScope(opts, 'project')).skills.length > 0
   let current = merge(user, project)
+  const listeners = new Set<() => void>()
   const catalog: SkillCatalog = {
     find: (name) => current.find((s) => s.name === name),
     list: () => current,
@@ -66,13 +74,19 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
     offered: current,
     more: pending,
     problems: [...user.problems, ...(project?.problems ?? [])].map(describeProblem),
+    all: () => current,
     dirs: () => current.map((s) => s.dir),
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
     followTrust(changed) {
       if (!trust) return () => {}
       return trust.subscribe(async (status) => {
         const before = current
         const loaded = status.trusted ? await loadScope(opts, 'project') : null
         current = merge(user, loaded)
+        for (const listener of [...listeners]) listener()
         const added = current.filter((s) => !before.some((b) => b.name === s.name && b.path === s.path))
         const gone = before.filter((b) => !current.some((s) => s.name === b.name && s.path === b.path))
         const lines = [
@@ -91,6 +105,37 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
           problems: (loaded?.problems ?? []).map(describeProblem),
         })
       })
+    },
+  }
+}
+
+/** The skills as `/skills` lists them: every one, its whole description, and the files that could not be used. */
+export function skillListing(skills: SessionSkills): SkillListing {
+  return {
+    skills: skills
+      .all()
+      .map((s) => ({ name: s.name, description: s.description, source: s.scope, file: s.file })),
+    problems: skills.problems,
+  }
+}
+
+/** Each skill runnable as `/name`: its instructions (read through the boundary), then the arguments. */
+export function skillCommands(
+  skills: SessionSkills,
+  read: (skill: SkillEntry) => Promise<InstructionFile>,
+): SkillCommands {
+  return {
+    list: () => skills.all(),
+    subscribe: (listener) => skills.subscribe(listener),
+    async prompt(name, args) {
+      const skill = skills.all().find((s) => s.name === name)
+      if (!skill) throw new Error(`The skill "${name}" is no longer available`)
+      const { text } = await loadSkillText(skill, read, args)
+      const typed = args.trim()
+      return {
+        text: typed ? `/${name} ${typed}` : `/${name}`,
+        command: { name, file: skill.file, parts: [{ kind: 'text', text }], allowedTools: [] },
+      }
     },
   }
 }

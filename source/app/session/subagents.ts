@@ -78,7 +78,7 @@ export async function setUpAgents(opts: {
       .map((a) => ({ name: a.name, description: a.description, tools: toolsText(a) })),
   )
   const catalog = [...opts.tools, agentTool]
-  const warnings = registry.problems().map(problemLine)
+  const warnings = startUpLines(registry.problems())
 
   const setupFor = (profile: AgentProfile) => {
     const names = new Set(
@@ -166,7 +166,7 @@ function toolsText(profile: AgentProfile): string {
   if (profile.readOnly)
     return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
   if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
-  return profile.tools.join(', ')
+  return profile.tools.length ? profile.tools.join(', ') : 'none'
 }
 
 function view(profile: AgentProfile): AgentView {
@@ -183,6 +183,24 @@ function view(profile: AgentProfile): AgentView {
 }
 
 /** `.agent-tui/agents/x.md: "max_turns": expected a whole number … (agent not loaded)` */
+/** More notes than this about agents that loaded are one start-up line (`/agents` lists each). */
+const MAX_NOTE_LINES = 5
+
+/**
+ * The start-up warnings: each agent file left out, and the notes about the ones that loaded — one line
+ * when there are many (a Claude Code collection names a model tier in most of its files).
+ */
+export function startUpLines(problems: readonly AgentFileProblem[]): string[] {
+  const notes = problems.filter((p) => !p.skipped)
+  if (notes.length <= MAX_NOTE_LINES) return problems.map(problemLine)
+  const files = new Set(notes.map((p) => p.file)).size
+  const first = notes[0] as AgentFileProblem
+  return [
+    ...problems.filter((p) => p.skipped).map(problemLine),
+    `${files} agent files loaded with ${notes.length} notes, such as ${problemLine(first)}; /agents lists them all`,
+  ]
+}
+
 export function problemLine(p: AgentFileProblem): string {
   return `${p.file}: ${p.field ? `"${p.field}": ` : ''}${p.message}${p.skipped ? ' (agent not loaded)' : ''}`
 }

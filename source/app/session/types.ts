@@ -14,6 +14,7 @@ import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import type { SkillCommands } from './load-commands.js'
 
 /** What `createSession` is given, and the session it builds. */
 
@@ -57,6 +58,8 @@ export interface Session {
   warnings: string[]
   /** Reads instruction files, commands, skills and agents through the read boundary. */
   instructions: InstructionReaders
+  /** The session's skills, for the command table (each runnable as `/name`). */
+  skills: SkillCommands
   /** The user's enabled plugins, read at start (docs/plugins.md). */
   plugins: readonly EnabledPlugin[]
   /** The trust prompt and notices (interactive sessions with project trust). */

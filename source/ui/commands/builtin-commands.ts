@@ -14,7 +14,7 @@ import {
   pinCommand,
   unpinCommand,
 } from './context-commands.js'
-import { agentLines, costLines, hookLines, memoryLines, permissionLines } from './info-lines.js'
+import { agentLines, costLines, hookLines, memoryLines, permissionLines, skillLines } from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -191,6 +191,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       if (!args) ctx.showInfo('Agents', agentLines(ctx.commands.listAgents()))
       else ctx.flash(ctx.commands.switchAgent(args))
     },
+  },
+  {
+    name: 'skills',
+    description: 'List the skills of this session (each runs as /<name>)',
+    run: (ctx) => ctx.showInfo('Skills', skillLines(ctx.commands.listSkills())),
   },
   {
     name: 'resume',

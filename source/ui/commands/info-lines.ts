@@ -1,10 +1,11 @@
-/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents). */
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents, /skills). */
 import type {
   AgentListing,
   HooksView,
   MemoryFile,
   PermissionRulesView,
   RuleView,
+  SkillListing,
 } from '../../agent/runtime/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
@@ -57,6 +58,26 @@ export function agentLines(listing: AgentListing): string[] {
     '/agents <name> runs the main session as another agent: a new system prompt and tools, so the',
     "provider's prompt cache starts over. The model starts subagents with the Agent tool.",
     'Custom agents: .agent-tui/agents/*.md (this project, once trusted) and ~/.config/agent-tui/agents/*.md.',
+  )
+  return lines
+}
+
+export function skillLines(listing: SkillListing): string[] {
+  const width = Math.min(28, Math.max(8, ...listing.skills.map((s) => s.name.length))) + 2
+  const lines: string[] = []
+  if (listing.skills.length === 0) lines.push('No skills in this session.')
+  for (const skill of listing.skills) {
+    lines.push(`  ${skill.name.padEnd(width)}${skill.description}`)
+    lines.push(`  ${''.padEnd(width)}${skill.source} · ${skill.file} · /${skill.name} runs it`)
+  }
+  if (listing.problems.length > 0) {
+    lines.push('', 'Skill files with problems:')
+    for (const p of listing.problems) lines.push(`  ${p}`)
+  }
+  lines.push(
+    '',
+    `${listing.skills.length} skills. The agent loads one with the Skill tool when a task matches it; /<name> [arguments] runs one now.`,
+    'Skills: .agent-tui/skills/<name>/SKILL.md (this project, once trusted) and ~/.config/agent-tui/skills/<name>/SKILL.md.',
   )
   return lines
 }

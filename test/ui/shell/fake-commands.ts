@@ -3,6 +3,7 @@ import type {
   CompactionPreview,
   ContextReport,
   AgentListing,
+  SkillListing,
   HooksView,
   ImageAttachment,
   MemoryFile,
@@ -74,6 +75,7 @@ export function fakeCommands(
     queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
     agents?: AgentListing
+    skills?: SkillListing
     /** Background subagents' stores, by task id. */
     transcripts?: Record<string, Store>
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
@@ -202,6 +204,10 @@ export function fakeCommands(
     listAgents: () => {
       record('listAgents', [])
       return opts.agents ?? { current: 'build', agents: [], problems: [] }
+    },
+    listSkills: () => {
+      record('listSkills', [])
+      return opts.skills ?? { skills: [], problems: [] }
     },
     switchAgent: (name) => {
       record('switchAgent', [name])

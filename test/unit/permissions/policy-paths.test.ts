@@ -369,7 +369,7 @@ describe('reads have a boundary too', () => {
     const outside = at('/srv/data/a.csv', '/srv/data/a.csv', 'read')
     expect(decide('ci', 'Read', 'read', outside, { additionalDirs: ['/srv/data'] }).decision).toBe('allow')
     expect(
-      decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(/srv/**)'] }) }).decision,
+      decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(//srv/**)'] }) }).decision,
     ).toBe('allow')
     expect(decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read'] }) }).decision).toBe('deny')
     expect(decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(*)'] }) }).decision).toBe(
@@ -381,7 +381,7 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'Read', 'read', at('/etc/shadow', '/etc/shadow', 'read'))).toEqual({
       decision: 'ask',
       reason: 'reads outside the workspace need consent',
-      suggestedRule: 'Read(/etc/**)',
+      suggestedRule: 'Read(//etc/**)',
     })
     expect(decide('safe', 'Read', 'read', at('innocuous.txt', '.env', 'read')).reason).toBe(
       'reads of secrets files (.env) need consent (innocuous.txt resolves to .env)',
