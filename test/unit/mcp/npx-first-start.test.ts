@@ -149,7 +149,7 @@ describe('an npx server on a cold npm cache', () => {
     expect(first.conn.status).toBe('connected')
     expect(first.views.some((v) => /^fake\s+installing…/.test(v))).toBe(true)
     expect(first.views).toContain(
-      'npm is installing fake-mcp-server@1.0.0 (its first start): it gets longer to start',
+      'npm is installing fake-mcp-server@1.0.0 (its first start downloads it): it gets up to 5 minutes to start',
     )
     expect(first.conn.installing).toBeUndefined()
     await first.conn.close()

@@ -54,7 +54,7 @@ export function serverDetails(server: McpServerView): PanelLine[] {
   ]
   if (server.installing)
     out.push({
-      text: `npm is installing ${server.installing} (its first start): it gets longer to start`,
+      text: `npm is installing ${server.installing} (its first start downloads it): it gets up to 5 minutes to start`,
       kind: 'hint',
     })
   if (server.error) out.push({ text: `error: ${server.error}`, kind: 'error' })
