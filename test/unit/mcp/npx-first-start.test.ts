@@ -40,7 +40,7 @@ describe('npxInstalled and the allowance', () => {
   })
   afterEach(() => rm(cache, { recursive: true, force: true }))
 
-  it("finds the package where npm 10's npx puts it (hash measured with a real cold `npx -y cowsay@1.6.0`)", async () => {
+  it("finds the package where npm 11's npx puts it (hash measured with a real cold `npx -y cowsay@1.6.0`)", async () => {
     expect(npxInstalled('cowsay@1.6.0', cache)).toBe(false)
     // The folder appears before the install is done: only the package's own package.json counts.
     await mkdir(join(cache, '_npx', 'e3e1d528ee105f80', 'node_modules', 'cowsay'), { recursive: true })
