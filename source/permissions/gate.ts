@@ -143,6 +143,12 @@ export interface AuthorizeOptions {
   signal: AbortSignal
   /** What the prompt shows; computed only when the gate asks. */
   preview(): Promise<ConsentPreview>
+  /**
+   * The tool's own checks (`Tool.precheck`), run only for a call that would ask, after the policy (a
+   * denied path is never probed), on a path a Read would see unasked, before the prompt; a ToolError it
+   * throws ends the call unasked.
+   */
+  precheck?(target: PermissionTarget): Promise<void>
   /** The prompt opens (true) and is answered (false). */
   onPrompt?(open: boolean): void
   /** When a hook's allow decided the call, or the policy's hard limits overrode it: what to show. */
@@ -214,6 +220,7 @@ export async function authorize(
   if (verdict.decision === 'deny')
     return { decision: 'deny', by: 'policy', verdict, offer, mode: gate.mode() }
   if (!gate.canAsk()) return { decision: 'deny', by: 'no-user', verdict, offer, mode: gate.mode() }
+  if (opts.precheck && readableUnasked(gate, target)) await opts.precheck(target)
   opts.onPrompt?.(true)
   const preview = await opts.preview()
   // A protected write is never opened by a rule: saving one ("for the session", "always") would do
@@ -251,6 +258,16 @@ export async function authorize(
   if (answer.kind === 'deny') return { decision: 'deny', by: 'user', answer }
   const deniedRead = call.risk === 'read' ? gate.deniedRead?.(call.tool) : undefined
   return { decision: 'allow', target, readOnly, approval: answer, ...(deniedRead ? { deniedRead } : {}) }
+}
+
+/**
+ * The tool's precheck looks at a path (exists? read? changed?) only where a Read of it would go unasked:
+ * refusing unasked must tell the model nothing it could not learn unasked (a file outside the workspace asks).
+ */
+function readableUnasked(gate: PermissionGate, target: PermissionTarget): boolean {
+  if (target.kind !== 'path') return true
+  const read = { ...target, access: 'read' as const }
+  return gate.check({ tool: 'Read', risk: 'read', target: read, readOnly: true }).decision === 'allow'
 }
 
 /**

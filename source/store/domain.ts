@@ -345,6 +345,8 @@ export interface McpServerView {
   error?: string
   /** Where to sign in, while the status is needs_auth. */
   authUrl?: string
+  /** While connecting: the package npm is installing (the first start of an `npx -y` server). */
+  installing?: string
   /** The names the model calls its tools by (`mcp__docs__search`). */
   tools: string[]
   resources: boolean

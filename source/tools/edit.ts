@@ -6,7 +6,7 @@ import { MATCHER_NOTES, type PlannedStep, planStep, snippet } from './edit-plan.
 import { displayPath, resolveToolPath, writeTarget } from './paths.js'
 import { DEFAULT_FORMAT, decodeText, encodeText, type TextFormat } from './text-file.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
-import { checkWriteTarget, fsError } from './write-guard.js'
+import { checkWriteTarget, fsError, type WriteTarget } from './write-guard.js'
 
 const DESCRIPTION = `Performs an exact string replacement in a file.
 - Read the file first in this session; the edit is refused if the file changed on disk since.
@@ -78,32 +78,14 @@ export const editTool = defineTool<EditArgs>({
     return { kind: 'diff', path: shown, diff }
   },
   summarize: (args) => `Edit ${args.file_path}`,
+  async precheck(args, ctx) {
+    await checkEdit(args, ctx)
+  },
   async execute(args, ctx): Promise<ToolSuccess> {
-    if (args.old_string === args.new_string) {
-      throw new ToolError(
-        'validation',
-        'old_string and new_string are identical, so there is nothing to change.',
-      )
-    }
-    const abs = resolveToolPath(args.file_path, ctx.cwd())
-    const shown = displayPath(abs, ctx.workspace)
-    const exists = await stat(abs).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return false
-        throw fsError(error, shown)
-      },
-    )
-    if (!exists) {
-      if (args.old_string !== '') {
-        throw new ToolError('not_found', `File does not exist: ${shown}`, {
-          hint: 'Check the path with Glob. To create a new file, use Write (or Edit with an empty old_string).',
-        })
-      }
-      return create(abs, shown, args.new_string, ctx)
-    }
-    const target = await checkWriteTarget(abs, ctx)
-    const edit = await computeEdit(args, ctx, target.path)
+    const checked = await checkEdit(args, ctx)
+    if (checked.kind === 'create') return create(checked.abs, checked.shown, args.new_string, ctx)
+    const { target, edit } = checked
+    const shown = edit.shown
     const encoded = encodeText(edit.after, edit.format)
     const st = await atomicWriteFile(target.path, encoded.data, { expectedRealPath: target.path }).catch(
       (error: NodeJS.ErrnoException) => {
@@ -126,6 +108,42 @@ export const editTool = defineTool<EditArgs>({
     }
   },
 })
+
+type CheckedEdit =
+  | { kind: 'create'; abs: string; shown: string }
+  | { kind: 'edit'; target: WriteTarget; edit: ComputedEdit }
+
+/**
+ * Every check of an edit, without writing: the precheck (before a prompt) and the run (again, since the
+ * file may change while the user reads the prompt). Content is only read once read-first holds.
+ */
+async function checkEdit(args: EditArgs, ctx: ToolContext): Promise<CheckedEdit> {
+  if (args.old_string === args.new_string) {
+    throw new ToolError(
+      'validation',
+      'old_string and new_string are identical, so there is nothing to change.',
+    )
+  }
+  const abs = resolveToolPath(args.file_path, ctx.cwd())
+  const shown = displayPath(abs, ctx.workspace)
+  const exists = await stat(abs).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false
+      throw fsError(error, shown)
+    },
+  )
+  if (!exists) {
+    if (args.old_string !== '') {
+      throw new ToolError('not_found', `File does not exist: ${shown}`, {
+        hint: 'Check the path with Glob. To create a new file, use Write (or Edit with an empty old_string).',
+      })
+    }
+    return { kind: 'create', abs, shown }
+  }
+  const target = await checkWriteTarget(abs, ctx)
+  return { kind: 'edit', target, edit: await computeEdit(args, ctx, target.path) }
+}
 
 async function create(abs: string, shown: string, content: string, ctx: ToolContext): Promise<ToolSuccess> {
   const target = await checkWriteTarget(abs, ctx)

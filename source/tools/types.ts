@@ -240,6 +240,13 @@ export interface Tool<A = unknown> {
    * becomes the call's error envelope before anyone is asked.
    */
   permissionTarget(args: A, ctx: ToolContext): PermissionTarget | Promise<PermissionTarget>
+  /**
+   * The tool's own cheap checks that change nothing (read-first, staleness, a missing file or cell, an
+   * unknown task): run by the gate only when the call would ask, after the policy judged it and before
+   * the prompt, so nobody approves a call that cannot succeed. `ctx.permission` is the judged target.
+   * Throws the ToolError `execute` would; `execute` checks again (the file may change during the prompt).
+   */
+  precheck?(args: A, ctx: ToolContext): Promise<void>
   /** What the consent prompt shows (command, diff, URL). Computing a diff may read files. */
   preview(args: A, ctx: ToolContext): Promise<ConsentPreview>
   /** One-line label for the transcript card and the consent prompt. */
