@@ -82,6 +82,8 @@ export interface SessionInfo {
   model: string
   baseUrl: string
   title: string
+  /** The title is the user's (`/rename`): no prompt or `/clear` replaces it. */
+  named?: boolean
   startedAt: number
 }
 

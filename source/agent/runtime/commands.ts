@@ -90,6 +90,8 @@ export interface SessionServices {
   memoryFiles(): Promise<MemoryFile[]>
   /** The other sessions of this directory, newest first (for `/resume`). */
   listSessions(): Promise<SessionSummary[]>
+  /** `/rename`: titles the session (logged, and beside the log for the list); resolves with the title kept. */
+  renameSession(title: string): Promise<string>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
   addMemory(text: string): Promise<string>
   /** A consent prompt's or a question's answer, handed to the one waiting for it. */

@@ -360,6 +360,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     readInstructions: instructions.project,
     sessionId: id,
+    logPath,
     cwd: () => runtime.currentDirectory(),
     supportsVision: () => capabilities(store.getState().session.model).supportsVision,
     sessions: () => summarizeSessions(projectSessions, workspace),

@@ -11,6 +11,7 @@ import type {
 import { loadImageAttachment } from '../../agent/turn/images.js'
 import { appendMemory, listMemoryFiles } from '../../agent/prompt/project-memory.js'
 import { atomicWriteFile } from '../../tools/atomic-write.js'
+import { normalizeTitle, writeSessionTitle } from '../../session/session-title.js'
 import { readLogSlice } from '../../tasks/log-slice.js'
 import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -31,6 +32,8 @@ export interface SessionServiceOptions {
   /** Reads the project's instruction files through the read boundary (for `/memory`). */
   readInstructions: InstructionReader
   sessionId: string
+  /** The session log (a `/rename` writes the title beside it); absent: the title is not listed. */
+  logPath?: string
   /** Where relative paths resolve: the directory Bash's `cd` has left the session in. */
   cwd(): string
   /** Whether the session's model takes images (its profile). */
@@ -128,6 +131,17 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []
       return all.filter((s) => s.id !== opts.sessionId)
+    },
+    async renameSession(raw) {
+      const title = normalizeTitle(raw)
+      if (!title) throw new Error('a title needs something to show: /rename <title>')
+      store.dispatch({ type: 'session/renamed', title })
+      try {
+        if (opts.logPath) await writeSessionTitle(opts.logPath, title)
+      } catch (err) {
+        throw new Error(`renamed here, but the /resume list keeps the old title: ${(err as Error).message}`)
+      }
+      return title
     },
     resolveConsent: (id, decision) => opts.gate.resolve(id, decision),
     answerQuestion: (id, answer) => opts.questions?.answer(id, answer),

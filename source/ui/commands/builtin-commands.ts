@@ -193,6 +193,22 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'rename',
+    argumentHint: '<title>',
+    description: 'Name this session (the /resume list and the export heading show it)',
+    async run(ctx, args) {
+      if (!args.trim()) {
+        const title = ctx.getState().session.title
+        ctx.flash(
+          title ? `This session is "${title}": /rename <title> names it` : 'Usage: /rename <title>',
+          'warn',
+        )
+        return
+      }
+      ctx.flash(`Session renamed to "${await ctx.commands.renameSession(args)}"`)
+    },
+  },
+  {
     name: 'resume',
     argumentHint: '[id]',
     description: 'Switch to an earlier session of this directory',

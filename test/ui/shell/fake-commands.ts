@@ -166,6 +166,10 @@ export function fakeCommands(
       record('listSessions', [])
       return opts.sessions ?? []
     },
+    renameSession: async (title) => {
+      record('renameSession', [title])
+      return title.trim()
+    },
     addMemory: async (text) => {
       record('addMemory', [text])
       return '.agent-tui/memory.md'
