@@ -74,6 +74,8 @@ export type PersistedAction =
   | { type: 'session/titled'; title: string }
   /** `/rename`: the user's own title, kept through `/clear` (the list, the export heading and `/resume` show it). */
   | { type: 'session/renamed'; title: string }
+  /** The status line command's first line ('' for none); not logged: it is run again on resume. */
+  | { type: 'status/line'; text: string }
   /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
   | { type: 'conversation/cleared' }
   /** The requests show a summary in place of the older history from now on (the history stays). */

@@ -47,6 +47,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return { ...state, session: action.session, mode: action.mode, launchMode: action.mode }
     case 'session/titled':
       return { ...state, session: { ...state.session, title: action.title } }
+    case 'status/line':
+      return state.ui.statusLine === action.text
+        ? state
+        : { ...state, ui: { ...state.ui, statusLine: action.text } }
     case 'session/renamed':
       return { ...state, session: { ...state.session, title: action.title, named: true } }
     case 'conversation/cleared':
