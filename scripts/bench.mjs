@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
+import { claudeCollection } from './bench/claude-collection.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { provenance } from './bench/provenance.mjs'
 import { context } from './bench/context.mjs'
@@ -188,6 +189,7 @@ const sections = {
   sandbox: bashSandbox,
   gitScan,
   provenance,
+  claudeCollection,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

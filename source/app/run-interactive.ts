@@ -204,6 +204,9 @@ async function runSession(
     ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
     ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
   }
+  // The session reads the agent and skill files, the command table the command files: many with a Claude
+  // Code collection installed, whose garbage a collection takes back once they are in.
+  const loaded = opts.tuning?.aroundLoading()
   const session = await createSession({
     config,
     paths: opts.paths,
@@ -269,13 +272,19 @@ async function runSession(
       workspace: opts.workspace,
       home: process.env.HOME || homedir(),
       read: session.instructions,
+      skills: session.skills,
       plugins: session.plugins,
       ...(trust ? { trust: trust.trust } : {}),
+      claude: session.claude,
+      record: (entries) => session.discovery.set('commands', entries),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
     }),
   )
-  userCommands.catch(() => undefined)
+  userCommands.then(
+    () => loaded?.(),
+    () => undefined,
+  )
   const stopTuning = opts.tuning?.followSession(session.store) ?? (() => {})
   try {
     if (config.prompt && first) sendFirstPrompt(config.prompt, session, commandTable, userCommands)

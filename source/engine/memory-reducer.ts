@@ -70,6 +70,22 @@ export function reduceMemoryAfterTurns(store: Store, options: MemoryReducerOptio
 
 const MB = 1024 * 1024
 
+/**
+ * One full collection now if the heap holds `slackBytes` more than `since` (bytes on the heap before some
+ * work): for start-up's reading of many files (a Claude Code collection of hundreds of agents, skills and
+ * commands), whose garbage idle RSS would otherwise carry. Also wakes V8's memory reducer (see above).
+ */
+export function collectIfGrown(since: number, slackBytes = 8 * MB): boolean {
+  if (getHeapStatistics().used_heap_size - since < slackBytes) return false
+  const collect = exposeGc()
+  collect?.()
+  return collect !== null
+}
+
+export function heapBytes(): number {
+  return getHeapStatistics().used_heap_size
+}
+
 /** V8's `gc`, from a context created while --expose-gc was on; null where the engine refuses. */
 function exposeGc(): (() => void) | null {
   try {

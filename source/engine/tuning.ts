@@ -2,7 +2,7 @@ import type { Store } from '../store/create-store.js'
 import { persistCompileCache } from './compile-cache.js'
 import { tuneEngine } from './v8-flags.js'
 import { keepLayoutWasmBaseline } from './layout-wasm.js'
-import { reduceMemoryAfterTurns } from './memory-reducer.js'
+import { collectIfGrown, heapBytes, reduceMemoryAfterTurns } from './memory-reducer.js'
 import { holdYoungGeneration } from './young-generation.js'
 
 /**
@@ -22,6 +22,11 @@ export interface ProcessTuning {
   firstTurn(): void
   /** Follows one session's store: its first turn (above), and a collection after heavy turns. Returns stop. */
   followSession(store: Store): () => void
+  /**
+   * Around start-up work that reads many files (the user's and the project's commands): call before it,
+   * and call what it returns once it is done — a collection runs if it left much garbage.
+   */
+  aroundLoading(): () => void
 }
 
 /** Applies the start-up settings at once (call it first thing) and returns the hooks for later. */
@@ -33,6 +38,12 @@ export function tuneProcess(execArgv: readonly string[] = process.execArgv): Pro
     beforeUi: keepLayoutWasmBaseline,
     startupLoaded: persistCompileCache,
     firstTurn: releaseYoungGeneration,
+    aroundLoading() {
+      const before = heapBytes()
+      return () => {
+        collectIfGrown(before)
+      }
+    },
     followSession(store) {
       const stopReducing = reduceMemoryAfterTurns(store)
       const stopWaiting = onFirstTurn(store, releaseYoungGeneration)

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { parseRule } from '../permissions/rules.js'
 import type { InstructionReader } from '../tools/instruction-file.js'
+import { renamedNotice, ruleWithToolName } from './claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
 import type { CommandDefinition, ExtensionProblem, ExtensionScope } from './types.js'
 
@@ -18,8 +19,12 @@ export interface LoadedCommands {
   problems: ExtensionProblem[]
 }
 
-/** A folder of thousands is not read whole at start-up; deeper than this is not a grouping any more. */
-const MAX_FILES = 200
+/**
+ * Not a cap on collections (hundreds of commands all load, off the first frame's path): a guard against a
+ * folder that is no commands folder at all (a home directory linked in), said in a notice.
+ */
+const MAX_FILES = 5000
+/** Deeper than this is not a grouping any more. */
 const MAX_DEPTH = 4
 const MAX_FILE_BYTES = 256 * 1024
 const NAME = /^[A-Za-z][\w-]*$/
@@ -104,15 +109,14 @@ async function readCommand(
     return skip(`the file is ${Math.ceil(read.size / 1024)} KB; a command file may be at most 256 KB`)
   }
   const text = at.rewrite ? at.rewrite(read.text) : read.text
-  const parsed = parseFrontmatter(text)
+  const parsed = await parseFrontmatter(text)
   if (!parsed.ok) return skip(`frontmatter, line ${parsed.line}: ${parsed.message}`)
-  const { data, raw, invalid } = parsed
+  const { data, raw } = parsed
   const body = parsed.body.replace(/^\s*\n/, '').trimEnd()
   if (body.trim() === '') return skip('the file has no prompt after its frontmatter')
+  const note = (message: string, field?: string) =>
+    problems.push({ file, ...(field ? { field } : {}), message, skipped: false })
 
-  for (const field of ['description', 'allowed-tools', 'model'] as const) {
-    if (invalid[field]) return skip(`${invalid[field]}`, field)
-  }
   const description = data.description
   if (description !== undefined && description !== null && typeof description !== 'string') {
     return skip('expected one line of text', 'description')
@@ -123,6 +127,8 @@ async function readCommand(
   }
   const allowed = ruleList(data['allowed-tools'])
   if ('message' in allowed) return skip(allowed.message, 'allowed-tools')
+  const renamed = renamedNotice(allowed.renamed)
+  if (renamed) note(renamed, 'allowed-tools')
   let chosenModel = typeof model === 'string' && model.trim() !== '' ? model.trim() : undefined
   if (chosenModel && CLAUDE_TIERS.has(chosenModel.toLowerCase())) {
     problems.push({
@@ -138,7 +144,9 @@ async function readCommand(
     name,
     scope: at.scope,
     namespace: at.namespace,
-    description: (typeof description === 'string' && description.trim()) || firstLine(body),
+    // One line for completion and /help, however the file wraps it.
+    description:
+      (typeof description === 'string' && description.replace(/\s+/g, ' ').trim()) || firstLine(body),
     ...(hint ? { argumentHint: hint } : {}),
     allowedTools: allowed.rules,
     ...(chosenModel ? { model: chosenModel } : {}),
@@ -151,19 +159,25 @@ async function readCommand(
  * `allowed-tools` as Claude Code writes it: one string of rules separated by commas (or spaces, as skills
  * write them), or a YAML list. Each must parse as a permission rule.
  */
-function ruleList(value: FrontmatterValue | undefined): { rules: string[] } | { message: string } {
-  if (value === undefined || value === null) return { rules: [] }
+function ruleList(
+  value: FrontmatterValue | undefined,
+): { rules: string[]; renamed: Array<[string, string]> } | { message: string } {
+  if (value === undefined || value === null) return { rules: [], renamed: [] }
   const items = Array.isArray(value) ? value : typeof value === 'string' ? splitRules(value) : null
-  if (items === null) return { message: 'expected rules such as "Read, Bash(git diff *)"' }
+  if (items === null || items.some((i) => typeof i !== 'string'))
+    return { message: 'expected rules such as "Read, Bash(git diff *)"' }
   const rules: string[] = []
-  for (const item of items.map((i) => i.trim()).filter(Boolean)) {
+  const renamed: Array<[string, string]> = []
+  for (const item of (items as string[]).map((i) => i.trim()).filter(Boolean)) {
     try {
-      rules.push(parseRule(item).text)
+      const rule = parseRule(ruleWithToolName(item))
+      if (rule.tool !== parseRule(item).tool) renamed.push([parseRule(item).tool, rule.tool])
+      rules.push(rule.text)
     } catch (error) {
       return { message: (error as Error).message }
     }
   }
-  return { rules }
+  return { rules, renamed }
 }
 
 /** Splits at commas and blanks outside parentheses: `Read, Bash(git diff *)` → two rules. */
@@ -184,7 +198,10 @@ function splitRules(text: string): string[] {
 }
 
 /** `argument-hint: [file] [focus]` means that text (YAML would read a list); quotes are taken off. */
-function argumentHint(raw: string | undefined, value: FrontmatterValue | undefined): string | undefined {
+export function argumentHint(
+  raw: string | undefined,
+  value: FrontmatterValue | undefined,
+): string | undefined {
   if (raw !== undefined) {
     const text = raw.trim().replace(/^(["'])(.*)\1$/, '$2')
     return text === '' ? undefined : text
@@ -230,7 +247,7 @@ async function listMarkdown(
   if (found.length >= MAX_FILES) {
     problems.push({
       file: label(dir),
-      message: `only the first ${MAX_FILES} command files are read`,
+      message: `holds more than ${MAX_FILES} Markdown files: only the first ${MAX_FILES} are read as commands (is it a commands folder?)`,
       skipped: false,
     })
   }

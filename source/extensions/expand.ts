@@ -4,8 +4,8 @@ import type { CommandDefinition, CommandInvocation, PromptPart } from './types.j
  * A command's prompt with its arguments put in (Claude Code's syntax): `$ARGUMENTS` is everything typed
  * after the name, `$1`…`$9` the words of it (quotes keep words together); a prompt that uses neither gets
  * the arguments appended as `ARGUMENTS: …`. Then the prompt is cut into text, `` !`command` `` (run first;
- * its output goes in its place) and `@path` (the file is included). Inside fenced code blocks and code
- * spans nothing runs and nothing is included. Pure: the runtime runs the pieces.
+ * its output goes in its place) and `@path` (the file is included). Inside code spans nothing runs
+ * and nothing is included; inside fenced code blocks `` !`command` `` runs (as in Claude Code), `@path` stays text. Pure: the runtime runs the pieces.
  */
 export function expandCommand(command: CommandDefinition, args: string): CommandInvocation {
   return {
@@ -49,7 +49,15 @@ export function promptParts(text: string): PromptPart[] {
   for (const line of text.split(/(?<=\n)/)) {
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence
     if (inFence || /^\s*(```|~~~)/.test(line)) {
-      pushText(line)
+      // Claude Code runs `` !`…` `` inside a fence too (commands show their context in one); `@` stays text.
+      let from = 0
+      for (const m of line.matchAll(/!`([^`\n]+)`/g)) {
+        const start = m.index ?? 0
+        pushText(line.slice(from, start))
+        parts.push({ kind: 'shell', command: (m[1] ?? '').trim() })
+        from = start + m[0].length
+      }
+      pushText(line.slice(from))
       continue
     }
     let at = 0

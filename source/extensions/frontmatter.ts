@@ -1,12 +1,21 @@
 /**
- * The YAML frontmatter of command, skill and agent Markdown files, in the subset those files use: `key: value`
- * scalars (plain, single- or double-quoted), numbers and booleans, inline lists `[a, b]`, block lists
- * (`- a`), one level of block mapping (a skill's `metadata:`), and folded or literal block scalars (`>`,
- * `|`). A value it cannot read is an error naming its line, kept by key: a loader reports it for a field
- * it uses, so a file is never half-understood. A file without a frontmatter block is all body. Pure.
+ * The YAML frontmatter of command, skill and agent Markdown files, read by a real YAML parser (the `yaml`
+ * package, loaded on the first file: never on the first frame's path) with Claude Code's leniency. A block
+ * that is not valid YAML is read field by field, as Claude Code's loader reads it: a line at the start of
+ * the block naming a field (`model: opus`) starts that field, every other line continues the value before
+ * (an unquoted multi-line `description` with `<example>` blocks and `user: "…"` dialogue lines), and a
+ * field's value that is not YAML on its own is its text (`description: Use for: x`, `argument-hint:
+ * [file] [focus]`). The result says so (`lenient`), for a notice. A file without a frontmatter block is all
+ * body. Pure but for the one lazy import.
  */
 
-export type FrontmatterValue = string | number | boolean | null | string[] | { [key: string]: string }
+export type FrontmatterValue =
+  | string
+  | number
+  | boolean
+  | null
+  | FrontmatterValue[]
+  | { [key: string]: FrontmatterValue }
 
 export type FrontmatterResult =
   | {
@@ -17,177 +26,120 @@ export type FrontmatterResult =
        * is meant as text, though YAML would read a list in it.
        */
       raw: Record<string, string>
-      /** One-line values that are not valid YAML, by key: a loader that reads `raw` may still use them. */
-      invalid: Record<string, string>
+      /**
+       * Set when the block was not valid YAML and was read field by field: the parser's complaint
+       * (`line 5: …`), for a notice that the file loaded anyway.
+       */
+      lenient?: string
       body: string
       bodyLine: number
     }
   | { ok: false; line: number; message: string }
 
-const KEY_LINE = /^([A-Za-z_][\w-]*)\s*:(?:\s+(.*?))?\s*$/
+/** A line that starts a field: a name at the start of the line, a colon, then a blank or the end. */
+const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/
+/**
+ * Speakers of the dialogue examples Claude Code's agent descriptions carry (`user: "…"`, `assistant: …`):
+ * in a block that is not YAML, such a line continues the description. Capitalised words (`Context:`,
+ * `Examples:`) continue it too: no field is named so.
+ */
+const DIALOGUE = new Set(['user', 'assistant', 'human', 'ai', 'system', 'claude'])
 
-export function parseFrontmatter(text: string): FrontmatterResult {
+export async function parseFrontmatter(text: string): Promise<FrontmatterResult> {
   const lines = text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n/g, '\n')
     .split('\n')
-  if (lines[0]?.trim() !== '---')
-    return { ok: true, data: {}, raw: {}, invalid: {}, body: lines.join('\n'), bodyLine: 1 }
+  if (lines[0]?.trim() !== '---') return { ok: true, data: {}, raw: {}, body: lines.join('\n'), bodyLine: 1 }
   const end = lines.findIndex((line, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(line))
   if (end < 0) return { ok: false, line: 1, message: 'the frontmatter block has no closing "---" line' }
-  const data: Record<string, FrontmatterValue> = {}
-  const raw: Record<string, string> = {}
-  const invalid: Record<string, string> = {}
-  let i = 1
-  while (i < end) {
-    const line = lines[i] ?? ''
-    if (line.trim() === '' || line.trimStart().startsWith('#')) {
-      i++
-      continue
-    }
-    const match = KEY_LINE.exec(line)
-    if (!match)
-      return { ok: false, line: i + 1, message: `expected "key: value", got ${JSON.stringify(line)}` }
-    const key = match[1] as string
-    const value = match[2] ?? ''
-    if (Object.hasOwn(data, key)) return { ok: false, line: i + 1, message: `"${key}" appears twice` }
-    i++
-    if (value === '' || /^[|>][+-]?$/.test(value)) {
-      // A block under the key: list items, or the lines of a block scalar.
-      const first = i
-      while (i < end && (/^(\s|-\s|-$)/.test(lines[i] ?? '') || (lines[i] ?? '').trim() === '')) i++
-      const block = lines.slice(first, i)
-      const parsed = value === '' ? blockValue(block, first) : { value: blockScalar(block, value) }
-      if ('message' in parsed) invalid[key] = `line ${parsed.line}: ${parsed.message}`
-      else data[key] = parsed.value
-      continue
-    }
-    raw[key] = value
-    const parsed = scalarOrList(value)
-    if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
-      invalid[key] = `line ${i}: ${parsed.message}`
-      continue
-    }
-    data[key] = parsed
+  const block = lines.slice(1, end)
+  const raw = rawValues(block)
+  const rest = { raw, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 }
+  const yaml = await loadYaml()
+  const whole = readYaml(yaml, block.join('\n'))
+  if ('value' in whole) {
+    const value = whole.value
+    if (value === null || value === undefined) return { ok: true, data: {}, ...rest }
+    if (typeof value !== 'object' || Array.isArray(value))
+      return { ok: false, line: 2, message: 'the frontmatter is not a list of "key: value" fields' }
+    return { ok: true, data: value as Record<string, FrontmatterValue>, ...rest }
   }
-  return { ok: true, data, raw, invalid, body: lines.slice(end + 1).join('\n'), bodyLine: end + 2 }
+  const lenient = readFieldByField(yaml, block)
+  if ('message' in lenient) return { ok: false, ...lenient }
+  const why = `line ${whole.line + 1}: ${whole.message}`
+  return { ok: true, data: lenient.data, ...rest, lenient: why }
 }
+
+type Yaml = typeof import('yaml')
 
 /**
- * `- a` lines, or `  name: value` lines; `key:` with nothing under it is null. `first` is the block's
- * 0-based line index.
+ * The `yaml` package, loaded with the first frontmatter block. It is CommonJS for Node: bundled, its
+ * dynamic import resolves to the module object under `default`, unbundled (tests) to the exports.
  */
-function blockValue(
-  block: string[],
-  first: number,
-): { value: FrontmatterValue } | { line: number; message: string } {
-  const firstItem = block.find((l) => l.trim() !== '') ?? ''
-  if (/^\s+[A-Za-z_][\w-]*\s*:/.test(firstItem)) return blockMapping(block, first)
-  const items: string[] = []
-  for (const [k, line] of block.entries()) {
-    if (line.trim() === '') continue
-    const m = /^\s*-\s+(.*?)\s*$/.exec(line)
-    if (!m)
-      return { line: first + k + 1, message: `expected a list item "- value", got ${JSON.stringify(line)}` }
-    const item = unquote(m[1] ?? '')
-    if (typeof item !== 'string') return { line: first + k + 1, message: item.message }
-    items.push(item)
-  }
-  return { value: items.length === 0 ? null : items }
+async function loadYaml(): Promise<Yaml> {
+  const loaded = (await import('yaml')) as Yaml & { default?: Yaml }
+  return typeof loaded.parseDocument === 'function' ? loaded : (loaded.default as Yaml)
 }
 
-function blockMapping(
-  block: string[],
-  first: number,
-): { value: { [key: string]: string } } | { line: number; message: string } {
-  const map: { [key: string]: string } = {}
-  for (const [k, line] of block.entries()) {
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue
-    const m = /^\s+([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$/.exec(line)
-    const item = m ? unquote(m[2] ?? '') : { message: `expected "name: value", got ${JSON.stringify(line)}` }
-    if (typeof item !== 'string') return { line: first + k + 1, message: item.message }
-    map[m?.[1] ?? ''] = item
-  }
-  return { value: map }
-}
-
-/** `|` keeps line breaks, `>` folds them into spaces; the common indentation is removed. */
-function blockScalar(block: string[], style: string): string {
-  const lines = [...block]
-  while (lines.length > 0 && (lines.at(-1) ?? '').trim() === '') lines.pop()
-  const indents = lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length)
-  const indent = indents.length > 0 ? Math.min(...indents) : 0
-  const stripped = lines.map((l) => l.slice(indent))
-  if (style.startsWith('|')) return stripped.join('\n')
-  const paragraphs: string[] = []
-  let paragraph: string[] = []
-  for (const line of stripped) {
-    if (line.trim() !== '') paragraph.push(line.trim())
-    else {
-      paragraphs.push(paragraph.join(' '))
-      paragraph = []
+/** The block as YAML (the core schema: `yes` and `2026-01-01` stay text), or its first error's line in the block. */
+function readYaml(yaml: Yaml, source: string): { value: unknown } | { line: number; message: string } {
+  const doc = yaml.parseDocument(source, { schema: 'core', prettyErrors: true, uniqueKeys: true })
+  const error = doc.errors[0]
+  if (error) {
+    return {
+      line: error.linePos?.[0]?.line ?? 1,
+      message: (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''),
     }
   }
-  paragraphs.push(paragraph.join(' '))
-  return paragraphs.join('\n')
+  return { value: doc.toJS({ maxAliasCount: 0 }) }
 }
 
-function scalarOrList(raw: string): FrontmatterValue | { message: string } {
-  if (raw.startsWith('[')) {
-    if (!raw.endsWith(']')) return { message: 'an inline list must end with "]"' }
-    const inner = raw.slice(1, -1).trim()
-    if (inner === '') return []
-    const items: string[] = []
-    for (const part of splitOutsideQuotes(inner)) {
-      const item = unquote(part.trim())
-      if (typeof item !== 'string') return item
-      items.push(item)
+/** One-line values as written, by key (quotes kept: the reader takes them off). */
+function rawValues(block: readonly string[]): Record<string, string> {
+  const raw: Record<string, string> = {}
+  for (const line of block) {
+    const m = KEY_LINE.exec(line)
+    if (m?.[1] && m[2] !== undefined && !Object.hasOwn(raw, m[1])) raw[m[1]] = m[2]
+  }
+  return raw
+}
+
+/** A block that is not YAML, as Claude Code reads it: fields at the line starts, the rest continuations. */
+function readFieldByField(
+  yaml: Yaml,
+  block: readonly string[],
+): { data: Record<string, FrontmatterValue> } | { line: number; message: string } {
+  const fields: Array<{ key: string; line: number; lines: string[] }> = []
+  for (const [i, line] of block.entries()) {
+    const m = KEY_LINE.exec(line)
+    const key = m?.[1]
+    const startsField = key !== undefined && (fields.length === 0 || !DIALOGUE.has(key)) && /^[a-z]/.test(key)
+    if (startsField) {
+      if (fields.some((f) => f.key === key)) return { line: i + 2, message: `"${key}" appears twice` }
+      fields.push({ key, line: i + 2, lines: [line] })
+      continue
     }
-    return items
+    const current = fields.at(-1)
+    if (current) current.lines.push(line)
+    else if (line.trim() !== '' && !line.trimStart().startsWith('#'))
+      return { line: i + 2, message: `expected "key: value", got ${JSON.stringify(line)}` }
   }
-  if (raw.startsWith('{')) return { message: 'mappings are not supported here' }
-  if (raw.startsWith('"') || raw.startsWith("'")) return unquote(raw)
-  if (raw === 'true' || raw === 'false') return raw === 'true'
-  if (raw === 'null' || raw === '~') return null
-  if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw)
-  // A plain scalar ends where a comment starts.
-  return raw.replace(/\s+#.*$/, '')
+  const data: Record<string, FrontmatterValue> = {}
+  for (const field of fields) data[field.key] = fieldValue(yaml, field.key, field.lines)
+  return { data }
 }
 
-function splitOutsideQuotes(text: string): string[] {
-  const parts: string[] = []
-  let current = ''
-  let quote: string | null = null
-  for (const ch of text) {
-    if (quote) {
-      current += ch
-      if (ch === quote) quote = null
-    } else if (ch === '"' || ch === "'") {
-      quote = ch
-      current += ch
-    } else if (ch === ',') {
-      parts.push(current)
-      current = ''
-    } else current += ch
+/** One field on its own as YAML; failing that, its text (the lines after the key, trimmed). */
+function fieldValue(yaml: Yaml, key: string, lines: readonly string[]): FrontmatterValue {
+  const parsed = readYaml(yaml, lines.join('\n'))
+  if ('value' in parsed && parsed.value !== null && typeof parsed.value === 'object') {
+    const value = (parsed.value as Record<string, FrontmatterValue>)[key]
+    if (value !== undefined && Object.keys(parsed.value).length === 1) return value
   }
-  parts.push(current)
-  return parts
-}
-
-function unquote(text: string): string | { message: string } {
-  if (text.startsWith('"')) {
-    if (!text.endsWith('"') || text.length < 2)
-      return { message: 'a double-quoted value has no closing quote' }
-    try {
-      return JSON.parse(text) as string
-    } catch {
-      return { message: `cannot read the double-quoted value ${text}` }
-    }
-  }
-  if (text.startsWith("'")) {
-    if (!text.endsWith("'") || text.length < 2)
-      return { message: 'a single-quoted value has no closing quote' }
-    return text.slice(1, -1).replace(/''/g, "'")
-  }
-  return text.replace(/\s+#.*$/, '')
+  const first = (lines[0] ?? '').replace(/^[^:]*:/, '')
+  return [first, ...lines.slice(1)]
+    .join('\n')
+    .replace(/^\s+|\s+$/g, '')
+    .replace(/\n{3,}/g, '\n\n')
 }

@@ -61,6 +61,8 @@ export interface CommandInvocation {
 export interface SkillDefinition {
   name: string
   description: string
+  /** Shown after `/name` in completion and `/help` (a skill runs as a command too). */
+  argumentHint?: string
   scope: ExtensionScope
   /** The skill's folder (absolute, symlinks resolved): the model may read what is in it. */
   dir: string

@@ -36,6 +36,11 @@ export interface GateCheck {
    * held by the gate, so a subagent or a later turn (which never carry them) cannot use them.
    */
   grants?: readonly Rule[]
+  /**
+   * A user command's own `` !`…` `` call, run to build its prompt: in ci a read-only command (as the
+   * classifier judges it) runs without an allow rule, as Claude Code runs a command's context in `-p`.
+   */
+  commandContext?: boolean
 }
 
 export interface GateVerdict {
@@ -127,6 +132,8 @@ export interface GateCall {
   hook?: { allow: boolean; ask: string | null }
   /** Allow rules of this call's turn alone (a user command's `allowed-tools`). */
   grants?: readonly Rule[]
+  /** A user command's own `` !`…` `` call (see GateCheck). */
+  commandContext?: boolean
 }
 
 export interface AuthorizeOptions {
@@ -183,6 +190,7 @@ export async function authorize(
     target,
     readOnly,
     ...(call.grants?.length ? { grants: call.grants } : {}),
+    ...(call.commandContext ? { commandContext: true } : {}),
   }
   let verdict = gate.check(call.hook?.allow ? { ...check, hookAllow: true } : check)
   if (call.hook?.allow && opts.onHookAllow) {
@@ -323,7 +331,8 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       readOnly,
       hookAllow,
       grants,
-    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants'>,
+      commandContext,
+    }: PendingCall & Pick<GateCheck, 'hookAllow' | 'grants' | 'commandContext'>,
     extra: readonly Rule[] = [],
   ) => {
     const verdict = evaluate({
@@ -332,6 +341,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       risk,
       target,
       readOnly,
+      ...(commandContext ? { commandContext } : {}),
       rules: {
         allow: [
           ...rules.allow,

@@ -93,7 +93,7 @@ function readTool(tool: string): string {
 }
 
 /**
- * The read boundary gives way to an allow rule that names the path (`Read(/usr/share/dict/**)`,
+ * The read boundary gives way to an allow rule that names the path (`Read(//usr/share/dict/**)`,
  * `Read(~/.ssh/config)`), never to a bare `Read` or `Read(*)`, which were not written with it in mind.
  */
 export function explicitReadGrant(rules: readonly Rule[], input: PolicyInput): boolean {
@@ -110,7 +110,7 @@ export function readRuleFor(real: string, input: Pick<PolicyInput, 'workspace' |
   const dir = dirname(real)
   if (dir === '/' || dir === input.home || isInside(input.workspace, dir)) {
     const rel = relative(input.home, real)
-    return `Read(${rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? `~/${rel}` : real})`
+    return `Read(${rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? `~/${rel}` : `/${real}`})`
   }
   return suggestRule('Read', { kind: 'path', path: real, access: 'read' }, input.workspace, input.home)
 }
@@ -157,6 +157,7 @@ export function modeDecision(
     | 'risk'
     | 'tool'
     | 'readOnly'
+    | 'commandContext'
     | 'target'
     | 'sandbox'
     | 'workspace'
@@ -206,6 +207,8 @@ export function modeDecision(
       if (risk === 'exec') return allow('read-only command')
       return deny('plan mode does not allow this')
     case 'ci':
+      if (risk === 'exec' && readOnly && input.commandContext)
+        return allow("read-only command (a command's context)")
       if (risk === 'edit') return deny('ci mode denies edits without an allow rule')
       if (risk === 'exec') return deny(`ci mode denies ${execWhat(input)} without an allow rule`)
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')

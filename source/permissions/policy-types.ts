@@ -45,6 +45,11 @@ export interface PolicyInput {
    * read boundary, unparseable commands and the other modes are unchanged.
    */
   sandbox?: SandboxView
+  /**
+   * A user command's own `` !`…` `` call, run to build its prompt: in ci a read-only command (as the
+   * classifier judges it) runs without an allow rule, as Claude Code runs a command's context in `-p`.
+   */
+  commandContext?: boolean
 }
 
 export interface PolicyResult {

@@ -100,8 +100,13 @@ export function describeRule(rule: Rule): string {
 /** Whether the rule's tool part covers `tool` (wildcards, and the Edit/Read families). */
 export function ruleCoversTool(rule: Rule, tool: string): boolean {
   if (rule.tool.includes('*')) return wildcardRegex(rule.tool).test(tool)
+  // `mcp__memory` names a server: all of its tools (`mcp__memory__create_entities`), as in Claude Code.
+  if (MCP_SERVER.test(rule.tool) && tool.startsWith(`${rule.tool}__`)) return true
   return rule.tool === tool || (FAMILIES[rule.tool]?.includes(tool) ?? false)
 }
+
+/** `mcp__<server>` with no `__<tool>` after it. */
+const MCP_SERVER = /^mcp__(?:(?!__)[A-Za-z0-9_.-])+$/
 
 /**
  * Whether `rule` covers the call. Granting (allow) rules must match the path as it really is (symlinks
@@ -118,9 +123,9 @@ export function matchRule(rule: Rule, call: RuleCall, use: RuleUse = 'grant'): b
       return ruleCoversCommand(rule, target.command, use)
     case 'path': {
       // A grant is for where the write or read really lands; a restriction also holds for the name.
-      const real = matchPathPattern(spec, target.real ?? target.path, call)
+      const real = matchPathPattern(spec, target.real ?? target.path, call, use)
       if (use === 'grant' || target.real === undefined) return real
-      return real || matchPathPattern(spec, target.path, call)
+      return real || matchPathPattern(spec, target.path, call, use)
     }
     case 'url':
       return matchDomain(spec, target.url)
@@ -136,21 +141,36 @@ export function absoluteTarget(path: string, call: Pick<RuleCall, 'workspace' | 
 }
 
 /**
- * Path specifiers are globs: absolute (`/x/**`, or `//x/**`), under home (`~/x/**`) or relative to
- * the workspace. Matching happens relative to the base directory so that glob characters in the
- * workspace path itself are never interpreted.
+ * Path specifiers are globs in Claude Code's forms (docs/permissions.md#rules): `//x/**` absolute,
+ * `~/x/**` under home, `/x/**` relative to the project root (a project's settings files are the
+ * workspace's, so this is the workspace for every rule), `./x` and `x` relative to the workspace. A restriction
+ * (deny, ask) written `/x/**` also holds for the absolute `/x/**`, as agent-tui read it before: a rule
+ * meant to keep something out never lets it in. Matching happens relative to the base directory so that
+ * glob characters in the workspace path itself are never interpreted.
  */
-function matchPathPattern(spec: string, path: string, call: RuleCall): boolean {
+function matchPathPattern(spec: string, path: string, call: RuleCall, use: RuleUse = 'grant'): boolean {
   const target = absoluteTarget(path, call)
   const matches = (pattern: string, candidate: string) => picomatch(pattern, { dot: true })(candidate)
   if (spec.startsWith('//')) return matches(spec.slice(1), target)
-  if (spec.startsWith('/')) return matches(spec, target)
-  const [base, pattern] =
-    spec === '~' || spec.startsWith('~/') ? [call.home, spec.slice(2) || '.'] : [call.workspace, spec]
+  if (spec.startsWith('/')) {
+    const inProject = matchUnder(call.workspace, spec.slice(1), target, matches)
+    return inProject || (use === 'restrict' && matches(spec, target))
+  }
+  if (spec === '~' || spec.startsWith('~/'))
+    return matchUnder(call.home, spec.slice(2) || '.', target, matches)
+  return matchUnder(call.workspace, spec, target, matches)
+}
+
+function matchUnder(
+  base: string,
+  pattern: string,
+  target: string,
+  matches: (pattern: string, candidate: string) => boolean,
+): boolean {
   const rel = relative(base, target)
   if (rel.startsWith('..') || isAbsolute(rel)) return false
   const cleaned = pattern.replace(/^(\.\/)+/, '')
-  if (rel === '') return cleaned === '.' || cleaned === '**'
+  if (rel === '') return cleaned === '.' || cleaned === '**' || cleaned === ''
   return matches(cleaned, rel)
 }
 

@@ -296,7 +296,8 @@ function suggestPathSpecifier(tool: string, path: string, workspace?: string, ho
     if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel))
       return EDIT_TOOLS.has(tool) ? `~/${rel}` : `~/${rel}/**`
   }
-  return EDIT_TOOLS.has(tool) ? narrow : `${trimSlash(narrow)}/**`
+  // `//` marks an absolute path (a single `/` is the project's, as in Claude Code).
+  return EDIT_TOOLS.has(tool) ? `/${narrow}` : `/${trimSlash(narrow)}/**`
 }
 
 function trimSlash(dir: string): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { fitListing } from './listing.js'
 import {
   defineTool,
   type SubagentOutcome,
@@ -17,6 +18,11 @@ export interface AgentTypeSummary {
 }
 
 const MAX_TURNS = 200
+/**
+ * The most bytes the description takes, however many agents there are: hundreds of custom agents list
+ * with one short line each, then by name, then as a count (each still runs by name). Sent with every request.
+ */
+export const AGENT_DESCRIPTION_BUDGET = 8000
 
 const schema = z.strictObject({
   description: z.string().min(1).describe('A short (3-5 words) description of the task, shown to the user'),
@@ -118,8 +124,9 @@ function request(args: AgentArgs) {
 }
 
 function describe(agents: readonly AgentTypeSummary[]): string {
-  const list = agents.map((a) => `- ${a.name}: ${a.description} (tools: ${a.tools})`).join('\n')
-  return `Launches a subagent: a separate agent with its own conversation, system prompt and tools, that works on one task and returns its final answer to you.
+  const frame = (lines: string[], namesOnly: string[], hidden: number) =>
+    [
+      `Launches a subagent: a separate agent with its own conversation, system prompt and tools, that works on one task and returns its final answer to you.
 - Delegate what would fill your context: searches across many files (explore), a plan (plan), a self-contained multi-step task (general-purpose).
 - Several Agent calls in one message run in parallel; their results come back in call order.
 - The subagent sees nothing of this conversation: the prompt must say everything it needs (goal, context, paths, what to return).
@@ -127,8 +134,20 @@ function describe(agents: readonly AgentTypeSummary[]): string {
 - run_in_background: true returns a task id at once; read its progress and answer with TaskOutput, stop it with TaskStop; you are told when it ends.
 - Its permission prompts go to the user like yours, and it can do no more than your permission mode allows. In plan mode only "plan" subagents run.
 
-Agent types (subagent_type):
-${list}`
+Agent types (subagent_type):`,
+      ...lines,
+      ...(namesOnly.length ? [`More agent types, by name: ${namesOnly.join(', ')}`] : []),
+      ...(hidden
+        ? [
+            `${hidden} more agent types are not listed: give the subagent_type you expect; one that is not there is answered with the closest names.`,
+          ]
+        : []),
+    ].join('\n')
+  const listing = fitListing(agents, AGENT_DESCRIPTION_BUDGET, {
+    line: (a, description) => `- ${a.name}: ${description} (tools: ${a.tools})`,
+    text: (l) => frame(l.lines, l.namesOnly, l.hidden),
+  })
+  return frame(listing.lines, listing.namesOnly, listing.hidden)
 }
 
 /** The answer and a short trace, as the calling model gets them. */

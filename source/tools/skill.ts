@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { InstructionFile } from './instruction-file.js'
+import { closestNames, fitListing } from './listing.js'
 import { defineTool, type Tool, ToolError, type ToolSuccess } from './types.js'
 
 /** One skill as the tool sees it (loaded from a folder with a SKILL.md by the session). */
@@ -25,6 +26,11 @@ export interface SkillCatalog {
 /** A SKILL.md body beyond this is cut (the rest stays readable with Read). */
 const MAX_BODY_CHARS = 100_000
 const MAX_LISTED_FILES = 40
+/**
+ * The most bytes the description takes, however many skills there are: hundreds of skills list with one
+ * short line each, then by name, then as a count (each still loads by name). Sent with every request.
+ */
+export const SKILL_DESCRIPTION_BUDGET = 8000
 
 const schema = z.strictObject({
   skill: z.string().min(1).describe('The name of the skill to load, as listed in this description'),
@@ -62,34 +68,52 @@ export function createSkillTool(opts: {
       if (!skill) {
         const names = catalog.list().map((s) => s.name)
         throw new ToolError('not_found', `There is no skill "${args.skill}".`, {
-          hint: names.length ? `Skills: ${names.join(', ')}` : 'No skills are available in this session.',
+          hint: skillsHint(args.skill, names),
         })
       }
-      const file = await opts.read(skill)
-      if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
-      if (file.kind === 'refused')
-        throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
-      const text = file.text
-      const body = withoutFrontmatter(text).trim()
-      const cut = body.length > MAX_BODY_CHARS
-      const files = await listFiles(skill.dir)
-      const head = [
-        `Skill "${skill.name}" loaded. Follow its instructions below.`,
-        `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
-        ...(files.length ? [`Files: ${files.join(', ')}`] : []),
-      ]
-      const tail = cut
-        ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
-        : []
+      const loaded = await loadSkillText(skill, opts.read)
       return {
-        forModel: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail].join('\n'),
-        display: { kind: 'file', path: skill.path, lines: body.split('\n').length },
+        forModel: loaded.text,
+        display: { kind: 'file', path: skill.path, lines: loaded.lines },
       }
     },
   })
 }
 
-/** The tool's description: what a skill is, how to use one, and the skills of this session. */
+/**
+ * A skill's instructions as the model gets them, whether it loaded the skill (the Skill tool) or the user
+ * ran it as `/name` (then `args` follow, as a command's do): its folder, its files, its body.
+ */
+export async function loadSkillText(
+  skill: SkillEntry,
+  read: (skill: SkillEntry) => Promise<InstructionFile>,
+  args?: string,
+): Promise<{ text: string; lines: number }> {
+  const file = await read(skill)
+  if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
+  if (file.kind === 'refused') throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
+  const body = withoutFrontmatter(file.text).trim()
+  const cut = body.length > MAX_BODY_CHARS
+  const files = await listFiles(skill.dir)
+  const head = [
+    `Skill "${skill.name}" loaded. Follow its instructions below.`,
+    `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
+    ...(files.length ? [`Files: ${files.join(', ')}`] : []),
+  ]
+  const tail = cut
+    ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
+    : []
+  const given = args?.trim() ? ['', `ARGUMENTS: ${args.trim()}`] : []
+  return {
+    text: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail, ...given].join('\n'),
+    lines: body.split('\n').length,
+  }
+}
+
+/**
+ * The tool's description: what a skill is, how to use one, and the skills of this session, within
+ * SKILL_DESCRIPTION_BUDGET bytes (one line each while they fit; then names; then a count).
+ */
 export function describeSkills(offered: readonly SkillEntry[], more: boolean): string {
   const intro = [
     'Loads a skill: instructions (often with scripts, templates or reference files) for a kind of task.',
@@ -97,10 +121,39 @@ export function describeSkills(offered: readonly SkillEntry[], more: boolean): s
     'Pass the skill\'s name (e.g. skill: "pdf"); the result holds its instructions and its folder, whose files you may Read.',
     'Do not load a skill that is already loaded in this conversation.',
   ]
-  const list = offered.map((s) => `<skill name="${s.name}">${escapeXml(s.description)}</skill>`)
   const later = more ? ['Skills announced later in this conversation are loaded the same way.'] : []
-  if (list.length === 0) return [...intro, '', 'No skills are available yet.', ...later].join('\n')
-  return [...intro, '', '<available_skills>', ...list, '</available_skills>', ...later].join('\n')
+  if (offered.length === 0) return [...intro, '', 'No skills are available yet.', ...later].join('\n')
+  const tail = (namesOnly: string[], hidden: number) => [
+    ...(namesOnly.length ? [`More skills, by name (load one the same way): ${namesOnly.join(', ')}`] : []),
+    ...(hidden
+      ? [
+          `${hidden} more skills are not listed: call Skill with the name you expect; a name that is not there is answered with the closest names.`,
+        ]
+      : []),
+  ]
+  const frame = (lines: string[], namesOnly: string[], hidden: number) =>
+    [
+      ...intro,
+      '',
+      '<available_skills>',
+      ...lines,
+      '</available_skills>',
+      ...tail(namesOnly, hidden),
+      ...later,
+    ].join('\n')
+  const listing = fitListing(offered, SKILL_DESCRIPTION_BUDGET, {
+    line: (s, description) => `<skill name="${s.name}">${escapeXml(description)}</skill>`,
+    text: (l) => frame(l.lines, l.namesOnly, l.hidden),
+  })
+  return frame(listing.lines, listing.namesOnly, listing.hidden)
+}
+
+/** For a name that is not there: the closest skills, and how many there are. */
+function skillsHint(wanted: string, names: readonly string[]): string {
+  if (names.length === 0) return 'No skills are available in this session.'
+  if (names.length <= 40) return `Skills: ${names.join(', ')}`
+  const close = closestNames(wanted, names)
+  return `${close.length ? `Closest: ${close.join(', ')}. ` : ''}${names.length} skills in all; call Skill with one of their names.`
 }
 
 function escapeXml(text: string): string {

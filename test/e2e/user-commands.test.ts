@@ -118,7 +118,8 @@ describe('skills', () => {
     )
     await writeFile(join(dir, 'template.md'), '## [version] - date\n### Added\n')
     await mkdir(join(dir, '..', 'broken'), { recursive: true })
-    await writeFile(join(dir, '..', 'broken', 'SKILL.md'), '---\ndescription: no name\n---\n')
+    // No description and no body to take one from (a missing name would be the folder's, as in Claude Code).
+    await writeFile(join(dir, '..', 'broken', 'SKILL.md'), '---\nname: broken\n---\n')
     env.server.enqueue(
       { toolCalls: [{ name: 'Skill', arguments: { skill: 'changelog' } }] },
       { toolCalls: [{ name: 'Read', arguments: { file_path: join(dir, 'template.md') } }] },
@@ -127,7 +128,7 @@ describe('skills', () => {
     const r = await env.cli(['-p', 'add a changelog entry', '--output-format', 'json'])
     expect(r.code).toBe(0)
     expect(r.stderr).toContain(
-      'agent-tui: warning: ~/.config/agent-tui/skills/broken/SKILL.md: name: missing: give the skill a name',
+      'agent-tui: warning: ~/.config/agent-tui/skills/broken/SKILL.md: description: missing: say what the skill does and when to use it',
     )
     const trace = JSON.parse(r.stdout) as {
       result: string
@@ -168,7 +169,7 @@ describe('TUI', () => {
       '---\nname: release\ndescription: Cut a release of this project\n---\nSteps.\n',
     )
     await write('.agent-tui/commands/broken.md', '---\nmodel: [a, b]\n---\nx')
-    await write('.agent-tui/skills/nameless/SKILL.md', '---\ndescription: no name\n---\n')
+    await write('.agent-tui/skills/nameless/SKILL.md', '---\nname: nameless\n---\n')
     env.server.enqueue({ text: 'Reviewed it.' })
     tui = startTui({
       args: ['--base-url', env.server.baseUrl, '--model', 'm'],
@@ -186,7 +187,7 @@ describe('TUI', () => {
     )
     await tui.waitFor('skills available now: release (the agent is told at its next step)')
     // The files that cannot be used are named, with the field at fault.
-    await tui.waitFor('.agent-tui/skills/nameless/SKILL.md: name: missing')
+    await tui.waitFor('.agent-tui/skills/nameless/SKILL.md: description: missing')
     await tui.waitFor('.agent-tui/commands/broken.md: model: expected a model id')
     await tui.waitFor((screen) => !screen.includes('Do you trust') && screen.includes(`${PROMPT} Message`))
     tui.write('/rev')

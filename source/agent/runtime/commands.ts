@@ -30,6 +30,26 @@ export interface MemoryFile {
   leftOut?: string
 }
 
+/** One thing `/status` lists: a file or folder read, or left out and why. */
+export interface StatusEntry {
+  /** `CLAUDE.md`, `.claude/commands/`, `~/.claude.json: db`. */
+  what: string
+  /** `3 commands`, `imported by CLAUDE.md`, `ignored: statusLine (…)`. */
+  note?: string
+  /** Not in use now: left out, ignored, or waiting for trust. */
+  skipped?: boolean
+}
+
+export interface StatusSection {
+  title: string
+  entries: StatusEntry[]
+}
+
+/** `/status` (and headless `init`): what the session loaded from where, and what it left out. */
+export interface StatusReport {
+  sections: StatusSection[]
+}
+
 /** One agent profile as `/agents` lists it. */
 export interface AgentView {
   name: string
@@ -51,6 +71,22 @@ export interface AgentListing {
   agents: AgentView[]
   /** Agent files that could not be used (or only partly): file, field, what is wrong. */
   problems: Array<{ file: string; field?: string; message: string; skipped: boolean }>
+}
+
+/** One skill as `/skills` lists it. */
+export interface SkillView {
+  name: string
+  /** Whole, however long (the Skill tool's listing shortens it). */
+  description: string
+  /** `user` (the config dir) or `project`. */
+  source: string
+  file: string
+}
+
+export interface SkillListing {
+  skills: SkillView[]
+  /** `file: field: message` for each skill file that could not be used (or only partly). */
+  problems: string[]
 }
 
 /** The endpoint's models for `/model`; `error` says why they could not be listed. */
@@ -88,6 +124,8 @@ export interface SessionServices {
   exportTranscript(path?: string): Promise<string>
   /** The instruction and memory files read into the system prompt at session start. */
   memoryFiles(): Promise<MemoryFile[]>
+  /** `/status`: what was loaded from where (agent-tui's and Claude Code's places), and what was not. */
+  status(): StatusReport
   /** The other sessions of this directory, newest first (for `/resume`). */
   listSessions(): Promise<SessionSummary[]>
   /** `/rename`: titles the session (logged, and beside the log for the list); resolves with the title kept. */
@@ -135,6 +173,8 @@ export interface SessionServices {
   authenticateMcpServer(name: string): void
   /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
   listAgents(): AgentListing
+  /** The skills of this session (the user's, the project's when trusted) and file problems. */
+  listSkills(): SkillListing
   /** The live store of a background subagent (for its read-only transcript view); null when unknown. */
   agentTranscript(taskId: string): Store | null
 }

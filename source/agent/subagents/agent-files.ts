@@ -1,14 +1,18 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { agentToolName, renamedNotice } from '../../extensions/claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
+import { splitRuleList } from '../../permissions/rules.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
  * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`, `model`,
- * `max_turns`) whose body is the agent's instructions, in Claude Code's format. A file that cannot be
- * used is reported with the file and the field, and skipped: it never stops the session.
+ * `max_turns`) whose body is the agent's instructions, in Claude Code's format and with its leniency: a
+ * block that is not YAML is read as Claude Code reads it, a name that is no agent name is the file's,
+ * Claude Code's tool names are agent-tui's (`LS` is `Glob`), each with a one-line notice. A file that
+ * cannot be used is reported with the file and the field, and skipped: it never stops the session.
  */
 
 export interface AgentFileProblem {
@@ -26,15 +30,16 @@ export interface LoadedAgents {
   problems: AgentFileProblem[]
 }
 
-/** At most this many files per folder are read: a folder of thousands never slows the start. */
-const MAX_FILES = 100
+/**
+ * Not a cap on collections (hundreds of agents all load, off the first frame's path): a guard against a
+ * folder that is no agents folder at all, said in a notice.
+ */
+const MAX_FILES = 5000
 const MAX_FILE_BYTES = 256 * 1024
 /** Claude Code's names for its model tiers: they mean nothing to another endpoint. */
 const CLAUDE_TIERS = new Set(['sonnet', 'opus', 'haiku'])
-/** Claude Code's name for the Agent tool. */
-const TOOL_ALIASES: Record<string, string> = { Task: 'Agent' }
-/** Fields other tools write that need no warning. */
-const QUIET_FIELDS = new Set(['color'])
+/** Claude Code's fields with no meaning here (its UI colour, effort, …): left out without a warning. */
+const QUIET_FIELDS = new Set(['color', 'effort', 'initialPrompt', 'permissionMode', 'maxTurns'])
 
 const nameSchema = z
   .string({ error: 'expected a name such as "reviewer"' })
@@ -87,7 +92,7 @@ export async function loadAgentDir(opts: {
   if (names.length > MAX_FILES) {
     problems.push({
       file: opts.label(opts.dir),
-      message: `${names.length} agent files; only the first ${MAX_FILES} (by name) are read`,
+      message: `${names.length} Markdown files: only the first ${MAX_FILES} (by name) are read as agents (is it an agents folder?)`,
       skipped: false,
     })
     names = names.slice(0, MAX_FILES)
@@ -111,7 +116,7 @@ export async function loadAgentDir(opts: {
       problems.push({ file, message: entry.error, skipped: true })
       continue
     }
-    const parsed = parseAgentFile(entry.text, {
+    const parsed = await parseAgentFile(entry.text, {
       file,
       source: opts.source,
       tools: opts.tools,
@@ -123,8 +128,8 @@ export async function loadAgentDir(opts: {
   return { agents, problems }
 }
 
-/** One agent file's text → its profile, or the problems that keep it out. Pure. */
-export function parseAgentFile(
+/** One agent file's text → its profile, or the problems that keep it out. Pure but for loading the YAML parser. */
+export async function parseAgentFile(
   text: string,
   opts: {
     file: string
@@ -132,7 +137,7 @@ export function parseAgentFile(
     tools: readonly string[]
     fallbackName: string
   },
-): { agent: AgentProfile | null; problems: AgentFileProblem[] } {
+): Promise<{ agent: AgentProfile | null; problems: AgentFileProblem[] }> {
   const { file } = opts
   const problems: AgentFileProblem[] = []
   const fail = (message: string, field?: string) => ({
@@ -142,11 +147,8 @@ export function parseAgentFile(
   if (text.length > MAX_FILE_BYTES) return fail(`the file is over ${MAX_FILE_BYTES / 1024} KB`)
   if (!/^\uFEFF?---\s*$/m.test(text.split('\n', 1)[0] ?? ''))
     return fail('frontmatter line 1: the file must start with a frontmatter block: a line "---"')
-  const parsed = parseFrontmatter(text)
+  const parsed = await parseFrontmatter(text)
   if (!parsed.ok) return fail(`frontmatter line ${parsed.line}: ${parsed.message}`)
-  // A value the parser could not read is never half-understood: the file is skipped, naming the field.
-  const [badKey, badValue] = Object.entries(parsed.invalid)[0] ?? []
-  if (badKey !== undefined) return fail(`frontmatter ${badValue}`, badKey)
   const data = parsed.data
   const warn = (field: string, message: string) => problems.push({ file, field, message, skipped: false })
 
@@ -154,7 +156,17 @@ export function parseAgentFile(
     if (!['name', 'description', 'tools', 'model', 'max_turns'].includes(key) && !QUIET_FIELDS.has(key))
       warn(key, 'not a field agent-tui knows (name, description, tools, model, max_turns); ignored')
   }
-  const name = nameSchema.safeParse(data.name ?? opts.fallbackName)
+  let name = nameSchema.safeParse(data.name ?? opts.fallbackName)
+  if (!name.success && data.name !== undefined && data.name !== null) {
+    // As for a skill: a name that is no agent name (`Code Reviewer`) falls back to the file's.
+    const fallback = nameSchema.safeParse(opts.fallbackName)
+    if (fallback.success)
+      warn(
+        'name',
+        `${JSON.stringify(data.name)} is not an agent name (${firstIssue(name.error)}): it is "${fallback.data}", the file's name`,
+      )
+    name = fallback
+  }
   if (!name.success) return fail(firstIssue(name.error), 'name')
   const builtIn = BUILT_IN_AGENTS.find((a) => a.name === name.data)
   if (builtIn) return fail(`"${name.data}" is a built-in agent; give this one another name`, 'name')
@@ -163,8 +175,12 @@ export function parseAgentFile(
 
   const tools = readTools(data.tools, opts.tools)
   if ('message' in tools) return fail(tools.message, 'tools')
+  const renamed = renamedNotice(tools.renamed)
+  if (renamed) warn('tools', renamed)
   for (const unknown of tools.unknown) warn('tools', `no tool named "${unknown}" in this session; left out`)
-  if (tools.names !== null && tools.names.length === 0)
+  // `tools: []` is an agent without tools (it answers from its prompt), as in Claude Code; a list whose
+  // every entry is unknown is a mistake.
+  if (tools.names !== null && tools.names.length === 0 && tools.unknown.length > 0)
     return fail('none of the listed tools exists in this session', 'tools')
 
   let model: string | undefined
@@ -204,25 +220,29 @@ export function parseAgentFile(
 function readTools(
   value: FrontmatterValue | undefined,
   known: readonly string[],
-): { names: string[] | null; unknown: string[] } | { message: string } {
-  if (value === undefined || value === null) return { names: null, unknown: [] }
+): { names: string[] | null; unknown: string[]; renamed: Array<[string, string]> } | { message: string } {
+  if (value === undefined || value === null) return { names: null, unknown: [], renamed: [] }
   let list: string[]
-  if (typeof value === 'string') list = value.split(',')
-  else if (Array.isArray(value)) list = value
-  else return { message: 'expected a list of tool names, e.g. [Read, Grep, Glob] or "Read, Grep, Glob"' }
+  const wrong = { message: 'expected a list of tool names, e.g. [Read, Grep, Glob] or "Read, Grep, Glob"' }
+  // Commas inside parentheses belong to the entry: Claude Code's `Agent(a, b)` names the agents it may start.
+  if (typeof value === 'string') list = splitRuleList(value)
+  else if (Array.isArray(value) && value.every((t) => typeof t === 'string')) list = value as string[]
+  else return wrong
   const names = list.map((t) => t.trim()).filter(Boolean)
-  if (names.includes('*')) return { names: null, unknown: [] }
+  if (names.includes('*')) return { names: null, unknown: [], renamed: [] }
   const out: string[] = []
   const unknown: string[] = []
+  const renamed: Array<[string, string]> = []
   for (const raw of names) {
     // `Bash(git *)`: Claude Code's per-command form; the tool is what matters here.
-    const bare = raw.replace(/\(.*\)$/, '')
-    const name = TOOL_ALIASES[bare] ?? bare
+    const bare = raw.replace(/\(.*\)$/s, '')
+    const name = agentToolName(bare, known)
     if (name === 'Agent' || known.includes(name)) {
+      if (name !== bare && !renamed.some(([from]) => from === bare)) renamed.push([bare, name])
       if (!out.includes(name)) out.push(name)
     } else unknown.push(raw)
   }
-  return { names: out, unknown }
+  return { names: out, unknown, renamed }
 }
 
 function firstIssue(error: z.ZodError): string {

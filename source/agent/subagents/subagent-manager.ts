@@ -1,5 +1,6 @@
 import type { Store } from '../../store/create-store.js'
 import { formatOutcome, traceLine } from '../../tools/agent.js'
+import { closestNames } from '../../tools/listing.js'
 import {
   type AnyTool,
   type SubagentLauncher,
@@ -122,14 +123,21 @@ export class SubagentManager {
 
   private resolve(type: string): AgentProfile {
     const profile = this.opts.agents.get(type)
-    const types = () =>
+    const names = () =>
       this.opts.agents
         .list()
         .filter((a) => !a.mainOnly)
         .map((a) => a.name)
-        .join(', ')
+    const types = () => names().join(', ')
     if (!profile) {
-      throw new ToolError('not_found', `no agent type "${type}"`, { hint: `Use one of: ${types()}.` })
+      const all = names()
+      // Hundreds of agents: the closest names, not all of them.
+      const close = closestNames(type, all)
+      const hint =
+        all.length <= 40
+          ? `Use one of: ${types()}.`
+          : `${close.length ? `Closest: ${close.join(', ')}. ` : ''}${all.length} agent types in all (${DEFAULT_SUBAGENT} for a general task).`
+      throw new ToolError('not_found', `no agent type "${type}"`, { hint })
     }
     if (profile.mainOnly) {
       throw new ToolError('validation', `"${type}" is the main session's own agent, not a subagent type`, {

@@ -53,6 +53,7 @@ export interface ExecutorDeps {
   hooks?: ToolHooks
   /** Allow rules for this executor's calls only: the `allowed-tools` of the user command whose turn it runs. */
   grants?: readonly Rule[]
+  commandContext?: boolean // a user command's own `` !`…` `` calls (GateCheck.commandContext)
   dispatch: Dispatch
   makeContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   now(): number
@@ -287,7 +288,7 @@ export function readPreHook(
  * and the runtime's side of a prompt (the phase, the Notification hook, the hook-allow card).
  */
 export async function authorizePhase(
-  deps: Pick<ExecutorDeps, 'gate' | 'hooks' | 'dispatch' | 'grants'>,
+  deps: Pick<ExecutorDeps, 'gate' | 'hooks' | 'dispatch' | 'grants' | 'commandContext'>,
   c: {
     call: ToolCall
     tool: AnyTool
@@ -312,6 +313,7 @@ export async function authorizePhase(
       readOnly: (target) => tool.isReadOnly(args, target),
       ...(c.hook ? { hook: c.hook } : {}),
       ...(deps.grants?.length ? { grants: deps.grants } : {}),
+      ...(deps.commandContext ? { commandContext: true } : {}),
     },
     {
       signal: skip ? AbortSignal.any([signal, skip]) : signal,

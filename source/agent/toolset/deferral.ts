@@ -21,6 +21,8 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Grep: 'core',
   TodoWrite: 'core',
   Agent: 'core',
+  // Its description is the list of skills (within 8 kB): deferred, the model would never learn of them.
+  Skill: 'core',
   WebFetch: 'web',
   WebSearch: 'web',
   NotebookEdit: 'rare',

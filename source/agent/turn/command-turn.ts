@@ -54,7 +54,14 @@ export async function expandCommandTurn(
     // Claude Code's rule: a reference to a file that does not exist stays text.
     if (outcome.errorCategory === 'not_found') continue
     if (outcome.status === 'denied' || outcome.status === 'cancelled') {
-      return { error: refusal(command, `@${part.path} was not read`, outcome, `Read(${part.path})`) }
+      return {
+        error: refusal(
+          command,
+          `@${part.path} was not read`,
+          outcome,
+          `Read(${part.path.startsWith('/') ? '/' : ''}${part.path})`,
+        ),
+      }
     }
     included.push(
       outcome.ok
@@ -161,6 +168,7 @@ function commandCalls(deps: CommandTurnDeps, grants: readonly Rule[]): CommandTu
   const executor: ExecutorDeps = {
     ...deps.executor(),
     grants,
+    commandContext: true,
     // No card for the call itself; consent, phases and hook cards still show.
     dispatch: (action) => {
       if (action.type !== 'tool/started' && action.type !== 'tool/progress') deps.dispatch(action)

@@ -5,7 +5,9 @@ import type {
   PermissionRulesView,
   RuntimeCommands,
   SessionServices,
+  SkillListing,
   SessionSummary,
+  StatusReport,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
 import { loadImageAttachment } from '../../agent/turn/images.js'
@@ -69,8 +71,12 @@ export interface SessionServiceOptions {
   setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
+  /** The session's skills for `/skills`. */
+  skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+  /** What was loaded from where, for `/status`. */
+  status?: () => StatusReport
 }
 
 /**
@@ -127,6 +133,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return target
     },
     memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),
+    status: () => opts.status?.() ?? { sections: [] },
     addMemory: (text) => appendMemory(opts.workspace, text, opts.readInstructions),
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []
@@ -186,6 +193,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return opts.agents?.list(current) ?? { current, agents: [], problems: [] }
     },
     agentTranscript: (taskId) => opts.agents?.transcript(taskId) ?? null,
+    listSkills: () => opts.skills?.() ?? { skills: [], problems: [] },
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
   }

@@ -69,6 +69,9 @@ export interface CommandTable {
   subscribe(listener: () => void): () => void
 }
 
+/** The most commands an "unknown command" message names. */
+const MAX_NAMED = 30
+
 export function createCommandTable(builtin: readonly SlashCommand[]): CommandTable {
   let entries: readonly SlashCommand[] = [...builtin]
   const byName = new Map<string, SlashCommand>()
@@ -195,9 +198,14 @@ export async function promptOfLine(
       .list()
       .filter((c) => c.prompt)
       .map((c) => `/${c.name}`)
+    // A Claude Code collection brings hundreds: the start of the list, and how many more.
+    const shown =
+      prompts.length > MAX_NAMED
+        ? [...prompts.slice(0, MAX_NAMED), `and ${prompts.length - MAX_NAMED} more`]
+        : prompts
     return {
       ok: false,
-      message: `unknown command /${parsed.name}; commands that run here: ${prompts.join(', ')}`,
+      message: `unknown command /${parsed.name}; commands that run here: ${shown.join(', ')}`,
     }
   }
   const unavailable = command.unavailable?.(state)

@@ -1,10 +1,12 @@
-/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents). */
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents, /skills, /status). */
 import type {
   AgentListing,
   HooksView,
   MemoryFile,
   PermissionRulesView,
   RuleView,
+  StatusReport,
+  SkillListing,
 } from '../../agent/runtime/commands.js'
 import type { Mode } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
@@ -57,6 +59,26 @@ export function agentLines(listing: AgentListing): string[] {
     '/agents <name> runs the main session as another agent: a new system prompt and tools, so the',
     "provider's prompt cache starts over. The model starts subagents with the Agent tool.",
     'Custom agents: .agent-tui/agents/*.md (this project, once trusted) and ~/.config/agent-tui/agents/*.md.',
+  )
+  return lines
+}
+
+export function skillLines(listing: SkillListing): string[] {
+  const width = Math.min(28, Math.max(8, ...listing.skills.map((s) => s.name.length))) + 2
+  const lines: string[] = []
+  if (listing.skills.length === 0) lines.push('No skills in this session.')
+  for (const skill of listing.skills) {
+    lines.push(`  ${skill.name.padEnd(width)}${skill.description}`)
+    lines.push(`  ${''.padEnd(width)}${skill.source} · ${skill.file} · /${skill.name} runs it`)
+  }
+  if (listing.problems.length > 0) {
+    lines.push('', 'Skill files with problems:')
+    for (const p of listing.problems) lines.push(`  ${p}`)
+  }
+  lines.push(
+    '',
+    `${listing.skills.length} skills. The agent loads one with the Skill tool when a task matches it; /<name> [arguments] runs one now.`,
+    'Skills: .agent-tui/skills/<name>/SKILL.md (this project, once trusted) and ~/.config/agent-tui/skills/<name>/SKILL.md.',
   )
   return lines
 }
@@ -135,4 +157,20 @@ export function memoryLines(files: MemoryFile[]): string[] {
     '/memory add <text> appends a line to .agent-tui/memory.md.',
     'Changes apply to sessions started afterwards: the prompt stays fixed within a session so it can be cached.',
   ]
+}
+
+/** `/status`: what the session loaded from where; what is not in use is marked `–` and says why. */
+export function statusLines(report: StatusReport): string[] {
+  if (report.sections.length === 0) return ["Nothing was loaded from agent-tui's or Claude Code's places."]
+  const lines: string[] = []
+  for (const section of report.sections) {
+    if (lines.length > 0) lines.push('')
+    lines.push(`${section.title}:`)
+    const width = Math.min(40, Math.max(0, ...section.entries.map((e) => e.what.length)))
+    for (const entry of section.entries) {
+      const mark = entry.skipped ? '–' : '✓'
+      lines.push(`  ${mark} ${entry.what.padEnd(width)}${entry.note ? `  ${entry.note}` : ''}`)
+    }
+  }
+  return lines
 }

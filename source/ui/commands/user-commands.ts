@@ -4,7 +4,8 @@
  * builds the same entries.
  */
 import { expandCommand } from '../../extensions/expand.js'
-import type { CommandDefinition } from '../../extensions/types.js'
+import type { SubmitInput } from '../../agent/runtime/commands.js'
+import type { CommandDefinition, SkillDefinition } from '../../extensions/types.js'
 import type { SlashCommand } from './command-table.js'
 
 export function userCommandEntries(definitions: readonly CommandDefinition[]): SlashCommand[] {
@@ -21,4 +22,26 @@ export function userCommandEntries(definitions: readonly CommandDefinition[]): S
       }),
     }
   })
+}
+
+/**
+ * Skills as table entries, as in Claude Code: `/pdf report.pdf` sends the skill's instructions (what the
+ * Skill tool would give the model) with the arguments after them.
+ */
+export function skillCommandEntries(
+  skills: readonly SkillDefinition[],
+  prompt: (name: string, args: string) => Promise<SubmitInput>,
+): SlashCommand[] {
+  return skills.map((skill) => ({
+    name: skill.name,
+    ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+    description: `${oneLine(skill.description)} (skill, ${skill.scope})`,
+    source: `skill:${skill.scope}`,
+    prompt: (args) => prompt(skill.name, args),
+  }))
+}
+
+/** A skill's description may run to a paragraph; completion and `/help` show the start of it. */
+function oneLine(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }

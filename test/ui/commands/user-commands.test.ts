@@ -97,6 +97,21 @@ describe('promptOfLine (headless, and a prompt given on the command line)', () =
     expect(await promptOfLine(table(), line, state)).toEqual(expected)
   })
 
+  it('an unknown command among hundreds names the first 30 and counts the rest', async () => {
+    const many = createCommandTable(
+      Array.from({ length: 300 }, (_, i) => ({
+        name: `c${i}`,
+        description: 'd',
+        prompt: () => ({ text: 'x' }),
+      })),
+    )
+    const resolved = await promptOfLine(many, '/nope', state)
+    expect(resolved).toEqual({
+      ok: false,
+      message: expect.stringMatching(/commands that run here: \/c0, \/c1, .*\/c29, and 270 more$/),
+    })
+  })
+
   it('a command that cannot run now says why', async () => {
     const later = createCommandTable([
       { name: 'later', description: 'd', unavailable: () => 'not yet', prompt: () => ({ text: 'x' }) },

@@ -3,9 +3,11 @@ import type {
   CompactionPreview,
   ContextReport,
   AgentListing,
+  SkillListing,
   HooksView,
   ImageAttachment,
   MemoryFile,
+  StatusReport,
   ModelList,
   PermissionRulesView,
   RewindReport,
@@ -64,6 +66,7 @@ export function fakeCommands(
     rules?: PermissionRulesView
     hooks?: HooksView
     memory?: MemoryFile[]
+    status?: StatusReport
     sessions?: SessionSummary[]
     preview?: CompactionPreview
     report?: ContextReport
@@ -74,6 +77,7 @@ export function fakeCommands(
     queued?: SubmitInput[]
     rewindTurns?: RewindTurn[]
     agents?: AgentListing
+    skills?: SkillListing
     /** Background subagents' stores, by task id. */
     transcripts?: Record<string, Store>
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
@@ -162,6 +166,10 @@ export function fakeCommands(
       record('memoryFiles', [])
       return opts.memory ?? []
     },
+    status: () => {
+      record('status', [])
+      return opts.status ?? { sections: [] }
+    },
     listSessions: async () => {
       record('listSessions', [])
       return opts.sessions ?? []
@@ -206,6 +214,10 @@ export function fakeCommands(
     listAgents: () => {
       record('listAgents', [])
       return opts.agents ?? { current: 'build', agents: [], problems: [] }
+    },
+    listSkills: () => {
+      record('listSkills', [])
+      return opts.skills ?? { skills: [], problems: [] }
     },
     switchAgent: (name) => {
       record('switchAgent', [name])

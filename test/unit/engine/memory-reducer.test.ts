@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Store } from '../../../source/store/create-store.js'
 import type { State } from '../../../source/store/state.js'
-import { reduceMemoryAfterTurns } from '../../../source/engine/memory-reducer.js'
+import { collectIfGrown, heapBytes, reduceMemoryAfterTurns } from '../../../source/engine/memory-reducer.js'
 
 const MB = 1024 * 1024
 
@@ -116,5 +116,13 @@ describe('reduceMemoryAfterTurns', () => {
     await vi.waitFor(() => expect(majors.length).toBeGreaterThan(0), { timeout: 5_000 })
     observer.disconnect()
     stop()
+  })
+})
+
+describe('collectIfGrown (after start-up read many files)', () => {
+  it('collects only when the heap grew by the slack since the mark', () => {
+    expect(collectIfGrown(heapBytes())).toBe(false)
+    // Grown by more than a byte since an empty heap: V8's gc runs (it is handed out in a vm context).
+    expect(collectIfGrown(0, 1)).toBe(true)
   })
 })

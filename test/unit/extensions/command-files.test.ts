@@ -67,12 +67,7 @@ describe('loadCommandDir', () => {
       'description',
       'expected one line of text',
     ],
-    [
-      'unreadable YAML in a field it uses',
-      '---\nmodel: {a: b}\n---\nx',
-      'model',
-      'mappings are not supported',
-    ],
+    ['unreadable YAML in a field it uses', '---\nmodel: {a: b}\n---\nx', 'model', 'expected a model id'],
     ['a frontmatter block that never closes', '---\ndescription: x\n', undefined, 'no closing "---"'],
     ['no prompt', '---\ndescription: x\n---\n\n', undefined, 'has no prompt'],
   ])('leaves out a file with %s, naming the file and the field', async (_name, text, field, message) => {

@@ -58,10 +58,12 @@ describe('promptParts', () => {
       [{ kind: 'text', text: 'mail me@x.org, use @Component, `@src/a.ts` and `x`' }],
     ],
     [
-      'nothing runs inside a fenced block',
-      'Run:\n```\n!`rm -rf /` @etc/passwd\n```\nthen !`ls`',
+      "inside a fenced block !`…` runs (as Claude Code's commands show their context in one), @path and code spans stay text",
+      'Context:\n```\n!`git status` @etc/passwd `x`\n```\nthen !`ls`',
       [
-        { kind: 'text', text: 'Run:\n```\n!`rm -rf /` @etc/passwd\n```\nthen ' },
+        { kind: 'text', text: 'Context:\n```\n' },
+        { kind: 'shell', command: 'git status' },
+        { kind: 'text', text: ' @etc/passwd `x`\n```\nthen ' },
         { kind: 'shell', command: 'ls' },
       ],
     ],

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { parseFrontmatter } from '../../../source/extensions/frontmatter.js'
 
-describe('parseFrontmatter', () => {
+const doc = (front: string) => `---\n${front}\n---\nBody text.\n`
+
+describe('parseFrontmatter on YAML', () => {
   it.each([
     ['no block: all body', 'Just a prompt\n', {}, 'Just a prompt\n'],
     [
@@ -17,69 +19,136 @@ describe('parseFrontmatter', () => {
       '',
     ],
     [
-      'block scalars and a one-level mapping',
+      'block scalars and a mapping',
       '---\nlit: |\n  line one\n  line two\nfold: >\n  folded\n  text\nmetadata:\n  author: me\n  version: "1.0"\n---\nB',
-      { lit: 'line one\nline two', fold: 'folded text', metadata: { author: 'me', version: '1.0' } },
+      { lit: 'line one\nline two\n', fold: 'folded text\n', metadata: { author: 'me', version: '1.0' } },
       'B',
     ],
+    [
+      // wshobson/agents' startup-business-analyst commands and Anthropic's create-plugin: valid YAML the old reader refused.
+      'a flow list on the line after its key, and one over several lines',
+      '---\nallowed-tools:\n  ["Read", "Write", "Bash"]\ntools: [\n  "Read",\n  "Grep"\n]\n---\n',
+      { 'allowed-tools': ['Read', 'Write', 'Bash'], tools: ['Read', 'Grep'] },
+      '',
+    ],
     ['CRLF and a BOM', '\uFEFF---\r\nname: x\r\n---\r\nbody\r\n', { name: 'x' }, 'body\n'],
-  ])('%s', (_name, text, data, body) => {
-    const result = parseFrontmatter(text)
+    // The core schema: YAML 1.1's yes/no and dates stay text, as a name or a version must.
+    [
+      'yes, no and dates as text',
+      '---\nname: no\nversion: 2026-01-01\n---\n',
+      { name: 'no', version: '2026-01-01' },
+      '',
+    ],
+    [
+      "a plain value Prettier wraps onto indented lines (Claude Code's #4700)",
+      '---\nname: r\ndescription:\n  Expert code review specialist. Proactively reviews code,\n  and maintainability.\ntools: Read, Bash\n---\n',
+      {
+        name: 'r',
+        description: 'Expert code review specialist. Proactively reviews code, and maintainability.',
+        tools: 'Read, Bash',
+      },
+      '',
+    ],
+  ])('%s', async (_name, text, data, body) => {
+    const result = await parseFrontmatter(text)
     if (!result.ok) throw new Error(result.message)
     expect(result.data).toEqual(data)
     expect(result.body).toBe(body)
+    expect(result.lenient).toBeUndefined()
   })
 
-  it('keeps one-line values as written and their YAML errors by key, so a loader decides', () => {
-    const result = parseFrontmatter('---\nargument-hint: [file] [focus]\nbad: {a: b}\nbroken: [x\n---\n')
+  it('keeps one-line values as written, for a loader that reads a value as text', async () => {
+    const result = await parseFrontmatter('---\nargument-hint: [path]\nname: "x"\n---\n')
     if (!result.ok) throw new Error(result.message)
-    expect(result.raw['argument-hint']).toBe('[file] [focus]')
-    expect(result.invalid).toEqual({
-      bad: 'line 3: mappings are not supported here',
-      broken: 'line 4: an inline list must end with "]"',
-    })
+    expect(result.data['argument-hint']).toEqual(['path'])
+    expect(result.raw).toEqual({ 'argument-hint': '[path]', name: '"x"' })
   })
 
   it.each([
     ['no closing line', '---\na: 1\n', 1, 'no closing "---"'],
-    ['a line that is no key', '---\na: 1\njust words\n---\n', 3, 'expected "key: value"'],
+    ['a line that is no key', '---\njust words\na: 1\n---\n', 2, 'expected "key: value"'],
     ['a key twice', '---\na: 1\na: 2\n---\n', 3, '"a" appears twice'],
-  ])('fails on %s, naming the line', (_name, text, line, message) => {
-    const result = parseFrontmatter(text)
+    ['a list, not fields', '---\n- a\n- b\n---\n', 2, 'not a list of "key: value" fields'],
+  ])('fails on %s, naming the line', async (_name, text, line, message) => {
+    const result = await parseFrontmatter(text)
     expect(result.ok).toBe(false)
     if (result.ok) return
     expect(result.line).toBe(line)
     expect(result.message).toContain(message)
   })
+})
 
-  const doc = (front: string) => `---\n${front}\n---\nBody text.\n`
-
+describe('parseFrontmatter: a block that is not YAML, read as Claude Code reads it', () => {
   it.each([
-    ['an empty inline list', 'tools: []', { tools: [] }],
-    ['an unindented block list', 'tools:\n- Read\n- Grep', { tools: ['Read', 'Grep'] }],
-    ['a comma string stays a string', 'tools: Read, Grep', { tools: 'Read, Grep' }],
     [
-      'a folded block with paragraphs',
-      'description: >\n  one\n  two\n\n  three',
-      { description: 'one two\nthree' },
+      'an unquoted colon in a one-line value',
+      'name: p\ndescription: Generate images. IMPORTANT: anime style only',
+      { name: 'p', description: 'Generate images. IMPORTANT: anime style only' },
     ],
     [
-      'a literal block keeps inner indentation',
-      'description: |\n  one\n    two',
-      { description: 'one\n  two' },
+      "Claude Code's argument-hint with two bracketed words",
+      'description: Review\nargument-hint: [file] [focus]\nallowed-tools: Read, Bash(git diff:*)',
+      { description: 'Review', 'argument-hint': '[file] [focus]', 'allowed-tools': 'Read, Bash(git diff:*)' },
     ],
-  ])('reads %s', (_label, front, data) => {
-    expect(parseFrontmatter(doc(front))).toMatchObject({ ok: true, data, body: 'Body text.\n' })
+    [
+      'fields that are YAML on their own keep their YAML values',
+      'description: a: b\ntools: [Read, Grep]\nmax_turns: 5',
+      { description: 'a: b', tools: ['Read', 'Grep'], max_turns: 5 },
+    ],
+  ])('%s', async (_label, front, data) => {
+    const result = await parseFrontmatter(doc(front))
+    if (!result.ok) throw new Error(result.message)
+    expect(result.data).toEqual(data)
+    expect(result.body).toBe('Body text.\n')
+    expect(result.lenient).toMatch(/^line \d+: /)
   })
 
-  it.each([
-    ['an unclosed list', 'tools: [Read, Grep', 'tools', 'line 2: an inline list must end with "]"'],
-    ['an unclosed quote', 'name: "x', 'name', 'line 2: a double-quoted value has no closing quote'],
-    ['a bad list item', 'tools:\n  Read', 'tools', 'line 3: expected a list item'],
-  ])('keeps %s as an error of its key, naming the line', (_label, front, key, message) => {
-    const result = parseFrontmatter(doc(front))
+  // The shape of anthropics/claude-code's plugin-dev and pr-review-toolkit agents (claude-code#91871):
+  // the description's continuation lines start at column 0, with dialogue lines that look like keys.
+  const unindented = [
+    'name: agent-creator',
+    'description: Use this agent when the user asks to "create an agent". Examples:',
+    '',
+    '<example>',
+    'Context: User wants to create a code review agent',
+    'user: "Create an agent that reviews code for quality issues"',
+    'assistant: "I\'ll use the agent-creator agent to generate the agent configuration."',
+    '<commentary>',
+    'User requesting new agent creation, trigger agent-creator to generate it.',
+    '</commentary>',
+    '</example>',
+    '',
+    'model: sonnet',
+    'color: magenta',
+    'tools: ["Write", "Read"]',
+  ].join('\n')
+
+  it('an unquoted multi-line description with <example> blocks: continuation lines up to the next field', async () => {
+    const result = await parseFrontmatter(doc(unindented))
     if (!result.ok) throw new Error(result.message)
-    expect(result.data[key]).toBeUndefined()
-    expect(result.invalid[key]).toContain(message)
+    expect(result.data).toEqual({
+      name: 'agent-creator',
+      description: [
+        'Use this agent when the user asks to "create an agent". Examples:',
+        '',
+        '<example>',
+        'Context: User wants to create a code review agent',
+        'user: "Create an agent that reviews code for quality issues"',
+        'assistant: "I\'ll use the agent-creator agent to generate the agent configuration."',
+        '<commentary>',
+        'User requesting new agent creation, trigger agent-creator to generate it.',
+        '</commentary>',
+        '</example>',
+      ].join('\n'),
+      model: 'sonnet',
+      color: 'magenta',
+      tools: ['Write', 'Read'],
+    })
+    expect(result.lenient).toContain('line 3:')
+  })
+
+  it('a field named twice in a block that is not YAML fails, naming the line', async () => {
+    const result = await parseFrontmatter(doc('name: a\ndescription: x: y\nname: b'))
+    expect(result).toMatchObject({ ok: false, line: 4, message: '"name" appears twice' })
   })
 })

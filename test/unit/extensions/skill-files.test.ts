@@ -41,9 +41,13 @@ describe('loadSkillDir', () => {
 
   it.each([
     ['no frontmatter', 'just text', undefined, 'starts with a frontmatter block'],
-    ['no name', '---\ndescription: d\n---\n', 'name', 'missing'],
-    ['a name with capitals', '---\nname: My Skill\ndescription: d\n---\n', 'name', 'is not a skill name'],
-    ['no description', '---\nname: broken\n---\n', 'description', 'missing'],
+    ['no description and no body', '---\nname: broken\n---\n', 'description', 'missing'],
+    [
+      'a description that is a list',
+      '---\nname: broken\ndescription: [a]\n---\n',
+      'description',
+      'expected text',
+    ],
   ])('leaves out a skill with %s, naming the file and the field', async (_name, text, field, message) => {
     const { skills: found, problems } = await skills({
       broken: text,
@@ -53,6 +57,46 @@ describe('loadSkillDir', () => {
     expect(problems).toEqual([expect.objectContaining({ file: 'broken/SKILL.md', skipped: true })])
     expect(problems[0]?.field).toBe(field)
     expect(problems[0]?.message).toContain(message)
+  })
+
+  it("offers a skill without a name by its folder's name, as Claude Code does", async () => {
+    const { skills: found, problems } = await skills({ 'pdf-tools': '---\ndescription: d\n---\n' })
+    expect(found.map((s) => s.name)).toEqual(['pdf-tools'])
+    expect(problems).toEqual([])
+  })
+
+  it.each([
+    [
+      'a Title Case name with spaces',
+      '---\nname: PDF Tools\ndescription: d\n---\n',
+      'pdf-tools',
+      '"PDF Tools" is not a skill name (lower-case letters, digits and single hyphens): it is offered as "pdf-tools", its folder\'s name',
+    ],
+  ])("offers a skill with %s by its folder's name, with a notice", async (_label, text, name, message) => {
+    const { skills: found, problems } = await skills({ 'pdf-tools': text })
+    expect(found.map((s) => s.name)).toEqual([name])
+    expect(problems).toEqual([{ file: 'pdf-tools/SKILL.md', field: 'name', message, skipped: false }])
+  })
+
+  it('a folder name that is no skill name either is lower-cased with hyphens', async () => {
+    const { skills: found } = await skills({
+      'Writing Rules': '---\nname: Writing Hookify Rules\ndescription: d\n---\n',
+    })
+    expect(found.map((s) => s.name)).toEqual(['writing-rules'])
+  })
+
+  it('keeps a long description whole (over 1,024 characters) and takes a missing one from the body', async () => {
+    const long = `Reference for the API. ${'TRIGGER when the code imports the SDK; '.repeat(40)}`
+    const { skills: found, problems } = await skills({
+      long: `---\nname: long\ndescription: |-\n  ${long}\n  SKIP otherwise.\n---\n`,
+      plain: '---\nname: plain\n---\n# Make changelogs\nSteps…',
+    })
+    expect(found[0]?.description).toBe(`${long.trim()} SKIP otherwise.`)
+    expect(found[0]?.description.length).toBeGreaterThan(1024)
+    expect(found[1]?.description).toBe('Make changelogs')
+    expect(problems).toEqual([
+      expect.objectContaining({ file: 'plain/SKILL.md', field: 'description', skipped: false }),
+    ])
   })
 
   it("warns when the name differs from the folder's, and offers it by its name", async () => {

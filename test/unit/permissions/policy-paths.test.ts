@@ -94,6 +94,7 @@ describe('configuration and instruction files are protected at any depth', () =>
   it.each([
     ['sub/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
     ['a/b/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+    ['.claude.json', 'writes to .claude.json always ask (it names programs agent-tui starts)'],
     ['sub2/.agent-tui/settings.json', 'writes to .agent-tui/ always ask'],
     ['pkg/.agent-tui/memory.md', 'writes to .agent-tui/ always ask'],
     ['.claude/settings.json', 'writes to .claude/ always ask (settings, hooks and commands live there)'],
@@ -369,7 +370,7 @@ describe('reads have a boundary too', () => {
     const outside = at('/srv/data/a.csv', '/srv/data/a.csv', 'read')
     expect(decide('ci', 'Read', 'read', outside, { additionalDirs: ['/srv/data'] }).decision).toBe('allow')
     expect(
-      decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(/srv/**)'] }) }).decision,
+      decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(//srv/**)'] }) }).decision,
     ).toBe('allow')
     expect(decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read'] }) }).decision).toBe('deny')
     expect(decide('ci', 'Read', 'read', outside, { rules: rules({ allow: ['Read(*)'] }) }).decision).toBe(
@@ -381,7 +382,7 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'Read', 'read', at('/etc/shadow', '/etc/shadow', 'read'))).toEqual({
       decision: 'ask',
       reason: 'reads outside the workspace need consent',
-      suggestedRule: 'Read(/etc/**)',
+      suggestedRule: 'Read(//etc/**)',
     })
     expect(decide('safe', 'Read', 'read', at('innocuous.txt', '.env', 'read')).reason).toBe(
       'reads of secrets files (.env) need consent (innocuous.txt resolves to .env)',

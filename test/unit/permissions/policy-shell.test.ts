@@ -488,7 +488,9 @@ describe('reads have a boundary too', () => {
 
   it('an allow rule for the command does not open the boundary; a Read rule naming the path does', () => {
     expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)'] }).decision).toBe('deny')
-    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read(/etc/**)'] }).decision).toBe('allow')
+    expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read(//etc/**)'] }).decision).toBe(
+      'allow',
+    )
     expect(decide('ci', 'cat /etc/hosts', { allow: ['Bash(cat *)', 'Read'] }).decision).toBe('deny')
   })
 
@@ -507,7 +509,7 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'cat /etc/hosts')).toMatchObject({
       decision: 'ask',
       reason: '`cat` reads /etc/hosts: reads outside the workspace need consent',
-      suggestedRule: 'Read(/etc/**)',
+      suggestedRule: 'Read(//etc/**)',
     })
     expect(decide('safe', 'cat innocuous.txt').reason).toBe(
       '`cat` reads innocuous.txt (resolved to .env): reads of secrets files (.env) need consent',
@@ -541,6 +543,37 @@ describe('reads have a boundary too', () => {
     expect(decide('safe', 'echo $OPENAI_API_KEY').reason).toContain('$OPENAI_API_KEY may hold a secret')
     expect(decide('safe', 'echo "$HOME $PATH"').decision).toBe('allow')
     expect(decide('safe', 'jq .name package.json').decision).toBe('allow')
+  })
+})
+
+describe("a user command's own `!` context in ci (as Claude Code runs it in -p)", () => {
+  it.each([
+    ['git status', 'allow'],
+    ['git diff HEAD', 'allow'],
+    ['git log --oneline -10', 'allow'],
+    ['git branch --show-current', 'allow'],
+    ['touch stamped.txt', 'deny'],
+    ['git commit -m x', 'deny'],
+    ['cat .env', 'deny'],
+    ['git status; rm -rf build', 'deny'],
+    // Read-only, but outside the read boundary or a secret: what would ask is denied in ci, as before.
+    ['cat /etc/passwd', 'deny'],
+    ['cat ~/.ssh/id_rsa', 'deny'],
+    ['cat link/f', 'deny'],
+    ['git -c core.pager=sh log', 'deny'],
+    ['curl https://example.com', 'deny'],
+  ] as const)('%s → %s', (command, decision) => {
+    expect(decide('ci', command, {}, { commandContext: true }).decision).toBe(decision)
+  })
+
+  it('only for the command: the same read-only call by the model is still denied in ci', () => {
+    expect(decide('ci', 'git status').decision).toBe('deny')
+  })
+
+  it('a deny rule still holds', () => {
+    expect(
+      decide('ci', 'git status', { deny: ['Bash(git status)'] }, { commandContext: true }).decision,
+    ).toBe('deny')
   })
 })
 

@@ -139,7 +139,7 @@ describe('the rules a consent prompt offers', () => {
       target: { kind: 'path', path: '/srv/data/x.csv', access: 'read' },
       readOnly: true,
     }
-    expect(gate.offerRules?.(call, gate.check(call))).toEqual({ rule: 'Read(/srv/data/**)' })
+    expect(gate.offerRules?.(call, gate.check(call))).toEqual({ rule: 'Read(//srv/data/**)' })
   })
 })
 

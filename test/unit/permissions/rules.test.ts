@@ -130,7 +130,6 @@ describe('matchRule', () => {
     ['Read(~/.ssh/**)', 'Read', path('/home/u/.ssh/config', 'read'), true],
     ['Read(~/.ssh/**)', 'Grep', path('/home/u/.ssh', 'read'), true],
     ['Read(~/.ssh/**)', 'Glob', path('/home/u/other', 'read'), false],
-    ['Read(/etc/**)', 'Read', path('/etc/hosts', 'read'), true],
     ['Read(//etc/**)', 'Read', path('/etc/hosts', 'read'), true],
     ['Read(source/**)', 'Edit', path('source/a.ts'), false],
     ['WebFetch(domain:example.com)', 'WebFetch', url('https://example.com/a?b'), true],
@@ -146,6 +145,51 @@ describe('matchRule', () => {
     ['TaskStop(x)', 'TaskStop', { kind: 'none' }, false],
   ])('%s on %s %j → %s', (rule, tool, target, expected) => {
     expect(matchRule(parseRule(rule), call(tool, target))).toBe(expected)
+  })
+
+  // Claude Code's path forms (its permissions docs: "//path", "~/path", "/path", "path" / "./path"), each
+  // as an allow (grant) and as a deny (restrict); the workspace is /work/proj, the home /home/u.
+  it.each<[string, string, boolean, boolean]>([
+    // `//path`: absolute, from the file-system root.
+    ['Read(//Users/alice/secrets/**)', '/Users/alice/secrets/a.txt', true, true],
+    ['Read(//etc/**)', '/etc/hosts', true, true],
+    ['Read(//etc/**)', '/work/proj/etc/hosts', false, false],
+    // `~/path`: under the home directory.
+    ['Read(~/Documents/*.pdf)', '/home/u/Documents/a.pdf', true, true],
+    ['Read(~/Documents/*.pdf)', '/work/proj/Documents/a.pdf', false, false],
+    // `/path`: relative to the project root (the settings file's project), not the file-system root…
+    ['Edit(/src/**/*.ts)', '/work/proj/src/a/b.ts', true, true],
+    ['Edit(/src/**/*.ts)', '/work/proj/lib/src/b.ts', false, false],
+    // …but a deny written so also keeps out the absolute path it once meant: a restriction never loosens.
+    ['Edit(/src/**/*.ts)', '/src/a/b.ts', false, true],
+    ['Read(/etc/**)', '/etc/hosts', false, true],
+    ['Read(/etc/**)', '/work/proj/etc/hosts', true, true],
+    // `path` and `./path`: relative to the working folder.
+    ['Read(*.env)', '/work/proj/.env', true, true],
+    ['Read(*.env)', '/work/proj/prod.env', true, true],
+    ['Read(./secrets/**)', '/work/proj/secrets/k', true, true],
+    ['Read(secrets/**)', '/work/proj/secrets/k', true, true],
+    ['Read(secrets/**)', '/secrets/k', false, false],
+  ])('%s on %s: as an allow %s, as a deny %s', (rule, file, granted, restricted) => {
+    const at = call('Read', path(file, 'read'))
+    const edit = call('Edit', path(file))
+    const target = rule.startsWith('Edit') ? edit : at
+    expect(matchRule(parseRule(rule), target, 'grant')).toBe(granted)
+    expect(matchRule(parseRule(rule), target, 'restrict')).toBe(restricted)
+  })
+
+  it.each<[string, string, boolean]>([
+    // `mcp__server`: every tool of that server (Claude Code's form), and no other server's.
+    ['mcp__memory', 'mcp__memory__create_entities', true],
+    ['mcp__memory', 'mcp__memory__read_graph', true],
+    ['mcp__memory', 'mcp__memory', true],
+    ['mcp__memory', 'mcp__memoryx__read', false],
+    ['mcp__memory', 'mcp__other__memory', false],
+    ['mcp__memory__*', 'mcp__memory__read_graph', true],
+    ['mcp__memory__read_graph', 'mcp__memory__create_entities', false],
+    ['mcp__my_server', 'mcp__my_server__tool', true],
+  ])('%s covers %s: %s', (rule, tool, covered) => {
+    expect(matchRule(parseRule(rule), call(tool, { kind: 'none' }))).toBe(covered)
   })
 
   it('does not treat glob characters in the workspace path as a pattern', () => {
@@ -196,9 +240,9 @@ describe('suggestRule', () => {
     ['Edit', { kind: 'path', path: 'source/a/b.ts', access: 'write' }, 'Edit(source/a/b.ts)'],
     ['Write', { kind: 'path', path: '/work/proj/source/x.ts', access: 'write' }, 'Edit(source/x.ts)'],
     ['NotebookEdit', { kind: 'path', path: 'n.ipynb', access: 'write' }, 'Edit(n.ipynb)'],
-    ['Edit', { kind: 'path', path: '/tmp/out/x.txt', access: 'write' }, 'Edit(/tmp/out/x.txt)'],
+    ['Edit', { kind: 'path', path: '/tmp/out/x.txt', access: 'write' }, 'Edit(//tmp/out/x.txt)'],
     ['Edit', { kind: 'path', path: '/home/u/notes/x.md', access: 'write' }, 'Edit(~/notes/x.md)'],
-    ['Read', { kind: 'path', path: '/etc/hosts', access: 'read' }, 'Read(/etc/**)'],
+    ['Read', { kind: 'path', path: '/etc/hosts', access: 'read' }, 'Read(//etc/**)'],
     ['Grep', { kind: 'path', path: 'source', access: 'read' }, 'Read(source/**)'],
     ['WebFetch', { kind: 'url', url: 'https://Docs.Example.com/a' }, 'WebFetch(domain:docs.example.com)'],
     ['WebSearch', { kind: 'none' }, 'WebSearch'],

@@ -116,7 +116,7 @@ describe('readInstructionFile', () => {
     {
       name: 'a link outside that an allow rule names',
       file: 'to-outside.md',
-      rules: { allow: ['Read($ROOT/outside.md)'] },
+      rules: { allow: ['Read(/$ROOT/outside.md)'] },
       want: { text: 'outside notes\n' },
     },
     {

@@ -9,11 +9,13 @@ import { testReader } from '../../../support/instruction-reader.ts'
 const TOOLS = ['Bash', 'Read', 'Write', 'Edit', 'Glob', 'Grep', 'WebFetch']
 const parse = (text: string) =>
   parseAgentFile(text, { file: 'agents/x.md', source: 'project', tools: TOOLS, fallbackName: 'x' })
+const parseAs = (text: string, fallbackName: string, tools = TOOLS) =>
+  parseAgentFile(text, { file: 'agents/x.md', source: 'project', tools, fallbackName })
 const file = (front: string, body = 'You review code.') => `---\n${front}\n---\n${body}\n`
 
 describe('parseAgentFile', () => {
-  it('reads name, description, tools, model and max_turns; the body is the prompt', () => {
-    const { agent, problems } = parse(
+  it('reads name, description, tools, model and max_turns; the body is the prompt', async () => {
+    const { agent, problems } = await parse(
       file(
         'name: reviewer\ndescription: Reviews diffs\ntools: [Read, Grep]\nmodel: small-model\nmax_turns: 8',
       ),
@@ -37,20 +39,20 @@ describe('parseAgentFile', () => {
     ["Claude Code's per-command form", 'tools: [Bash(git *), Read]', ['Bash', 'Read']],
     ['no tools (every tool but Agent)', '', null],
     ['"*" (every tool but Agent)', 'tools: "*"', null],
-  ])('takes %s', (_label, tools, expected) => {
-    const { agent } = parse(file(`description: d${tools ? `\n${tools}` : ''}`))
+  ])('takes %s', async (_label, tools, expected) => {
+    const { agent } = await parse(file(`description: d${tools ? `\n${tools}` : ''}`))
     expect(agent?.tools).toEqual(expected)
   })
 
-  it('names the file after the file when there is no name; "inherit" keeps the caller\'s model', () => {
-    const { agent } = parse(file('description: d\nmodel: inherit'))
+  it('names the file after the file when there is no name; "inherit" keeps the caller\'s model', async () => {
+    const { agent } = await parse(file('description: d\nmodel: inherit'))
     expect(agent?.name).toBe('x')
     expect(agent?.model).toBeUndefined()
   })
 
   it.each([
     ['no description', 'name: a', 'description', 'expected one line'],
-    ['a bad name', 'name: "has space"\ndescription: d', 'name', 'expected letters'],
+    ['a bad name and a bad file name', 'name: "has space"\ndescription: d', 'name', 'expected letters'],
     ['a built-in name', 'name: explore\ndescription: d', 'name', 'is a built-in agent'],
     ['a max_turns that is not a number', 'description: d\nmax_turns: lots', 'max_turns', 'whole number'],
     ['a max_turns of 0', 'description: d\nmax_turns: 0', 'max_turns', 'at least 1'],
@@ -58,25 +60,28 @@ describe('parseAgentFile', () => {
     ['only unknown tools', 'description: d\ntools: [Nope]', 'tools', 'none of the listed tools'],
     ['an empty model', 'description: d\nmodel: ""', 'model', 'expected a model id'],
     [
-      'an unreadable value',
-      'description: d\ntools: [Read',
-      'tools',
-      'frontmatter line 3: an inline list must end',
+      'a field twice',
+      'description: d\ndescription: e',
+      undefined,
+      'frontmatter line 3: "description" appears twice',
     ],
-  ])('skips a file with %s, naming the field', (_label, front, field, message) => {
-    const { agent, problems } = parse(file(front))
+  ])('skips a file with %s, naming the field', async (_label, front, field, message) => {
+    const { agent, problems } = await (field === 'name'
+      ? parseAs(file(front), 'bad name')
+      : parse(file(front)))
     expect(agent).toBeNull()
-    expect(problems.at(-1)).toMatchObject({ file: 'agents/x.md', field, skipped: true })
+    expect(problems.at(-1)).toMatchObject({ file: 'agents/x.md', skipped: true })
+    expect(problems.at(-1)?.field).toBe(field)
     expect(problems.at(-1)?.message).toContain(message)
   })
 
-  it('skips a file without frontmatter or with an empty body, saying where', () => {
-    expect(parse('no frontmatter').problems[0]?.message).toMatch(/frontmatter line 1/)
-    expect(parse(file('description: d', '')).problems[0]?.message).toMatch(/body .* is empty/)
+  it('skips a file without frontmatter or with an empty body, saying where', async () => {
+    expect((await parse('no frontmatter')).problems[0]?.message).toMatch(/frontmatter line 1/)
+    expect((await parse(file('description: d', ''))).problems[0]?.message).toMatch(/body .* is empty/)
   })
 
-  it('loads with warnings for unknown tools, unknown fields and Claude Code model tiers', () => {
-    const { agent, problems } = parse(
+  it('loads with warnings for unknown tools, unknown fields and Claude Code model tiers', async () => {
+    const { agent, problems } = await parse(
       file('description: d\ntools: [Read, Frobnicate]\nmodel: sonnet\ncolour: red\ncolor: blue'),
     )
     expect(agent?.tools).toEqual(['Read'])
@@ -87,6 +92,84 @@ describe('parseAgentFile', () => {
       ['model', false],
     ])
     expect(problems[1]?.message).toContain('no tool named "Frobnicate"')
+  })
+})
+
+describe("parseAgentFile with Claude Code's leniency", () => {
+  it('a name that is no agent name falls back to the file name, with a notice', async () => {
+    const { agent, problems } = await parseAs(file('name: Code Reviewer\ndescription: d'), 'code-reviewer')
+    expect(agent?.name).toBe('code-reviewer')
+    expect(problems).toEqual([
+      expect.objectContaining({
+        field: 'name',
+        skipped: false,
+        message: expect.stringContaining('"Code Reviewer" is not an agent name'),
+      }),
+    ])
+  })
+
+  it.each([
+    [
+      'LS, BashOutput, KillShell, NotebookRead, Task',
+      'tools: LS, BashOutput, KillShell, NotebookRead, Task',
+      ['Glob', 'TaskOutput', 'TaskStop', 'Read', 'Agent'],
+      ['Read', 'Glob', 'TaskOutput', 'TaskStop'],
+      "Claude Code's LS, BashOutput, KillShell, NotebookRead and Task are Glob, TaskOutput, TaskStop, Read and Agent here",
+    ],
+    [
+      'MultiEdit without a MultiEdit tool',
+      'tools: [Read, MultiEdit]',
+      ['Read', 'Edit'],
+      ['Read', 'Edit'],
+      "Claude Code's MultiEdit is Edit here",
+    ],
+    [
+      'MultiEdit where the session has it',
+      'tools: [Read, MultiEdit]',
+      ['Read', 'MultiEdit'],
+      ['Read', 'Edit', 'MultiEdit'],
+      null,
+    ],
+    [
+      "Agent(a, b): Claude Code's list of the agents it may start, commas and all",
+      'tools: Read, Agent(scan-inventory, scan-verifier), Bash(git *)',
+      ['Read', 'Agent', 'Bash'],
+      ['Read', 'Bash'],
+      null,
+    ],
+    [
+      'WebFetch and WebSearch as they are',
+      'tools: WebFetch, WebSearch',
+      ['WebFetch', 'WebSearch'],
+      ['WebFetch', 'WebSearch'],
+      null,
+    ],
+  ])("maps Claude Code's tool names: %s, in one line", async (_label, tools, expected, session, notice) => {
+    const { agent, problems } = await parseAs(file(`description: d\n${tools}`), 'x', session)
+    expect(agent?.tools).toEqual(expected)
+    expect(problems.map((p) => p.message)).toEqual(notice ? [notice] : [])
+  })
+
+  it('tools: [] is an agent without tools, as in Claude Code (a list of only unknown names is still refused)', async () => {
+    const { agent, problems } = await parseAs(file('description: d\ntools: []'), 'x')
+    expect(agent?.tools).toEqual([])
+    expect(problems).toEqual([])
+  })
+
+  it('reads an unquoted multi-line description with <example> blocks as Claude Code does', async () => {
+    const text = file(
+      'name: agent-creator\ndescription: Use this agent when asked. Examples:\n\n<example>\nContext: x\nuser: "Create an agent"\nassistant: "I will."\n</example>\nmodel: sonnet\ncolor: magenta\ntools: ["Write", "Read"]',
+    )
+    const { agent, problems } = await parse(text)
+    expect(agent).toMatchObject({
+      name: 'agent-creator',
+      description:
+        'Use this agent when asked. Examples: <example> Context: x user: "Create an agent" assistant: "I will." </example>',
+      tools: ['Write', 'Read'],
+    })
+    expect(problems.map((p) => [p.field, p.skipped, p.message.slice(0, 34)])).toEqual([
+      ['model', false, '"sonnet" is a Claude Code model ti'],
+    ])
   })
 })
 

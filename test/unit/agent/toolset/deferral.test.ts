@@ -27,6 +27,7 @@ describe('tierOf', () => {
   it.each([
     ['Bash', 'core'],
     ['Agent', 'core'],
+    ['Skill', 'core'],
     ['WebFetch', 'web'],
     ['NotebookEdit', 'rare'],
     ['ListMcpResources', 'rare'],
