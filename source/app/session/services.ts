@@ -14,6 +14,8 @@ import { loadImageAttachment } from '../../agent/turn/images.js'
 import { appendMemory, listMemoryFiles } from '../../agent/prompt/project-memory.js'
 import { atomicWriteFile } from '../../tools/atomic-write.js'
 import { normalizeTitle, writeSessionTitle } from '../../session/session-title.js'
+import { forkSessionLog } from '../../session/fork-session.js'
+import { newSessionId, sessionPath } from '../../session/session-store.js'
 import { readLogSlice } from '../../tasks/log-slice.js'
 import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -149,6 +151,28 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
         throw new Error(`renamed here, but the /resume list keeps the old title: ${(err as Error).message}`)
       }
       return title
+    },
+    async forkSession(turn) {
+      const state = store.getState()
+      if (!opts.logPath) throw new Error('this session has no log to fork')
+      const turns = state.turns.length
+      if (turns === 0) throw new Error('nothing to fork yet: the session has no turn')
+      const through = turn ?? turns
+      if (!Number.isInteger(through) || through < 1 || through > turns)
+        throw new Error(`no turn ${turn}: this session has turns 1 to ${turns}`)
+      const next = state.turns[through]
+      const id = newSessionId()
+      const title = normalizeTitle(`${state.session.title || 'session'} (fork)`)
+      await forkSessionLog({
+        source: opts.logPath,
+        target: sessionPath(dirname(opts.logPath), id),
+        id,
+        cwd: opts.workspace,
+        now: Date.now(),
+        ...(next ? { cut: { turnNumber: through, nextTurnId: next.id } } : {}),
+        title,
+      })
+      return { id, title }
     },
     resolveConsent: (id, decision) => opts.gate.resolve(id, decision),
     answerQuestion: (id, answer) => opts.questions?.answer(id, answer),

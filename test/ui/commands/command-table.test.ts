@@ -182,6 +182,8 @@ describe('dispatch', () => {
     ['/init', [], [['submit', [{ text: INIT_PROMPT }]]]],
     ['/memory add tests need docker', [], [['addMemory', ['tests need docker']]]],
     ['/rename auth work', [], [['renameSession', ['auth work']]]],
+    ['/fork 2', ['resume:fork-1'], [['forkSession', [2]]]],
+    ['/fork', ['resume:fork-1'], [['forkSession', [undefined]]]],
     ['/image shot.png', ['image:shot.png'], [['loadImage', ['shot.png']]]],
     ['/login', ['setup'], []],
     ['/endpoint', ['setup'], []],

@@ -130,3 +130,63 @@ describe('/rename', () => {
     expect((await lstat(titlePathOf(s.logPath))).isFile()).toBe(true)
   })
 })
+
+describe('/fork', () => {
+  it('copies the conversation through a turn into a new session, titled as a fork; the original log is untouched', async () => {
+    const paths = resolvePaths(
+      { XDG_STATE_HOME: join(dir, 'state'), XDG_CONFIG_HOME: join(dir, 'config') },
+      dir,
+    )
+    const workspace = join(dir, 'w')
+    await mkdir(workspace)
+    const s = openSession(paths, workspace)
+    for (const n of [1, 2, 3]) {
+      s.store.dispatch({
+        type: 'user/submitted',
+        id: `u${n}`,
+        content: `prompt ${n}`,
+        text: `prompt ${n}`,
+        turnId: `t${n}`,
+      })
+      s.store.dispatch({
+        type: 'assistant/settled',
+        id: `a${n}`,
+        message: { role: 'assistant', content: `answer ${n}` },
+      })
+    }
+    s.store.dispatch({ type: 'session/titled', title: 'prompt 1' })
+    await expect(s.services.forkSession(4)).rejects.toThrow('no turn 4: this session has turns 1 to 3')
+    const before = await readFile(s.logPath, 'utf8')
+    const fork = await s.services.forkSession(2)
+    expect(fork.title).toBe('prompt 1 (fork)')
+    expect(await readFile(s.logPath, 'utf8')).toBe(before)
+    const whole = await s.services.forkSession()
+
+    const listed = await summarizeSessions(s.projectSessions, workspace)
+    expect(listed.map((e) => e.title).sort()).toEqual(['prompt 1', 'prompt 1 (fork)', 'prompt 1 (fork)'])
+    const open = async (id: string) => {
+      const resumed = await resumeSession(
+        { kind: 'id', id },
+        {
+          paths,
+          workspace,
+          projectSessions: s.projectSessions,
+          endpoint: { model: 'm', baseUrl: 'x' },
+          mode: 'safe',
+        },
+      )
+      await resumed.lease.release()
+      return resumed.restored.state
+    }
+    const cut = await open(fork.id)
+    expect(cut.turns.map((t) => t.prompt)).toEqual(['prompt 1', 'prompt 2'])
+    expect(cut.messages.map((m) => m.content)).toEqual(['prompt 1', 'answer 1', 'prompt 2', 'answer 2'])
+    expect(cut.session.title).toBe('prompt 1 (fork)')
+    expect((await open(whole.id)).turns).toHaveLength(3)
+    const header = JSON.parse(
+      (await readFile(sessionPath(s.projectSessions, fork.id), 'utf8')).split('\n')[0] ?? '',
+    )
+    expect(header).toMatchObject({ type: 'header', id: fork.id, forkedFrom: { id: s.id, turn: 2 } })
+    expect((await open(s.id)).turns).toHaveLength(3)
+  })
+})
