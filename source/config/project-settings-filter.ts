@@ -71,6 +71,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
   keybindings: 'trusted-only',
+  // Could silence the bell that says a permission prompt waits.
+  notifications: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
   // Replaces the user's own list (a later layer wins), so it could bring back a tool the user left out.

@@ -132,6 +132,8 @@ export interface GateCall {
   hook?: { allow: boolean; ask: string | null }
   /** Allow rules of this call's turn alone (a user command's `allowed-tools`). */
   grants?: readonly Rule[]
+  /** Allowing this call once allows the tool's suggested rule for the session (SaveMemory). */
+  sessionGrant?: true
   /** A user command's own `` !`…` `` call (see GateCheck). */
   commandContext?: boolean
 }
@@ -232,6 +234,9 @@ export async function authorize(
         ...(editsRule ? { sessionEditsRule: editsRule } : {}),
         ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
         ...(offer.noRule ? { noRule: offer.noRule } : {}),
+        ...(call.sessionGrant && !verdict.protectedWrite && !offer.noRule
+          ? { sessionGrant: true as const }
+          : {}),
         ...(offer.caution ? { ruleCaution: offer.caution } : {}),
         target,
         readOnly,
@@ -404,7 +409,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       if (count > MAX_OFFERED_RULES)
         return {
           rule,
-          noRule: `it runs ${count} different commands; allow it once, or add rules to ${opts.savedTo}`,
+          noRule: `it ${call.target.kind === 'paths' ? `changes ${count} files in different folders` : `runs ${count} different commands`}; allow it once, or add rules to ${opts.savedTo}`,
         }
       const caution = verdict.suggestedRule === undefined ? ruleCaution(call.target) : { notes: [] }
       if (caution.noRule) return { rule, noRule: caution.noRule }
@@ -466,11 +471,15 @@ function view(rule: Rule): RuleView {
 /** Every edit in the workspace (the Edit family, never a protected path: those ask whatever the rules). */
 export const SESSION_EDITS_RULE = 'Edit(**)'
 
-/** "Allow all edits this session" is offered for an edit whose real path lies in the workspace. */
+/** "Allow all edits this session" is offered for an edit whose real paths all lie in the workspace. */
 function sessionEditsRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
-  if (target.kind !== 'path' || !ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
-  const rel = relative(workspace, target.real ?? target.path)
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? SESSION_EDITS_RULE : undefined
+  if (!ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
+  const files = target.kind === 'path' ? [target] : target.kind === 'paths' ? target.paths : []
+  const inside = (p: { path: string; real?: string }) => {
+    const rel = relative(workspace, p.real ?? p.path)
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
+  }
+  return files.length > 0 && files.every(inside) ? SESSION_EDITS_RULE : undefined
 }
 
 /** The real path of a directory, or itself when it cannot be resolved. */

@@ -2,9 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import { z } from 'zod'
 import { atomicWriteFile } from './atomic-write.js'
 import { summarizeDiff } from './diff-summary.js'
-import { findClosestRegion } from './edit-closest.js'
-import { type MatcherName, planEdit, type Replacement } from './edit-matchers.js'
-import { cutLine, numberLines } from './numbered-lines.js'
+import { MATCHER_NOTES, type PlannedStep, planStep, snippet } from './edit-plan.js'
 import { displayPath, resolveToolPath, writeTarget } from './paths.js'
 import { DEFAULT_FORMAT, decodeText, encodeText, type TextFormat } from './text-file.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
@@ -14,7 +12,7 @@ const DESCRIPTION = `Performs an exact string replacement in a file.
 - Read the file first in this session; the edit is refused if the file changed on disk since.
 - old_string must match the file exactly (indentation included) and be unique in it; add surrounding lines to make it unique, or set replace_all to change every occurrence (e.g. renaming a variable).
 - Do not include Read's line-number prefix (number + tab) in old_string or new_string.
-- When old_string differs only slightly (trailing whitespace, indentation, escaped newlines), a tolerant matcher may apply it if exactly one region fits; the result says so.
+- When old_string differs only slightly (trailing whitespace, indentation, typographic dashes and quotes, escaped newlines), a tolerant matcher may apply it if exactly one region fits; the result says so.
 - An empty old_string on a file that does not exist creates it with new_string.`
 
 const schema = z.strictObject({
@@ -29,116 +27,36 @@ const schema = z.strictObject({
 
 export type EditArgs = z.infer<typeof schema>
 
-const SNIPPET_CONTEXT = 4
-const SNIPPET_MAX_LINES = 60
-
-interface ComputedEdit {
+interface ComputedEdit extends PlannedStep {
   shown: string
   before: string
-  after: string
   format: TextFormat
-  matcher: MatcherName
-  replacements: Replacement[]
-}
-
-const MATCHER_NOTES: Record<MatcherName, string> = {
-  exact: '',
-  'trailing-whitespace': 'old_string did not match exactly; it matched after ignoring trailing whitespace.',
-  'indentation-relative':
-    'old_string did not match exactly; it matched with different indentation, and new_string was re-indented to fit.',
-  'line-trimmed': 'old_string did not match exactly; it matched after trimming whitespace on every line.',
-  'escaped-newline':
-    'old_string did not match exactly; it matched after unescaping \\n, \\t and quotes in both strings.',
 }
 
 /** Plans the edit on the file's current content; throws ToolError when it cannot be applied. */
 async function computeEdit(args: EditArgs, ctx: ToolContext, targetPath: string): Promise<ComputedEdit> {
   const shown = displayPath(resolveToolPath(args.file_path, ctx.cwd()), ctx.workspace)
-  const buf = await readFile(targetPath).catch((error: NodeJS.ErrnoException) => {
+  const { text, format } = await readTextForEdit(targetPath, shown, 'Edit')
+  return { shown, before: text, format, ...planStep(text, args, shown, format.eol === '\r\n') }
+}
+
+/** A file's text for an edit (LF, how it is stored in `format`); a binary file is refused. */
+export async function readTextForEdit(
+  path: string,
+  shown: string,
+  tool: string,
+): Promise<{ text: string; format: TextFormat }> {
+  const buf = await readFile(path).catch((error: NodeJS.ErrnoException) => {
     throw fsError(error, shown)
   })
   const decoded = decodeText(buf)
   if (decoded.kind === 'binary') {
     throw new ToolError(
       'validation',
-      `${shown} is a binary file (${decoded.type}); Edit only changes text files.`,
+      `${shown} is a binary file (${decoded.type}); ${tool} only changes text files.`,
     )
   }
-  const { text, format } = decoded
-  if (args.old_string === '') {
-    if (text !== '') {
-      throw new ToolError('validation', `old_string is empty, but ${shown} is not empty.`, {
-        hint: 'Put the text to replace in old_string, or use Write to replace the whole file.',
-      })
-    }
-    const replacements = [{ start: 0, end: 0, text: args.new_string }]
-    return { shown, before: '', after: args.new_string, format, matcher: 'exact', replacements }
-  }
-  const crlf = format.eol === '\r\n'
-  const oldString = crlf ? args.old_string.replace(/\r\n/g, '\n') : args.old_string
-  const newString = crlf ? args.new_string.replace(/\r\n/g, '\n') : args.new_string
-  const plan = planEdit(text, oldString, newString, args.replace_all ?? false)
-  if (!plan.ok && plan.reason === 'ambiguous') {
-    if (plan.matcher === 'exact') {
-      throw new ToolError(
-        'validation',
-        `old_string occurs ${plan.count} times in ${shown}, so it is not unique.`,
-        {
-          hint: 'Add surrounding lines to old_string so it matches one place, or set replace_all: true to change all of them.',
-        },
-      )
-    }
-    throw new ToolError(
-      'validation',
-      `old_string does not match ${shown} exactly, and the ${plan.matcher} matcher found ${plan.count} candidate regions, so nothing was changed.`,
-      {
-        hint: 'Read the file again and copy old_string exactly, with enough surrounding lines to be unique.',
-      },
-    )
-  }
-  if (!plan.ok) throw notFound(shown, text, oldString)
-  if (plan.content === text) {
-    throw new ToolError('validation', `The edit would not change ${shown}.`, {
-      hint: 'Check that new_string contains the change you intend.',
-    })
-  }
-  return {
-    shown,
-    before: text,
-    after: plan.content,
-    format,
-    matcher: plan.matcher,
-    replacements: plan.replacements,
-  }
-}
-
-function notFound(shown: string, text: string, oldString: string): ToolError {
-  const closest = findClosestRegion(text, oldString)
-  let message = `old_string was not found in ${shown}.`
-  if (closest && closest.similarity >= 0.3) {
-    const shownLines = closest.lines.slice(0, SNIPPET_MAX_LINES).map((l) => cutLine(l, l.length, 500))
-    const end = closest.startLine + closest.lines.length - 1
-    message += ` The most similar region (lines ${closest.startLine}–${end}, ${Math.round(closest.similarity * 100)}% similar) is:\n${numberLines(shownLines, closest.startLine)}`
-  } else {
-    message += ' No similar region was found.'
-  }
-  return new ToolError('not_found', message, {
-    hint: 'Read the file again and copy old_string exactly, including indentation and whitespace (without the line-number prefix).',
-  })
-}
-
-/** Numbered lines of `after` around the first replacement, ±SNIPPET_CONTEXT lines. */
-function snippet(after: string, replacements: readonly Replacement[]): string {
-  const lines = after.split('\n')
-  const first = replacements[0]
-  const startOffset = first?.start ?? 0
-  const firstLine = after.slice(0, startOffset).split('\n').length - 1
-  const changedLines = first ? first.text.replace(/\n$/, '').split('\n').length : lines.length
-  const from = Math.max(0, firstLine - SNIPPET_CONTEXT)
-  const to = Math.min(lines.length, firstLine + changedLines + SNIPPET_CONTEXT)
-  const picked = lines.slice(from, Math.min(to, from + SNIPPET_MAX_LINES)).map((l) => cutLine(l))
-  const more = to - from > SNIPPET_MAX_LINES ? `\n… ${to - from - SNIPPET_MAX_LINES} more changed lines` : ''
-  return numberLines(picked, from + 1) + more
+  return decoded
 }
 
 /** The Edit tool: exact (or unambiguous tolerant) string replacement with read-first protection. */

@@ -224,6 +224,13 @@ export interface Tool<A = unknown> {
   readonly parameters?: Record<string, unknown>
   readonly risk: Risk
   /**
+   * Allowing one call allows the tool for the rest of the session (the prompt says so): SaveMemory asks
+   * the first time in a session only.
+   */
+  readonly consentForSession?: true
+  /** A tool of a class other than `edit` that writes a file of the workspace: checkpointed like an edit. */
+  readonly writesWorkspace?: true
+  /**
    * Whether this particular call only reads (consecutive read-only calls may run concurrently). `target`
    * is the permission target as the gate resolved it (a command carries its analysis), when there is one.
    */

@@ -134,7 +134,9 @@ describe('a 300-item collection (100 agents, 100 skills, 100 commands)', () => {
     expect(r.code).toBe(0)
     const first = env.server.requests[0]
     const bytes = Buffer.byteLength(JSON.stringify(first?.body.tools))
-    expect(bytes).toBeLessThanOrEqual(40_000)
+    // 40 kB before #34's file tools; MultiEdit, DeleteFile and SaveMemory (deferred here, listed in ToolSearch's
+    // description) and the longer Edit text add ~1.1 kB: the lead to judge against the #32 budget.
+    expect(bytes).toBeLessThanOrEqual(42_000)
     // Both are sent (never deferred behind ToolSearch: their descriptions are the lists), within budget.
     expect(description(first, 'Skill')).toContain(`<skill name="${written.skills[0]}">`)
     expect(description(first, 'Agent')).toContain(written.agents[0] as string)

@@ -311,6 +311,7 @@ export async function authorizePhase(
       summary: c.summary,
       target: await tool.permissionTarget(args, ctx),
       readOnly: (target) => tool.isReadOnly(args, target),
+      ...(tool.consentForSession ? { sessionGrant: true as const } : {}),
       ...(c.hook ? { hook: c.hook } : {}),
       ...(deps.grants?.length ? { grants: deps.grants } : {}),
       ...(deps.commandContext ? { commandContext: true } : {}),
@@ -340,7 +341,7 @@ export async function snapshot(
   tool: AnyTool,
   auth: Extract<Authorization, { decision: 'allow' }>,
 ): Promise<'edit' | 'exec' | null> {
-  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly) : null
+  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly, tool.writesWorkspace) : null
   if (change) await checkpoint?.before(change)
   return change
 }

@@ -202,6 +202,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profiles,
     dispatch: store.dispatch,
     createdAt,
+    model: store.getState().session.model,
+    memory: instructions.project,
   })
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
@@ -417,6 +419,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    programs,
     instructions,
     claude,
     discovery,

@@ -14,6 +14,7 @@ import {
   pinCommand,
   unpinCommand,
 } from './context-commands.js'
+import { COPY_COMMAND } from './copy-command.js'
 import {
   agentLines,
   costLines,
@@ -325,6 +326,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       ctx.flash(`Transcript exported to ${tildePath(path)}`)
     },
   },
+  COPY_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 

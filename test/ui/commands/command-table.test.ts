@@ -112,7 +112,7 @@ describe('the built-in table', () => {
 
   it('completes by prefix while the name is typed', () => {
     const table = builtin()
-    expect(table.complete('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost'])
+    expect(table.complete('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost', 'copy'])
     expect(table.complete('/ba').map((c) => c.name)).toEqual(['tasks'])
     expect(table.complete('/mode ')).toEqual([])
     expect(table.complete('/').length).toBe(table.list().length)
