@@ -277,6 +277,14 @@ export const settingsSchema = z.strictObject({
   summarizerModel: z.string().min(1).optional(),
   /** Claude Code's format: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", …}]}]}`. */
   hooks: hooksSettingsSchema.optional(),
+  /** Claude Code's status line command: its first line of output is shown under the status bar. */
+  statusLine: z
+    .strictObject({
+      type: z.literal('command', { error: 'expected "command"' }),
+      command: z.string().min(1, 'expected the command to run'),
+      padding: z.number().int().min(0).max(20).optional(),
+    })
+    .optional(),
   /** Turns every hook off (Claude Code's setting of the same name). */
   disableAllHooks: z.boolean().optional(),
   sandbox: sandboxSchema.optional(),

@@ -48,6 +48,7 @@ import {
   sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
+import { pricesForModel } from '../../provider/prices.js'
 import { claudePlaces } from './claude-places.js'
 
 export type { ProjectTrustSetup }
@@ -379,6 +380,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     readInstructions: instructions.project,
     sessionId: id,
+    logPath,
     cwd: () => runtime.currentDirectory(),
     supportsVision: () => capabilities(store.getState().session.model).supportsVision,
     sessions: () => summarizeSessions(projectSessions, workspace),
@@ -405,6 +407,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
   void runtime.startSession(restored ? 'resume' : 'startup')
 
+  let stopStatusLine: Promise<() => Promise<void>> | undefined
   return {
     id,
     store,
@@ -435,7 +438,26 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
       )
     },
+    startStatusLine() {
+      const settings = config.settings.statusLine
+      if (!settings || stopStatusLine) return
+      const prices = pricesForModel(store.getState().session.model)
+      stopStatusLine = import('./status-line.js').then(({ startSessionStatusLine }) =>
+        startSessionStatusLine({
+          settings,
+          store,
+          workspace,
+          cwd: () => runtime.currentDirectory(),
+          contextLimit: () => profile().contextLimit,
+          ...(prices ? { prices } : {}),
+          owner: processes,
+          shell: programs.shell(),
+          vet: provenance.vetStatusLine,
+        }),
+      )
+    },
     async close() {
+      await (await stopStatusLine)?.()
       agents.registry.dispose()
       stopFollowingSkills()
       await runtime.shutdown()

@@ -79,5 +79,7 @@ export interface Session {
   preload(): Promise<void>
   /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
   startMcp(): void
+  /** Starts the `statusLine` command, when one is set (interactive, after the first frame). */
+  startStatusLine(): void
   close(): Promise<void>
 }
