@@ -283,9 +283,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'status',
-    description: 'What was loaded from where: settings, instructions, commands, agents, skills, MCP servers',
+    description:
+      'What was loaded from where: endpoint and headers, settings, instructions, commands, agents, skills, MCP servers',
     run(ctx) {
-      ctx.showInfo('Status', statusLines(ctx.commands.status()))
+      // The endpoint first, its extra headers redacted (a gateway key is a secret).
+      const endpoint = endpointLines(ctx.getState().session.baseUrl, ctx.commands.endpointHeaders())
+      ctx.showInfo('Status', [...endpoint, '', ...statusLines(ctx.commands.status())])
     },
   },
   {

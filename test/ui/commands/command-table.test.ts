@@ -63,6 +63,20 @@ describe('parseSlash', () => {
   })
 })
 
+describe('/status', () => {
+  it('starts with the endpoint and its extra headers, redacted as the runtime gives them', async () => {
+    const f = fakeContext()
+    f.commands.endpointHeaders = () => ['x-portkey-api-key: pk…ef (24 characters) (--header)']
+    const lines: string[][] = []
+    f.ctx.showInfo = (title, body) => lines.push([title, ...body])
+    await runCommandLine(builtin(), '/status', f.ctx)
+    const [title, ...body] = lines[0] ?? []
+    expect(title).toBe('Status')
+    expect(body[0]).toMatch(/^Endpoint\s/)
+    expect(body[1]).toMatch(/^Headers\s+x-portkey-api-key: pk…ef \(24 characters\) \(--header\)$/)
+  })
+})
+
 describe('/plugin', () => {
   it('lists, enables and disables (for new sessions), and says how when the words are wrong', async () => {
     const f = fakeContext()

@@ -269,7 +269,7 @@ describe('completion', () => {
 
   it('lists commands for the typed name; ↓ moves; Enter runs one that needs no argument', () => {
     const r = run(typed('/co'))
-    expect(items(r.state).map((i) => i.value)).toEqual(['compact', 'context', 'cost'])
+    expect(items(r.state).map((i) => i.value)).toEqual(['compact', 'context', 'cost', 'copy'])
     const chosen = run([K.down, K.down, K.enter], { from: r.state })
     expect(chosen.effects).toEqual([CLEAR, { type: 'command', line: '/cost' }])
     expect(chosen.state.history.entries).toEqual(['/cost'])
@@ -284,7 +284,7 @@ describe('completion', () => {
 
   it('↑ wraps to the last entry; Esc closes the popup until the text changes', () => {
     const r = run([...typed('/c'), K.up])
-    expect(items(r.state)[r.state.popupIndex]?.value).toBe('cost')
+    expect(items(r.state)[r.state.popupIndex]?.value).toBe('copy')
     const closed = run([K.esc], { from: r.state })
     expect(items(closed.state)).toEqual([])
     expect(closed.effects).toEqual([])

@@ -24,6 +24,9 @@ const SAFE: Record<string, { pattern: RegExp; why: string }[]> = {
   'sandbox/bash-sandbox.ts': [{ pattern: /child\.kill\('SIGKILL'\)/, why: 'ChildProcess.kill of the probe' }],
   'tools/ripgrep.ts': [{ pattern: /child\.kill\('SIGKILL'\)/, why: 'ChildProcess.kill of rg' }],
   'checkpoints/git.ts': [{ pattern: /child\.kill\('SIGTERM'\)/, why: 'ChildProcess.kill of git' }],
+  'ui/clipboard/clipboard.ts': [
+    { pattern: /child\.kill\('SIGKILL'\)/, why: 'ChildProcess.kill of a clipboard program that hung' },
+  ],
   'app/doctor/host-checks.ts': [
     { pattern: /child\.kill\('SIGKILL'\)/, why: "ChildProcess.kill of doctor's probe (rg, bwrap)" },
   ],
