@@ -14,7 +14,7 @@ import type { AddedCommands, CommandTable } from '../../ui/commands/command-tabl
 import { skillCommandEntries, userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
-import { PLUGIN_ROOT_VAR } from '../../plugins/manifest.js'
+import { PLUGIN_ROOT_VAR } from '../../plugins/plugin-basics.js'
 
 export interface UserCommandOptions {
   table: CommandTable
