@@ -157,7 +157,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
  */
 async function promptInput(
   opts: HeadlessOptions,
-  session: Pick<Session, 'store' | 'instructions' | 'skills' | 'plugins'>,
+  session: Pick<Session, 'store' | 'instructions' | 'claude' | 'discovery' | 'skills' | 'plugins'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
   const parsed = parseSlash(opts.prompt)
@@ -173,7 +173,9 @@ async function promptInput(
     skills: session.skills,
     plugins: session.plugins,
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
+    claude: session.claude,
     report: (text) => err.write(`agent-tui: warning: ${text}\n`),
+    record: (entries) => session.discovery.set('commands', entries),
   })
   // The servers' prompts are known once they are up: the runtime waits for them.
   if (parsed.name.startsWith('mcp__') && !table.find(parsed.name)) return { mcpPrompt: parsed }

@@ -274,6 +274,8 @@ async function runSession(
       skills: session.skills,
       plugins: session.plugins,
       ...(trust ? { trust: trust.trust } : {}),
+      claude: session.claude,
+      record: (entries) => session.discovery.set('commands', entries),
       report: (text, level) =>
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
     }),

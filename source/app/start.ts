@@ -8,6 +8,7 @@ import { type AppPaths, resolvePaths } from '../config/app-paths.js'
 import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { settingsEnv } from '../config/settings-env.js'
 import { headerRecord } from '../config/headers.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
@@ -31,7 +32,7 @@ export async function start(args: ParsedArgs): Promise<number> {
   try {
     const home = env.HOME || homedir()
     const paths = resolvePaths(env, home)
-    const loaded = await loadSettings({ cwd: workspace, env, home })
+    const loaded = await loadSettings({ cwd: workspace, env, home, claudeDirs: !args.noClaudeDirs })
     // What the repository brings applies only in a trusted folder (docs/permissions.md#project-trust).
     const trust = await openProjectTrust({
       workspace,
@@ -48,6 +49,13 @@ export async function start(args: ParsedArgs): Promise<number> {
       withStoredKey(resolveConfig(args, trust.settings(trusted).loaded, env), paths)
     let config = configFor(trust.isTrusted())
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
+    // The settings' `env` (Claude Code's too), as the folder's trust is at start.
+    const { apply, skipped } = settingsEnv(config.env)
+    Object.assign(process.env, apply)
+    if (skipped.length > 0)
+      err.write(
+        `agent-tui: warning: "env" in settings: ${skipped.join(', ')} not set (agent-tui reads its own variables before the settings; set them in the shell)\n`,
+      )
     if (config.headless && !config.prompt && process.stdin.isTTY && !args.rewindTo) {
       throw new UsageError('-p needs a prompt: agent-tui -p "what to do"')
     }
@@ -88,6 +96,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
       ...(config.model ? { model: config.model } : {}),
+      ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
     }
     // The full-screen session asks a local server what window it serves after its first frame.
     const servedLater = !config.headless && !listLater

@@ -26,6 +26,11 @@ export interface EndpointOptions {
   /** Extra request headers for a configured endpoint (never sent to the probed local servers). */
   headers?: Record<string, string>
   model?: string
+  /**
+   * When no model is configured: this one if the endpoint lists it (a Claude Code settings file's model),
+   * else the first listed.
+   */
+  preferredModel?: string
   /** false: no network at all (a configured URL is used as is; nothing is probed). Default true. */
   probe?: boolean
   fetchImpl?: typeof fetch
@@ -144,11 +149,15 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
         listError: `listing models at ${baseUrl}/models failed: ${listing.error}${times}`,
       }
     }
-    const chosen = await withServedWindow(baseUrl, chooseModel(listing.models, opts.model), {
-      fetchImpl,
-      ask: opts.servedWindow !== false,
-      ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-    })
+    const chosen = await withServedWindow(
+      baseUrl,
+      chooseModel(listing.models, opts.model, opts.preferredModel),
+      {
+        fetchImpl,
+        ask: opts.servedWindow !== false,
+        ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+      },
+    )
     return { ...base, ...chosen, models: listing.models.map((m) => m.id) }
   }
   if (opts.probe === false) return { kind: 'none', probed: [] }
@@ -157,6 +166,7 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
     opts.probeBudgetMs ?? 300,
     fetchImpl,
     opts.model,
+    opts.preferredModel,
     opts.servedWindow !== false,
   )
 }
@@ -166,6 +176,7 @@ async function probe(
   budgetMs: number,
   fetchImpl: typeof fetch,
   model: string | undefined,
+  preferred: string | undefined,
   ask: boolean,
 ): Promise<ResolvedEndpoint> {
   const cancel = new AbortController()
@@ -183,7 +194,10 @@ async function probe(
         return {
           kind: 'probed',
           baseUrl,
-          ...(await withServedWindow(baseUrl, chooseModel(listing.models, model), { fetchImpl, ask })),
+          ...(await withServedWindow(baseUrl, chooseModel(listing.models, model, preferred), {
+            fetchImpl,
+            ask,
+          })),
           models: listing.models.map((m) => m.id),
           serverName: target.name,
         }
@@ -206,8 +220,10 @@ interface Chosen {
   trainedOnly?: boolean
 }
 
-function chooseModel(models: ModelInfo[], configured: string | undefined): Chosen {
-  const id = configured ?? models[0]?.id
+function chooseModel(models: ModelInfo[], configured: string | undefined, preferred?: string): Chosen {
+  // A Claude Code settings file's model, when the endpoint lists it.
+  const listed = preferred !== undefined && models.some((m) => m.id === preferred) ? preferred : undefined
+  const id = configured ?? listed ?? models[0]?.id
   const info = models.find((m) => m.id === id)
   const out: Chosen = {}
   if (id !== undefined) out.model = id

@@ -32,6 +32,8 @@ export interface ParsedArgs {
   sandbox: 'on' | 'off' | undefined
   /** `--trust-project`: what the repository brings applies for this run, without asking. */
   trustProject: boolean
+  /** `--no-claude-dirs`: Claude Code's own places (`.claude/`, `~/.claude/`, `~/.claude.json`…) are not read. */
+  noClaudeDirs: boolean
   /** `--add-dir DIR` (repeatable), as given. */
   addDirs: string[]
   /** `--cwd DIR`: the folder to work in instead of the current directory, as given. */
@@ -118,6 +120,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     kind: 'boolean',
     help: "trust this folder for this run: its repository's rules and settings apply",
   },
+  { long: 'no-claude-dirs', kind: 'boolean', help: "don't read .claude/, ~/.claude/ or ~/.claude.json" },
   {
     long: 'cwd',
     kind: 'value',
@@ -346,6 +349,7 @@ function build(
     tools: toolNames(values.get('tools')),
     sandbox: flag('sandbox') ? 'on' : flag('no-sandbox') ? 'off' : undefined,
     trustProject: flag('trust-project'),
+    noClaudeDirs: flag('no-claude-dirs'),
     addDirs: lists['add-dir'],
     cwd: str('cwd'),
     maxSteps,

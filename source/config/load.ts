@@ -1,16 +1,21 @@
-import { relative } from 'node:path'
+import { realpath } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
 import type { z } from 'zod'
 import { parseRule, type Rule } from '../permissions/rules.js'
 import { ConfigError } from './errors.js'
 import { cleanJsonMessage, locateJsonError } from './json-error.js'
 import { projectSettingsPaths, resolvePaths } from './app-paths.js'
-import { type Settings, settingsSchema } from './schema.js'
+import { type McpServerSettings, mcpServerSchema, type Settings, settingsSchema } from './schema.js'
 import { readConfigText } from '../tools/instruction-file.js'
+import { type ClaudeCodePaths, claudeCodePaths } from './claude-code.js'
+import { translateClaudeSettings } from './claude-settings.js'
 
 /**
- * Reads and merges the settings files: user → project `.agent-tui/settings.json` → local
- * `.agent-tui/settings.local.json` (later wins). Missing files are fine; anything invalid is a
- * ConfigError naming the file, the key path and what was expected.
+ * Reads and merges the settings files, lowest precedence first: Claude Code's (`~/.claude/settings.json`,
+ * `.claude/settings.json`, `.claude/settings.local.json`), then agent-tui's own: user →
+ * `.agent-tui/settings.json` → `.agent-tui/settings.local.json` (later wins). Missing files are fine;
+ * anything invalid in agent-tui's own files is a ConfigError naming the file, the key path and what was
+ * expected; Claude Code's files are read leniently (config/claude-settings.ts).
  */
 
 export type SettingsScope = 'user' | 'project' | 'local'
@@ -23,6 +28,15 @@ export interface SettingsSource {
   exists: boolean
   /** The file's own (validated) settings; `{}` when it does not exist. */
   settings: Settings
+  /** One of Claude Code's settings files, read as agent-tui settings (config/claude-settings.ts). */
+  claudeCode?: {
+    /** `key (why)` for what it sets that agent-tui does not use. */
+    ignored: string[]
+    /** Its `model`, when that names a model (not a tier). */
+    preferredModel?: string
+    /** Why the file could not be read at all (invalid JSON, not a regular file). */
+    unreadable?: string
+  }
 }
 
 export interface SourcedRules {
@@ -34,7 +48,10 @@ export interface SourcedRules {
 export interface LoadedSettings {
   /** All files merged: scalars from the highest file that sets them, rule lists concatenated. */
   merged: Settings
-  /** Lowest precedence first (user, project, local). */
+  /**
+   * Lowest precedence first: Claude Code's user, project and local files (`claudeCode` set), then
+   * agent-tui's user, project and local files.
+   */
   sources: SettingsSource[]
   /** Every rule of every file, parsed, with `source` set to the file's label. */
   rules: SourcedRules
@@ -46,6 +63,8 @@ export interface LoadSettingsOptions {
   cwd: string
   env: Readonly<Record<string, string | undefined>>
   home: string
+  /** Read Claude Code's settings files too (false: `--no-claude-dirs`). Default true. */
+  claudeDirs?: boolean
 }
 
 /** Load all settings files. Throws ConfigError (never anything else for bad content). */
@@ -58,13 +77,20 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
     { scope: 'project', path: project.project, label: relative(opts.cwd, project.project) },
     { scope: 'local', path: project.local, label: relative(opts.cwd, project.local) },
   ]
-  const sources = await Promise.all(
+  const own = await Promise.all(
     files.map(async (file): Promise<SettingsSource> => {
       const text = await readOptional(file.path)
       if (text === undefined) return { ...file, exists: false, settings: {} }
       return { ...file, exists: true, settings: parseSettingsText(text, file.path) }
     }),
   )
+  // The user's own "claudeDirs": false means not even reading them; a project's is applied with trust.
+  const userOff = own[0]?.settings.claudeDirs === false
+  const claude =
+    opts.claudeDirs === false || userOff
+      ? []
+      : await readClaudeSettingsFiles(claudeCodePaths(opts.env, homeDir, opts.cwd), opts.cwd, homeDir)
+  const sources = [...claude, ...own]
   return {
     merged: mergeSettings(sources.map((s) => s.settings)),
     sources,
@@ -73,7 +99,6 @@ export async function loadSettings(opts: LoadSettingsOptions): Promise<LoadedSet
   }
 }
 
-/** Parse and validate one settings file's text. `file` is used in error messages. */
 /** Every rule of every settings file, parsed, lowest precedence first, with the file as its source. */
 export function collectRules(sources: readonly Pick<SettingsSource, 'settings' | 'label'>[]): SourcedRules {
   const rules: SourcedRules = { allow: [], ask: [], deny: [] }
@@ -86,6 +111,7 @@ export function collectRules(sources: readonly Pick<SettingsSource, 'settings' |
   return rules
 }
 
+/** Parse and validate one settings file's text. `file` is used in error messages. */
 export function parseSettingsText(text: string, file: string): Settings {
   const body = text.replace(/^\uFEFF/, '')
   if (body.trim() === '') return {}
@@ -149,7 +175,8 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
 /**
  * Merge settings layers, lowest precedence first. Scalars: the last layer that sets them wins.
  * Rule lists concatenate. `models` merge per pattern and field; `circuitBreaker` and
- * `contextManagement` and `mcp` per field; `mcpServers`, `keybindings`, `headers` and `enabledPlugins` per entry; `search` as a whole;
+ * `contextManagement` and `mcp` per field; `mcpServers`, `keybindings`, `headers`, `enabledPlugins` and `env` per
+ * entry; `search` as a whole;
  * `hooks` concatenate per event.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
@@ -165,6 +192,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
       mcp,
       keybindings,
       hooks,
+      env,
       headers,
       enabledPlugins,
       ...scalars
@@ -192,6 +220,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     if (mcpServers) merged.mcpServers = { ...merged.mcpServers, ...mcpServers }
     if (mcp) merged.mcp = { ...merged.mcp, ...mcp }
     if (keybindings) merged.keybindings = { ...merged.keybindings, ...keybindings }
+    if (env) merged.env = { ...merged.env, ...env }
     if (headers) merged.headers = { ...merged.headers, ...headers }
     if (enabledPlugins) merged.enabledPlugins = { ...merged.enabledPlugins, ...enabledPlugins }
     if (hooks) {
@@ -201,6 +230,111 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
     }
   }
   return merged
+}
+
+/**
+ * Without Claude Code's files: what a `"claudeDirs": false` in a trusted project file turns off (the
+ * user's own is applied before they are read).
+ */
+export function withoutClaudeCode(loaded: LoadedSettings): LoadedSettings {
+  if (loaded.merged.claudeDirs !== false || !loaded.sources.some((s) => s.claudeCode)) return loaded
+  const sources = loaded.sources.filter((s) => !s.claudeCode)
+  return {
+    ...loaded,
+    sources,
+    merged: mergeSettings(sources.map((s) => s.settings)),
+    rules: collectRules(sources),
+  }
+}
+
+/** `~/.claude.json` holds Claude Code's history too: a heavy user's is several megabytes. */
+const CLAUDE_STATE_BYTES = 32 * 1024 * 1024
+
+/**
+ * `~/.claude.json`: only its MCP servers (read when the MCP servers start, off the first frame's path) — the user's (`mcpServers`) and this folder's
+ * (`projects["/abs/path"].mcpServers`, Claude Code's "local" servers, which win a name). The user's
+ * own file, so they need no trust; the rest of the file (history, account) is not looked at.
+ */
+export async function readClaudeState(path: string, cwd: string, label: string): Promise<SettingsSource> {
+  const base = { scope: 'user' as const, path, label }
+  const read = await readConfigText(path, CLAUDE_STATE_BYTES)
+  if (read.kind === 'missing') return { ...base, exists: false, settings: {}, claudeCode: { ignored: [] } }
+  if (read.kind === 'refused')
+    return { ...base, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: read.reason } }
+  let json: unknown
+  try {
+    json = JSON.parse(read.text.replace(/^\uFEFF/, ''))
+  } catch (err) {
+    const why = `invalid JSON: ${cleanJsonMessage((err as Error).message)}`
+    return { ...base, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: why } }
+  }
+  const ignored: string[] = []
+  const servers: Record<string, McpServerSettings> = {}
+  const take = (value: unknown, at: string) => {
+    if (value === undefined) return
+    if (!isPlainObject(value)) return void ignored.push(`${at} (expected {"name": {"command": …}})`)
+    for (const [name, spec] of Object.entries(value)) {
+      const checked = mcpServerSchema.safeParse(spec)
+      if (checked.success) servers[name] = checked.data
+      else ignored.push(`${at}.${name} (${checked.error.issues[0]?.message ?? 'invalid'})`)
+    }
+  }
+  const top = isPlainObject(json) ? json : {}
+  take(top.mcpServers, 'mcpServers')
+  const projects = isPlainObject(top.projects) ? top.projects : {}
+  const real = await realpath(cwd).catch(() => cwd)
+  const key = [resolve(cwd), real].find((k) => isPlainObject(projects[k]))
+  if (key)
+    take((projects[key] as Record<string, unknown>).mcpServers, `projects[${JSON.stringify(key)}].mcpServers`)
+  const settings: Settings = Object.keys(servers).length > 0 ? { mcpServers: servers } : {}
+  return { ...base, exists: true, settings, claudeCode: { ignored } }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Claude Code's three settings files, lowest precedence first; each as far as it can be read.
+ * (`~/.claude.json`, which can be megabytes, is read later, when MCP servers start: readClaudeState.)
+ */
+async function readClaudeSettingsFiles(
+  paths: ClaudeCodePaths,
+  cwd: string,
+  home: string,
+): Promise<SettingsSource[]> {
+  const files: Array<{ scope: SettingsScope; path: string; label: string }> = [
+    { scope: 'user', path: paths.userSettings, label: tildify(paths.userSettings, home) },
+    { scope: 'project', path: paths.projectSettings, label: relative(cwd, paths.projectSettings) },
+    { scope: 'local', path: paths.projectLocalSettings, label: relative(cwd, paths.projectLocalSettings) },
+  ]
+  return Promise.all(
+    files.map(async (file): Promise<SettingsSource> => {
+      const read = await readConfigText(file.path)
+      if (read.kind === 'missing')
+        return { ...file, exists: false, settings: {}, claudeCode: { ignored: [] } }
+      if (read.kind === 'refused')
+        return { ...file, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: read.reason } }
+      const body = read.text.replace(/^\uFEFF/, '')
+      if (body.trim() === '') return { ...file, exists: true, settings: {}, claudeCode: { ignored: [] } }
+      let json: unknown
+      try {
+        json = JSON.parse(body)
+      } catch (err) {
+        const at = locateJsonError(body)
+        const where = at ? ` at ${at.line}:${at.column}` : ''
+        const why = `invalid JSON${where}: ${cleanJsonMessage((err as Error).message)}`
+        return { ...file, exists: true, settings: {}, claudeCode: { ignored: [], unreadable: why } }
+      }
+      const { settings, ignored, preferredModel } = translateClaudeSettings(json)
+      return {
+        ...file,
+        exists: true,
+        settings,
+        claudeCode: { ignored, ...(preferredModel ? { preferredModel } : {}) },
+      }
+    }),
+  )
 }
 
 async function readOptional(file: string): Promise<string | undefined> {

@@ -39,11 +39,15 @@ export interface ContributionKindSpec {
   /** Loaded (or dropped) the moment the user answers the trust prompt, through `ProjectTrust.subscribe`. */
   live?: true
   /**
-   * Finds this kind in the workspace's own files. Kinds that live in settings files come from the
-   * settings filter instead (they have no `discover`). Must be cheap and never throw.
+   * Finds this kind in the workspace's own files (`folders`: `.agent-tui`, and `.claude` unless Claude
+   * Code's places are off). Kinds that live in settings files come from the settings filter instead (they
+   * have no `discover`). Must be cheap and never throw.
    */
-  discover?(workspace: string): Promise<Contribution[]>
+  discover?(workspace: string, folders: readonly string[]): Promise<Contribution[]>
 }
+
+/** The workspace folders agent-tui's and Claude Code's agents, commands and skills live in. */
+export const CONTRIBUTION_FOLDERS = ['.agent-tui', '.claude'] as const
 
 /** Most entries listed per kind: a folder with 500 commands is not read whole at start-up. */
 const MAX_PER_KIND = 50
@@ -64,26 +68,31 @@ export const CONTRIBUTION_KINDS: readonly ContributionKindSpec[] = [
     title: 'Agents',
     noun: 'agent',
     plural: 'agents',
-    discover: (ws) => discoverMarkdown(ws, 'agents', 'agent', false),
+    discover: (ws, folders) => discoverMarkdown(ws, folders, 'agents', 'agent', false),
   },
   {
     kind: 'command',
     title: 'Commands',
     noun: 'command',
     plural: 'commands',
-    discover: (ws) => discoverMarkdown(ws, 'commands', 'command', true),
+    discover: (ws, folders) => discoverMarkdown(ws, folders, 'commands', 'command', true),
     live: true,
   },
   { kind: 'skill', title: 'Skills', noun: 'skill', plural: 'skills', discover: discoverSkills, live: true },
 ]
 
-/** Everything the folder brings: the settings items the filter held back, then each kind's files. */
+/**
+ * Everything the folder brings: the settings items the filter held back, then each kind's files
+ * (`claudeCode`: in `.claude/` too).
+ */
 export async function discoverContributions(
   workspace: string,
   fromSettings: readonly IgnoredSetting[],
+  opts: { claudeCode?: boolean } = {},
 ): Promise<Contribution[]> {
+  const folders = opts.claudeCode === false ? CONTRIBUTION_FOLDERS.slice(0, 1) : CONTRIBUTION_FOLDERS
   const found = await Promise.all(
-    CONTRIBUTION_KINDS.map((spec) => spec.discover?.(workspace) ?? Promise.resolve([])),
+    CONTRIBUTION_KINDS.map((spec) => spec.discover?.(workspace, folders) ?? Promise.resolve([])),
   )
   const settingsItems: Contribution[] = fromSettings.map((item) => ({
     kind: item.kind,
@@ -160,15 +169,29 @@ async function discoverMcpJson(workspace: string): Promise<Contribution[]> {
   }
 }
 
-/** `.agent-tui/<dir>/*.md` (and one level of subfolders for commands: `frontend/build.md` is `/build`). */
+/**
+ * `<folder>/<dir>/*.md` of each folder (and one level of subfolders for commands: `frontend/build.md` is
+ * `/build`).
+ */
 async function discoverMarkdown(
   workspace: string,
+  folders: readonly string[],
   dir: string,
   kind: 'agent' | 'command',
   nested: boolean,
 ): Promise<Contribution[]> {
-  const base = join('.agent-tui', dir)
   const out: Contribution[] = []
+  for (const folder of folders) await discoverMarkdownIn(workspace, join(folder, dir), kind, nested, out)
+  return out
+}
+
+async function discoverMarkdownIn(
+  workspace: string,
+  base: string,
+  kind: 'agent' | 'command',
+  nested: boolean,
+  out: Contribution[],
+): Promise<void> {
   const entries = await list(join(workspace, base))
   for (const entry of entries) {
     if (out.length >= MAX_PER_KIND) break
@@ -184,19 +207,20 @@ async function discoverMarkdown(
       }
     }
   }
-  return out
 }
 
-/** `.agent-tui/skills/<name>/SKILL.md`. */
-async function discoverSkills(workspace: string): Promise<Contribution[]> {
-  const base = join('.agent-tui', 'skills')
+/** `<folder>/skills/<name>/SKILL.md` of each folder. */
+async function discoverSkills(workspace: string, folders: readonly string[]): Promise<Contribution[]> {
   const out: Contribution[] = []
-  for (const entry of await list(join(workspace, base))) {
-    if (out.length >= MAX_PER_KIND) break
-    if (!entry.isDirectory()) continue
-    const names = await list(join(workspace, base, entry.name))
-    if (names.some((n) => n.name === 'SKILL.md'))
-      out.push({ kind: 'skill', label: entry.name, file: join(base, entry.name, 'SKILL.md') })
+  for (const folder of folders) {
+    const base = join(folder, 'skills')
+    for (const entry of await list(join(workspace, base))) {
+      if (out.length >= MAX_PER_KIND) break
+      if (!entry.isDirectory()) continue
+      const names = await list(join(workspace, base, entry.name))
+      if (names.some((n) => n.name === 'SKILL.md'))
+        out.push({ kind: 'skill', label: entry.name, file: join(base, entry.name, 'SKILL.md') })
+    }
   }
   return out
 }

@@ -76,6 +76,10 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Kept when it keeps the user's sandbox on and takes the network away; never to switch it on or off
   // (on, auto mode runs commands without asking — see isSandboxTightening).
   sandbox: 'stricter-only',
+  // Off would drop the user's own ~/.claude/settings.json guards (a PreToolUse hook that blocks rm).
+  claudeDirs: 'trusted-only',
+  // Variables for every command: PATH, NODE_OPTIONS, LD_PRELOAD run code.
+  env: 'trusted-only',
 }
 
 export type IgnoredKind = 'allow-rule' | 'setting' | 'mcp-server' | 'hook'

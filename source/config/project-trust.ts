@@ -3,7 +3,7 @@ import { dirname, relative } from 'node:path'
 import type { TrustChoice } from '../store/domain.js'
 import { isTrackedByGit } from './git-tracked.js'
 import { isRecordedLocalSettings } from './local-settings-ledger.js'
-import type { LoadedSettings, SettingsSource } from './load.js'
+import { type LoadedSettings, type SettingsSource, withoutClaudeCode } from './load.js'
 import type { ResolvedConfig } from './resolve-config.js'
 import { listWindows } from '../provenance/windows.js'
 import { type Contribution, type ContributionKind, discoverContributions } from './project-contributions.js'
@@ -132,7 +132,7 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
         : { trusted: false, source: 'none' }
   const listeners = new Set<(status: TrustStatus) => void>()
 
-  const local = opts.loaded.sources.find((s) => s.scope === 'local' && s.exists)
+  const local = opts.loaded.sources.find((s) => s.scope === 'local' && s.exists && !s.claudeCode)
   let localTracked = false
   let localCheck: Promise<boolean> = Promise.resolve(false)
   const recorded = local ? await isRecordedLocalSettings(opts.ledgerFile, local.path) : true
@@ -161,10 +161,15 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
     if (!onlyRules) await localCheck
   }
 
+  // Claude Code's project files are the repository's, its settings.local.json too: agent-tui never wrote
+  // it, so nothing says it is the user's (an archive can bring one).
   const projectBrought = (source: SettingsSource) =>
-    source.scope === 'project' || (source.scope === 'local' && localTracked)
-  const settings = (trusted = status.trusted) =>
-    filterProjectSettings(opts.loaded, { trusted, projectBrought, baseline: opts.baseline })
+    source.scope === 'project' ||
+    (source.scope === 'local' && (localTracked || source.claudeCode !== undefined))
+  const settings = (trusted = status.trusted): FilteredSettings => {
+    const filtered = filterProjectSettings(opts.loaded, { trusted, projectBrought, baseline: opts.baseline })
+    return { ...filtered, loaded: withoutClaudeCode(filtered.loaded) }
+  }
   let discovered: Promise<Contribution[]> | undefined
 
   const parent = dirname(folder)
@@ -182,7 +187,12 @@ export async function openProjectTrust(opts: ProjectTrustOptions): Promise<Proje
     settings,
     contributions() {
       // The local file's git status decides whether its rules are the repository's: wait for it.
-      discovered ??= localCheck.then(() => discoverContributions(opts.workspace, settings(false).ignored))
+      discovered ??= localCheck.then(() =>
+        discoverContributions(opts.workspace, settings(false).ignored, {
+          // Claude Code's places are read (neither --no-claude-dirs nor the user's "claudeDirs": false).
+          claudeCode: opts.loaded.sources.some((s) => s.claudeCode),
+        }),
+      )
       return discovered
     },
     parentToOffer: () => (parent === folder || isBroadFolder(parent, home) ? null : parent),

@@ -57,6 +57,19 @@ export interface ResolvedConfig {
   origins: { model: Origin; baseUrl: Origin; apiKey: Origin; mode: Origin }
   /** Non-fatal problems to show the user (e.g. an ignored setting). */
   warnings: string[]
+  /** Whether Claude Code's places are read (`--no-claude-dirs` > `claudeDirs` > on). */
+  claudeDirs: boolean
+  /** What turned them off, when they are. */
+  claudeDirsOffBy?: string
+  /** The settings files this config was resolved from (for `/status`). */
+  sources: LoadedSettings['sources']
+  /**
+   * The model a Claude Code settings file names (not a tier): used when nothing else chooses the model and
+   * the endpoint lists it.
+   */
+  preferredModel: string | undefined
+  /** Variables for the commands agent-tui starts (`env` of the settings, Claude Code's included). */
+  env: Readonly<Record<string, string>>
 }
 
 /**
@@ -107,6 +120,15 @@ export function resolveConfig(
   ])
 
   const model = pick(args.model, envValue('AGENT_TUI_MODEL'), settings.model)
+  const claudeDirs = !args.noClaudeDirs && settings.claudeDirs !== false
+  for (const source of loaded.sources) {
+    const unreadable = source.claudeCode?.unreadable
+    if (unreadable) warnings.push(`${source.label} was not read: ${unreadable}`)
+  }
+  // The most specific Claude Code file that names a model.
+  const preferredModel = claudeDirs
+    ? [...loaded.sources].reverse().find((s) => s.claudeCode?.preferredModel)?.claudeCode?.preferredModel
+    : undefined
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
   const namedKeyEnv = settings.apiKey === undefined ? settings.apiKeyEnv : undefined
   const namedKey = namedKeyEnv === undefined ? undefined : envValue(namedKeyEnv)
@@ -158,6 +180,13 @@ export function resolveConfig(
     localSettingsPath: loaded.localSettingsPath,
     origins: { model: model.origin, baseUrl: baseUrl.origin, apiKey: apiKey.origin, mode: mode.origin },
     warnings,
+    claudeDirs,
+    ...(claudeDirs
+      ? {}
+      : { claudeDirsOffBy: args.noClaudeDirs ? '--no-claude-dirs' : '"claudeDirs": false in the settings' }),
+    sources: loaded.sources,
+    preferredModel,
+    env: settings.env ?? {},
   }
 }
 
@@ -189,9 +218,13 @@ function resolveMode(
   for (const source of [...loaded.sources].reverse()) {
     const mode = source.settings.mode
     if (mode === undefined) continue
-    if (mode === 'dangerous' && source.scope === 'project') {
+    // Claude Code's `.claude/settings.local.json` is the repository's too: agent-tui never wrote it.
+    if (
+      mode === 'dangerous' &&
+      (source.scope === 'project' || (source.scope === 'local' && source.claudeCode))
+    ) {
       warnings.push(
-        `ignored "mode": "dangerous" in ${source.label}: a committed file cannot switch permissions off ` +
+        `ignored "mode": "dangerous" in ${source.label}: a repository's file cannot switch permissions off ` +
           '(use --yolo, or put it in .agent-tui/settings.local.json)',
       )
       continue

@@ -271,6 +271,13 @@ export const settingsSchema = z.strictObject({
   /** Turns every hook off (Claude Code's setting of the same name). */
   disableAllHooks: z.boolean().optional(),
   sandbox: sandboxSchema.optional(),
+  /**
+   * Read Claude Code's places beside agent-tui's own (`.claude/`, `~/.claude/`, `~/.claude.json`,
+   * `CLAUDE.local.md`…; docs/coming-from-claude-code.md). Default true; `--no-claude-dirs` wins.
+   */
+  claudeDirs: z.boolean().optional(),
+  /** Variables set for the commands agent-tui starts (Bash, hooks, MCP servers), as Claude Code's `env`. */
+  env: z.record(z.string(), z.string({ error: 'expected a string value' })).optional(),
   /** Exactly the tools the model is offered (as `--tools`): names, `*` a wildcard. */
   tools: z
     .array(z.string().regex(TOOL_LIST_NAME, 'expected a tool name such as Read or mcp__github__*'))

@@ -18,6 +18,8 @@ import { MCP_JSON } from './server-specs.js'
 export interface LazyMcpOptions extends Omit<McpManagerOptions, 'layers' | 'oauth'> {
   /** The settings files as they apply untrusted (`allowed`) and trusted (`all`). */
   sources(): { allowed: readonly SettingsSource[]; all: readonly SettingsSource[] }
+  /** What `sources()` waits for before MCP is first asked about (a user file read then: `~/.claude.json`). */
+  ready?: () => Promise<void>
   /** Where OAuth tokens are kept (mode 0600). */
   oauthFile: string
 }
@@ -58,7 +60,7 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
   /** Loaded already, or a server to load it for (read once, and again when the folder's trust changes). */
   const wanted = async () => {
     if (loading) return true
-    configured ??= anyServerConfigured(opts)
+    configured ??= (opts.ready?.() ?? Promise.resolve()).then(() => anyServerConfigured(opts))
     return configured
   }
   const start = async (): Promise<void> => {

@@ -37,7 +37,7 @@ export interface Objection {
 }
 
 const SECRET_FILE =
-  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks|ppk)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass|\.my\.cnf|\.vault-token|credentials(\.json)?|application_default_credentials\.json)$/
+  /^(\.env(\..*)?|.*\.(pem|key|p12|pfx|keystore|jks|ppk)|id_(rsa|dsa|ecdsa|ed25519)(\..*)?|\.npmrc|\.netrc|_netrc|\.pypirc|\.git-credentials|\.htpasswd|\.pgpass|\.my\.cnf|\.vault-token|\.?credentials(\.json)?|application_default_credentials\.json)$/
 /** `.env` templates that hold no secrets by convention. */
 const ENV_TEMPLATE = /^\.env\.(example|sample|template|dist)$/
 const SECRET_DIRS = new Set(['.ssh', '.aws', '.gnupg', '.azure', '.password-store'])
@@ -60,7 +60,7 @@ export const SECRET_SEARCH_GLOBS: readonly string[] = [
   '*.{pem,key,p12,pfx,keystore,jks,ppk}',
   'id_{rsa,dsa,ecdsa,ed25519}*',
   '{.npmrc,.netrc,_netrc,.pypirc,.git-credentials,.htpasswd,.pgpass,.my.cnf,.vault-token}',
-  '{credentials,credentials.json,application_default_credentials.json}',
+  '{credentials,credentials.json,.credentials.json,application_default_credentials.json}',
   ...SECRET_DIRS,
 ]
 
@@ -90,12 +90,14 @@ const CONFIG_DIRS: ReadonlyMap<string, string> = new Map([
 ])
 const CONFIG_FILES: ReadonlyMap<string, string> = new Map([
   ['.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+  // Claude Code's ~/.claude.json (in the workspace when agent-tui runs in the home folder): its MCP servers.
+  ['.claude.json', 'writes to .claude.json always ask (it names programs agent-tui starts)'],
   ['agents.md', 'writes to instruction files (AGENTS.md) always ask'],
   ['claude.md', 'writes to instruction files (CLAUDE.md) always ask'],
   ['claude.local.md', 'writes to instruction files (CLAUDE.local.md) always ask'],
 ])
 /** Names the last segment of a glob is tested against for the files above (`sed -i … sub/AGENTS.m?`). */
-const CONFIG_FILE_SAMPLES = ['.mcp.json', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']
+const CONFIG_FILE_SAMPLES = ['.mcp.json', '.claude.json', 'AGENTS.md', 'CLAUDE.md', 'CLAUDE.local.md']
 
 /**
  * A path segment as a case-insensitive file system (macOS by default) sees it: `.GIT` is `.git`, and

@@ -1,7 +1,8 @@
-import { dirname, join } from 'node:path'
+import { dirname, isAbsolute, join, relative } from 'node:path'
 import { atomicWriteFile } from '../../tools/atomic-write.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { MemoryFile } from '../runtime/commands.js'
+import type { InstructionRoot } from './instructions.js'
 
 /** Project instruction files, in the order the system prompt reads them (see system-prompt.ts). */
 export const INSTRUCTION_FILES: readonly string[] = [
@@ -9,6 +10,55 @@ export const INSTRUCTION_FILES: readonly string[] = [
   'CLAUDE.md',
   join('.agent-tui', 'memory.md'),
 ]
+
+/** Claude Code's project instruction files, read after CLAUDE.md when Claude Code's places are read. */
+export const CLAUDE_INSTRUCTION_FILES: readonly string[] = [join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md']
+
+/** The files whose `@path` imports are followed: CLAUDE.md files (Claude Code's syntax, not AGENTS.md's). */
+const IMPORTING = new Set(['CLAUDE.md', 'CLAUDE.local.md'])
+
+/**
+ * The instruction files of a session, in prompt order: `~/.claude/CLAUDE.md` (the user's, when Claude
+ * Code's places are read), AGENTS.md, CLAUDE.md, `.claude/CLAUDE.md` and `CLAUDE.local.md` (Claude Code's
+ * places), then `.agent-tui/memory.md`; and how a path is shown (workspace-relative, `~/…`).
+ */
+export function instructionRoots(
+  workspace: string,
+  read: InstructionReader,
+  claude?: { userMemory: string; readUser: InstructionReader; home: string },
+): { roots: InstructionRoot[]; label(path: string): string } {
+  const label = (path: string) => shownPath(path, workspace, claude?.home)
+  const project = (name: string): InstructionRoot => {
+    const path = join(workspace, name)
+    const imports = claude !== undefined && IMPORTING.has(name.split(/[\\/]/).pop() ?? '')
+    return { path, label: label(path), read, imports }
+  }
+  const [agents, claudeMd, memory] = INSTRUCTION_FILES.map(project) as [
+    InstructionRoot,
+    InstructionRoot,
+    InstructionRoot,
+  ]
+  if (!claude) return { roots: [agents, claudeMd, memory], label }
+  const user: InstructionRoot = {
+    path: claude.userMemory,
+    label: label(claude.userMemory),
+    read: claude.readUser,
+    imports: true,
+  }
+  return { roots: [user, agents, claudeMd, ...CLAUDE_INSTRUCTION_FILES.map(project), memory], label }
+}
+
+/** `src/CLAUDE.md` inside the workspace, `~/.claude/CLAUDE.md` in the home folder, else absolute. */
+export function shownPath(path: string, workspace: string, home?: string): string {
+  const inside = (root: string) => {
+    const rel = relative(root, path)
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : undefined
+  }
+  const rel = inside(workspace)
+  if (rel !== undefined) return rel
+  const inHome = home ? inside(home) : undefined
+  return inHome !== undefined ? `~/${inHome}` : path
+}
 
 /** `/memory add` rewrites the whole file: one this big is not a list of notes any more. */
 const MAX_MEMORY_BYTES = 1024 * 1024

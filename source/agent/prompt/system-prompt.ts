@@ -1,8 +1,13 @@
-import { join, relative } from 'node:path'
 import type { Mode } from '../../store/domain.js'
-import { type InstructionReader, leftOutNotice } from '../../tools/instruction-file.js'
+import type { InstructionReader } from '../../tools/instruction-file.js'
 import { MASKING_NOTE } from '../context/masking.js'
-import { INSTRUCTION_FILES } from './project-memory.js'
+import {
+  type InstructionSection,
+  type LoadedInstructions,
+  loadInstructions,
+  skipNotice,
+} from './instructions.js'
+import { instructionRoots } from './project-memory.js'
 
 export interface PromptContext {
   workspace: string
@@ -20,8 +25,17 @@ export interface PromptContext {
   sandbox?: { network: boolean }
   /** Reads the instruction files through the read boundary (what a Read of them would be told). */
   read: InstructionReader
+  /**
+   * Claude Code's places, when they are read: `~/.claude/CLAUDE.md` (read with `readUser`),
+   * `.claude/CLAUDE.md`, `CLAUDE.local.md`, and the `@path` imports of CLAUDE.md files.
+   */
+  claude?: { userMemory: string; readUser: InstructionReader; home: string }
+  /** Real paths of the files read, filled in (nested CLAUDE.md files already in the prompt are not announced). */
+  seen?: Set<string>
   /** A file left out, and why (a start-up notice). */
   report?(text: string): void
+  /** What was read and left out, for `/status`. */
+  loaded?(instructions: LoadedInstructions): void
   /**
    * When an instruction file last changed while commands or edits ran unasked (ms), if it did: it is
    * read all the same (it is text, not permissions), and a start-up notice names it.
@@ -30,9 +44,6 @@ export interface PromptContext {
   /** The compact prompt of a small-window model (the model profile's promptVariant); default full. */
   variant?: 'full' | 'compact'
 }
-
-/** An instruction file's text beyond this is cut. */
-const MAX_INSTRUCTION_CHARS = 40_000
 
 const BASE = `You are agent-tui, a coding agent working in the user's terminal and repository. You help with software
 engineering tasks: reading and changing code, running commands, explaining and fixing problems.
@@ -110,22 +121,22 @@ export async function buildPromptParts(ctx: PromptContext): Promise<PromptParts>
     `Permission mode at start: ${ctx.mode}`,
     ...(ctx.sandbox ? [sandboxLine(ctx.sandbox.network, !!ctx.additionalDirs?.length, ctx.variant)] : []),
   ].join('\n')
-  const instructions: string[] = []
-  // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's.
-  for (const name of INSTRUCTION_FILES) {
-    const path = join(ctx.workspace, name)
-    const file = await ctx.read.file(path)
-    if (file.kind === 'refused') {
-      ctx.report?.(leftOutNotice(relative(ctx.workspace, path) || path, file.reason))
-      continue
-    }
-    const text = file.kind === 'read' ? file.text.trim() : ''
-    if (!text) continue
-    instructions.push(`# Project instructions from ${path}\n${text.slice(0, MAX_INSTRUCTION_CHARS)}`)
-    // A sandboxed command may create one nobody was asked about (a missing one cannot be reserved).
-    const at = ctx.changedUnasked?.(path)
-    if (at !== undefined) ctx.report?.(unaskedNotice(relative(ctx.workspace, path) || path, at))
+  // Only the working directory's files (docs/configuration.md#project-instructions), not a parent's;
+  // CLAUDE.md files below it come later, as messages, when the agent first works there.
+  const { roots, label } = instructionRoots(ctx.workspace, ctx.read, ctx.claude)
+  const loaded = await loadInstructions(roots, {
+    home: ctx.claude?.home ?? '',
+    label,
+    ...(ctx.seen ? { seen: ctx.seen } : {}),
+  })
+  for (const skip of loaded.skipped) if (worthANotice(skip)) ctx.report?.(skipNotice(skip))
+  // A sandboxed command may create one nobody was asked about (a missing one cannot be reserved).
+  for (const section of loaded.sections) {
+    const at = ctx.changedUnasked?.(section.path)
+    if (at !== undefined) ctx.report?.(unaskedNotice(section.label, at))
   }
+  ctx.loaded?.(loaded)
+  const instructions = loaded.sections.map(sectionText)
   return {
     environment,
     instructions,
@@ -143,6 +154,19 @@ function sandboxLine(network: boolean, added: boolean, variant: PromptContext['v
     'A command that needs more fails with the real error; ask the user to run it outside the sandbox ' +
     '(typing `! <command>` at the prompt does).'
   )
+}
+
+/** A missing file or import, or one already in, is not worth a notice (`/status` lists them). */
+function worthANotice(skip: LoadedInstructions['skipped'][number]): boolean {
+  return skip.reason !== 'missing' && skip.reason !== 'duplicate'
+}
+
+/** One file's section of the prompt, headed by where it comes from. */
+export function sectionText(section: InstructionSection): string {
+  const head = section.importedBy
+    ? `# Instructions from ${section.path} (imported by ${section.importedBy})`
+    : `# ${section.root.label.startsWith('~') ? 'User' : 'Project'} instructions from ${section.path}`
+  return `${head}\n${section.text}`
 }
 
 /** `sub/AGENTS.md changed at 14:03:10 while …`: the start-up notice for an instruction file written unasked. */

@@ -30,6 +30,26 @@ export interface MemoryFile {
   leftOut?: string
 }
 
+/** One thing `/status` lists: a file or folder read, or left out and why. */
+export interface StatusEntry {
+  /** `CLAUDE.md`, `.claude/commands/`, `~/.claude.json: db`. */
+  what: string
+  /** `3 commands`, `imported by CLAUDE.md`, `ignored: statusLine (…)`. */
+  note?: string
+  /** Not in use now: left out, ignored, or waiting for trust. */
+  skipped?: boolean
+}
+
+export interface StatusSection {
+  title: string
+  entries: StatusEntry[]
+}
+
+/** `/status` (and headless `init`): what the session loaded from where, and what it left out. */
+export interface StatusReport {
+  sections: StatusSection[]
+}
+
 /** One agent profile as `/agents` lists it. */
 export interface AgentView {
   name: string
@@ -104,6 +124,8 @@ export interface SessionServices {
   exportTranscript(path?: string): Promise<string>
   /** The instruction and memory files read into the system prompt at session start. */
   memoryFiles(): Promise<MemoryFile[]>
+  /** `/status`: what was loaded from where (agent-tui's and Claude Code's places), and what was not. */
+  status(): StatusReport
   /** The other sessions of this directory, newest first (for `/resume`). */
   listSessions(): Promise<SessionSummary[]>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */

@@ -85,6 +85,8 @@ export interface RuntimeOptions {
   subagents?: SubagentLauncher
   /** Messages to add at the next step (drained each step and before a new turn's message). */
   takeAnnouncements?: () => Announcement[]
+  /** Resolves once messages still being read for the next step (nested CLAUDE.md files) are ready. */
+  announcementsReady?: () => Promise<void>
   /** Agent profiles for `/agents` and switching the main session's agent. */
   agents?: AgentsControl
   /** Converts tool schemas to definitions (a session's cache, shared with its subagents). */

@@ -212,7 +212,10 @@ export function turnDepsFor(src: TurnSources): TurnDeps {
     get toolDefinitions() {
       return tools.definitions()
     },
-    prepareStep: (signal) => tools.prepare(signal),
+    prepareStep: async (signal) => {
+      await tools.prepare(signal)
+      await opts.announcementsReady?.()
+    },
     context: src.context,
     executor: executorDepsFor(src),
     get planModeToolNames() {

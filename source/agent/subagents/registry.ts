@@ -1,12 +1,15 @@
 import type { InstructionReader } from '../../tools/instruction-file.js'
-import type { AgentFileProblem } from './agent-files.js'
+import { type ExtensionLayer, pickByName } from '../../config/claude-code.js'
+import type { AgentFileProblem, LoadedAgents } from './agent-files.js'
 import { loadAgentDir } from './agent-files.js'
 import { type AgentProfile, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
- * The session's agents: the built-in ones, the user's (`$XDG_CONFIG_HOME/agent-tui/agents/*.md`, always)
- * and the project's (`.agent-tui/agents/*.md`, only while the folder is trusted; they appear or go when
- * the user answers the trust prompt). A project agent of the same name as a user agent wins.
+ * The session's agents: the built-in ones, the user's (`$XDG_CONFIG_HOME/agent-tui/agents/*.md` and
+ * Claude Code's `~/.claude/agents/`, always) and the project's (`.agent-tui/agents/*.md` and
+ * `.claude/agents/`, only while the folder is trusted; they appear or go when the user answers the trust
+ * prompt). Of agents with one name, the one of the first folder wins (config/claude-code.ts
+ * extensionLayers: agent-tui's before Claude Code's, the project's before the user's).
  */
 
 export interface AgentChange {
@@ -17,6 +20,8 @@ export interface AgentChange {
 export interface AgentRegistry {
   /** Every agent now, built-in first, then custom ones by name. */
   list(): AgentProfile[]
+  /** Each folder and how many agents it gave (null: a project folder not read, the workspace untrusted). */
+  folders(): Array<{ layer: ExtensionLayer; count: number | null }>
   get(name: string): AgentProfile | undefined
   /** Files that could not be used (or only partly), for `/agents` and the start-up notice. */
   problems(): AgentFileProblem[]
@@ -29,8 +34,8 @@ export interface AgentRegistry {
 export interface AgentRegistryOptions {
   userDir: string
   projectDir: string
-  /** The enabled plugins' agents folders: the user's too, below their own agents of the same name. */
-  pluginDirs?: readonly string[]
+  /** The folders, highest precedence first; default: `projectDir`, then `userDir`. */
+  layers?: readonly ExtensionLayer[]
   /** How a file is shown: `.agent-tui/agents/x.md`, `~/.config/agent-tui/agents/x.md`. */
   label(path: string): string
   /** The session's tool names (a custom agent's `tools` are checked against them). */
@@ -43,28 +48,38 @@ export interface AgentRegistryOptions {
 
 /** Loads the agent files once (the project's only if trusted) and follows trust answers. */
 export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<AgentRegistry> {
-  const load = (dir: string, source: 'user' | 'project') =>
-    loadAgentDir({ dir, source, label: opts.label, tools: opts.tools, read: opts.read[source] })
+  const layers: readonly ExtensionLayer[] = opts.layers ?? [
+    { dir: opts.projectDir, scope: 'project', claudeCode: false },
+    { dir: opts.userDir, scope: 'user', claudeCode: false },
+  ]
+  const load = (layer: ExtensionLayer) =>
+    loadAgentDir({
+      dir: layer.dir,
+      source: layer.scope,
+      label: opts.label,
+      tools: opts.tools,
+      read: opts.read[layer.scope],
+    })
   const trusted = () => opts.trust?.mayLoad('agent') === true
-  const [own, firstProject, ...fromPlugins] = await Promise.all([
-    load(opts.userDir, 'user'),
-    trusted() ? load(opts.projectDir, 'project') : Promise.resolve(null),
-    ...(opts.pluginDirs ?? []).map((dir) => load(dir, 'user')),
-  ])
-  const user = {
-    agents: [...fromPlugins.flatMap((p) => p?.agents ?? []), ...own.agents],
-    problems: [...fromPlugins.flatMap((p) => p?.problems ?? []), ...own.problems],
-  }
-  let project = firstProject
-  let all = merge(user.agents, project?.agents ?? [])
+  /** What each folder gave; null for the project's while the folder is not trusted. */
+  const loadAll = (withProject: boolean) =>
+    Promise.all(
+      layers.map((layer) => (layer.scope === 'user' || withProject ? load(layer) : Promise.resolve(null))),
+    )
+  let loads: Array<LoadedAgents | null> = await loadAll(trusted())
+  // The user's folders are read once; a trust answer reloads only the project's.
+  const userLoads = loads.map((l, i) => (layers[i]?.scope === 'user' ? l : null))
+  let merged = mergeLayers(layers, loads)
+  let all = merged.agents
   const listeners = new Set<(change: AgentChange) => void>()
   /** Bumped on every trust answer: a slow load for an older answer is dropped. */
   let generation = 0
 
-  const apply = (next: typeof project) => {
-    project = next
+  const apply = (next: Array<LoadedAgents | null>) => {
+    loads = next
     const before = all
-    all = merge(user.agents, project?.agents ?? [])
+    merged = mergeLayers(layers, loads)
+    all = merged.agents
     const added = all.filter((a) => !before.some((b) => sameAgent(a, b)))
     const removed = before.filter((b) => !all.some((a) => sameAgent(a, b)))
     if (added.length === 0 && removed.length === 0) return
@@ -73,18 +88,23 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   const unsubscribe = opts.trust?.subscribe(() => {
     const mine = ++generation
     if (!trusted()) {
-      apply(null)
+      apply(userLoads)
       return
     }
-    void load(opts.projectDir, 'project').then((loaded) => {
-      if (mine === generation) apply(loaded)
+    void Promise.all(
+      layers.map((layer, i) =>
+        layer.scope === 'user' ? Promise.resolve(userLoads[i] ?? null) : load(layer),
+      ),
+    ).then((next) => {
+      if (mine === generation) apply(next)
     })
   })
 
   return {
     list: () => all,
+    folders: () => layers.map((layer, i) => ({ layer, count: loads[i]?.agents.length ?? null })),
     get: (name) => all.find((a) => a.name === name),
-    problems: () => [...user.problems, ...(project?.problems ?? [])],
+    problems: () => merged.problems,
     onChange(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
@@ -93,10 +113,21 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   }
 }
 
-function merge(user: AgentProfile[], project: AgentProfile[]): AgentProfile[] {
-  const custom = new Map<string, AgentProfile>()
-  for (const agent of [...user, ...project]) custom.set(agent.name, agent)
-  return [...BUILT_IN_AGENTS, ...[...custom.values()].sort((a, b) => a.name.localeCompare(b.name))]
+/** One agent per name, the first folder's; the built-in ones first, then the rest by name. */
+function mergeLayers(
+  layers: readonly ExtensionLayer[],
+  loads: ReadonlyArray<LoadedAgents | null>,
+): { agents: AgentProfile[]; problems: AgentFileProblem[] } {
+  const entries = loads.flatMap((loaded, i) =>
+    (loaded?.agents ?? []).map((item) => ({ item, layer: layers[i]!, file: item.file ?? item.name })),
+  )
+  const { kept, hidden } = pickByName(entries, (name) => `the agent ${name}`)
+  const problems: AgentFileProblem[] = [
+    ...loads.flatMap((l) => l?.problems ?? []),
+    ...hidden.map((h) => ({ ...h, skipped: false })),
+  ]
+  const custom = kept.sort((a, b) => a.name.localeCompare(b.name))
+  return { agents: [...BUILT_IN_AGENTS, ...custom], problems }
 }
 
 function sameAgent(a: AgentProfile, b: AgentProfile): boolean {

@@ -48,6 +48,7 @@ import {
   sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
+import { claudePlaces } from './claude-places.js'
 
 export type { ProjectTrustSetup }
 export type { Session, SessionOptions } from './types.js'
@@ -79,6 +80,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     : null
   if (resumedIn?.notice) warnings.push(resumedIn.notice)
 
+  const observers = [...(opts.observers ?? [])] // the nested CLAUDE.md reader joins them below
   const { id, logPath, createdAt, log, store } = openSessionStore({
     restored,
     logPath: (newId) => sessionPath(projectSessions, newId),
@@ -86,7 +88,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     endpoint,
     mode: resumedIn?.mode ?? config.mode,
     launchMode: config.mode,
-    observers: opts.observers ?? [],
+    observers,
     warnings,
   })
 
@@ -110,7 +112,11 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const [realWorkspace, realOutputs, ...appDirs] = (await Promise.all(
     [workspace, outputs, paths.configDir, paths.stateDir, paths.dataDir].map((p) => realPathOf(p)),
   )) as [string, string, string, string, string]
-  const instructions = boundaryReaders({ workspace: realWorkspace, home, additionalDirs, config, appDirs })
+  // Claude Code's places beside agent-tui's own (docs/coming-from-claude-code.md).
+  const places = await claudePlaces({ config, home, workspace, store, setup })
+  const { claude, claudeDir, discovery } = places
+  const dirs = { workspace: realWorkspace, home, additionalDirs, appDirs, claudeDir }
+  const instructions = boundaryReaders({ ...dirs, config })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined
   const broker = createConsentBroker({
@@ -140,7 +146,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const spill = createOutputSpiller(outputs)
   const plugins = await loadPluginsIfAny(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
   const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
-  const skills = await loadSessionSkills({ ...skillSources, ...(setup ? { trust: setup.trust } : {}) })
+  const skillOptions = {
+    ...skillSources,
+    ...places.layers('skills'),
+    ...(setup ? { trust: setup.trust } : {}),
+  }
+  const skills = await loadSessionSkills(skillOptions)
   warnings.push(...plugins.warnings, ...skills.problems)
   // Read without asking: the session's spilled outputs and each skill's folder (a live list: skills come
   // and go with the folder's trust).
@@ -179,7 +190,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     read: instructions.project,
     report: (text) => warnings.push(text),
     changedUnasked: provenance.changedUnasked,
+    ...places.prompt(instructions.user),
   })
+  const nested = places.follow(instructions.project, () => runtime.currentDirectory())
+  observers.push(nested.observe)
   const coreTools = sessionCoreTools({
     config,
     paths,
@@ -205,6 +219,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     },
     publish: (servers) => store.dispatch({ type: 'mcp/servers', servers }),
     vet: provenance.vetServer,
+    ...(places.userState ? { userState: places.userState } : {}),
     pluginSources: plugins.mcpSources,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
@@ -219,6 +234,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(opts.projectTrust ? { trust: opts.projectTrust.trust } : {}),
     ...(opts.agent ? { requested: opts.agent } : {}),
     ...(restored ? { resumed: restored.state.agent } : {}),
+    ...places.layers('agents'),
   })
   warnings.push(...agents.warnings)
   // A read-only main agent (`--agent explore`) is held to reading in the executor, like a subagent.
@@ -347,7 +363,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     programs,
     unasked: provenance.unasked,
     subagents: subagents.launcher(),
-    takeAnnouncements: () => subagents.takeAnnouncements(),
+    takeAnnouncements: () => [...subagents.takeAnnouncements(), ...nested.take()],
+    announcementsReady: nested.ready,
     agents: agentsControl,
     definitions,
     ...(questions ? { questions } : {}),
@@ -380,6 +397,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
     ...pluginCommands(paths, plugins.plugins),
     mcp,
+    status: () => discovery.report(),
   })
   if (restored) closeDanglingCalls(store)
   const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
@@ -397,6 +415,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     branch,
     warnings,
     instructions,
+    claude,
+    discovery,
     skills: skillCommands(skills, instructions.skill),
     plugins: plugins.plugins,
     ...(trust ? { trust } : {}),

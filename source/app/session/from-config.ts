@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { ContextSettings } from '../../agent/context/options.js'
-import { buildPromptParts, type PromptParts } from '../../agent/prompt/system-prompt.js'
+import { buildPromptParts, type PromptContext, type PromptParts } from '../../agent/prompt/system-prompt.js'
 import { createTrustController, type TrustController } from '../../agent/runtime/trust-controller.js'
 import type { SourcedRules } from '../../config/load.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
@@ -142,6 +142,9 @@ export function sessionPromptParts(
     read: InstructionReader
     report(text: string): void
     changedUnasked?(path: string): number | undefined
+    claude?: PromptContext['claude']
+    seen?: PromptContext['seen']
+    loaded?: PromptContext['loaded']
     variant?: 'full' | 'compact'
   },
 ): Promise<PromptParts> {
@@ -159,6 +162,9 @@ export function sessionPromptParts(
     read: at.read,
     report: at.report,
     ...(at.changedUnasked ? { changedUnasked: at.changedUnasked } : {}),
+    ...(at.claude ? { claude: at.claude } : {}),
+    ...(at.seen ? { seen: at.seen } : {}),
+    ...(at.loaded ? { loaded: at.loaded } : {}),
     ...(at.variant ? { variant: at.variant } : {}),
   })
 }

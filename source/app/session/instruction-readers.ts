@@ -8,9 +8,9 @@ import type { SkillEntry } from '../../tools/skill.js'
 
 /**
  * The readers for what agent-tui puts in front of the model without a tool call (see
- * tools/instruction-file.ts): the project's files (AGENTS.md, CLAUDE.md, memory, `.agent-tui/` commands,
- * skills and agents) may come from the workspace and the added directories; the user's own (their
- * config dir's commands, skills and agents) from that config dir too. The secrets checks and the
+ * tools/instruction-file.ts): the project's files (AGENTS.md, CLAUDE.md, memory, `.agent-tui/` and
+ * `.claude/` commands, skills and agents) may come from the workspace and the added directories; the
+ * user's own (their config dir's and `~/.claude/`'s) from those dirs too. The secrets checks and the
  * `Read(…)` rules apply to both.
  */
 export interface InstructionReaders {
@@ -38,6 +38,8 @@ export function boundaryReaders(opts: {
    * dir, and the data dir (installed plugins, `$XDG_DATA_HOME/agent-tui`), in that order.
    */
   appDirs: readonly string[]
+  /** Real path of Claude Code's user dir (`~/.claude`) when Claude Code's places are read. */
+  claudeDir?: string | undefined
 }): InstructionReaders {
   let rules = opts.config.rules
   const boundary = {
@@ -47,10 +49,12 @@ export function boundaryReaders(opts: {
     rules: () => rules,
   }
   const project = instructionReader(boundary)
-  // The user's own files: their config dir, and the plugins they installed (docs/plugins.md).
+  // The user's own files: their config dir, the plugins they installed (docs/plugins.md), and Claude Code's
+  // `~/.claude` (its CLAUDE.md, commands, agents, skills and what they import); secrets in them stay out
+  // (its .credentials.json is one).
   const user = instructionReader(
     boundary,
-    [opts.appDirs[0], opts.appDirs[2]].filter((d) => d !== undefined),
+    [opts.appDirs[0], opts.appDirs[2], opts.claudeDir].filter((d) => d !== undefined),
   )
   return {
     project,

@@ -1,18 +1,15 @@
-import { join, relative } from 'node:path'
+import { relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
-import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
-import { type LoadedCommands, loadCommandDir } from '../../extensions/command-files.js'
+import type { ProjectTrust } from '../../config/project-trust.js'
+import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
+import { loadCommandDir } from '../../extensions/command-files.js'
 import { describeProblem } from '../../extensions/problems.js'
-import type { SubmitInput } from '../../agent/runtime/commands.js'
-import type {
-  CommandDefinition,
-  ExtensionProblem,
-  ExtensionScope,
-  SkillDefinition,
-} from '../../extensions/types.js'
+import type { StatusEntry, SubmitInput } from '../../agent/runtime/commands.js'
+import type { CommandDefinition, ExtensionProblem, SkillDefinition } from '../../extensions/types.js'
 import type { AddedCommands, CommandTable } from '../../ui/commands/command-table.js'
 import { skillCommandEntries, userCommandEntries } from '../../ui/commands/user-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 import { PLUGIN_ROOT_VAR } from '../../plugins/plugin-basics.js'
 
@@ -25,12 +22,16 @@ export interface UserCommandOptions {
   trust?: ProjectTrust
   /** The read boundary for the user's and the project's command files. */
   read: InstructionReaders
+  /** Claude Code's places (`.claude/commands`, `~/.claude/commands`), or null when they are not read. */
+  claude?: ClaudeCodePaths | null
   /** The session's skills, each runnable as `/name` unless a command has the name. */
   skills?: SkillCommands
   /** The enabled plugins: their commands come as `/plugin:name` (and `/name` when no other has it). */
   plugins?: readonly EnabledPlugin[]
   /** A file that could not be used, or a name taken by a built-in command (`file: field: message`). */
   report(text: string, level: 'warn' | 'info'): void
+  /** Where each folder stands, for `/status` (again after a trust answer). */
+  record?(entries: StatusEntry[]): void
 }
 
 /** The session's skills for the command table (see `Session.skills`). */
@@ -43,15 +44,21 @@ export interface SkillCommands {
 }
 
 /**
- * Puts the user's commands (`$XDG_CONFIG_HOME/agent-tui/commands/`) and, in a trusted folder, the
- * project's (`.agent-tui/commands/`) into the table; a project command hides the user's of the same name
- * (as in Claude Code). When the user answers the trust prompt, the project's appear or go at once.
- * Resolves once the first load is in the table; `stop()` takes them all out again.
+ * Puts the commands of every folder into the table: agent-tui's (`.agent-tui/commands/`, the user's
+ * `$XDG_CONFIG_HOME/agent-tui/commands/`) and Claude Code's (`.claude/commands/`, `~/.claude/commands/`),
+ * the project's only in a trusted folder. One command per name, the first folder's
+ * (config/claude-code.ts extensionLayers). When the user answers the trust prompt, the project's appear
+ * or go at once. Resolves once the first load is in the table; `stop()` takes them all out again.
  */
 export async function installUserCommands(opts: UserCommandOptions): Promise<{ stop(): void }> {
-  const user = await loadScope(opts, 'user')
+  const layers = extensionLayers('commands', {
+    workspace: opts.workspace,
+    configDir: opts.paths.configDir,
+    claude: opts.claude ?? null,
+  })
+  /** The commands in use now: one per name, the first folder's. */
+  let current: CommandDefinition[] = []
   const plugins = await loadPluginCommands(opts.plugins ?? [], opts)
-  let project: LoadedCommands | null = null
   let added: AddedCommands[] = []
   const reported = new Set<string>()
   const report = (text: string, level: 'warn' | 'info') => {
@@ -60,24 +67,18 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
     reported.add(text)
     opts.report(text, level)
   }
+  /** Puts `current` into the table again (after a trust answer changed it). */
   const apply = () => {
     for (const entries of added) entries.remove()
     added = []
-    for (const loaded of [project, user]) {
-      if (!loaded) continue
-      for (const problem of loaded.problems)
-        report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
-      const result = opts.table.add(userCommandEntries(loaded.commands))
-      added.push(result)
-      for (const { command, clash } of result.skipped) {
-        const definition = loaded.commands.find((c) => c.name === command.name)
-        // The project's command of the same name is meant to win; a built-in one is worth saying.
-        if (loaded === user && project?.commands.some((c) => c.name.toLowerCase() === clash)) continue
-        report(
-          `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
-          'warn',
-        )
-      }
+    const own = opts.table.add(userCommandEntries(current))
+    added.push(own)
+    for (const { command } of own.skipped) {
+      const definition = current.find((c) => c.name === command.name)
+      report(
+        `${definition?.file ?? command.name}: /${command.name} is a built-in command; this file is left out (rename it)`,
+        'warn',
+      )
     }
     for (const problem of plugins.problems)
       report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
@@ -107,13 +108,35 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       )
     }
   }
-  if (opts.trust?.mayLoad('command')) project = await loadScope(opts, 'project')
-  apply()
-  const unsubscribe = opts.trust?.subscribe(async (status) => {
-    project = status.trusted ? await loadScope(opts, 'project') : null
+  /** Bumped on every load: a slow load for an older trust answer is dropped. */
+  let generation = 0
+  const load = async (trusted: boolean) => {
+    const mine = ++generation
+    const loads: Array<LayerLoad<CommandDefinition>> = await loadLayers(layers, trusted, async (layer) => {
+      const loaded = await loadCommandDir({
+        dir: layer.dir,
+        scope: layer.scope,
+        label: (path) => layerLabel(path, opts.workspace, opts.home),
+        read: opts.read[layer.scope],
+      })
+      return { items: loaded.commands, problems: loaded.problems }
+    })
+    if (mine !== generation) return
+    for (const problem of loads.flatMap((l) => l.problems))
+      report(describeProblem(problem), problem.skipped ? 'warn' : 'info')
+    const { kept, hidden } = pickByName(
+      loads.flatMap((l) => l.items.map((item) => ({ item, layer: l.layer, file: item.file }))),
+      (name) => `/${name}`,
+    )
+    for (const h of hidden) report(`${h.file}: ${h.message}`, 'info')
+    current = kept
     apply()
-  })
+    opts.record?.(layerEntries(loads, 'command', opts.workspace, opts.home))
+  }
   const unsubscribeSkills = opts.skills?.subscribe(apply)
+  // Subscribed first: an answer given while the first load reads the folders is not missed.
+  const unsubscribe = opts.trust?.subscribe((status) => load(status.trusted))
+  await load(opts.trust?.mayLoad('command') === true)
   return {
     stop() {
       unsubscribe?.()
@@ -122,14 +145,6 @@ export async function installUserCommands(opts: UserCommandOptions): Promise<{ s
       added = []
     },
   }
-}
-
-function loadScope(opts: UserCommandOptions, scope: ExtensionScope): Promise<LoadedCommands> {
-  const dir =
-    scope === 'user' ? join(opts.paths.configDir, 'commands') : join(opts.workspace, '.agent-tui', 'commands')
-  const label = (path: string) =>
-    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadCommandDir({ dir, scope, label, read: opts.read[scope] })
 }
 
 interface PluginCommand {

@@ -21,6 +21,8 @@ export function createSessionMcp(
     publish: Parameters<typeof createLazyMcp>[0]['publish']
     /** Asked before a stdio server starts (see source/app/session/provenance.ts). */
     vet?: StdioVet
+    /** `~/.claude.json`'s servers (the user's, no trust needed), read when MCP is first wanted. */
+    userState?: { read(): Promise<unknown>; now(): SettingsSource | null }
     /** The enabled plugins' servers, as the user's own. */
     pluginSources?: readonly SettingsSource[]
   },
@@ -42,14 +44,17 @@ export function createSessionMcp(
     env: process.env,
     version: typeof AGENT_TUI_VERSION === 'string' ? AGENT_TUI_VERSION : 'dev',
     sources: () => {
-      const plugins = deps.pluginSources ?? []
+      const state = deps.userState?.now()
+      // The user's own, no trust needed: ~/.claude.json's servers (lowest), the plugins' servers.
+      const first = [...(state ? [state] : []), ...(deps.pluginSources ?? [])]
       return trust
         ? {
-            allowed: [...plugins, ...trust.settings(false).loaded.sources],
-            all: [...plugins, ...trust.settings(true).loaded.sources],
+            allowed: [...first, ...trust.settings(false).loaded.sources],
+            all: [...first, ...trust.settings(true).loaded.sources],
           }
-        : { allowed: [...plugins, ...ownSources], all: [...plugins, ...ownSources] }
+        : { allowed: [...first, ...ownSources], all: [...first, ...ownSources] }
     },
+    ...(deps.userState ? { ready: async () => void (await deps.userState?.read()) } : {}),
     trusted: () => trust?.isTrusted() ?? false,
     ...(trust ? { subscribeTrust: (listener: () => void) => trust.subscribe(() => listener()) } : {}),
     oauthFile: join(opts.paths.stateDir, 'mcp-oauth.json'),

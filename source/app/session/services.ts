@@ -7,6 +7,7 @@ import type {
   SessionServices,
   SkillListing,
   SessionSummary,
+  StatusReport,
   TurnCommands,
 } from '../../agent/runtime/commands.js'
 import { loadImageAttachment } from '../../agent/turn/images.js'
@@ -71,6 +72,8 @@ export interface SessionServiceOptions {
   skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+  /** What was loaded from where, for `/status`. */
+  status?: () => StatusReport
 }
 
 /**
@@ -127,6 +130,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
       return target
     },
     memoryFiles: () => listMemoryFiles(opts.workspace, opts.readInstructions),
+    status: () => opts.status?.() ?? { sections: [] },
     addMemory: (text) => appendMemory(opts.workspace, text, opts.readInstructions),
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []

@@ -1,15 +1,18 @@
-import { join, relative } from 'node:path'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { Store } from '../../store/create-store.js'
-import { type ProjectTrust, tildePath } from '../../config/project-trust.js'
+import type { ProjectTrust } from '../../config/project-trust.js'
+import { type ClaudeCodePaths, extensionLayers, pickByName } from '../../config/claude-code.js'
 import { describeProblem } from '../../extensions/problems.js'
-import { type LoadedSkills, loadSkillDir } from '../../extensions/skill-files.js'
-import type { ExtensionScope, SkillDefinition } from '../../extensions/types.js'
+import { loadSkillDir } from '../../extensions/skill-files.js'
+import type { ExtensionProblem, SkillDefinition } from '../../extensions/types.js'
 import type { SkillListing } from '../../agent/runtime/commands.js'
 import type { InstructionFile } from '../../tools/instruction-file.js'
 import { loadSkillText, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
 import type { SkillCommands } from './load-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
+import type { StatusEntry } from '../../agent/runtime/commands.js'
+import { relative } from 'node:path'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
 
 export interface SessionSkillOptions {
@@ -20,6 +23,10 @@ export interface SessionSkillOptions {
   read: InstructionReaders
   /** The folder's trust: project skills load only while it is trusted (none without it). */
   trust?: ProjectTrust
+  /** Claude Code's places (`.claude/skills`, `~/.claude/skills`), or null when they are not read. */
+  claude?: ClaudeCodePaths | null
+  /** Where each folder stands, for `/status` (again after a trust answer). */
+  record?(entries: StatusEntry[]): void
   /** The enabled plugins: their skills come as `plugin:name`, below the user's own. */
   plugins?: readonly EnabledPlugin[]
 }
@@ -57,13 +64,12 @@ export interface SkillChange {
 
 export async function loadSessionSkills(opts: SessionSkillOptions): Promise<SessionSkills> {
   const trust = opts.trust
-  const [user, project] = await Promise.all([
-    loadScope(opts, 'user'),
-    trust?.mayLoad('skill') ? loadScope(opts, 'project') : null,
-  ])
+  const load = (trusted: boolean) => loadSkillLayers(opts, trusted)
+  const first = await load(trust?.mayLoad('skill') === true)
   // The folder brings skills that trust would enable: the tool must exist to load them later.
-  const pending = !project && trust !== undefined && (await loadScope(opts, 'project')).skills.length > 0
-  let current = merge(user, project)
+  const pending = first.waiting > 0
+  let current = first.skills
+  opts.record?.(first.entries)
   const listeners = new Set<() => void>()
   const catalog: SkillCatalog = {
     find: (name) => current.find((s) => s.name === name),
@@ -73,7 +79,7 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
     catalog,
     offered: current,
     more: pending,
-    problems: [...user.problems, ...(project?.problems ?? [])].map(describeProblem),
+    problems: first.problems,
     all: () => current,
     dirs: () => current.map((s) => s.dir),
     subscribe(listener) {
@@ -84,8 +90,9 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
       if (!trust) return () => {}
       return trust.subscribe(async (status) => {
         const before = current
-        const loaded = status.trusted ? await loadScope(opts, 'project') : null
-        current = merge(user, loaded)
+        const loaded = await load(status.trusted)
+        opts.record?.(loaded.entries)
+        current = loaded.skills
         for (const listener of [...listeners]) listener()
         const added = current.filter((s) => !before.some((b) => b.name === s.name && b.path === s.path))
         const gone = before.filter((b) => !current.some((s) => s.name === b.name && s.path === b.path))
@@ -102,7 +109,7 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
           added: added.map((s) => s.name),
           gone: gone.map((s) => s.name),
           announcement: lines.length ? lines.join('\n') : null,
-          problems: (loaded?.problems ?? []).map(describeProblem),
+          problems: loaded.problems,
         })
       })
     },
@@ -140,18 +147,13 @@ export function skillCommands(
   }
 }
 
-/** The project's skill wins a name over the user's (as its commands do). */
-function merge(user: LoadedSkills, project: LoadedSkills | null): SkillDefinition[] {
-  const mine = project?.skills ?? []
-  return [...mine, ...user.skills.filter((s) => !mine.some((p) => p.name === s.name))]
-}
-
-async function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
-  const own = await loadOwnScope(opts, scope)
-  if (scope !== 'user' || !opts.plugins?.length) return own
-  const skills = [...own.skills]
-  const problems = [...own.problems]
-  for (const plugin of opts.plugins) {
+/** The enabled plugins' skills, each named `plugin:name` (the user's: they load in any folder). */
+async function loadPluginSkills(
+  opts: SessionSkillOptions,
+): Promise<{ skills: SkillDefinition[]; problems: ExtensionProblem[] }> {
+  const skills: SkillDefinition[] = []
+  const problems: ExtensionProblem[] = []
+  for (const plugin of opts.plugins ?? []) {
     for (const dir of plugin.manifest.skills) {
       const label = (path: string) => `plugin ${plugin.name}: ${relative(plugin.root, path)}`
       const loaded = await loadSkillDir({ dir, scope: 'user', label, read: opts.read.user })
@@ -165,12 +167,41 @@ async function loadScope(opts: SessionSkillOptions, scope: ExtensionScope): Prom
   return { skills, problems }
 }
 
-function loadOwnScope(opts: SessionSkillOptions, scope: ExtensionScope): Promise<LoadedSkills> {
-  const dir =
-    scope === 'user' ? join(opts.paths.configDir, 'skills') : join(opts.workspace, '.agent-tui', 'skills')
-  const label = (path: string) =>
-    scope === 'user' ? tildePath(path, opts.home) : relative(opts.workspace, path) || path
-  return loadSkillDir({ dir, scope, label, read: opts.read[scope] })
+/**
+ * The skills of every folder (the project's only when `trusted`), one per name in the folders' order
+ * (extensionLayers: agent-tui's before Claude Code's, the project's before the user's).
+ */
+async function loadSkillLayers(
+  opts: SessionSkillOptions,
+  trusted: boolean,
+): Promise<{ skills: SkillDefinition[]; problems: string[]; entries: StatusEntry[]; waiting: number }> {
+  const layers = extensionLayers('skills', {
+    workspace: opts.workspace,
+    configDir: opts.paths.configDir,
+    claude: opts.claude ?? null,
+  })
+  const loads: Array<LayerLoad<SkillDefinition>> = await loadLayers(layers, trusted, async (layer) => {
+    const loaded = await loadSkillDir({
+      dir: layer.dir,
+      scope: layer.scope,
+      label: (path) => layerLabel(path, opts.workspace, opts.home),
+      read: opts.read[layer.scope],
+    })
+    return { items: loaded.skills, problems: loaded.problems }
+  })
+  const { kept, hidden } = pickByName(
+    loads.flatMap((l) => l.items.map((item) => ({ item, layer: l.layer, file: item.file }))),
+    (name) => `the skill ${name}`,
+  )
+  const problems: ExtensionProblem[] = loads.flatMap((l) => l.problems)
+  const plugins = await loadPluginSkills(opts)
+  problems.push(...plugins.problems)
+  return {
+    skills: [...kept, ...plugins.skills.filter((p) => !kept.some((s) => s.name === p.name))],
+    problems: [...problems, ...hidden.map((h) => ({ ...h, skipped: false }))].map(describeProblem),
+    entries: layerEntries(loads, 'skill', opts.workspace, opts.home),
+    waiting: loads.reduce((n, l) => n + l.waiting, 0),
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { access } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { access, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { AgentListing, AgentView } from '../../agent/runtime/commands.js'
 import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { AgentFileProblem } from '../../agent/subagents/agent-files.js'
@@ -14,7 +14,9 @@ import {
 import { type AgentRegistry, openAgentRegistry } from '../../agent/subagents/registry.js'
 import type { TaskDirectory } from '../../agent/subagents/task-directory.js'
 import { mainPrompt, type PromptParts } from '../../agent/prompt/system-prompt.js'
-import { tildePath } from '../../config/project-trust.js'
+import { type ClaudeCodePaths, extensionLayers } from '../../config/claude-code.js'
+import { layerLabel } from './extension-layers.js'
+import type { StatusEntry } from '../../agent/runtime/commands.js'
 import { createAgentTool } from '../../tools/agent.js'
 import type { AnyTool } from '../../tools/types.js'
 import type { InstructionReaders } from './instruction-readers.js'
@@ -56,16 +58,27 @@ export async function setUpAgents(opts: {
   requested?: string
   /** The agent a resumed session ran as. */
   resumed?: string
+  /** Claude Code's places (`.claude/agents`, `~/.claude/agents`), or null when they are not read. */
+  claude?: ClaudeCodePaths | null
+  /** Where each folder stands, for `/status` (again after a trust answer). */
+  record?(entries: StatusEntry[]): void
 }): Promise<AgentSetup> {
   const projectDir = join(opts.workspace, '.agent-tui', 'agents')
-  const label = (path: string) => {
-    const rel = relative(opts.workspace, path)
-    return rel && !rel.startsWith('..') ? rel : tildePath(path, opts.home)
-  }
+  const label = (path: string) => layerLabel(path, opts.workspace, opts.home)
+  const own = extensionLayers('agents', {
+    workspace: opts.workspace,
+    configDir: opts.configDir,
+    claude: opts.claude ?? null,
+  })
+  // The enabled plugins' agents come as the user's, right below the user's own folder.
+  const pluginLayers = (opts.plugins ?? []).flatMap((p) =>
+    p.manifest.agents.map((dir) => ({ dir, scope: 'user' as const, claudeCode: false })),
+  )
+  const layers = [...own.slice(0, 2), ...pluginLayers, ...own.slice(2)]
   const registry = await openAgentRegistry({
     userDir: join(opts.configDir, 'agents'),
     projectDir,
-    pluginDirs: (opts.plugins ?? []).flatMap((p) => p.manifest.agents),
+    layers,
     label,
     tools: opts.tools.map((t) => t.name),
     read: opts.read,
@@ -79,6 +92,11 @@ export async function setUpAgents(opts: {
   )
   const catalog = [...opts.tools, agentTool]
   const warnings = startUpLines(registry.problems())
+  const record = () => void agentEntries(registry, opts.workspace, opts.home).then((e) => opts.record?.(e))
+  if (opts.record) {
+    record()
+    registry.onChange(record)
+  }
 
   const setupFor = (profile: AgentProfile) => {
     const names = new Set(
@@ -101,13 +119,22 @@ export async function setUpAgents(opts: {
       .list()
       .map((a) => a.name)
       .join(', ')
-    const waiting = await access(join(projectDir, `${name}.md`)).then(
-      () => true,
-      () => false,
-    )
+    let waiting: string | undefined
+    for (const layer of layers.filter((l) => l.scope === 'project')) {
+      const file = join(layer.dir, `${name}.md`)
+      if (
+        await access(file).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        waiting = label(file)
+        break
+      }
+    }
     throw new SessionError(
       waiting
-        ? `agent "${name}" comes from .agent-tui/agents/${name}.md, which is only loaded in a trusted folder (--trust-project, or answer the trust prompt); agents now: ${list}`
+        ? `agent "${name}" comes from ${waiting}, which is only loaded in a trusted folder (--trust-project, or answer the trust prompt); agents now: ${list}`
         : `no agent "${name}"; agents: ${list}`,
     )
   }
@@ -180,6 +207,31 @@ function view(profile: AgentProfile): AgentView {
     ...(profile.maxTurns !== undefined ? { maxTurns: profile.maxTurns } : {}),
     mainOnly: profile.mainOnly === true,
   }
+}
+
+/** Each agents folder that exists: how many it gave, or how many files wait for trust. */
+async function agentEntries(
+  registry: AgentRegistry,
+  workspace: string,
+  home: string,
+): Promise<StatusEntry[]> {
+  const entries: StatusEntry[] = []
+  for (const { layer, count } of registry.folders()) {
+    const files = await readdir(layer.dir).then(
+      (names) => names.filter((n) => n.endsWith('.md') && !n.startsWith('.')).length,
+      () => null,
+    )
+    if (files === null) continue
+    const what = `${layerLabel(layer.dir, workspace, home)}/`
+    if (count === null)
+      entries.push({
+        what,
+        note: `${files} agent files wait for trust (/trust, or --trust-project)`,
+        skipped: true,
+      })
+    else entries.push({ what, note: `${count} agent${count === 1 ? '' : 's'}` })
+  }
+  return entries
 }
 
 /** `.agent-tui/agents/x.md: "max_turns": expected a whole number … (agent not loaded)` */

@@ -14,6 +14,8 @@ import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
 import type { InstructionReaders } from './instruction-readers.js'
+import type { ClaudeCodePaths } from '../../config/claude-code.js'
+import type { Discovery } from './discovery.js'
 import type { SkillCommands } from './load-commands.js'
 
 /** What `createSession` is given, and the session it builds. */
@@ -58,6 +60,10 @@ export interface Session {
   warnings: string[]
   /** Reads instruction files, commands, skills and agents through the read boundary. */
   instructions: InstructionReaders
+  /** Claude Code's places, or null when they are not read (`--no-claude-dirs`, `"claudeDirs": false`). */
+  claude: ClaudeCodePaths | null
+  /** What was loaded from where, for `/status` (the command loaders record into it too). */
+  discovery: Discovery
   /** The session's skills, for the command table (each runnable as `/name`). */
   skills: SkillCommands
   /** The user's enabled plugins, read at start (docs/plugins.md). */

@@ -14,7 +14,15 @@ import {
   pinCommand,
   unpinCommand,
 } from './context-commands.js'
-import { agentLines, costLines, hookLines, memoryLines, permissionLines, skillLines } from './info-lines.js'
+import {
+  agentLines,
+  costLines,
+  hookLines,
+  memoryLines,
+  permissionLines,
+  skillLines,
+  statusLines,
+} from './info-lines.js'
 
 /** What `/init` asks of the agent; sent as the user's message, so what was asked stays visible. */
 export const INIT_PROMPT = [
@@ -243,6 +251,13 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     name: 'init',
     description: 'Have the agent write (or improve) AGENTS.md',
     prompt: () => ({ text: INIT_PROMPT }),
+  },
+  {
+    name: 'status',
+    description: 'What was loaded from where: settings, instructions, commands, agents, skills, MCP servers',
+    run(ctx) {
+      ctx.showInfo('Status', statusLines(ctx.commands.status()))
+    },
   },
   {
     name: 'memory',

@@ -1,10 +1,11 @@
-/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents, /skills). */
+/** Lines of the info overlays that slash commands open (/cost, /permissions, /hooks, /memory, /agents, /skills, /status). */
 import type {
   AgentListing,
   HooksView,
   MemoryFile,
   PermissionRulesView,
   RuleView,
+  StatusReport,
   SkillListing,
 } from '../../agent/runtime/commands.js'
 import type { Mode } from '../../store/domain.js'
@@ -156,4 +157,20 @@ export function memoryLines(files: MemoryFile[]): string[] {
     '/memory add <text> appends a line to .agent-tui/memory.md.',
     'Changes apply to sessions started afterwards: the prompt stays fixed within a session so it can be cached.',
   ]
+}
+
+/** `/status`: what the session loaded from where; what is not in use is marked `–` and says why. */
+export function statusLines(report: StatusReport): string[] {
+  if (report.sections.length === 0) return ["Nothing was loaded from agent-tui's or Claude Code's places."]
+  const lines: string[] = []
+  for (const section of report.sections) {
+    if (lines.length > 0) lines.push('')
+    lines.push(`${section.title}:`)
+    const width = Math.min(40, Math.max(0, ...section.entries.map((e) => e.what.length)))
+    for (const entry of section.entries) {
+      const mark = entry.skipped ? '–' : '✓'
+      lines.push(`  ${mark} ${entry.what.padEnd(width)}${entry.note ? `  ${entry.note}` : ''}`)
+    }
+  }
+  return lines
 }

@@ -7,6 +7,7 @@ import type {
   HooksView,
   ImageAttachment,
   MemoryFile,
+  StatusReport,
   ModelList,
   PermissionRulesView,
   RewindReport,
@@ -65,6 +66,7 @@ export function fakeCommands(
     rules?: PermissionRulesView
     hooks?: HooksView
     memory?: MemoryFile[]
+    status?: StatusReport
     sessions?: SessionSummary[]
     preview?: CompactionPreview
     report?: ContextReport
@@ -163,6 +165,10 @@ export function fakeCommands(
     memoryFiles: async () => {
       record('memoryFiles', [])
       return opts.memory ?? []
+    },
+    status: () => {
+      record('status', [])
+      return opts.status ?? { sections: [] }
     },
     listSessions: async () => {
       record('listSessions', [])

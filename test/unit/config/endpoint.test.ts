@@ -96,6 +96,24 @@ describe('resolveEndpoint: probing loopback', () => {
     expect(result.kind !== 'none' && result.contextLength).toBeUndefined()
   })
 
+  it("a Claude Code settings file's model is used when nothing else picks one and the endpoint lists it", async () => {
+    const url = await serve(json(OPENAI_LIST))
+    const target = { probeBudgetMs: AMPLE, probeTargets: [{ name: 'S', url }] }
+    expect(await resolveEndpoint({ ...target, preferredModel: 'llama3' })).toMatchObject({ model: 'llama3' })
+    // Not listed: the first listed, as without it; a configured model wins over it.
+    expect(await resolveEndpoint({ ...target, preferredModel: 'claude-opus' })).toMatchObject({
+      model: 'qwen2.5-coder:7b',
+    })
+    expect(
+      await resolveEndpoint({ ...target, model: 'qwen2.5-coder:7b', preferredModel: 'llama3' }),
+    ).toMatchObject({
+      model: 'qwen2.5-coder:7b',
+    })
+    expect(await resolveEndpoint({ baseUrl: url, preferredModel: 'llama3' })).toMatchObject({
+      model: 'llama3',
+    })
+  })
+
   it.each<[string, unknown, number | undefined]>([
     ['max_model_len (vLLM)', { data: [{ id: 'm', max_model_len: 8192 }] }, 8192],
     ['meta.n_ctx_train (llama.cpp)', { data: [{ id: 'm', meta: { n_ctx_train: 4096 } }] }, 4096],

@@ -18,6 +18,7 @@ const DEFAULTS: ParsedArgs = {
   tools: undefined,
   sandbox: undefined,
   trustProject: false,
+  noClaudeDirs: false,
   addDirs: [],
   cwd: undefined,
   maxSteps: undefined,
@@ -41,6 +42,7 @@ describe('parseArgs: accepted forms', () => {
     ['a prompt', ['fix', 'the', 'bug'], { prompt: 'fix the bug' }],
     ['-p with a prompt', ['-p', 'hello'], { print: true, prompt: 'hello' }],
     ['--trust-project', ['-p', 'x', '--trust-project'], { print: true, prompt: 'x', trustProject: true }],
+    ['--no-claude-dirs', ['--no-claude-dirs'], { noClaudeDirs: true }],
     ['--sandbox', ['--sandbox', 'fix it'], { sandbox: 'on', prompt: 'fix it' }],
     ['--no-sandbox', ['--no-sandbox'], { sandbox: 'off' }],
     ['--print', ['--print', 'hi'], { print: true, prompt: 'hi' }],
@@ -238,7 +240,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(30)
+    expect(optionLines).toHaveLength(31)
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -270,10 +270,14 @@ describe('loadSettings', () => {
   it('works with no files at all', async () => {
     const loaded = await loadSettings({ cwd, env, home })
     expect(loaded.merged).toEqual({})
-    expect(loaded.sources.map((s) => [s.scope, s.exists])).toEqual([
-      ['user', false],
-      ['project', false],
-      ['local', false],
+    // Claude Code's three files come first (lowest), then agent-tui's three.
+    expect(loaded.sources.map((s) => [s.scope, s.exists, s.claudeCode !== undefined])).toEqual([
+      ['user', false, true],
+      ['project', false, true],
+      ['local', false, true],
+      ['user', false, false],
+      ['project', false, false],
+      ['local', false, false],
     ])
     expect(loaded.localSettingsPath).toBe(localFile())
   })

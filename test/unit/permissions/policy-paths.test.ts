@@ -94,6 +94,7 @@ describe('configuration and instruction files are protected at any depth', () =>
   it.each([
     ['sub/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
     ['a/b/.mcp.json', 'writes to .mcp.json always ask (it names programs agent-tui starts)'],
+    ['.claude.json', 'writes to .claude.json always ask (it names programs agent-tui starts)'],
     ['sub2/.agent-tui/settings.json', 'writes to .agent-tui/ always ask'],
     ['pkg/.agent-tui/memory.md', 'writes to .agent-tui/ always ask'],
     ['.claude/settings.json', 'writes to .claude/ always ask (settings, hooks and commands live there)'],

@@ -98,8 +98,9 @@ describe('configChecks', () => {
       config,
       trusted: false,
     })
-    expect(settings).toMatchObject({ status: 'ok', detail: '1 of 3 settings files found' })
-    expect(settings?.lines?.[0]).toBe('found   ~/.config/agent-tui/settings.json (user)')
+    expect(settings).toMatchObject({ status: 'ok', detail: '1 of 6 settings files found' })
+    expect(settings?.lines).toContain('found   ~/.config/agent-tui/settings.json (user)')
+    expect(settings?.lines?.[0]).toBe('absent  ~/.claude/settings.json (user)')
     expect(settings?.lines).toContain(
       'found   ~/.config/agent-tui/credentials.json (keys for https://api.example.com/v1)',
     )
