@@ -256,6 +256,7 @@ async function runSession(
   })
   // MCP servers start once the provider has loaded: loading the MCP client blocks the event loop too.
   void afterFirstFrame.then(() => session.startMcp())
+  void afterFirstFrame.then(() => session.startStatusLine())
   // The provider is the last module start-up loads.
   void afterFirstFrame.then(
     () => opts.tuning?.startupLoaded(),
@@ -307,9 +308,11 @@ async function runSession(
       store: session.store,
       commands: session.commands,
       commandTable,
+      findProgram: (name) => session.programs.find(name),
       contextLimit: session.profile().contextLimit,
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
+      ...(config.settings.notifications ? { notifications: config.settings.notifications } : {}),
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,

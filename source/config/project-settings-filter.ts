@@ -62,6 +62,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   // Start processes / run commands.
   mcpServers: 'trusted-only',
   hooks: 'trusted-only',
+  // Runs a command on every change of the session, outside the sandbox.
+  statusLine: 'trusted-only',
   // Turn on the user's installed plugins (their hooks and MCP servers) for this folder.
   enabledPlugins: 'trusted-only',
   extraKnownMarketplaces: 'trusted-only',
@@ -69,6 +71,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
   keybindings: 'trusted-only',
+  // Could silence the bell that says a permission prompt waits.
+  notifications: 'trusted-only',
   // Widen what the agent may read and write.
   additionalDirectories: 'trusted-only',
   // Replaces the user's own list (a later layer wins), so it could bring back a tool the user left out.
@@ -253,6 +257,9 @@ function describeTrustedOnly(
   }
   // Secrets are named, never shown.
   if (key === 'apiKey') ignore(key, '"apiKey"')
+  // The whole command, as the trust prompt shows a hook's: it is what would run.
+  else if (key === 'statusLine' && isObject(value) && typeof value.command === 'string')
+    ignore(key, `statusLine: ${value.command}`, 'hook')
   else if (key === 'headers' && isObject(value)) ignore(key, `"headers": ${Object.keys(value).join(', ')}`)
   else if (key === 'enabledPlugins' && isObject(value))
     ignore(key, `"enabledPlugins": ${Object.keys(value).join(', ')}`)

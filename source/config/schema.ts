@@ -55,6 +55,7 @@ export const profileOverrideSchema = z.strictObject({
   supportsVision: z.boolean().optional(),
   supportsAllowedTools: z.boolean().optional(),
   supportsParallelToolCalls: z.boolean().optional(),
+  applyPatch: z.union([z.enum(['replace', 'beside']), z.literal(false)]).optional(),
   /** Run tool calls the model writes as text (docs/context.md#text-tool-call-formats). */
   textToolCalls: z.boolean().optional(),
   toolCallFormat: z.enum(['hermes', 'llama', 'mistral', 'deepseek', 'harmony', 'none']).optional(),
@@ -265,9 +266,25 @@ export const settingsSchema = z.strictObject({
     )
     .optional(),
   theme: z.string().min(1).optional(),
+  /** The bell and a desktop notification when a permission prompt waits or a turn ends unwatched (docs/tui.md). */
+  notifications: z
+    .strictObject({
+      onConsent: z.boolean().optional(),
+      onTurnEnd: z.boolean().optional(),
+      method: z.enum(['auto', 'bell', 'desktop', 'off']).optional(),
+    })
+    .optional(),
   summarizerModel: z.string().min(1).optional(),
   /** Claude Code's format: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", …}]}]}`. */
   hooks: hooksSettingsSchema.optional(),
+  /** Claude Code's status line command: its first line of output is shown under the status bar. */
+  statusLine: z
+    .strictObject({
+      type: z.literal('command', { error: 'expected "command"' }),
+      command: z.string().min(1, 'expected the command to run'),
+      padding: z.number().int().min(0).max(20).optional(),
+    })
+    .optional(),
   /** Turns every hook off (Claude Code's setting of the same name). */
   disableAllHooks: z.boolean().optional(),
   sandbox: sandboxSchema.optional(),

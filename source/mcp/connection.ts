@@ -13,6 +13,7 @@ import {
   toPromptInfo,
   toToolInfo,
 } from './info.js'
+import { startAllowance, withinAllowance } from './npx-first-start.js'
 import { listenForCallback } from './oauth-provider.js'
 import type { OAuthStore } from './oauth-store.js'
 import type { McpServerSpec } from './server-specs.js'
@@ -41,6 +42,8 @@ export interface ConnectionOptions {
   env: Readonly<Record<string, string | undefined>>
   oauth: OAuthStore
   startupTimeoutMs: number
+  /** The least a first start of an npx server may take (npm installing); default FIRST_START_MS. */
+  firstStartMs?: number
   toolTimeoutMs: number
   version: string
   /** Status, tools or prompts changed (the manager republishes and announces). */
@@ -57,6 +60,8 @@ export class McpConnection {
   error: string | undefined
   /** Where the user signs in, while the status is needs_auth. */
   authUrl: string | undefined
+  /** While connecting: the package npm is installing (an npx server's first start). */
+  installing: string | undefined
   tools: McpToolInfo[] = []
   prompts: McpPromptInfo[] = []
   hasResources = false
@@ -89,7 +94,6 @@ export class McpConnection {
     this.update({ status: 'connecting', error: undefined, authUrl: undefined })
     let built: BuiltTransport | undefined
     let sdk: Sdk | undefined
-    const timer = { id: undefined as NodeJS.Timeout | undefined }
     try {
       sdk = await import('@modelcontextprotocol/client')
       built = await buildTransport(this.opts.spec.name, this.opts.spec.settings, {
@@ -103,16 +107,10 @@ export class McpConnection {
       })
       this.built = built
       const client = this.newClient(sdk, attempt)
-      const seconds = Math.round(this.opts.startupTimeoutMs / 100) / 10
-      await Promise.race([
-        this.start(client, built),
-        new Promise((_, reject) => {
-          timer.id = setTimeout(
-            () => reject(new ServerConfigError(`did not start within ${seconds} s (startupTimeoutSeconds)`)),
-            this.opts.startupTimeoutMs,
-          )
-        }),
-      ])
+      // A first start of an npx server waits for npm's download (npx-first-start.ts), and says so.
+      const allow = startAllowance(this.opts)
+      this.update({ installing: allow.installing })
+      await withinAllowance(allow, this.start(client, built), (message) => new ServerConfigError(message))
       if (attempt !== this.attempt || this.closed) {
         await client.close().catch(() => undefined)
         return
@@ -131,8 +129,6 @@ export class McpConnection {
       // in place of why it failed (a start-up timeout).
       this.update({ status: 'failed', error: this.describeFailure(error) })
       await this.teardown()
-    } finally {
-      clearTimeout(timer.id)
     }
   }
 
@@ -385,8 +381,9 @@ export class McpConnection {
     if (built) await built.transport.close().catch(() => undefined)
   }
 
-  private update(change: Partial<Pick<McpConnection, 'status' | 'error' | 'authUrl'>>): void {
+  private update(change: Partial<Pick<McpConnection, 'status' | 'error' | 'authUrl' | 'installing'>>): void {
     Object.assign(this, change)
+    if (this.status !== 'connecting') this.installing = undefined
     // Only a connected server offers anything; the manager remembers what was offered for error envelopes.
     if (this.status !== 'connected') {
       this.tools = []

@@ -20,6 +20,7 @@ export function serverView(
     status: conn?.status ?? 'disabled-untrusted',
     ...(conn?.error ? { error: conn.error } : {}),
     ...(conn?.authUrl && conn.status === 'needs_auth' ? { authUrl: conn.authUrl } : {}),
+    ...(conn?.installing && conn.status === 'connecting' ? { installing: conn.installing } : {}),
     tools: (conn?.tools ?? []).map(nameOf).sort(),
     resources: conn?.hasResources ?? false,
     prompts: (conn?.prompts ?? []).map((p) => {

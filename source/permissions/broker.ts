@@ -188,9 +188,12 @@ export function createConsentBroker(opts: ConsentBrokerOptions): ConsentBroker {
       })
     },
 
-    resolve(id, decision) {
-      const entry = settle(id, decision)
+    resolve(id, answer) {
+      const entry = settle(id, answer)
       if (!entry) return false
+      // A tool that asks once per session (SaveMemory): "allow" is an allow for the session.
+      const decision: ConsentDecision =
+        answer.kind === 'once' && entry.request.sessionGrant ? { ...answer, kind: 'session' } : answer
       if (decision.kind !== 'session' && decision.kind !== 'always') return true
       // No rule opens it (a protected write, a path only known when it runs): a grant would do nothing.
       if (entry.request.protectedWrite || entry.request.noRule !== undefined) return true
@@ -244,6 +247,11 @@ function targetFromPreview(preview: ConsentPreview): PermissionTarget {
       return { kind: 'command', command: preview.command }
     case 'diff':
       return { kind: 'path', path: preview.path, access: 'write' }
+    case 'diffs':
+      return {
+        kind: 'paths',
+        paths: preview.files.map((f) => ({ kind: 'path', path: f.path, access: 'write' }) as const),
+      }
     case 'url':
       return { kind: 'url', url: preview.url }
     default:

@@ -132,6 +132,8 @@ export interface GateCall {
   hook?: { allow: boolean; ask: string | null }
   /** Allow rules of this call's turn alone (a user command's `allowed-tools`). */
   grants?: readonly Rule[]
+  /** Allowing this call once allows the tool's suggested rule for the session (SaveMemory). */
+  sessionGrant?: true
   /** A user command's own `` !`…` `` call (see GateCheck). */
   commandContext?: boolean
 }
@@ -141,6 +143,12 @@ export interface AuthorizeOptions {
   signal: AbortSignal
   /** What the prompt shows; computed only when the gate asks. */
   preview(): Promise<ConsentPreview>
+  /**
+   * The tool's own checks (`Tool.precheck`), run only for a call that would ask, after the policy (a
+   * denied path is never probed), on a path a Read would see unasked, before the prompt; a ToolError it
+   * throws ends the call unasked.
+   */
+  precheck?(target: PermissionTarget): Promise<void>
   /** The prompt opens (true) and is answered (false). */
   onPrompt?(open: boolean): void
   /** When a hook's allow decided the call, or the policy's hard limits overrode it: what to show. */
@@ -212,6 +220,7 @@ export async function authorize(
   if (verdict.decision === 'deny')
     return { decision: 'deny', by: 'policy', verdict, offer, mode: gate.mode() }
   if (!gate.canAsk()) return { decision: 'deny', by: 'no-user', verdict, offer, mode: gate.mode() }
+  if (opts.precheck && readableUnasked(gate, target)) await opts.precheck(target)
   opts.onPrompt?.(true)
   const preview = await opts.preview()
   // A protected write is never opened by a rule: saving one ("for the session", "always") would do
@@ -232,6 +241,9 @@ export async function authorize(
         ...(editsRule ? { sessionEditsRule: editsRule } : {}),
         ...(offer.directoryRule ? { directoryRule: offer.directoryRule } : {}),
         ...(offer.noRule ? { noRule: offer.noRule } : {}),
+        ...(call.sessionGrant && !verdict.protectedWrite && !offer.noRule
+          ? { sessionGrant: true as const }
+          : {}),
         ...(offer.caution ? { ruleCaution: offer.caution } : {}),
         target,
         readOnly,
@@ -246,6 +258,16 @@ export async function authorize(
   if (answer.kind === 'deny') return { decision: 'deny', by: 'user', answer }
   const deniedRead = call.risk === 'read' ? gate.deniedRead?.(call.tool) : undefined
   return { decision: 'allow', target, readOnly, approval: answer, ...(deniedRead ? { deniedRead } : {}) }
+}
+
+/**
+ * The tool's precheck looks at a path (exists? read? changed?) only where a Read of it would go unasked:
+ * refusing unasked must tell the model nothing it could not learn unasked (a file outside the workspace asks).
+ */
+function readableUnasked(gate: PermissionGate, target: PermissionTarget): boolean {
+  if (target.kind !== 'path') return true
+  const read = { ...target, access: 'read' as const }
+  return gate.check({ tool: 'Read', risk: 'read', target: read, readOnly: true }).decision === 'allow'
 }
 
 /**
@@ -404,7 +426,7 @@ export function createPermissionGate(opts: GateOptions): RuntimeGate {
       if (count > MAX_OFFERED_RULES)
         return {
           rule,
-          noRule: `it runs ${count} different commands; allow it once, or add rules to ${opts.savedTo}`,
+          noRule: `it ${call.target.kind === 'paths' ? `changes ${count} files in different folders` : `runs ${count} different commands`}; allow it once, or add rules to ${opts.savedTo}`,
         }
       const caution = verdict.suggestedRule === undefined ? ruleCaution(call.target) : { notes: [] }
       if (caution.noRule) return { rule, noRule: caution.noRule }
@@ -466,11 +488,15 @@ function view(rule: Rule): RuleView {
 /** Every edit in the workspace (the Edit family, never a protected path: those ask whatever the rules). */
 export const SESSION_EDITS_RULE = 'Edit(**)'
 
-/** "Allow all edits this session" is offered for an edit whose real path lies in the workspace. */
+/** "Allow all edits this session" is offered for an edit whose real paths all lie in the workspace. */
 function sessionEditsRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
-  if (target.kind !== 'path' || !ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
-  const rel = relative(workspace, target.real ?? target.path)
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? SESSION_EDITS_RULE : undefined
+  if (!ruleCoversTool({ text: 'Edit', tool: 'Edit' }, tool)) return undefined
+  const files = target.kind === 'path' ? [target] : target.kind === 'paths' ? target.paths : []
+  const inside = (p: { path: string; real?: string }) => {
+    const rel = relative(workspace, p.real ?? p.path)
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
+  }
+  return files.length > 0 && files.every(inside) ? SESSION_EDITS_RULE : undefined
 }
 
 /** The real path of a directory, or itself when it cannot be resolved. */

@@ -144,6 +144,11 @@ function planDenies(risk: Risk, readOnly: boolean): string | undefined {
   return undefined
 }
 
+/** What a config-class call changes: a setting, or what later sessions read (SaveMemory). */
+function configWhat(tool: string): string {
+  return tool === 'SaveMemory' ? 'saving a memory later sessions read' : 'changing settings'
+}
+
 /** Exec-class calls are shell commands, or tools that act (MCP tools not marked read-only, TaskStop). */
 function execWhat(input: Pick<PolicyInput, 'target' | 'tool'>): string {
   return input.target.kind === 'command' ? 'running commands' : `${input.tool} (it may change things)`
@@ -201,7 +206,7 @@ export function modeDecision(
           ? allow('safe mode allows web searches')
           : ask(`${mode} mode asks before network access`)
       }
-      return ask(`${mode} mode asks before changing settings`)
+      return ask(`${mode} mode asks before ${configWhat(tool)}`)
     case 'plan':
       if (risk === 'network') return allow('plan mode allows network reads')
       if (risk === 'exec') return allow('read-only command')
@@ -212,7 +217,11 @@ export function modeDecision(
       if (risk === 'edit') return deny('ci mode denies edits without an allow rule')
       if (risk === 'exec') return deny(`ci mode denies ${execWhat(input)} without an allow rule`)
       if (risk === 'network') return deny('ci mode denies network access without an allow rule')
-      return deny('ci mode does not change settings')
+      return deny(
+        tool === 'SaveMemory'
+          ? `ci mode denies ${configWhat(tool)} without an allow rule`
+          : 'ci mode does not change settings',
+      )
   }
 }
 

@@ -103,6 +103,15 @@ export function resolveStartUpPaths(
   return [...named, ...resolved]
 }
 
+/** Where a path target really lands: through its links, or, for `noFollow`, its folder's real path and its name. */
+export async function realPathOfTarget(target: { path: string; noFollow?: true }): Promise<string> {
+  if (!target.noFollow) return realPathOf(target.path)
+  const name = basename(target.path)
+  // `/` and a path ending in `..` have no name of their own to act on.
+  if (name === '' || name === '..' || name === '.') return realPathOf(target.path)
+  return join(await realPathOf(dirname(target.path)), name)
+}
+
 export interface ResolveOptions {
   /** Relative paths in commands resolve against the target's cwd, or this. */
   workspace: string
@@ -123,7 +132,12 @@ export async function resolveTarget(
 ): Promise<PermissionTarget> {
   switch (target.kind) {
     case 'path':
-      return { ...target, real: await realPathOf(target.path) }
+      return { ...target, real: await realPathOfTarget(target) }
+    case 'paths':
+      return {
+        ...target,
+        paths: await Promise.all(target.paths.map(async (p) => ({ ...p, real: await realPathOfTarget(p) }))),
+      }
     case 'command': {
       const cwd = target.cwd ?? opts.workspace
       const analysis = analysisOf(target, opts.workspace, opts.home)

@@ -31,7 +31,8 @@ export interface RuleCall {
 
 /** Tools covered by a rule naming the first tool of the family. */
 const FAMILIES: Readonly<Record<string, readonly string[]>> = {
-  Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'],
+  // Deleting a file and applying a patch change the workspace as edits do (docs/permissions.md#rules).
+  Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit', 'apply_patch', 'DeleteFile'],
   Read: ['Read', 'Glob', 'Grep'],
 }
 
@@ -126,6 +127,11 @@ export function matchRule(rule: Rule, call: RuleCall, use: RuleUse = 'grant'): b
       const real = matchPathPattern(spec, target.real ?? target.path, call, use)
       if (use === 'grant' || target.real === undefined) return real
       return real || matchPathPattern(spec, target.path, call, use)
+    }
+    case 'paths': {
+      // A grant covers a call only when it covers every file; a restriction holds when it names any.
+      const one = (p: (typeof target.paths)[number]) => matchRule(rule, { ...call, target: p }, use)
+      return use === 'grant' ? target.paths.length > 0 && target.paths.every(one) : target.paths.some(one)
     }
     case 'url':
       return matchDomain(spec, target.url)

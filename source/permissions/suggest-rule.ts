@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, relative } from 'node:path'
+import { dirname, isAbsolute, relative, sep } from 'node:path'
 import { isReadOnlyProgram } from './classifier.js'
 import { absoluteTarget, splitRuleList } from './rules.js'
 import type { AnalyzedPart, CommandAnalysis } from './command-analysis.js'
@@ -12,7 +12,9 @@ import type { PermissionTarget } from './target.js'
  * - a command: one `Bash(prefix *)` per program that needs a grant — `npm test *` for `npm test`, `make *`
  *   for `cd src && make`, `sed *` for `for f in *.md; do sed -i … "$f"; done` (a loop's `for`, `do` and
  *   `done` run nothing) — several, comma-separated, when a command runs several (`npm install *, npm test *`);
- * - an edit: the file (`Edit(source/a.ts)`); `directoryRule` offers its folder (`Edit(source/**)`);
+ * - an edit: the file (`Edit(source/a.ts)`); `directoryRule` offers its folder (`Edit(source/**)`); a delete
+ *   the same as `DeleteFile(…)`; a patch of several files one rule per file (`Edit(a.ts), Edit(b.ts)`), or
+ *   their common folder's when there are more than four;
  * - a search: its folder (`Read(source/**)`); a URL: its host (`WebFetch(domain:host)`); else the tool.
  */
 export function suggestRule(
@@ -26,9 +28,13 @@ export function suggestRule(
       return suggestCommandRules(target.command, target.analysis)
         .specs.map((spec) => `${tool}(${spec})`)
         .join(', ')
-    case 'path': {
-      const family = EDIT_TOOLS.has(tool) ? 'Edit' : READ_TOOLS.has(tool) ? 'Read' : tool
-      return `${family}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
+    case 'path':
+      return `${ruleTool(tool)}(${suggestPathSpecifier(tool, target.path, workspace, home)})`
+    case 'paths': {
+      // A rule per file, or their folder's when there are more than a prompt should list.
+      const rules = [...new Set(target.paths.map((p) => suggestRule(tool, p, workspace, home)))]
+      if (rules.length <= MAX_FILE_RULES || workspace === undefined) return rules.join(', ')
+      return directoryRule(tool, target, workspace) ?? rules.join(', ')
     }
     case 'url':
       try {
@@ -46,13 +52,29 @@ export function suggestRule(
  * file at the workspace root. Undefined for other calls and for paths outside the workspace.
  */
 export function directoryRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
-  if (!EDIT_TOOLS.has(tool) || target.kind !== 'path') return undefined
-  const dir = relative(
-    workspace,
-    dirname(absoluteTarget(target.real ?? target.path, { workspace, home: workspace })),
+  if (!EDIT_TOOLS.has(tool) || (target.kind !== 'path' && target.kind !== 'paths')) return undefined
+  const files = target.kind === 'path' ? [target] : target.paths
+  const dirs = files.map((p) =>
+    relative(workspace, dirname(absoluteTarget(p.real ?? p.path, { workspace, home: workspace }))),
   )
-  if (dir.startsWith('..') || isAbsolute(dir)) return undefined
-  return `Edit(${dir === '' ? '**' : `${dir}/**`})`
+  if (dirs.length === 0 || dirs.some((dir) => dir.startsWith('..') || isAbsolute(dir))) return undefined
+  const dir = dirs.reduce(commonFolder)
+  return `${ruleTool(tool)}(${dir === '' ? '**' : `${dir}/**`})`
+}
+
+/** The deepest folder two workspace-relative folders share ('' for the workspace itself). */
+function commonFolder(a: string, b: string): string {
+  const x = a === '' ? [] : a.split(sep)
+  const y = b === '' ? [] : b.split(sep)
+  let n = 0
+  while (n < x.length && n < y.length && x[n] === y[n]) n++
+  return x.slice(0, n).join(sep)
+}
+
+/** The tool a suggested rule names: the Edit family's file tools are offered as `Edit(…)`, deletes as `DeleteFile(…)`. */
+function ruleTool(tool: string): string {
+  if (tool === 'DeleteFile') return tool
+  return EDIT_TOOLS.has(tool) ? 'Edit' : READ_TOOLS.has(tool) ? 'Read' : tool
 }
 
 /** The rules of a suggestion (several for a command that runs several programs). */
@@ -60,7 +82,10 @@ export function suggestedRules(suggestion: string): string[] {
   return splitRuleList(suggestion)
 }
 
-const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit'])
+/** Tools whose rules name the file they change (a delete names it too, under its own tool name). */
+const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit', 'apply_patch', 'DeleteFile'])
+/** More files than this in one call are offered as their folder's rule. */
+const MAX_FILE_RULES = 4
 const READ_TOOLS = new Set(['Read', 'Glob', 'Grep'])
 
 /** Programs whose first argument is a subcommand worth keeping in a suggested rule. */

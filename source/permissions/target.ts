@@ -37,6 +37,16 @@ export type PermissionTarget =
       access: 'read' | 'write'
       /** The path with symlinks resolved (of its nearest existing parent for a new file). */
       real?: string
+      /**
+       * The call acts on the name itself, not on what a symlink there points to (a delete removes the
+       * link): `real` is then the real path of its folder plus its own name.
+       */
+      noFollow?: true
+    }
+  | {
+      /** Several files one call changes (apply_patch): every one is judged, and all must be allowed. */
+      kind: 'paths'
+      paths: readonly PathTarget[]
     }
   | {
       kind: 'url'

@@ -6,6 +6,8 @@ import type { TextToolFormat } from './text-tool-markup.js'
 
 export type Architecture = 'dense' | 'moe' | 'mla' | 'hybrid'
 
+export type ApplyPatchOffer = 'replace' | 'beside' | false
+
 /** The system prompt and tool descriptions a session sends: the compact ones for small windows. */
 export type PromptVariant = 'full' | 'compact'
 
@@ -40,6 +42,11 @@ export interface ModelProfile {
   /** Understands OpenAI's `tool_choice: {type: 'allowed_tools'}` form. */
   supportsAllowedTools: boolean
   supportsParallelToolCalls: boolean
+  /**
+   * Offer apply_patch, the patch format the model was trained on: in place of Edit and Write
+   * ('replace'), beside them ('beside'), or not (false). Chosen when the session starts.
+   */
+  applyPatch: ApplyPatchOffer
   /**
    * Tool calls the model writes as text are run as calls (a local server that does not parse them):
    * on for local families and local endpoints, off for hosted APIs (docs/context.md#text-tool-call-formats).
@@ -83,6 +90,7 @@ export const DEFAULT_PROFILE: Readonly<ModelProfile> = Object.freeze({
   supportsVision: false,
   supportsAllowedTools: false,
   supportsParallelToolCalls: false,
+  applyPatch: false,
   textToolCalls: false,
   promptVariant: 'full',
 })
@@ -95,6 +103,9 @@ const OPENAI = {
   supportsParallelToolCalls: true,
   textToolCalls: false,
 } as const
+/** apply_patch for the models trained on it (docs/tools.md#apply_patch): in place of Edit and Write, or beside. */
+const PATCH_REPLACE = { applyPatch: 'replace' } as const
+const PATCH_BESIDE = { applyPatch: 'beside' } as const
 const PROXIED = { supportsVision: true, supportsParallelToolCalls: true, textToolCalls: false } as const
 /** A model people run on their own servers: tool calls written as text are read (text-tool-calls.ts). */
 const LOCAL = { textToolCalls: true } as const
@@ -224,12 +235,12 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {
     family: 'gpt-5',
     patterns: ['gpt-5*'],
-    profile: { ...OPENAI, contextLimit: 400_000, compactAt: 0.65, observationWindow: 8 },
+    profile: { ...OPENAI, ...PATCH_REPLACE, contextLimit: 400_000, compactAt: 0.65, observationWindow: 8 },
   },
   {
     family: 'gpt-4.1',
     patterns: ['gpt-4.1*'],
-    profile: { ...OPENAI, contextLimit: 1_047_576, compactAt: 0.6, observationWindow: 12 },
+    profile: { ...OPENAI, ...PATCH_BESIDE, contextLimit: 1_047_576, compactAt: 0.6, observationWindow: 12 },
   },
   {
     family: 'gpt-4o',
@@ -239,7 +250,13 @@ export const PROFILE_TABLE: readonly ProfileEntry[] = Object.freeze([
   {
     family: 'o-series',
     patterns: ['o3*', 'o4*'],
-    profile: { ...OPENAI, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
+    profile: { ...OPENAI, ...PATCH_BESIDE, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
+  },
+  {
+    // codex-mini and the other Codex models work in apply_patch, as the Codex CLI has them.
+    family: 'codex',
+    patterns: ['codex*', '*-codex*'],
+    profile: { ...OPENAI, ...PATCH_REPLACE, contextLimit: 200_000, compactAt: 0.8, observationWindow: 8 },
   },
   {
     // gpt-oss model card: a 128k (131,072-token) context; Harmony's commentary channel to=functions.NAME.

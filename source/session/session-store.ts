@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { readSessionHeader, readSessionTitle } from './read-session.js'
 import type { SessionHeader } from './session-log.js'
 import { TRANSCRIPT_SUFFIX } from './claude-transcript.js'
+import { readTitleFile, TITLE_SUFFIX } from './session-title.js'
 
 export interface SessionEntry {
   id: string
@@ -12,6 +13,8 @@ export interface SessionEntry {
   header: SessionHeader
   /** Nothing after the header: opened and left without a message. */
   empty: boolean
+  /** Renamed (`/rename`): its title lies beside the log (session-title.ts). */
+  renamed: boolean
 }
 
 export function newSessionId(): string {
@@ -30,12 +33,15 @@ export function sessionPath(sessionsDir: string, id: string): string {
  */
 export async function listSessions(sessionsDir: string, workspace?: string): Promise<SessionEntry[]> {
   let names: string[]
+  let all: string[]
   try {
+    all = await readdir(sessionsDir)
     // A session's Claude Code-shaped transcript for hooks lies beside its log (claude-transcript.ts).
-    names = (await readdir(sessionsDir)).filter((n) => n.endsWith('.jsonl') && !n.endsWith(TRANSCRIPT_SUFFIX))
+    names = all.filter((n) => n.endsWith('.jsonl') && !n.endsWith(TRANSCRIPT_SUFFIX))
   } catch {
     return []
   }
+  const titled = new Set(all.filter((n) => n.endsWith(TITLE_SUFFIX)))
   const entries = await Promise.all(
     names.map(async (name) => {
       const path = join(sessionsDir, name)
@@ -43,7 +49,8 @@ export async function listSessions(sessionsDir: string, workspace?: string): Pro
       if (!header) return null
       // The header is written as one JSON line, so a log of that size holds nothing else.
       const empty = info.size <= Buffer.byteLength(`${JSON.stringify(header)}\n`)
-      return { id: header.id, path, mtimeMs: info.mtimeMs, header, empty }
+      const renamed = titled.has(name.replace(/\.jsonl$/, TITLE_SUFFIX))
+      return { id: header.id, path, mtimeMs: info.mtimeMs, header, empty, renamed }
     }),
   )
   const here = workspace === undefined ? undefined : resolve(workspace)
@@ -71,12 +78,22 @@ export interface SessionSummary {
   title: string
   /** Last written (ms since the epoch). */
   updatedAt: number
+  /** The log, for the picker's content search (session-search.ts); absent: titles only. */
+  path?: string
 }
 
-/** Sessions of one project for a picker, newest first, each titled from its first prompt; none left empty. */
+/**
+ * Sessions of one project for a picker, newest first, each titled by its `/rename` or else its first
+ * prompt; none left empty.
+ */
 export async function summarizeSessions(sessionsDir: string, workspace?: string): Promise<SessionSummary[]> {
   const entries = (await listSessions(sessionsDir, workspace)).filter((e) => !e.empty)
   return Promise.all(
-    entries.map(async (e) => ({ id: e.id, title: await readSessionTitle(e.path), updatedAt: e.mtimeMs })),
+    entries.map(async (e) => ({
+      id: e.id,
+      title: (e.renamed ? readTitleFile(e.path) : undefined) ?? (await readSessionTitle(e.path)),
+      updatedAt: e.mtimeMs,
+      path: e.path,
+    })),
   )
 }

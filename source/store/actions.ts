@@ -72,6 +72,10 @@ export type PersistedAction =
   | { type: 'hook/ran'; id: string; event: string; level: NoticeLevel; text: string; detail: string }
   | { type: 'turn/ended'; result: TurnResult }
   | { type: 'session/titled'; title: string }
+  /** `/rename`: the user's own title, kept through `/clear` (the list, the export heading and `/resume` show it). */
+  | { type: 'session/renamed'; title: string }
+  /** The status line command's first line ('' for none); not logged: it is run again on resume. */
+  | { type: 'status/line'; text: string }
   /** `/clear`: the model history, transcript and todos start over; the session and its usage remain. */
   | { type: 'conversation/cleared' }
   /** The requests show a summary in place of the older history from now on (the history stays). */
@@ -186,6 +190,7 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'hook/ran',
   'turn/ended',
   'session/titled',
+  'session/renamed',
   'conversation/cleared',
   'checkpoint/created',
   'checkpoint/changed',

@@ -22,8 +22,21 @@ export type ErrorCategory =
   | 'unknown'
 
 /** Typed data a tool hands the UI next to its model-facing text; the UI never switches on tool names. */
+/** One file of a change to several (apply_patch): what happens to it and its unified diff. */
+export interface FileChange {
+  path: string
+  change: 'created' | 'updated' | 'deleted'
+  /** The file's old path, when the change moved it here. */
+  movedFrom?: string
+  diff: string
+  added: number
+  removed: number
+}
+
 export type ToolDisplay =
   | { kind: 'diff'; path: string; diff: string; added: number; removed: number; created: boolean }
+  /** A change to several files (apply_patch), one diff each. */
+  | { kind: 'diffs'; files: FileChange[] }
   | {
       kind: 'command'
       command: string
@@ -94,6 +107,8 @@ export type ConsentPreview =
       sandbox?: { status: 'on' | 'unavailable'; network: boolean }
     }
   | { kind: 'diff'; path: string; diff: string }
+  /** Each file a call would change, with its diff (apply_patch). */
+  | { kind: 'diffs'; files: FileChange[] }
   /** `address`: where a local or private host leads, e.g. "intranet.test resolves to 10.0.0.5, a private network address". */
   | { kind: 'url'; url: string; address?: string }
   | { kind: 'json'; text: string }
@@ -123,6 +138,8 @@ export interface ConsentRequest {
   directoryRule?: string
   /** Why no rule can allow this call (e.g. it writes a path only known when it runs): only "allow once". */
   noRule?: string
+  /** Allowing it once allows the tool for the rest of the session (SaveMemory asks only the first time). */
+  sessionGrant?: true
   /** Why the rules offered name only the exact command ("rm deletes any file"), shown as a warning. */
   ruleCaution?: string
   createdAt: number
@@ -328,6 +345,8 @@ export interface McpServerView {
   error?: string
   /** Where to sign in, while the status is needs_auth. */
   authUrl?: string
+  /** While connecting: the package npm is installing (the first start of an `npx -y` server). */
+  installing?: string
   /** The names the model calls its tools by (`mcp__docs__search`). */
   tools: string[]
   resources: boolean

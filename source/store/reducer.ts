@@ -47,11 +47,17 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return { ...state, session: action.session, mode: action.mode, launchMode: action.mode }
     case 'session/titled':
       return { ...state, session: { ...state.session, title: action.title } }
+    case 'status/line':
+      return state.ui.statusLine === action.text
+        ? state
+        : { ...state, ui: { ...state.ui, statusLine: action.text } }
+    case 'session/renamed':
+      return { ...state, session: { ...state.session, title: action.title, named: true } }
     case 'conversation/cleared':
       return {
         ...turnsAfterClear(state),
-        // A clean slate: the next prompt titles the session (and its export) again.
-        session: { ...state.session, title: '' },
+        // A clean slate: the next prompt titles the session (and its export) again, unless the user named it.
+        session: { ...state.session, title: state.session.named ? state.session.title : '' },
         messages: [],
         transcript: { order: [], items: {}, liveId: null },
         todos: [],

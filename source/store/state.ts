@@ -82,6 +82,8 @@ export interface SessionInfo {
   model: string
   baseUrl: string
   title: string
+  /** The title is the user's (`/rename`): no prompt or `/clear` replaces it. */
+  named?: boolean
   startedAt: number
 }
 
@@ -211,6 +213,8 @@ export interface State {
    * line under the transcript, it shows the whole list (Ctrl+T cycles one line → list → hidden).
    */
   ui: {
+    /** The status line command's first line (SGR colours kept, all else cleaned); absent: none. */
+    statusLine?: string
     focus: Focus
     showTodos: boolean
     todosExpanded: boolean

@@ -21,8 +21,9 @@ const MAX_TURNS = 200
 /**
  * The most bytes the description takes, however many agents there are: hundreds of custom agents list
  * with one short line each, then by name, then as a count (each still runs by name). Sent with every request.
+ * 7,200 with the Skill tool's: a 300-item collection then keeps the first request's definitions within 40 kB.
  */
-export const AGENT_DESCRIPTION_BUDGET = 8000
+export const AGENT_DESCRIPTION_BUDGET = 7200
 
 const schema = z.strictObject({
   description: z.string().min(1).describe('A short (3-5 words) description of the task, shown to the user'),

@@ -1,6 +1,7 @@
 /**
- * Pure matching logic for Edit: exact replacement first, then tolerant matchers for the ways models
- * typically misquote code. A tolerant matcher applies only when it finds exactly one region.
+ * Pure matching logic for Edit, MultiEdit and apply_patch: exact replacement first, then tolerant
+ * matchers for the ways models typically misquote code. A tolerant matcher applies only when it finds
+ * exactly one region.
  */
 
 export type MatcherName =
@@ -8,6 +9,7 @@ export type MatcherName =
   | 'trailing-whitespace'
   | 'indentation-relative'
   | 'line-trimmed'
+  | 'unicode-punctuation'
   | 'escaped-newline'
 
 /** A replacement of `content.slice(start, end)` by `text`. */
@@ -30,6 +32,8 @@ interface Region {
 
 interface LineMatcher {
   name: MatcherName
+  /** What a line must equal for any match to start there (a cheap test before `matches`). */
+  key(line: string): string
   matches(region: readonly string[], old: readonly string[]): boolean
   rewrite(newString: string, region: readonly string[], old: readonly string[]): string
 }
@@ -68,14 +72,32 @@ function firstIndent(lines: readonly string[]): string {
   return leading(lines.find((l) => !isBlank(l)) ?? '')
 }
 
+const trimmed = (line: string): string => line.trim()
+
+/**
+ * Typographic punctuation a model types as ASCII (or the other way round): dashes and the minus sign,
+ * curly quotes, and the odd spaces (no-break, thin, ideographic…), trimmed. The same set Codex's
+ * apply_patch forgives, so a patch written for it applies here too.
+ */
+export function plainPunctuation(line: string): string {
+  return line
+    .trim()
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[\u2018-\u201B]/g, "'")
+    .replace(/[\u201C-\u201F]/g, '"')
+    .replace(/[\u00A0\u2002-\u200A\u202F\u205F\u3000]/g, ' ')
+}
+
 const LINE_MATCHERS: LineMatcher[] = [
   {
     name: 'trailing-whitespace',
+    key: trimmed,
     matches: (region, old) => region.every((l, i) => l.trimEnd() === old[i]?.trimEnd()),
     rewrite: (newString) => newString,
   },
   {
     name: 'indentation-relative',
+    key: trimmed,
     matches(region, old) {
       const r = baseIndent(region)
       const o = baseIndent(old)
@@ -90,7 +112,14 @@ const LINE_MATCHERS: LineMatcher[] = [
   },
   {
     name: 'line-trimmed',
+    key: trimmed,
     matches: (region, old) => region.every((l, i) => l.trim() === old[i]?.trim()),
+    rewrite: (newString, region, old) => reindent(newString, firstIndent(old), firstIndent(region)),
+  },
+  {
+    name: 'unicode-punctuation',
+    key: plainPunctuation,
+    matches: (region, old) => region.every((l, i) => plainPunctuation(l) === plainPunctuation(old[i] ?? '')),
     rewrite: (newString, region, old) => reindent(newString, firstIndent(old), firstIndent(region)),
   },
 ]
@@ -174,12 +203,23 @@ function startsOf(lines: readonly string[]): number[] {
   return starts
 }
 
-function findRegions(content: readonly string[], old: readonly string[], matcher: LineMatcher): Region[] {
+function findRegions(
+  content: readonly string[],
+  old: readonly string[],
+  matcher: LineMatcher,
+  from = 0,
+  keys?: LineKeys,
+): Region[] {
   const regions: Region[] = []
-  const first = old[0]?.trim() ?? ''
-  for (let s = 0; s + old.length <= content.length; s++) {
-    // Every matcher implies equal trimmed lines, so this cheap test skips most starts.
-    if (content[s]?.trim() !== first) continue
+  const first = matcher.key(old[0] ?? '')
+  let known = keys?.get(matcher.name)
+  if (keys && !known) {
+    known = content.map((line) => matcher.key(line))
+    keys.set(matcher.name, known)
+  }
+  for (let s = from; s + old.length <= content.length; s++) {
+    // Every matcher implies equal keys of the first line, so this cheap test skips most starts.
+    if ((known ? known[s] : matcher.key(content[s] ?? '')) !== first) continue
     const region = content.slice(s, s + old.length)
     if (matcher.matches(region, old)) {
       regions.push({ start: s, end: s + old.length })
@@ -214,4 +254,64 @@ export function unescapeModelText(text: string): string {
         return c
     }
   })
+}
+
+/** Where a run of lines was found (apply_patch's hunks): by which pass, and every start that pass found. */
+export type LineSeek = { ok: true; matcher: MatcherName; starts: number[] } | { ok: false }
+
+/**
+ * Each tolerant matcher's key of every line of one content, kept by the caller while the content does not
+ * change (the hunks of one file are all sought in its original lines).
+ */
+export type LineKeys = Map<MatcherName, string[]>
+
+/**
+ * Finds the lines `old` in `content` at or after line `from` (only at line `at` when given): exactly
+ * first, then by the tolerant line matchers in Edit's order; the first pass that finds anything decides,
+ * and gives every non-overlapping start it found (the caller judges ambiguity). Lines that are all blank
+ * only match exactly.
+ */
+export function seekLines(
+  content: readonly string[],
+  old: readonly string[],
+  from: number,
+  opts: { at?: number; keys?: LineKeys } = {},
+): LineSeek {
+  const { at, keys } = opts
+  if (old.length === 0 || old.length > content.length || (at !== undefined && at < from)) return { ok: false }
+  const fits = (s: number) => at === undefined || s === at
+  const exact: number[] = []
+  const first = old[0]
+  for (let s = at ?? from; s + old.length <= content.length && fits(s); s++) {
+    // The first line alone rules out almost every start, without a closure per start.
+    if (content[s] !== first) continue
+    if (old.every((line, i) => content[s + i] === line)) {
+      exact.push(s)
+      s += old.length - 1
+    }
+  }
+  if (exact.length > 0) return { ok: true, matcher: 'exact', starts: exact }
+  if (old.every(isBlank)) return { ok: false }
+  for (const matcher of LINE_MATCHERS) {
+    const starts = findRegions(content, old, matcher, at ?? from, keys)
+      .map((r) => r.start)
+      .filter(fits)
+    if (starts.length > 0) return { ok: true, matcher: matcher.name, starts }
+  }
+  return { ok: false }
+}
+
+/**
+ * The replacement lines for a region a tolerant matcher found: re-indented the way Edit re-indents
+ * `new_string` (the exact and whitespace-only matches keep them as written).
+ */
+export function fitLines(
+  matcher: MatcherName,
+  next: readonly string[],
+  region: readonly string[],
+  old: readonly string[],
+): string[] {
+  const rule = LINE_MATCHERS.find((m) => m.name === matcher)
+  if (!rule || next.length === 0) return [...next]
+  return rule.rewrite(next.join('\n'), region, old).split('\n')
 }

@@ -201,6 +201,23 @@ function checkPath(abs: string, shown: string): void {
   }
 }
 
+/**
+ * Every check of a notebook edit, without writing: the precheck (before a prompt) and the run (again).
+ * The notebook is only read once read-first holds.
+ */
+async function checkNotebookEdit(args: NotebookEditArgs, ctx: ToolContext) {
+  const abs = resolveToolPath(args.notebook_path, ctx.cwd())
+  const shown = displayPath(abs, ctx.workspace)
+  checkPath(abs, shown)
+  const target = await checkWriteTarget(abs, ctx)
+  if (!target.existing) {
+    throw new ToolError('not_found', `Notebook does not exist: ${shown}`, {
+      hint: 'Check the path with Glob. To create a notebook, Write it as nbformat 4 JSON.',
+    })
+  }
+  return { shown, target, planned: planEdit(await readNotebook(target.path, shown), args, shown) }
+}
+
 /** The NotebookEdit tool: one-cell edits of nbformat 4 notebooks with read-first protection. */
 export const notebookEditTool = defineTool<NotebookEditArgs>({
   name: 'NotebookEdit',
@@ -230,17 +247,11 @@ export const notebookEditTool = defineTool<NotebookEditArgs>({
           : ''
     return `NotebookEdit ${args.edit_mode ?? 'replace'}${cell} in ${args.notebook_path}`
   },
+  async precheck(args, ctx) {
+    await checkNotebookEdit(args, ctx)
+  },
   async execute(args, ctx: ToolContext): Promise<ToolSuccess> {
-    const abs = resolveToolPath(args.notebook_path, ctx.cwd())
-    const shown = displayPath(abs, ctx.workspace)
-    checkPath(abs, shown)
-    const target = await checkWriteTarget(abs, ctx)
-    if (!target.existing) {
-      throw new ToolError('not_found', `Notebook does not exist: ${shown}`, {
-        hint: 'Check the path with Glob. To create a notebook, Write it as nbformat 4 JSON.',
-      })
-    }
-    const planned = planEdit(await readNotebook(target.path, shown), args, shown)
+    const { shown, target, planned } = await checkNotebookEdit(args, ctx)
     const st = await atomicWriteFile(target.path, planned.text, { expectedRealPath: target.path }).catch(
       (error: NodeJS.ErrnoException) => {
         throw fsError(error, shown)

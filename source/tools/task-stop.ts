@@ -30,6 +30,9 @@ export const taskStopTool = defineTool<TaskStopArgs>({
     }
   },
   summarize: (args) => `TaskStop ${args.task_id}`,
+  async precheck(args, ctx) {
+    requireTask(requireTasks(ctx), args.task_id)
+  },
   async execute(args, ctx): Promise<ToolSuccess> {
     const tasks = requireTasks(ctx)
     const task = requireTask(tasks, args.task_id)

@@ -224,6 +224,13 @@ export interface Tool<A = unknown> {
   readonly parameters?: Record<string, unknown>
   readonly risk: Risk
   /**
+   * Allowing one call allows the tool for the rest of the session (the prompt says so): SaveMemory asks
+   * the first time in a session only.
+   */
+  readonly consentForSession?: true
+  /** A tool of a class other than `edit` that writes a file of the workspace: checkpointed like an edit. */
+  readonly writesWorkspace?: true
+  /**
    * Whether this particular call only reads (consecutive read-only calls may run concurrently). `target`
    * is the permission target as the gate resolved it (a command carries its analysis), when there is one.
    */
@@ -233,6 +240,13 @@ export interface Tool<A = unknown> {
    * becomes the call's error envelope before anyone is asked.
    */
   permissionTarget(args: A, ctx: ToolContext): PermissionTarget | Promise<PermissionTarget>
+  /**
+   * The tool's own cheap checks that change nothing (read-first, staleness, a missing file or cell, an
+   * unknown task): run by the gate only when the call would ask, after the policy judged it and before
+   * the prompt, so nobody approves a call that cannot succeed. `ctx.permission` is the judged target.
+   * Throws the ToolError `execute` would; `execute` checks again (the file may change during the prompt).
+   */
+  precheck?(args: A, ctx: ToolContext): Promise<void>
   /** What the consent prompt shows (command, diff, URL). Computing a diff may read files. */
   preview(args: A, ctx: ToolContext): Promise<ConsentPreview>
   /** One-line label for the transcript card and the consent prompt. */

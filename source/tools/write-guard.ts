@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { realPathOf } from '../permissions/real-path.js'
+import type { PermissionTarget } from '../permissions/target.js'
 import { PathMovedError } from './atomic-write.js'
 import { displayPath } from './paths.js'
 import { type ToolContext, ToolError } from './types.js'
@@ -22,7 +23,7 @@ export interface WriteTarget {
 export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promise<WriteTarget> {
   const shown = displayPath(absPath, ctx.workspace)
   const path = await realPathOf(absPath)
-  const judged = ctx.permission?.kind === 'path' ? ctx.permission.real : undefined
+  const judged = judgedRealPath(ctx.permission, absPath)
   if (judged !== undefined && judged !== path) throw movedError(shown, judged, path)
   const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined
@@ -34,6 +35,20 @@ export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promi
       hint: 'Give the path of a file inside it.',
     })
   }
+  checkReadFirst(path, existing, shown, ctx)
+  return { path, existing }
+}
+
+/**
+ * The read-before-change rule on its own: the existing file at real path `path` must have been read (or
+ * written) in this session and be unchanged since (same mtime and size).
+ */
+export function checkReadFirst(
+  path: string,
+  existing: Stats,
+  shown: string,
+  ctx: Pick<ToolContext, 'files'>,
+): void {
   const seen = ctx.files.get(path)
   if (!seen) {
     throw new ToolError('validation', `${shown} already exists and has not been read in this session.`, {
@@ -47,10 +62,22 @@ export async function checkWriteTarget(absPath: string, ctx: ToolContext): Promi
       { hint: `Read ${shown} again and redo the change on its current content.` },
     )
   }
-  return { path, existing }
 }
 
-function movedError(shown: string, judged: string, now: string): ToolError {
+/**
+ * Where the permission check judged that a change to `absPath` lands (its real path), when it judged
+ * that path: the one path of an edit, or the entry for it among the files of a patch.
+ */
+export function judgedRealPath(
+  permission: PermissionTarget | undefined,
+  absPath: string,
+): string | undefined {
+  if (permission?.kind === 'path') return permission.real
+  if (permission?.kind === 'paths') return permission.paths.find((p) => p.path === absPath)?.real
+  return undefined
+}
+
+export function movedError(shown: string, judged: string, now: string): ToolError {
   return new ToolError(
     'permission',
     `${shown} now resolves to ${now}, not to ${judged} where the permission check judged the write would go (a symlink changed in between); nothing was written.`,

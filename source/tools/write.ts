@@ -91,6 +91,9 @@ export const writeTool = defineTool<WriteArgs>({
     return { kind: 'diff', path: shown, diff }
   },
   summarize: (args) => `Write ${args.file_path}`,
+  async precheck(args, ctx) {
+    await checkWriteTarget(resolveToolPath(args.file_path, ctx.cwd()), ctx)
+  },
   async execute(args, ctx): Promise<ToolSuccess> {
     const abs = resolveToolPath(args.file_path, ctx.cwd())
     const target = await checkWriteTarget(abs, ctx)

@@ -4,9 +4,13 @@ import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.
 import type { Store } from '../store/create-store.js'
 import type { State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'
+import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
 import { defaultTheme, type Theme } from './components/theme.js'
 import { createViewStore } from './hooks/view-store.js'
+import type { NotificationSettings } from './notify/notify-decision.js'
+import { startNotifier } from './notify/notifier.js'
+import { detectNotifyTerminal } from './notify/notify-terminal.js'
 import { applyKeybindingOverrides, DEFAULT_BINDINGS } from './keys/bindings.js'
 import { createMouseHub, mouseWanted } from './keys/mouse.js'
 import { canFilterInput, createTerminalInput } from './keys/terminal-input.js'
@@ -53,6 +57,10 @@ export interface RunTuiOptions {
    * the table (`createCommandTable(BUILTIN_COMMANDS)`) and adds them, now or later.
    */
   commandTable?: CommandTable
+  /** A program agent-tui may run itself, found outside the workspace (`/copy`'s clipboard fallback). */
+  findProgram?: (name: string) => string | undefined
+  /** Settings `notifications`: the bell and desktop notification when a prompt waits or a turn ends unwatched. */
+  notifications?: NotificationSettings
 }
 
 export interface TuiExit {
@@ -76,12 +84,37 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   const mouseHub = createMouseHub()
   const mouse = opts.mouse !== false && mouseWanted(terminalStdin, stdout)
   // In a terminal Ink reads a stand-in that hands it one key per read (and no mouse reports).
+  // The bell and notifications go to the real stdout, between frames (the painter's guard strips them from one).
+  const notifier = stdout.isTTY
+    ? startNotifier({
+        store: opts.store,
+        settings: opts.notifications,
+        terminal: detectNotifyTerminal(process.env, process.platform),
+        write: (text) => stdout.write(text),
+        find: opts.findProgram ?? (() => undefined),
+        env: process.env,
+      })
+    : undefined
   const terminalInput = canFilterInput(terminalStdin)
-    ? createTerminalInput({ stdin: terminalStdin, stdout, mouse, onMouse: mouseHub.emit })
+    ? createTerminalInput({
+        stdin: terminalStdin,
+        stdout,
+        mouse,
+        onMouse: mouseHub.emit,
+        ...(notifier ? { onFocus: notifier.setFocused } : {}),
+      })
     : null
   const stdin = terminalInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
   const painter = stdout.isTTY ? new ScreenPainter({ write: (text) => stdout.write(text) }) : undefined
+  // `/copy`'s OSC 52 goes to the real stdout, between frames: the painter's guard would strip it from one.
+  const clipboard = createClipboard({
+    env: process.env,
+    platform: process.platform,
+    tty: Boolean(stdout.isTTY),
+    write: (text) => stdout.write(text),
+    find: opts.findProgram ?? (() => undefined),
+  })
   const overrides = applyKeybindingOverrides(DEFAULT_BINDINGS, opts.keybindings)
   const bindings = overrides.ok ? overrides.bindings : DEFAULT_BINDINGS
   const startupMessage: Flash | undefined = overrides.ok
@@ -122,6 +155,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
       prices={opts.prices}
       startupMessage={startupMessage}
       onExit={onExit}
+      clipboard={clipboard}
       warmUp={opts.warmUp ?? false}
       {...(opts.doctor ? { doctor: opts.doctor } : {})}
       {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
@@ -156,6 +190,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   } finally {
     closed = true
     viewStore.dispose()
+    notifier?.dispose()
     painter?.dispose()
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()

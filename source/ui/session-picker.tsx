@@ -1,8 +1,12 @@
 import { Box, type Key, useInput } from 'ink'
 import { Text } from './components/text.js'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../agent/runtime/commands.js'
+import { filterSessions } from '../session/session-search.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
+
+/** How long typing pauses before the logs are searched (each keystroke restarts it). */
+const CONTENT_SEARCH_DELAY_MS = 250
 
 export interface SessionPickerProps {
   /** Newest first. */
@@ -15,15 +19,16 @@ export interface SessionPickerProps {
 }
 
 /**
- * The list of sessions to resume: ↑/↓ (or k/j) move, PgUp/PgDn jump a page, Home/End, Enter resumes the
- * selected session, Esc / q / Ctrl+C leave without resuming. A bare `--resume` mounts it on its own,
+ * The list of sessions to resume: typing filters it by title and id at once, and by what was said in the
+ * sessions once typing pauses (session-search.ts, bounded); Backspace / Ctrl+U edit the filter; ↑/↓ move,
+ * PgUp/PgDn jump a page, Home/End, Enter resumes the selected session, Esc / Ctrl+C leave without resuming. A bare `--resume` mounts it on its own,
  * before the session exists, so it reads keys itself; `/resume` shows it inside the app, where keys come
  * through the app's dispatcher (`SessionPickerOverlay`).
  */
 export function SessionPicker(props: SessionPickerProps) {
   const picker = usePicker(props)
   useInput(picker.onKey)
-  return <SessionList {...props} selected={picker.selected} />
+  return <SessionList {...props} {...picker} />
 }
 
 /** The same picker in the app's overlay slot: it takes every key while open. */
@@ -33,44 +38,108 @@ export function SessionPickerOverlay(props: SessionPickerProps) {
     picker.onKey(ev.input, ev.key)
     return true
   })
-  return <SessionList {...props} selected={picker.selected} />
+  return <SessionList {...props} {...picker} />
 }
 
 function usePicker({ sessions, rows, onDone }: SessionPickerProps) {
   const [selected, setSelected] = useState(0)
+  const [query, setQuery] = useState('')
+  const [content, setContent] = useState<{ query: string; ids: ReadonlySet<string>; done: boolean }>()
   // Keys can arrive faster than renders (a paste, a fast typist): each must see the one before it.
   const current = useRef(0)
-  const last = sessions.length - 1
-  const page = Math.max(1, rows)
-  const onKey = (input: string, key: Key) => {
-    if (key.escape || input === 'q' || (key.ctrl && input === 'c')) return onDone(null)
-    if (key.return) return onDone(sessions[current.current]?.id ?? null)
-    const at = current.current
-    const move = (to: number) => {
-      current.current = Math.max(0, Math.min(last, to))
-      setSelected(current.current)
+  const typed = useRef('')
+  const matches = content?.query === query ? content.ids : undefined
+  const shown = filterSessions(sessions, query, matches)
+  const shownRef = useRef(shown)
+  shownRef.current = shown
+  useEffect(() => {
+    if (!query.trim()) return
+    const abort = new AbortController()
+    const timer = setTimeout(() => {
+      const ids = new Set<string>()
+      void import('../session/session-search.js').then(({ searchSessionContent }) =>
+        searchSessionContent(sessions, query, {
+          signal: abort.signal,
+          onMatch(id) {
+            ids.add(id)
+            if (!abort.signal.aborted) setContent({ query, ids: new Set(ids), done: false })
+          },
+        }).then(() => {
+          if (!abort.signal.aborted) setContent({ query, ids, done: true })
+        }),
+      )
+    }, CONTENT_SEARCH_DELAY_MS)
+    return () => {
+      clearTimeout(timer)
+      abort.abort()
     }
-    if (key.upArrow || input === 'k') move(at - 1)
-    else if (key.downArrow || input === 'j') move(at + 1)
+  }, [query, sessions])
+  const page = Math.max(1, rows)
+  const move = (to: number) => {
+    current.current = Math.max(0, Math.min(shownRef.current.length - 1, to))
+    setSelected(current.current)
+  }
+  const edit = (next: string) => {
+    typed.current = next
+    setQuery(next)
+    current.current = 0
+    setSelected(0)
+  }
+  const onKey = (input: string, key: Key) => {
+    if (key.escape || (key.ctrl && input === 'c')) return onDone(null)
+    if (key.return) return onDone(shownRef.current[current.current]?.id ?? null)
+    const at = current.current
+    const last = shownRef.current.length - 1
+    if (key.upArrow) move(at - 1)
+    else if (key.downArrow) move(at + 1)
     else if (key.pageUp) move(at - page)
     else if (key.pageDown) move(at + page)
     else if (key.home) move(0)
     else if (key.end) move(last)
+    else if (key.backspace || key.delete) edit([...typed.current].slice(0, -1).join(''))
+    else if (key.ctrl && input === 'u') edit('')
+    else if (!key.ctrl && !key.meta && input && !/[\u0000-\u001f]/.test(input)) edit(typed.current + input)
   }
-  return { selected, onKey }
+  const searching = query.trim() !== '' && !(content?.query === query && content.done)
+  return { selected, onKey, query, shown, searching }
 }
 
-function SessionList({ sessions, now, rows, selected }: SessionPickerProps & { selected: number }) {
+interface ListState {
+  selected: number
+  query: string
+  shown: readonly SessionSummary[]
+  searching: boolean
+}
+
+function SessionList({
+  sessions: all,
+  now,
+  rows,
+  selected,
+  query,
+  shown: sessions,
+  searching,
+}: SessionPickerProps & ListState) {
   const page = Math.max(1, rows)
   const top = Math.min(Math.max(0, selected - page + 1), Math.max(0, sessions.length - page))
   const shown = sessions.slice(top, top + page)
   return (
     <Box flexDirection="column" paddingX={1}>
       <Text bold>Resume a session of this directory</Text>
-      <Text dimColor>
-        ↑/↓ select · Enter resume · Esc cancel · {sessions.length} session{sessions.length === 1 ? '' : 's'}
+      <Text dimColor wrap="truncate">
+        type to search · ↑/↓ select · Enter resume · Esc cancel ·{' '}
+        {query ? `${sessions.length} of ${all.length}` : all.length} session{all.length === 1 ? '' : 's'}
       </Text>
-      <Text> </Text>
+      <Text wrap="truncate">
+        <Text color="cyan">Search: </Text>
+        {query}
+        <Text dimColor>
+          {query ? (searching ? '  searching what was said…' : '') : ' title, id or what was said'}
+        </Text>
+      </Text>
+      {query && sessions.length === 0 && !searching ? (
+        <Text dimColor> No session matches "{query}"</Text>
+      ) : null}
       {shown.map((session, i) => {
         const isSelected = top + i === selected
         return (

@@ -2,6 +2,8 @@ import type { RuntimeCommands } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
 import { useEffect, useMemo } from 'react'
 import { App, type AppProps } from './app.js'
+import type { Clipboard } from './clipboard/clipboard.js'
+import { ClipboardContext } from './clipboard/clipboard-context.js'
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js'
 import { type CommandTable, createCommandTable } from './commands/command-table.js'
 import { syncMcpPromptCommands } from './commands/mcp-prompt-commands.js'
@@ -25,6 +27,8 @@ export interface TuiRootProps extends AppProps {
   painter?: ScreenPainter
   /** The slash commands; default: a table of the built-in ones. A caller that loads more passes its own. */
   commandTable?: CommandTable
+  /** `/copy`'s way to the clipboard (absent in tests that do not copy). */
+  clipboard?: Clipboard
 }
 
 /** The providers around the App: store, runtime commands, slash commands and the one key dispatcher. */
@@ -36,6 +40,7 @@ export function TuiRoot({
   mouse,
   painter,
   commandTable,
+  clipboard,
   ...app
 }: TuiRootProps) {
   const table = useMemo(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS), [commandTable])
@@ -46,9 +51,11 @@ export function TuiRoot({
       <CommandsContext.Provider value={commands}>
         <CommandTableContext.Provider value={table}>
           <PainterContext.Provider value={painter ?? null}>
-            <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
-              <App {...app} />
-            </KeyDispatcher>
+            <ClipboardContext.Provider value={clipboard ?? null}>
+              <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
+                <App {...app} />
+              </KeyDispatcher>
+            </ClipboardContext.Provider>
           </PainterContext.Provider>
         </CommandTableContext.Provider>
       </CommandsContext.Provider>

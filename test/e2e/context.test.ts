@@ -148,12 +148,12 @@ describe('context economy, headless against the scripted server', () => {
 
   it('a masked and compacted session sends after --continue exactly what it would have sent without the restart', async () => {
     const names = await files(20, 2500)
-    // A 13k window: the tool definitions and system prompt take ~6k (the Agent tool included; the full
+    // A 14k window: the tool definitions and system prompt take ~6.7k (the Agent tool included; the full
     // prompt, which a window this small would not get by default, and every tool sent, none on demand), so
     // a dozen 2.5 kB reads fill it (masked from the fourth result on), with room left for the resumed turn's
     // messages.
     await settings({
-      models: { m: { contextLimit: 13_000, promptVariant: 'full' } },
+      models: { m: { contextLimit: 14_000, promptVariant: 'full' } },
       contextManagement: { observationWindow: 2 },
       deferTools: 'never',
     })

@@ -296,6 +296,8 @@ describe('failures never crash the run', () => {
       { toolCalls: [{ name: 'mcp__t__late_tool', arguments: { n: 7 } }] },
       { text: 'done' },
     )
+    // Every definition sent (at this window the server's tools would wait behind ToolSearch: e2e/tools-on-demand).
+    await userSettings({ deferTools: 'never' })
     const r = await run(['--trust-project'])
     expect(r.statuses).toEqual(['done', 'done'])
     expect(toolResults()[1]).toBe('late tool got 7')

@@ -466,7 +466,11 @@ describe('the Agent tool (headless)', () => {
     const server = join(repoRoot, 'test/support/mcp-stdio-server.ts')
     await writeFile(
       join(configDir, 'settings.json'),
-      JSON.stringify({ mcpServers: { repo: { command: process.execPath, args: [server] } } }),
+      // Every definition sent (at this window the server's tools would wait behind ToolSearch: e2e/tools-on-demand).
+      JSON.stringify({
+        mcpServers: { repo: { command: process.execPath, args: [server] } },
+        deferTools: 'never',
+      }),
     )
     const router = agentRouter()
       .main(

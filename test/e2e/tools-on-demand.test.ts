@@ -78,7 +78,7 @@ describe('a big MCP server at a 32k window', () => {
     const search = first.find((t) => t.function.name === 'ToolSearch')
     expect(search?.function.description).toMatch(/^- mcp__big__: .*\bcreate_page\b/m)
     expect(search?.function.description).toMatch(
-      /^- Config, NotebookEdit, ListMcpResources, ReadMcpResource$/m,
+      /^- Config, NotebookEdit, MultiEdit, DeleteFile, SaveMemory, ListMcpResources, ReadMcpResource$/m,
     )
 
     // Every request carried the same tools, byte for byte (prefix caching).

@@ -1,15 +1,13 @@
-import { dirname, isAbsolute, join, relative } from 'node:path'
-import { atomicWriteFile } from '../../tools/atomic-write.js'
+import { isAbsolute, join, relative } from 'node:path'
+import { appendMemoryItem, MEMORY_FILE } from '../../tools/memory-file.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
 import type { MemoryFile } from '../runtime/commands.js'
 import type { InstructionRoot } from './instructions.js'
 
 /** Project instruction files, in the order the system prompt reads them (see system-prompt.ts). */
-export const INSTRUCTION_FILES: readonly string[] = [
-  'AGENTS.md',
-  'CLAUDE.md',
-  join('.agent-tui', 'memory.md'),
-]
+export const INSTRUCTION_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', MEMORY_FILE]
+
+export { MEMORY_FILE }
 
 /** Claude Code's project instruction files, read after CLAUDE.md when Claude Code's places are read. */
 export const CLAUDE_INSTRUCTION_FILES: readonly string[] = [join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md']
@@ -60,12 +58,6 @@ export function shownPath(path: string, workspace: string, home?: string): strin
   return inHome !== undefined ? `~/${inHome}` : path
 }
 
-/** `/memory add` rewrites the whole file: one this big is not a list of notes any more. */
-const MAX_MEMORY_BYTES = 1024 * 1024
-
-/** Where `/memory add` writes: the project's own notes, kept apart from hand-written AGENTS.md. */
-export const MEMORY_FILE = join('.agent-tui', 'memory.md')
-
 /**
  * The workspace's instruction files (relative paths), with how many lines each has now (null when missing
  * or left out), read as the system prompt reads them: a file the read boundary keeps out says why.
@@ -80,10 +72,7 @@ export async function listMemoryFiles(workspace: string, read: InstructionReader
   )
 }
 
-/**
- * Appends `text` as one list item to the memory file, creating it (and `.agent-tui/`) when missing. The
- * file is rewritten atomically, so a crash leaves either the old notes or the new ones, never half.
- */
+/** `/memory add <text>`: the text as one list item of the memory file (tools/memory-file.ts). */
 export async function appendMemory(
   workspace: string,
   text: string,
@@ -91,21 +80,7 @@ export async function appendMemory(
 ): Promise<string> {
   const line = text.replace(/\s+/g, ' ').trim()
   if (line === '') throw new Error('nothing to remember: /memory add <text>')
-  const path = join(workspace, MEMORY_FILE)
-  // A `.agent-tui` that is a link out of the workspace would take the note (and the file) elsewhere.
-  const folder = await read.folder(dirname(path))
-  if (folder.kind === 'refused') throw new Error(`cannot add to ${MEMORY_FILE}: its folder: ${folder.reason}`)
-  // Read as the system prompt reads it: a link to a file outside (or a FIFO) is not copied into the notes.
-  const file = await read.file(path, { maxBytes: MAX_MEMORY_BYTES })
-  if (file.kind === 'refused') throw new Error(`cannot add to ${MEMORY_FILE}: ${file.reason}`)
-  if (file.kind === 'read' && file.truncated)
-    throw new Error(`cannot add to ${MEMORY_FILE}: it is over ${MAX_MEMORY_BYTES / 1024} KB`)
-  const before = file.kind === 'read' ? file.text : ''
-  const head = before === '' ? '# Project memory\n\n' : before.endsWith('\n') ? before : `${before}\n`
-  // Below the workspace nothing is followed: a committed `.agent-tui -> ~` or `memory.md -> ~/.bashrc`
-  // is refused or replaced, never written through.
-  await atomicWriteFile(path, `${head}- ${line}\n`, { below: workspace })
-  return MEMORY_FILE
+  return appendMemoryItem(workspace, line, read)
 }
 
 function countLines(text: string): number {

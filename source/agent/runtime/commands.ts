@@ -128,6 +128,13 @@ export interface SessionServices {
   status(): StatusReport
   /** The other sessions of this directory, newest first (for `/resume`). */
   listSessions(): Promise<SessionSummary[]>
+  /** `/rename`: titles the session (logged, and beside the log for the list); resolves with the title kept. */
+  renameSession(title: string): Promise<string>
+  /**
+   * `/fork [turn]`: a new session with this one's conversation (through `turn`, 1-based; default all of
+   * it), this one left as it was; resolves with the new session's id and title.
+   */
+  forkSession(turn?: number): Promise<{ id: string; title: string }>
   /** Appends a line to the project memory file (atomically); resolves with its workspace-relative path. */
   addMemory(text: string): Promise<string>
   /** A consent prompt's or a question's answer, handed to the one waiting for it. */

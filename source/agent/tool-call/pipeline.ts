@@ -32,6 +32,9 @@ export { cancelled, failedOutcome, refusedOutcome } from './outcome.js'
  *
  *   resolve → validate → preHooks → authorize → snapshot → run → postHooks → outcome
  *
+ * (authorize runs the tool's own `precheck` between the policy's verdict and a prompt: a call that
+ * cannot succeed fails before anyone is asked.)
+ *
  * Each phase is a small function below (authorize is one trip to the gate, permissions/gate.ts); a
  * phase that ends the call returns a `CallFailure`, which the outcome phase (outcome.ts) turns into
  * the model's error envelope. `executeCall` is their composition. It never throws.
@@ -311,6 +314,7 @@ export async function authorizePhase(
       summary: c.summary,
       target: await tool.permissionTarget(args, ctx),
       readOnly: (target) => tool.isReadOnly(args, target),
+      ...(tool.consentForSession ? { sessionGrant: true as const } : {}),
       ...(c.hook ? { hook: c.hook } : {}),
       ...(deps.grants?.length ? { grants: deps.grants } : {}),
       ...(deps.commandContext ? { commandContext: true } : {}),
@@ -318,6 +322,8 @@ export async function authorizePhase(
     {
       signal: skip ? AbortSignal.any([signal, skip]) : signal,
       preview: () => tool.preview(args, ctx),
+      // The call's own checks before anyone is asked (validate-before-asking), against the judged target.
+      precheck: async (target) => tool.precheck?.(args, { ...ctx, permission: target }),
       onPrompt(open) {
         deps.dispatch({ type: 'phase/changed', phase: open ? 'awaiting-user' : 'tools' })
         if (open) hooks?.notify('permission_prompt', `agent-tui needs your permission to use ${tool.name}`)
@@ -340,7 +346,7 @@ export async function snapshot(
   tool: AnyTool,
   auth: Extract<Authorization, { decision: 'allow' }>,
 ): Promise<'edit' | 'exec' | null> {
-  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly) : null
+  const change = checkpoint ? changeKind(tool.risk, auth.target, auth.readOnly, tool.writesWorkspace) : null
   if (change) await checkpoint?.before(change)
   return change
 }

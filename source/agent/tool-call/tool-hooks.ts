@@ -125,6 +125,9 @@ export function toolResponse(result: ToolSuccess, workspace: string): Record<str
       ...(display.timedOut ? { timedOut: true } : {}),
       ...(display.taskId ? { backgroundTaskId: display.taskId } : {}),
     })
+  } else if (display?.kind === 'diffs') {
+    const at = (path: string) => (isAbsolute(path) ? path : resolve(workspace, path))
+    out.filePaths = display.files.map((file) => at(file.path))
   } else if (display?.kind === 'file')
     out.filePath = isAbsolute(display.path) ? display.path : resolve(workspace, display.path)
   return out

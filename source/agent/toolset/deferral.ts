@@ -21,6 +21,8 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Grep: 'core',
   TodoWrite: 'core',
   Agent: 'core',
+  // Offered in place of Edit and Write (or beside them) to the models trained on it: their editing tool.
+  apply_patch: 'core',
   // Its description is the list of skills (within 8 kB): deferred, the model would never learn of them.
   Skill: 'core',
   WebFetch: 'web',
@@ -29,6 +31,10 @@ const TIERS: Readonly<Record<string, ToolTier>> = {
   Config: 'rare',
   ListMcpResources: 'rare',
   ReadMcpResource: 'rare',
+  // Edit does what MultiEdit does in more calls: on a tight window it waits behind ToolSearch.
+  MultiEdit: 'rare',
+  DeleteFile: 'rare',
+  SaveMemory: 'rare',
 }
 
 export function tierOf(name: string): ToolTier {

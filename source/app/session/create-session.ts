@@ -48,6 +48,7 @@ import {
   sessionTasks,
 } from './from-config.js'
 import type { Session, SessionOptions } from './types.js'
+import { pricesForModel } from '../../provider/prices.js'
 import { claudePlaces } from './claude-places.js'
 
 export type { ProjectTrustSetup }
@@ -201,6 +202,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profiles,
     dispatch: store.dispatch,
     createdAt,
+    model: store.getState().session.model,
+    memory: instructions.project,
   })
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
@@ -377,6 +380,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     readInstructions: instructions.project,
     sessionId: id,
+    logPath,
     cwd: () => runtime.currentDirectory(),
     supportsVision: () => capabilities(store.getState().session.model).supportsVision,
     sessions: () => summarizeSessions(projectSessions, workspace),
@@ -403,6 +407,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const stopFollowingSkills = announceSkills(skills, { store, runtime, trustedReadDirs })
   void runtime.startSession(restored ? 'resume' : 'startup')
 
+  let stopStatusLine: Promise<() => Promise<void>> | undefined
   return {
     id,
     store,
@@ -414,6 +419,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    programs,
     instructions,
     claude,
     discovery,
@@ -432,7 +438,26 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
       )
     },
+    startStatusLine() {
+      const settings = config.settings.statusLine
+      if (!settings || stopStatusLine) return
+      const prices = pricesForModel(store.getState().session.model)
+      stopStatusLine = import('./status-line.js').then(({ startSessionStatusLine }) =>
+        startSessionStatusLine({
+          settings,
+          store,
+          workspace,
+          cwd: () => runtime.currentDirectory(),
+          contextLimit: () => profile().contextLimit,
+          ...(prices ? { prices } : {}),
+          owner: processes,
+          shell: programs.shell(),
+          vet: provenance.vetStatusLine,
+        }),
+      )
+    },
     async close() {
+      await (await stopStatusLine)?.()
       agents.registry.dispose()
       stopFollowingSkills()
       await runtime.shutdown()

@@ -237,12 +237,18 @@ export function sessionCoreTools(opts: {
   profiles: (model: string) => ModelProfile
   dispatch: Dispatch
   createdAt: number
+  /** The model the session starts with: its profile says whether apply_patch is offered (for the whole session). */
+  model: string
+  /** Reads the project's memory file as the system prompt does (SaveMemory). */
+  memory: InstructionReader
 }): AnyTool[] {
   let webNotices = 0
   const { summarizerModel, search } = opts.config.settings
   return createCatalog({
     isReadOnlyCommand,
     settings: describeSettings(),
+    memory: opts.memory,
+    applyPatch: opts.profiles(opts.model).applyPatch,
     web: {
       ...(summarizerModel
         ? { summarize: createSummarizer(opts.provider, summarizerModel, opts.profiles(summarizerModel)) }

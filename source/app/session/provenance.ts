@@ -26,6 +26,13 @@ export interface SessionProvenance {
   unasked(call: UnaskedCall): void
   hookGuard: HookGuard
   vetServer: StdioVet
+  /** The same check before the status line command first runs: undefined to run it, else why not. */
+  vetStatusLine(
+    command: string,
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+    signal: AbortSignal,
+  ): Promise<string | undefined>
   /** When a file (or the link at its name) last changed in a window of unasked activity (ms), if it did. */
   changedUnasked(path: string): number | undefined
   /** Session end: the window closes (a later session still sees what it covered). */
@@ -129,6 +136,12 @@ export function createSessionProvenance(opts: SessionProvenanceOptions): Session
           env: server.env,
         },
         `MCP server ${server.name}`,
+      ),
+    vetStatusLine: (command, cwd, env, signal) =>
+      vet(
+        { kind: 'statusLine command', command: { script: command }, cwd, env },
+        'statusLine command',
+        signal,
       ),
     changedUnasked(path) {
       const windows = ledger.list()

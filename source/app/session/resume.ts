@@ -158,6 +158,7 @@ export function openSessionStore(at: {
     model: endpoint.model,
     baseUrl: endpoint.baseUrl,
     title: restored?.state.session.title ?? '',
+    ...(restored?.state.session.named ? { named: true } : {}),
     startedAt: restored?.state.session.startedAt ?? createdAt,
   }
   const launchMode = at.launchMode ?? mode

@@ -13,6 +13,9 @@ import type {
 import { loadImageAttachment } from '../../agent/turn/images.js'
 import { appendMemory, listMemoryFiles } from '../../agent/prompt/project-memory.js'
 import { atomicWriteFile } from '../../tools/atomic-write.js'
+import { normalizeTitle, writeSessionTitle } from '../../session/session-title.js'
+import { forkSessionLog } from '../../session/fork-session.js'
+import { newSessionId, sessionPath } from '../../session/session-store.js'
 import { readLogSlice } from '../../tasks/log-slice.js'
 import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
@@ -33,6 +36,8 @@ export interface SessionServiceOptions {
   /** Reads the project's instruction files through the read boundary (for `/memory`). */
   readInstructions: InstructionReader
   sessionId: string
+  /** The session log (a `/rename` writes the title beside it); absent: the title is not listed. */
+  logPath?: string
   /** Where relative paths resolve: the directory Bash's `cd` has left the session in. */
   cwd(): string
   /** Whether the session's model takes images (its profile). */
@@ -135,6 +140,39 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     async listSessions() {
       const all = (await opts.sessions?.()) ?? []
       return all.filter((s) => s.id !== opts.sessionId)
+    },
+    async renameSession(raw) {
+      const title = normalizeTitle(raw)
+      if (!title) throw new Error('a title needs something to show: /rename <title>')
+      store.dispatch({ type: 'session/renamed', title })
+      try {
+        if (opts.logPath) await writeSessionTitle(opts.logPath, title)
+      } catch (err) {
+        throw new Error(`renamed here, but the /resume list keeps the old title: ${(err as Error).message}`)
+      }
+      return title
+    },
+    async forkSession(turn) {
+      const state = store.getState()
+      if (!opts.logPath) throw new Error('this session has no log to fork')
+      const turns = state.turns.length
+      if (turns === 0) throw new Error('nothing to fork yet: the session has no turn')
+      const through = turn ?? turns
+      if (!Number.isInteger(through) || through < 1 || through > turns)
+        throw new Error(`no turn ${turn}: this session has turns 1 to ${turns}`)
+      const next = state.turns[through]
+      const id = newSessionId()
+      const title = normalizeTitle(`${state.session.title || 'session'} (fork)`)
+      await forkSessionLog({
+        source: opts.logPath,
+        target: sessionPath(dirname(opts.logPath), id),
+        id,
+        cwd: opts.workspace,
+        now: Date.now(),
+        ...(next ? { cut: { turnNumber: through, nextTurnId: next.id } } : {}),
+        title,
+      })
+      return { id, title }
     },
     resolveConsent: (id, decision) => opts.gate.resolve(id, decision),
     answerQuestion: (id, answer) => opts.questions?.answer(id, answer),

@@ -13,6 +13,7 @@ import type { Store } from '../../store/create-store.js'
 import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
+import type { HostPrograms } from '../../util/host-programs.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import type { ClaudeCodePaths } from '../../config/claude-code.js'
 import type { Discovery } from './discovery.js'
@@ -58,6 +59,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** The programs agent-tui runs itself, found outside the workspace (`/copy`'s clipboard program). */
+  programs: HostPrograms
   /** Reads instruction files, commands, skills and agents through the read boundary. */
   instructions: InstructionReaders
   /** Claude Code's places, or null when they are not read (`--no-claude-dirs`, `"claudeDirs": false`). */
@@ -76,5 +79,7 @@ export interface Session {
   preload(): Promise<void>
   /** Starts the MCP servers in the background (after the first frame in the TUI, at once headless). */
   startMcp(): void
+  /** Starts the `statusLine` command, when one is set (interactive, after the first frame). */
+  startStatusLine(): void
   close(): Promise<void>
 }

@@ -14,6 +14,7 @@ import {
   pinCommand,
   unpinCommand,
 } from './context-commands.js'
+import { COPY_COMMAND } from './copy-command.js'
 import {
   agentLines,
   costLines,
@@ -201,6 +202,34 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   {
+    name: 'rename',
+    argumentHint: '<title>',
+    description: 'Name this session (the /resume list and the export heading show it)',
+    async run(ctx, args) {
+      if (!args.trim()) {
+        const title = ctx.getState().session.title
+        ctx.flash(
+          title ? `This session is "${title}": /rename <title> names it` : 'Usage: /rename <title>',
+          'warn',
+        )
+        return
+      }
+      ctx.flash(`Session renamed to "${await ctx.commands.renameSession(args)}"`)
+    },
+  },
+  {
+    name: 'fork',
+    argumentHint: '[turn]',
+    description: 'Continue in a new session with this conversation (through turn N); this one stays as it is',
+    async run(ctx, args) {
+      if (!mayLeave(ctx, 'fork')) return
+      const turn = args.trim() ? Number(args.trim()) : undefined
+      const fork = await ctx.commands.forkSession(turn)
+      ctx.flash(`Forked into "${fork.title}" (${fork.id})`)
+      ctx.resumeSession(fork.id)
+    },
+  },
+  {
     name: 'skills',
     description: 'List the skills of this session (each runs as /<name>)',
     run: (ctx) => ctx.showInfo('Skills', skillLines(ctx.commands.listSkills())),
@@ -297,6 +326,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
       ctx.flash(`Transcript exported to ${tildePath(path)}`)
     },
   },
+  COPY_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 
@@ -312,18 +342,27 @@ function setMode(ctx: CommandContext, mode: Mode): boolean {
   return change.ok
 }
 
-async function resume(ctx: CommandContext, args: string): Promise<void> {
+/** Whether the session may be left for another now (`/resume`, `/fork`); says why not. */
+function mayLeave(ctx: CommandContext, command: string): boolean {
   const state = ctx.getState()
   if (state.run.phase !== 'idle') {
-    ctx.flash('The agent is working: press Esc to interrupt it, then /resume', 'warn')
-    return
+    ctx.flash(`The agent is working: press Esc to interrupt it, then /${command}`, 'warn')
+    return false
   }
   // Leaving a session stops its background jobs: that has to be the user's explicit choice.
   const running = state.tasks.order.filter((id) => state.tasks.byId[id]?.status === 'running')
   if (running.length > 0) {
-    ctx.flash(`Background jobs still run (${running.join(', ')}): stop them in /tasks, then /resume`, 'warn')
-    return
+    ctx.flash(
+      `Background jobs still run (${running.join(', ')}): stop them in /tasks, then /${command}`,
+      'warn',
+    )
+    return false
   }
+  return true
+}
+
+async function resume(ctx: CommandContext, args: string): Promise<void> {
+  if (!mayLeave(ctx, 'resume')) return
   const sessions = await ctx.commands.listSessions()
   if (!args) {
     if (sessions.length === 0) ctx.flash('No other sessions in this directory')

@@ -5,6 +5,7 @@
  */
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/runtime/commands.js'
 import type { State } from '../../store/state.js'
+import type { CopyOutcome } from '../clipboard/clipboard.js'
 import type { Prices } from '../panes/status/format.js'
 
 export type FlashLevel = 'info' | 'warn' | 'error'
@@ -51,5 +52,7 @@ export interface CommandContext {
   openRewind(): void
   /** Adds an `[Image #N]` chip for an already loaded image to the prompt. */
   attachImage(image: ImageAttachment): void
+  /** Puts text on the clipboard (`/copy`); absent where there is no terminal (tests, headless). */
+  copyText?: (text: string) => Promise<CopyOutcome>
   exit(code: number): void
 }

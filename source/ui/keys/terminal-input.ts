@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import { FOCUS_OFF, FOCUS_ON, takeFocusReports } from './focus-report.js'
 import { createKeySplitter } from './key-chunks.js'
 import { createMouseParser, MOUSE_OFF, MOUSE_ON, type MouseEvent } from './mouse.js'
 
@@ -13,6 +14,8 @@ export interface TerminalInputOptions {
   /** Switch the terminal's mouse reporting on while input is read (wheel scrolling). */
   mouse: boolean
   onMouse(event: MouseEvent): void
+  /** Turns focus reporting on while input is read; called with each report (true: the window has the focus). */
+  onFocus?: (focused: boolean) => void
 }
 
 export interface TerminalInput {
@@ -32,7 +35,13 @@ export interface TerminalInput {
  * (external editor, redraw) or unmounts (also on signals). So the terminal reports the mouse exactly
  * while the app is reading input, and a child process that gets the terminal never sees reports.
  */
-export function createTerminalInput({ stdin, stdout, mouse, onMouse }: TerminalInputOptions): TerminalInput {
+export function createTerminalInput({
+  stdin,
+  stdout,
+  mouse,
+  onMouse,
+  onFocus,
+}: TerminalInputOptions): TerminalInput {
   const parser = createMouseParser()
   const splitter = createKeySplitter()
   let reporting = false
@@ -43,9 +52,10 @@ export function createTerminalInput({ stdin, stdout, mouse, onMouse }: TerminalI
   const filtered = new Readable({ objectMode: true, read() {} })
 
   const setReporting = (on: boolean) => {
-    if (!mouse || on === reporting) return
+    if ((!mouse && !onFocus) || on === reporting) return
     reporting = on
-    if (!stdout.destroyed && !stdout.writableEnded) stdout.write(on ? MOUSE_ON : MOUSE_OFF)
+    const sequence = `${mouse ? (on ? MOUSE_ON : MOUSE_OFF) : ''}${onFocus ? (on ? FOCUS_ON : FOCUS_OFF) : ''}`
+    if (!stdout.destroyed && !stdout.writableEnded) stdout.write(sequence)
   }
   const clearFlush = () => {
     if (flushTimer) clearTimeout(flushTimer)
@@ -58,8 +68,11 @@ export function createTerminalInput({ stdin, stdout, mouse, onMouse }: TerminalI
     clearFlush()
     for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
       const { text, events } = parser.push(String(chunk))
-      pass(text)
+      // Focus reports are not keys: out before Ink sees them (`ESC [ I` would be Esc, `[`, `I`).
+      const focus = takeFocusReports(text)
+      pass(focus.text)
       for (const event of events) onMouse(event)
+      for (const focused of focus.reports) onFocus?.(focused)
     }
     if (parser.hasPending()) {
       flushTimer = setTimeout(() => pass(parser.flush()), PENDING_FLUSH_MS)

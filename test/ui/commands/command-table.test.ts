@@ -112,7 +112,7 @@ describe('the built-in table', () => {
 
   it('completes by prefix while the name is typed', () => {
     const table = builtin()
-    expect(table.complete('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost'])
+    expect(table.complete('/c').map((c) => c.name)).toEqual(['compact', 'clear', 'context', 'cost', 'copy'])
     expect(table.complete('/ba').map((c) => c.name)).toEqual(['tasks'])
     expect(table.complete('/mode ')).toEqual([])
     expect(table.complete('/').length).toBe(table.list().length)
@@ -156,6 +156,8 @@ describe('dispatch', () => {
     ['/tasks', 'No background tasks', 'info'],
     ['/memory forget it', 'Usage: /memory (list files) or /memory add <text>', 'warn'],
     ['/resume', 'No other sessions in this directory', 'info'],
+    ['/rename', 'Usage: /rename <title>', 'warn'],
+    ['/rename  the auth work ', 'Session renamed to "the auth work"', 'info'],
   ])('%s says %j', async (line, text, level) => {
     const f = fakeContext()
     await runCommandLine(builtin(), line, f.ctx)
@@ -179,6 +181,9 @@ describe('dispatch', () => {
     ['/plan', [], [['setMode', ['plan']]]],
     ['/init', [], [['submit', [{ text: INIT_PROMPT }]]]],
     ['/memory add tests need docker', [], [['addMemory', ['tests need docker']]]],
+    ['/rename auth work', [], [['renameSession', ['auth work']]]],
+    ['/fork 2', ['resume:fork-1'], [['forkSession', [2]]]],
+    ['/fork', ['resume:fork-1'], [['forkSession', [undefined]]]],
     ['/image shot.png', ['image:shot.png'], [['loadImage', ['shot.png']]]],
     ['/login', ['setup'], []],
     ['/endpoint', ['setup'], []],

@@ -1,6 +1,7 @@
 import stripAnsi from 'strip-ansi'
 import { describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
+import { fileChangeLines } from '../../../source/ui/components/file-changes.js'
 import { previewLines, previewWindow } from '../../../source/ui/panes/consent/consent-lines.js'
 
 const theme = createTheme({ level: 0 })
@@ -28,6 +29,60 @@ describe('the command preview of the consent prompt', () => {
       '    && echo ok',
       'in /w',
     ])
+  })
+})
+
+describe('the several-file preview of the consent prompt (apply_patch, DeleteFile)', () => {
+  const files = [
+    {
+      path: 'src/main.py',
+      change: 'updated' as const,
+      movedFrom: 'app.py',
+      diff: '--- a\n+++ b\n@@ -1,1 +1,1 @@\n-old\n+new\n',
+      added: 1,
+      removed: 1,
+    },
+    {
+      path: 'gone.txt',
+      change: 'deleted' as const,
+      diff: '--- a\n+++ b\n@@ -1,1 +0,0 @@\n-bye\n',
+      added: 0,
+      removed: 1,
+    },
+    {
+      path: 'new.md',
+      change: 'created' as const,
+      diff: '--- a\n+++ b\n@@ -0,0 +1,1 @@\n+hi\n',
+      added: 1,
+      removed: 0,
+    },
+  ]
+  const lines = (maxWidth = 60) =>
+    previewLines({ kind: 'diffs', files }, maxWidth, theme).map((l) => stripAnsi(l))
+
+  it('heads each file with what happens to it and its counts, then its diff', () => {
+    const text = lines().join('\n')
+    expect(text).toContain('src/main.py (moved from app.py) +1 -1')
+    expect(text).toContain('gone.txt (deleted) +0 -1')
+    expect(text).toContain('new.md (new file) +1 -0')
+    expect(text.indexOf('-old')).toBeGreaterThan(text.indexOf('src/main.py'))
+    expect(text.indexOf('-bye')).toBeGreaterThan(text.indexOf('gone.txt'))
+  })
+
+  it('says how many files a capped view leaves out', () => {
+    const out = fileChangeLines(files, 60, { maxLines: 4, theme }).map((l) => stripAnsi(l))
+    expect(out.length).toBeLessThanOrEqual(4)
+    expect(out.at(-1)).toMatch(/^… \+\d more files?$/)
+    expect(out[0]).toBe('src/main.py (moved from app.py) +1 -1')
+  })
+
+  it('cleans a hostile path before painting it', () => {
+    const out = previewLines(
+      { kind: 'diffs', files: [{ ...files[0]!, path: 'a\x1b[2Jb.txt', movedFrom: 'x\ry' }] },
+      60,
+      theme,
+    ).map((l) => stripAnsi(l))
+    expect(out[0]).toBe('a␛[2Jb.txt (moved from x␍y) +1 -1')
   })
 })
 

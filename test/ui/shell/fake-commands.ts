@@ -174,6 +174,14 @@ export function fakeCommands(
       record('listSessions', [])
       return opts.sessions ?? []
     },
+    forkSession: async (turn) => {
+      record('forkSession', [turn])
+      return { id: 'fork-1', title: 'x (fork)' }
+    },
+    renameSession: async (title) => {
+      record('renameSession', [title])
+      return title.trim()
+    },
     addMemory: async (text) => {
       record('addMemory', [text])
       return '.agent-tui/memory.md'

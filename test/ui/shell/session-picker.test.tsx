@@ -1,3 +1,6 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { render } from 'ink-testing-library'
 import { describe, expect, it } from 'vitest'
 import { runSessionPicker } from '../../../source/ui/run-tui.js'
@@ -34,18 +37,18 @@ describe('SessionPicker', () => {
     r.unmount()
   })
 
-  it('moves with ↓/↑ and j/k, stops at the ends, and Enter picks the selected session', async () => {
+  it('moves with ↓/↑, stops at the ends, and Enter picks the selected session', async () => {
     const { r, picked, frame } = picker()
     r.stdin.write(KEYS.down)
     await waitFor(() => /❯ 27 h/.test(frame()))
-    r.stdin.write('j')
-    r.stdin.write('j')
-    r.stdin.write('j')
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
+    r.stdin.write(KEYS.down)
     await waitFor(
       () => /❯ 52 d/.test(frame()),
       () => frame(),
     )
-    r.stdin.write('k')
+    r.stdin.write(KEYS.up)
     await waitFor(
       () => /❯ 21 d/.test(frame()),
       () => frame(),
@@ -70,7 +73,62 @@ describe('SessionPicker', () => {
     r.unmount()
   })
 
-  it.each([['q'], [KEYS.esc], [KEYS.ctrl('c')]])('%j backs out without a session', async (key) => {
+  it('types to filter by title or id (Backspace edits), and Enter picks the first match', async () => {
+    const { r, picked, frame } = picker()
+    r.stdin.write('j')
+    r.stdin.write('SON')
+    await waitFor(
+      () => frame().includes('Search: jSON') && frame().includes('1 of 4 sessions'),
+      () => frame(),
+    )
+    expect(frame()).toContain('❯ 27 h')
+    expect(frame()).not.toContain('fix the flaky test')
+    r.stdin.write('x')
+    await waitFor(
+      () => frame().includes('No session matches "jSONx"'),
+      () => frame(),
+    )
+    r.stdin.write(KEYS.backspace)
+    await waitFor(
+      () => frame().includes('1 of 4'),
+      () => frame(),
+    )
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => picked.length === 1)
+    expect(picked).toEqual(['20261121-090000-bbbbbb'])
+    r.unmount()
+  })
+
+  it('finds sessions by what was said in them once typing pauses, reading their logs', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'agent-tui-picker-')))
+    try {
+      const log = join(dir, 'c.jsonl')
+      await writeFile(
+        log,
+        `${JSON.stringify({ type: 'header', id: 'c' })}\n${JSON.stringify({ type: 'user/submitted', id: 'u', content: 'the Kubernetes manifests' })}\n`,
+      )
+      const withLogs = sessions.map((s) => (s.id === '20261101-090000-cccccc' ? { ...s, path: log } : s))
+      const picked: Array<string | null> = []
+      const r = render(
+        <SessionPicker sessions={withLogs} now={NOW} rows={10} onDone={(id) => picked.push(id)} />,
+      )
+      const frame = () => r.lastFrame() ?? ''
+      r.stdin.write('kubernetes')
+      await waitFor(
+        () => frame().includes('1 of 4 sessions') && !frame().includes('searching'),
+        () => frame(),
+      )
+      expect(frame()).toContain('❯ 21 d')
+      r.stdin.write(KEYS.enter)
+      await waitFor(() => picked.length === 1)
+      expect(picked).toEqual(['20261101-090000-cccccc'])
+      r.unmount()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it.each([[KEYS.esc], [KEYS.ctrl('c')]])('%j backs out without a session', async (key) => {
     const { r, picked } = picker()
     r.stdin.write(key)
     await waitFor(() => picked.length === 1)

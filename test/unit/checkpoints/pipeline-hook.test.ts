@@ -22,6 +22,11 @@ describe('changeKind', () => {
     ['stopping a task', ['exec', { kind: 'none' }, false], null],
     ['a read', ['read', { kind: 'path', path: '/w/a', access: 'read' }, true], null],
     ['a settings change', ['config', { kind: 'none' }, false], null],
+    [
+      'a saved memory (a config call that writes a workspace file)',
+      ['config', { kind: 'none' }, false, true],
+      'edit',
+    ],
   ])('%s', (_name, args, expected) => {
     expect(changeKind(...args)).toBe(expected)
   })

@@ -186,6 +186,24 @@ describe('an untrusted project settings file may only lower permissions', () => 
     ])
   })
 
+  it("an untrusted folder's statusLine command is ignored (the user's own stays), a trusted one's kept", () => {
+    const statusLine = { type: 'command' as const, command: './status.sh' }
+    const r = untrusted({
+      user: { statusLine: { type: 'command', command: '~/mine.sh' } },
+      project: { statusLine },
+    })
+    expect(r.loaded.merged.statusLine).toEqual({ type: 'command', command: '~/mine.sh' })
+    expect(r.ignored.map((i) => [i.kind, i.key, i.label])).toEqual([
+      ['hook', 'statusLine', 'statusLine: ./status.sh'],
+    ])
+    const trusted = filterProjectSettings(loaded({ project: { statusLine } }), {
+      trusted: true,
+      projectBrought: projectOnly,
+      baseline,
+    })
+    expect(trusted.loaded.merged.statusLine).toEqual(statusLine)
+  })
+
   it('a trusted folder keeps everything', () => {
     const layers = { project: { permissions: { allow: ['Bash'] }, baseUrl: 'https://x.example/v1' } }
     const r = filterProjectSettings(loaded(layers), { trusted: true, projectBrought: projectOnly, baseline })

@@ -140,3 +140,37 @@ describe('authorize', () => {
     )
   })
 })
+
+describe('a tool that asks once per session (SaveMemory)', () => {
+  const save = (id: string): GateCall => ({
+    callId: id,
+    tool: 'SaveMemory',
+    risk: 'config',
+    summary: 'SaveMemory: x',
+    target: { kind: 'none' },
+    readOnly: () => false,
+    sessionGrant: true,
+  })
+
+  it('asks the first time; allowing it allows the next call without a prompt', async () => {
+    const { gate, store } = makeGate('safe')
+    const opts = (seen: string[]) => ({
+      signal: new AbortController().signal,
+      preview: async () => ({ kind: 'none' as const }),
+      onPrompt: (open: boolean) => seen.push(open ? 'prompt' : 'answered'),
+    })
+    const first: string[] = []
+    const pending = authorize(gate, save('c1'), opts(first))
+    while (store.getState().consent.queue.length === 0) await new Promise((r) => setImmediate(r))
+    const id = store.getState().consent.queue[0] as string
+    expect(store.getState().consent.byId[id]).toMatchObject({
+      sessionGrant: true,
+      suggestedRule: 'SaveMemory',
+    })
+    gate.resolve(id, { kind: 'once' })
+    expect(await pending).toMatchObject({ decision: 'allow' })
+    const second: string[] = []
+    expect(await authorize(gate, save('c2'), opts(second))).toMatchObject({ decision: 'allow' })
+    expect([first, second]).toEqual([['prompt', 'answered'], []])
+  })
+})

@@ -75,7 +75,49 @@ describe('createCatalog', () => {
       'WebFetch',
       'WebSearch',
       'NotebookEdit',
+      'MultiEdit',
+      'DeleteFile',
     ])
+  })
+
+  it('adds SaveMemory with a memory reader, and apply_patch as the profile says', async () => {
+    const { createCatalog } = await import('../../../source/tools/catalog.js')
+    const { testReader } = await import('../../support/instruction-reader.ts')
+    const memory = testReader()
+    const names = (applyPatch: 'replace' | 'beside' | false) =>
+      createCatalog({ isReadOnlyCommand: () => false, memory, applyPatch }).map((t) => t.name)
+    expect(names(false).slice(-3)).toEqual(['MultiEdit', 'DeleteFile', 'SaveMemory'])
+    expect(names(false)).not.toContain('apply_patch')
+    expect(names('beside').slice(-2)).toEqual(['SaveMemory', 'apply_patch'])
+    expect(names('beside')).toEqual(expect.arrayContaining(['Write', 'Edit', 'MultiEdit']))
+    // In place of the file-editing tools, where Write stood.
+    const replaced = names('replace')
+    expect(replaced.slice(3, 6)).toEqual(['Read', 'apply_patch', 'Glob'])
+    expect(replaced.filter((n) => ['Write', 'Edit', 'MultiEdit'].includes(n))).toEqual([])
+    expect(replaced).toContain('DeleteFile')
+  })
+
+  it('gives the new tools the schemas other tools and scripts call', async () => {
+    const { createCatalog } = await import('../../../source/tools/catalog.js')
+    const tools = createCatalog({ isReadOnlyCommand: () => false, applyPatch: 'beside' })
+    const fields = (name: string) => {
+      const tool = tools.find((t) => t.name === name)
+      return Object.keys((z.toJSONSchema(tool!.schema) as { properties: object }).properties)
+    }
+    expect(fields('apply_patch')).toEqual(['input'])
+    expect(fields('MultiEdit')).toEqual(['file_path', 'edits'])
+    expect(fields('DeleteFile')).toEqual(['file_path'])
+    const multi = tools.find((t) => t.name === 'MultiEdit')!
+    expect(
+      multi.schema.safeParse({
+        file_path: 'a',
+        edits: [{ old_string: 'x', new_string: 'y', replace_all: true }],
+      }).success,
+    ).toBe(true)
+    expect(multi.schema.safeParse({ file_path: 'a', edits: [] }).success).toBe(false)
+    expect(
+      tools.filter((t) => ['apply_patch', 'MultiEdit', 'DeleteFile'].includes(t.name)).map((t) => t.risk),
+    ).toEqual(['edit', 'edit', 'edit'])
   })
 
   it('gives the web tools their Claude Code fields and the network risk', async () => {

@@ -1,6 +1,7 @@
 import wrapAnsi from 'wrap-ansi'
 import type { ConsentDecision, ConsentPreview, ConsentRequest } from '../../../store/domain.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
+import { fileChangeLines } from '../../components/file-changes.js'
 import type { Theme } from '../../components/theme.js'
 import { cleanText, TITLE } from '../../../util/display-text.js'
 import { shortenPath } from '../status/format.js'
@@ -18,6 +19,8 @@ export type ConsentChoice = 'once' | 'session' | 'always' | 'edits' | 'folder' |
  */
 export function consentChoices(request: ConsentRequest): ConsentChoice[] {
   if (request.protectedWrite || request.noRule !== undefined) return ['once', 'deny']
+  // "Allow" already allows it for the session.
+  if (request.sessionGrant) return ['once', 'always', 'deny']
   return [
     'once',
     'session',
@@ -38,13 +41,14 @@ export function decisionFor(choice: ConsentChoice, note?: string): ConsentDecisi
 /** The option's label; the "always" ones name the rule and where it is saved (dim, it may wrap). */
 export function choiceLabel(
   choice: ConsentChoice,
-  request: Pick<ConsentRequest, 'suggestedRule' | 'directoryRule' | 'noRule'>,
+  request: Pick<ConsentRequest, 'suggestedRule' | 'directoryRule' | 'noRule' | 'sessionGrant'>,
   theme?: Theme,
 ): string {
   const where = `(saved to ${LOCAL_SETTINGS_PATH})`
   const saved = theme ? theme.dim(where) : where
   switch (choice) {
     case 'once':
+      if (request.sessionGrant) return '1 Allow (and for the rest of this session)'
       return request.noRule === undefined
         ? '1 Allow once'
         : '1 Allow once (no rule can allow it: it asks each time)'
@@ -116,6 +120,8 @@ export function previewLines(preview: ConsentPreview, width: number, theme: Them
         theme.bold(cleanText(preview.path, TITLE)),
         ...renderDiffLines(preview.diff, width, { maxLines: PREVIEW_LINE_CAP, theme }),
       ]
+    case 'diffs':
+      return fileChangeLines(preview.files, width, { maxLines: PREVIEW_LINE_CAP, theme })
     case 'url': {
       const lines = wrap(theme.link(cleanText(preview.url, TITLE)), width)
       if (preview.address)

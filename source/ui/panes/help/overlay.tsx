@@ -9,11 +9,15 @@ import { type Bindings, helpSections } from '../../keys/bindings.js'
 import { KEY_PRIORITY, useBindings, useKeyHandler } from '../../keys/dispatcher.js'
 import type { Overlay } from '../../shell-context.js'
 import { commandUsage, type SlashCommand } from '../../commands/command-table.js'
+import { keyColumnWidth, layoutEntry } from './help-layout.js'
 import { useCommandList } from '../../commands/use-command-table.js'
 
 interface Line {
   text: string
-  kind: 'title' | 'section' | 'row' | 'blank'
+  kind: 'title' | 'section' | 'row' | 'blank' | 'entry'
+  /** An entry's two columns (help-layout.ts lays them out for the width). */
+  key?: string
+  description?: string
 }
 
 /**
@@ -23,24 +27,16 @@ interface Line {
 export function helpLines(bindings: Bindings, commands: readonly SlashCommand[], state: State): Line[] {
   const sections = helpSections(bindings).filter((s) => s.rows.length > 0)
   const usages = commands.map(commandUsage)
-  // One key column for the whole overlay, as wide as the longest label (capped so descriptions stay visible).
-  const keyWidth = Math.min(
-    34,
-    Math.max(...sections.flatMap((s) => s.rows.map((r) => r.keys.length)), ...usages.map((u) => u.length)),
-  )
-  const row = (left: string, right: string): Line => ({
-    text: `  ${left.padEnd(keyWidth)}  ${right}`,
-    kind: 'row',
-  })
+  const entry = (key: string, description: string): Line => ({ text: '', kind: 'entry', key, description })
   const lines: Line[] = [{ text: 'Keys and commands', kind: 'title' }]
   for (const section of sections) {
     lines.push({ text: '', kind: 'blank' }, { text: section.title, kind: 'section' })
-    for (const r of section.rows) lines.push(row(r.keys, r.description))
+    for (const r of section.rows) lines.push(entry(r.keys, r.description))
   }
   lines.push({ text: '', kind: 'blank' }, { text: 'Slash commands', kind: 'section' })
   commands.forEach((c, i) => {
     lines.push(
-      row(usages[i] ?? '', `${c.description}${c.unavailable?.(state) ? ' (not available yet)' : ''}`),
+      entry(usages[i] ?? '', `${c.description}${c.unavailable?.(state) ? ' (not available yet)' : ''}`),
     )
   })
   lines.push(
@@ -51,6 +47,23 @@ export function helpLines(bindings: Bindings, commands: readonly SlashCommand[],
     },
   )
   return lines
+}
+
+/** Lines as rows of at most `width` columns: entries in two columns (one key column for the whole overlay). */
+export function overlayRows(lines: readonly Line[], width: number): Line[] {
+  const keyWidth = keyColumnWidth(
+    lines.flatMap((l) => (l.kind === 'entry' ? [l.key ?? ''] : [])),
+    width,
+  )
+  return lines.flatMap((line) => {
+    const texts =
+      line.kind === 'entry'
+        ? layoutEntry(line.key ?? '', line.description ?? '', keyWidth, width)
+        : line.kind === 'row'
+          ? wrapOverlayLine(line.text, width)
+          : [line.text]
+    return texts.map((text): Line => ({ text, kind: line.kind === 'entry' ? 'row' : line.kind }))
+  })
 }
 
 /**
@@ -96,13 +109,7 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
     [overlay, bindings, commands, store],
   )
   // Wrapped to the overlay's width, so nothing is cut by a narrow terminal or the side column.
-  const rows = useMemo<Line[]>(
-    () =>
-      lines.flatMap((line) =>
-        line.kind === 'row' ? wrapOverlayLine(line.text, width).map((text) => ({ ...line, text })) : [line],
-      ),
-    [lines, width],
-  )
+  const rows = useMemo<Line[]>(() => overlayRows(lines, width), [lines, width])
   const body = Math.max(1, height - 1)
   const maxTop = Math.max(0, rows.length - body)
   const start = Math.min(top, maxTop)

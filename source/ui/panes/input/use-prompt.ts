@@ -4,6 +4,7 @@ import type { ImageAttachment } from '../../../agent/runtime/commands.js'
 import { selectIsBusy, selectQueued } from '../../../store/selectors.js'
 import type { QueuedMessage, State } from '../../../store/state.js'
 import type { CommandContext } from '../../commands/command-context.js'
+import { ClipboardContext } from '../../clipboard/clipboard-context.js'
 import { runCommandLine } from '../../commands/command-table.js'
 import { useCommandList, useCommandTable } from '../../commands/use-command-table.js'
 import { StoreContext, useCommands, useDispatch, useStore } from '../../hooks/use-store.js'
@@ -70,6 +71,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   // Re-renders when a loader adds or removes commands, so an open popup shows them.
   const entries = useCommandList()
   const { suspendTerminal } = useApp()
+  const clipboard = useContext(ClipboardContext)
   const busy = useStore(selectIsBusy)
   const queued = useStore(selectQueued)
   const [prompt] = useState(createPromptStore)
@@ -108,6 +110,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
     attachImage: (image: ImageAttachment) => send({ type: 'image-loaded', image }),
+    ...(clipboard ? { copyText: clipboard.copy } : {}),
     exit: shell.requestExit,
   })
   const deps: PromptEffectDeps = {

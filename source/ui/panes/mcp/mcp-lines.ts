@@ -38,7 +38,8 @@ export function serverRow(server: McpServerView, nameWidth: number): string {
           .filter(Boolean)
           .join(' · ')
       : ''
-  return [server.name.padEnd(nameWidth), statusLabel(server.status).padEnd(13), facts, `(${server.source})`]
+  const status = server.installing ? 'installing…' : statusLabel(server.status)
+  return [server.name.padEnd(nameWidth), status.padEnd(13), facts, `(${server.source})`]
     .filter(Boolean)
     .join('  ')
 }
@@ -51,6 +52,11 @@ export function serverDetails(server: McpServerView): PanelLine[] {
       kind: 'detail',
     },
   ]
+  if (server.installing)
+    out.push({
+      text: `npm is installing ${server.installing} (its first start downloads it): it gets up to 5 minutes to start`,
+      kind: 'hint',
+    })
   if (server.error) out.push({ text: `error: ${server.error}`, kind: 'error' })
   if (server.status === 'needs_auth') {
     out.push(

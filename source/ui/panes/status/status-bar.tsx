@@ -2,7 +2,7 @@ import { Box } from 'ink'
 import { Text } from '../../components/text.js'
 import { memo } from 'react'
 import stringWidth from 'string-width'
-import type { Phase } from '../../../store/state.js'
+import type { Phase, State } from '../../../store/state.js'
 import {
   selectLearnedLimit,
   selectMaskedCount,
@@ -62,6 +62,7 @@ export const StatusBar = memo(function StatusBar({
   // A question or plan approval waits inside a running tool: the agent waits for the user, not the tool.
   const waiting = useStore(selectWaitsForUser)
   const busy = phase !== 'idle'
+  const custom = useStore(selectStatusLine)
   const { badge, segments: shown } = composeStatusLine(
     {
       width,
@@ -81,7 +82,7 @@ export const StatusBar = memo(function StatusBar({
     stringWidth,
   )
 
-  return (
+  const bar = (
     <Box width={width} height={1} overflow="hidden">
       <Text wrap="truncate">
         <Text
@@ -108,4 +109,18 @@ export const StatusBar = memo(function StatusBar({
       ) : null}
     </Box>
   )
+  if (!custom) return bar
+  // The status line command's first line (settings `statusLine`), cleaned but for its SGR colours.
+  return (
+    <Box flexDirection="column" width={width} flexShrink={0}>
+      {bar}
+      <Box width={width} height={1} overflow="hidden">
+        <Text styled wrap="truncate">
+          {` ${custom}`}
+        </Text>
+      </Box>
+    </Box>
+  )
 })
+
+const selectStatusLine = (state: State) => state.ui.statusLine

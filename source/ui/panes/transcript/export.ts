@@ -57,7 +57,8 @@ function toolToMarkdown(item: ToolItem): string {
   if (display) parts.push(display)
   // Displays that already carry the content (command output, diff, text) make the result redundant,
   // unless the call failed: then the result is the error the model saw.
-  const carries = item.display !== null && ['command', 'diff', 'text', 'plan'].includes(item.display.kind)
+  const carries =
+    item.display !== null && ['command', 'diff', 'diffs', 'text', 'plan'].includes(item.display.kind)
   const result = item.result || item.preview
   if (result.trim() && (!carries || item.status !== 'done')) parts.push(fence(result))
   return parts.join('\n\n')
@@ -67,6 +68,20 @@ function displayToMarkdown(display: ToolDisplay): string {
   switch (display.kind) {
     case 'diff':
       return `\`${display.path}\`${display.created ? ' (new file)' : ''}: +${display.added} -${display.removed}\n\n${fence(display.diff, 'diff')}`
+    case 'diffs':
+      return display.files
+        .map((file) => {
+          const what =
+            file.change === 'created'
+              ? ' (new file)'
+              : file.change === 'deleted'
+                ? ' (deleted)'
+                : file.movedFrom !== undefined
+                  ? ` (moved from \`${file.movedFrom}\`)`
+                  : ''
+          return `\`${file.path}\`${what}: +${file.added} -${file.removed}\n\n${fence(file.diff, 'diff')}`
+        })
+        .join('\n\n')
     case 'command': {
       const facts = [display.exitCode === null ? 'no exit code' : `exit ${display.exitCode}`]
       if (display.timedOut) facts.push('timed out')

@@ -3,6 +3,7 @@ import wrapAnsi from 'wrap-ansi'
 import type { AttachmentNote, ToolDisplay, Todo } from '../../../store/domain.js'
 import type { AssistantItem, HookItem, ToolItem, ToolStatus, TranscriptItem } from '../../../store/state.js'
 import { renderDiffLines } from '../../components/diff-lines.js'
+import { fileChangeLines } from '../../components/file-changes.js'
 import { renderMarkdown, wrapText } from '../../components/markdown.js'
 import type { Style, Theme } from '../../components/theme.js'
 import { displayToolName } from '../../../mcp/display-name.js'
@@ -171,6 +172,11 @@ function displayBody(display: ToolDisplay, width: number, expanded: boolean, the
       const maxLines = expanded ? EXPANDED_LINES : DIFF_PREVIEW_LINES
       return [head, ...renderDiffLines(display.diff, width, { maxLines, theme })]
     }
+    case 'diffs':
+      return fileChangeLines(display.files, width, {
+        maxLines: expanded ? EXPANDED_LINES : DIFF_PREVIEW_LINES,
+        theme,
+      })
     case 'command': {
       const out = outputBlock(display.output, width, { max, from: 'tail', expanded, theme })
       const facts: string[] = []

@@ -45,7 +45,13 @@ describe('compact tool descriptions', () => {
       createListMcpResourcesTool(undefined as never),
       createReadMcpResourceTool(undefined as never),
     ]
-    const names = [...catalog, ...mcpCore].map((t) => t.name)
+    // With the tools a session may add: SaveMemory (a memory reader) and apply_patch (a profile's).
+    const every = createCatalog({
+      isReadOnlyCommand: () => false,
+      memory: testReader(),
+      applyPatch: 'beside',
+    })
+    const names = [...every, ...mcpCore].map((t) => t.name)
     for (const name of Object.keys(COMPACT_DESCRIPTIONS)) expect(names).toContain(name)
     // Config lists this session's settings: it keeps its full description.
     expect(names.filter((n) => !(n in COMPACT_DESCRIPTIONS))).toEqual(['Config'])

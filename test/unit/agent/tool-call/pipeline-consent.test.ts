@@ -10,6 +10,7 @@ import { initialState } from '../../../../source/store/state.js'
 import { createCatalog } from '../../../../source/tools/catalog.js'
 import { createPermissionGate, type RuntimeGate } from '../../../../source/permissions/gate.js'
 import { createTestEnv, type TestEnv } from '../../tools/helpers.js'
+import { testReader } from '../../../support/instruction-reader.ts'
 
 let env: TestEnv
 let store: Store
@@ -134,5 +135,80 @@ describe('calls nobody was asked about', () => {
     store.dispatch({ type: 'mode/changed', mode: 'auto' })
     expect((await run('b.txt')).status).toBe('done')
     expect(told).toEqual(['Write edit path'])
+  })
+})
+
+describe('the file tools through the pipeline', () => {
+  const memoryTools = new Map(
+    createCatalog({ isReadOnlyCommand, memory: testReader(), applyPatch: 'beside' }).map((t) => [t.name, t]),
+  )
+  const call = (id: string, name: string, args: unknown) => ({
+    id,
+    type: 'function' as const,
+    function: { name, arguments: JSON.stringify(args) },
+  })
+  const checkpoints: string[] = []
+  const run = (c: ReturnType<typeof call>) =>
+    executeCall(
+      c,
+      {
+        tools: memoryTools,
+        gate,
+        dispatch: store.dispatch,
+        makeContext: () => env.ctx,
+        now: () => 0,
+        checkpoint: {
+          before: async (kind) => {
+            checkpoints.push(kind)
+          },
+          after: () => checkpoints.push('after'),
+        },
+      },
+      new AbortController().signal,
+    )
+
+  beforeEach(() => {
+    checkpoints.length = 0
+  })
+
+  it('SaveMemory asks the first time only; the memory file gets both lines', async () => {
+    const first = run(call('m1', 'SaveMemory', { fact: 'one' }))
+    const request = await asked()
+    expect(request).toMatchObject({ tool: 'SaveMemory', sessionGrant: true, preview: { kind: 'diff' } })
+    gate.resolve(request.id, { kind: 'once' })
+    expect((await first).status).toBe('done')
+    expect((await run(call('m2', 'SaveMemory', { fact: 'two' }))).status).toBe('done')
+    expect(store.getState().consent.queue).toEqual([])
+    expect(await readFile(join(env.workspace, '.agent-tui', 'memory.md'), 'utf8')).toMatch(
+      /- \d{4}-\d\d-\d\d: one\n- \d{4}-\d\d-\d\d: two\n$/,
+    )
+    // The memory file is in the workspace: checkpointed like an edit, so /rewind takes the lines back.
+    expect(checkpoints).toEqual(['edit', 'after', 'edit', 'after'])
+  })
+
+  it('apply_patch asks with every file in the preview and is checkpointed as an edit; so is DeleteFile', async () => {
+    const patch = '*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: src/b.txt\n+b\n*** End Patch'
+    const applied = run(call('p1', 'apply_patch', { input: patch }))
+    const request = await asked()
+    expect(request.preview).toMatchObject({
+      kind: 'diffs',
+      files: [{ path: 'a.txt' }, { path: join('src', 'b.txt') }],
+    })
+    expect(request.sessionEditsRule).toBe('Edit(**)')
+    expect(request.suggestedRule).toBe('Edit(a.txt), Edit(src/b.txt)')
+    gate.resolve(request.id, { kind: 'once' })
+    expect((await applied).status).toBe('done')
+    expect(await readFile(join(env.workspace, 'src', 'b.txt'), 'utf8')).toBe('b\n')
+
+    const deleted = run(call('d1', 'DeleteFile', { file_path: 'a.txt' }))
+    const ask = await asked()
+    expect(ask).toMatchObject({
+      tool: 'DeleteFile',
+      suggestedRule: 'DeleteFile(a.txt)',
+      preview: { kind: 'diffs' },
+    })
+    gate.resolve(ask.id, { kind: 'once' })
+    expect((await deleted).status).toBe('done')
+    expect(checkpoints).toEqual(['edit', 'after', 'edit', 'after'])
   })
 })

@@ -33,6 +33,11 @@ describe('tierOf', () => {
     ['ListMcpResources', 'rare'],
     ['mcp__notion__API-post-search', 'mcp'],
     ['AskUserQuestion', 'common'],
+    // The file tools: apply_patch stands in for Edit and Write; the others are rare.
+    ['apply_patch', 'core'],
+    ['MultiEdit', 'rare'],
+    ['DeleteFile', 'rare'],
+    ['SaveMemory', 'rare'],
   ])('%s is %s', (name, tier) => expect(tierOf(name)).toBe(tier))
 })
 
