@@ -13,9 +13,7 @@ export const PLUGIN_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/
 
 export const MANIFEST_PATH = join('.claude-plugin', 'plugin.json')
 
-/** What a plugin's commands, hooks and MCP servers write for the plugin's folder. */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, not a template
-export const PLUGIN_ROOT_VAR = '${CLAUDE_PLUGIN_ROOT}'
+export { PLUGIN_ROOT_VAR } from './plugin-basics.js'
 
 /** Where a kind of component is found: a folder or file of the plugin, or an inline value of the manifest. */
 export type ComponentSource =

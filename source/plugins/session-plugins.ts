@@ -133,16 +133,7 @@ export function withPluginRoot(
   return out
 }
 
-/** A session's hooks with the plugins' added after the settings files' (`disableAllHooks` stops both). */
-export function withPluginHooks(settings: CollectedHooks, plugins: CollectedHooks): CollectedHooks {
-  if (plugins.hooks.length === 0 && plugins.warnings.length === 0) return settings
-  return {
-    hooks: [...settings.hooks, ...plugins.hooks],
-    disabledBy: settings.disabledBy,
-    // The plugins' own warnings are the session's plugin warnings (loadSessionPlugins).
-    warnings: settings.warnings,
-  }
-}
+export { withPluginHooks } from './plugin-basics.js'
 
 /**
  * `/plugin`: what this session loaded (enabled at its start) and what each brought, then the installed
@@ -174,17 +165,6 @@ export function sessionPluginLines(paths: AppPaths, loaded: readonly EnabledPlug
     'New sessions load the change.',
   )
   return lines
-}
-
-/** `/plugin` and `/plugin enable|disable NAME` for a session. */
-export function pluginCommands(
-  paths: AppPaths,
-  loaded: readonly EnabledPlugin[],
-): { pluginLines(): string[]; setPluginEnabled(name: string, enabled: boolean): Promise<string[]> } {
-  return {
-    pluginLines: () => sessionPluginLines(paths, loaded),
-    setPluginEnabled: (name, enabled) => switchPlugin(paths, name, enabled),
-  }
 }
 
 /** Enables or disables an installed plugin for sessions started from now on; saying what it brings. */

@@ -156,7 +156,7 @@ export interface SessionServices {
   /** The extra request headers sent to the endpoint, values redacted (`x-portkey-provider: op…ai …`). */
   endpointHeaders(): string[]
   /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
-  pluginLines(): string[]
+  pluginLines(): Promise<string[]>
   /** `/plugin enable|disable NAME`: changes what sessions started from now on load; what to show. */
   setPluginEnabled(name: string, enabled: boolean): Promise<string[]>
   /** The permission rules in force: configured, from flags, and granted in this session. */

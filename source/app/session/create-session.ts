@@ -26,7 +26,7 @@ import { resolveAdditionalDirs } from './additional-dirs.js'
 import { readGitBranch } from './git-branch.js'
 import { createPermissionGate, type RuntimeGate } from '../../permissions/gate.js'
 import { createSessionHookService } from './hooks.js'
-import { loadSessionPlugins, pluginCommands } from '../../plugins/session-plugins.js'
+import { loadPluginsIfAny, pluginCommands } from '../../plugins/session-plugins-entry.js'
 import { endpointCommands } from '../list-models.js'
 import { DEFAULT_MAX_PARALLEL, setUpAgents } from './subagents.js'
 import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js'
@@ -145,7 +145,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   const { programs } = provenance
   const spill = createOutputSpiller(outputs)
-  const plugins = await loadSessionPlugins(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
+  const plugins = await loadPluginsIfAny(paths, config.settings) // the user's enabled plugins (docs/plugins.md)
   const skillSources = { paths, workspace, home, read: instructions, plugins: plugins.plugins }
   const skillOptions = {
     ...skillSources,

@@ -8,7 +8,7 @@ import type { Mode } from '../../store/domain.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import { createClaudeTranscript, transcriptPathFor } from '../../session/claude-transcript.js'
 import type { Store } from '../../store/create-store.js'
-import { withPluginHooks } from '../../plugins/session-plugins.js'
+import { withPluginHooks } from '../../plugins/plugin-basics.js'
 
 const NO_HOOKS: CollectedHooks = { hooks: [], disabledBy: null, warnings: [] }
 

@@ -11,7 +11,7 @@ import { skillCommandEntries, userCommandEntries } from '../../ui/commands/user-
 import type { InstructionReaders } from './instruction-readers.js'
 import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
 import type { EnabledPlugin } from '../../plugins/session-plugins.js'
-import { PLUGIN_ROOT_VAR } from '../../plugins/manifest.js'
+import { PLUGIN_ROOT_VAR } from '../../plugins/plugin-basics.js'
 
 export interface UserCommandOptions {
   table: CommandTable

@@ -69,7 +69,7 @@ export interface SessionServiceOptions {
   /** The endpoint's extra request headers, redacted (config/headers.ts). */
   endpointHeaders?: () => string[]
   /** `/plugin`'s lines (plugins/session-plugins.ts). */
-  pluginLines?: () => string[]
+  pluginLines?: () => Promise<string[]>
   setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
@@ -197,7 +197,7 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     listModels: () =>
       opts.listModels?.() ?? Promise.resolve({ models: [], error: 'this session cannot list them' }),
     endpointHeaders: () => opts.endpointHeaders?.() ?? [],
-    pluginLines: () => opts.pluginLines?.() ?? [],
+    pluginLines: () => opts.pluginLines?.() ?? Promise.resolve([]),
     setPluginEnabled: (name, enabled) =>
       opts.setPluginEnabled?.(name, enabled) ??
       Promise.resolve(['plugins cannot be changed from this session']),

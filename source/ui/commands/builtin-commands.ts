@@ -176,7 +176,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     description: 'Show the plugins this session loaded; enable or disable one for new sessions',
     run: async (ctx, args) => {
       const [verb, name, ...rest] = args.split(/\s+/).filter(Boolean)
-      if (verb === undefined) return ctx.showInfo('Plugins', ctx.commands.pluginLines())
+      if (verb === undefined) return ctx.showInfo('Plugins', await ctx.commands.pluginLines())
       if ((verb === 'enable' || verb === 'disable') && name !== undefined && rest.length === 0)
         return ctx.showInfo('Plugins', await ctx.commands.setPluginEnabled(name, verb === 'enable'))
       ctx.flash('usage: /plugin, /plugin enable <name>, /plugin disable <name>', 'warn')

@@ -156,7 +156,7 @@ export function fakeCommands(
       return opts.models ?? { models: [] }
     },
     endpointHeaders: () => [],
-    pluginLines: () => [],
+    pluginLines: async () => [],
     setPluginEnabled: async (name, enabled) => [`${enabled ? 'enabled' : 'disabled'} ${name}`],
     permissionRules: () => {
       record('permissionRules', [])
