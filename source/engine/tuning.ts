@@ -10,7 +10,8 @@ import { holdYoungGeneration } from './young-generation.js'
  * The process tuning behind the start-up, memory and streaming budgets (README, Benchmarks), as the one
  * thing the wiring calls. Each measure lives in its own file with why it exists and what it measured:
  * V8 flags (`flags.ts`), the young generation held until the first turn (`young-generation.ts`), Yoga's
- * WebAssembly kept on baseline code (`layout-wasm.ts`), a collection after turns that left much garbage
+ * WebAssembly kept on baseline code (`layout-wasm.ts`), one memory-reducing collection once start-up is
+ * done (`settled-collection.ts`), a collection after turns that left much garbage
  * (`memory-reducer.ts`), and the compile cache written once start-up's modules are loaded
  * (`compile-cache.ts`).
  */
