@@ -281,9 +281,10 @@ async function runSession(
         session.store.dispatch({ type: 'notice/added', id: `command-file-${++commandNotices}`, level, text }),
     }),
   )
+  // Loaded or failed, start-up's reading is over.
   userCommands.then(
     () => loaded?.(),
-    () => undefined,
+    () => loaded?.(),
   )
   const stopTuning = opts.tuning?.followSession(session.store) ?? (() => {})
   try {

@@ -1,6 +1,6 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { getHeapStatistics } from 'node:v8'
 import type { Store } from '../store/create-store.js'
+import { exposeGc } from './settled-collection.js'
 
 export interface MemoryReducerOptions {
   /** Runs one full garbage collection; by default V8's own `gc`, made available for this alone. */
@@ -55,7 +55,7 @@ export function reduceMemoryAfterTurns(store: Store, options: MemoryReducerOptio
     timer = setTimeout(() => {
       timer = null
       if (heapUsed() - kept < slack) return
-      if (collect === undefined) collect = exposeGc()
+      if (collect === undefined) collect = fullCollection()
       collect?.()
       kept = heapUsed()
     }, delayMs)
@@ -77,7 +77,7 @@ const MB = 1024 * 1024
  */
 export function collectIfGrown(since: number, slackBytes = 8 * MB): boolean {
   if (getHeapStatistics().used_heap_size - since < slackBytes) return false
-  const collect = exposeGc()
+  const collect = fullCollection()
   collect?.()
   return collect !== null
 }
@@ -86,16 +86,8 @@ export function heapBytes(): number {
   return getHeapStatistics().used_heap_size
 }
 
-/** V8's `gc`, from a context created while --expose-gc was on; null where the engine refuses. */
-function exposeGc(): (() => void) | null {
-  try {
-    setFlagsFromString('--expose-gc')
-    const gc: unknown = runInNewContext('gc')
-    return typeof gc === 'function' ? () => gc() : null
-  } catch {
-    return null
-  } finally {
-    // Only that one context gets it.
-    setFlagsFromString('--no-expose-gc')
-  }
+/** V8's `gc` as a plain full collection; null where the engine refuses. */
+function fullCollection(): (() => void) | null {
+  const gc = exposeGc()
+  return gc ? () => gc() : null
 }
