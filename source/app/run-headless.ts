@@ -41,6 +41,8 @@ export interface HeadlessIo {
   onSession?: (sessionId: string) => void
   /** SIGINT interrupts, SIGTERM/SIGHUP kill the process groups and exit: true for `-p`. */
   ownSignals: boolean
+  /** Whether the untrusted-folder notice may point at `--trust-project` (not for an mcp task). Default true. */
+  trustFlag?: boolean
 }
 
 /** What a headless run ended with: the exit code, and the turn and its trace when one ran. */
@@ -120,7 +122,7 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
   // The servers start now: the first request waits for them (their tools go into its definitions).
   session.startMcp()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
-  await reportProjectTrust(opts, err)
+  await reportProjectTrust(opts, err, io.trustFlag ?? true)
   // Checked before the turn, so a missing sandbox is said once, up front, not at the first command.
   const sandbox = await session.sandbox?.status()
   if (sandbox?.kind === 'unavailable') err.write(`agent-tui: warning: ${sandbox.notice}\n`)
@@ -253,7 +255,7 @@ async function mcpPromptTurn(
  * Always on stderr (not only with --verbose): an untrusted folder changes what the run may do, and a
  * script's author must see why a rule in the repository did not apply.
  */
-async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promise<void> {
+async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter, trustFlag: boolean): Promise<void> {
   const trust = opts.projectTrust?.trust
   if (!trust) return
   for (const warning of trust.warnings()) err.write(`agent-tui: warning: ${warning}\n`)
@@ -267,6 +269,7 @@ async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promi
     display,
     storeLabel: display(trust.storeFile),
     headless: true,
+    trustFlag,
   })
   if (text) err.write(`${text}\n`)
 }

@@ -100,6 +100,7 @@ export async function runTask(
         sessionId = id
       },
       ownSignals: false,
+      trustFlag: false,
     },
   )
   const result = outcome.result
