@@ -13,18 +13,12 @@ export const MCP_SERVE_OPTIONS: readonly OptionSpec[] = [
     arg: 'MODE',
     help: 'the loosest mode a client may ask a task for (default ci): ci, plan, safe, auto, dangerous',
   },
-  {
-    long: 'expose-tools',
-    kind: 'boolean',
-    help: 'also offer the built-in tools (Read, Grep, Glob, Bash…) as MCP tools, judged in the --max-mode mode',
-  },
 ]
 
 export interface McpServeArgs {
   /** The session options every task starts from (each task sets its own mode and model). */
   base: ParsedArgs
   maxMode: Mode
-  exposeTools: boolean
   help: boolean
 }
 
@@ -41,7 +35,6 @@ const NOT_FOR_SERVE: Array<[keyof ParsedArgs, string]> = [
 /** Parses the words after `mcp serve`. Throws UsageError naming the option and what it needs. */
 export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
   let maxMode: Mode = 'ci'
-  let exposeTools = false
   const rest: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -49,9 +42,7 @@ export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
       rest.push(...argv.slice(i))
       break
     }
-    if (arg === '--expose-tools') exposeTools = true
-    else if (arg.startsWith('--expose-tools=')) throw new UsageError('--expose-tools does not take a value')
-    else if (arg === '--max-mode' || arg.startsWith('--max-mode=')) {
+    if (arg === '--max-mode' || arg.startsWith('--max-mode=')) {
       const value = arg === '--max-mode' ? argv[++i] : arg.slice('--max-mode='.length)
       if (value === undefined || value === '' || value.startsWith('-'))
         throw new UsageError('--max-mode needs a value')
@@ -61,7 +52,7 @@ export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
     } else rest.push(arg)
   }
   const base = parseArgs(rest)
-  if (base.help) return { base, maxMode, exposeTools, help: true }
+  if (base.help) return { base, maxMode, help: true }
   if (base.prompt !== undefined)
     throw new UsageError(
       `mcp serve takes no prompt (got "${base.prompt}"): the client sends one per task; see agent-tui mcp serve --help`,
@@ -78,7 +69,7 @@ export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
     const value = base[key]
     if (value !== undefined && value !== false) throw new UsageError(`mcp serve does not take ${what}`)
   }
-  return { base, maxMode, exposeTools, help: false }
+  return { base, maxMode, help: false }
 }
 
 /** `agent-tui mcp serve --help`. */
@@ -87,7 +78,7 @@ export function mcpServeHelp(): string {
     'agent-tui mcp serve — agent-tui as an MCP server over stdio (docs/mcp.md#agent-tui-as-an-mcp-server)',
     '',
     'Usage:',
-    '  agent-tui mcp serve [--max-mode MODE] [--expose-tools] [session options]',
+    '  agent-tui mcp serve [--max-mode MODE] [session options]',
     '',
     'Tools: run_task {prompt, cwd?, mode?, model?} runs an agent task headless, as agent-tui -p does, and',
     '  returns the final answer and the session id. A task runs in ci mode unless the client asks for',
