@@ -6,6 +6,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Client as ModernClient } from '@modelcontextprotocol/client'
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -188,6 +190,32 @@ describe('agent-tui mcp serve', () => {
     env.server.enqueue({ text: 'still here' })
     const next = await client.callTool({ name: 'run_task', arguments: { prompt: 'again' } })
     expect(textOf(next)).toBe('still here')
+  })
+})
+
+describe('agent-tui mcp serve with a 2026-07-28 client', () => {
+  it('lists run_task and runs a task on the modern protocol (the 2.4 client, pinned)', async () => {
+    env.server.enqueue({ text: 'modern answer' })
+    const client = new ModernClient(
+      { name: 'e2e-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    )
+    const transport = new ModernStdio({
+      command: process.execPath,
+      args: serveArgs(),
+      cwd: env.box.workspace,
+      env: env.box.env as Record<string, string>,
+      stderr: 'ignore',
+    })
+    try {
+      await client.connect(transport)
+      const { tools } = await client.listTools()
+      expect(tools.map((tool) => tool.name)).toEqual(['run_task'])
+      const result = await client.callTool({ name: 'run_task', arguments: { prompt: 'hello' } })
+      expect(result.structuredContent).toMatchObject({ result: 'modern answer', status: 'completed' })
+    } finally {
+      await client.close()
+    }
   })
 })
 
