@@ -113,6 +113,15 @@ describe('agent-tui mcp serve', () => {
     expect(await readFile(log, 'utf8')).toContain('what is the word?')
   })
 
+  it('--debug writes a log per task and says where', async () => {
+    env.server.enqueue({ text: 'logged' })
+    const { client, stderr } = await connect(['--debug'])
+    await client.callTool({ name: 'run_task', arguments: { prompt: 'log this' } })
+    await waitFor(() => /debug log written to (\S+)/.test(stderr()), 'the debug log line')
+    const path = /\[task 1\]: debug log written to (\S+)/.exec(stderr())?.[1] ?? ''
+    expect(await readFile(path, 'utf8')).toContain('"type":"user/submitted"')
+  })
+
   it('refuses an unsafe Bash command in ci mode, and the model is told why', async () => {
     env.server.enqueue(call('Bash', { command: 'touch made.txt' }), { text: 'I was not allowed.' })
     const { client } = await connect()

@@ -6,6 +6,7 @@ import { modeCeilingRefusal } from '../../permissions/mode-ceiling.js'
 import type { Mode, TurnResultKind } from '../../store/domain.js'
 import type { Action } from '../../store/actions.js'
 import type { TextWriter } from '../../util/display-text.js'
+import { openDebugLog } from '../debug-log.js'
 import { openRunConfig, resolveHeadlessEndpoint } from '../run-config.js'
 import { runHeadlessTask } from '../run-headless.js'
 
@@ -48,7 +49,7 @@ export type TaskOutcome = { ok: true; task: TaskResult } | { ok: false; message:
 export async function runTask(
   server: TaskServer,
   request: TaskRequest,
-  io: { err: TextWriter; signal: AbortSignal; observe?: (action: Action) => void },
+  io: { err: TextWriter; signal: AbortSignal; observe?: (action: Action) => void; number: number },
 ): Promise<TaskOutcome> {
   const mode = request.mode ?? 'ci'
   const refused = modeCeilingRefusal(mode, server.maxMode)
@@ -79,6 +80,8 @@ export async function runTask(
   const found = await resolveHeadlessEndpoint(config, run.paths, server.home)
   if (!found.ok) return { ok: false, message: found.message.replace(/^agent-tui: /, '') }
   let sessionId = ''
+  // `--debug`: a log per task (its path on stderr when the task ends).
+  const debug = args.debug ? openDebugLog(run.paths.debugDir, `${process.pid}-task-${io.number}`) : undefined
   const outcome = await runHeadlessTask(
     {
       args,
@@ -89,6 +92,7 @@ export async function runTask(
       endpoint: found.endpoint,
       projectTrust: { trust: run.trust, configFor: run.configFor },
       ...(args.agent ? { agent: args.agent } : {}),
+      ...(debug ? { debug } : {}),
     },
     {
       // The answer is returned to the client, never printed: stdout is the protocol's.
@@ -102,7 +106,7 @@ export async function runTask(
       ownSignals: false,
       trustFlag: false,
     },
-  )
+  ).finally(() => debug?.close()) // a session that failed to start never reached its own close
   const result = outcome.result
   if (!result)
     return { ok: false, message: `the task did not run (exit code ${outcome.code}); see the server's stderr` }

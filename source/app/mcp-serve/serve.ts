@@ -113,7 +113,7 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
             .catch(() => undefined)
         }
         const signal = AbortSignal.any([ctx.mcpReq.signal, closing.signal])
-        const work = runTask(server, request, { err, signal, observe }).catch(
+        const work = runTask(server, request, { err, signal, observe, number: n }).catch(
           (error: unknown): TaskOutcome => {
             if (error instanceof ConfigError || error instanceof UsageError || error instanceof SessionError)
               return { ok: false, message: error.message }
