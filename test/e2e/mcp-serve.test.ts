@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
-import { cliPath } from '../support/run-cli.ts'
+import { cliPath, repoRoot, runCli } from '../support/run-cli.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 import { projectKey } from '../../source/config/app-paths.ts'
 
@@ -225,6 +225,42 @@ describe('agent-tui mcp serve with a 2026-07-28 client', () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe('the server modules', () => {
+  const SERVER_MODULES = [
+    'source/app/mcp-serve/serve.ts',
+    'node_modules/@modelcontextprotocol/server/src/server/serveStdio.ts',
+  ]
+  const reporting = (report: string) => ({
+    ...env.box.env,
+    NODE_OPTIONS: `--import ${JSON.stringify(join(repoRoot, 'test', 'support', 'report-sources.mjs'))}`,
+    AGENT_TUI_TEST_SOURCES: report,
+  })
+
+  it('are not loaded by a -p run, and are by mcp serve', async () => {
+    const report = join(env.box.root, 'sources.txt')
+    env.server.enqueue({ text: 'ok' })
+    const run = await runCli(['--base-url', env.server.baseUrl, '--model', 'm', '-p', 'hi'], {
+      cwd: env.box.workspace,
+      env: reporting(report),
+      timeoutMs: 40_000,
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const headless = (await readFile(report, 'utf8')).split('\n')
+    expect(headless).toContain('source/app/run-headless.ts')
+    for (const module of SERVER_MODULES) expect(headless).not.toContain(module)
+
+    const served = await runCli(['mcp', 'serve', '--base-url', env.server.baseUrl, '--model', 'm'], {
+      cwd: env.box.workspace,
+      env: reporting(report),
+      stdin: '',
+      timeoutMs: 40_000,
+    })
+    expect(served.code, served.stderr).toBe(0)
+    const serving = (await readFile(report, 'utf8')).split('\n')
+    for (const module of SERVER_MODULES) expect(serving).toContain(module)
   })
 })
 
