@@ -89,7 +89,7 @@ export function mcpServeHelp(): string {
     '',
     'Session options (for every task): --model, --base-url, --api-key, --header, --allowed-tools,',
     '  --disallowed-tools, --tools, --sandbox, --no-sandbox, --add-dir, --cwd, --max-steps, --agent,',
-    '  --no-claude-dirs, --debug (see agent-tui --help).',
+    '  --no-claude-dirs, --debug, --verbose (see agent-tui --help).',
     'stdout carries only the protocol; logs go to stderr. The server exits when the client closes stdin.',
   ].join('\n')
 }
