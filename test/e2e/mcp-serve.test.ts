@@ -324,6 +324,25 @@ describe('agent-tui mcp serve as a process', () => {
     await waitFor(() => isGone(pid), 'the command to be killed')
   })
 
+  it('on SIGTERM stops its tasks, kills their processes and exits 143', async () => {
+    env.server.enqueue(call('Bash', { command: SLEEPER }))
+    const server = spawnServer(['--max-mode', 'dangerous'])
+    server.send(initialize)
+    await waitFor(() => server.lines().length >= 1, 'the initialize answer')
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    server.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'run_task', arguments: { prompt: 'sleep', mode: 'dangerous' } },
+    })
+    const pid = await readPidFile(join(env.box.workspace, 'sleeper.pid'))
+    seen.push(pid)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toEqual({ code: 143, signal: null })
+    await waitFor(() => isGone(pid), 'the command to be killed')
+  })
+
   it('says what is wrong with its arguments, on stderr, exit 2', async () => {
     const server = spawnServer(['--max-mode', 'loose'])
     expect(await server.exited).toEqual({ code: 2, signal: null })
