@@ -144,8 +144,7 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
   }
   if (io.ownSignals) process.on('SIGINT', onSigint)
   const onAbort = () => session.runtime.interrupt()
-  if (io.signal?.aborted) onAbort()
-  else io.signal?.addEventListener('abort', onAbort, { once: true })
+  io.signal?.addEventListener('abort', onAbort, { once: true })
   // Without the signals (an MCP task), the exit event alone: the server owns SIGINT/SIGTERM/SIGHUP.
   const uninstall = installExitCleanup(session.processes, {
     signals: io.ownSignals ? ['SIGTERM', 'SIGHUP'] : [],
@@ -164,6 +163,8 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
     }
     const input = await promptInput(opts, session, err)
     if (!input) return ended(2)
+    // Stopped before the turn began (an MCP client cancelled while the session was set up): nothing runs.
+    if (io.signal?.aborted) return ended(130)
     const result =
       'mcpPrompt' in input
         ? await mcpPromptTurn(session, input.mcpPrompt, err)

@@ -109,7 +109,13 @@ export async function runTask(
   ).finally(() => debug?.close()) // a session that failed to start never reached its own close
   const result = outcome.result
   if (!result)
-    return { ok: false, message: `the task did not run (exit code ${outcome.code}); see the server's stderr` }
+    return {
+      ok: false,
+      message:
+        outcome.code === 130
+          ? 'the task was cancelled before it began'
+          : `the task did not run (exit code ${outcome.code}); see the server's stderr`,
+    }
   const task: TaskResult = {
     result: result.text,
     session_id: outcome.sessionId ?? sessionId,
