@@ -6,6 +6,7 @@ import { mcpServeHelp, parseMcpServeArgs, type McpServeArgs } from '../../config
 import { settingsEnv } from '../../config/settings-env.js'
 import { modesUnder } from '../../permissions/mode-ceiling.js'
 import type { Action } from '../../store/actions.js'
+import { MODES, type Mode } from '../../store/domain.js'
 import { cleanedWriter, type TextWriter } from '../../util/display-text.js'
 import { openRunConfig } from '../run-config.js'
 import { SessionError } from '../session-error.js'
@@ -84,7 +85,7 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
             .optional()
             .describe("The folder to work in (relative to the server's folder, or absolute inside it)"),
           mode: z
-            .enum(['ci', 'plan', 'safe', 'auto', 'dangerous'])
+            .enum(MODES as [Mode, ...Mode[]])
             .optional()
             .describe(`Permission mode (default ci); allowed here: ${modesUnder(parsed.maxMode).join(', ')}`),
           model: z.string().optional().describe('Model id (default: the configured one)'),
