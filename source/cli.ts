@@ -12,6 +12,11 @@ async function main(argv: string[]): Promise<number> {
     const { runPluginCommand } = await import('./plugins/cli.js')
     return runPluginCommand(argv.slice(1))
   }
+  // `agent-tui mcp serve …`: agent-tui as a stdio MCP server (docs/mcp.md#agent-tui-as-an-mcp-server).
+  if (argv[0] === 'mcp' && argv[1] === 'serve') {
+    const { runMcpServe } = await import('./app/mcp-serve/serve.js')
+    return runMcpServe(argv.slice(2))
+  }
   let args: ReturnType<typeof parseArgs>
   // `agent-tui doctor [--json] [options]`: the setup checks (docs/troubleshooting.md#doctor).
   const doctor = argv[0] === 'doctor'

@@ -4,7 +4,7 @@ import { retryNoticeText } from '../agent/turn/retry-notice.js'
 import type { ParsedArgs } from '../config/flags.js'
 import { tildePath } from '../config/project-trust.js'
 import { untrustedNotice } from '../config/trust-messages.js'
-import { exitCodeFor, streamEvents, TraceCollector } from '../headless/trace.js'
+import { exitCodeFor, type HeadlessTrace, streamEvents, TraceCollector } from '../headless/trace.js'
 import type { Action } from '../store/actions.js'
 import type { TurnResult } from '../store/domain.js'
 import type { State } from '../store/state.js'
@@ -23,11 +23,39 @@ export interface HeadlessOptions extends Omit<SessionOptions, 'interactive' | 'o
   debug?: DebugLog
 }
 
+/**
+ * Where a headless run writes and who stops it. `-p` writes to stdout and stderr and owns the process's
+ * signals; a task of `agent-tui mcp serve` keeps stdout for the protocol, is stopped by its `signal` and
+ * leaves the signals to the server (source/app/mcp-serve/).
+ */
+export interface HeadlessIo {
+  /** The answer (or the json / stream-json output). */
+  out: TextWriter
+  /** Warnings and notices, cleaned. */
+  err: TextWriter
+  /** Aborting it interrupts the turn, as the first Ctrl+C does. */
+  signal?: AbortSignal
+  /** One more observer of every action (an MCP client's progress notifications). */
+  observe?: (action: Action, state: State) => void
+  /** Called once the session exists, with its id (before the turn runs). */
+  onSession?: (sessionId: string) => void
+  /** SIGINT interrupts, SIGTERM/SIGHUP kill the process groups and exit: true for `-p`. */
+  ownSignals: boolean
+  /** Whether the untrusted-folder notice may point at `--trust-project` (not for an mcp task). Default true. */
+  trustFlag?: boolean
+}
+
+/** What a headless run ended with: the exit code, and the turn and its trace when one ran. */
+export interface HeadlessOutcome {
+  code: number
+  sessionId?: string
+  result?: TurnResult
+  trace?: HeadlessTrace
+}
+
 /** `-p`: the same runtime and store, without Ink. Returns the exit code (0/1/2/3/130). */
 export async function runHeadless(opts: HeadlessOptions): Promise<number> {
-  const started = performance.now()
   const format = opts.args.outputFormat
-  const trace = new TraceCollector()
   // Notices and errors on stderr are cleaned; the answer on stdout is the model's text, printed as it is
   // into a pipe or a file, cleaned only on a terminal; JSON is escaped, which parses to the same.
   const out: TextWriter = {
@@ -36,7 +64,16 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
         format !== 'text' ? escapeForTerminal(text) : process.stdout.isTTY ? cleanText(text) : text,
       ),
   }
-  const err = cleanedWriter(process.stderr)
+  const outcome = await runHeadlessTask(opts, { out, err: cleanedWriter(process.stderr), ownSignals: true })
+  return outcome.code
+}
+
+/** One headless run: a session, its one turn, the result written to `io`; the session closed after. */
+export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Promise<HeadlessOutcome> {
+  const started = performance.now()
+  const format = opts.args.outputFormat
+  const trace = new TraceCollector()
+  const { out, err } = io
   const observers: Array<(action: Action, state: State) => void> = [(action) => trace.observe(action)]
   if (format === 'stream-json') {
     observers.push((action) => {
@@ -73,6 +110,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     })
   }
   if (opts.debug) observers.push((action) => opts.debug?.write(action))
+  if (io.observe) observers.push(io.observe)
 
   const session = await createSession({
     ...opts,
@@ -84,7 +122,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   // The servers start now: the first request waits for them (their tools go into its definitions).
   session.startMcp()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
-  await reportProjectTrust(opts, err)
+  await reportProjectTrust(opts, err, io.trustFlag ?? true)
   // Checked before the turn, so a missing sandbox is said once, up front, not at the first command.
   const sandbox = await session.sandbox?.status()
   if (sandbox?.kind === 'unavailable') err.write(`agent-tui: warning: ${sandbox.notice}\n`)
@@ -95,6 +133,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     )
   }
 
+  io.onSession?.(session.id)
   // First Ctrl+C interrupts the turn (exit 130 after the result is printed); a second one exits at once.
   let interrupts = 0
   const onSigint = () => {
@@ -103,24 +142,34 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     // The exit event kills every process group and closes the log (installExitCleanup below).
     else process.exit(130)
   }
-  process.on('SIGINT', onSigint)
+  if (io.ownSignals) process.on('SIGINT', onSigint)
+  const onAbort = () => session.runtime.interrupt()
+  io.signal?.addEventListener('abort', onAbort, { once: true })
+  // Without the signals (an MCP task), the exit event alone: the server owns SIGINT/SIGTERM/SIGHUP.
   const uninstall = installExitCleanup(session.processes, {
-    signals: ['SIGTERM', 'SIGHUP'],
+    signals: io.ownSignals ? ['SIGTERM', 'SIGHUP'] : [],
     also: [() => session.log.close()],
+  })
+  const ended = (code: number, rest: Omit<HeadlessOutcome, 'code' | 'sessionId'> = {}): HeadlessOutcome => ({
+    code,
+    sessionId: session.id,
+    ...rest,
   })
   try {
     if (opts.args.rewindTo !== undefined) {
       const { runRewind } = await import('./headless-rewind.js')
       const code = await runRewind(session, opts.args, out, err)
-      if (code !== 0 || !opts.prompt.trim()) return code
+      if (code !== 0 || !opts.prompt.trim()) return ended(code)
     }
     const input = await promptInput(opts, session, err)
-    if (!input) return 2
+    if (!input) return ended(2)
+    // Stopped before the turn began (an MCP client cancelled while the session was set up): nothing runs.
+    if (io.signal?.aborted) return ended(130)
     const result =
       'mcpPrompt' in input
         ? await mcpPromptTurn(session, input.mcpPrompt, err)
         : await session.runtime.runTurn(input)
-    if (!result) return 2
+    if (!result) return ended(2)
     const state = session.store.getState()
     const built = trace.build({
       result,
@@ -138,9 +187,10 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     }
     const left = leftRunning(session.store.getState())
     if (left) err.write(`agent-tui: warning: ${left}\n`)
-    return exitCodeFor(result.kind)
+    return ended(exitCodeFor(result.kind), { result, trace: built })
   } finally {
     process.off('SIGINT', onSigint)
+    io.signal?.removeEventListener('abort', onAbort)
     await session.close()
     uninstall()
     if (opts.debug) {
@@ -206,7 +256,7 @@ async function mcpPromptTurn(
  * Always on stderr (not only with --verbose): an untrusted folder changes what the run may do, and a
  * script's author must see why a rule in the repository did not apply.
  */
-async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promise<void> {
+async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter, trustFlag: boolean): Promise<void> {
   const trust = opts.projectTrust?.trust
   if (!trust) return
   for (const warning of trust.warnings()) err.write(`agent-tui: warning: ${warning}\n`)
@@ -220,6 +270,7 @@ async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promi
     display,
     storeLabel: display(trust.storeFile),
     headless: true,
+    trustFlag,
   })
   if (text) err.write(`${text}\n`)
 }

@@ -3,15 +3,8 @@ import { resolveEndpoint } from '../config/endpoint.js'
 import { mayHaveNativeApi } from '../config/served-window.js'
 import { ConfigError, UsageError } from '../config/errors.js'
 import type { ParsedArgs } from '../config/flags.js'
-import { loadSettings } from '../config/load.js'
-import { type AppPaths, resolvePaths } from '../config/app-paths.js'
-import { credentialsPath, readStoredKey } from '../config/credentials.js'
-import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
-import { openProjectTrust, tildePath } from '../config/project-trust.js'
+import { tildePath } from '../config/project-trust.js'
 import { settingsEnv } from '../config/settings-env.js'
-import { headerRecord } from '../config/headers.js'
-import { unaskedWindowsDir } from '../provenance/windows.js'
-import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
 import { tuneProcess } from '../engine/tuning.js'
@@ -20,6 +13,7 @@ import { readGitBranch } from './session/git-branch.js'
 import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 import { cleanedWriter } from '../util/display-text.js'
+import { endpointOptionsOf, headlessEndpoint, openRunConfig } from './run-config.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
 export async function start(args: ParsedArgs): Promise<number> {
@@ -31,23 +25,8 @@ export async function start(args: ParsedArgs): Promise<number> {
   const tuning = tuneProcess()
   try {
     const home = env.HOME || homedir()
-    const paths = resolvePaths(env, home)
-    const loaded = await loadSettings({ cwd: workspace, env, home, claudeDirs: !args.noClaudeDirs })
-    // What the repository brings applies only in a trusted folder (docs/permissions.md#project-trust).
-    const trust = await openProjectTrust({
-      workspace,
-      home,
-      storeFile: paths.trustStoreFile,
-      ledgerFile: paths.localSettingsLedgerFile,
-      loaded,
-      trustFlag: args.trustProject,
-      baseline: { maxSteps: DEFAULT_MAX_STEPS, breaker: DEFAULT_BREAKER },
-      windowsDir: unaskedWindowsDir(paths.stateDir),
-    })
-    // A key typed into the setup form is kept for its base URL only (config/credentials.ts).
-    const configFor = (trusted: boolean) =>
-      withStoredKey(resolveConfig(args, trust.settings(trusted).loaded, env), paths)
-    let config = configFor(trust.isTrusted())
+    const { paths, trust, configFor, config: first } = await openRunConfig(args, { workspace, env, home })
+    let config = first
     for (const warning of config.warnings) err.write(`agent-tui: warning: ${warning}\n`)
     // The settings' `env` (Claude Code's too), as the folder's trust is at start.
     const { apply, skipped } = settingsEnv(config.env)
@@ -91,13 +70,7 @@ export async function start(args: ParsedArgs): Promise<number> {
     // Compile the UI and session modules while the endpoint probe waits on the network.
     const preload = config.headless ? undefined : loadInteractiveInStages()
     preload?.catch(() => undefined)
-    const endpointOptions = {
-      ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
-      ...(config.model ? { model: config.model } : {}),
-      ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
-    }
+    const endpointOptions = endpointOptionsOf(config)
     // The full-screen session asks a local server what window it serves after its first frame.
     const servedLater = !config.headless && !listLater
     const endpoint = await resolveEndpoint(
@@ -134,16 +107,9 @@ export async function start(args: ParsedArgs): Promise<number> {
     const projectTrust = { trust, configFor }
 
     if (config.headless) {
-      if (endpoint.kind === 'none') {
-        err.write(`${noEndpointMessage(endpoint.probed, tildePath(paths.userSettingsFile, home))}\n`)
-        return 2
-      }
-      const model = config.model ?? endpoint.model
-      if (!model) {
-        const why = endpoint.listError ?? `${endpoint.baseUrl}/models lists none`
-        err.write(
-          `agent-tui: no model configured, and ${why}.\nPass --model NAME (or set AGENT_TUI_MODEL, or "model" in settings).\n`,
-        )
+      const found = headlessEndpoint(config, endpoint, tildePath(paths.userSettingsFile, home))
+      if (!found.ok) {
+        err.write(`${found.message}\n`)
         return 2
       }
       // A rewind on its own needs no prompt, so it does not wait for stdin either.
@@ -162,13 +128,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         config,
         paths,
         workspace,
-        endpoint: {
-          baseUrl: endpoint.baseUrl,
-          model,
-          ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-          ...(endpoint.contextLength ? { contextLength: endpoint.contextLength } : {}),
-          ...(endpoint.contextSource ? { contextSource: endpoint.contextSource } : {}),
-        },
+        endpoint: found.endpoint,
         ...(resume ? { resume } : {}),
         ...(debug ? { debug } : {}),
         ...(args.agent ? { agent: args.agent } : {}),
@@ -209,22 +169,6 @@ export async function start(args: ParsedArgs): Promise<number> {
 }
 
 /**
- * The key stored by the setup form for the configured base URL, when nothing else gives one (a flag, the
- * environment or a settings file beat it). Sent only to the URL it was stored for.
- */
-function withStoredKey(config: ResolvedConfig, paths: AppPaths): ResolvedConfig {
-  if (config.apiKey !== undefined || config.baseUrl === undefined) return config
-  const stored = readStoredKey(paths, config.baseUrl)
-  const warnings = [...config.warnings]
-  if (stored.problem) warnings.push(`${stored.problem}; no stored API key is used`)
-  if (stored.looseMode !== undefined)
-    warnings.push(
-      `${credentialsPath(paths)} can be read by others (mode ${stored.looseMode.toString(8)}): chmod 600 it`,
-    )
-  return { ...config, warnings, ...(stored.key ? { apiKey: stored.key } : {}) }
-}
-
-/**
  * The modules of the full-screen session, loaded part by part with the event loop turning in between, so
  * keys typed at the early frame are echoed between two parts rather than after all of them.
  */
@@ -243,21 +187,4 @@ async function loadInteractiveInStages(): Promise<void> {
  */
 function turnEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(() => setImmediate(resolve)))
-}
-
-/** `settingsFile`: the user settings file as shown (it follows `$XDG_CONFIG_HOME`). */
-export function noEndpointMessage(
-  probed: Array<{ name: string; url: string; result: string }>,
-  settingsFile: string,
-): string {
-  const settings = `  "baseUrl" and "model" in ${settingsFile}`
-  return [
-    'agent-tui: no model endpoint configured and no local server found.',
-    'Set one of:',
-    '  OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_API_KEY=sk-…   (environment)',
-    '  --base-url URL --model NAME [--api-key KEY]                      (flags)',
-    `${settings.padEnd(66)} (settings)`,
-    'Local servers probed:',
-    ...probed.map((p) => `  ${p.name.padEnd(10)} ${p.url.padEnd(30)} ${p.result}`),
-  ].join('\n')
 }

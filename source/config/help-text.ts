@@ -1,13 +1,14 @@
 import { OPTIONS } from './flags.js'
+import { MCP_SERVE_OPTIONS } from './mcp-serve-args.js'
 
 /** The `--help` text: usage, every option aligned, environment, exit codes. */
 export function helpText(): string {
-  const labels = OPTIONS.map((o) => {
+  const label = (o: (typeof OPTIONS)[number]) => {
     const names = o.short ? `-${o.short}, --${o.long}` : `    --${o.long}`
     return o.arg ? `${names} ${o.arg}` : names
-  })
-  const width = Math.max(...labels.map((l) => l.length)) + 2
-  const lines = OPTIONS.map((o, i) => `  ${labels[i]!.padEnd(width)}${o.help}`)
+  }
+  const width = Math.max(...[...OPTIONS, ...MCP_SERVE_OPTIONS].map((o) => label(o).length)) + 2
+  const line = (o: (typeof OPTIONS)[number]) => `  ${label(o).padEnd(width)}${o.help}`
   return [
     'agent-tui — a terminal coding agent for any OpenAI-compatible endpoint',
     '',
@@ -16,9 +17,13 @@ export function helpText(): string {
     '  agent-tui -p [options] "prompt"     headless: print the result and exit',
     '  agent-tui doctor [--json]           check Node, the endpoint (tool calls too), the sandbox, the configuration',
     '  agent-tui plugin add|list|enable|disable|remove|marketplace …   Claude Code plugins (docs/plugins.md)',
+    '  agent-tui mcp serve [options]       agent-tui as a stdio MCP server (agent-tui mcp serve --help)',
     '',
     'Options:',
-    ...lines,
+    ...OPTIONS.map(line),
+    '',
+    'Options of mcp serve:',
+    ...MCP_SERVE_OPTIONS.map(line),
     '',
     'Environment:',
     '  AGENT_TUI_MODEL, OPENAI_BASE_URL, OPENAI_API_KEY, AGENT_TUI_MODE, AGENT_TUI_CUSTOM_HEADERS,',

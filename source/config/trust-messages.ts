@@ -18,6 +18,8 @@ export interface UntrustedNoticeInput {
   /** `~/.local/state/agent-tui/trusted-folders.json`, for "you chose not to trust it". */
   storeLabel: string
   headless: boolean
+  /** Headless, whether `--trust-project` is there to name (not for `mcp serve`, which refuses it). Default true. */
+  trustFlag?: boolean
 }
 
 /** Null when nothing was ignored (or the folder is trusted). */
@@ -35,8 +37,12 @@ export function untrustedNotice(input: UntrustedNoticeInput): string | null {
     return [
       `agent-tui: ${why}, so what its repository brings is ignored:`,
       ...contributions.map((c) => `  ${describeContribution(c)}`),
-      'Deny and ask rules from it still apply. To use the rest: --trust-project (this run), or start',
-      `agent-tui here without -p and trust the folder${status.source === 'changed' ? ' again' : ''} (remembered).`,
+      input.trustFlag === false
+        ? 'Deny and ask rules from it still apply. To use the rest, start agent-tui there (without -p) and'
+        : 'Deny and ask rules from it still apply. To use the rest: --trust-project (this run), or start',
+      input.trustFlag === false
+        ? `trust the folder${status.source === 'changed' ? ' again' : ''} (remembered).`
+        : `agent-tui here without -p and trust the folder${status.source === 'changed' ? ' again' : ''} (remembered).`,
     ].join('\n')
   }
   const items = summarizeContributions(contributions)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { resolvePaths } from '../../../source/config/app-paths.js'
 import { tildePath } from '../../../source/config/project-trust.js'
-import { noEndpointMessage } from '../../../source/app/start.js'
+import { noEndpointMessage } from '../../../source/app/run-config.js'
 
 describe('the headless "no endpoint" message', () => {
   const probed = [{ name: 'Ollama', url: 'http://127.0.0.1:11434/v1/models', result: 'connection refused' }]
