@@ -20,6 +20,11 @@ import type { Session } from './session/create-session.js'
 export interface HeadlessOptions extends Omit<SessionOptions, 'interactive' | 'observers'> {
   args: ParsedArgs
   prompt: string
+  /**
+   * The prompt is text, never a `/command`: a task of `agent-tui mcp serve` comes from a client, which must
+   * not run the user's commands (their `` !`…` `` lines and `allowed-tools` grants) with its own arguments.
+   */
+  literalPrompt?: boolean
   debug?: DebugLog
 }
 
@@ -210,7 +215,7 @@ async function promptInput(
   session: Pick<Session, 'store' | 'instructions' | 'claude' | 'discovery' | 'skills' | 'plugins'>,
   err: TextWriter,
 ): Promise<SubmitInput | { mcpPrompt: { name: string; args: string } } | null> {
-  const parsed = parseSlash(opts.prompt)
+  const parsed = opts.literalPrompt ? null : parseSlash(opts.prompt)
   if (!parsed) return { text: opts.prompt }
   const table = createCommandTable(BUILTIN_COMMANDS)
   const home = process.env.HOME || homedir()

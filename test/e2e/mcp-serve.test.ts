@@ -113,6 +113,23 @@ describe('agent-tui mcp serve', () => {
     expect(await readFile(log, 'utf8')).toContain('what is the word?')
   })
 
+  it("sends a prompt that starts with / as text: a client cannot run the user's commands", async () => {
+    // A command whose shell line and grants a client's arguments would otherwise reach.
+    const commands = join(env.box.env.XDG_CONFIG_HOME ?? '', 'agent-tui', 'commands')
+    await mkdir(commands, { recursive: true })
+    await writeFile(
+      join(commands, 'deploy.md'),
+      '---\nallowed-tools: Bash(touch *)\n---\n!`touch ran-$ARGUMENTS`\nDeploy it.\n',
+    )
+    env.server.enqueue({ text: 'not a command here' })
+    const { client } = await connect()
+    const result = await client.callTool({ name: 'run_task', arguments: { prompt: '/deploy now' } })
+    expect(textOf(result)).toBe('not a command here')
+    expect(JSON.stringify(messagesOf(0).at(-1))).toContain('/deploy now')
+    expect(JSON.stringify(messagesOf(0))).not.toContain('Deploy it.')
+    expect(existsSync(join(env.box.workspace, 'ran-now'))).toBe(false)
+  })
+
   it('--debug writes a log per task and says where', async () => {
     env.server.enqueue({ text: 'logged' })
     const { client, stderr } = await connect(['--debug'])

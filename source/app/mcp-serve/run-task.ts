@@ -1,8 +1,9 @@
 import { realpath, stat } from 'node:fs/promises'
-import { isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import type { ParsedArgs } from '../../config/flags.js'
 import { settingsEnv } from '../../config/settings-env.js'
 import { modeCeilingRefusal } from '../../permissions/mode-ceiling.js'
+import { foldName } from '../../permissions/protected-paths.js'
 import type { Mode, TurnResultKind } from '../../store/domain.js'
 import type { Action } from '../../store/actions.js'
 import type { TextWriter } from '../../util/display-text.js'
@@ -86,6 +87,7 @@ export async function runTask(
     {
       args,
       prompt: request.prompt,
+      literalPrompt: true,
       config,
       paths: run.paths,
       workspace,
@@ -131,6 +133,9 @@ export async function runTask(
  * The task's folder: `cwd` resolved against the server's folder, a directory, and (after symlinks) inside
  * it. A client cannot point a task at a folder the user did not start the server for.
  */
+/** Folders whose files agent-tui or another tool runs or trusts (docs/permissions.md, protected paths). */
+const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.agent-tui', '.claude', '.vscode', '.idea'])
+
 export async function taskFolder(
   root: string,
   cwd: string | undefined,
@@ -149,6 +154,17 @@ export async function taskFolder(
     return {
       ok: false,
       message: `cwd ${cwd} is outside the folder this server was started in (${root}); start agent-tui mcp serve in (or with --cwd) a folder that holds it`,
+    }
+  // Protected folders are protected relative to a session's workspace: a task started inside one would
+  // write its hooks, settings or tasks as ordinary files.
+  const config = inside
+    .split(sep)
+    .map(foldName)
+    .find((segment) => PROTECTED_FOLDERS.has(segment))
+  if (config)
+    return {
+      ok: false,
+      message: `cwd ${cwd} is inside ${config}/, a protected folder: a task cannot run there`,
     }
   return { ok: true, path: real }
 }

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
+import { sep } from 'node:path'
 import { z } from 'zod'
 import { ConfigError, UsageError } from '../../config/errors.js'
 import { mcpServeHelp, parseMcpServeArgs, type McpServeArgs } from '../../config/mcp-serve-args.js'
@@ -49,6 +50,13 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
   const env = process.env
   const home = env.HOME || homedir()
   const root = await realpath(process.cwd())
+  const broad = await tooBroadRoot(root, home)
+  if (broad && parsed.base.cwd === undefined) {
+    log.write(
+      `agent-tui mcp serve: started in ${broad}, which would let a task run anywhere under it; pass --cwd with the project folder tasks may use\n`,
+    )
+    return 2
+  }
   try {
     // The server's own folder's settings `env`, applied once as `-p` would there; a task's folder's is not.
     const own = await openRunConfig({ ...parsed.base, print: true }, { workspace: root, env, home })
@@ -205,4 +213,17 @@ function prefixed(out: TextWriter, prefix: string): TextWriter {
           .join('\n'),
       ),
   }
+}
+
+/**
+ * `/`, the home folder or one of its parents, named as such, when `root` is one: clients such as Claude
+ * Desktop start servers there, and a task's `cwd` is bounded only by this folder.
+ */
+export async function tooBroadRoot(root: string, home: string): Promise<string | null> {
+  if (root === sep) return '/'
+  const realHome = await realpath(home).catch(() => home)
+  if (root === realHome) return 'your home folder'
+  if (realHome.startsWith(root.endsWith(sep) ? root : root + sep))
+    return `${root}, a parent of your home folder`
+  return null
 }
