@@ -16,6 +16,7 @@ const STATUS_LABEL: Record<McpServerStatus, string> = {
   failed: 'failed',
   needs_auth: 'needs sign-in',
   'disabled-untrusted': 'not started: untrusted folder',
+  disabled: 'off (this session)',
 }
 
 export function statusLabel(status: McpServerStatus): string {
