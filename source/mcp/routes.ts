@@ -116,14 +116,16 @@ export class ToolRoutes {
     const available = this.announced()
     const live = new Set(available.map((t) => t.name))
     const states = new Map(this.servers().map((s) => [s.name, s]))
+    const disabled = new Set<string>()
     const gone = [...this.routes]
       .filter(([name, route]) => {
         const state = states.get(route.server)
+        if (state?.off || state?.offTools?.has(route.info.name)) disabled.add(name)
         if (!state?.enabled || state.off) return true
         return state.conn?.status === 'connected' && !live.has(name)
       })
       .map(([name]) => name)
-    return announce(offered, available, gone, opts)
+    return announce(offered, available, gone, opts, disabled)
   }
 
   private announced(): AnnouncedTool[] {
