@@ -22,92 +22,73 @@ const view = (name: string, over: Partial<McpServerView> = {}): McpServerView =>
   ...over,
 })
 const SERVERS = [view('a'), view('b', { status: 'disabled', tools: [] })]
-const key = (input: string, flags: Omit<PanelKey, 'input'> = {}): PanelKey => ({ input, ...flags })
 
 describe('the /mcp panel keys', () => {
   const cases: Array<[string, McpPanelState, PanelKey, McpPanelState, PanelEffect | undefined]> = [
-    [
-      '↓ selects the next server',
-      PANEL_START,
-      key('', { downArrow: true }),
-      { ...PANEL_START, server: 1 },
-      undefined,
-    ],
+    ['↓ selects the next server', PANEL_START, 'down', { ...PANEL_START, server: 1 }, undefined],
     [
       'j too, and it stops at the last',
       { ...PANEL_START, server: 1 },
-      key('j'),
+      'down',
       { ...PANEL_START, server: 1 },
       undefined,
     ],
     [
       'Space turns a running server off',
       PANEL_START,
-      key(' '),
+      'toggle',
       PANEL_START,
       { kind: 'toggle', server: 'a', enabled: false },
     ],
     [
       'Space turns an off server on',
       { ...PANEL_START, server: 1 },
-      key(' '),
+      'toggle',
       { ...PANEL_START, server: 1 },
       { kind: 'toggle', server: 'b', enabled: true },
     ],
-    ['Enter opens the tools', PANEL_START, key('', { return: true }), { ...PANEL_START, tool: 0 }, undefined],
+    ['Enter opens the tools', PANEL_START, 'tools', { ...PANEL_START, tool: 0 }, undefined],
     [
       'a server without tools has none to open',
       { ...PANEL_START, server: 1 },
-      key('', { return: true }),
+      'tools',
       { ...PANEL_START, server: 1 },
       undefined,
     ],
-    [
-      '↓ in the tools',
-      { ...PANEL_START, tool: 0 },
-      key('', { downArrow: true }),
-      { ...PANEL_START, tool: 1 },
-      undefined,
-    ],
+    ['↓ in the tools', { ...PANEL_START, tool: 0 }, 'down', { ...PANEL_START, tool: 1 }, undefined],
     [
       'Space turns a tool off',
       { ...PANEL_START, tool: 1 },
-      key(' '),
+      'toggle',
       { ...PANEL_START, tool: 1 },
       { kind: 'toggle', server: 'a', enabled: false, tool: 'mcp__a__note' },
     ],
-    [
-      'Esc goes back to the servers',
-      { ...PANEL_START, tool: 1 },
-      key('', { escape: true }),
-      PANEL_START,
-      undefined,
-    ],
-    ['r restarts', PANEL_START, key('r'), PANEL_START, { kind: 'reconnect', server: 'a' }],
-    ['a signs in', PANEL_START, key('a'), PANEL_START, { kind: 'authenticate', server: 'a' }],
-    ['x asks', PANEL_START, key('x'), { ...PANEL_START, confirmRemove: 'a' }, undefined],
+    ['Esc goes back to the servers', { ...PANEL_START, tool: 1 }, 'back', PANEL_START, undefined],
+    ['r restarts', PANEL_START, 'restart', PANEL_START, { kind: 'reconnect', server: 'a' }],
+    ['a signs in', PANEL_START, 'signIn', PANEL_START, { kind: 'authenticate', server: 'a' }],
+    ['x asks', PANEL_START, 'remove', { ...PANEL_START, confirmRemove: 'a' }, undefined],
     [
       'x again removes',
       { ...PANEL_START, confirmRemove: 'a' },
-      key('x'),
+      'remove',
       PANEL_START,
       { kind: 'remove', server: 'a' },
     ],
     [
       'Esc after x keeps it (and the panel open)',
       { ...PANEL_START, confirmRemove: 'a' },
-      key('', { escape: true }),
+      'back',
       PANEL_START,
       undefined,
     ],
     [
       'another key after x forgets it',
       { ...PANEL_START, confirmRemove: 'a' },
-      key('', { downArrow: true }),
+      'down',
       { ...PANEL_START, server: 1 },
       undefined,
     ],
-    ['Esc closes', PANEL_START, key('', { escape: true }), PANEL_START, { kind: 'close' }],
+    ['Esc closes', PANEL_START, 'back', PANEL_START, { kind: 'close' }],
   ]
   it.each(cases)('%s', (_name, state, k, next, effect) => {
     const out = panelKey(state, k, SERVERS)
@@ -117,7 +98,7 @@ describe('the /mcp panel keys', () => {
 
   it('a tool already off is turned on', () => {
     const servers = [view('a', { disabledTools: ['mcp__a__echo'] })]
-    expect(panelKey({ ...PANEL_START, tool: 0 }, key(' '), servers).effect).toEqual({
+    expect(panelKey({ ...PANEL_START, tool: 0 }, 'toggle', servers).effect).toEqual({
       kind: 'toggle',
       server: 'a',
       enabled: true,
@@ -126,8 +107,8 @@ describe('the /mcp panel keys', () => {
   })
 
   it('with no servers only Esc does anything', () => {
-    expect(panelKey(PANEL_START, key(' '), []).effect).toBeUndefined()
-    expect(panelKey(PANEL_START, key('x'), []).state.confirmRemove).toBeNull()
+    expect(panelKey(PANEL_START, 'toggle', []).effect).toBeUndefined()
+    expect(panelKey(PANEL_START, 'remove', []).state.confirmRemove).toBeNull()
   })
 
   it('the hints fit 80 columns and name the keys of the view', () => {

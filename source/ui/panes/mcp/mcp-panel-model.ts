@@ -17,15 +17,8 @@ export interface McpPanelState {
 
 export const PANEL_START: McpPanelState = { server: 0, tool: null, confirmRemove: null }
 
-export interface PanelKey {
-  input: string
-  upArrow?: boolean
-  downArrow?: boolean
-  leftArrow?: boolean
-  rightArrow?: boolean
-  return?: boolean
-  escape?: boolean
-}
+/** What a key means in the panel (the `mcp.*` bindings of ui/keys/bindings.ts). */
+export type PanelKey = 'up' | 'down' | 'toggle' | 'tools' | 'restart' | 'signIn' | 'remove' | 'back' | 'other'
 
 export type PanelEffect =
   | { kind: 'close' }
@@ -43,16 +36,16 @@ export function panelKey(
 ): { state: McpPanelState; effect?: PanelEffect } {
   const at = clamp(state.server, servers.length - 1)
   const server = servers[at]
-  const up = key.upArrow || key.input === 'k'
-  const down = key.downArrow || key.input === 'j'
+  const up = key === 'up'
+  const down = key === 'down'
   if (state.tool !== null && server) {
     const tools = server.tools
     const tool = clamp(state.tool, tools.length - 1)
-    if (key.escape || key.leftArrow || key.input === 'q') return { state: { ...state, tool: null } }
+    if (key === 'back') return { state: { ...state, tool: null } }
     if (up) return { state: { ...state, tool: clamp(tool - 1, tools.length - 1) } }
     if (down) return { state: { ...state, tool: clamp(tool + 1, tools.length - 1) } }
     const name = tools[tool]
-    if (key.input === ' ' && name) {
+    if (key === 'toggle' && name) {
       const off = server.disabledTools?.includes(name) ?? false
       return {
         state: { ...state, tool },
@@ -62,21 +55,20 @@ export function panelKey(
     return { state }
   }
   const base = { ...state, server: at, tool: null, confirmRemove: null }
-  if (key.escape && state.confirmRemove) return { state: base }
-  if (key.escape || key.input === 'q') return { state: base, effect: { kind: 'close' } }
+  if (key === 'back' && state.confirmRemove) return { state: base }
+  if (key === 'back') return { state: base, effect: { kind: 'close' } }
   if (up) return { state: { ...base, server: clamp(at - 1, servers.length - 1) } }
   if (down) return { state: { ...base, server: clamp(at + 1, servers.length - 1) } }
   if (!server) return { state: base }
-  if ((key.return || key.rightArrow || key.input === 't') && server.tools.length > 0)
-    return { state: { ...base, tool: 0 } }
-  if (key.input === ' ')
+  if (key === 'tools' && server.tools.length > 0) return { state: { ...base, tool: 0 } }
+  if (key === 'toggle')
     return {
       state: base,
       effect: { kind: 'toggle', server: server.name, enabled: server.status === 'disabled' },
     }
-  if (key.input === 'r') return { state: base, effect: { kind: 'reconnect', server: server.name } }
-  if (key.input === 'a') return { state: base, effect: { kind: 'authenticate', server: server.name } }
-  if (key.input === 'x') {
+  if (key === 'restart') return { state: base, effect: { kind: 'reconnect', server: server.name } }
+  if (key === 'signIn') return { state: base, effect: { kind: 'authenticate', server: server.name } }
+  if (key === 'remove') {
     if (state.confirmRemove === server.name)
       return { state: base, effect: { kind: 'remove', server: server.name } }
     return { state: { ...base, confirmRemove: server.name } }
@@ -86,7 +78,7 @@ export function panelKey(
 
 /** The footer: the keys of the view the panel shows. */
 export function panelHint(state: McpPanelState, server: McpServerView | undefined): string {
-  if (state.tool !== null) return "↑↓ select · Space on/off · Esc back"
+  if (state.tool !== null) return '↑↓ select · Space on/off · Esc back'
   if (state.confirmRemove) return `x again removes "${state.confirmRemove}" from this session · Esc keeps it`
   const tools = server?.tools.length ? ' · Enter tools' : ''
   return `↑↓ · Space on/off${tools} · r restart · a sign in · x remove · Esc close`

@@ -5,7 +5,26 @@ import { selectMcpServers } from '../../../store/selectors.js'
 import { useCommands, useStore } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { type PanelLine, panelLines } from './mcp-lines.js'
-import { type McpPanelState, PANEL_START, type PanelEffect, panelHint, panelKey } from './mcp-panel-model.js'
+import type { CommandName } from '../../keys/bindings.js'
+import {
+  type McpPanelState,
+  PANEL_START,
+  type PanelEffect,
+  type PanelKey,
+  panelHint,
+  panelKey,
+} from './mcp-panel-model.js'
+
+const PANEL_KEYS: ReadonlyArray<readonly [CommandName, PanelKey]> = [
+  ['mcp.up', 'up'],
+  ['mcp.down', 'down'],
+  ['mcp.toggle', 'toggle'],
+  ['mcp.tools', 'tools'],
+  ['mcp.restart', 'restart'],
+  ['mcp.signIn', 'signIn'],
+  ['mcp.remove', 'remove'],
+  ['mcp.back', 'back'],
+]
 
 export interface McpPanelProps {
   width: number
@@ -50,7 +69,8 @@ export function McpPanel({ width, height, onClose }: McpPanelProps) {
   }
 
   useKeyHandler(KEY_PRIORITY.overlay, (ev) => {
-    const next = panelKey(current.current, { input: ev.input, ...ev.key }, servers)
+    const key = PANEL_KEYS.find(([command]) => ev.has(command))?.[1] ?? 'other'
+    const next = panelKey(current.current, key, servers)
     current.current = next.state
     setState(next.state)
     if (next.effect) run(next.effect)
