@@ -80,7 +80,7 @@ describe('/mcp changes in a running session', () => {
       message: 'mcp__t__echo is not available in this session: disabled by the user in this session',
     })
     // The model was told before it called, in a message (not by changing the definitions).
-    const told = (server.requests[1]?.body.messages as Message[]).map((m) => String(m.content))
+    const told = ((server.requests[1]?.body.messages ?? []) as Message[]).map((m) => String(m.content))
     expect(
       told.some((c) =>
         c.includes('The user disabled these MCP tools for this session; do not call them: mcp__t__echo'),

@@ -93,6 +93,11 @@ const DEFAULTS = {
   'input.history.next': { context: 'input', keys: ['down'], description: 'Next prompt (on the last line)' },
   'input.history.search': { context: 'input', keys: ['ctrl+r'], description: 'Search prompt history' },
   'input.editor': { context: 'input', keys: ['ctrl+g'], description: 'Edit the prompt in $EDITOR' },
+  'input.pasteImage': {
+    context: 'input',
+    keys: ['ctrl+v'],
+    description: 'Paste an image from the clipboard as an [Image #N] chip',
+  },
   'input.complete': { context: 'input', keys: ['tab'], description: 'Accept the completion' },
   'input.left': { context: 'input', keys: ['left'], description: 'Cursor left' },
   'input.right': { context: 'input', keys: ['right'], description: 'Cursor right' },

@@ -19,7 +19,9 @@ async function paths() {
 describe('saveMcpServer (/mcp add --save)', () => {
   it('creates the user settings file with the server', async () => {
     const p = await paths()
-    expect(await saveMcpServer(p, 'fs', { command: 'npx', args: ['-y', 'pkg@1.0.0'] })).toBe(p.userSettingsFile)
+    expect(await saveMcpServer(p, 'fs', { command: 'npx', args: ['-y', 'pkg@1.0.0'] })).toBe(
+      p.userSettingsFile,
+    )
     expect(JSON.parse(await readFile(p.userSettingsFile, 'utf8'))).toEqual({
       mcpServers: { fs: { command: 'npx', args: ['-y', 'pkg@1.0.0'] } },
     })
