@@ -167,7 +167,7 @@ export async function readClipboardImage(deps: ClipboardImageDeps): Promise<Clip
   if (bytes.length > maxBytes)
     return {
       kind: 'failed',
-      message: `the image on the clipboard is over ${Math.round(maxBytes / 1024 / 1024)} MB`,
+      message: `the image on the clipboard is over ${sizeText(maxBytes)}`,
     }
   const mime = sniffImage(bytes)
   if (!mime)
@@ -202,8 +202,7 @@ function runReader(
     const timer = setTimeout(() => stop(`timed out after ${opts.timeoutMs / 1000} s`), opts.timeoutMs)
     child.stdout?.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > opts.maxBytes)
-        return stop(`the image on the clipboard is over ${Math.round(opts.maxBytes / 1024 / 1024)} MB`)
+      if (size > opts.maxBytes) return stop(`the image on the clipboard is over ${sizeText(opts.maxBytes)}`)
       chunks.push(chunk)
     })
     child.stderr?.setEncoding('utf8')
@@ -221,4 +220,8 @@ function runReader(
       })
     })
   })
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} kB`
 }
