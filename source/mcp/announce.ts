@@ -85,9 +85,10 @@ export function announce(
     added.length
       ? `MCP: ${added.length} tool${added.length === 1 ? '' : 's'} of ${servers.join(', ')} announced to the model`
       : '',
-    removed.length
-      ? `MCP: ${removed.length} tool${removed.length === 1 ? '' : 's'} withdrawn (${removed.join(', ')})`
+    other.length
+      ? `MCP: ${other.length} tool${other.length === 1 ? '' : 's'} withdrawn (${other.join(', ')})`
       : '',
+    off.length ? `MCP: the model was told ${off.join(', ')} ${off.length === 1 ? 'is' : 'are'} off` : '',
   ]
     .filter(Boolean)
     .join('; ')
