@@ -48,6 +48,8 @@ export function announce(
   all: readonly AnnouncedTool[],
   gone: readonly string[],
   opts: AnnounceOptions = {},
+  /** Of `gone`, those the user turned off in `/mcp` (the model is told so). */
+  disabled: ReadonlySet<string> = new Set(),
 ): Announcement | null {
   const available = opts.offers ? all.filter((t) => opts.offers?.(t.name)) : all
   const added = available.filter((t) => offered.get(t.name) !== signature(t))
@@ -72,16 +74,21 @@ export function announce(
       lines.push(`  parameters: ${JSON.stringify(t.parameters)}`)
     }
   }
-  if (removed.length)
-    lines.push(`These MCP tools are no longer available; do not call them: ${removed.join(', ')}`)
+  const off = removed.filter((name) => disabled.has(name))
+  const other = removed.filter((name) => !disabled.has(name))
+  if (other.length)
+    lines.push(`These MCP tools are no longer available; do not call them: ${other.join(', ')}`)
+  if (off.length)
+    lines.push(`The user disabled these MCP tools for this session; do not call them: ${off.join(', ')}`)
   const servers = [...new Set(added.map((t) => t.server))]
   const note = [
     added.length
       ? `MCP: ${added.length} tool${added.length === 1 ? '' : 's'} of ${servers.join(', ')} announced to the model`
       : '',
-    removed.length
-      ? `MCP: ${removed.length} tool${removed.length === 1 ? '' : 's'} withdrawn (${removed.join(', ')})`
+    other.length
+      ? `MCP: ${other.length} tool${other.length === 1 ? '' : 's'} withdrawn (${other.join(', ')})`
       : '',
+    off.length ? `MCP: the model was told ${off.join(', ')} ${off.length === 1 ? 'is' : 'are'} off` : '',
   ]
     .filter(Boolean)
     .join('; ')

@@ -39,6 +39,12 @@ export interface LazyMcp extends McpResourceSource {
   expandPrompt: McpManager['expandPrompt']
   reconnect(name: string): void
   authenticate(name: string): void
+  /** Why the model may not call this MCP tool (turned off in `/mcp`), if so. */
+  disabled(name: string): string | undefined
+  /** The server of an exposed tool name and the server's own name for it. */
+  toolOf(name: string): { server: string; tool: string } | undefined
+  /** Applies the session's `/mcp` changes (loading the client for a server added to a session without any). */
+  refresh(): Promise<void>
   views(): McpServerView[]
   close(): Promise<void>
   killAllSync(): void
@@ -107,6 +113,17 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
       return manager.expandPrompt(command, args, vision, signal)
     },
     reconnect: (name) => manager?.reconnect(name),
+    disabled: (name) => manager?.disabled(name),
+    toolOf: (name) => manager?.toolOf(name),
+    async refresh() {
+      if (closed) return
+      // A server added with `/mcp add` may be the session's first: ask again whether one is configured.
+      if (!loading) configured = undefined
+      if (await wanted()) {
+        stopWatchingTrust?.()
+        await (await load()).refresh()
+      }
+    },
     authenticate: (name) => manager?.authenticate(name),
     views: () => manager?.views() ?? [],
     async close() {
@@ -121,6 +138,7 @@ export function createLazyMcp(opts: LazyMcpOptions): LazyMcp {
 
 /** Whether a settings file (as it applies trusted) names an MCP server, or the workspace has a `.mcp.json`. */
 async function anyServerConfigured(opts: LazyMcpOptions): Promise<boolean> {
+  if (Object.keys(opts.changes?.().added ?? {}).length > 0) return true
   const named = opts.sources().all.some((source) => Object.keys(source.settings.mcpServers ?? {}).length > 0)
   if (named) return true
   try {

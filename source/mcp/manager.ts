@@ -1,13 +1,19 @@
-import type { McpServerStatus, McpServerView } from '../store/domain.js'
+import {
+  type McpServerStatus,
+  type McpServerView,
+  type McpSessionChanges,
+  NO_MCP_CHANGES,
+} from '../store/domain.js'
 import { type AnyTool, type McpResourceSource, ToolError } from '../tools/types.js'
 import type { Announcement, AnnounceOptions } from './announce.js'
-import { McpCallError, McpConnection } from './connection.js'
-import { formatResource, resourceEntries } from './content.js'
-import type { OAuthStore } from './oauth-store.js'
-import { promptArguments, promptCommand, promptText } from './prompts.js'
+import type { McpConnection } from './connection.js'
+import { formatResource } from './content.js'
+import { expandServerPrompt, listServerResources, toToolError } from './server-queries.js'
 import { ToolRoutes } from './routes.js'
 import { type McpServerSpec, resolveServers, type ServerLayer } from './server-specs.js'
-import { describeTarget, isStdio, type StdioVet } from './transports.js'
+import { applyChanges, disabledReason } from './session-changes.js'
+import { type ConnectionDefaults, connectionFor } from './server-connection.js'
+import { isStdio } from './transports.js'
 import { serverView } from './views.js'
 
 /**
@@ -17,31 +23,26 @@ import { serverView } from './views.js'
  * server (and its process group) when the session ends.
  */
 
-export interface McpManagerOptions {
-  workspace: string
-  env: Readonly<Record<string, string | undefined>>
-  version: string
+export interface McpManagerOptions extends ConnectionDefaults {
   /** The servers' layers (settings files, `.mcp.json`), read again when trust changes. */
   layers(): Promise<{ layers: ServerLayer[]; warnings: string[] }>
   trusted(): boolean
   subscribeTrust?(listener: () => void): () => void
-  oauth: OAuthStore
-  startupTimeoutMs: number
-  toolTimeoutMs: number
   /** A person can sign in (the TUI): a server asking for OAuth starts the browser step at once. */
   interactive: boolean
   publish(servers: McpServerView[]): void
   notice(level: 'info' | 'warn' | 'error', text: string): void
-  /** Process groups of stdio servers, for the pid registry (orphans of a crash are reaped next start). */
-  processes?: { add(pid: number, command: string): void; remove(pid: number): void }
   /** Opens a URL in the user's browser when asked from `/mcp` (absent: the URL is only shown). */
   openBrowser?(url: string): void
-  vet?: StdioVet
+  /** What the user changed in this session with `/mcp` (the store's, replayed on `--continue`). */
+  changes?(): McpSessionChanges
 }
 
 interface Entry {
   spec: McpServerSpec
   enabled: boolean
+  /** Turned off by the user for this session: no connection, calls refused. */
+  off: boolean
   conn: McpConnection | undefined
   /** The browser step was started automatically once already. */
   autoAuth: boolean
@@ -53,8 +54,15 @@ export class McpManager implements McpResourceSource {
   private readonly opts: McpManagerOptions
   private readonly entries = new Map<string, Entry>()
   private readonly routes = new ToolRoutes(() =>
-    [...this.entries.values()].map((e) => ({ name: e.spec.name, conn: e.conn, enabled: e.enabled })),
+    [...this.entries.values()].map((e) => ({
+      name: e.spec.name,
+      conn: e.conn,
+      enabled: e.enabled,
+      off: e.off,
+      offTools: new Set(this.changes().disabledTools[e.spec.name] ?? []),
+    })),
   )
+  private readonly changes = (): McpSessionChanges => this.opts.changes?.() ?? NO_MCP_CHANGES
   private readonly statuses = new Map<string, McpServerStatus>()
   private readonly warned = new Set<string>()
   private readonly waiters = new Set<() => void>()
@@ -137,6 +145,22 @@ export class McpManager implements McpResourceSource {
     return this.routes.tools()
   }
 
+  /** The server of an exposed tool and the server's own name for it. */
+  toolOf(exposed: string): { server: string; tool: string } | undefined {
+    return this.routes.route(exposed)
+  }
+
+  /** Why the model may not call this MCP tool now (the user turned it or its server off), if so. */
+  disabled(exposed: string): string | undefined {
+    const route = this.routes.route(exposed)
+    return route && disabledReason(this.changes(), route.server, route.tool)
+  }
+
+  /** Applies the session's `/mcp` changes now (servers stopped, started, added, removed). */
+  refresh(): Promise<void> {
+    return this.started ? this.reload() : this.start()
+  }
+
   /** A tool by the name the model calls it: also tools of servers that are down (their calls fail clearly). */
   tool(exposed: string): AnyTool | undefined {
     return this.routes.tool(exposed)
@@ -157,20 +181,12 @@ export class McpManager implements McpResourceSource {
   }
 
   async listResources(server: string | undefined, signal: AbortSignal) {
-    const targets = [...this.entries.values()]
-      .filter((e) => (server ? e.spec.name === server : e.conn?.status === 'connected'))
-      .sort((a, b) => a.spec.name.localeCompare(b.spec.name))
-    return Promise.all(
-      targets.map(async (e) => {
-        const name = e.spec.name
-        try {
-          if (!e.conn) throw new McpCallError('execution', `not started (${this.statusOf(e)})`)
-          return { server: name, ...resourceEntries(await e.conn.listResources(signal)) }
-        } catch (error) {
-          return { server: name, resources: [], templates: [], error: (error as Error).message }
-        }
-      }),
-    )
+    const servers = [...this.entries.values()].map((e) => ({
+      name: e.spec.name,
+      conn: e.conn,
+      status: this.statusOf(e),
+    }))
+    return listServerResources(servers, server, signal)
   }
 
   async readResource(server: string, uri: string, signal: AbortSignal): Promise<string> {
@@ -200,20 +216,11 @@ export class McpManager implements McpResourceSource {
    * Error saying what is wrong (unknown prompt, missing argument, server down).
    */
   async expandPrompt(command: string, argText: string, vision: boolean, signal: AbortSignal) {
-    for (const entry of this.entries.values()) {
-      const conn = entry.conn
-      const key = this.routes.keyOf(entry.spec.name)
-      const prompt = conn?.prompts.find((p) => promptCommand(key, p.name) === command)
-      if (!conn || !prompt) continue
-      const args = promptArguments(command, prompt, argText)
-      try {
-        const result = await conn.getPrompt(prompt.name, args, signal)
-        return promptText(result.messages as Parameters<typeof promptText>[0], vision)
-      } catch (error) {
-        throw new Error((error as Error).message)
-      }
-    }
-    throw new Error(`no MCP prompt /${command} — /mcp lists the servers and their prompts`)
+    const servers = [...this.entries.values()].map((e) => ({
+      conn: e.conn,
+      key: this.routes.keyOf(e.spec.name),
+    }))
+    return expandServerPrompt(servers, command, argText, vision, signal)
   }
 
   /** `/mcp` → reconnect: restarts the server. */
@@ -221,6 +228,11 @@ export class McpManager implements McpResourceSource {
     const entry = this.entries.get(name)
     if (!entry) {
       this.opts.notice('warn', `no MCP server "${name}"`)
+    } else if (entry.off) {
+      this.opts.notice(
+        'warn',
+        `MCP server "${name}" is turned off in this session; turn it on first (Space in /mcp)`,
+      )
     } else if (!entry.enabled || !entry.conn) {
       this.opts.notice(
         'warn',
@@ -259,8 +271,12 @@ export class McpManager implements McpResourceSource {
     return [...this.entries.values()]
       .sort((a, b) => a.spec.name.localeCompare(b.spec.name))
       .map((e) =>
-        serverView(e.spec, e.conn, this.routes.keyOf(e.spec.name), (tool) =>
-          this.routes.nameOf(e.spec.name, tool),
+        serverView(
+          e.spec,
+          e.conn,
+          this.routes.keyOf(e.spec.name),
+          (tool) => this.routes.nameOf(e.spec.name, tool),
+          { off: e.off, offTools: this.changes().disabledTools[e.spec.name] ?? [] },
         ),
       )
   }
@@ -273,12 +289,15 @@ export class McpManager implements McpResourceSource {
         hint: known.length ? `servers: ${known.join(', ')}` : 'no MCP servers are configured',
       })
     }
+    if (entry.off)
+      throw new ToolError('permission', `MCP server "${server}" was disabled by the user in this session`)
     if (!entry.conn)
       throw new ToolError('permission', `MCP server "${server}" is not started: ${this.statusOf(entry)}`)
     return entry.conn
   }
 
   private statusOf(entry: Entry): McpServerStatus {
+    if (entry.off) return 'disabled'
     return entry.conn?.status ?? 'disabled-untrusted'
   }
 
@@ -290,13 +309,16 @@ export class McpManager implements McpResourceSource {
 
   private async apply(): Promise<void> {
     if (this.closed) return
-    const { layers, warnings } = await this.opts.layers()
-    for (const warning of warnings) {
+    const configured = await this.opts.layers()
+    const changed = applyChanges(configured.layers, this.changes())
+    for (const warning of [...configured.warnings, ...changed.warnings]) {
       if (this.warned.has(warning)) continue
       this.warned.add(warning)
       this.opts.notice('warn', warning)
     }
-    const resolved = resolveServers(layers, this.opts.trusted())
+    const resolved = resolveServers(changed.layers, this.opts.trusted()).filter(
+      (r) => !changed.removed.has(r.spec.name),
+    )
     const names = new Set(resolved.map((r) => r.spec.name))
     for (const [name, entry] of this.entries) {
       if (names.has(name)) continue
@@ -305,14 +327,17 @@ export class McpManager implements McpResourceSource {
     }
     for (const { spec, enabled } of resolved) {
       const entry = this.entries.get(spec.name)
+      const off = changed.off.has(spec.name)
       const same =
         entry?.enabled === enabled &&
+        entry.off === off &&
         entry.spec.source === spec.source &&
         JSON.stringify(entry.spec.settings) === JSON.stringify(spec.settings)
       if (same) continue
+      // Turning a server off closes it: stdin, then SIGTERM and SIGKILL to its process group.
       await entry?.conn?.close()
-      const conn = enabled && !this.closed ? this.connection(spec) : undefined
-      this.entries.set(spec.name, { spec, enabled, conn, autoAuth: false, initial: !this.applied })
+      const conn = enabled && !off && !this.closed ? this.connection(spec) : undefined
+      this.entries.set(spec.name, { spec, enabled, off, conn, autoAuth: false, initial: !this.applied })
       void conn?.connect()
     }
     this.applied = true
@@ -320,26 +345,7 @@ export class McpManager implements McpResourceSource {
   }
 
   private connection(spec: McpServerSpec): McpConnection {
-    const seconds = (value: number | undefined, ms: number) => (value === undefined ? ms : value * 1000)
-    const { processes, vet } = this.opts
-    const target = describeTarget(spec.settings)
-    return new McpConnection({
-      spec,
-      workspace: this.opts.workspace,
-      env: this.opts.env,
-      oauth: this.opts.oauth,
-      ...(vet ? { vet } : {}),
-      startupTimeoutMs: seconds(spec.settings.startupTimeoutSeconds, this.opts.startupTimeoutMs),
-      toolTimeoutMs: seconds(spec.settings.toolTimeoutSeconds, this.opts.toolTimeoutMs),
-      version: this.opts.version,
-      onChange: () => this.changed(),
-      ...(processes
-        ? {
-            onSpawn: (pid: number) => processes.add(pid, `MCP server ${spec.name}: ${target}`),
-            onGone: (pid: number) => processes.remove(pid),
-          }
-        : {}),
-    })
+    return connectionFor(spec, this.opts, () => this.changed())
   }
 
   private changed(): void {
@@ -390,11 +396,4 @@ export class McpManager implements McpResourceSource {
     if (error && error !== 'cancelled')
       this.opts.notice('warn', `MCP server "${name}": sign-in did not complete: ${error}`)
   }
-}
-
-function toToolError(error: unknown): ToolError {
-  if (error instanceof ToolError) return error
-  if (error instanceof McpCallError)
-    return new ToolError(error.category, error.message, error.hint ? { hint: error.hint } : {})
-  return new ToolError('execution', (error as Error).message ?? String(error))
 }

@@ -16,6 +16,10 @@ export interface ServerState {
   /** Absent for a server that may not start (the repository's, untrusted). */
   conn: McpConnection | undefined
   enabled: boolean
+  /** Turned off by the user for this session (its calls are refused). */
+  off?: boolean
+  /** Tools (the server's own names) the user turned off for this session. */
+  offTools?: ReadonlySet<string>
 }
 
 interface Route {
@@ -60,13 +64,20 @@ export class ToolRoutes {
     return name
   }
 
-  /** Tools of the connected servers, by server name then tool name. */
+  /** The server and the server's own name of an exposed tool. */
+  route(exposed: string): { server: string; tool: string } | undefined {
+    const route = this.routes.get(exposed)
+    return route ? { server: route.server, tool: route.info.name } : undefined
+  }
+
+  /** Tools of the connected servers, by server name then tool name; none the user turned off. */
   available(): Array<{ exposed: string; server: string; info: McpToolInfo }> {
     return [...this.servers()]
-      .filter((s) => s.conn?.status === 'connected')
+      .filter((s) => s.conn?.status === 'connected' && !s.off)
       .sort((a, b) => a.name.localeCompare(b.name))
       .flatMap((s) =>
         [...(s.conn?.tools ?? [])]
+          .filter((t) => !s.offTools?.has(t.name))
           .sort((a, b) => a.name.localeCompare(b.name))
           .map((info) => ({ exposed: this.nameOf(s.name, info), server: s.name, info })),
       )
@@ -105,14 +116,16 @@ export class ToolRoutes {
     const available = this.announced()
     const live = new Set(available.map((t) => t.name))
     const states = new Map(this.servers().map((s) => [s.name, s]))
+    const disabled = new Set<string>()
     const gone = [...this.routes]
       .filter(([name, route]) => {
         const state = states.get(route.server)
-        if (!state?.enabled) return true
+        if (state?.off || state?.offTools?.has(route.info.name)) disabled.add(name)
+        if (!state?.enabled || state.off) return true
         return state.conn?.status === 'connected' && !live.has(name)
       })
       .map(([name]) => name)
-    return announce(offered, available, gone, opts)
+    return announce(offered, available, gone, opts, disabled)
   }
 
   private announced(): AnnouncedTool[] {
@@ -131,6 +144,16 @@ export class ToolRoutes {
     opts: { signal: AbortSignal; onProgress?: (text: string) => void },
   ) {
     const state = this.servers().find((s) => s.name === server)
+    // The pipeline refuses these before asking anyone (session-tools' lookup); this holds for any other path.
+    if (state?.off || state?.offTools?.has(tool)) {
+      throw new McpCallError(
+        'permission',
+        state.off
+          ? `MCP server "${server}" was disabled by the user in this session`
+          : `MCP tool "${tool}" of server "${server}" was disabled by the user in this session`,
+        'do not call it; the user can turn it on again with /mcp',
+      )
+    }
     if (!state?.enabled || !state.conn) {
       throw new McpCallError(
         'not_found',

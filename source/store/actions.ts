@@ -4,6 +4,7 @@ import type {
   CompactionRecord,
   ConsentRequest,
   ContextWarning,
+  McpAddedServer,
   McpServerView,
   Mode,
   QuestionRequest,
@@ -91,6 +92,12 @@ export type PersistedAction =
       compactAt?: number
       learnedLimit?: number
     }
+  /** `/mcp`: a server (or one tool of it, by the server's own name) turned off or on for this session. */
+  | { type: 'mcp/toggled'; server: string; tool?: string; enabled: boolean }
+  /** `/mcp add`: a server for this session (also saved to the user's settings when `saved`). */
+  | { type: 'mcp/added'; name: string; server: McpAddedServer; saved?: boolean }
+  /** `/mcp remove`: the server is gone from this session (a configured one stays in its file). */
+  | { type: 'mcp/removed'; name: string }
   /** The snapshot taken before a turn's first change (`tree` null: none could be taken, `note` says why). */
   | { type: 'checkpoint/created'; turnId: string; tree: string | null; skipped: SkippedFile[]; note?: string }
   /** Files the agent changed in a turn and the blob each now has (null: deleted). */
@@ -201,6 +208,9 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'context/pinned',
   'context/masked',
   'context/configured',
+  'mcp/toggled',
+  'mcp/added',
+  'mcp/removed',
 ])
 
 export function isPersisted(action: Action): action is PersistedAction {

@@ -14,6 +14,7 @@ import { markWaiting, reduceQueue } from './queue-reducer.js'
 import { contextAfterRewind, contextAfterUndo } from './context-rewind.js'
 import { type Collections, IMMUTABLE, OWNED } from './collections.js'
 import { reduceContext } from './context-reducer.js'
+import { reduceMcpChanges } from './mcp-reducer.js'
 import { emptyContext, newToolItem, type State, type TranscriptItem } from './state.js'
 
 /** Pure and total: returns the same object when an action changes nothing. */
@@ -285,7 +286,13 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       }
     }
     case 'mcp/servers':
-      return { ...state, mcp: { servers: action.servers } }
+      return { ...state, mcp: { ...state.mcp, servers: action.servers } }
+    case 'mcp/toggled':
+    case 'mcp/added':
+    case 'mcp/removed': {
+      const changes = reduceMcpChanges(state.mcp.changes, action)
+      return changes === state.mcp.changes ? state : { ...state, mcp: { ...state.mcp, changes } }
+    }
     case 'queue/added':
     case 'queue/removed':
       return reduceQueue(state, action)

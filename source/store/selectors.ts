@@ -44,6 +44,7 @@ export function selectActiveQuestion(s: State): QuestionRequest | undefined {
 
 export const selectTrustRequest = (s: State) => s.trust
 export const selectMcpServers = (s: State) => s.mcp.servers
+export const selectMcpChanges = (s: State) => s.mcp.changes
 
 /** Tasks in start order; callers memoise on `s.tasks`. */
 export function listTasks(tasks: State['tasks']): TaskSummary[] {

@@ -5,6 +5,7 @@ import type {
   CompactionRecord,
   ConsentRequest,
   McpServerView,
+  McpSessionChanges,
   Mode,
   QuestionRequest,
   RequestStats,
@@ -15,6 +16,7 @@ import type {
   ToolDisplay,
   TurnResult,
 } from './domain.js'
+import { NO_MCP_CHANGES } from './domain.js'
 
 export type ToolStatus = 'pending' | 'running' | 'done' | 'error' | 'denied' | 'cancelled'
 
@@ -188,7 +190,7 @@ export interface State {
   /** The open trust prompt, if any (at most one). */
   trust: TrustRequest | null
   /** MCP servers and their status (for `/mcp` and MCP prompts as slash commands). */
-  mcp: { servers: McpServerView[] }
+  mcp: { servers: McpServerView[]; changes: McpSessionChanges }
   /** Messages waiting for the next step, oldest first (the runtime's queue; live only, never logged). */
   queued: QueuedMessage[]
   /**
@@ -245,7 +247,7 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     consent: { queue: [], byId: {} },
     questions: { queue: [], byId: {} },
     trust: null,
-    mcp: { servers: [] },
+    mcp: { servers: [], changes: NO_MCP_CHANGES },
     queued: [],
     usage: {
       session: ZERO_USAGE,

@@ -7,7 +7,13 @@ import type { ContentPart } from '../../store/messages.js'
 import type { SessionSummary } from '../../session/session-store.js'
 import type { TaskLogRange, TaskLogSlice } from '../../tasks/log-slice.js'
 import type { Store } from '../../store/create-store.js'
-import type { ConsentDecision, Mode, QuestionAnswer, TrustChoice } from '../../store/domain.js'
+import type {
+  ConsentDecision,
+  McpAddedServer,
+  Mode,
+  QuestionAnswer,
+  TrustChoice,
+} from '../../store/domain.js'
 import type { CompactionPreview, ContextReport } from '../context/types.js'
 
 export interface ImageAttachment {
@@ -176,6 +182,16 @@ export interface SessionServices {
   reconnectMcpServer(name: string): void
   /** `/mcp`: starts the OAuth sign-in of a remote MCP server (the URL is shown as a notice). */
   authenticateMcpServer(name: string): void
+  /**
+   * `/mcp`: turns a server (stopping its process group, or starting it again) or one of its tools (by
+   * the name the model calls it, or the server's own) off or on for this session. Resolves to what to
+   * tell the user; rejects with a user-facing message.
+   */
+  setMcpEnabled(server: string, enabled: boolean, tool?: string): Promise<string>
+  /** `/mcp add`: a server for this session (the user's own: no trust needed); `save` also writes it to the user's settings. */
+  addMcpServer(name: string, server: McpAddedServer, save: boolean): Promise<string>
+  /** `/mcp remove`: the server is stopped and gone from this session (a configured one stays in its file). */
+  removeMcpServer(name: string): Promise<string>
   /** The agents of this session (built-in, the user's, the project's when trusted) and file problems. */
   listAgents(): AgentListing
   /** The skills of this session (the user's, the project's when trusted) and file problems. */

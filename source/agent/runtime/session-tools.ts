@@ -48,6 +48,8 @@ export interface McpRuntime {
   ): Promise<{ text: string; images: Array<Extract<ContentPart, { type: 'image_url' }>> }>
   reconnect(name: string): void
   authenticate(name: string): void
+  /** Why the model may not call this MCP tool now (the user turned it or its server off in `/mcp`). */
+  disabled?(name: string): string | undefined
 }
 
 export interface SessionToolsOptions {
@@ -107,6 +109,8 @@ export class SessionTools {
     get: (name) => {
       if (name === TOOL_SEARCH || name === CALL_TOOL) return this.frozen?.finders?.get(name)
       if (!this.mask().allows(name)) return undefined
+      // Refused before the gate: nobody is asked to allow a call the user switched off.
+      if (this.opts.mcp?.disabled?.(name)) return undefined
       return this.known(name)
     },
     keys: () => {
@@ -114,7 +118,8 @@ export class SessionTools {
       const sent = this.frozen.definitions.map((d) => d.function.name)
       return [...sent, ...[...this.offered.keys()].filter((name) => !sent.includes(name))]
     },
-    unavailable: (name) => (this.known(name) ? this.mask().reason(name) : undefined),
+    unavailable: (name) =>
+      this.known(name) ? (this.mask().reason(name) ?? this.opts.mcp?.disabled?.(name)) : undefined,
   }
 
   /** A built-in tool whatever the mask: what the user runs himself (`!cmd`, `@file`) is not the model's call. */

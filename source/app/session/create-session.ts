@@ -18,6 +18,7 @@ import { createProcessGroups } from '../../tasks/process-groups.js'
 import { createListMcpResourcesTool } from '../../tools/list-mcp-resources.js'
 import { createReadMcpResourceTool } from '../../tools/read-mcp-resource.js'
 import { createSessionMcp, MCP_STARTUP_TIMEOUT_SECONDS } from './mcp.js'
+import { mcpChangeCommands } from './mcp-changes.js'
 import { createFileStateTracker } from '../../tools/file-state.js'
 import { unknownToolNames } from '../../agent/toolset/mask.js'
 import { createSkillTool } from '../../tools/skill.js'
@@ -224,6 +225,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     vet: provenance.vetServer,
     ...(places.userState ? { userState: places.userState } : {}),
     pluginSources: plugins.mcpSources,
+    changes: () => store.getState().mcp.changes,
   })
   const mcpStartup = (config.settings.mcp?.startupTimeoutSeconds ?? MCP_STARTUP_TIMEOUT_SECONDS) * 1000
   const agents = await setUpAgents({
@@ -401,6 +403,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...endpointCommands(endpoint, config.headers, () => store.getState().session.model),
     ...pluginCommands(paths, plugins.plugins),
     mcp,
+    mcpChanges: mcpChangeCommands({ store, mcp, paths }),
     status: () => discovery.report(),
   })
   if (restored) closeDanglingCalls(store)

@@ -4,6 +4,7 @@ import type { StdioVet } from '../../mcp/transports.js'
 import type { SettingsSource } from '../../config/load.js'
 import type { ProcessGroupTracker } from '../../tasks/process-groups.js'
 import type { SessionOptions } from './types.js'
+import type { McpSessionChanges } from '../../store/domain.js'
 import { openBrowser } from '../open-browser.js'
 
 declare const AGENT_TUI_VERSION: string
@@ -25,6 +26,8 @@ export function createSessionMcp(
     userState?: { read(): Promise<unknown>; now(): SettingsSource | null }
     /** The enabled plugins' servers, as the user's own. */
     pluginSources?: readonly SettingsSource[]
+    /** The user's `/mcp` changes of this session. */
+    changes?: () => McpSessionChanges
   },
 ): LazyMcp {
   const { config, workspace } = opts
@@ -65,6 +68,7 @@ export function createSessionMcp(
     notice: deps.notice,
     processes: trackGroups(deps.processes, workspace),
     ...(deps.vet ? { vet: deps.vet } : {}),
+    ...(deps.changes ? { changes: deps.changes } : {}),
     ...(opts.interactive ? { openBrowser } : {}),
   })
 }

@@ -77,6 +77,8 @@ export interface SessionServiceOptions {
   skills?: () => SkillListing
   /** The MCP client, when servers are configured. */
   mcp?: { reconnect(name: string): void; authenticate(name: string): void }
+  /** `/mcp`'s changes of this session (app/session/mcp-changes.ts). */
+  mcpChanges?: Pick<SessionServices, 'setMcpEnabled' | 'addMcpServer' | 'removeMcpServer'>
   /** What was loaded from where, for `/status`. */
   status?: () => StatusReport
 }
@@ -220,6 +222,11 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     listSkills: () => opts.skills?.() ?? { skills: [], problems: [] },
     reconnectMcpServer: (name) => opts.mcp?.reconnect(name),
     authenticateMcpServer: (name) => opts.mcp?.authenticate(name),
+    ...(opts.mcpChanges ?? {
+      setMcpEnabled: () => Promise.reject(new Error('MCP cannot be changed in this session')),
+      addMcpServer: () => Promise.reject(new Error('MCP cannot be changed in this session')),
+      removeMcpServer: () => Promise.reject(new Error('MCP cannot be changed in this session')),
+    }),
   }
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import type { ClipboardImage } from './clipboard-image.js'
 import { osc52Sequence } from './osc52.js'
 
 /**
@@ -71,10 +72,16 @@ export interface ClipboardDeps extends ClipboardEnv {
 
 export interface Clipboard {
   copy(text: string): Promise<CopyOutcome>
+  /** Ctrl+V: the clipboard's image, if it holds one (its reader is loaded on the first call). */
+  pasteImage(): Promise<ClipboardImage>
 }
 
 export function createClipboard(deps: ClipboardDeps): Clipboard {
   return {
+    async pasteImage() {
+      const { readClipboardImage } = await import('./clipboard-image.js')
+      return readClipboardImage(deps)
+    },
     async copy(text) {
       const plan = clipboardPlan(deps)
       const via: string[] = []

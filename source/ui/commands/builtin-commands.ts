@@ -15,6 +15,7 @@ import {
   unpinCommand,
 } from './context-commands.js'
 import { COPY_COMMAND } from './copy-command.js'
+import { MCP_COMMAND } from './mcp-command.js'
 import {
   agentLines,
   costLines,
@@ -187,11 +188,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     description: "Trust this folder (or not): its repository's rules and settings",
     run: (ctx) => ctx.commands.reviewTrust(),
   },
-  {
-    name: 'mcp',
-    description: 'MCP servers: status, tools, restart, sign in',
-    run: (ctx) => ctx.showMcp(),
-  },
+  MCP_COMMAND,
   {
     name: 'agents',
     argumentHint: '[name]',

@@ -11,6 +11,7 @@ export type KeyContext =
   | 'plan'
   | 'trust'
   | 'rewind'
+  | 'mcp'
 
 interface BindingDef {
   context: KeyContext
@@ -92,6 +93,11 @@ const DEFAULTS = {
   'input.history.next': { context: 'input', keys: ['down'], description: 'Next prompt (on the last line)' },
   'input.history.search': { context: 'input', keys: ['ctrl+r'], description: 'Search prompt history' },
   'input.editor': { context: 'input', keys: ['ctrl+g'], description: 'Edit the prompt in $EDITOR' },
+  'input.pasteImage': {
+    context: 'input',
+    keys: ['ctrl+v'],
+    description: 'Paste an image from the clipboard as an [Image #N] chip',
+  },
   'input.complete': { context: 'input', keys: ['tab'], description: 'Accept the completion' },
   'input.left': { context: 'input', keys: ['left'], description: 'Cursor left' },
   'input.right': { context: 'input', keys: ['right'], description: 'Cursor right' },
@@ -177,6 +183,22 @@ const DEFAULTS = {
   'rewind.down': { context: 'rewind', keys: ['down'], description: 'Next turn or option' },
   'rewind.choose': { context: 'rewind', keys: ['enter'], description: 'Choose' },
   'rewind.back': { context: 'rewind', keys: ['escape'], description: 'Back / close' },
+  'mcp.up': { context: 'mcp', keys: ['up', 'k'], description: 'Previous server or tool' },
+  'mcp.down': { context: 'mcp', keys: ['down', 'j'], description: 'Next server or tool' },
+  'mcp.toggle': {
+    context: 'mcp',
+    keys: ['space'],
+    description: 'Turn the server (its process stops) or the tool off or on for this session',
+  },
+  'mcp.tools': { context: 'mcp', keys: ['enter', 'right'], description: "List the server's tools" },
+  'mcp.restart': { context: 'mcp', keys: ['r'], description: 'Restart the server' },
+  'mcp.signIn': { context: 'mcp', keys: ['a'], description: 'Sign in to the server (OAuth)' },
+  'mcp.remove': {
+    context: 'mcp',
+    keys: ['x'],
+    description: 'Remove the server from this session (press twice)',
+  },
+  'mcp.back': { context: 'mcp', keys: ['escape', 'left', 'q'], description: 'Back to the servers / close' },
 } as const satisfies Record<string, BindingDef>
 
 export type CommandName = keyof typeof DEFAULTS
@@ -289,6 +311,7 @@ const CONTEXT_TITLES: Record<KeyContext, string> = {
   plan: 'Plan approval',
   trust: 'Trust prompt',
   rewind: 'Rewind dialog',
+  mcp: 'MCP panel (/mcp)',
 }
 
 export interface HelpSection {
@@ -308,6 +331,7 @@ export function helpSections(bindings: Bindings): HelpSection[] {
     'plan',
     'trust',
     'rewind',
+    'mcp',
   ]
   return order.map((context) => ({
     title: CONTEXT_TITLES[context],

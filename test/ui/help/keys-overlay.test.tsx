@@ -95,6 +95,19 @@ describe('the keys overlay keeps descriptions in their own column', () => {
       expect(all[plugin + 1]?.indexOf('Show the plugins this session loaded')).toBe(column)
       // Every slash command and the closing input line are there.
       expect(all.some((r) => r.startsWith('  /quit'))).toBe(true)
+      expect(all.some((r) => /^ {2}Ctrl\+V +Paste an image from the clipboard/.test(r))).toBe(true)
+      // The /mcp panel's keys have their section.
+      const mcp = all.indexOf('MCP panel (/mcp)')
+      expect(mcp).toBeGreaterThan(0)
+      const section = all.slice(mcp).join('\n')
+      for (const text of [
+        'Space',
+        'Turn the server',
+        "List the server's tools",
+        'Remove the server',
+        'Back to the servers',
+      ])
+        expect(section).toContain(text)
     })
   }
 })

@@ -57,6 +57,7 @@ const K = {
   ctrlJ: key(['input.newline'], { ctrl: true, input: 'j' }),
   ctrlR: key(['input.history.search'], { ctrl: true, input: 'r' }),
   ctrlG: key(['input.editor'], { ctrl: true, input: 'g' }),
+  ctrlV: key(['input.pasteImage'], { ctrl: true, input: 'v' }),
   question: key(['help.show'], { input: '?' }),
 }
 const type = (text: string) => key([], { input: text })
@@ -120,6 +121,23 @@ describe('editing and submitting', () => {
         'Ctrl+G opens $EDITOR on the text',
         [...typed('draft'), K.ctrlG],
         { text: 'draft', effects: [{ type: 'open-editor', text: 'draft' }] },
+      ],
+      [
+        'Ctrl+V asks for the clipboard image and keeps the text as it is',
+        [...typed('draft'), K.ctrlV],
+        { text: 'draft', effects: [{ type: 'paste-image' }] },
+      ],
+      [
+        'the clipboard image comes back as a chip at the cursor',
+        [
+          ...typed('see '),
+          K.ctrlV,
+          {
+            type: 'image-loaded',
+            image: { path: 'clipboard (image/png, 1 kB)', url: 'data:image/png;base64,AA==' },
+          },
+        ],
+        { text: 'see [Image #1]' },
       ],
       [
         'the edited text comes back',

@@ -143,6 +143,18 @@ export function fakeCommands(
     },
     reconnectMcpServer: (name) => record('reconnectMcpServer', [name]),
     authenticateMcpServer: (name) => record('authenticateMcpServer', [name]),
+    setMcpEnabled: async (server, enabled, tool) => {
+      record('setMcpEnabled', tool === undefined ? [server, enabled] : [server, enabled, tool])
+      return `${tool ?? server} turned ${enabled ? 'on' : 'off'}`
+    },
+    addMcpServer: async (name, server, save) => {
+      record('addMcpServer', [name, server, save])
+      return `added ${name}`
+    },
+    removeMcpServer: async (name) => {
+      record('removeMcpServer', [name])
+      return `removed ${name}`
+    },
     setModel: (model) => {
       record('setModel', [model])
       opts.store?.dispatch({ type: 'model/changed', model })

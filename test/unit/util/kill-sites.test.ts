@@ -27,6 +27,12 @@ const SAFE: Record<string, { pattern: RegExp; why: string }[]> = {
   'ui/clipboard/clipboard.ts': [
     { pattern: /child\.kill\('SIGKILL'\)/, why: 'ChildProcess.kill of a clipboard program that hung' },
   ],
+  'ui/clipboard/clipboard-image.ts': [
+    {
+      pattern: /child\.kill\('SIGKILL'\)/,
+      why: 'ChildProcess.kill of a clipboard reader past its time or size',
+    },
+  ],
   'app/doctor/host-checks.ts': [
     { pattern: /child\.kill\('SIGKILL'\)/, why: "ChildProcess.kill of doctor's probe (rg, bwrap)" },
   ],

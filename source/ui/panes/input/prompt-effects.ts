@@ -7,6 +7,7 @@ import type { ImageAttachment, RuntimeCommands, SubmitInput } from '../../../age
 import { noVision } from '../../commands/builtin-commands.js'
 import type { FlashLevel } from '../../commands/command-context.js'
 import { expandPasteChips, findImagePaths, imageChip, imageChipNumbers, imagePathFrom } from './chips.js'
+import type { ClipboardImage } from '../../clipboard/clipboard-image.js'
 import type { EditorResult } from './external-editor.js'
 import { listPathCandidates } from './path-complete.js'
 import type { PromptEffect, PromptEvent } from './prompt-model.js'
@@ -28,6 +29,8 @@ export interface PromptEffectDeps {
   send(event: PromptEvent): void
   /** Opens the /rewind dialog. */
   openRewind(): void
+  /** Ctrl+V: the clipboard's image (absent where there is no terminal). */
+  pasteImage?: () => Promise<ClipboardImage>
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -59,6 +62,9 @@ export function runPromptEffect(effect: PromptEffect, deps: PromptEffectDeps): v
           deps.send({ type: 'insert', text: effect.text })
         },
       )
+      return
+    case 'paste-image':
+      void pasteClipboardImage(deps)
       return
     case 'open-editor':
       deps.editExternally(effect.text).then(
@@ -126,4 +132,28 @@ async function sendMessage(
     .filter((img): img is ImageAttachment => img !== undefined)
   const expanded = expandPasteChips(text, effect.pastes)
   deps.commands.submit(chosen.length ? { text: expanded, images: chosen } : { text: expanded })
+}
+
+/**
+ * Ctrl+V: an image on the clipboard becomes an `[Image #N]` chip like a pasted image path; text there is
+ * left to the terminal's own paste (a hint says so); a missing program or a failure says what to do.
+ */
+export async function pasteClipboardImage(deps: PromptEffectDeps): Promise<void> {
+  if (!deps.pasteImage) return deps.flash('No clipboard to read images from in this session', 'warn')
+  let got: ClipboardImage
+  try {
+    got = await deps.pasteImage()
+  } catch (error) {
+    got = { kind: 'failed', message: message(error) }
+  }
+  if (got.kind === 'none')
+    return deps.hint("No image on the clipboard (text pastes with your terminal's paste key)")
+  if (got.kind === 'failed') return deps.flash(`Image not pasted: ${got.message}`, 'error')
+  const kb = Math.max(1, Math.round(got.bytes.length / 1024))
+  const image = {
+    path: `clipboard (${got.mime}, ${kb} kB)`,
+    url: `data:${got.mime};base64,${got.bytes.toString('base64')}`,
+  }
+  deps.send({ type: 'image-loaded', image })
+  if (!deps.commands.supportsVision()) deps.flash(noVision(deps.model()), 'warn')
 }

@@ -97,6 +97,7 @@ export type PromptEffect =
   | { type: 'paste'; text: string }
   /** A pasted image path: load it and send `image-loaded`, or on failure say why and send `insert` of `text`. */
   | { type: 'load-image'; path: string; text: string }
+  | { type: 'paste-image' } // Ctrl+V: an image from the clipboard, then `image-loaded` (or a notice why not)
   /** Ctrl+G: edit `text` in $EDITOR, then send `editor-closed`. */
   | { type: 'open-editor'; text: string }
   /** List the directory of an `@path` being typed, then send `paths-listed`. */
@@ -368,6 +369,7 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
   if (k.has('input.history.search'))
     return done({ ...state, search: { query: '', match: -1, saved: editor } })
   if (k.has('input.editor')) return effect(state, { type: 'open-editor', text: editor.text })
+  if (k.has('input.pasteImage')) return effect(state, { type: 'paste-image' })
   // On an empty prompt, Home/End/? belong to the transcript and the help overlay.
   if (!editor.text && (k.has('help.show') || k.has('transcript.home') || k.has('transcript.end')))
     return done(state, false)

@@ -130,6 +130,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     },
     send,
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
+    ...(clipboard ? { pasteImage: clipboard.pasteImage } : {}),
   }
 
   usePaste((text) => runPromptEffect({ type: 'paste', text }, deps), { isActive: active })

@@ -16,6 +16,7 @@ const STATUS_LABEL: Record<McpServerStatus, string> = {
   failed: 'failed',
   needs_auth: 'needs sign-in',
   'disabled-untrusted': 'not started: untrusted folder',
+  disabled: 'off (this session)',
 }
 
 export function statusLabel(status: McpServerStatus): string {
@@ -67,13 +68,42 @@ export function serverDetails(server: McpServerView): PanelLine[] {
   }
   if (server.status === 'disabled-untrusted')
     out.push({ text: 'it comes from this repository: /trust to trust the folder and start it', kind: 'hint' })
+  if (server.status === 'disabled')
+    out.push({ text: 'turned off for this session: Space turns it on again', kind: 'hint' })
   if (server.tools.length) out.push({ text: `tools: ${server.tools.join(', ')}`, kind: 'detail' })
+  if (server.disabledTools?.length)
+    out.push({ text: `off in this session: ${server.disabledTools.join(', ')}`, kind: 'hint' })
   if (server.prompts.length)
     out.push({ text: `prompts: ${server.prompts.map((p) => p.usage).join(', ')}`, kind: 'detail' })
   return out
 }
 
-export function panelLines(servers: readonly McpServerView[], selected: number): PanelLine[] {
+/** One server's tools, each on or off for this session; `rows` of them around the selected one. */
+export function toolLines(server: McpServerView, selected: number, rows: number): PanelLine[] {
+  const lines: PanelLine[] = [
+    { text: `${server.name} — tools (Space turns one off or on for this session)`, kind: 'title' },
+    { text: '', kind: 'blank' },
+  ]
+  const room = Math.max(1, rows - lines.length)
+  const first = Math.max(0, Math.min(selected - Math.floor(room / 2), server.tools.length - room))
+  server.tools.slice(first, first + room).forEach((tool, i) => {
+    const at = first + i === selected
+    const off = server.disabledTools?.includes(tool) ?? false
+    lines.push({
+      text: `${at ? '❯ ' : '  '}${off ? '[off]' : '[on] '} ${tool}`,
+      kind: at ? 'selected' : 'row',
+    })
+  })
+  return lines
+}
+
+export function panelLines(
+  servers: readonly McpServerView[],
+  selected: number,
+  view: { tool: number | null; rows: number } = { tool: null, rows: Number.POSITIVE_INFINITY },
+): PanelLine[] {
+  const shown = servers[selected]
+  if (view.tool !== null && shown) return toolLines(shown, view.tool, view.rows)
   const lines: PanelLine[] = [{ text: 'MCP servers', kind: 'title' }]
   if (servers.length === 0) {
     lines.push(
@@ -84,7 +114,11 @@ export function panelLines(servers: readonly McpServerView[], selected: number):
         kind: 'hint',
       },
       {
-        text: '(Claude Code\'s format: {"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}).',
+        text: '(Claude Code\'s format: {"mcpServers": {"name": {"command": "npx", "args": ["…"]}}}),',
+        kind: 'hint',
+      },
+      {
+        text: 'or add one for this session: /mcp add <name> <command> [args…] (--url <url> for HTTP).',
         kind: 'hint',
       },
     )

@@ -5,6 +5,26 @@ import { selectMcpServers } from '../../../store/selectors.js'
 import { useCommands, useStore } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { type PanelLine, panelLines } from './mcp-lines.js'
+import type { CommandName } from '../../keys/bindings.js'
+import {
+  type McpPanelState,
+  PANEL_START,
+  type PanelEffect,
+  type PanelKey,
+  panelHint,
+  panelKey,
+} from './mcp-panel-model.js'
+
+const PANEL_KEYS: ReadonlyArray<readonly [CommandName, PanelKey]> = [
+  ['mcp.up', 'up'],
+  ['mcp.down', 'down'],
+  ['mcp.toggle', 'toggle'],
+  ['mcp.tools', 'tools'],
+  ['mcp.restart', 'restart'],
+  ['mcp.signIn', 'signIn'],
+  ['mcp.remove', 'remove'],
+  ['mcp.back', 'back'],
+]
 
 export interface McpPanelProps {
   width: number
@@ -23,34 +43,43 @@ const STYLE: Record<PanelLine['kind'], { bold?: boolean; color?: string; dimColo
 }
 
 /**
- * `/mcp`: the servers with their live status, in the transcript's place. ↑/↓ select, `r` restarts the
- * selected server, `a` signs in to it (OAuth), Esc or q closes.
+ * `/mcp`: the servers with their live status, in the transcript's place; keys in mcp-panel-model.ts.
+ * A change (off/on, remove) goes to the runtime commands; their answer shows on the panel's last line.
  */
 export function McpPanel({ width, height, onClose }: McpPanelProps) {
   const servers = useStore(selectMcpServers)
   const commands = useCommands()
-  const [selected, setSelected] = useState(0)
+  const [state, setState] = useState<McpPanelState>(PANEL_START)
+  const [note, setNote] = useState<{ text: string; error: boolean } | null>(null)
   // Keys can arrive faster than renders: each must see the one before it.
-  const current = useRef(0)
-  const at = Math.min(selected, Math.max(0, servers.length - 1))
+  const current = useRef(PANEL_START)
+
+  const run = (effect: PanelEffect) => {
+    if (effect.kind === 'close') return onClose()
+    if (effect.kind === 'reconnect') return commands.reconnectMcpServer(effect.server)
+    if (effect.kind === 'authenticate') return commands.authenticateMcpServer(effect.server)
+    const done =
+      effect.kind === 'toggle'
+        ? commands.setMcpEnabled(effect.server, effect.enabled, effect.tool)
+        : commands.removeMcpServer(effect.server)
+    done.then(
+      (text) => setNote({ text, error: false }),
+      (error: unknown) => setNote({ text: (error as Error).message, error: true }),
+    )
+  }
 
   useKeyHandler(KEY_PRIORITY.overlay, (ev) => {
-    const k = ev.key
-    const move = (to: number) => {
-      current.current = Math.max(0, Math.min(servers.length - 1, to))
-      setSelected(current.current)
-    }
-    const server = servers[Math.min(current.current, servers.length - 1)]
-    if (k.escape || ev.input === 'q') onClose()
-    else if (k.upArrow || ev.input === 'k') move(current.current - 1)
-    else if (k.downArrow || ev.input === 'j') move(current.current + 1)
-    else if (ev.input === 'r' && server) commands.reconnectMcpServer(server.name)
-    else if (ev.input === 'a' && server) commands.authenticateMcpServer(server.name)
+    const key = PANEL_KEYS.find(([command]) => ev.has(command))?.[1] ?? 'other'
+    const next = panelKey(current.current, key, servers)
+    current.current = next.state
+    setState(next.state)
+    if (next.effect) run(next.effect)
     return true
   })
 
-  const lines = panelLines(servers, at)
-  const body = Math.max(1, height - 1)
+  const at = Math.min(state.server, Math.max(0, servers.length - 1))
+  const body = Math.max(1, height - (note ? 2 : 1))
+  const lines = panelLines(servers, at, { tool: state.tool, rows: body })
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {lines.slice(0, body).map((line, i) => (
@@ -59,8 +88,13 @@ export function McpPanel({ width, height, onClose }: McpPanelProps) {
           {line.text || ' '}
         </Text>
       ))}
+      {note ? (
+        <Text wrap="truncate" {...(note.error ? { color: 'red' } : { color: 'green' })}>
+          {note.text}
+        </Text>
+      ) : null}
       <Text wrap="truncate" dimColor>
-        ↑/↓ select · r restart · a sign in · Esc close
+        {panelHint(state, servers[at])}
       </Text>
     </Box>
   )

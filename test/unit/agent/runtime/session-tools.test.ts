@@ -164,6 +164,38 @@ describe('SessionTools: tools on demand and masks', () => {
     expect(late?.forModel).toContain('## mcp__s__late')
   })
 
+  it('a tool the user turned off: refused before the gate, not found by ToolSearch, the definitions unchanged', async () => {
+    for (const tokens of [100, 1_000_000]) {
+      const fake = fakeMcp()
+      for (const n of Array.from({ length: 30 }, (_, i) => `t${i}`)) fake.add(n)
+      const all = [...fake.state.tools]
+      const off = new Set<string>()
+      // As the manager does: tools() leaves out what is off, tool() still knows it, disabled() says why.
+      fake.mcp.tools = () => all.filter((t) => !off.has(t.name))
+      fake.mcp.tool = (name) => all.find((t) => t.name === name)
+      fake.mcp.disabled = (name) => (off.has(name) ? 'disabled by the user in this session' : undefined)
+      const { tools } = small(fake, { window: () => ({ tokens, charsPerToken: 4 }) })
+      await tools.prepare(signal)
+      const before = JSON.stringify(tools.definitions())
+      expect(tools.lookup.get('mcp__s__t7')).toBeDefined()
+      off.add('mcp__s__t7')
+      await tools.prepare(signal)
+      expect(JSON.stringify(tools.definitions())).toBe(before)
+      expect(tools.lookup.get('mcp__s__t7')).toBeUndefined()
+      expect(tools.lookup.unavailable?.('mcp__s__t7')).toBe('disabled by the user in this session')
+      const search = tools.lookup.get('ToolSearch')
+      if (tokens === 100) {
+        const found = await search?.execute({ query: 'select:mcp__s__t7' }, {} as never)
+        expect(found?.forModel).not.toContain('## mcp__s__t7')
+        expect((await search?.execute({ query: 'select:mcp__s__t8' }, {} as never))?.forModel).toContain(
+          '## mcp__s__t8',
+        )
+      } else expect(search).toBeUndefined()
+      off.clear()
+      expect(tools.lookup.get('mcp__s__t7')).toBeDefined()
+    }
+  })
+
   it('a large window defers nothing and sends no finders', async () => {
     const fake = fakeMcp()
     fake.add('a')
