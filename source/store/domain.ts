@@ -93,7 +93,21 @@ export interface TaskSummary {
   lastLine: string
   outputBytes: number
   logPath: string
-  ports?: number[]
+  /** TCP ports the job listens on, found while it runs (tasks/port-watch.ts); absent when none. */
+  ports?: ListeningPort[]
+}
+
+/** A TCP port a background job listens on. */
+export interface ListeningPort {
+  /** The address bound, as the kernel shows it: `127.0.0.1`, `0.0.0.0`, `::`, `::1`. */
+  address: string
+  port: number
+  /** False inside a network namespace of its own (a sandbox without network): the host cannot reach it. */
+  reachable: boolean
+  /** What a browser on this host opens; absent when it cannot reach the port. */
+  url?: string
+  /** `socket`: among the job's own sockets; `output`: only printed, where sockets cannot be listed. */
+  seen: 'socket' | 'output'
 }
 
 export type ConsentPreview =

@@ -28,7 +28,9 @@ function task(id: string): TaskSummary {
     lastLine: 'ready on :3000',
     outputBytes: 1,
     logPath: '/tmp/b1.log',
-    ports: [3000],
+    ports: [
+      { address: '0.0.0.0', port: 3000, reachable: true, url: 'http://localhost:3000/', seen: 'socket' },
+    ],
   }
 }
 

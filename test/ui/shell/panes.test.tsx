@@ -242,7 +242,14 @@ function TasksHarness({ width = 80 }: { width?: number }) {
 
 describe('tasks pane', () => {
   const actions: Action[] = [
-    { type: 'task/updated', task: task('b1', { ports: [3000] }) },
+    {
+      type: 'task/updated',
+      task: task('b1', {
+        ports: [
+          { address: '0.0.0.0', port: 3000, reachable: true, url: 'http://localhost:3000/', seen: 'socket' },
+        ],
+      }),
+    },
     { type: 'task/updated', task: task('b2', { status: 'completed', exitCode: 0, endedAt: Date.now() }) },
     { type: 'ui/focus', focus: 'tasks' },
   ]
