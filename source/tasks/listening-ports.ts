@@ -196,28 +196,3 @@ export function combinePorts(
   const unique = new Map(ports.map((p) => [`${p.address} ${p.port}`, p]))
   return [...unique.values()].sort((a, b) => a.port - b.port || a.address.localeCompare(b.address))
 }
-
-/** The URL `o` opens: the first port the host reaches. */
-export function openableUrl(ports: readonly ListeningPort[] | undefined): string | undefined {
-  return ports?.find((p) => p.url !== undefined)?.url
-}
-
-/** `127.0.0.1:5173`, `[::]:3000`. */
-export function hostPort(port: Pick<ListeningPort, 'address' | 'port'>): string {
-  return port.address.includes(':') ? `[${port.address}]:${port.port}` : `${port.address}:${port.port}`
-}
-
-/**
- * One line per port for the model and the user: `127.0.0.1:5173 → http://localhost:5173/`, or why there is
- * no URL. Empty when the job listens on nothing.
- */
-export function describePorts(ports: readonly ListeningPort[] | undefined): string[] {
-  return (ports ?? []).map((p) => {
-    const where = hostPort(p)
-    if (!p.reachable)
-      return `${where} inside the sandbox's own network: not reachable from the host (the sandbox has no network; sandbox.network: true shares the host's)`
-    if (p.seen === 'output')
-      return `${where} → ${p.url} (printed in its output; its sockets cannot be listed here)`
-    return `${where} → ${p.url}`
-  })
-}

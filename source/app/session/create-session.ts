@@ -33,6 +33,7 @@ import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js
 import { boundaryReaders } from './instruction-readers.js'
 import { announceSkills, loadSessionSkills, skillCommands, skillListing } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
+import { openBrowser } from '../open-browser.js'
 import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
 import {
@@ -391,6 +392,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(questions ? { questions } : {}),
     ...(trust ? { trust } : {}),
     tasks: directory,
+    ...(opts.interactive ? { openUrl: openBrowser } : {}),
     ...(hooks ? { hooks } : {}),
     checkpoints,
     files,

@@ -95,6 +95,11 @@ describe('the keys overlay keeps descriptions in their own column', () => {
       expect(all[plugin + 1]?.indexOf('Show the plugins this session loaded')).toBe(column)
       // Every slash command and the closing input line are there.
       expect(all.some((r) => r.startsWith('  /quit'))).toBe(true)
+      // The tasks pane's `o`, in its section, in the description column.
+      const tasks = all.indexOf('Tasks pane')
+      const open = all.findIndex((r) => r.startsWith('  o ') && r.includes('Open the URL of the port'))
+      expect(open).toBeGreaterThan(tasks)
+      expect(all[open]?.indexOf('Open the URL of the port')).toBe(column)
     })
   }
 })

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest'
+import type { ListeningPort } from '../../../source/store/domain.js'
 import {
   combinePorts,
   decodeHexAddress,
-  describePorts,
-  openableUrl,
   parseLsofListen,
   parseProcNetTcp,
   portsInOutput,
   socketInode,
 } from '../../../source/tasks/listening-ports.js'
+import { describePorts, openableUrl, portColumn, portDetail } from '../../../source/tasks/port-text.js'
 
 // Real tables, read on Linux x86_64 (header lines end in spaces, as the kernel pads them).
 const TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode                                                     
@@ -179,5 +179,21 @@ describe('combinePorts and describePorts', () => {
   it('lists a socket seen twice once', () => {
     const twice = { address: '0.0.0.0', port: 80, reachable: true }
     expect(combinePorts([twice, twice], [])).toHaveLength(1)
+  })
+})
+
+describe('the pane column and detail', () => {
+  const port = (n: number, reachable = true) =>
+    combinePorts([{ address: '127.0.0.1', port: n, reachable }], [])[0] as ListeningPort
+
+  it.each([
+    [[], '', ''],
+    [[port(5173)], ':5173', 'http://127.0.0.1:5173/'],
+    [[port(3000), port(5173)], ':3000 :5173', 'http://127.0.0.1:3000/'],
+    [[port(1), port(2), port(3), port(4), port(5)], ':1 :2 :3 +2', 'http://127.0.0.1:1/'],
+    [[port(5173, false)], ':5173 unreachable', "127.0.0.1:5173 is inside the sandbox's own network"],
+  ])('%j', (ports, column, detail) => {
+    expect(portColumn(ports)).toBe(column)
+    expect(portDetail(ports)).toBe(detail)
   })
 })
