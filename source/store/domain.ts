@@ -49,7 +49,14 @@ export type ToolDisplay =
   | { kind: 'file'; path: string; lines: number; note?: string }
   | { kind: 'list'; count: number; truncated: boolean; items: string[] }
   | { kind: 'todos'; todos: Todo[] }
-  | { kind: 'task'; taskId: string; status: TaskStatus; output?: string }
+  | {
+      kind: 'task'
+      taskId: string
+      status: TaskStatus
+      output?: string
+      /** TaskOutput: the ports it listens on (`127.0.0.1:5173 → http://localhost:5173/`). */
+      listening?: string[]
+    }
   | { kind: 'text'; text: string }
   /** A plan put to the user (ExitPlanMode): what they decided, and the plan itself, kept in the transcript. */
   | { kind: 'plan'; verdict: string; plan: string }

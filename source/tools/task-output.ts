@@ -107,7 +107,8 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
       )
     }
     // Read after the wait: the ports of now, not of when the call began.
-    for (const port of describePorts(tasks.get(task.id)?.ports)) lines.push(`Listening: ${port}`)
+    const listening = describePorts(tasks.get(task.id)?.ports)
+    for (const port of listening) lines.push(`Listening: ${port}`)
     lines.push(
       output === ''
         ? 'No new output since the last TaskOutput call.'
@@ -121,7 +122,13 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
     lines.push(`Log file: ${read.logPath}`)
     return {
       forModel: lines.join('\n'),
-      display: { kind: 'task', taskId: task.id, status: read.status, output },
+      display: {
+        kind: 'task',
+        taskId: task.id,
+        status: read.status,
+        output,
+        ...(listening.length > 0 ? { listening } : {}),
+      },
     }
   },
 })
