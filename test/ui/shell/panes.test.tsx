@@ -285,6 +285,23 @@ describe('tasks pane', () => {
     r.unmount()
   })
 
+  it('names the listening jobs in the one-line pane', () => {
+    const store = makeStore(actions)
+    const r = renderPane(
+      <TasksPane
+        tasks={listTasks(store.getState().tasks)}
+        width={80}
+        height={1}
+        focused={false}
+        selectedId={null}
+        confirmId={null}
+      />,
+      { store, commands: fakeCommands() },
+    )
+    expect(r.frame()).toBe('Tasks 1 running / 2 · b1 :3000 · Tab to focus')
+    r.unmount()
+  })
+
   it.each([
     [80, true, '↑↓ select · Enter open · o browser · k stop · Esc back'],
     [34, true, 'Enter · o url · k stop · Esc back'],

@@ -54,6 +54,14 @@ export function tasksSummary(tasks: readonly TaskSummary[]): string {
   return `Tasks ${running} running / ${tasks.length}`
 }
 
+/** The one-line pane names the jobs that listen (`b1 :5173`), the first two: a server is why one looks. */
+export function listeningSummary(tasks: readonly TaskSummary[]): string {
+  const listening = tasks.filter((t) => t.ports?.length)
+  const shown = listening.slice(0, 2).map((t) => `${t.id} ${portColumn(t.ports)}`)
+  if (shown.length === 0) return ''
+  return ` · ${shown.join(' · ')}${listening.length > 2 ? ` +${listening.length - 2}` : ''}`
+}
+
 /**
  * Background jobs: id, status, runtime, ports, command, and the last output line under each (for a
  * subagent: its type, current tool, steps and tokens). Tab focuses, ↑/↓ select, Enter opens the live
@@ -87,6 +95,7 @@ export function TasksPane({
       <Box width={width} height={1}>
         <Text wrap="truncate" color={focused ? 'cyan' : 'magenta'}>
           {tasksSummary(tasks)}
+          {listeningSummary(tasks)}
           {focused ? '' : ' · Tab to focus'}
         </Text>
       </Box>
