@@ -307,6 +307,9 @@ describe('tasks pane', () => {
     [34, true, 'Enter · o url · k stop · Esc back'],
     [80, false, '↑↓ select · Enter open · k stop · Esc back'],
     [34, false, 'Enter open · k stop · Esc back'],
+    // The side column at 100 columns.
+    [29, true, 'o url · k stop · Esc back'],
+    [29, false, 'Enter · k stop · Esc back'],
   ])('at %i columns (a URL: %s) the footer is "%s"', (width, hasUrl, footer) => {
     expect(tasksFooter(width, hasUrl)).toBe(footer)
     expect(footer.length).toBeLessThanOrEqual(width)

@@ -67,17 +67,25 @@ export function listeningSummary(tasks: readonly TaskSummary[]): string {
  * subagent: its type, current tool, steps and tokens). Tab focuses, ↑/↓ select, Enter opens the live
  * tail (a subagent's transcript), o opens a listening job's URL, k stops after a y/n confirmation.
  */
-const FOOTER = '↑↓ select · Enter open · k stop · Esc back'
-/** In the side column (about 34 wide) the keys that act, "Esc back" above all, must not be cut. */
-const SHORT_FOOTER = 'Enter open · k stop · Esc back'
+const FOOTERS = [
+  '↑↓ select · Enter open · k stop · Esc back',
+  // In the side column (29 to 34 wide) the keys that act, "Esc back" above all, must not be cut.
+  'Enter open · k stop · Esc back',
+  'Enter · k stop · Esc back',
+  'Esc back',
+]
 /** The same when the selected job has a URL to open. */
-const URL_FOOTER = '↑↓ select · Enter open · o browser · k stop · Esc back'
-const SHORT_URL_FOOTER = 'Enter · o url · k stop · Esc back'
+const URL_FOOTERS = [
+  '↑↓ select · Enter open · o browser · k stop · Esc back',
+  'Enter · o url · k stop · Esc back',
+  'o url · k stop · Esc back',
+  'Esc back',
+]
 
-/** The footer for this width: the long form when it fits; `o` only when the selected job has a URL. */
+/** The longest footer that fits the width; `o` only when the selected job has a URL. */
 export function tasksFooter(width: number, hasUrl: boolean): string {
-  const [long, short] = hasUrl ? [URL_FOOTER, SHORT_URL_FOOTER] : [FOOTER, SHORT_FOOTER]
-  return long.length <= width ? long : short
+  const footers = hasUrl ? URL_FOOTERS : FOOTERS
+  return footers.find((footer) => footer.length <= width) ?? 'Esc back'
 }
 
 export function TasksPane({
