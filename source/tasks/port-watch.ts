@@ -54,6 +54,25 @@ export function createPortWatch(opts: PortWatchOptions): PortWatch {
     timer.unref()
   }
 
+  const look = async (jobs: WatchedJob[]): Promise<void> => {
+    for (const job of jobs) {
+      const seen = state.get(job.id) ?? { cursor: 0, hints: [] }
+      const read = job.outputSince(seen.cursor, OUTPUT_SCAN_BYTES)
+      seen.cursor = read.next
+      for (const hint of portsInOutput(read.text)) {
+        if (seen.hints.length < MAX_HINTS && !seen.hints.some((h) => h.port === hint.port))
+          seen.hints.push(hint)
+      }
+      state.set(job.id, seen)
+    }
+    const sockets = await scan(jobs.map((job) => job.pgid)).catch(() => null)
+    if (disposed) return
+    for (const job of jobs) {
+      const held = sockets === null ? null : (sockets.get(job.pgid) ?? [])
+      job.setPorts(combinePorts(held, state.get(job.id)?.hints ?? []))
+    }
+  }
+
   const tick = async (): Promise<void> => {
     const jobs = opts.jobs()
     for (const id of state.keys()) if (!jobs.some((job) => job.id === id)) state.delete(id)
@@ -61,22 +80,10 @@ export function createPortWatch(opts: PortWatchOptions): PortWatch {
     if (jobs.length === 0 || disposed) return
     ticking = true
     try {
-      for (const job of jobs) {
-        const seen = state.get(job.id) ?? { cursor: 0, hints: [] }
-        const read = job.outputSince(seen.cursor, OUTPUT_SCAN_BYTES)
-        seen.cursor = read.next
-        for (const hint of portsInOutput(read.text)) {
-          if (seen.hints.length < MAX_HINTS && !seen.hints.some((h) => h.port === hint.port))
-            seen.hints.push(hint)
-        }
-        state.set(job.id, seen)
-      }
-      const sockets = await scan(jobs.map((job) => job.pgid)).catch(() => null)
-      if (disposed) return
-      for (const job of jobs) {
-        const held = sockets === null ? null : (sockets.get(job.pgid) ?? [])
-        job.setPorts(combinePorts(held, state.get(job.id)?.hints ?? []))
-      }
+      await look(jobs)
+    } catch {
+      // A job that ended halfway through a look; the next look no longer sees it. Ports are a convenience:
+      // nothing here may stop the watcher or reach the process as an unhandled rejection.
     } finally {
       ticking = false
     }

@@ -218,4 +218,32 @@ describe('createPortWatch', () => {
     watch.dispose()
     expect(vi.getTimerCount()).toBe(0)
   })
+
+  it('keeps polling after a look that threw', async () => {
+    vi.useFakeTimers()
+    let looks = 0
+    const got: ListeningPort[][] = []
+    const watch = createPortWatch({
+      intervalMs: 10,
+      jobs: () => [
+        {
+          id: 'b1',
+          pgid: 7,
+          outputSince: () => {
+            looks++
+            if (looks === 1) throw new Error('the log went away')
+            return { text: '', next: 0 }
+          },
+          setPorts: (ports) => got.push(ports),
+        },
+      ],
+      scan: async () => new Map([[7, [{ address: '127.0.0.1', port: 9000, reachable: true }]]]),
+    })
+    watch.kick()
+    await vi.advanceTimersByTimeAsync(10)
+    expect(got).toEqual([])
+    await vi.advanceTimersByTimeAsync(10)
+    expect(got[0]?.[0]?.port).toBe(9000)
+    watch.dispose()
+  })
 })
