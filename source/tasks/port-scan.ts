@@ -185,10 +185,16 @@ export function scanLsof(pgids: readonly number[], lsof = 'lsof'): Promise<Map<n
   })
 }
 
-/** The scanner for this host: /proc where it exists, lsof elsewhere. */
-export function hostScanner(): PortScanner {
+/**
+ * The scanner for this host: /proc where it exists, lsof elsewhere. `lsof` finds the program (the session
+ * passes one that never looks in the workspace, where a planted `lsof` would run with the user's rights);
+ * undefined from it: sockets cannot be listed. Without it, `lsof` from PATH.
+ */
+export function hostScanner(lsof: () => string | undefined = () => 'lsof'): PortScanner {
   return async (pgids) => {
     const fromProc = process.platform === 'linux' ? scanProc(pgids) : null
-    return fromProc ?? scanLsof(pgids)
+    if (fromProc) return fromProc
+    const program = lsof()
+    return program ? scanLsof(pgids, program) : null
   }
 }

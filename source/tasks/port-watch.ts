@@ -25,6 +25,8 @@ export interface PortWatchOptions {
   intervalMs: number
   /** Default: /proc on Linux, lsof elsewhere. */
   scan?: PortScanner
+  /** Where the default scanner finds lsof (see `hostScanner`). */
+  lsof?: () => string | undefined
 }
 
 export interface PortWatch {
@@ -39,7 +41,7 @@ const OUTPUT_SCAN_BYTES = 64 * 1024
 const MAX_HINTS = 32
 
 export function createPortWatch(opts: PortWatchOptions): PortWatch {
-  const scan = opts.scan ?? hostScanner()
+  const scan = opts.scan ?? hostScanner(opts.lsof)
   const state = new Map<string, { cursor: number; hints: PortHint[] }>()
   let timer: NodeJS.Timeout | undefined
   let ticking = false

@@ -50,6 +50,8 @@ export interface TaskManagerOptions {
   portPollMs?: number
   /** How ports are looked up (default: /proc on Linux, lsof elsewhere; port-scan.ts). */
   portScanner?: PortScanner
+  /** lsof by absolute path, found outside the workspace (default: `lsof` from PATH); undefined: none. */
+  lsof?: () => string | undefined
 }
 
 /** `adopt`'s options: the shared AdoptRequest. */
@@ -113,6 +115,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
               intervalMs: portPollMs,
               jobs: watchedJobs,
               ...(opts.portScanner ? { scan: opts.portScanner } : {}),
+              ...(opts.lsof ? { lsof: opts.lsof } : {}),
             }),
       // Ports are a convenience: a module that cannot load leaves every job as it was.
       () => undefined,

@@ -101,7 +101,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
   const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
   // The shell is looked up when a job starts: `programs` (below) finds it outside the workspace.
-  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, () => programs.shell())
+  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, {
+    shell: () => programs.shell(),
+    find: (name) => programs.find(name),
+  })
 
   const sandbox =
     config.sandbox.mode === 'off'
