@@ -49,7 +49,14 @@ export type ToolDisplay =
   | { kind: 'file'; path: string; lines: number; note?: string }
   | { kind: 'list'; count: number; truncated: boolean; items: string[] }
   | { kind: 'todos'; todos: Todo[] }
-  | { kind: 'task'; taskId: string; status: TaskStatus; output?: string }
+  | {
+      kind: 'task'
+      taskId: string
+      status: TaskStatus
+      output?: string
+      /** TaskOutput: the ports it listens on (`127.0.0.1:5173 → http://localhost:5173/`). */
+      listening?: string[]
+    }
   | { kind: 'text'; text: string }
   /** A plan put to the user (ExitPlanMode): what they decided, and the plan itself, kept in the transcript. */
   | { kind: 'plan'; verdict: string; plan: string }
@@ -93,7 +100,21 @@ export interface TaskSummary {
   lastLine: string
   outputBytes: number
   logPath: string
-  ports?: number[]
+  /** TCP ports the job listens on, found while it runs (tasks/port-watch.ts); absent when none. */
+  ports?: ListeningPort[]
+}
+
+/** A TCP port a background job listens on. */
+export interface ListeningPort {
+  /** The address bound, as the kernel shows it: `127.0.0.1`, `0.0.0.0`, `::`, `::1`. */
+  address: string
+  port: number
+  /** False inside a network namespace of its own (a sandbox without network): the host cannot reach it. */
+  reachable: boolean
+  /** What a browser on this host opens; absent when it cannot reach the port. */
+  url?: string
+  /** `socket`: among the job's own sockets; `output`: only printed, where sockets cannot be listed. */
+  seen: 'socket' | 'output'
 }
 
 export type ConsentPreview =

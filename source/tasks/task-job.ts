@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
-import type { TaskSummary } from '../store/domain.js'
+import type { ListeningPort, TaskSummary } from '../store/domain.js'
 import { formatRead, type JobOutput, type OutputSource, type SourceEvents } from './job-output.js'
 import type { LogCap } from './log-cap.js'
 import { groupAlive, ownedGroup, signalGroup } from './process-group.js'
@@ -53,6 +53,10 @@ export interface TaskJob {
   killNow(): void
   /** No more updates (the manager is being disposed). */
   mute(): void
+  /** The TCP ports it listens on (port-watch.ts); an update goes out when they changed. */
+  setPorts(ports: ListeningPort[]): void
+  /** Output from `cursor` on (at most its last `maxBytes`), for the port watcher; moves no read cursor. */
+  outputSince(cursor: number, maxBytes: number): { text: string; next: number }
 }
 
 /**
@@ -139,6 +143,8 @@ export function createTaskJob(
     const exitCode = exit.code ?? (signalNumber !== undefined ? 128 + signalNumber : null)
     summary.exitCode = exitCode
     summary.endedAt = Date.now()
+    // An ended job listens on nothing.
+    delete summary.ports
     summary.status = stopRequested
       ? 'stopped'
       : spawnError === undefined && exitCode === 0
@@ -279,6 +285,19 @@ export function createTaskJob(
     mute() {
       muted = true
       clearTimeout(timers.update)
+    },
+    setPorts(ports) {
+      // Compared as text: the watcher sends fresh arrays every tick.
+      if (!isRunning() || JSON.stringify(summary.ports ?? []) === JSON.stringify(ports)) return
+      if (ports.length === 0) delete summary.ports
+      else summary.ports = ports
+      emitNow()
+    },
+    outputSince(cursor, maxBytes) {
+      if (isRunning()) source.refresh()
+      const from = Math.max(cursor, output.totalBytes - maxBytes)
+      const read = output.read(from, { final: false })
+      return { text: read.text, next: read.cursor }
     },
   }
 }

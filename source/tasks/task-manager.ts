@@ -12,6 +12,8 @@ import { DEFAULT_LOG_CAP_BYTES, type LogCap, logCap } from './log-cap.js'
 import { DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES, type OutputBufferOptions } from './output-buffer.js'
 import { createPipeReader } from './pipe-reader.js'
 import { processGroupId } from './process-group.js'
+import type { PortWatch, WatchedJob } from './port-watch.js'
+import type { PortScanner } from './port-scan.js'
 import type { ProcessGroups } from './process-groups.js'
 import { createTaskJob, type TaskJob, type TaskJobInit } from './task-job.js'
 import type { AdoptRequest, TaskManagerApi } from './types.js'
@@ -41,6 +43,15 @@ export interface TaskManagerOptions {
   logCapBytes?: number
   /** bash by absolute path for jobs outside the sandbox (see ShellOptions.shell); `bash` from PATH without it. */
   shell?: () => string
+  /**
+   * How often the listening ports of running jobs are looked up (default 1500 ms; 0: never). Only while a
+   * job runs; the watcher's module loads with the first job.
+   */
+  portPollMs?: number
+  /** How ports are looked up (default: /proc on Linux, lsof elsewhere; port-scan.ts). */
+  portScanner?: PortScanner
+  /** lsof by absolute path, found outside the workspace (default: `lsof` from PATH); undefined: none. */
+  lsof?: () => string | undefined
 }
 
 /** `adopt`'s options: the shared AdoptRequest. */
@@ -74,6 +85,8 @@ interface NewLog {
   dir: SafeDir
 }
 
+const DEFAULT_PORT_POLL_MS = 1500
+
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /**
@@ -89,6 +102,26 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
   /** Untracks each job's group once the job has ended (or been killed on the way out). */
   const releases = new Map<string, () => void>()
   let disposed = false
+  let portWatch: Promise<PortWatch | undefined> | undefined
+  const portPollMs = opts.portPollMs ?? DEFAULT_PORT_POLL_MS
+  /** Polls ports while jobs run; loaded on the first job, so a session without one never loads it. */
+  const watchPorts = (): void => {
+    if (portPollMs <= 0 || disposed) return
+    portWatch ??= import('./port-watch.js').then(
+      ({ createPortWatch }) =>
+        disposed
+          ? undefined
+          : createPortWatch({
+              intervalMs: portPollMs,
+              jobs: watchedJobs,
+              ...(opts.portScanner ? { scan: opts.portScanner } : {}),
+              ...(opts.lsof ? { lsof: opts.lsof } : {}),
+            }),
+      // Ports are a convenience: a module that cannot load leaves every job as it was.
+      () => undefined,
+    )
+    void portWatch.then((watch) => watch?.kick())
+  }
   const release = (id: string): void => {
     releases.get(id)?.()
     releases.delete(id)
@@ -174,10 +207,24 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
       )
     }
     job.start()
+    watchPorts()
     return job.summary()
   }
 
   const runningJobs = (): TaskJob[] => [...jobs.values()].filter((job) => job.isRunning())
+  const watchedJobs = (): WatchedJob[] =>
+    [...jobs].flatMap(([id, job]) =>
+      job.isRunning() && job.pid !== undefined
+        ? [
+            {
+              id,
+              pgid: job.pid,
+              outputSince: job.outputSince,
+              setPorts: job.setPorts,
+            },
+          ]
+        : [],
+    )
 
   const manager: TaskManager = {
     launch({ command, cwd, description, sandbox, env }) {
@@ -299,6 +346,7 @@ export function createTaskManager(opts: TaskManagerOptions): TaskManager {
       manager.stopAllSync()
       await Promise.all([...jobs.values()].map((job) => job.done))
       disposed = true
+      ;(await portWatch)?.dispose()
       for (const job of jobs.values()) job.mute()
     },
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { TaskSummary } from '../store/domain.js'
 import { formatBytes, logCap } from '../tasks/log-cap.js'
+import { describePorts } from '../tasks/port-text.js'
 import type { TaskManagerApi } from '../tasks/types.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 
@@ -14,6 +15,7 @@ const LOG_CAP = logCap()
 const DESCRIPTION = `Gets the status and new output of a background task (a Bash command run in the background, or a background agent).
 - Returns the status (running, completed, failed, stopped), the exit code, the output produced since your previous TaskOutput call for that task, and the path of its log file (logs keep at most ${formatBytes(LOG_CAP.capBytes)}: the first ${formatBytes(LOG_CAP.headBytes)} and the latest output).
 - block (default true) waits until the task ends or timeout ms pass (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}), then returns what there is; block: false returns at once.
+- While a task runs, it lists the TCP ports it listens on ("Listening: 127.0.0.1:5173 → http://localhost:5173/"), found from its processes' sockets.
 - Task ids look like "b1" (commands) or "a1" (background agents); they are given when a task starts. A background agent's output is its progress (one line per tool call) and, once it is done, its answer.
 - To see older output again, Read the log file.`
 
@@ -104,6 +106,9 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
         `It is still running after waiting ${formatWait(timeoutMs)}; call TaskOutput again to wait longer, or TaskStop to stop it.`,
       )
     }
+    // Read after the wait: the ports of now, not of when the call began.
+    const listening = describePorts(tasks.get(task.id)?.ports)
+    for (const port of listening) lines.push(`Listening: ${port}`)
     lines.push(
       output === ''
         ? 'No new output since the last TaskOutput call.'
@@ -117,7 +122,13 @@ export const taskOutputTool = defineTool<TaskOutputArgs>({
     lines.push(`Log file: ${read.logPath}`)
     return {
       forModel: lines.join('\n'),
-      display: { kind: 'task', taskId: task.id, status: read.status, output },
+      display: {
+        kind: 'task',
+        taskId: task.id,
+        status: read.status,
+        output,
+        ...(listening.length > 0 ? { listening } : {}),
+      },
     }
   },
 })

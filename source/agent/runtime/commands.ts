@@ -153,6 +153,11 @@ export interface SessionServices {
   /** Stops a background job; resolves when its process group is gone. */
   stopTask(id: string): Promise<void>
   /**
+   * `o` in the tasks pane: opens the URL of a port the job listens on in the user's browser; a notice says
+   * what was opened, or why nothing was (no port, only one the host cannot reach, no browser here).
+   */
+  openTaskUrl(id: string): void
+  /**
    * A piece of a background job's log for the viewer: its end (default), the bytes before `range.before`,
    * or from `range.from` on; at most `maxBytes` (and never more than 1 MiB), cut at line boundaries.
    */

@@ -34,6 +34,7 @@ import { closeDanglingCalls, openSessionStore, resumeSession } from './resume.js
 import { boundaryReaders } from './instruction-readers.js'
 import { announceSkills, loadSessionSkills, skillCommands, skillListing } from './skills.js'
 import { createSessionServices, sessionCommands } from './services.js'
+import { openBrowser } from '../open-browser.js'
 import { createSessionProvenance } from './provenance.js'
 import { createSandbox } from './sandbox.js'
 import {
@@ -101,7 +102,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   setTimeout(() => void sweepOutputs(paths.outputsRoot, { skip: id }).catch(() => undefined), 1000).unref()
   const processes = createProcessGroups({ registry: await reapOrphans(paths, warnings) })
   // The shell is looked up when a job starts: `programs` (below) finds it outside the workspace.
-  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, () => programs.shell())
+  const { tasks, directory } = sessionTasks(outputs, createdAt, processes, store, {
+    shell: () => programs.shell(),
+    find: (name) => programs.find(name),
+  })
 
   const sandbox =
     config.sandbox.mode === 'off'
@@ -393,6 +397,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     ...(questions ? { questions } : {}),
     ...(trust ? { trust } : {}),
     tasks: directory,
+    ...(opts.interactive ? { openUrl: openBrowser } : {}),
     ...(hooks ? { hooks } : {}),
     checkpoints,
     files,

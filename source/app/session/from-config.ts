@@ -208,15 +208,16 @@ export function sessionTasks(
   createdAt: number,
   processes: ProcessGroups,
   store: Store,
-  /** The shell jobs run in, found outside the workspace (asked for at each launch). */
-  shell: () => string,
+  /** The shell jobs run in and lsof (listening ports off Linux), found outside the workspace. */
+  programs: Pick<HostPrograms, 'shell' | 'find'>,
 ): { tasks: TaskManager; directory: TaskDirectory } {
   const runOutputs = join(outputs, `run-${createdAt}`)
   const tasks = createTaskManager({
     outputsDir: runOutputs,
     privateRoot: outputs,
     processes,
-    shell,
+    shell: () => programs.shell(),
+    lsof: () => programs.find('lsof'),
     // Through the directory, which adds the subagent a job belongs to.
     onUpdate: (task) => store.dispatch({ type: 'task/updated', task: directory.decorate(task) }),
   })

@@ -17,6 +17,7 @@ import { normalizeTitle, writeSessionTitle } from '../../session/session-title.j
 import { forkSessionLog } from '../../session/fork-session.js'
 import { newSessionId, sessionPath } from '../../session/session-store.js'
 import { readLogSlice } from '../../tasks/log-slice.js'
+import { hostPort, openableUrl } from '../../tasks/port-text.js'
 import type { AgentsControl } from '../../agent/runtime/main-agent.js'
 import type { TrustController } from '../../agent/runtime/trust-controller.js'
 import type { Checkpoints } from '../../checkpoints/lazy.js'
@@ -55,6 +56,8 @@ export interface SessionServiceOptions {
   /** Project trust's prompt and live answers (interactive sessions). */
   trust?: TrustController
   tasks?: TaskManagerApi
+  /** Opens a URL in the user's browser; false when there is none to open it in (absent: headless). */
+  openUrl?: (url: string) => boolean
   hooks?: HookService
   /** Snapshots before workspace changes, for /rewind (absent: only the conversation can be rewound). */
   checkpoints?: Checkpoints
@@ -190,6 +193,20 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     async stopTask(id) {
       if (!opts.tasks) throw new Error('background tasks are not available in this build')
       await opts.tasks.stop(id)
+    },
+    openTaskUrl(id) {
+      // The ports the pane shows: the store's copy of the job.
+      const ports = store.getState().tasks.byId[id]?.ports
+      const url = openableUrl(ports)
+      const first = ports?.[0]
+      if (!first) notice('info', `${id} listens on no TCP port yet`)
+      else if (!url)
+        notice(
+          'info',
+          `${id} listens on ${hostPort(first)} inside the sandbox's own network, which the host's browser cannot reach (sandbox.network: true shares the host's network)`,
+        )
+      else if (opts.openUrl?.(url)) notice('info', `Opening ${url} (${id}) in the browser`)
+      else notice('info', `${id} listens at ${url} (no browser to open it in here)`)
     },
     async readTaskLog(id, maxBytes, range) {
       const task = opts.tasks?.get(id)

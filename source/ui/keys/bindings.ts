@@ -126,6 +126,11 @@ const DEFAULTS = {
   'tasks.down': { context: 'tasks', keys: ['down'], description: 'Select next task' },
   'tasks.open': { context: 'tasks', keys: ['enter'], description: 'Open the live output' },
   'tasks.stop': { context: 'tasks', keys: ['k'], description: 'Stop the selected task' },
+  'tasks.browse': {
+    context: 'tasks',
+    keys: ['o'],
+    description: 'Open the URL of the port the selected job listens on in the browser',
+  },
   'tasks.confirm': { context: 'tasks', keys: ['y'], description: 'Confirm stopping' },
   'tasks.back': { context: 'tasks', keys: ['escape'], description: 'Back / leave the tasks pane' },
   'consent.once': { context: 'consent', keys: ['1', 'y'], description: 'Allow once' },

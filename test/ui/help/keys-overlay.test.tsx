@@ -108,6 +108,11 @@ describe('the keys overlay keeps descriptions in their own column', () => {
         'Back to the servers',
       ])
         expect(section).toContain(text)
+      // The tasks pane's `o`, in its section, in the description column.
+      const tasks = all.indexOf('Tasks pane')
+      const open = all.findIndex((r) => r.startsWith('  o ') && r.includes('Open the URL of the port'))
+      expect(open).toBeGreaterThan(tasks)
+      expect(all[open]?.indexOf('Open the URL of the port')).toBe(column)
     })
   }
 })

@@ -28,7 +28,9 @@ function task(id: string): TaskSummary {
     lastLine: 'ready on :3000',
     outputBytes: 1,
     logPath: '/tmp/b1.log',
-    ports: [3000],
+    ports: [
+      { address: '0.0.0.0', port: 3000, reachable: true, url: 'http://localhost:3000/', seen: 'socket' },
+    ],
   }
 }
 
@@ -912,6 +914,25 @@ describe('global keys', () => {
     await waitFor(() => r.commands.named('stopTask').length === 1)
     r.stdin.write(KEYS.esc)
     await waitFor(() => r.store.getState().ui.focus === 'input')
+    r.instance.unmount()
+  })
+
+  it("o opens a listening job's URL from the tasks pane, and is only a letter in the prompt", async () => {
+    const r = start({ actions: [{ type: 'task/updated', task: task('b1') }] })
+    await r.waitFrame('http://localhost:3000/')
+    await r.type('open it')
+    await r.waitFrame('❯ open it')
+    expect(r.commands.named('openTaskUrl')).toEqual([])
+    r.stdin.write(KEYS.tab)
+    await waitFor(() => r.store.getState().ui.focus === 'tasks')
+    await r.waitFrame('o url')
+    r.stdin.write('o')
+    await waitFor(() => r.commands.named('openTaskUrl').length === 1)
+    expect(r.commands.named('openTaskUrl')).toEqual([['b1']])
+    // The pane keeps the keys: `o` is its key there, not the start of a word for the prompt.
+    expect(r.store.getState().ui.focus).toBe('tasks')
+    expect(r.frame()).toContain('❯ open it')
+    expect(r.frame()).not.toContain('❯ open ito')
     r.instance.unmount()
   })
 

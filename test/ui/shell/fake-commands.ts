@@ -117,6 +117,9 @@ export function fakeCommands(
     stopTask: async (id) => {
       record('stopTask', [id])
     },
+    openTaskUrl: (id) => {
+      record('openTaskUrl', [id])
+    },
     backgroundForeground: () => {
       record('backgroundForeground', [])
       return opts.background ?? false

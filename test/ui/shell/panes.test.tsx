@@ -7,7 +7,7 @@ import { contextPercent, formatTokens, shortenPath } from '../../../source/ui/pa
 import { StatusBar } from '../../../source/ui/panes/status/status-bar.js'
 import { logRows } from '../../../source/ui/panes/tasks/log-window.js'
 import { TaskViewer } from '../../../source/ui/panes/tasks/task-viewer.js'
-import { TasksPane } from '../../../source/ui/panes/tasks/tasks-pane.js'
+import { TasksPane, tasksFooter } from '../../../source/ui/panes/tasks/tasks-pane.js'
 import { useTasksController } from '../../../source/ui/panes/tasks/use-tasks-controller.js'
 import { TodoPane } from '../../../source/ui/panes/todo/todo-pane.js'
 import { useCommands } from '../../../source/ui/hooks/use-store.js'
@@ -242,7 +242,14 @@ function TasksHarness({ width = 80 }: { width?: number }) {
 
 describe('tasks pane', () => {
   const actions: Action[] = [
-    { type: 'task/updated', task: task('b1', { ports: [3000] }) },
+    {
+      type: 'task/updated',
+      task: task('b1', {
+        ports: [
+          { address: '0.0.0.0', port: 3000, reachable: true, url: 'http://localhost:3000/', seen: 'socket' },
+        ],
+      }),
+    },
     { type: 'task/updated', task: task('b2', { status: 'completed', exitCode: 0, endedAt: Date.now() }) },
     { type: 'ui/focus', focus: 'tasks' },
   ]
@@ -256,9 +263,73 @@ describe('tasks pane', () => {
     )
     const frame = r.frame()
     expect(frame).toContain('Tasks 1 running / 2')
-    expect(frame).toMatch(/b1 running 1m \d+s npm run job-b1 :3000/)
-    expect(frame).toContain('last line of b1')
+    // The port column comes before the command, so a narrow row cuts the command first.
+    expect(frame).toMatch(/b1 running 1m \d+s :3000 npm run job-b1/)
+    expect(frame).toContain('http://localhost:3000/ · last line of b1')
     expect(frame).toContain('b2 completed')
+    r.unmount()
+  })
+
+  it('marks a port the host cannot reach, and offers no URL for it', () => {
+    const sandboxed = task('b1', {
+      ports: [{ address: '127.0.0.1', port: 5173, reachable: false, seen: 'socket' }],
+    })
+    const r = renderPane(
+      <TasksPane tasks={[sandboxed]} width={80} height={10} focused selectedId="b1" confirmId={null} />,
+      { store: makeStore([]), commands: fakeCommands() },
+    )
+    const frame = r.frame()
+    expect(frame).toMatch(/b1 running 1m \d+s :5173 unreachable npm run job-b1/)
+    expect(frame).toContain("127.0.0.1:5173 is inside the sandbox's own network · last line of b1")
+    expect(frame).not.toContain('o browser')
+    r.unmount()
+  })
+
+  it('names the listening jobs in the one-line pane', () => {
+    const store = makeStore(actions)
+    const r = renderPane(
+      <TasksPane
+        tasks={listTasks(store.getState().tasks)}
+        width={80}
+        height={1}
+        focused={false}
+        selectedId={null}
+        confirmId={null}
+      />,
+      { store, commands: fakeCommands() },
+    )
+    expect(r.frame()).toBe('Tasks 1 running / 2 · b1 :3000 · Tab to focus')
+    r.unmount()
+  })
+
+  it.each([
+    [80, true, '↑↓ select · Enter open · o browser · k stop · Esc back'],
+    [34, true, 'Enter · o url · k stop · Esc back'],
+    [80, false, '↑↓ select · Enter open · k stop · Esc back'],
+    [34, false, 'Enter open · k stop · Esc back'],
+    // The side column at 100 columns.
+    [29, true, 'o url · k stop · Esc back'],
+    [29, false, 'Enter · k stop · Esc back'],
+  ])('at %i columns (a URL: %s) the footer is "%s"', (width, hasUrl, footer) => {
+    expect(tasksFooter(width, hasUrl)).toBe(footer)
+    expect(footer.length).toBeLessThanOrEqual(width)
+  })
+
+  it("o asks the runtime to open the selected job's URL", async () => {
+    const store = makeStore(actions)
+    const commands = fakeCommands({ store })
+    const r = renderPane(<TasksHarness />, { store, commands })
+    r.stdin.write(KEYS.up)
+    await waitFor(() => r.frame().includes('▸ b1'), r.frame)
+    await waitFor(() => r.frame().includes('o browser'), r.frame)
+    r.stdin.write('o')
+    await waitFor(() => commands.named('openTaskUrl').length === 1)
+    expect(commands.named('openTaskUrl')).toEqual([['b1']])
+    // From the job's output view too.
+    r.stdin.write(KEYS.enter)
+    await waitFor(() => r.frame().includes('Esc back · k stop · o browser'), r.frame)
+    r.stdin.write('o')
+    await waitFor(() => commands.named('openTaskUrl').length === 2)
     r.unmount()
   })
 
@@ -269,7 +340,8 @@ describe('tasks pane', () => {
       <TasksPane tasks={tasks} width={34} height={10} focused selectedId="b1" confirmId={null} />,
       { store, commands: fakeCommands() },
     )
-    expect(r.frame()).toContain('Enter open · k stop · Esc back')
+    // b1 listens: its footer has `o` too.
+    expect(r.frame()).toContain('Enter · o url · k stop · Esc back')
     r.unmount()
   })
 

@@ -264,6 +264,18 @@ describe('renderItemLines', () => {
       '  ⎿ task bash-1 · running',
       '    listening',
     ])
+    const served: ToolDisplay = {
+      kind: 'task',
+      taskId: 'b1',
+      status: 'running',
+      output: 'ready',
+      listening: ['127.0.0.1:5173 → http://localhost:5173/'],
+    }
+    expect(lines(tool(finished('t', 'done', { display: served }), 't')).slice(1)).toEqual([
+      '  ⎿ task b1 · running',
+      '    listening: 127.0.0.1:5173 → http://localhost:5173/',
+      '    ready',
+    ])
     const text: ToolDisplay = { kind: 'text', text: 'fetched 3 pages' }
     expect(lines(tool(finished('t', 'done', { display: text }), 't'))[1]).toBe('  ⎿ fetched 3 pages')
   })

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TurnCommands } from '../../../source/agent/runtime/commands.js'
 import { createStore } from '../../../source/store/create-store.js'
+import type { ListeningPort, TaskSummary } from '../../../source/store/domain.js'
 import { initialState } from '../../../source/store/state.js'
 import { createFileStateTracker } from '../../../source/tools/file-state.js'
 import {
@@ -145,5 +146,74 @@ describe('session services', () => {
     await expect(services.stopTask('b1')).rejects.toThrow('background tasks are not available')
     expect(services.hooks()).toEqual({ active: [], inactive: [], warnings: [] })
     expect(services.rewindTurns()).toEqual([])
+  })
+
+  describe("openTaskUrl ('o' in the tasks pane)", () => {
+    const job = (ports: ListeningPort[] | undefined): TaskSummary => ({
+      id: 'b1',
+      kind: 'bash',
+      command: 'npm run dev',
+      status: 'running',
+      exitCode: null,
+      startedAt: 0,
+      endedAt: null,
+      lastLine: '',
+      outputBytes: 0,
+      logPath: '/tmp/b1.log',
+      ...(ports ? { ports } : {}),
+    })
+    const vite: ListeningPort = {
+      address: '127.0.0.1',
+      port: 5173,
+      reachable: true,
+      url: 'http://localhost:5173/',
+      seen: 'socket',
+    }
+    const sandboxed: ListeningPort = { address: '127.0.0.1', port: 5173, reachable: false, seen: 'socket' }
+
+    it.each([
+      [
+        'a reachable port',
+        [vite],
+        true,
+        ['http://localhost:5173/'],
+        'Opening http://localhost:5173/ (b1) in the browser',
+      ],
+      [
+        'no browser here',
+        [vite],
+        false,
+        ['http://localhost:5173/'],
+        'b1 listens at http://localhost:5173/ (no browser to open it in here)',
+      ],
+      ['no port', undefined, true, [], 'b1 listens on no TCP port yet'],
+      [
+        "a port in the sandbox's own network",
+        [sandboxed],
+        true,
+        [],
+        "b1 listens on 127.0.0.1:5173 inside the sandbox's own network, which the host's browser cannot reach (sandbox.network: true shares the host's network)",
+      ],
+    ] as const)('%s', (_, ports, browser, opened, notice) => {
+      const p = parts()
+      const urls: string[] = []
+      const services = createSessionServices({
+        ...p,
+        workspace: dir,
+        sessionId: 's',
+        cwd: () => dir,
+        openUrl: (url) => {
+          urls.push(url)
+          return browser
+        },
+      })
+      p.store.dispatch({ type: 'task/updated', task: job(ports ? [...ports] : undefined) })
+      services.openTaskUrl('b1')
+      expect(urls).toEqual(opened)
+      const notices = Object.values(p.store.getState().transcript.items).flatMap((i) =>
+        i.kind === 'notice' ? [i.text] : [],
+      )
+      expect(notices).toEqual([notice])
+    })
   })
 })

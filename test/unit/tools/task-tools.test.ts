@@ -43,6 +43,28 @@ describe('TaskOutput', () => {
     expect(waited.forModel).toContain('It is still running after waiting 1 ms; call TaskOutput again')
   })
 
+  it('lists the ports a running task listens on, with the URL to open', async () => {
+    const server = `'${process.execPath}' -e "require('http').createServer().listen(0, '127.0.0.1')"`
+    const watched = createTaskManager({ outputsDir: join(env.root, 'watched'), portPollMs: 50 })
+    try {
+      watched.launch({ command: server, cwd: env.workspace })
+      await waitFor(() => (watched.get('b1')?.ports?.length ?? 0) > 0, 'the port to be seen')
+      const port = watched.get('b1')?.ports?.[0]?.port
+      const result = await run(
+        taskOutputTool,
+        { task_id: 'b1', block: false },
+        { ...env.ctx, tasks: watched },
+      )
+      expect(result.forModel.split('\n')[1]).toBe(`Listening: 127.0.0.1:${port} → http://127.0.0.1:${port}/`)
+      expect(result.display).toMatchObject({ listening: [`127.0.0.1:${port} → http://127.0.0.1:${port}/`] })
+      await watched.stop('b1')
+      const ended = await run(taskOutputTool, { task_id: 'b1', block: false }, { ...env.ctx, tasks: watched })
+      expect(ended.forModel).not.toContain('Listening:')
+    } finally {
+      await watched.dispose()
+    }
+  })
+
   it('lists the known ids for an unknown id', async () => {
     tasks.launch({ command: 'true', cwd: env.workspace })
     const error = await runError(taskOutputTool, { task_id: 'b9' }, env.ctx)

@@ -3,6 +3,7 @@ import { Text } from '../../components/text.js'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { RuntimeCommands, TaskLogRange, TaskLogSlice } from '../../../agent/runtime/commands.js'
 import type { TaskSummary } from '../../../store/domain.js'
+import { openableUrl } from '../../../tasks/port-text.js'
 import { KEY_PRIORITY, useKeyHandler, useWheelHandler, WHEEL_LINES } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'
 import {
@@ -122,6 +123,7 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
   const top = Math.max(0, bottom - bodyRows)
   const visible = rows.slice(top, bottom)
   const exit = task.exitCode !== null ? ` · exit ${task.exitCode}` : ''
+  const url = openableUrl(task.ports)
   const where = win.follow
     ? 'PgUp/PgDn/Home scroll'
     : `scrolled${win.start > 0 ? '' : top === 0 ? ' to the start' : ''} · End follows the output`
@@ -129,7 +131,8 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       <Text wrap="truncate" bold color="cyan">
         {task.id} · {task.status}
-        {exit} · {taskRuntime(task)} · {task.command}
+        {exit} · {taskRuntime(task)}
+        {url ? ` · ${url}` : ''} · {task.command}
       </Text>
       <Box flexDirection="column" height={bodyRows} overflow="hidden">
         {error ? <Text color="red">Could not read the log: {error}</Text> : null}
@@ -142,7 +145,9 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
         ))}
       </Box>
       <Text wrap="truncate" color={confirming ? 'yellow' : 'gray'} bold={confirming}>
-        {confirming ? `Stop ${task.id}? (y/n)` : `Esc back · k stop · ${where} · log: ${task.logPath}`}
+        {confirming
+          ? `Stop ${task.id}? (y/n)`
+          : `Esc back · k stop${url ? ' · o browser' : ''} · ${where} · log: ${task.logPath}`}
       </Text>
     </Box>
   )

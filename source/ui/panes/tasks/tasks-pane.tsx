@@ -1,6 +1,7 @@
 import { Box } from 'ink'
 import { Text } from '../../components/text.js'
 import type { TaskStatus, TaskSummary } from '../../../store/domain.js'
+import { openableUrl, portColumn, portDetail } from '../../../tasks/port-text.js'
 import { formatElapsed } from '../status/format.js'
 
 export interface TasksPaneProps {
@@ -37,11 +38,15 @@ export function agentLine(task: TaskSummary): string {
   return `${info.type} · step ${info.steps} · ${tokens} tok · ${doing}`
 }
 
-/** The line under a task's row: a subagent's progress, a job's last output line (and who started it). */
+/**
+ * The line under a task's row: a subagent's progress, a job's last output line (and who started it), after
+ * the URL `o` opens when it listens (on screen too: over SSH there is no browser to open it in).
+ */
 function detailLine(task: TaskSummary): string {
   const owner = task.owner ? `[${task.owner}] ` : ''
   if (task.kind === 'agent') return agentLine(task)
-  return `${owner}${task.lastLine || '(no output yet)'}`
+  const port = portDetail(task.ports)
+  return `${owner}${port ? `${port} · ` : ''}${task.lastLine || '(no output yet)'}`
 }
 
 export function tasksSummary(tasks: readonly TaskSummary[]): string {
@@ -49,14 +54,39 @@ export function tasksSummary(tasks: readonly TaskSummary[]): string {
   return `Tasks ${running} running / ${tasks.length}`
 }
 
+/** The one-line pane names the jobs that listen (`b1 :5173`), the first two: a server is why one looks. */
+export function listeningSummary(tasks: readonly TaskSummary[]): string {
+  const listening = tasks.filter((t) => t.ports?.length)
+  const shown = listening.slice(0, 2).map((t) => `${t.id} ${portColumn(t.ports)}`)
+  if (shown.length === 0) return ''
+  return ` · ${shown.join(' · ')}${listening.length > 2 ? ` +${listening.length - 2}` : ''}`
+}
+
 /**
- * Background jobs: id, status, runtime, command, ports, and the last output line under each (for a
+ * Background jobs: id, status, runtime, ports, command, and the last output line under each (for a
  * subagent: its type, current tool, steps and tokens). Tab focuses, ↑/↓ select, Enter opens the live
- * tail (a subagent's transcript), k stops after a y/n confirmation.
+ * tail (a subagent's transcript), o opens a listening job's URL, k stops after a y/n confirmation.
  */
-const FOOTER = '↑↓ select · Enter open · k stop · Esc back'
-/** In the side column (about 34 wide) the keys that act, "Esc back" above all, must not be cut. */
-const SHORT_FOOTER = 'Enter open · k stop · Esc back'
+const FOOTERS = [
+  '↑↓ select · Enter open · k stop · Esc back',
+  // In the side column (29 to 34 wide) the keys that act, "Esc back" above all, must not be cut.
+  'Enter open · k stop · Esc back',
+  'Enter · k stop · Esc back',
+  'Esc back',
+]
+/** The same when the selected job has a URL to open. */
+const URL_FOOTERS = [
+  '↑↓ select · Enter open · o browser · k stop · Esc back',
+  'Enter · o url · k stop · Esc back',
+  'o url · k stop · Esc back',
+  'Esc back',
+]
+
+/** The longest footer that fits the width; `o` only when the selected job has a URL. */
+export function tasksFooter(width: number, hasUrl: boolean): string {
+  const footers = hasUrl ? URL_FOOTERS : FOOTERS
+  return footers.find((footer) => footer.length <= width) ?? 'Esc back'
+}
 
 export function TasksPane({
   tasks,
@@ -73,17 +103,17 @@ export function TasksPane({
       <Box width={width} height={1}>
         <Text wrap="truncate" color={focused ? 'cyan' : 'magenta'}>
           {tasksSummary(tasks)}
+          {listeningSummary(tasks)}
           {focused ? '' : ' · Tab to focus'}
         </Text>
       </Box>
     )
   }
+  const selectedUrl = openableUrl(tasks.find((t) => t.id === selectedId)?.ports)
   const footer = confirmId
     ? `Stop ${confirmId}? (y/n)`
     : focused
-      ? FOOTER.length <= width
-        ? FOOTER
-        : SHORT_FOOTER
+      ? tasksFooter(width, selectedUrl !== undefined)
       : ''
   const bodyRows = Math.max(1, height - 1 - (footer ? 1 : 0))
   // Two rows per task (summary + last output line) when there is room, else one.
@@ -104,14 +134,16 @@ export function TasksPane({
       </Text>
       {visible.map((task) => {
         const isSelected = focused && task.id === selectedId
-        const ports = task.ports?.length ? ` :${task.ports.join(' :')}` : ''
+        // Before the command: a narrow row cuts the command, never the ports.
+        const ports = portColumn(task.ports)
         return (
           <Box key={task.id} flexDirection="column">
             <Text wrap="truncate" inverse={isSelected}>
               {isSelected ? '▸ ' : '  '}
               <Text bold>{task.id}</Text> <Text color={STATUS_COLOR[task.status]}>{task.status}</Text>{' '}
-              <Text dimColor>{taskRuntime(task, now)}</Text> {task.description || task.command}
-              <Text color="blue">{ports}</Text>
+              <Text dimColor>{taskRuntime(task, now)}</Text>{' '}
+              {ports ? <Text color="blue">{`${ports} `}</Text> : null}
+              {task.description || task.command}
               {perTask === 1 && task.kind === 'agent' ? <Text dimColor> · {agentLine(task)}</Text> : null}
             </Text>
             {perTask === 2 ? (

@@ -76,6 +76,11 @@ export function useTasksController(
         else if (target) onError(`${target} is not running`)
         return true
       }
+      if (ev.has('tasks.browse')) {
+        const target = view ?? sel?.id
+        if (target) commands.openTaskUrl(target)
+        return true
+      }
       const index = sel ? current.indexOf(sel) : -1
       if (!view && sel && ev.has('tasks.up')) setSelectedId(current[Math.max(0, index - 1)]?.id ?? null)
       else if (!view && sel && ev.has('tasks.down'))

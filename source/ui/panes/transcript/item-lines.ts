@@ -204,8 +204,11 @@ function displayBody(display: ToolDisplay, width: number, expanded: boolean, the
     }
     case 'task': {
       const head = theme.dim(`task ${display.taskId} · ${display.status}`)
+      const ports = (display.listening ?? []).flatMap((line) =>
+        wrapText(theme.dim(`listening: ${clean(line)}`), width),
+      )
       const output = outputBlock(display.output ?? '', width, { max, from: 'tail', expanded, theme })
-      return [head, ...output]
+      return [head, ...ports, ...output]
     }
     case 'text':
       // Prose (answers, decisions): wrapped at word boundaries, not cut mid-word like code.
