@@ -60,6 +60,7 @@ function tool(id: string, result: string, preview = ''): TranscriptItem {
     preview,
     display: null,
     result,
+    masked: false,
   }
 }
 

@@ -3,8 +3,8 @@ import type { State } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { StoreContext } from '../../hooks/use-store.js'
 import { type RowSource, useRowSurface } from '../../terminal/row-surface.js'
-import type { TranscriptSearch } from './transcript-search.js'
 import type { TranscriptSnapshot, TranscriptView } from './transcript-view.js'
+import type { SearchSlot } from './use-transcript-search.js'
 
 export interface TranscriptPaneProps {
   /** Owns the line cache and the scroll state; created once by the app (`createTranscriptView`). */
@@ -17,7 +17,7 @@ export interface TranscriptPaneProps {
    */
   height: number | undefined
   /** The transcript search once loaded (Ctrl+F): while open, its highlights and its row under the transcript. */
-  search?: TranscriptSearch | null
+  search?: SearchSlot
 }
 
 const snapshotOf = (s: State): TranscriptSnapshot => ({
@@ -44,10 +44,11 @@ export const TranscriptPane = memo(function TranscriptPane({
     const hint = newOutputHint(theme)
     return {
       rows: (size) => {
-        if (search?.isOpen() && size.height > 1) {
+        const open = search?.search
+        if (open?.isOpen() && size.height > 1) {
           // The search's row takes the last one: the view scrolls in the rows above it.
           const rows = size.height - 1
-          const shown = search.frame(snapshotOf(store.getState()), size.width, rows)
+          const shown = open.frame(snapshotOf(store.getState()), size.width, rows)
           return [...view.layout(shown.snapshot, size.width, rows, shown.decorate).rows, shown.bar]
         }
         const frame = view.layout(snapshotOf(store.getState()), size.width, size.height)

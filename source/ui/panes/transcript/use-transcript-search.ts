@@ -1,11 +1,42 @@
 import { usePaste } from 'ink'
-import { useContext, useEffect, useRef, useState } from 'react'
+import { useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
 import type { Theme } from '../../components/theme.js'
 import { StoreContext, useDispatch } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, type KeyEvent, useKeyHandler } from '../../keys/dispatcher.js'
 import type { TypeAhead } from '../../shell-context.js'
 import type { TranscriptSearch } from './transcript-search.js'
 import type { TranscriptView } from './transcript-view.js'
+
+/**
+ * Where the pane finds the search: one per view, there before the search is loaded, so the pane subscribes
+ * once and hears the search from its first key on.
+ */
+export interface SearchSlot {
+  readonly search: TranscriptSearch | null
+  subscribe(listener: () => void): () => void
+}
+
+function createSearchSlot(): SearchSlot & { fill(search: TranscriptSearch): void } {
+  let current: TranscriptSearch | null = null
+  const listeners = new Set<() => void>()
+  const notify = () => {
+    for (const listener of [...listeners]) listener()
+  }
+  return {
+    get search() {
+      return current
+    },
+    fill(search) {
+      current = search
+      search.subscribe(notify)
+      notify()
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+  }
+}
 
 /** What the empty prompt says while the search has the keys. */
 export const SEARCH_AWAY_HINT = 'the search has the keys · Esc back to the prompt'
@@ -23,23 +54,23 @@ export function useTranscriptSearch(
   theme: Theme,
   typeAhead: TypeAhead,
   shown: boolean,
-): TranscriptSearch | null {
+): SearchSlot {
   const store = useContext(StoreContext)
   const dispatch = useDispatch()
-  const [search, setSearch] = useState<TranscriptSearch | null>(null)
-  // Keys arrive faster than renders: the handler reads refs, never the state of the last render.
-  const current = useRef<{ view: TranscriptView; search: TranscriptSearch } | null>(null)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new view (a theme change) starts without a search
+  const slot = useMemo(() => createSearchSlot(), [view])
+  // What is typed while the module loads, for its field; null when not loading.
   const pending = useRef<string | null>(null)
-  const live = current.current?.view === view ? current.current.search : null
 
+  // Keys arrive faster than renders, and the search loads between them: read the slot at key time.
   const close = () => {
     pending.current = null
-    live?.send({ type: 'close' })
+    slot.search?.send({ type: 'close' })
     dispatch({ type: 'ui/focus', focus: 'input' })
   }
   const open = () => {
     dispatch({ type: 'ui/focus', focus: 'transcript' })
-    if (live) return live.send({ type: 'open' })
+    if (slot.search) return slot.search.send({ type: 'open' })
     if (pending.current !== null) return
     pending.current = ''
     void import('./transcript-search.js').then(({ createTranscriptSearch }) => {
@@ -49,13 +80,13 @@ export function useTranscriptSearch(
       const made = createTranscriptSearch(view, theme)
       made.send({ type: 'open' })
       if (typed !== '') made.send({ type: 'input', text: typed })
-      current.current = { view, search: made }
-      setSearch(made)
+      slot.fill(made)
     })
   }
 
   const focused = () => store?.getState().ui.focus === 'transcript'
   useKeyHandler(KEY_PRIORITY.pane, (ev) => {
+    const live = slot.search
     const phase = live?.state.phase ?? (pending.current !== null ? 'field' : 'closed')
     if (phase === 'closed' || !focused()) {
       if (!ev.has('search.open') || !shown) return false
@@ -86,11 +117,14 @@ export function useTranscriptSearch(
     } else return false
     return true
   })
-  usePaste((text) => live?.send({ type: 'input', text }), { isActive: live?.state.phase === 'field' })
+  // Re-renders on a change of phase only (not per key in the field): for the paste target and the effect below.
+  const phase = useSyncExternalStore(slot.subscribe, () => slot.search?.state.phase ?? 'closed')
+  const live = slot.search
+  usePaste((text) => slot.search?.send({ type: 'input', text }), { isActive: phase === 'field' })
 
   // The transcript gone from the screen (an overlay, a job's output), the focus taken elsewhere, or a new
   // view (a theme change) without its search: close, and never leave the focus where no one takes the keys.
-  const isOpen = live?.isOpen() === true
+  const isOpen = phase !== 'closed'
   const focus = store?.getState().ui.focus
   useEffect(() => {
     if (focus !== 'transcript') {
@@ -101,7 +135,7 @@ export function useTranscriptSearch(
       dispatch({ type: 'ui/focus', focus: 'input' })
     }
   }, [isOpen, shown, focus, live, dispatch])
-  return search !== null && search === live ? search : null
+  return slot
 }
 
 /** A printable key without Ctrl or Meta: text typed, not a command. */
