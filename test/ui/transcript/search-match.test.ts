@@ -1,7 +1,9 @@
+import stringWidth from 'string-width'
 import stripAnsi from 'strip-ansi'
 import { describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { renderItemLines } from '../../../source/ui/panes/transcript/item-lines.js'
+import { searchBar } from '../../../source/ui/panes/transcript/search-bar.js'
 import { highlightLine, searchStyles } from '../../../source/ui/panes/transcript/search-highlight.js'
 import {
   compileQuery,
@@ -229,5 +231,31 @@ describe('reduceSearch', () => {
     ['closed ignores typing', SEARCH_CLOSED, { type: 'input', text: 'x' }, SEARCH_CLOSED],
   ] as const)('%s', (_name, state, event, next) => {
     expect(reduceSearch(state as SearchState, event)).toEqual(next)
+  })
+})
+
+describe('searchBar', () => {
+  const state = { phase: 'field', query: 'apple h', current: 0, count: 2, opened: 1 } as const
+  it.each([
+    [120, 'match 1 of 2 · 1 folded block opened · Enter/↓ next · ↑ previous · Tab n/N · Esc close'],
+    [80, 'match 1 of 2 · 1 folded block opened · Esc close'],
+    [40, 'match 1 of 2 · Esc close'],
+    [24, 'match 1 of 2'],
+  ])('at %i columns keeps what fits, Esc last of the keys', (width, tail) => {
+    const row = searchBar(state, width, color)
+    expect(stringWidth(row)).toBeLessThanOrEqual(width)
+    // At 24 columns the query keeps its end.
+    expect(stripAnsi(row)).toBe(` / ${width === 24 ? '…ple h' : 'apple h'}   ${tail}`)
+  })
+
+  it('keeps the end of a long query, and says so when nothing matches', () => {
+    const row = stripAnsi(searchBar({ ...state, query: 'x'.repeat(100), count: 0, opened: 0 }, 60, color))
+    expect(stringWidth(row)).toBeLessThanOrEqual(60)
+    expect(row).toMatch(/^ \/ …x+ {3}no matches · Esc close$/)
+  })
+
+  it('shows the query without the cursor when the transcript has the keys', () => {
+    const row = stripAnsi(searchBar({ ...state, phase: 'transcript', opened: 0 }, 100, color))
+    expect(row).toBe(' / apple h  match 1 of 2 · n/N next/previous · / edit · Esc close')
   })
 })

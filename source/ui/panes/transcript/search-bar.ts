@@ -18,9 +18,12 @@ const HINTS: Record<Exclude<SearchPhase, 'closed'>, string> = {
   transcript: 'n/N next/previous · / edit · Esc close',
 }
 
+/** What stays when the row is short of room: how to leave. */
+const CLOSE = 'Esc close'
+
 /**
  * The search's status row, under the transcript: `/query`, "match 3 of 17", the folded blocks it opened and
- * the keys. At most `width` columns: the keys go first, then the folded count, then the query's start.
+ * the keys. At most `width` columns: the keys but Esc go first, then the folded count, then the query's start.
  */
 export function searchBar(state: SearchBarState, width: number, theme: Theme): string {
   if (state.phase === 'closed' || width <= 0) return ''
@@ -30,11 +33,18 @@ export function searchBar(state: SearchBarState, width: number, theme: Theme): s
   const query = cleanText(state.query, TITLE)
   const prefix = ' / '
   const cursor = field ? 1 : 0
-  const tails = [[label, opened, HINTS[state.phase]], [label, opened], [label]].map((parts) =>
+  const tails = [
+    [label, opened, HINTS[state.phase]],
+    [label, opened, CLOSE],
+    [label, CLOSE],
+    [label],
+  ].map((parts) =>
     parts.filter((p) => p !== '').join(' · '),
   )
   const fixed = (tail: string) => stringWidth(prefix) + cursor + 2 + stringWidth(tail)
-  const tail = tails.find((t) => fixed(t) + stringWidth(query) <= width) ?? tails.at(-1) ?? ''
+  // The query keeps a dozen columns at least (its end) before the keys give way.
+  const room = Math.min(stringWidth(query), 12)
+  const tail = tails.find((t) => fixed(t) + room <= width) ?? tails.at(-1) ?? ''
   const shown = keepEnd(query, Math.max(0, width - fixed(tail)))
   const row =
     theme.hint(prefix) +
