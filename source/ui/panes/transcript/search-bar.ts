@@ -33,13 +33,8 @@ export function searchBar(state: SearchBarState, width: number, theme: Theme): s
   const query = cleanText(state.query, TITLE)
   const prefix = ' / '
   const cursor = field ? 1 : 0
-  const tails = [
-    [label, opened, HINTS[state.phase]],
-    [label, opened, CLOSE],
-    [label, CLOSE],
-    [label],
-  ].map((parts) =>
-    parts.filter((p) => p !== '').join(' · '),
+  const tails = [[label, opened, HINTS[state.phase]], [label, opened, CLOSE], [label, CLOSE], [label]].map(
+    (parts) => parts.filter((p) => p !== '').join(' · '),
   )
   const fixed = (tail: string) => stringWidth(prefix) + cursor + 2 + stringWidth(tail)
   // The query keeps a dozen columns at least (its end) before the keys give way.
