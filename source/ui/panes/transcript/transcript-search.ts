@@ -56,6 +56,8 @@ export class TranscriptSearch {
   readonly #listeners = new Set<() => void>()
   #last: { snapshot: TranscriptSnapshot; width: number; height: number } | null = null
   #result: SearchResult | null = null
+  /** A query changed before any frame (typed while the module loaded): the first frame picks the match. */
+  #unpicked = false
   readonly #text = new WeakMap<readonly string[], RowText>()
   readonly #found = new WeakMap<readonly string[], { query: string; ranges: (Ranges | null)[] }>()
   readonly #folds = new WeakMap<TranscriptItem, { width: number; folded: RowText; unfolded: RowText }>()
@@ -103,6 +105,12 @@ export class TranscriptSearch {
   frame(snapshot: TranscriptSnapshot, width: number, height: number): SearchFrame {
     this.#last = { snapshot, width, height }
     const result = this.#compute(snapshot, width)
+    if (this.#unpicked) {
+      this.#unpicked = false
+      this.#state = reduceSearch(this.#state, { type: 'pick', current: this.#nearest(result) })
+      // Scrolling notifies the view's listeners: not while a frame is being drawn.
+      queueMicrotask(() => this.#revealCurrent())
+    }
     const count = result.matches.length
     const current = this.#state.current < count ? this.#state.current : -1
     const decorate: RowDecorator = (row, index, piece, line) => {
@@ -121,16 +129,18 @@ export class TranscriptSearch {
 
   #pickNearest(): void {
     const result = this.#latest()
-    const matches = result?.matches ?? []
-    let current = -1
-    if (matches.length > 0) {
-      // The first match on screen or below it; above it only when there is none below.
-      const first = this.view.visibleItems()?.first ?? 0
-      current = matches.findIndex((m) => m.index >= first)
-      if (current < 0) current = matches.length - 1
-    }
-    this.#state = reduceSearch(this.#state, { type: 'pick', current })
+    this.#unpicked = result === null
+    this.#state = reduceSearch(this.#state, { type: 'pick', current: result ? this.#nearest(result) : -1 })
     this.#revealCurrent()
+  }
+
+  /** The first match on screen or below it; above it only when there is none below. */
+  #nearest(result: SearchResult): number {
+    const matches = result.matches
+    if (matches.length === 0) return -1
+    const first = this.view.visibleItems()?.first ?? 0
+    const below = matches.findIndex((m) => m.index >= first)
+    return below < 0 ? matches.length - 1 : below
   }
 
   #revealCurrent(): void {

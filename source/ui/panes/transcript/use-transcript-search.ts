@@ -16,7 +16,7 @@ export interface SearchSlot {
   subscribe(listener: () => void): () => void
 }
 
-function createSearchSlot(): SearchSlot & { fill(search: TranscriptSearch): void } {
+export function createSearchSlot(): SearchSlot & { fill(search: TranscriptSearch): void } {
   let current: TranscriptSearch | null = null
   const listeners = new Set<() => void>()
   const notify = () => {

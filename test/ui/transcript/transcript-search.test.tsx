@@ -1,4 +1,10 @@
+import { render } from 'ink-testing-library'
+import stripAnsi from 'strip-ansi'
 import { describe, expect, it } from 'vitest'
+import { createStore } from '../../../source/store/create-store.js'
+import { StoreContext } from '../../../source/ui/hooks/use-store.js'
+import { TranscriptPane } from '../../../source/ui/panes/transcript/transcript-pane.js'
+import { createSearchSlot } from '../../../source/ui/panes/transcript/use-transcript-search.js'
 import type { State, TranscriptItem } from '../../../source/store/state.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { renderItemLines } from '../../../source/ui/panes/transcript/item-lines.js'
@@ -146,10 +152,10 @@ describe('TranscriptSearch', () => {
       tool('t1', output, 'needle in the head'),
     )
     // Folded, the card shows its preview only: a match there needs nothing opened.
-    frame(state, 60, 20)
+    frame(state, 80, 20)
     search.send({ type: 'open' })
     type('line 19')
-    const shown = frame(state, 60, 20)
+    const shown = frame(state, 80, 20)
     expect(shown.snapshot.expanded).toEqual({ t1: true })
     expect(shown.text.at(-1)).toContain('1 folded block opened')
     expect(shown.text.some((r) => r.includes('line 19'))).toBe(true)
@@ -157,7 +163,7 @@ describe('TranscriptSearch', () => {
     // A match the folded card shows opens nothing.
     search.send({ type: 'clear' })
     type('needle')
-    expect(frame(state, 60, 20).snapshot.expanded).toEqual({})
+    expect(frame(state, 80, 20).snapshot.expanded).toEqual({})
   })
 
   it('renders nothing again for a key in the field: rows are stripped once, searched per query', () => {
@@ -190,5 +196,54 @@ describe('TranscriptSearch', () => {
     search.send({ type: 'close' })
     expect(search.isOpen()).toBe(false)
     expect(search.state.query).toBe('')
+  })
+})
+
+describe('<TranscriptPane> with a search slot', () => {
+  async function frameOf(app: ReturnType<typeof render>, test: (f: string) => boolean) {
+    for (let i = 0; i < 500 && !test(app.lastFrame() ?? ''); i++) await new Promise((r) => setImmediate(r))
+    const frame = app.lastFrame() ?? ''
+    if (!test(frame)) throw new Error(`condition never met; last frame:\n${frame}`)
+    return frame
+  }
+
+  it('draws nothing of the search while it is closed (its frame never runs), all of it once open', async () => {
+    const store = createStore(longConversation(10))
+    const view = new TranscriptView(
+      new LineCache({ render: (i, w, e) => renderItemLines(i, w, { expanded: e, theme }) }),
+    )
+    const search = new TranscriptSearch(
+      view,
+      (i, w, e) => renderItemLines(i, w, { expanded: e, theme }),
+      theme,
+    )
+    let frames = 0
+    const original = search.frame.bind(search)
+    search.frame = (...args) => {
+      frames++
+      return original(...args)
+    }
+    const slot = createSearchSlot()
+    slot.fill(search)
+    const app = render(
+      <StoreContext.Provider value={store}>
+        <TranscriptPane view={view} theme={theme} width={60} height={8} search={slot} />
+      </StoreContext.Provider>,
+    )
+    const closed = await frameOf(app, (f) => f.includes('second paragraph of 9'))
+    expect(frames).toBe(0)
+    expect(stripAnsi(closed).split('\n').at(-1)).toBe('  second paragraph of 9')
+    // Typed before any frame of the search (as while its module loads): the first frame picks the match.
+    search.send({ type: 'open' })
+    search.send({ type: 'input', text: 'paragraph of 9' })
+    const open = await frameOf(app, (f) => f.includes('match 1 of 1'))
+    expect(frames).toBeGreaterThan(0)
+    const rows = open.split('\n')
+    expect(rows).toHaveLength(8)
+    expect(rows.at(-2)).toContain(`${styles.current}paragraph of 9`)
+    search.send({ type: 'close' })
+    const again = await frameOf(app, (f) => !f.includes('match 1 of 1'))
+    expect(stripAnsi(again)).toBe(stripAnsi(closed))
+    app.unmount()
   })
 })
