@@ -59,7 +59,10 @@ export class TranscriptSearch {
   /** A query changed before any frame (typed while the module loaded): the first frame picks the match. */
   #unpicked = false
   readonly #text = new WeakMap<readonly string[], RowText>()
-  readonly #found = new WeakMap<readonly string[], { query: string; ranges: (Ranges | null)[] }>()
+  readonly #found = new WeakMap<
+    readonly string[],
+    { query: string; ranges: (Ranges | null)[]; none: boolean }
+  >()
   readonly #folds = new WeakMap<TranscriptItem, { width: number; folded: RowText; unfolded: RowText }>()
 
   constructor(
@@ -229,16 +232,24 @@ export class TranscriptSearch {
   #ranges(lines: readonly string[], needle: Needle, query: string): (Ranges | null)[] {
     const found = this.#found.get(lines)
     if (found?.query === query) return found.ranges
+    // Typing extends the query: rows that did not hold the shorter one cannot hold the longer one.
+    if (found?.none && query.startsWith(found.query)) {
+      found.query = query
+      return found.ranges
+    }
     let text = this.#text.get(lines)
     if (!text) {
       text = rowText(lines)
       this.#text.set(lines, text)
     }
+    let none = true
     const ranges = text.plain.map((plain, i) => {
       const hits = findInText(plain, text.folded[i] ?? '', needle)
-      return hits.length > 0 ? hits : null
+      if (hits.length === 0) return null
+      none = false
+      return hits
     })
-    this.#found.set(lines, { query, ranges })
+    this.#found.set(lines, { query, ranges, none })
     return ranges
   }
 
