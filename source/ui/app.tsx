@@ -1,6 +1,5 @@
 import { Box, useApp, useBoxMetrics, useWindowSize } from 'ink'
 import { type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
-import { itemLabel } from '../store/pins.js'
 import { nextMode } from '../permissions/modes.js'
 import {
   selectActiveConsent,
@@ -42,7 +41,9 @@ import { useTasksController } from './panes/tasks/use-tasks-controller.js'
 import { TranscriptPane } from './panes/transcript/transcript-pane.js'
 import { createTranscriptView } from './panes/transcript/transcript-view.js'
 import { useTranscriptScroll } from './panes/transcript/use-transcript-scroll.js'
+import { SEARCH_AWAY_HINT, useTranscriptSearch } from './panes/transcript/use-transcript-search.js'
 import { useRenderingWarmUp } from './panes/transcript/warm-up.js'
+import { togglePin } from './panes/transcript/pin-toggle.js'
 import { createTypeAhead, type Flash, type Overlay, type ShellApi, ShellContext } from './shell-context.js'
 
 export interface AppProps {
@@ -159,7 +160,8 @@ export function App({
   )
   const trustShown = trustRequest !== null && consent === undefined && question === undefined && draftEmpty
   const dialogOpen = consent !== undefined || question !== undefined || trustShown || rewindOpen
-  const inputActive = ui.focus !== 'tasks' && !dialogOpen && overlay === null
+  const away = (ui.focus === 'tasks' || ui.focus === 'transcript') && !dialogOpen && overlay === null
+  const inputActive = !away && !dialogOpen && overlay === null
 
   useKeyHandler(KEY_PRIORITY.global, (ev) => {
     // Read the store at key time: several keys can arrive before the next render.
@@ -203,8 +205,10 @@ export function App({
     } else if (ev.has('transcript.expand')) {
       const target = scroll.expandTarget()
       if (target) dispatch({ type: 'ui/expand-toggled', id: target })
-    } else if (ev.has('transcript.pin')) togglePin(now)
-    else if (ev.has('help.show')) setOverlay({ kind: 'help' })
+    } else if (ev.has('transcript.pin')) {
+      const id = scroll.pinTarget()
+      setFlash(togglePin(id === undefined ? undefined : now.transcript.items[id], commands))
+    } else if (ev.has('help.show')) setOverlay({ kind: 'help' })
     else if (ev.has('focus.next')) {
       // Focus stays put while a dialog owns the keys.
       if (now.consent.queue.length > 0 || now.questions.queue.length > 0) return true
@@ -218,25 +222,6 @@ export function App({
     else return false
     return true
   })
-  /** Ctrl+P: pins (or unpins) the lowest message or tool card on screen. */
-  const togglePin = (now: ReturnType<typeof store.getState>) => {
-    const id = scroll.pinTarget()
-    const item = id === undefined ? undefined : now.transcript.items[id]
-    if (!item || item.kind === 'notice' || item.kind === 'hook') {
-      setFlash({ text: 'Nothing to pin on screen: scroll to a message or tool card', level: 'info' })
-      return
-    }
-    const pinned = !item.pinned
-    const why = commands.setPinned(item.id, pinned)
-    setFlash(
-      why
-        ? { text: `Cannot pin: ${why}`, level: 'warn' }
-        : {
-            text: `${pinned ? 'Pinned' : 'Unpinned'}: ${itemLabel(item, 40)}${pinned ? ' — kept verbatim in the context' : ''}`,
-            level: 'info',
-          },
-    )
-  }
   // Budget: status row, then input and dock caps that always leave the transcript a few rows.
   const available = Math.max(0, height - 1)
   // While a dialog is open the prompt cannot be typed into, so it shrinks to one line and the dialog
@@ -262,6 +247,7 @@ export function App({
   const stackedRows = side.kind === 'stacked' ? side.rowsFor(middle.height, tasksUi.focused) : 0
   const mainHeight = Math.max(0, middle.height - stackedRows)
   const viewing = tasksUi.viewingId ? tasksUi.tasks.find((t) => t.id === tasksUi.viewingId) : undefined
+  const search = useTranscriptSearch(view, theme, typeAhead, overlay === null && viewing === undefined)
   // The wheel scrolls the transcript only while it is on screen (not under the help or a task's output).
   useWheelHandler(
     (lines) => {
@@ -336,6 +322,7 @@ export function App({
         theme={theme}
         width={mainWidth}
         height={middle.hasMeasured ? mainHeight : undefined}
+        search={search}
       />
     )
   }
@@ -389,7 +376,8 @@ export function App({
             width={width}
             maxHeight={inputMax}
             active={inputActive}
-            focusedElsewhere={ui.focus === 'tasks' && !dialogOpen && overlay === null}
+            focusedElsewhere={away}
+            {...(ui.focus === 'transcript' ? { awayHint: SEARCH_AWAY_HINT } : {})}
             flash={flash}
             onDraftEmptyChange={setDraftEmpty}
           />

@@ -5,6 +5,7 @@ export type KeyContext =
   | 'global'
   | 'input'
   | 'transcript'
+  | 'search'
   | 'tasks'
   | 'consent'
   | 'question'
@@ -72,6 +73,34 @@ const DEFAULTS = {
     context: 'transcript',
     keys: ['end'],
     description: 'Transcript bottom, follow output (on empty input)',
+  },
+  'search.open': {
+    context: 'transcript',
+    keys: ['ctrl+f'],
+    description: 'Search the transcript (from the prompt too)',
+  },
+  'search.next': { context: 'search', keys: ['enter', 'down'], description: 'Next match (in the field)' },
+  'search.previous': {
+    context: 'search',
+    keys: ['shift+enter', 'up'],
+    description: 'Previous match (in the field)',
+  },
+  'search.focus': {
+    context: 'search',
+    keys: ['tab'],
+    description: 'Keys to the transcript (n/N), or back to the field',
+  },
+  'search.nextMatch': { context: 'search', keys: ['n'], description: 'Next match (transcript focused)' },
+  'search.previousMatch': {
+    context: 'search',
+    keys: ['N'],
+    description: 'Previous match (transcript focused)',
+  },
+  'search.edit': { context: 'search', keys: ['/'], description: 'Edit the query (transcript focused)' },
+  'search.close': {
+    context: 'search',
+    keys: ['escape'],
+    description: 'Close the search; the prompt has the keys again, as it was',
   },
   'input.submit': { context: 'input', keys: ['enter'], description: 'Send (queued while the agent works)' },
   'input.newline': {
@@ -309,6 +338,7 @@ export function keyLabel(bindings: Bindings, command: CommandName): string {
 const CONTEXT_TITLES: Record<KeyContext, string> = {
   global: 'Anywhere',
   transcript: 'Transcript',
+  search: 'Transcript search (Ctrl+F)',
   input: 'Input',
   tasks: 'Tasks pane',
   consent: 'Permission prompt',
@@ -329,6 +359,7 @@ export function helpSections(bindings: Bindings): HelpSection[] {
   const order: KeyContext[] = [
     'global',
     'transcript',
+    'search',
     'input',
     'tasks',
     'consent',

@@ -113,6 +113,25 @@ describe('the keys overlay keeps descriptions in their own column', () => {
       const open = all.findIndex((r) => r.startsWith('  o ') && r.includes('Open the URL of the port'))
       expect(open).toBeGreaterThan(tasks)
       expect(all[open]?.indexOf('Open the URL of the port')).toBe(column)
+      // The transcript search's keys, each with what it does.
+      const search = all.indexOf('Transcript search (Ctrl+F)')
+      expect(search).toBeGreaterThan(0)
+      const entry = (key: string, text: string) =>
+        all.some((r) => r.startsWith(`  ${key} `) && r.includes(text))
+      expect(entry('Ctrl+F', 'Search the transcript')).toBe(true)
+      for (const [key, text] of [
+        ['Enter / ↓', 'Next match (in the field)'],
+        ['Shift+Enter / ↑', 'Previous match'],
+        ['Tab', 'Keys to the transcript'],
+        ['n', 'Next match (transcript focused)'],
+        ['N', 'Previous match (transcript focused)'],
+        ['/', 'Edit the query'],
+        ['Esc', 'Close the search'],
+      ] as const)
+        expect(
+          all.slice(search).some((r) => r.startsWith(`  ${key} `) && r.includes(text)),
+          key,
+        ).toBe(true)
     })
   }
 })

@@ -232,8 +232,8 @@ describe('router priority', () => {
     const stopInput = router.register(KEY_PRIORITY.input, make('input', true))
     router.handle('', esc, 0)
     expect(seen).toEqual([
-      'consent:app.interrupt,tasks.back,consent.deny,question.cancel,trust.later,rewind.back,mcp.back',
-      'input:app.interrupt,tasks.back,consent.deny,question.cancel,trust.later,rewind.back,mcp.back',
+      'consent:app.interrupt,search.close,tasks.back,consent.deny,question.cancel,trust.later,rewind.back,mcp.back',
+      'input:app.interrupt,search.close,tasks.back,consent.deny,question.cancel,trust.later,rewind.back,mcp.back',
     ])
     seen.length = 0
     stopInput()

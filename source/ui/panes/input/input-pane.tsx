@@ -17,6 +17,8 @@ export interface InputPaneProps {
   flash: Flash | null
   /** The tasks pane has the keys: the empty prompt says so, its ❯ dimmed meanwhile. */
   focusedElsewhere?: boolean
+  /** What the empty prompt says meanwhile, when not the tasks pane's words (the transcript search). */
+  awayHint?: string
   /** Told when the prompt becomes empty or not (the trust prompt waits for an empty one). */
   onDraftEmptyChange?: (empty: boolean) => void
 }
@@ -35,6 +37,7 @@ export function InputPane({
   flash,
   onDraftEmptyChange,
   focusedElsewhere,
+  awayHint = AWAY_HINT,
 }: InputPaneProps) {
   const view = usePrompt({ active })
   const draftEmpty = view.editor.text === ''
@@ -112,7 +115,7 @@ export function InputPane({
             {!shownText && rowIndex === 0 && !view.search ? (
               <>
                 {showCaret ? <Text inverse> </Text> : null}
-                <Text dimColor>{focusedElsewhere ? AWAY_HINT : PROMPT_HINT}</Text>
+                <Text dimColor>{focusedElsewhere ? awayHint : PROMPT_HINT}</Text>
               </>
             ) : (
               rowSegments(row, showCaret ? layout.caretIndex : null).map((seg, j) => (

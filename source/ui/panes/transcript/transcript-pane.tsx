@@ -4,6 +4,7 @@ import type { Theme } from '../../components/theme.js'
 import { StoreContext } from '../../hooks/use-store.js'
 import { type RowSource, useRowSurface } from '../../terminal/row-surface.js'
 import type { TranscriptSnapshot, TranscriptView } from './transcript-view.js'
+import type { SearchSlot } from './use-transcript-search.js'
 
 export interface TranscriptPaneProps {
   /** Owns the line cache and the scroll state; created once by the app (`createTranscriptView`). */
@@ -15,6 +16,8 @@ export interface TranscriptPaneProps {
    * parent has been measured: the pane then grows into the space it is given.
    */
   height: number | undefined
+  /** The transcript search once loaded (Ctrl+F): while open, its highlights and its row under the transcript. */
+  search?: SearchSlot
 }
 
 const snapshotOf = (s: State): TranscriptSnapshot => ({
@@ -33,6 +36,7 @@ export const TranscriptPane = memo(function TranscriptPane({
   theme,
   width,
   height,
+  search,
 }: TranscriptPaneProps) {
   const store = useContext(StoreContext)
   if (!store) throw new Error('StoreContext is missing: render the transcript inside <TuiRoot>')
@@ -40,6 +44,13 @@ export const TranscriptPane = memo(function TranscriptPane({
     const hint = newOutputHint(theme)
     return {
       rows: (size) => {
+        const open = search?.search
+        if (open?.isOpen() && size.height > 1) {
+          // The search's row takes the last one: the view scrolls in the rows above it.
+          const rows = size.height - 1
+          const shown = open.frame(snapshotOf(store.getState()), size.width, rows)
+          return [...view.layout(shown.snapshot, size.width, rows, shown.decorate).rows, shown.bar]
+        }
         const frame = view.layout(snapshotOf(store.getState()), size.width, size.height)
         if (!frame.newOutput || frame.rows.length === 0) return frame.rows
         return [...frame.rows.slice(0, -1), hint]
@@ -59,13 +70,15 @@ export const TranscriptPane = memo(function TranscriptPane({
         })
         // Scrolling is the user's own action: it answers at once.
         const unsubscribeView = view.subscribe(() => changed(true))
+        const unsubscribeSearch = search?.subscribe(() => changed(true))
         return () => {
           unsubscribeStore()
           unsubscribeView()
+          unsubscribeSearch?.()
         }
       },
     }
-  }, [store, view, theme])
+  }, [store, view, theme, search])
   return useRowSurface(source, height === undefined ? { width, grow: true } : { width, height, grow: true })
 })
 

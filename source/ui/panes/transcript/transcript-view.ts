@@ -2,13 +2,27 @@ import { isPinnable } from '../../../store/pins.js'
 import type { TranscriptItem } from '../../../store/state.js'
 import type { Theme } from '../../components/theme.js'
 import { renderItemLines } from './item-lines.js'
-import { type ItemPieces, LineCache } from './line-cache.js'
+import {
+  Blocks,
+  followTop,
+  type TranscriptSnapshot,
+  linesBetween,
+  normalise,
+  type Position,
+  remaining,
+} from './blocks.js'
+import { LineCache } from './line-cache.js'
 
-/** The store slices the transcript is drawn from (all stable references in the store). */
-export interface TranscriptSnapshot {
-  order: readonly string[]
-  items: Readonly<Record<string, TranscriptItem>>
-  expanded: Readonly<Record<string, true>>
+export type { TranscriptSnapshot } from './blocks.js'
+
+/** Restyles a row of piece `piece` of item `index` (its line `line`): the search's highlights. */
+export type RowDecorator = (row: string, index: number, piece: number, line: number) => string
+
+/** A line of the transcript: line `line` of piece `piece` of item `index`, without the gap above the piece. */
+export interface LineAddress {
+  index: number
+  piece: number
+  line: number
 }
 
 export interface TranscriptFrame {
@@ -18,94 +32,6 @@ export interface TranscriptFrame {
   following: boolean
   /** Output arrived below the viewport since the user scrolled away from the bottom. */
   newOutput: boolean
-}
-
-/** A line position: line `line` of piece `piece` of item `index` (the piece's lines plus the gap above it). */
-interface Position {
-  index: number
-  piece: number
-  line: number
-}
-
-/** Blank rows between consecutive items. */
-const GAP = 1
-
-/**
- * Block geometry of one snapshot at one width. A block is one piece of an item (see `ItemPieces`), so a
- * long reply is walked piece by piece and only the pieces walked over are rendered. Every height comes
- * from the line cache.
- */
-class Blocks {
-  private lastIndex = -1
-  private lastPieces: ItemPieces | null = null
-
-  constructor(
-    private readonly cache: LineCache,
-    private readonly snapshot: TranscriptSnapshot,
-    private readonly width: number,
-  ) {}
-
-  get count(): number {
-    return this.snapshot.order.length
-  }
-
-  item(index: number): TranscriptItem | undefined {
-    const id = this.snapshot.order[index]
-    return id === undefined ? undefined : this.snapshot.items[id]
-  }
-
-  indexOf(id: string): number {
-    return this.snapshot.order.indexOf(id)
-  }
-
-  /** Blocks of item `index`: its pieces, or one empty block for an item that renders nothing. */
-  pieceCount(index: number): number {
-    return Math.max(1, this.pieces(index)?.count ?? 0)
-  }
-
-  /** An empty piece takes no rows, not even its gap. */
-  height(at: Position): number {
-    const n = this.pieces(at.index)?.lines(at.piece).length ?? 0
-    return n === 0 ? 0 : n + this.gap(at)
-  }
-
-  row(at: Position, line: number): string {
-    const gap = this.gap(at)
-    return line < gap ? '' : (this.pieces(at.index)?.lines(at.piece)[line - gap] ?? '')
-  }
-
-  next(at: Position): Position | null {
-    if (at.piece + 1 < this.pieceCount(at.index)) return { index: at.index, piece: at.piece + 1, line: 0 }
-    return at.index + 1 < this.count ? { index: at.index + 1, piece: 0, line: 0 } : null
-  }
-
-  previous(at: Position): Position | null {
-    if (at.piece > 0) return { index: at.index, piece: at.piece - 1, line: 0 }
-    if (at.index === 0) return null
-    return { index: at.index - 1, piece: this.pieceCount(at.index - 1) - 1, line: 0 }
-  }
-
-  last(): Position | null {
-    return this.count === 0
-      ? null
-      : { index: this.count - 1, piece: this.pieceCount(this.count - 1) - 1, line: 0 }
-  }
-
-  private gap(at: Position): number {
-    if (at.piece > 0) return this.pieces(at.index)?.gapAbove(at.piece) ?? 0
-    return at.index > 0 ? GAP : 0
-  }
-
-  private pieces(index: number): ItemPieces | null {
-    // Rows are read one by one from the same item: remember the last lookup.
-    if (index === this.lastIndex) return this.lastPieces
-    const item = this.item(index)
-    this.lastIndex = index
-    this.lastPieces = item
-      ? this.cache.pieces(item, this.width, this.snapshot.expanded[item.id] === true)
-      : null
-    return this.lastPieces
-  }
 }
 
 /**
@@ -146,7 +72,12 @@ export class TranscriptView {
   readonly isFollowing = (): boolean => this.#following
 
   /** Computes the rows to show. Renders (or reuses) only the items that intersect the viewport. */
-  layout(snapshot: TranscriptSnapshot, width: number, height: number): TranscriptFrame {
+  layout(
+    snapshot: TranscriptSnapshot,
+    width: number,
+    height: number,
+    decorate?: RowDecorator,
+  ): TranscriptFrame {
     this.#input = { snapshot, width, height }
     const rows: string[] = []
     if (height <= 0) {
@@ -159,7 +90,11 @@ export class TranscriptView {
     let last = -1
     for (let at: Position | null = top; at && rows.length < height; at = blocks.next(at)) {
       const blockHeight = blocks.height(at)
-      for (let k = at.line; k < blockHeight && rows.length < height; k++) rows.push(blocks.row(at, k))
+      for (let k = at.line; k < blockHeight && rows.length < height; k++) {
+        const row = blocks.row(at, k)
+        const line = decorate ? blocks.pieceLine(at, k) : -1
+        rows.push(decorate && line >= 0 ? decorate(row, at.index, at.piece, line) : row)
+      }
       if (blockHeight > at.line) {
         if (first < 0) first = at.index
         last = at.index
@@ -197,6 +132,29 @@ export class TranscriptView {
     const start = { index: 0, piece: 0, line: 0 }
     if (remaining(blocks, start, input.height) <= input.height) this.#follow()
     else this.#anchorAt(blocks, start)
+  }
+
+  /** Item indices on screen in the last frame (null before one, or when it showed nothing). */
+  visibleItems(): { first: number; last: number } | null {
+    return this.#visible
+  }
+
+  /**
+   * Scrolls, if needed, so that a line is on screen (a third of the way down): the search's current match.
+   * Takes the frame's inputs, since the search may open folded blocks the last frame did not have.
+   */
+  reveal(snapshot: TranscriptSnapshot, width: number, height: number, target: LineAddress): void {
+    if (height <= 0 || target.index >= snapshot.order.length) return
+    const blocks = new Blocks(this.cache, snapshot, width)
+    const at: Position = { index: target.index, piece: target.piece, line: 0 }
+    const wanted = { ...at, line: target.line - blocks.pieceLine(at, 0) }
+    const top = this.#top(blocks, height).position
+    const below = linesBetween(blocks, top, wanted, height)
+    if (below >= 0 && below < height) return
+    const next = normalise(blocks, { ...wanted, line: wanted.line - Math.floor(height / 3) })
+    this.#input = { snapshot, width, height }
+    if (remaining(blocks, next, height) <= height) this.#follow()
+    else this.#anchorAt(blocks, next)
   }
 
   /** Jumps to the bottom and follows new output again. */
@@ -306,46 +264,6 @@ export class TranscriptView {
     this.#version++
     for (const listener of [...this.#listeners]) listener()
   }
-}
-
-/** The top position that puts the last line of the transcript on the last row. */
-function followTop(blocks: Blocks, height: number): Position {
-  let total = 0
-  for (let at = blocks.last(); at; at = blocks.previous(at)) {
-    total += blocks.height(at)
-    if (total >= height) return { ...at, line: total - height }
-  }
-  return { index: 0, piece: 0, line: 0 }
-}
-
-/** Moves a position whose line is out of its block's range onto the block that holds that line. */
-function normalise(blocks: Blocks, position: Position): Position {
-  const count = blocks.count
-  if (count === 0) return { index: 0, piece: 0, line: 0 }
-  const index = Math.min(Math.max(position.index, 0), count - 1)
-  const piece = Math.min(Math.max(position.piece, 0), blocks.pieceCount(index) - 1)
-  let at: Position = { index, piece, line: 0 }
-  let line = position.line
-  while (line < 0) {
-    const previous = blocks.previous(at)
-    if (!previous) return { index: 0, piece: 0, line: 0 }
-    at = previous
-    line += blocks.height(at)
-  }
-  while (line > 0 && line >= blocks.height(at)) {
-    const next = blocks.next(at)
-    if (!next) return { ...at, line: Math.max(0, blocks.height(at) - 1) }
-    line -= blocks.height(at)
-    at = next
-  }
-  return { ...at, line }
-}
-
-/** Lines from `position` to the end, counting no further than just past `limit`. */
-function remaining(blocks: Blocks, position: Position, limit: number): number {
-  let total = blocks.height(position) - position.line
-  for (let at = blocks.next(position); at && total <= limit; at = blocks.next(at)) total += blocks.height(at)
-  return total
 }
 
 /** A view over a fresh line cache that renders items with `renderItemLines` in `theme`. */
