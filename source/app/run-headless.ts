@@ -83,6 +83,7 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
   })
   // The servers start now: the first request waits for them (their tools go into its definitions).
   session.startMcp()
+  session.startCodeSearch()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
   await reportProjectTrust(opts, err)
   // Checked before the turn, so a missing sandbox is said once, up front, not at the first command.

@@ -36,7 +36,8 @@ const RUST =
   /^(pub(\([^)]*\))?\s+)?(async\s+)?(unsafe\s+)?(fn|struct|enum|impl|trait|mod|const|static|type|union|macro_rules!)\b/
 const JAVA_LIKE =
   /^(public|private|protected|internal|abstract|final|sealed|static|open|data|export)?\s*(class|interface|enum|record|object|fun|struct|namespace|def)\b/
-const C_LIKE = /^(static\s+|inline\s+|extern\s+)*[A-Za-z_][\w\s*&:<>,]*\s[*&]?[A-Za-z_][\w:]*\s*\([^;]*$|^(struct|class|enum|union|typedef|namespace|template)\b/
+const C_LIKE =
+  /^(static\s+|inline\s+|extern\s+)*[A-Za-z_][\w\s*&:<>,]*\s[*&]?[A-Za-z_][\w:]*\s*\([^;]*$|^(struct|class|enum|union|typedef|namespace|template)\b/
 const RUBY = /^(def|class|module)\s/
 const PHP = /^(abstract\s+|final\s+)?(function|class|interface|trait|enum)\s/
 const SHELL = /^(function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?/
@@ -86,7 +87,9 @@ export function chunkText(path: string, text: string, limits: ChunkLimits = DEFA
   if (lines.length > 0 && lines.at(-1) === '') lines.pop()
   if (lines.length === 0 || text.trim() === '') return []
   const pattern = DECLARATION_STARTS[extname(path).toLowerCase()]
-  const pieces: Range[] = pattern ? joinSmall(declarationPieces(lines, pattern), limits) : [[0, lines.length - 1]]
+  const pieces: Range[] = pattern
+    ? joinSmall(declarationPieces(lines, pattern), limits)
+    : [[0, lines.length - 1]]
   const chunks: Chunk[] = []
   for (const [from, to] of pieces) {
     for (const [a, b] of windows(lines, from, to, limits)) {
@@ -130,7 +133,11 @@ function windows(lines: readonly string[], from: number, to: number, limits: Chu
   while (a <= to) {
     let b = a
     let chars = (lines[a] ?? '').length
-    while (b < to && b - a + 1 < limits.maxLines && chars + (lines[b + 1] ?? '').length + 1 <= limits.maxChars) {
+    while (
+      b < to &&
+      b - a + 1 < limits.maxLines &&
+      chars + (lines[b + 1] ?? '').length + 1 <= limits.maxChars
+    ) {
       b++
       chars += (lines[b] ?? '').length + 1
     }

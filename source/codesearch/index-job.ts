@@ -80,7 +80,12 @@ export function createIndexJob(init: {
       if (summary.status !== 'running') return
       append(`${line}\n`)
       close()
-      Object.assign(summary, { status, lastLine: line, endedAt: init.now(), exitCode: status === 'completed' ? 0 : null })
+      Object.assign(summary, {
+        status,
+        lastLine: line,
+        endedAt: init.now(),
+        exitCode: status === 'completed' ? 0 : null,
+      })
       resolveDone()
       init.onUpdate(snapshot())
     },
@@ -88,7 +93,13 @@ export function createIndexJob(init: {
       if (block && summary.status === 'running') await waitFor(done, timeoutMs, signal)
       const output = held.slice(cursor)
       cursor = held.length
-      return { status: summary.status, exitCode: summary.exitCode, output, droppedBytes: 0, logPath: summary.logPath }
+      return {
+        status: summary.status,
+        exitCode: summary.exitCode,
+        output,
+        droppedBytes: 0,
+        logPath: summary.logPath,
+      }
     },
     async stop() {
       if (summary.status === 'running') controller.abort(new Error('stopped'))

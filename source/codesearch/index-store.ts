@@ -62,7 +62,11 @@ function loadSqlite(): typeof import('node:sqlite') {
   }
 }
 
-export async function openIndexStore(opts: { path: string; model: string; dimensions: number }): Promise<IndexStore> {
+export async function openIndexStore(opts: {
+  path: string
+  model: string
+  dimensions: number
+}): Promise<IndexStore> {
   const { DatabaseSync } = loadSqlite()
   const { getLoadablePath } = await import('sqlite-vec')
   mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 })
@@ -123,9 +127,11 @@ function storeOver(db: DatabaseSync, path: string, dimensions: number): IndexSto
     ),
     // Under a folder: the distance of that folder's chunks only, computed for each (no KNN index there).
     under: db.prepare(
-      "SELECT c.path, c.start_line, c.end_line, c.snippet, vec_distance_cosine(v.embedding, ?) AS distance FROM chunks c JOIN vectors v ON v.rowid = c.id WHERE c.path = ? OR substr(c.path, 1, length(?)) = ? ORDER BY distance LIMIT ?",
+      'SELECT c.path, c.start_line, c.end_line, c.snippet, vec_distance_cosine(v.embedding, ?) AS distance FROM chunks c JOIN vectors v ON v.rowid = c.id WHERE c.path = ? OR substr(c.path, 1, length(?)) = ? ORDER BY distance LIMIT ?',
     ),
-    counts: db.prepare('SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks'),
+    counts: db.prepare(
+      'SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM chunks) AS chunks',
+    ),
   }
   const inTransaction = (work: () => void) => {
     db.exec('BEGIN IMMEDIATE')
@@ -138,7 +144,8 @@ function storeOver(db: DatabaseSync, path: string, dimensions: number): IndexSto
     }
   }
   const dropChunks = (file: string) => {
-    for (const row of q.chunkIds.all(file) as Array<{ id: number | bigint }>) q.deleteVector.run(BigInt(row.id))
+    for (const row of q.chunkIds.all(file) as Array<{ id: number | bigint }>)
+      q.deleteVector.run(BigInt(row.id))
     q.deleteChunks.run(file)
   }
   const hit = (r: Record<string, unknown>): SearchHit => ({
@@ -182,7 +189,8 @@ function storeOver(db: DatabaseSync, path: string, dimensions: number): IndexSto
       })
     },
     search(vector, limit, under) {
-      if (under === undefined || under === '') return (q.knn.all(vector, limit) as Array<Record<string, unknown>>).map(hit)
+      if (under === undefined || under === '')
+        return (q.knn.all(vector, limit) as Array<Record<string, unknown>>).map(hit)
       const prefix = `${under.replace(/\/+$/, '')}/`
       return (q.under.all(vector, under, prefix, prefix, limit) as Array<Record<string, unknown>>).map(hit)
     },

@@ -116,7 +116,12 @@ function prepareFile(path: string, listed: ListedFile, bytes: Buffer): Pending |
   if (listed.kind === 'image') {
     const mime = IMAGE_EXTENSIONS[extname(path).toLowerCase()] ?? 'application/octet-stream'
     const chunk: Chunk = { startLine: 1, endLine: 1, text: `[image ${path}]` }
-    return { path, state, chunks: [chunk], inputs: [{ imageDataUrl: `data:${mime};base64,${bytes.toString('base64')}` }] }
+    return {
+      path,
+      state,
+      chunks: [chunk],
+      inputs: [{ imageDataUrl: `data:${mime};base64,${bytes.toString('base64')}` }],
+    }
   }
   const head = bytes.subarray(0, SNIFF_BYTES)
   if (sniffBytes(head, bytes.length > SNIFF_BYTES).kind !== 'text') return undefined

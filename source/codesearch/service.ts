@@ -40,7 +40,7 @@ export interface SessionCodeSearch extends CodeSearchService {
   start(): void
   /** Resolves once the update under way (if any) has ended. */
   idle(): Promise<void>
-  close(): void
+  close(): Promise<void>
 }
 
 export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
@@ -50,6 +50,7 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
   let progress: IndexProgress | undefined
   let failure: string | undefined
   let closed = false
+  let current: IndexJob | undefined
 
   const openStore = (signal: AbortSignal): Promise<IndexStore> => {
     store ??= (async () => {
@@ -98,7 +99,10 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
       else {
         const { files, chunks } = index.counts()
         const seconds = ((Date.now() - started) / 1000).toFixed(1)
-        job.finish('completed', `${files} files, ${chunks} chunks indexed (${result.embedded} embedded, ${result.removed} removed) in ${seconds} s`)
+        job.finish(
+          'completed',
+          `${files} files, ${chunks} chunks indexed (${result.embedded} embedded, ${result.removed} removed) in ${seconds} s`,
+        )
       }
     } catch (error) {
       progress = undefined
@@ -116,8 +120,8 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
     endpoint: embedder.url,
     start() {
       if (running || closed) return
-      const job = opts.job()
-      running = update(job)
+      current = opts.job()
+      running = update(current)
     },
     idle: () => running ?? Promise.resolve(),
     async search(query, { limit, under, signal, allowed }): Promise<CodeSearchAnswer> {
@@ -138,9 +142,11 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
       else if (failure && hits.length === 0) throw new Error(failure)
       return answer
     },
-    close() {
+    async close() {
       closed = true
-      void store?.then((s) => s.close()).catch(() => undefined)
+      // The update ends at its next file; the store closes after it (a write never meets a closed file).
+      await current?.stop()
+      await store?.then((s) => s.close()).catch(() => undefined)
     },
   }
   return service
@@ -148,7 +154,10 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
 
 function progressLine(p: IndexProgress): string {
   const base = `${p.done}/${p.total} files read`
-  const extra = [p.unchanged > 0 ? `${p.unchanged} unchanged` : '', p.removed > 0 ? `${p.removed} removed` : '']
+  const extra = [
+    p.unchanged > 0 ? `${p.unchanged} unchanged` : '',
+    p.removed > 0 ? `${p.removed} removed` : '',
+  ]
   return [base, ...extra].filter(Boolean).join(' · ')
 }
 

@@ -186,7 +186,10 @@ function filterOne(
       const endpoint = ENDPOINT_FIELDS.filter((field) => fields[field] !== undefined)
       // The URL is shown (the user may want it); a key is only named.
       for (const field of endpoint)
-        ignore(key, field === 'baseUrl' ? `"${key}.baseUrl": ${shorten(String(fields.baseUrl))}` : `"${key}.${field}"`)
+        ignore(
+          key,
+          field === 'baseUrl' ? `"${key}.baseUrl": ${shorten(String(fields.baseUrl))}` : `"${key}.${field}"`,
+        )
       kept[key] = Object.fromEntries(Object.entries(fields).filter(([field]) => !endpoint.includes(field)))
     } else describeTrustedOnly(key, value, ignore)
   }

@@ -45,8 +45,17 @@ const DESCRIPTION = `Semantic search over the workspace: finds code, docs and di
 
 const schema = z.strictObject({
   query: z.string().min(1).describe('What you are looking for, in words'),
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Results to return (default ${DEFAULT_LIMIT})`),
-  path: z.string().optional().describe('Search only below this file or folder (default: the whole workspace)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe(`Results to return (default ${DEFAULT_LIMIT})`),
+  path: z
+    .string()
+    .optional()
+    .describe('Search only below this file or folder (default: the whole workspace)'),
 })
 
 export type CodeSearchArgs = z.infer<typeof schema>
@@ -70,9 +79,13 @@ export function createCodeSearchTool(service: CodeSearchService) {
     async execute(args, ctx): Promise<ToolSuccess> {
       const root = rootOf(args, ctx)
       if (!isInside(root, ctx.workspace)) {
-        throw new ToolError('validation', `${args.path} is outside the workspace; the index covers the workspace only.`, {
-          hint: 'Leave path out, or give a folder of the workspace; use Grep for other places.',
-        })
+        throw new ToolError(
+          'validation',
+          `${args.path} is outside the workspace; the index covers the workspace only.`,
+          {
+            hint: 'Leave path out, or give a folder of the workspace; use Grep for other places.',
+          },
+        )
       }
       const under = relative(ctx.workspace, root).split(sep).join('/')
       const boundary = { workspace: ctx.workspace, additionalDirs: [], trustedReadDirs: [] }

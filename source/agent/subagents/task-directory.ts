@@ -120,7 +120,11 @@ export function createTaskDirectory(opts: {
     agent: (id) => agents.get(id),
     addJob(make) {
       const id = `i${jobs.size + 1}`
-      const job = make({ id, logPath: `${opts.logDir}/${id}.log`, privateRoot: opts.privateRoot ?? opts.logDir })
+      const job = make({
+        id,
+        logPath: `${opts.logDir}/${id}.log`,
+        privateRoot: opts.privateRoot ?? opts.logDir,
+      })
       jobs.set(id, job)
       return job
     },

@@ -28,10 +28,42 @@ describe('chunkText', () => {
   })
 
   it.each([
-    ['a.py', ['import os', '', '@cache', 'def f():', '    return 1', '', 'class C:', '    pass'], [[1, 2], [3, 6], [7, 8]]],
-    ['a.go', ['package a', '', 'func F() {', '}', '', 'type T struct{}'], [[1, 2], [3, 5], [6, 6]]],
-    ['a.rs', ['use std::io;', '', 'pub fn f() {}', '', 'impl T {', '}'], [[1, 2], [3, 4], [5, 6]]],
-    ['a.md', ['# Title', 'intro', '## Part', 'text', '### Sub', 'more'], [[1, 2], [3, 4], [5, 6]]],
+    [
+      'a.py',
+      ['import os', '', '@cache', 'def f():', '    return 1', '', 'class C:', '    pass'],
+      [
+        [1, 2],
+        [3, 6],
+        [7, 8],
+      ],
+    ],
+    [
+      'a.go',
+      ['package a', '', 'func F() {', '}', '', 'type T struct{}'],
+      [
+        [1, 2],
+        [3, 5],
+        [6, 6],
+      ],
+    ],
+    [
+      'a.rs',
+      ['use std::io;', '', 'pub fn f() {}', '', 'impl T {', '}'],
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+    ],
+    [
+      'a.md',
+      ['# Title', 'intro', '## Part', 'text', '### Sub', 'more'],
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+    ],
   ])('%s is cut at its declarations', (path, lines, ranges) => {
     expect(chunkText(path, lines.join('\n'), small).map((c) => [c.startLine, c.endLine])).toEqual(ranges)
   })
@@ -64,7 +96,7 @@ describe('chunkText', () => {
     expect(chunks.length).toBeGreaterThan(2)
     for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(1000)
     expect(chunks.at(-1)?.endLine).toBe(32)
-    expect(chunks[1]?.startLine).toBe((chunks[0]?.endLine ?? 0))
+    expect(chunks[1]?.startLine).toBe(chunks[0]?.endLine ?? 0)
   })
 
   it('an empty or blank file has no chunks', () => {
