@@ -68,7 +68,12 @@ export async function runHeadless(opts: HeadlessOptions): Promise<number> {
     observers.push((action) => {
       if (action.type !== 'notice/added' || action.level === 'info') return
       // The endpoint writes tool calls as text: the run does nothing, and this says why.
-      if (action.id.startsWith('web-') || action.id.startsWith('tool-support-'))
+      // CodeSearch's index failed (a key refused, no such model): the fix is in the settings.
+      if (
+        action.id.startsWith('web-') ||
+        action.id.startsWith('tool-support-') ||
+        action.id.startsWith('code-search-')
+      )
         err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }
@@ -232,7 +237,8 @@ async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter): Promi
 function leftRunning(state: State): string | null {
   const running = state.tasks.order.flatMap((id) => {
     const task = state.tasks.byId[id]
-    if (task?.status !== 'running') return []
+    // CodeSearch's index is not the model's work, and the next run carries on where this one stopped.
+    if (task?.status !== 'running' || task.kind === 'index') return []
     const what = task.agent ? `${task.agent.type} agent: ${task.description ?? task.command}` : task.command
     return [`${task.id} (${what})`]
   })

@@ -125,7 +125,7 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
     },
     idle: () => running ?? Promise.resolve(),
     async search(query, { limit, under, signal, allowed }): Promise<CodeSearchAnswer> {
-      if (running) await Promise.race([running, delay(opts.queryWaitMs, signal)])
+      if (running) await waitAtMost(running, opts.queryWaitMs, signal)
       const index = await openStore(signal)
       const [vector] = await embedder.embed([query], signal)
       if (!vector || vector.length !== index.dimensions)
@@ -161,7 +161,8 @@ function progressLine(p: IndexProgress): string {
   return [base, ...extra].filter(Boolean).join(' · ')
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves when `work` ends, `ms` pass or `signal` aborts, whichever is first; leaves no timer behind. */
+function waitAtMost(work: Promise<void>, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms)
     function done() {
@@ -170,5 +171,6 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
       resolve()
     }
     signal.addEventListener('abort', done, { once: true })
+    void work.then(done, done)
   })
 }
