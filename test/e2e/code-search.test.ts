@@ -69,6 +69,16 @@ describe('CodeSearch end to end (headless)', () => {
     expect(toolNames(0)).not.toContain('CodeSearch')
     expect(toolNames(0)).toContain('Grep')
     expect(existsSync(join(env.box.home, '.local', 'state', 'agent-tui', 'code-search'))).toBe(false)
+
+    // Configured but masked out by a bare deny: not offered, and nothing is indexed either.
+    const server = await embeddings()
+    await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+    env.server.enqueue({ text: 'hi' })
+    const masked = await cli(['-p', 'hello', '--disallowed-tools', 'CodeSearch'])
+    expect(masked.code).toBe(0)
+    expect(toolNames(1)).not.toContain('CodeSearch')
+    expect(server.requests).toEqual([])
+    expect(existsSync(join(env.box.home, '.local', 'state', 'agent-tui', 'code-search'))).toBe(false)
   })
 
   it('finds by meaning, re-embeds nothing the next run, and keeps the chat key and headers on their host', async () => {

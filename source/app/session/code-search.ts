@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import type { TaskDirectory } from '../../agent/subagents/task-directory.js'
+import { toolMask } from '../../agent/toolset/mask.js'
 import { type AppPaths, uniqueProjectKey } from '../../config/app-paths.js'
 import { resolveEmbeddings } from '../../config/embeddings-endpoint.js'
 import { headerRecord } from '../../config/headers.js'
@@ -51,7 +52,9 @@ export async function sessionCodeSearch(opts: {
     env: process.env,
     warnings: opts.warnings,
   })
-  if (!resolved) return undefined
+  // Masked out (`--tools` without it, a bare deny of it or of Read): not offered, so nothing is indexed.
+  const mask = toolMask({ only: config.tools, denied: config.rules.deny })
+  if (!resolved || !mask.allows('CodeSearch')) return undefined
   const [{ createCodeSearch }, { createIndexJob }, { createCodeSearchTool }] = await Promise.all([
     import('../../codesearch/service.js'),
     import('../../codesearch/index-job.js'),
