@@ -105,9 +105,11 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
         )
       }
     } catch (error) {
+      const last = progress
       progress = undefined
       if (job.signal.aborted) {
-        job.finish('stopped', 'stopped')
+        // Stopped mid-request: the files stored so far stay indexed.
+        job.finish('stopped', `stopped: ${last ? progressLine(last) : 'before any file was read'}`)
         return
       }
       failure = `CodeSearch could not index the workspace: ${error instanceof Error ? error.message : String(error)}`

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { crc32, deflateSync } from 'node:zlib'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createIndexJob, type IndexJob } from '../../../source/codesearch/index-job.ts'
@@ -171,6 +172,71 @@ describe('CodeSearch over a real index', () => {
     expect((await search(s, 'the architecture diagram')).hits[0]?.path).toBe('docs/arch.svg')
   })
 
+  it('a PNG is embedded as an image (the test server reads its tEXt chunk): "the architecture diagram" finds docs/arch.png', async () => {
+    server = await startEmbeddingsServer()
+    await mkdir(join(workspace, 'docs'))
+    await writeFile(join(workspace, 'docs', 'arch.png'), png('Description', 'system architecture diagram'))
+    const s = make({ images: true })
+    s.start()
+    await s.idle()
+    const image = server.requests.flatMap((r) => r.inputs).find((i) => typeof i !== 'string') as {
+      image_url: { url: string }
+    }
+    expect(image.image_url.url.startsWith('data:image/png;base64,iVBORw0KGgo')).toBe(true)
+    expect((await search(s, 'the architecture diagram')).hits[0]).toMatchObject({
+      path: 'docs/arch.png',
+      startLine: 1,
+    })
+    // Without images on, a PNG is not sent at all.
+    await s.close()
+    const before = server.requests.length
+    await rm(join(root, 'state'), { recursive: true })
+    const text = make()
+    text.start()
+    await text.idle()
+    const sent = server.requests.slice(before).flatMap((r) => r.inputs)
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.every((i) => typeof i === 'string')).toBe(true)
+  })
+
+  it('stopping the index job (k in the tasks pane) ends the update; what is indexed stays searchable', async () => {
+    server = await startEmbeddingsServer()
+    let job: IndexJob | undefined
+    const s = createCodeSearch({
+      workspace,
+      indexPath: join(root, 'state', 'index.sqlite'),
+      endpoint: { baseUrl: server.baseUrl, model: 'embed-test', dimensions: 64 },
+      images: false,
+      batchSize: 1,
+      boundary: { workspace, additionalDirs: [], trustedReadDirs: [] },
+      queryWaitMs: 0,
+      job: () => {
+        job = createIndexJob({
+          id: 'i1',
+          logPath: join(root, 'outputs', 'i1.log'),
+          privateRoot: join(root, 'outputs'),
+          now: Date.now,
+          onUpdate: (t) => updates.push(t),
+        })
+        return job
+      },
+      onFailure: (text) => notices.push(text),
+    })
+    services.push(s)
+    server.hold()
+    s.start()
+    await waitUntil(() => server.held() > 0)
+    const stopped = job?.stop()
+    server.release()
+    expect((await stopped)?.status).toBe('stopped')
+    await s.idle()
+    expect(notices).toEqual([])
+    const answer = await search(s, 'retry')
+    expect(answer.partial).toBeUndefined()
+    expect(answer.indexed.files).toBeLessThan(3)
+    expect((await job?.read({ block: false, timeoutMs: 0 }))?.output).toMatch(/stopped: /)
+  })
+
   it.each([
     [
       'a refused key',
@@ -210,6 +276,26 @@ describe('CodeSearch over a real index', () => {
     },
   )
 })
+
+/** A 1×1 PNG with one tEXt chunk. */
+function png(keyword: string, text: string): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(12 + data.length)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc32(body), 8 + data.length)
+    return out
+  }
+  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('tEXt', Buffer.from(`${keyword}\0${text}`, 'latin1')),
+    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}
 
 function waitUntil(check: () => boolean): Promise<void> {
   return new Promise((resolve) => {
