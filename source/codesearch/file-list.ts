@@ -1,13 +1,13 @@
 import { lstat } from 'node:fs/promises'
 import { extname, join, sep } from 'node:path'
-import { type Boundary, SECRET_SEARCH_GLOBS, secretName } from '../permissions/protected-paths.js'
+import { type Boundary, isInside, SECRET_SEARCH_GLOBS, secretName } from '../permissions/protected-paths.js'
 import { BASE_RG_ARGS, runRipgrep } from '../tools/ripgrep.js'
 import type { HostPrograms } from '../util/host-programs.js'
 
 /**
  * The files CodeSearch may index: what `rg --files` lists (so .gitignore and .ignore apply, `.git/` never),
  * less what a Read of the file would not see unasked — secrets files and stores (as Grep leaves them out),
- * files a deny rule keeps Read from — less symbolic links (their target may lie outside the workspace),
+ * files a deny rule keeps Read from — less agent-tui's own settings and state dirs, symbolic links (their target may lie outside the workspace),
  * binaries by name and files over the size caps. The content is sniffed again when it is read.
  */
 
@@ -83,6 +83,13 @@ export async function listIndexable(opts: ListOptions): Promise<Map<string, List
     if (kind === undefined) continue
     const abs = join(opts.workspace, path)
     if (secretName(abs, opts.boundary) !== undefined || opts.deniedRead?.(abs) !== undefined) continue
+    // agent-tui's own settings and state (a session started in the home folder): never its own index.
+    if (
+      opts.boundary.appDirs?.some(
+        (dir) => isInside(abs, dir) || isInside(join(opts.boundary.workspace, path), dir),
+      )
+    )
+      continue
     const st = await lstat(abs).catch(() => undefined)
     if (!st?.isFile()) continue
     if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) continue

@@ -33,6 +33,8 @@ export async function sessionCodeSearch(opts: {
   workspace: string
   realWorkspace: string
   additionalDirs: readonly string[]
+  /** agent-tui's own settings and state dirs (real paths): never indexed. */
+  appDirs: readonly string[]
   gate: RuntimeGate
   directory: TaskDirectory
   store: Store
@@ -77,6 +79,7 @@ export async function sessionCodeSearch(opts: {
       workspace: opts.realWorkspace,
       additionalDirs: opts.additionalDirs,
       trustedReadDirs: [],
+      appDirs: opts.appDirs,
     },
     // Asked per file, so rules a trust answer brings apply to the next update.
     deniedRead: (abs) => opts.gate.deniedRead?.('CodeSearch')?.(abs),

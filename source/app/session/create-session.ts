@@ -213,6 +213,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     workspace,
     realWorkspace,
     additionalDirs,
+    appDirs,
     gate: baseGate,
     directory,
     store,

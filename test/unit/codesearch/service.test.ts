@@ -50,7 +50,12 @@ function make(
     },
     images: opts.images ?? false,
     batchSize: 2,
-    boundary: { workspace, additionalDirs: [], trustedReadDirs: [] },
+    boundary: {
+      workspace,
+      additionalDirs: [],
+      trustedReadDirs: [],
+      appDirs: [join(workspace, '.agent-state')],
+    },
     deniedRead: (abs) => (opts.denied && abs.includes(opts.denied) ? `Read(${opts.denied})` : undefined),
     queryWaitMs: 0,
     job: (): IndexJob =>
@@ -120,11 +125,14 @@ describe('CodeSearch over a real index', () => {
     await writeFile(join(root, 'outside.ts'), 'retry policy outside\n')
     await symlink(join(root, 'outside.ts'), join(workspace, 'src', 'link.ts'))
     await writeFile(join(workspace, 'blob.dat'), Buffer.from([0, 1, 2, 3, 0, 0, 7]))
+    // agent-tui's own state, as when a session runs in the home folder.
+    await mkdir(join(workspace, '.agent-state', 'sessions'), { recursive: true })
+    await writeFile(join(workspace, '.agent-state', 'sessions', 's.jsonl'), '{"app state": "retry policy"}\n')
     const s = make({ denied: '/private/' })
     s.start()
     await s.idle()
     const sent = JSON.stringify(server.requests.map((r) => r.inputs))
-    for (const leak of ['hunter2', 'secret plan', 'outside', 'build/out.js', 'blob.dat'])
+    for (const leak of ['hunter2', 'secret plan', 'outside', 'build/out.js', 'blob.dat', 'app state'])
       expect(sent).not.toContain(leak)
     const hits = (await search(s, 'retry policy')).hits.map((h) => h.path)
     expect(hits).toContain('src/retry.ts')
