@@ -142,6 +142,7 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
       const answer: CodeSearchAnswer = { hits, indexed: index.counts() }
       if (progress) answer.partial = { done: progress.done, total: progress.total }
       else if (failure && hits.length === 0) throw new Error(failure)
+      else if (failure) answer.stale = failure
       return answer
     },
     async close() {

@@ -19,6 +19,8 @@ export interface CodeSearchAnswer {
   /** Set while the index is still being built: what it holds so far. */
   partial?: { done: number; total: number }
   indexed: { files: number; chunks: number }
+  /** The last update failed (the endpoint went away…): the index may be out of date. */
+  stale?: string
 }
 
 /**
@@ -109,7 +111,9 @@ export function createCodeSearchTool(service: CodeSearchService) {
 export function formatAnswer(args: CodeSearchArgs, answer: CodeSearchAnswer): ToolSuccess {
   const partial = answer.partial
     ? `[partial: the index is still being built (${answer.partial.done} of ${answer.partial.total} files read; ${answer.indexed.files} files indexed so far). Search again later for complete results.]`
-    : ''
+    : answer.stale
+      ? `[the index may be out of date: ${answer.stale}]`
+      : ''
   if (answer.hits.length === 0) {
     const none =
       answer.indexed.chunks === 0

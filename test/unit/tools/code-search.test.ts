@@ -75,6 +75,21 @@ describe('CodeSearch', () => {
     )
   })
 
+  it('says when the last update failed and the index may be out of date', async () => {
+    const s: CodeSearchService = {
+      endpoint: 'http://x/v1/embeddings',
+      search: async () => ({
+        hits: HITS.slice(0, 1),
+        indexed: { files: 1, chunks: 1 },
+        stale: 'CodeSearch could not index the workspace: gone',
+      }),
+    }
+    const result = await run(createCodeSearchTool(s), { query: 'x' }, env.ctx)
+    expect(result.forModel).toMatch(
+      /\n\n\[the index may be out of date: CodeSearch could not index the workspace: gone\]$/,
+    )
+  })
+
   it("the service's failure reaches the model as an execution error with its message", async () => {
     const s: CodeSearchService = {
       endpoint: 'http://x/v1/embeddings',
