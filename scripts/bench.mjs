@@ -9,6 +9,7 @@ import { startScriptedServer } from '../test/support/scripted-server.ts'
 import { bashSandbox } from './bench/bash-sandbox.mjs'
 import { checkpoint } from './bench/checkpoint.mjs'
 import { claudeCollection } from './bench/claude-collection.mjs'
+import { codeSearch } from './bench/code-search.mjs'
 import { median, medianOf, timeCommand } from './bench/measure.mjs'
 import { provenance } from './bench/provenance.mjs'
 import { context } from './bench/context.mjs'
@@ -190,6 +191,7 @@ const sections = {
   gitScan,
   provenance,
   claudeCollection,
+  codeSearch,
 }
 const unknown = only.filter((name) => !(name in sections))
 if (unknown.length) {

@@ -41,6 +41,8 @@ const TIERS = {
     'session',
     'provider',
     'plugins',
+    // CodeSearch's index: chunking, the sqlite-vec store, embeddings, the background update.
+    'codesearch',
   ],
   // Pure shapes and helpers everything may use.
   foundation: ['store', 'util', 'engine'],

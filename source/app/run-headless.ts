@@ -110,7 +110,12 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
     observers.push((action) => {
       if (action.type !== 'notice/added' || action.level === 'info') return
       // The endpoint writes tool calls as text: the run does nothing, and this says why.
-      if (action.id.startsWith('web-') || action.id.startsWith('tool-support-'))
+      // CodeSearch's index failed (a key refused, no such model): the fix is in the settings.
+      if (
+        action.id.startsWith('web-') ||
+        action.id.startsWith('tool-support-') ||
+        action.id.startsWith('code-search-')
+      )
         err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }
@@ -126,6 +131,7 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
   })
   // The servers start now: the first request waits for them (their tools go into its definitions).
   session.startMcp()
+  session.startCodeSearch()
   for (const warning of session.warnings) err.write(`agent-tui: warning: ${warning}\n`)
   await reportProjectTrust(opts, err, io.trustFlag ?? true)
   // Checked before the turn, so a missing sandbox is said once, up front, not at the first command.
@@ -287,7 +293,8 @@ async function reportProjectTrust(opts: HeadlessOptions, err: TextWriter, trustF
 function leftRunning(state: State): string | null {
   const running = state.tasks.order.flatMap((id) => {
     const task = state.tasks.byId[id]
-    if (task?.status !== 'running') return []
+    // CodeSearch's index is not the model's work, and the next run carries on where this one stopped.
+    if (task?.status !== 'running' || task.kind === 'index') return []
     const what = task.agent ? `${task.agent.type} agent: ${task.description ?? task.command}` : task.command
     return [`${task.id} (${what})`]
   })

@@ -257,6 +257,7 @@ async function runSession(
   // MCP servers start once the provider has loaded: loading the MCP client blocks the event loop too.
   void afterFirstFrame.then(() => session.startMcp())
   void afterFirstFrame.then(() => session.startStatusLine())
+  void afterFirstFrame.then(() => session.startCodeSearch())
   // The provider is the last module start-up loads.
   void afterFirstFrame.then(
     () => opts.tuning?.startupLoaded(),

@@ -17,6 +17,8 @@ export interface ParsedArgs {
   print: boolean
   outputFormat: OutputFormat
   model: string | undefined
+  /** `--embedding-model`: turns CodeSearch on with this model (over the settings' `embeddings.model`). */
+  embeddingModel: string | undefined
   baseUrl: string | undefined
   apiKey: string | undefined
   /** `--header 'Name: value'` (repeatable), checked, in order. */
@@ -75,6 +77,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'with -p: text (default), json (one result object) or stream-json (events)',
   },
   { long: 'model', kind: 'value', arg: 'NAME', help: 'model id (env AGENT_TUI_MODEL; settings "model")' },
+  {
+    long: 'embedding-model',
+    kind: 'value',
+    arg: 'NAME',
+    help: 'offer CodeSearch with this embedding model (settings "embeddings")',
+  },
   { long: 'base-url', kind: 'value', arg: 'URL', help: 'OpenAI-compatible base URL (env OPENAI_BASE_URL)' },
   {
     long: 'api-key',
@@ -340,6 +348,7 @@ function build(
     print,
     outputFormat: (format as OutputFormat | undefined) ?? 'text',
     model: str('model'),
+    embeddingModel: str('embedding-model'),
     baseUrl: str('base-url'),
     apiKey: str('api-key'),
     headers: lists.header,

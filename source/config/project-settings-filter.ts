@@ -24,6 +24,8 @@ export type SettingPolicy =
   | 'stricter-only'
   /** Caps: kept when not above the user's (or the default). */
   | 'lower-only'
+  /** Kept less the fields that say where data is sent and with whose key (`embeddings`). */
+  | 'no-endpoint'
 
 /**
  * One line per key, so a new setting needs a decision. Keys missing here (added to the schema later)
@@ -59,6 +61,9 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   headers: 'trusted-only',
   // `apiKeyEnv` names an environment variable whose value is sent to `url`.
   search: 'trusted-only',
+  // The model may be chosen; `baseUrl`, `apiKey` and `apiKeyEnv` would send the workspace's code (and a
+  // key) to another host, so they wait for trust. Without them the chat endpoint serves the embeddings.
+  embeddings: 'no-endpoint',
   // Start processes / run commands.
   mcpServers: 'trusted-only',
   hooks: 'trusted-only',
@@ -176,10 +181,23 @@ function filterOne(
       const result = lowerOnly(key, value, own, baseline)
       if (result.kept !== undefined) kept[key] = result.kept
       for (const label of result.ignored) ignore(key, label)
+    } else if (policy === 'no-endpoint' && isObject(value)) {
+      const fields: Record<string, unknown> = value
+      const endpoint = ENDPOINT_FIELDS.filter((field) => fields[field] !== undefined)
+      // The URL is shown (the user may want it); a key is only named.
+      for (const field of endpoint)
+        ignore(
+          key,
+          field === 'baseUrl' ? `"${key}.baseUrl": ${shorten(String(fields.baseUrl))}` : `"${key}.${field}"`,
+        )
+      kept[key] = Object.fromEntries(Object.entries(fields).filter(([field]) => !endpoint.includes(field)))
     } else describeTrustedOnly(key, value, ignore)
   }
   return kept as Settings
 }
+
+/** Where a `no-endpoint` setting's data goes and with whose key. */
+const ENDPOINT_FIELDS = ['baseUrl', 'apiKey', 'apiKeyEnv']
 
 /** For `stricter-only` keys: whether a project's value is at least as strict as the user's own. */
 function isStricter(key: string, value: unknown, own: Settings): boolean {

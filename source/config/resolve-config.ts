@@ -70,6 +70,8 @@ export interface ResolvedConfig {
   preferredModel: string | undefined
   /** Variables for the commands agent-tui starts (`env` of the settings, Claude Code's included). */
   env: Readonly<Record<string, string>>
+  /** CodeSearch's model: `--embedding-model` > `embeddings.model`; undefined = no CodeSearch. */
+  embeddingModel: string | undefined
 }
 
 /**
@@ -187,6 +189,7 @@ export function resolveConfig(
     sources: loaded.sources,
     preferredModel,
     env: settings.env ?? {},
+    embeddingModel: args.embeddingModel ?? settings.embeddings?.model,
   }
 }
 

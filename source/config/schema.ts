@@ -71,6 +71,23 @@ export const searchSchema = z.strictObject({
 
 const stringRecord = z.record(z.string(), z.string())
 
+/** CodeSearch's embeddings (docs/configuration.md#code-search): the model, and where it is served. */
+export const embeddingsSchema = z.strictObject({
+  model: z.string().min(1, 'expected an embedding model id'),
+  /** Default: the chat endpoint's base URL (and key, and custom headers). */
+  baseUrl: httpUrl.optional(),
+  apiKey: z.string().optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name such as VOYAGE_API_KEY')
+    .optional(),
+  dimensions: z.number().int().min(1).max(8192).optional(),
+  /** The model takes images too: png, jpg and svg files are embedded as images. */
+  images: z.boolean().optional(),
+  /** Inputs per request (default 64). */
+  batchSize: z.number().int().min(1).max(2048).optional(),
+})
+
 /** Per-server limits (seconds); the global `mcp` settings give the defaults. */
 const serverTimeouts = {
   startupTimeoutSeconds: z.number().positive('expected a number of seconds above 0').optional(),
@@ -244,6 +261,7 @@ export const settingsSchema = z.strictObject({
   models: z.record(z.string(), profileOverrideSchema).optional(),
   maxSteps: positiveInt.optional(),
   search: searchSchema.optional(),
+  embeddings: embeddingsSchema.optional(),
   mcpServers: z.record(z.string(), mcpServerSchema).optional(),
   /** Claude Code's plugin switches, `{"name@marketplace": true}`: over `agent-tui plugin enable` (docs/plugins.md). */
   enabledPlugins: z
@@ -307,6 +325,7 @@ export const settingsSchema = z.strictObject({
 export type Settings = z.infer<typeof settingsSchema>
 export type ProfileOverride = z.infer<typeof profileOverrideSchema>
 export type SearchSettings = z.infer<typeof searchSchema>
+export type EmbeddingsSettings = z.infer<typeof embeddingsSchema>
 export type CircuitBreakerSettings = z.infer<typeof circuitBreakerSchema>
 export type McpSettings = z.infer<typeof mcpSettingsSchema>
 export type ContextManagementSettings = z.infer<typeof contextManagementSchema>

@@ -33,7 +33,8 @@ export interface RuleCall {
 const FAMILIES: Readonly<Record<string, readonly string[]>> = {
   // Deleting a file and applying a patch change the workspace as edits do (docs/permissions.md#rules).
   Edit: ['Edit', 'Write', 'NotebookEdit', 'MultiEdit', 'apply_patch', 'DeleteFile'],
-  Read: ['Read', 'Glob', 'Grep'],
+  // CodeSearch reads the files it indexes: `Read(private/**)` keeps them out of the index and results.
+  Read: ['Read', 'Glob', 'Grep', 'CodeSearch'],
 }
 
 const TOOL_NAME = /^[A-Za-z*][A-Za-z0-9_.*-]*$/

@@ -86,7 +86,7 @@ export function suggestedRules(suggestion: string): string[] {
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit', 'apply_patch', 'DeleteFile'])
 /** More files than this in one call are offered as their folder's rule. */
 const MAX_FILE_RULES = 4
-const READ_TOOLS = new Set(['Read', 'Glob', 'Grep'])
+const READ_TOOLS = new Set(['Read', 'Glob', 'Grep', 'CodeSearch'])
 
 /** Programs whose first argument is a subcommand worth keeping in a suggested rule. */
 const SUBCOMMAND_PROGRAMS = new Set([
@@ -308,7 +308,11 @@ function isPlainWord(value: string): boolean {
 function suggestPathSpecifier(tool: string, path: string, workspace?: string, home?: string): string {
   const base = workspace ?? '/'
   const abs = absoluteTarget(path, { workspace: base, home: home ?? base })
-  const narrow = EDIT_TOOLS.has(tool) ? abs : tool === 'Glob' || tool === 'Grep' ? abs : dirname(abs)
+  const narrow = EDIT_TOOLS.has(tool)
+    ? abs
+    : tool === 'Glob' || tool === 'Grep' || tool === 'CodeSearch'
+      ? abs
+      : dirname(abs)
   if (workspace !== undefined) {
     const rel = relative(workspace, narrow)
     if (rel === '' && narrow !== abs) return relative(workspace, abs)

@@ -85,7 +85,8 @@ export interface AgentTaskInfo {
 /** What the store knows about a background job: summaries only, never the full output. */
 export interface TaskSummary {
   id: string
-  kind: 'bash' | 'agent'
+  /** `index`: CodeSearch building its index (source/codesearch/index-job.ts). */
+  kind: 'bash' | 'agent' | 'index'
   command: string
   description?: string
   /** The background subagent that started this job (its task id); stopping it stops this job too. */

@@ -50,3 +50,14 @@ export interface AdoptRequest {
 export interface TaskAdopter {
   adopt(opts: AdoptRequest): TaskSummary
 }
+
+/**
+ * A background job of a session service that is neither a process nor a subagent (CodeSearch's index):
+ * listed, read and stopped through the task directory like the others.
+ */
+export interface ServiceJob {
+  readonly id: string
+  summary(): TaskSummary
+  read(opts: { block: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<TaskReadResult>
+  stop(): Promise<TaskSummary>
+}

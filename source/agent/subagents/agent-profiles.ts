@@ -30,7 +30,15 @@ export const MAIN_AGENT = 'build'
 export const DEFAULT_SUBAGENT = 'general-purpose'
 
 /** What explore and plan may use: looking, never changing (Bash is held to read-only commands). */
-export const READ_ONLY_TOOLS: readonly string[] = ['Bash', 'Read', 'Glob', 'Grep', 'WebFetch', 'WebSearch']
+export const READ_ONLY_TOOLS: readonly string[] = [
+  'Bash',
+  'Read',
+  'Glob',
+  'Grep',
+  'WebFetch',
+  'WebSearch',
+  'CodeSearch',
+]
 
 /** Tools a subagent never gets: it has no todo pane of its own, and plan approval is the user's session's. */
 const NEVER_IN_SUBAGENTS = new Set(['ExitPlanMode'])

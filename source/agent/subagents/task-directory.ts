@@ -1,6 +1,6 @@
 import type { TaskSummary } from '../../store/domain.js'
 import type { AdoptOptions, TaskManager } from '../../tasks/task-manager.js'
-import type { LaunchOptions, TaskAdopter, TaskManagerApi } from '../../tasks/types.js'
+import type { LaunchOptions, ServiceJob, TaskAdopter, TaskManagerApi } from '../../tasks/types.js'
 import { type AgentJob, type AgentJobInit, createAgentJob } from './agent-job.js'
 
 /**
@@ -27,6 +27,8 @@ export interface TaskDirectory extends TaskView {
   owned(ownerTaskId?: string): OwnedTasks
   /** Adds the owner to a shell job's summary (for the TaskManager's updates to the store). */
   decorate(summary: TaskSummary): TaskSummary
+  /** Registers a service's job (CodeSearch's index, `i1`…), made with its id and log path. */
+  addJob(make: (place: { id: string; logPath: string; privateRoot: string }) => ServiceJob): ServiceJob
 }
 
 export function createTaskDirectory(opts: {
@@ -41,6 +43,7 @@ export function createTaskDirectory(opts: {
   const { processes } = opts
   const now = opts.now ?? Date.now
   const agents = new Map<string, AgentJob>()
+  const jobs = new Map<string, ServiceJob>()
   /** Task id → the background subagent that started it. */
   const owners = new Map<string, string>()
 
@@ -53,12 +56,15 @@ export function createTaskDirectory(opts: {
   const get = (id: string): TaskSummary | undefined => {
     const job = agents.get(id)
     if (job) return agentSummary(job)
+    const service = jobs.get(id)
+    if (service) return service.summary()
     const task = processes.get(id)
     return task ? decorate(task) : undefined
   }
   const list = (): TaskSummary[] => [
     ...processes.list().map(decorate),
     ...[...agents.values()].map(agentSummary),
+    ...[...jobs.values()].map((j) => j.summary()),
   ]
   const unknown = (id: string) => {
     const known = list().map((t) => t.id)
@@ -71,6 +77,8 @@ export function createTaskDirectory(opts: {
   const stop = async (id: string): Promise<TaskSummary> => {
     const job = agents.get(id)
     if (job) return decorate(await job.stop())
+    const service = jobs.get(id)
+    if (service) return service.stop()
     if (!processes.get(id)) throw unknown(id)
     return decorate(await processes.stop(id))
   }
@@ -83,6 +91,8 @@ export function createTaskDirectory(opts: {
     read: async (id, readOpts) => {
       const job = agents.get(id)
       if (job) return job.read(readOpts)
+      const service = jobs.get(id)
+      if (service) return service.read(readOpts)
       if (!processes.get(id)) throw unknown(id)
       return processes.read(id, readOpts)
     },
@@ -90,6 +100,7 @@ export function createTaskDirectory(opts: {
     async stopAll() {
       await Promise.all([
         ...[...agents.values()].filter((j) => j.summary().status === 'running').map((j) => j.stop()),
+        ...[...jobs.values()].filter((j) => j.summary().status === 'running').map((j) => j.stop()),
         processes.stopAll(),
       ])
     },
@@ -107,6 +118,16 @@ export function createTaskDirectory(opts: {
       return job
     },
     agent: (id) => agents.get(id),
+    addJob(make) {
+      const id = `i${jobs.size + 1}`
+      const job = make({
+        id,
+        logPath: `${opts.logDir}/${id}.log`,
+        privateRoot: opts.privateRoot ?? opts.logDir,
+      })
+      jobs.set(id, job)
+      return job
+    },
     owned(ownerTaskId) {
       const mine = new Set<string>()
       const own = (summary: TaskSummary): TaskSummary => {

@@ -52,6 +52,7 @@ import {
 import type { Session, SessionOptions } from './types.js'
 import { pricesForModel } from '../../provider/prices.js'
 import { claudePlaces } from './claude-places.js'
+import { sessionCodeSearch } from './code-search.js'
 
 export type { ProjectTrustSetup }
 export type { Session, SessionOptions } from './types.js'
@@ -210,6 +211,22 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     model: store.getState().session.model,
     memory: instructions.project,
   })
+  const codeSearch = await sessionCodeSearch({
+    config,
+    endpoint,
+    paths,
+    workspace,
+    realWorkspace,
+    additionalDirs,
+    appDirs,
+    gate: baseGate,
+    directory,
+    store,
+    programs,
+    createdAt,
+    warnings,
+  })
+  if (codeSearch) coreTools.push(codeSearch.tool)
   if (skills.offered.length > 0 || skills.more) {
     coreTools.push(createSkillTool({ ...skills, read: instructions.skill }))
   }
@@ -446,6 +463,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
         }),
       )
     },
+    startCodeSearch: () => codeSearch?.start(),
     startStatusLine() {
       const settings = config.settings.statusLine
       if (!settings || stopStatusLine) return
@@ -469,7 +487,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       agents.registry.dispose()
       stopFollowingSkills()
       await runtime.shutdown()
-      await Promise.all([tasks.dispose(), mcp.close()])
+      await Promise.all([tasks.dispose(), mcp.close(), codeSearch?.close()])
       // Nothing should be left by now; whatever is (a group that ignored its stop) goes with the session.
       processes.killAllSync()
       provenance.close()

@@ -81,5 +81,7 @@ export interface Session {
   startMcp(): void
   /** Starts the `statusLine` command, when one is set (interactive, after the first frame). */
   startStatusLine(): void
+  /** Starts CodeSearch's background index update, when an embeddings model is configured. */
+  startCodeSearch(): void
   close(): Promise<void>
 }

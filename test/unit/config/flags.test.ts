@@ -9,6 +9,7 @@ const DEFAULTS: ParsedArgs = {
   print: false,
   outputFormat: 'text',
   model: undefined,
+  embeddingModel: undefined,
   baseUrl: undefined,
   apiKey: undefined,
   headers: [],
@@ -57,6 +58,7 @@ describe('parseArgs: accepted forms', () => {
       { print: true, prompt: 'x', outputFormat: 'stream-json' },
     ],
     ['--model', ['--model', 'qwen'], { model: 'qwen' }],
+    ['--embedding-model', ['--embedding-model', 'nomic-embed-text'], { embeddingModel: 'nomic-embed-text' }],
     ['--cwd', ['--cwd', '../app', 'hi'], { cwd: '../app', prompt: 'hi' }],
     ['--cwd=', ['--cwd=/srv/app'], { cwd: '/srv/app' }],
     ['--model=', ['--model=qwen:7b'], { model: 'qwen:7b' }],
@@ -240,7 +242,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(32) // agent-tui's 31 and mcp serve's --max-mode
+    expect(optionLines).toHaveLength(33) // agent-tui's 32 (with --embedding-model) and mcp serve's --max-mode
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -17,6 +17,8 @@ const CATALOG = [
   'ExitPlanMode',
   'WebFetch',
   'WebSearch',
+  // Added after the catalog's tools when an embedding model is configured.
+  'CodeSearch',
   'Agent',
 ]
 const builtIn = (name: string) =>
