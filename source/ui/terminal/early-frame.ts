@@ -1,6 +1,6 @@
 import { ZERO_USAGE } from '../../store/messages.js'
 import type { Mode } from '../../store/domain.js'
-import { defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
+import { backgroundStyle, colorStyle, defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
 import { PROMPT_HINT, PROMPT, separator } from '../panes/input/prompt-row.js'
 import type { Prices } from '../panes/status/format.js'
 import { composeStatusLine } from '../panes/status/status-line.js'
@@ -65,9 +65,9 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
 
   const promptRow = () => {
     const caret = theme.chalk.inverse(' ')
-    const text = preview ? preview + caret : caret + theme.chalk.dim(PROMPT_HINT)
+    const text = preview ? preview + caret : caret + theme.dim(PROMPT_HINT)
     const caretColumn = PROMPT.length + preview.length + 1
-    return `${ESC}${rows};1H${theme.chalk.cyan(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
+    return `${ESC}${rows};1H${theme.fg(theme.palette.accent)(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
   }
   const onData = (chunk: Buffer) => {
     typed.push(chunk)
@@ -111,7 +111,7 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
     ENTER_ALT_SCREEN +
       HOME_AND_CLEAR +
       status +
-      `${ESC}${rows - 1};1H${theme.chalk.dim(separator(columns, false))}` +
+      `${ESC}${rows - 1};1H${theme.dim(separator(columns, false))}` +
       promptRow() +
       SHOW_CURSOR +
       BRACKETED_PASTE_ON,
@@ -168,10 +168,10 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
       branch: opts.branch,
     },
     measure,
+    theme.palette,
   )
   if (!measurable) return null
-  const c = theme.chalk
-  const parts = segments.map((s, i) => c[s.color](`${i === 0 ? ' ' : ' · '}${s.text}`))
+  const parts = segments.map((s, i) => theme.fg(s.color)(`${i === 0 ? ' ' : ' · '}${s.text}`))
   return `${ESC}1;1H${badgeText(badge, theme)}${parts.join('')}`
 }
 
@@ -182,11 +182,8 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
 const NARROW_TEXT = /^[\x20-\x7e\u00b7\u2026\u2191\u2193]*$/
 
 function badgeText(badge: ModeBadge, theme: Theme): string {
-  let style = theme.chalk[badge.color]
+  let style = colorStyle(theme.chalk, badge.color) ?? theme.chalk
   if (badge.bold) style = style.bold
-  if (badge.backgroundColor) {
-    const name = badge.backgroundColor
-    style = style[`bg${name[0]?.toUpperCase()}${name.slice(1)}` as 'bgRed']
-  } else style = style.inverse
+  style = backgroundStyle(style, badge.backgroundColor) ?? style.inverse
   return style(` ${badge.label} `)
 }
