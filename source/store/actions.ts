@@ -1,6 +1,7 @@
 import type { AssistantMessage, ChatMessage, ContentPart, Usage } from './messages.js'
 import type {
   AttachmentNote,
+  Background,
   CompactionRecord,
   ConsentRequest,
   ContextWarning,
@@ -10,6 +11,7 @@ import type {
   RequestStats,
   SkippedFile,
   TaskSummary,
+  ThemeSetting,
   TrustRequest,
   Todo,
   ToolDisplay,
@@ -151,6 +153,10 @@ export type EphemeralAction =
   | { type: 'ui/expand-toggled'; id: string }
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }
+  /** The theme chosen (`/theme`, or the setting at start). */
+  | { type: 'ui/theme'; theme: ThemeSetting }
+  /** The terminal answered what its background is. */
+  | { type: 'ui/background'; background: Background }
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }

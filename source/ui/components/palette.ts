@@ -11,13 +11,11 @@
  * Colours are chalk/Ink colour names or `#rrggbb`; `resolvePalette` turns them into what a terminal of a
  * given colour level shows.
  */
-import type { Mode } from '../../store/domain.js'
+import { type Background, type Mode, THEME_SETTINGS, type ThemeSetting } from '../../store/domain.js'
 
-export const THEME_NAMES = ['dark', 'light', 'high-contrast'] as const
-export type ThemeName = (typeof THEME_NAMES)[number]
-/** What the `theme` setting and `/theme` accept: a palette, or `auto` (from the terminal's background). */
-export const THEME_SETTINGS = ['auto', ...THEME_NAMES] as const
-export type ThemeSetting = (typeof THEME_SETTINGS)[number]
+export { THEME_SETTINGS, type Background, type ThemeSetting }
+export type ThemeName = Exclude<ThemeSetting, 'auto'>
+export const THEME_NAMES: readonly ThemeName[] = ['dark', 'light', 'high-contrast']
 
 export function isThemeSetting(value: string): value is ThemeSetting {
   return (THEME_SETTINGS as readonly string[]).includes(value)
@@ -219,9 +217,6 @@ export const PALETTES: Readonly<Record<ThemeName, Palette>> = Object.freeze({
   'high-contrast': HIGH_CONTRAST,
 })
 
-/** What the terminal's background is, when it said (OSC 11, COLORFGBG). */
-export type Background = 'dark' | 'light'
-
 /** The palette a setting picks: `auto` follows the background, dark when nothing said. */
 export function themeNameFor(setting: ThemeSetting, background: Background | undefined): ThemeName {
   if (setting !== 'auto') return setting
@@ -257,7 +252,8 @@ export function toAnsi256Color(hex: Color): Color {
 const CUBE = [0, 95, 135, 175, 215, 255]
 
 export function nearestAnsi256([r, g, b]: Rgb): number {
-  const nearest = (c: number) => CUBE.reduce((best, v, i) => (Math.abs(v - c) < Math.abs(CUBE[best]! - c) ? i : best), 0)
+  const nearest = (c: number) =>
+    CUBE.reduce((best, v, i) => (Math.abs(v - c) < Math.abs(CUBE[best]! - c) ? i : best), 0)
   const [ri, gi, bi] = [nearest(r), nearest(g), nearest(b)]
   const cube: Rgb = [CUBE[ri]!, CUBE[gi]!, CUBE[bi]!]
   const grayIndex = Math.max(0, Math.min(23, Math.round(((r + g + b) / 3 - 8) / 10)))

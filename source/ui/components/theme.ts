@@ -1,7 +1,14 @@
 import chalk, { Chalk, type ChalkInstance } from 'chalk'
 import type { Mode } from '../../store/domain.js'
 import type { NoticeLevel, ToolStatus } from '../../store/state.js'
-import { type Color, type ColorLevel, type ColorPair, PALETTES, type Palette, resolvePalette } from './palette.js'
+import {
+  type Color,
+  type ColorLevel,
+  type ColorPair,
+  PALETTES,
+  type Palette,
+  resolvePalette,
+} from './palette.js'
 
 /**
  * How a mode badge looks; the fields map one-to-one onto Ink `<Text>` props
@@ -199,7 +206,9 @@ export function backgroundStyle(style: ChalkInstance, color: Color | undefined):
   if (color.startsWith('#')) return style.bgHex(color)
   const n = ANSI256.exec(color)
   if (n) return style.bgAnsi256(Number(n[1]))
-  return (style as unknown as Record<string, ChalkInstance | undefined>)[`bg${color[0]?.toUpperCase()}${color.slice(1)}`]
+  return (style as unknown as Record<string, ChalkInstance | undefined>)[
+    `bg${color[0]?.toUpperCase()}${color.slice(1)}`
+  ]
 }
 
 /**
