@@ -7,6 +7,7 @@ import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import type { KeyChoice } from '../config/save-endpoint.js'
 import type { ResolvedConfig } from '../config/resolve-config.js'
 import type { TuiExit } from '../ui/run-tui.js'
+import type { BackgroundProbe } from '../ui/terminal/background-query.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import type { ProcessTuning } from '../engine/tuning.js'
 import { pricesForModel } from '../provider/prices.js'
@@ -41,6 +42,8 @@ export interface InteractiveOptions {
   projectTrust?: ProjectTrustSetup
   /** Said in the session the setup form led to: what was set up, and where it was saved. */
   setupNotice?: string
+  /** The `auto` theme's question to the terminal, asked at the early frame (ui/terminal/background-query.ts). */
+  background?: BackgroundProbe
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -317,6 +320,12 @@ async function runSession(
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
       ...(earlyFrame ? { earlyFrame } : {}),
+      ...(config.settings.theme ? { themeSetting: config.settings.theme } : {}),
+      ...(opts.background ? { background: opts.background } : {}),
+      saveTheme: async (theme) => {
+        const { saveUserSetting } = await import('../config/save-setting.js')
+        return tildePath(await saveUserSetting(opts.paths, 'theme', theme), process.env.HOME || homedir())
+      },
       // A turn started from the command line warms the same code.
       warmUp: first && !config.prompt,
       doctor: async () => {

@@ -15,6 +15,7 @@ import {
   unpinCommand,
 } from './context-commands.js'
 import { COPY_COMMAND } from './copy-command.js'
+import { THEME_COMMAND } from './theme-command.js'
 import {
   agentLines,
   costLines,
@@ -330,6 +331,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   COPY_COMMAND,
+  THEME_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 

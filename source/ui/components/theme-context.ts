@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react'
+import type { ThemeSetting } from '../../store/domain.js'
 import { defaultTheme, type Theme } from './theme.js'
 
 /**
@@ -10,3 +11,9 @@ export const ThemeContext = createContext<Theme>(defaultTheme)
 export function useTheme(): Theme {
   return useContext(ThemeContext)
 }
+
+/** Saves a theme choice in the user's settings (`/theme … save`); resolves with the file written. */
+export type SaveTheme = (theme: ThemeSetting) => Promise<string>
+
+/** `/theme … save`'s way to the user settings; null where there is none (tests). */
+export const SaveThemeContext = createContext<SaveTheme | null>(null)

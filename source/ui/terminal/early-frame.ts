@@ -4,6 +4,7 @@ import { backgroundStyle, colorStyle, defaultTheme, type ModeBadge, type Theme }
 import { PROMPT_HINT, PROMPT, separator } from '../panes/input/prompt-row.js'
 import type { Prices } from '../panes/status/format.js'
 import { composeStatusLine } from '../panes/status/status-line.js'
+import { type BackgroundProbe, REPLY_HOLD_MS } from './background-query.js'
 
 export interface EarlyFrameOptions {
   stdin: NodeJS.ReadStream
@@ -16,6 +17,11 @@ export interface EarlyFrameOptions {
   /** A resumed session: its usage is in its log, not read yet, so the status bar leaves it out. */
   resumed?: boolean
   theme?: Theme
+  /**
+   * The `auto` theme's question to the terminal: asked just after the frame is painted; its answer is
+   * taken out of the keys typed here (and by the key reader after the hand-off).
+   */
+  background?: BackgroundProbe
 }
 
 /** The frame painted before Ink has loaded, and the keys typed at it. */
@@ -69,6 +75,12 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
     const caretColumn = PROMPT.length + preview.length + 1
     return `${ESC}${rows};1H${theme.fg(theme.palette.accent)(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
   }
+  const replies = opts.background?.filter()
+  let holdTimer: NodeJS.Timeout | undefined
+  const clearHold = () => {
+    if (holdTimer) clearTimeout(holdTimer)
+    holdTimer = undefined
+  }
   const onData = (chunk: Buffer) => {
     typed.push(chunk)
     if (!previewing) return
@@ -81,12 +93,27 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
   }
   // Paused-mode reads, as Ink's: stdin never flows, so whoever reads next simply finds the bytes.
   const onReadable = () => {
+    clearHold()
     for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
-      onData(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
+      if (!replies) onData(bytes)
+      else {
+        // Latin-1 keeps every byte as one character: what passes is exactly the bytes typed.
+        const text = replies.push(bytes.toString('latin1'))
+        if (text) onData(Buffer.from(text, 'latin1'))
+      }
     }
+    // A reply's start that goes no further was typed (Alt+], or Esc while a reply could still come).
+    if (replies?.hasPending())
+      holdTimer = setTimeout(() => {
+        holdTimer = undefined
+        const text = replies.flush()
+        if (text) onData(Buffer.from(text, 'latin1'))
+      }, REPLY_HOLD_MS)
   }
   const stop = () => {
     done = true
+    clearHold()
     stdin.removeListener('readable', onReadable)
     process.removeListener('exit', abandon)
     for (const signal of SIGNALS) process.removeListener(signal, onSignal)
@@ -117,6 +144,7 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
       BRACKETED_PASTE_ON,
   )
   stdin.on('readable', onReadable)
+  opts.background?.ask((text) => stdout.write(text))
   process.once('exit', abandon)
   for (const signal of SIGNALS) process.once(signal, onSignal)
 
@@ -124,6 +152,9 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
     handOff() {
       if (done) return ''
       stop()
+      // A reply's start held back goes on with the keys: the key reader's filter sees it and its rest.
+      const held = replies?.flush()
+      if (held) typed.push(Buffer.from(held, 'latin1'))
       if (typed.length > 0) stdin.unshift(Buffer.concat(typed))
       return SYNC_BEGIN + HOME_AND_CLEAR
     },
