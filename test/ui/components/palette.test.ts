@@ -23,7 +23,17 @@ function textColors(p: Palette): Array<[string, Color]> {
   const add = (path: string, c: Color | undefined) => {
     if (c !== undefined && c !== 'dim') out.push([path, c])
   }
-  for (const key of ['text', 'accent', 'link', 'muted', 'faint', 'success', 'warn', 'error', 'special'] as const)
+  for (const key of [
+    'text',
+    'accent',
+    'link',
+    'muted',
+    'faint',
+    'success',
+    'warn',
+    'error',
+    'special',
+  ] as const)
     add(key, p[key])
   add('inlineCode', p.inlineCode)
   add('busy', p.busy)
