@@ -78,7 +78,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       )
       return 1
     }
-    const picked = await ui.runSessionPicker(sessions)
+    const picked = await ui.runSessionPicker(sessions, { theme: await standaloneTheme(opts) })
     if (picked === null) return 0
     resume = { kind: 'id', id: picked }
   }
@@ -148,13 +148,16 @@ async function setUp(
   const home = process.env.HOME || homedir()
   const { createSetupServices, keyOfChoice } = await import('./setup-services.js')
   const services = createSetupServices({ paths: opts.paths, env: process.env })
-  const outcome = await ui.runSetupForm({
-    start: current ? { current } : {},
-    services,
-    credentialsFile: tildePath(credentialsPath(opts.paths), home),
-    settingsFile: tildePath(opts.paths.userSettingsFile, home),
-    leaveLabel: current?.model ? 'cancel' : 'exit',
-  })
+  const outcome = await ui.runSetupForm(
+    {
+      start: current ? { current } : {},
+      services,
+      credentialsFile: tildePath(credentialsPath(opts.paths), home),
+      settingsFile: tildePath(opts.paths.userSettingsFile, home),
+      leaveLabel: current?.model ? 'cancel' : 'exit',
+    },
+    { theme: await standaloneTheme(opts) },
+  )
   if (!outcome) return null
   const { baseUrl, model } = outcome.choice
   const apiKey = keyOfChoice(outcome.choice.key, process.env)
@@ -178,6 +181,14 @@ async function setUp(
 }
 
 type TuiModule = typeof import('../ui/run-tui.js')
+
+/** The theme of the screens before a session (setup form, session picker): the setting, or COLORFGBG for auto. */
+async function standaloneTheme(opts: InteractiveOptions) {
+  const { PALETTES, themeNameFor } = await import('../ui/components/palette.js')
+  const { createTheme } = await import('../ui/components/theme.js')
+  const name = themeNameFor(opts.config.settings.theme ?? 'auto', opts.background?.background())
+  return createTheme({ palette: PALETTES[name] })
+}
 
 /** One session on screen, from its creation to its close. */
 async function runSession(

@@ -8,7 +8,7 @@ import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
 import type { ThemeSetting } from '../store/domain.js'
 import { defaultTheme, type Theme } from './components/theme.js'
-import { type SaveTheme, SaveThemeContext } from './components/theme-context.js'
+import { type SaveTheme, SaveThemeContext, ThemeContext } from './components/theme-context.js'
 import { createViewStore } from './hooks/view-store.js'
 import type { NotificationSettings } from './notify/notify-decision.js'
 import { startNotifier } from './notify/notifier.js'
@@ -251,7 +251,8 @@ export function lastTurnMarkdown(state: State): string {
   return transcriptToMarkdown({ ...state, transcript: { ...state.transcript, order: order.slice(start) } })
 }
 
-type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream }
+/** The screens before a session: their own stdin/stdout (tests), and the theme the settings choose. */
+type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream; theme?: Theme }
 
 /**
  * Renders a screen that runs before (or instead of) the session, reading its own keys, until `body`'s
@@ -271,14 +272,17 @@ async function runStandalone(
     if (erase) instance?.clear()
     instance?.unmount()
   }
-  instance = render(body(close), {
-    stdout,
-    stdin,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    interactive: Boolean(stdout.isTTY),
-    ...(opts.alternateScreen && stdout.isTTY ? { alternateScreen: true } : {}),
-  })
+  instance = render(
+    <ThemeContext.Provider value={io.theme ?? defaultTheme}>{body(close)}</ThemeContext.Provider>,
+    {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      interactive: Boolean(stdout.isTTY),
+      ...(opts.alternateScreen && stdout.isTTY ? { alternateScreen: true } : {}),
+    },
+  )
   try {
     await instance.waitUntilExit()
   } finally {
