@@ -7,19 +7,16 @@ import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import type { KeyChoice } from '../config/save-endpoint.js'
 import type { ResolvedConfig } from '../config/resolve-config.js'
 import type { TuiExit } from '../ui/run-tui.js'
+import type { BackgroundProbe } from '../ui/terminal/background-query.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
 import type { ProcessTuning } from '../engine/tuning.js'
 import { pricesForModel } from '../provider/prices.js'
 import { summarizeSessions } from '../session/session-store.js'
 import { installExitCleanup } from '../tasks/exit-hooks.js'
 import { BUILTIN_COMMANDS } from '../ui/commands/builtin-commands.js'
-import {
-  type CommandTable,
-  createCommandTable,
-  parseSlash,
-  promptOfLine,
-} from '../ui/commands/command-table.js'
-import { createSession, type ProjectTrustSetup, type Session } from './session/create-session.js'
+import { createCommandTable } from '../ui/commands/command-table.js'
+import { sendFirstPrompt } from './first-prompt.js'
+import { createSession, type ProjectTrustSetup } from './session/create-session.js'
 import type { DebugLog } from './debug-log.js'
 import { resumeHint } from './exit-message.js'
 import { cleanedWriter } from '../util/display-text.js'
@@ -41,6 +38,8 @@ export interface InteractiveOptions {
   projectTrust?: ProjectTrustSetup
   /** Said in the session the setup form led to: what was set up, and where it was saved. */
   setupNotice?: string
+  /** The `auto` theme's question to the terminal, asked at the early frame (ui/terminal/background-query.ts). */
+  background?: BackgroundProbe
 }
 
 const PRELOAD_DELAY_MS = 300
@@ -75,7 +74,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       )
       return 1
     }
-    const picked = await ui.runSessionPicker(sessions)
+    const picked = await ui.runSessionPicker(sessions, { theme: await standaloneTheme(opts) })
     if (picked === null) return 0
     resume = { kind: 'id', id: picked }
   }
@@ -145,13 +144,16 @@ async function setUp(
   const home = process.env.HOME || homedir()
   const { createSetupServices, keyOfChoice } = await import('./setup-services.js')
   const services = createSetupServices({ paths: opts.paths, env: process.env })
-  const outcome = await ui.runSetupForm({
-    start: current ? { current } : {},
-    services,
-    credentialsFile: tildePath(credentialsPath(opts.paths), home),
-    settingsFile: tildePath(opts.paths.userSettingsFile, home),
-    leaveLabel: current?.model ? 'cancel' : 'exit',
-  })
+  const outcome = await ui.runSetupForm(
+    {
+      start: current ? { current } : {},
+      services,
+      credentialsFile: tildePath(credentialsPath(opts.paths), home),
+      settingsFile: tildePath(opts.paths.userSettingsFile, home),
+      leaveLabel: current?.model ? 'cancel' : 'exit',
+    },
+    { theme: await standaloneTheme(opts) },
+  )
   if (!outcome) return null
   const { baseUrl, model } = outcome.choice
   const apiKey = keyOfChoice(outcome.choice.key, process.env)
@@ -175,6 +177,14 @@ async function setUp(
 }
 
 type TuiModule = typeof import('../ui/run-tui.js')
+
+/** The theme of the screens before a session (setup form, session picker): the setting, or COLORFGBG for auto. */
+async function standaloneTheme(opts: InteractiveOptions) {
+  const { PALETTES, themeNameFor } = await import('../ui/components/palette.js')
+  const { createTheme } = await import('../ui/components/theme.js')
+  const name = themeNameFor(opts.config.settings.theme ?? 'auto', opts.background?.background())
+  return createTheme({ palette: PALETTES[name] })
+}
 
 /** One session on screen, from its creation to its close. */
 async function runSession(
@@ -319,6 +329,12 @@ async function runSession(
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
       ...(earlyFrame ? { earlyFrame } : {}),
+      ...(config.settings.theme ? { themeSetting: config.settings.theme } : {}),
+      ...(opts.background ? { background: opts.background } : {}),
+      saveTheme: async (theme) => {
+        const { saveUserSetting } = await import('../config/save-setting.js')
+        return tildePath(await saveUserSetting(opts.paths, 'theme', theme), process.env.HOME || homedir())
+      },
       // A turn started from the command line warms the same code.
       warmUp: first && !config.prompt,
       doctor: async () => {
@@ -347,35 +363,4 @@ async function runSession(
     await session.close()
     uninstall()
   }
-}
-
-/** A prompt given on the command line; `agent-tui "/review src"` runs the command once commands are loaded. */
-function sendFirstPrompt(
-  prompt: string,
-  session: Session,
-  table: CommandTable,
-  loaded: Promise<unknown>,
-): void {
-  const parsed = parseSlash(prompt)
-  if (!parsed) {
-    session.runtime.submit({ text: prompt })
-    return
-  }
-  const warn = (text: string) =>
-    session.store.dispatch({ type: 'notice/added', id: 'first-prompt', level: 'warn', text })
-  void loaded
-    .catch(() => undefined)
-    .then(async () => {
-      // An MCP prompt's server is most likely still starting: the runtime waits for it.
-      if (parsed.name.startsWith('mcp__') && !table.find(parsed.name)) {
-        await session.commands.runMcpPrompt(parsed.name, parsed.args).catch((error: unknown) => {
-          warn(`/${parsed.name} failed: ${error instanceof Error ? error.message : String(error)}`)
-        })
-        return
-      }
-      const resolved = await promptOfLine(table, prompt, session.store.getState())
-      if (resolved === null) session.commands.submit({ text: prompt })
-      else if (resolved.ok) session.commands.submit(resolved.input)
-      else warn(resolved.message)
-    })
 }

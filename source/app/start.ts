@@ -7,6 +7,13 @@ import { tildePath } from '../config/project-trust.js'
 import { settingsEnv } from '../config/settings-env.js'
 import { pricesForModel } from '../provider/prices.js'
 import { type EarlyFrame, paintEarlyFrame } from '../ui/terminal/early-frame.js'
+import {
+  type BackgroundProbe,
+  backgroundFromColorFgBg,
+  createBackgroundProbe,
+} from '../ui/terminal/background-query.js'
+import { PALETTES, themeNameFor } from '../ui/components/palette.js'
+import { createTheme } from '../ui/components/theme.js'
 import { tuneProcess } from '../engine/tuning.js'
 import { openDebugLog } from './debug-log.js'
 import { readGitBranch } from './session/git-branch.js'
@@ -54,8 +61,17 @@ export async function start(args: ParsedArgs): Promise<number> {
     const listLater = !config.headless && config.baseUrl !== undefined && config.model !== undefined
     // The session's frame is known now but for a resumed transcript, which only the UI can render: draw
     // the rest while the UI loads, so the user can start typing. (A bare --resume opens a picker instead.)
+    // The `auto` theme asks the terminal its background once the frame is up (COLORFGBG until it answers).
+    const themeSetting = config.settings.theme ?? 'auto'
+    const background: BackgroundProbe | undefined =
+      !config.headless && themeSetting === 'auto' && process.stdin.isTTY && process.stdout.isTTY
+        ? createBackgroundProbe({ fallback: backgroundFromColorFgBg(env.COLORFGBG) })
+        : undefined
     if (listLater && config.model !== undefined && args.resume !== true) {
+      const palette = themeNameFor(themeSetting, background?.background())
       earlyFrame = paintEarlyFrame({
+        ...(palette === 'dark' ? {} : { theme: createTheme({ palette: PALETTES[palette] }) }),
+        ...(background ? { background } : {}),
         stdin: process.stdin,
         stdout: process.stdout,
         mode: config.mode,
@@ -148,6 +164,7 @@ export async function start(args: ParsedArgs): Promise<number> {
       ...(resume ? { resume } : {}),
       ...(debug ? { debug } : {}),
       ...(earlyFrame ? { earlyFrame } : {}),
+      ...(background ? { background } : {}),
       tuning,
       projectTrust,
     })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { THEME_SETTINGS } from '../store/domain.js'
 import { hooksSettingsSchema } from '../user-hooks/hook-settings.js'
 import { parseRule } from '../permissions/rules.js'
 import { headerNameProblem, headerValueProblem } from './headers.js'
@@ -283,7 +284,8 @@ export const settingsSchema = z.strictObject({
       }),
     )
     .optional(),
-  theme: z.string().min(1).optional(),
+  /** The UI's palette (docs/tui.md#themes); `auto` follows the terminal's background. */
+  theme: z.enum(THEME_SETTINGS, { error: `expected one of ${THEME_SETTINGS.join(', ')}` }).optional(),
   /** The bell and a desktop notification when a permission prompt waits or a turn ends unwatched (docs/tui.md). */
   notifications: z
     .strictObject({

@@ -1,6 +1,7 @@
 import type { AssistantMessage, ChatMessage, ContentPart, Usage } from './messages.js'
 import type {
   AttachmentNote,
+  Background,
   CompactionRecord,
   ConsentRequest,
   ContextWarning,
@@ -11,6 +12,7 @@ import type {
   RequestStats,
   SkippedFile,
   TaskSummary,
+  ThemeSetting,
   TrustRequest,
   Todo,
   ToolDisplay,
@@ -158,6 +160,10 @@ export type EphemeralAction =
   | { type: 'ui/expand-toggled'; id: string }
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }
+  /** The theme chosen (`/theme`, or the setting at start). */
+  | { type: 'ui/theme'; theme: ThemeSetting }
+  /** The terminal answered what its background is. */
+  | { type: 'ui/background'; background: Background }
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }

@@ -5,6 +5,12 @@
 export type Mode = 'safe' | 'auto' | 'plan' | 'dangerous' | 'ci'
 export const MODES: readonly Mode[] = ['safe', 'auto', 'plan', 'dangerous', 'ci']
 
+/** What the `theme` setting and `/theme` accept (docs/tui.md#themes): a palette, or `auto`. */
+export const THEME_SETTINGS = ['auto', 'dark', 'light', 'high-contrast'] as const
+export type ThemeSetting = (typeof THEME_SETTINGS)[number]
+/** What the terminal's background is, when it said (OSC 11, COLORFGBG). */
+export type Background = 'dark' | 'light'
+
 /** Risk classes (docs/tools.md#the-tools): they drive the default permission policy and read-only concurrency. */
 export type Risk = 'read' | 'edit' | 'exec' | 'network' | 'spawn' | 'config'
 

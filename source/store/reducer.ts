@@ -306,6 +306,12 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         : { ...state, ui: { ...state.ui, todosExpanded: action.expanded } }
     case 'ui/rewind':
       return state.ui.rewind === action.open ? state : { ...state, ui: { ...state.ui, rewind: action.open } }
+    case 'ui/theme':
+      return state.ui.theme === action.theme ? state : { ...state, ui: { ...state.ui, theme: action.theme } }
+    case 'ui/background':
+      return state.ui.background === action.background
+        ? state
+        : { ...state, ui: { ...state.ui, background: action.background } }
     case 'ui/expand-toggled': {
       const { [action.id]: was, ...rest } = state.ui.expanded
       const expanded = was ? rest : { ...state.ui.expanded, [action.id]: true as const }

@@ -2,6 +2,7 @@ import type { ChatMessage, Usage } from './messages.js'
 import { ZERO_USAGE } from './messages.js'
 import type {
   AttachmentNote,
+  Background,
   CompactionRecord,
   ConsentRequest,
   McpServerView,
@@ -11,6 +12,7 @@ import type {
   RequestStats,
   SkippedFile,
   TaskSummary,
+  ThemeSetting,
   TrustRequest,
   Todo,
   ToolDisplay,
@@ -222,6 +224,10 @@ export interface State {
     todosExpanded: boolean
     expanded: Record<string, true>
     rewind: boolean
+    /** The theme chosen (settings `theme`, `/theme`); absent: `auto`. */
+    theme?: ThemeSetting
+    /** The terminal's background, once it said; `auto` follows it. */
+    background?: Background
   }
   turns: TurnMark[]
   sandbox: SandboxState

@@ -3,6 +3,7 @@ import { Text } from './components/text.js'
 import { useMemo } from 'react'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
 import { useKeyState } from './keys/use-key-state.js'
+import { useTheme } from './components/theme-context.js'
 
 export interface ModelPickerProps {
   /** The endpoint's models, as it lists them. */
@@ -26,6 +27,7 @@ export function filterModels(models: readonly string[], filter: string): string[
  * Home/End) move, typing filters, Enter switches, Esc leaves. It takes every key while open.
  */
 export function ModelPicker({ models, current, rows, width, onDone }: ModelPickerProps) {
+  const { palette: p } = useTheme()
   const [filter, setFilter, filterRef] = useKeyState('')
   const start = Math.max(0, models.indexOf(current))
   const [selected, setSelected, selectedRef] = useKeyState(start)
@@ -68,13 +70,13 @@ export function ModelPicker({ models, current, rows, width, onDone }: ModelPicke
         ↑/↓ select · type to filter · Enter switch · Esc cancel · {count}
       </Text>
       <Text wrap="truncate">
-        <Text color="cyan">Filter: </Text>
+        <Text color={p.accent}>Filter: </Text>
         {filter || <Text dimColor>(none)</Text>}
       </Text>
       {visible.map((model, i) => {
         const isSelected = top + i === at
         return (
-          <Text key={model} color={isSelected ? 'cyan' : undefined} bold={isSelected} wrap="truncate">
+          <Text key={model} color={isSelected ? p.accent : undefined} bold={isSelected} wrap="truncate">
             {isSelected ? '❯ ' : '  '}
             {model}
             {model === current ? <Text dimColor> (current)</Text> : null}

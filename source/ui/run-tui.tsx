@@ -6,7 +6,9 @@ import type { State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'
 import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
+import type { ThemeSetting } from '../store/domain.js'
 import { defaultTheme, type Theme } from './components/theme.js'
+import { type SaveTheme, SaveThemeContext, ThemeContext } from './components/theme-context.js'
 import { createViewStore } from './hooks/view-store.js'
 import type { NotificationSettings } from './notify/notify-decision.js'
 import { startNotifier } from './notify/notifier.js'
@@ -20,6 +22,11 @@ import { SessionPicker } from './session-picker.js'
 import type { SetupResult } from './setup/setup-model.js'
 import type { SetupFormProps } from './setup/setup-form.js'
 import type { Flash } from './shell-context.js'
+import {
+  type BackgroundProbe,
+  backgroundFromColorFgBg,
+  createBackgroundProbe,
+} from './terminal/background-query.js'
 import type { EarlyFrame } from './terminal/early-frame.js'
 import { ScreenPainter } from './terminal/screen-painter.js'
 import { TuiRoot } from './tui-root.js'
@@ -39,6 +46,12 @@ export interface RunTuiOptions {
   /** Write the last turn to the normal scrollback after leaving the alternate screen. */
   printOnExit?: boolean
   theme?: Theme
+  /** Settings `theme` (default `auto`: from the terminal's background). */
+  themeSetting?: ThemeSetting
+  /** The question about the background asked at the early frame; without one, asked here for `auto`. */
+  background?: BackgroundProbe
+  /** `/theme … save`: keeps the choice in the user's settings, resolves with the file. */
+  saveTheme?: SaveTheme
   /**
    * Mouse-wheel scrolling via xterm mouse reporting; only ever in a terminal. Default: on unless
    * AGENT_TUI_NO_MOUSE is set (with reporting on, terminals select text with Shift+drag).
@@ -95,6 +108,12 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
         env: process.env,
       })
     : undefined
+  const themeSetting = opts.themeSetting ?? 'auto'
+  const background =
+    opts.background ??
+    (themeSetting === 'auto' && stdout.isTTY && canFilterInput(terminalStdin)
+      ? createBackgroundProbe({ fallback: backgroundFromColorFgBg(process.env.COLORFGBG) })
+      : undefined)
   const terminalInput = canFilterInput(terminalStdin)
     ? createTerminalInput({
         stdin: terminalStdin,
@@ -102,8 +121,16 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
         mouse,
         onMouse: mouseHub.emit,
         ...(notifier ? { onFocus: notifier.setFocused } : {}),
+        ...(background ? { background } : {}),
       })
     : null
+  // The theme: the setting, then whatever the terminal says of its background (a later frame repaints).
+  if (themeSetting !== 'auto') opts.store.dispatch({ type: 'ui/theme', theme: themeSetting })
+  const said = background?.background()
+  if (said) opts.store.dispatch({ type: 'ui/background', background: said })
+  const stopListening = background?.onAnswer((answer) =>
+    opts.store.dispatch({ type: 'ui/background', background: answer }),
+  )
   const stdin = terminalInput?.stdin ?? terminalStdin
   // Only a real terminal gets the painter; elsewhere Ink renders the transcript rows itself.
   const painter = stdout.isTTY ? new ScreenPainter({ write: (text) => stdout.write(text) }) : undefined
@@ -144,24 +171,29 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
   // Ink turns raw mode on only after its first frame; keys typed before that would be echoed by the
   // terminal onto the screen (over the prompt). Raw mode from here on; Ink turns it off when it exits.
   if (terminalStdin.isTTY) terminalStdin.setRawMode(true)
+  // Asked here when no early frame did (asking twice is a no-op), in raw mode so the answer is not echoed;
+  // the key reader takes it out of the keys.
+  if (terminalInput) background?.ask((text) => stdout.write(text))
   const root = (contextLimit: number) => (
-    <TuiRoot
-      store={viewStore}
-      commands={opts.commands}
-      bindings={bindings}
-      contextLimit={contextLimit}
-      theme={opts.theme ?? defaultTheme}
-      branch={branch}
-      prices={opts.prices}
-      startupMessage={startupMessage}
-      onExit={onExit}
-      clipboard={clipboard}
-      warmUp={opts.warmUp ?? false}
-      {...(opts.doctor ? { doctor: opts.doctor } : {})}
-      {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
-      {...(mouse && terminalInput ? { mouse: mouseHub } : {})}
-      {...(painter ? { painter } : {})}
-    />
+    <SaveThemeContext.Provider value={opts.saveTheme ?? null}>
+      <TuiRoot
+        store={viewStore}
+        commands={opts.commands}
+        bindings={bindings}
+        contextLimit={contextLimit}
+        theme={opts.theme ?? defaultTheme}
+        branch={branch}
+        prices={opts.prices}
+        startupMessage={startupMessage}
+        onExit={onExit}
+        clipboard={clipboard}
+        warmUp={opts.warmUp ?? false}
+        {...(opts.doctor ? { doctor: opts.doctor } : {})}
+        {...(opts.commandTable ? { commandTable: opts.commandTable } : {})}
+        {...(mouse && terminalInput ? { mouse: mouseHub } : {})}
+        {...(painter ? { painter } : {})}
+      />
+    </SaveThemeContext.Provider>
   )
   // Written just before Ink's first frame, which then replaces the early frame in one synchronized update.
   if (replaceEarlyFrame) stdout.write(replaceEarlyFrame)
@@ -189,6 +221,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     await instance.waitUntilExit()
   } finally {
     closed = true
+    stopListening?.()
     viewStore.dispose()
     notifier?.dispose()
     painter?.dispose()
@@ -218,7 +251,8 @@ export function lastTurnMarkdown(state: State): string {
   return transcriptToMarkdown({ ...state, transcript: { ...state.transcript, order: order.slice(start) } })
 }
 
-type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream }
+/** The screens before a session: their own stdin/stdout (tests), and the theme the settings choose. */
+type StandaloneIo = { stdin?: NodeJS.ReadStream; stdout?: NodeJS.WriteStream; theme?: Theme }
 
 /**
  * Renders a screen that runs before (or instead of) the session, reading its own keys, until `body`'s
@@ -238,14 +272,17 @@ async function runStandalone(
     if (erase) instance?.clear()
     instance?.unmount()
   }
-  instance = render(body(close), {
-    stdout,
-    stdin,
-    exitOnCtrlC: false,
-    patchConsole: false,
-    interactive: Boolean(stdout.isTTY),
-    ...(opts.alternateScreen && stdout.isTTY ? { alternateScreen: true } : {}),
-  })
+  instance = render(
+    <ThemeContext.Provider value={io.theme ?? defaultTheme}>{body(close)}</ThemeContext.Provider>,
+    {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      interactive: Boolean(stdout.isTTY),
+      ...(opts.alternateScreen && stdout.isTTY ? { alternateScreen: true } : {}),
+    },
+  )
   try {
     await instance.waitUntilExit()
   } finally {

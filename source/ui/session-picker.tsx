@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import type { SessionSummary } from '../agent/runtime/commands.js'
 import { filterSessions } from '../session/session-search.js'
 import { KEY_PRIORITY, useKeyHandler } from './keys/dispatcher.js'
+import { useTheme } from './components/theme-context.js'
 
 /** How long typing pauses before the logs are searched (each keystroke restarts it). */
 const CONTENT_SEARCH_DELAY_MS = 250
@@ -120,6 +121,7 @@ function SessionList({
   shown: sessions,
   searching,
 }: SessionPickerProps & ListState) {
+  const { palette: p } = useTheme()
   const page = Math.max(1, rows)
   const top = Math.min(Math.max(0, selected - page + 1), Math.max(0, sessions.length - page))
   const shown = sessions.slice(top, top + page)
@@ -131,7 +133,7 @@ function SessionList({
         {query ? `${sessions.length} of ${all.length}` : all.length} session{all.length === 1 ? '' : 's'}
       </Text>
       <Text wrap="truncate">
-        <Text color="cyan">Search: </Text>
+        <Text color={p.accent}>Search: </Text>
         {query}
         <Text dimColor>
           {query ? (searching ? '  searching what was said…' : '') : ' title, id or what was said'}
@@ -144,7 +146,7 @@ function SessionList({
         const isSelected = top + i === selected
         return (
           <Box key={session.id}>
-            <Text color={isSelected ? 'cyan' : undefined} bold={isSelected} wrap="truncate">
+            <Text color={isSelected ? p.accent : undefined} bold={isSelected} wrap="truncate">
               {isSelected ? '❯ ' : '  '}
               {ago(now - session.updatedAt).padEnd(9)}
               {session.title || <Text dimColor>(no prompt)</Text>}

@@ -6,6 +6,7 @@ import type { Clipboard } from './clipboard/clipboard.js'
 import { ClipboardContext } from './clipboard/clipboard-context.js'
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js'
 import { type CommandTable, createCommandTable } from './commands/command-table.js'
+import { Themed } from './components/themed.js'
 import { syncMcpPromptCommands } from './commands/mcp-prompt-commands.js'
 import { CommandTableContext } from './commands/use-command-table.js'
 import { CommandsContext, StoreContext } from './hooks/use-store.js'
@@ -41,6 +42,7 @@ export function TuiRoot({
   painter,
   commandTable,
   clipboard,
+  theme: base,
   ...app
 }: TuiRootProps) {
   const table = useMemo(() => commandTable ?? createCommandTable(BUILTIN_COMMANDS), [commandTable])
@@ -53,7 +55,7 @@ export function TuiRoot({
           <PainterContext.Provider value={painter ?? null}>
             <ClipboardContext.Provider value={clipboard ?? null}>
               <KeyDispatcher bindings={bindings} doublePressMs={doublePressMs} mouse={mouse}>
-                <App {...app} />
+                <Themed base={base}>{(theme) => <App {...app} theme={theme} />}</Themed>
               </KeyDispatcher>
             </ClipboardContext.Provider>
           </PainterContext.Provider>

@@ -37,6 +37,11 @@ export interface StartTuiOptions {
   env: NodeJS.ProcessEnv
   cols?: number
   rows?: number
+  /**
+   * Called when the child asks the terminal its background (OSC 11), with a way to type into the
+   * pseudo-terminal: the test answers as a terminal would (the headless emulator itself answers nothing).
+   */
+  onBackgroundQuery?: (type: (data: string) => void) => void
 }
 
 export interface TuiSession {
@@ -116,6 +121,10 @@ export function startTui(opts: StartTuiOptions): TuiSession {
   let disposed = false
   pty.onData((data) => {
     raw += data
+    if (opts.onBackgroundQuery && /\x1b\]11;\?(\x07|\x1b\\)/.test(data))
+      opts.onBackgroundQuery((typed) => {
+        if (running) pty.write(typed)
+      })
     if (disposed) return
     inFlight += 1
     term.write(data, () => {

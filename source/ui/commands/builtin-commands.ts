@@ -16,6 +16,7 @@ import {
 } from './context-commands.js'
 import { COPY_COMMAND } from './copy-command.js'
 import { MCP_COMMAND } from './mcp-command.js'
+import { THEME_COMMAND } from './theme-command.js'
 import {
   agentLines,
   costLines,
@@ -327,6 +328,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   COPY_COMMAND,
+  THEME_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 

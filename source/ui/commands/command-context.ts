@@ -4,6 +4,7 @@
  * Kept apart from the table and the commands so both can depend on it without depending on each other.
  */
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/runtime/commands.js'
+import type { ThemeSetting } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
 import type { CopyOutcome } from '../clipboard/clipboard.js'
 import type { Prices } from '../panes/status/format.js'
@@ -54,5 +55,9 @@ export interface CommandContext {
   attachImage(image: ImageAttachment): void
   /** Puts text on the clipboard (`/copy`); absent where there is no terminal (tests, headless). */
   copyText?: (text: string) => Promise<CopyOutcome>
+  /** Switches the palette for this session (`/theme`). */
+  setTheme?: (theme: ThemeSetting) => void
+  /** Keeps a theme in the user's settings; resolves with the file written (absent: cannot save here). */
+  saveTheme?: (theme: ThemeSetting) => Promise<string>
   exit(code: number): void
 }

@@ -1,6 +1,7 @@
 import { Text as InkText, type TextProps } from 'ink'
 import { createElement, type ReactNode } from 'react'
 import { cleanText } from '../../util/display-text.js'
+import { useTheme } from './theme-context.js'
 
 export interface CleanTextProps extends TextProps {
   /**
@@ -16,7 +17,11 @@ export interface CleanTextProps extends TextProps {
  * (Ink itself keeps OSC sequences, SGR colours and bidi controls). The only `Text` the UI may use
  * (scripts/check-architecture.mjs).
  */
-export function Text({ styled, children, ...props }: CleanTextProps) {
+export function Text({ styled, children, ...rest }: CleanTextProps) {
+  // Dim text where the palette says dim is a guess (light, high-contrast): its faint colour instead.
+  const { faint } = useTheme().palette
+  const props =
+    rest.dimColor && faint !== 'dim' ? { ...rest, dimColor: false, color: rest.color ?? faint } : rest
   if (styled) return createElement(InkText, props, children)
   // Children as arguments, not one array: React then treats them as the static list JSX wrote.
   const list = Array.isArray(children) ? children : [children]

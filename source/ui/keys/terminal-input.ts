@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import type { BackgroundProbe } from '../terminal/background-query.js'
 import { FOCUS_OFF, FOCUS_ON, takeFocusReports } from './focus-report.js'
 import { createKeySplitter } from './key-chunks.js'
 import { createMouseParser, MOUSE_OFF, MOUSE_ON, type MouseEvent } from './mouse.js'
@@ -16,6 +17,8 @@ export interface TerminalInputOptions {
   onMouse(event: MouseEvent): void
   /** Turns focus reporting on while input is read; called with each report (true: the window has the focus). */
   onFocus?: (focused: boolean) => void
+  /** The `auto` theme's question to the terminal: its answer is taken out of the keys. */
+  background?: BackgroundProbe
 }
 
 export interface TerminalInput {
@@ -41,8 +44,10 @@ export function createTerminalInput({
   mouse,
   onMouse,
   onFocus,
+  background,
 }: TerminalInputOptions): TerminalInput {
   const parser = createMouseParser()
+  const replies = background?.filter()
   const splitter = createKeySplitter()
   let reporting = false
   let reading = false
@@ -64,18 +69,26 @@ export function createTerminalInput({
   const pass = (text: string) => {
     for (const piece of splitter.push(text)) filtered.push(piece)
   }
+  const take = (raw: string) => {
+    const { text, events } = parser.push(raw)
+    // Focus reports are not keys: out before Ink sees them (`ESC [ I` would be Esc, `[`, `I`).
+    const focus = takeFocusReports(text)
+    pass(focus.text)
+    for (const event of events) onMouse(event)
+    for (const focused of focus.reports) onFocus?.(focused)
+  }
   const pump = () => {
     clearFlush()
     for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
-      const { text, events } = parser.push(String(chunk))
-      // Focus reports are not keys: out before Ink sees them (`ESC [ I` would be Esc, `[`, `I`).
-      const focus = takeFocusReports(text)
-      pass(focus.text)
-      for (const event of events) onMouse(event)
-      for (const focused of focus.reports) onFocus?.(focused)
+      // The terminal's answer about its background is no key either (terminal/background-query.ts).
+      take(replies ? replies.push(String(chunk)) : String(chunk))
     }
-    if (parser.hasPending()) {
-      flushTimer = setTimeout(() => pass(parser.flush()), PENDING_FLUSH_MS)
+    if (parser.hasPending() || replies?.hasPending()) {
+      flushTimer = setTimeout(() => {
+        const held = replies?.flush()
+        if (held) take(held)
+        pass(parser.flush())
+      }, PENDING_FLUSH_MS)
       flushTimer.unref()
     }
   }
@@ -95,6 +108,7 @@ export function createTerminalInput({
         clearFlush()
         // Like Ink's own parser reset: a report cut off when input stops is dropped, not typed later.
         parser.flush()
+        replies?.flush()
       }
       setReporting(mode)
       return proxy

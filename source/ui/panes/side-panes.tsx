@@ -3,6 +3,7 @@ import { Text } from '../components/text.js'
 import { TasksPane, tasksPaneWantedRows } from './tasks/tasks-pane.js'
 import type { TasksUi } from './tasks/use-tasks-controller.js'
 import { TodoPane } from './todo/todo-pane.js'
+import { useTheme } from '../components/theme-context.js'
 
 /** From this width the side panes sit right of the transcript; below it they stack underneath. */
 export const SIDE_COLUMN_MIN_WIDTH = 100
@@ -86,6 +87,7 @@ export interface SidePanesProps {
 }
 
 export function SidePanes({ layout, width, height, tasksUi, middleHeight }: SidePanesProps) {
+  const { palette: p } = useTheme()
   const { tasks, focused, selectedId, confirmId } = tasksUi
   if (layout.kind === 'stacked') {
     const todoRows = Math.min(height, layout.todoRowsFor(middleHeight ?? height * 2))
@@ -126,7 +128,7 @@ export function SidePanes({ layout, width, height, tasksUi, middleHeight }: Side
       borderTop={false}
       borderBottom={false}
       borderRight={false}
-      borderColor="gray"
+      borderColor={p.border}
       paddingLeft={1}
     >
       {layout.showTodos ? <TodoPane width={inner} height={todoRows} /> : null}

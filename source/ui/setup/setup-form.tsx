@@ -9,6 +9,7 @@ import {
   shownModels,
 } from './setup-model.js'
 import { type SetupFormCallbacks, type SetupServices, useSetupForm } from './use-setup-form.js'
+import { useTheme } from '../components/theme-context.js'
 
 export interface SetupFormProps extends SetupFormCallbacks {
   start: SetupStart
@@ -29,13 +30,14 @@ const FIXED_ROWS = 12
  * Shown in the alternate screen before a session (no endpoint found) or instead of it (`/login`).
  */
 export function SetupForm(props: SetupFormProps) {
+  const { palette: p } = useTheme()
   const state = useSetupForm(props.start, props.services, props)
   const { columns, rows } = useWindowSize()
   const width = Math.max(40, Math.min(columns, 100))
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1} width={width}>
+    <Box flexDirection="column" borderStyle="round" borderColor={p.accent} paddingX={1} width={width}>
       <Box justifyContent="space-between">
-        <Text bold color="cyan">
+        <Text bold color={p.accent}>
           Set up the model endpoint
         </Text>
         <Steps step={state.step} />
@@ -77,6 +79,7 @@ function Steps({ step }: { step: SetupState['step'] }) {
 const cursor = (on: boolean) => (on ? '▌' : '')
 
 function EndpointStep({ state }: { state: SetupState }) {
+  const { palette: p } = useTheme()
   const servers = choices(state)
   const others = state.servers.filter((s) => !s.answered)
   const urlRow = state.endpointRow === servers.length
@@ -84,12 +87,12 @@ function EndpointStep({ state }: { state: SetupState }) {
     <>
       <Text bold>Where is the model?</Text>
       {servers.map((s, i) => (
-        <Text key={s.url} wrap="truncate" color={state.endpointRow === i ? 'cyan' : undefined}>
+        <Text key={s.url} wrap="truncate" color={state.endpointRow === i ? p.accent : undefined}>
           {state.endpointRow === i ? '❯ ' : '  '}
           {s.name.padEnd(10)} {s.url.padEnd(28)} <Text dimColor>{s.result}</Text>
         </Text>
       ))}
-      <Text wrap="truncate" color={urlRow ? 'cyan' : undefined}>
+      <Text wrap="truncate" color={urlRow ? p.accent : undefined}>
         {urlRow ? '❯ ' : '  '}
         {'Base URL'.padEnd(10)} {state.url || (urlRow ? '' : '…')}
         {cursor(urlRow)}
@@ -122,6 +125,7 @@ const KEY_LABELS: Record<KeyRow, string> = {
 }
 
 function KeyStep({ state, credentialsFile }: { state: SetupState; credentialsFile: string }) {
+  const { palette: p } = useTheme()
   const field = (row: KeyRow): string => {
     const on = state.keyRow === row
     if (row === 'none') return 'local servers need none'
@@ -134,7 +138,7 @@ function KeyStep({ state, credentialsFile }: { state: SetupState; credentialsFil
         API key for {state.baseUrl}
       </Text>
       {KEY_ROWS.map((row) => (
-        <Text key={row} wrap="truncate" color={state.keyRow === row ? 'cyan' : undefined}>
+        <Text key={row} wrap="truncate" color={state.keyRow === row ? p.accent : undefined}>
           {state.keyRow === row ? '❯ ' : '  '}
           {KEY_LABELS[row].padEnd(16)} <Text dimColor={row === 'none'}>{field(row)}</Text>
         </Text>
@@ -155,6 +159,7 @@ export function mask(key: string): string {
 }
 
 function ModelStep({ state, rows }: { state: SetupState; rows: number }) {
+  const { palette: p } = useTheme()
   const list = shownModels(state)
   const at = Math.min(state.modelRow, Math.max(0, list.length - 1))
   const top = Math.min(Math.max(0, at - rows + 1), Math.max(0, list.length - rows))
@@ -170,14 +175,14 @@ function ModelStep({ state, rows }: { state: SetupState; rows: number }) {
         <Text dimColor>{count}</Text>
       </Text>
       <Text wrap="truncate">
-        <Text color="cyan">{state.models.length === 0 ? 'Model id: ' : 'Filter: '}</Text>
+        <Text color={p.accent}>{state.models.length === 0 ? 'Model id: ' : 'Filter: '}</Text>
         {state.filter}
         {cursor(state.step === 'model')}
       </Text>
       {visible.map((model, i) => {
         const selected = top + i === at
         return (
-          <Text key={model} wrap="truncate" color={selected ? 'cyan' : undefined} bold={selected}>
+          <Text key={model} wrap="truncate" color={selected ? p.accent : undefined} bold={selected}>
             {selected ? '❯ ' : '  '}
             {model}
           </Text>
@@ -191,17 +196,18 @@ function ModelStep({ state, rows }: { state: SetupState; rows: number }) {
 }
 
 function Status({ state, settingsFile }: { state: SetupState; settingsFile: string }) {
-  if (state.busy) return <Text color="yellow">{state.busy}</Text>
+  const { palette: p } = useTheme()
+  if (state.busy) return <Text color={p.warn}>{state.busy}</Text>
   return (
     <>
       {state.note ? (
-        <Text color={state.step === 'done' ? 'green' : undefined} wrap="wrap">
+        <Text color={state.step === 'done' ? p.success : undefined} wrap="wrap">
           {state.step === 'done' ? '✓ ' : ''}
           {state.note}
         </Text>
       ) : null}
       {state.error ? (
-        <Text color="red" wrap="wrap">
+        <Text color={p.error} wrap="wrap">
           ✗ {state.error}
         </Text>
       ) : null}

@@ -1,9 +1,10 @@
 import { ZERO_USAGE } from '../../store/messages.js'
 import type { Mode } from '../../store/domain.js'
-import { defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
+import { backgroundStyle, colorStyle, defaultTheme, type ModeBadge, type Theme } from '../components/theme.js'
 import { PROMPT_HINT, PROMPT, separator } from '../panes/input/prompt-row.js'
 import type { Prices } from '../panes/status/format.js'
 import { composeStatusLine } from '../panes/status/status-line.js'
+import { type BackgroundProbe, REPLY_HOLD_MS } from './background-query.js'
 
 export interface EarlyFrameOptions {
   stdin: NodeJS.ReadStream
@@ -16,6 +17,11 @@ export interface EarlyFrameOptions {
   /** A resumed session: its usage is in its log, not read yet, so the status bar leaves it out. */
   resumed?: boolean
   theme?: Theme
+  /**
+   * The `auto` theme's question to the terminal: asked just after the frame is painted; its answer is
+   * taken out of the keys typed here (and by the key reader after the hand-off).
+   */
+  background?: BackgroundProbe
 }
 
 /** The frame painted before Ink has loaded, and the keys typed at it. */
@@ -65,9 +71,15 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
 
   const promptRow = () => {
     const caret = theme.chalk.inverse(' ')
-    const text = preview ? preview + caret : caret + theme.chalk.dim(PROMPT_HINT)
+    const text = preview ? preview + caret : caret + theme.dim(PROMPT_HINT)
     const caretColumn = PROMPT.length + preview.length + 1
-    return `${ESC}${rows};1H${theme.chalk.cyan(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
+    return `${ESC}${rows};1H${theme.fg(theme.palette.accent)(PROMPT)}${text}${ESC}K${ESC}${rows};${caretColumn}H`
+  }
+  const replies = opts.background?.filter()
+  let holdTimer: NodeJS.Timeout | undefined
+  const clearHold = () => {
+    if (holdTimer) clearTimeout(holdTimer)
+    holdTimer = undefined
   }
   const onData = (chunk: Buffer) => {
     typed.push(chunk)
@@ -81,12 +93,27 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
   }
   // Paused-mode reads, as Ink's: stdin never flows, so whoever reads next simply finds the bytes.
   const onReadable = () => {
+    clearHold()
     for (let chunk: unknown = stdin.read(); chunk !== null; chunk = stdin.read()) {
-      onData(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)))
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk))
+      if (!replies) onData(bytes)
+      else {
+        // Latin-1 keeps every byte as one character: what passes is exactly the bytes typed.
+        const text = replies.push(bytes.toString('latin1'))
+        if (text) onData(Buffer.from(text, 'latin1'))
+      }
     }
+    // A reply's start that goes no further was typed (Alt+], or Esc while a reply could still come).
+    if (replies?.hasPending())
+      holdTimer = setTimeout(() => {
+        holdTimer = undefined
+        const text = replies.flush()
+        if (text) onData(Buffer.from(text, 'latin1'))
+      }, REPLY_HOLD_MS)
   }
   const stop = () => {
     done = true
+    clearHold()
     stdin.removeListener('readable', onReadable)
     process.removeListener('exit', abandon)
     for (const signal of SIGNALS) process.removeListener(signal, onSignal)
@@ -111,12 +138,13 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
     ENTER_ALT_SCREEN +
       HOME_AND_CLEAR +
       status +
-      `${ESC}${rows - 1};1H${theme.chalk.dim(separator(columns, false))}` +
+      `${ESC}${rows - 1};1H${theme.dim(separator(columns, false))}` +
       promptRow() +
       SHOW_CURSOR +
       BRACKETED_PASTE_ON,
   )
   stdin.on('readable', onReadable)
+  opts.background?.ask((text) => stdout.write(text))
   process.once('exit', abandon)
   for (const signal of SIGNALS) process.once(signal, onSignal)
 
@@ -124,6 +152,9 @@ export function paintEarlyFrame(opts: EarlyFrameOptions): EarlyFrame | null {
     handOff() {
       if (done) return ''
       stop()
+      // A reply's start held back goes on with the keys: the key reader's filter sees it and its rest.
+      const held = replies?.flush()
+      if (held) typed.push(Buffer.from(held, 'latin1'))
       if (typed.length > 0) stdin.unshift(Buffer.concat(typed))
       return SYNC_BEGIN + HOME_AND_CLEAR
     },
@@ -168,10 +199,10 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
       branch: opts.branch,
     },
     measure,
+    theme.palette,
   )
   if (!measurable) return null
-  const c = theme.chalk
-  const parts = segments.map((s, i) => c[s.color](`${i === 0 ? ' ' : ' · '}${s.text}`))
+  const parts = segments.map((s, i) => theme.fg(s.color)(`${i === 0 ? ' ' : ' · '}${s.text}`))
   return `${ESC}1;1H${badgeText(badge, theme)}${parts.join('')}`
 }
 
@@ -182,11 +213,8 @@ function statusRow(opts: EarlyFrameOptions, columns: number, theme: Theme): stri
 const NARROW_TEXT = /^[\x20-\x7e\u00b7\u2026\u2191\u2193]*$/
 
 function badgeText(badge: ModeBadge, theme: Theme): string {
-  let style = theme.chalk[badge.color]
+  let style = colorStyle(theme.chalk, badge.color) ?? theme.chalk
   if (badge.bold) style = style.bold
-  if (badge.backgroundColor) {
-    const name = badge.backgroundColor
-    style = style[`bg${name[0]?.toUpperCase()}${name.slice(1)}` as 'bgRed']
-  } else style = style.inverse
+  style = backgroundStyle(style, badge.backgroundColor) ?? style.inverse
   return style(` ${badge.label} `)
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Action } from '../../../source/store/actions.js'
 import { MODES, type Mode, type TaskSummary } from '../../../source/store/domain.js'
 import { listTasks } from '../../../source/store/selectors.js'
-import { createTheme, MODE_BADGES } from '../../../source/ui/components/theme.js'
+import { createTheme, modeBadge } from '../../../source/ui/components/theme.js'
 import { contextPercent, formatTokens, shortenPath } from '../../../source/ui/panes/status/format.js'
 import { StatusBar } from '../../../source/ui/panes/status/status-bar.js'
 import { logRows } from '../../../source/ui/panes/tasks/log-window.js'
@@ -74,7 +74,7 @@ describe('StatusBar', () => {
   })
 
   it('gives each mode its own colour (ANSI is off in tests, so check the badge table it renders from)', () => {
-    const looks = new Set(MODES.map((m) => `${MODE_BADGES[m].color}/${MODE_BADGES[m].backgroundColor ?? ''}`))
+    const looks = new Set(MODES.map((m) => `${modeBadge(m).color}/${modeBadge(m).backgroundColor ?? ''}`))
     expect(looks.size).toBe(MODES.length)
   })
 

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream'
 import xtermHeadless from '@xterm/headless'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
+import { BACKGROUND_QUERY, createBackgroundProbe } from '../../../source/ui/terminal/background-query.js'
 import { type EarlyFrame, paintEarlyFrame, previewOf } from '../../../source/ui/terminal/early-frame.js'
 
 const theme = createTheme({ level: 1 })
@@ -105,6 +106,38 @@ describe('the early frame', () => {
     frame?.abandon()
     expect(t.term.buffer.active.type).toBe('alternate')
     expect(t.rawModes).toEqual([true])
+  })
+
+  it('asks the background after painting, and takes the answer out of the keys it echoes and hands on', async () => {
+    const t = terminal()
+    const written: string[] = []
+    const write = t.stdout.write.bind(t.stdout)
+    t.stdout.write = ((chunk: string) => {
+      written.push(chunk)
+      return write(chunk)
+    }) as typeof t.stdout.write
+    const background = createBackgroundProbe()
+    frame = paintEarlyFrame({
+      stdin: t.stdin,
+      stdout: t.stdout,
+      mode: 'safe',
+      model: 'm',
+      cwd: '/w',
+      theme,
+      background,
+    })
+    // The frame first, then the question.
+    expect(written.at(-1)).toBe(BACKGROUND_QUERY)
+    expect(written.slice(0, -1).join('')).toContain('m')
+    t.stdin.push(Buffer.from('hé]11;rgb:ffff/ffff/ffffy'))
+    await tick()
+    expect((await t.screen())[11]).toBe('❯ h ')
+    expect(background.background()).toBe('light')
+    // Cut off mid-answer at the hand-off: its start goes on with the keys, for the key reader's filter.
+    t.stdin.push(Buffer.from(']11;rgb:00'))
+    await tick()
+    frame?.handOff()
+    expect(t.stdin.read().toString('utf8')).toBe('héy]11;rgb:00')
   })
 
   it('stops echoing at the first key it cannot show exactly, but keeps every key', async () => {

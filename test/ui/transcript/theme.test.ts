@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { MODES } from '../../../source/store/domain.js'
-import { createTheme, MODE_BADGES } from '../../../source/ui/components/theme.js'
+import { createTheme, modeBadge } from '../../../source/ui/components/theme.js'
 
 describe('theme', () => {
   it('gives every mode its own badge look, DANGEROUS on a red background', () => {
-    const looks = new Set(MODES.map((m) => `${MODE_BADGES[m].color}/${MODE_BADGES[m].backgroundColor ?? ''}`))
+    const looks = new Set(MODES.map((m) => `${modeBadge(m).color}/${modeBadge(m).backgroundColor ?? ''}`))
     expect(looks.size).toBe(MODES.length)
-    expect(MODE_BADGES.dangerous.backgroundColor).toBe('red')
-    expect(MODES.map((m) => MODE_BADGES[m].label)).toEqual(['SAFE', 'AUTO', 'PLAN', 'DANGEROUS', 'CI'])
+    expect(modeBadge('dangerous').backgroundColor).toBe('red')
+    expect(MODES.map((m) => modeBadge(m).label)).toEqual(['SAFE', 'AUTO', 'PLAN', 'DANGEROUS', 'CI'])
   })
 
   it('emits ANSI only above colour level 0', () => {

@@ -149,6 +149,12 @@ describe('parseSettingsText: invalid content', () => {
       'keybindings["tasks.toggle"]',
     ],
     [
+      'a theme that does not exist',
+      '{"theme": "solarized"}',
+      'f.json: theme: expected one of auto, dark, light, high-contrast',
+      'theme',
+    ],
+    [
       'negative timeout',
       '{"consentTimeoutSeconds": -1}',
       'f.json: consentTimeoutSeconds: expected 0 (wait forever)',
@@ -165,7 +171,7 @@ describe('parseSettingsText: invalid content', () => {
   it('lists every problem of a file', () => {
     const err = thrown(() => parseSettingsText('{"theme": 1, "extra": true}', 'f.json'))
     expect(err.message).toBe(
-      'invalid settings in f.json:\n  theme: expected string, received number\n  extra: unknown key "extra"',
+      'invalid settings in f.json:\n  theme: expected one of auto, dark, light, high-contrast\n  extra: unknown key "extra"',
     )
     expect(err.keyPath).toBe('theme')
   })
@@ -285,7 +291,7 @@ describe('loadSettings', () => {
   it('applies local > project > user and records rule sources', async () => {
     await writeFile(
       userFile(),
-      JSON.stringify({ model: 'u', theme: 't', permissions: { deny: ['Read(~/.ssh/**)'] } }),
+      JSON.stringify({ model: 'u', theme: 'light', permissions: { deny: ['Read(~/.ssh/**)'] } }),
     )
     await writeFile(
       projectFile(),
@@ -293,7 +299,7 @@ describe('loadSettings', () => {
     )
     await writeFile(localFile(), JSON.stringify({ model: 'l', permissions: { allow: ['Edit(source/**)'] } }))
     const loaded = await loadSettings({ cwd, env, home })
-    expect(loaded.merged).toMatchObject({ model: 'l', theme: 't', maxSteps: 5 })
+    expect(loaded.merged).toMatchObject({ model: 'l', theme: 'light', maxSteps: 5 })
     expect(loaded.merged.permissions?.allow).toEqual(['Bash(npm test *)', 'Edit(source/**)'])
     expect(loaded.rules.allow.map((r) => [r.text, r.source])).toEqual([
       ['Bash(npm test *)', '.agent-tui/settings.json'],

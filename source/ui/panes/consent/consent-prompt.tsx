@@ -24,6 +24,7 @@ import {
   LOCAL_SETTINGS_PATH,
 } from './consent-lines.js'
 import { displayToolName } from '../../../mcp/display-name.js'
+import { useTheme } from '../../components/theme-context.js'
 
 export interface ConsentPromptProps {
   width: number
@@ -92,6 +93,7 @@ function ConsentRequestView({
   maxHeight,
   theme,
 }: ConsentPromptProps & { request: ConsentRequest; queued: number }) {
+  const { palette: p } = useTheme()
   const commands = useCommands()
   const choices = consentChoices(request)
   const [selected, setSelected, selectedRef] = useKeyState(0)
@@ -192,19 +194,19 @@ function ConsentRequestView({
           : '↑/↓ choose · Enter pick · Tab add note'
 
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={0}>
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={p.warn} paddingX={0}>
       {request.agent ? (
-        <Text wrap="truncate" color="magenta" bold>
+        <Text wrap="truncate" color={p.special} bold>
           Subagent {request.agent} asks:
         </Text>
       ) : null}
       <Text wrap="truncate">
-        <Text bold color="yellow">
+        <Text bold color={p.warn}>
           {displayToolName(request.tool)}
         </Text>
         {summary ? ` ${summary}` : ''}
         <Text dimColor> ({request.risk})</Text>
-        <Text color="yellow">{queue}</Text>
+        <Text color={p.warn}>{queue}</Text>
       </Text>
       {expanded
         ? null
@@ -225,7 +227,7 @@ function ConsentRequestView({
         ? null
         : caution.map((line, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
-            <Text key={`c${i}`} wrap="truncate" color="yellow">
+            <Text key={`c${i}`} wrap="truncate" color={p.warn}>
               {line}
             </Text>
           ))}
@@ -233,7 +235,7 @@ function ConsentRequestView({
         <>
           <Text wrap="truncate">
             {choices.map((c, i) => (
-              <Text key={c} inverse={i === selected} color={c === 'deny' ? 'red' : undefined}>
+              <Text key={c} inverse={i === selected} color={c === 'deny' ? p.error : undefined}>
                 {SHORT[c]}
                 {i < choices.length - 1 ? '  ' : ''}
               </Text>
@@ -252,7 +254,7 @@ function ConsentRequestView({
             <Text
               key={label}
               inverse={i === selected}
-              color={choices[i] === 'deny' ? 'red' : undefined}
+              color={choices[i] === 'deny' ? p.error : undefined}
               styled
             >
               {label}
@@ -269,7 +271,7 @@ function ConsentRequestView({
               key={`${i}-${j}`}
               wrap="truncate"
               inverse={i === selected}
-              color={choices[i] === 'deny' ? 'red' : undefined}
+              color={choices[i] === 'deny' ? p.error : undefined}
               styled
             >
               {j > 0 ? '  ' : i === selected ? '❯ ' : '  '}
@@ -280,7 +282,7 @@ function ConsentRequestView({
       )}
       {note ? (
         <Text wrap="truncate">
-          <Text color="cyan">Note: </Text>
+          <Text color={p.accent}>Note: </Text>
           <LineField state={note} focused />
         </Text>
       ) : null}

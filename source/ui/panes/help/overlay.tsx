@@ -11,6 +11,7 @@ import type { Overlay } from '../../shell-context.js'
 import { commandUsage, type SlashCommand } from '../../commands/command-table.js'
 import { keyColumnWidth, layoutEntry } from './help-layout.js'
 import { useCommandList } from '../../commands/use-command-table.js'
+import { useTheme } from '../../components/theme-context.js'
 
 interface Line {
   text: string
@@ -92,6 +93,7 @@ export interface OverlayViewProps {
  * and ignores other keys; the others close on any other key.
  */
 export function OverlayView({ overlay, width, height, onClose }: OverlayViewProps) {
+  const { palette: p } = useTheme()
   const bindings = useBindings()
   const commands = useCommandList()
   const store = useContext(StoreContext)
@@ -132,7 +134,7 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {rows.slice(start, start + body).map((line, i) => {
-        const style = { bold: line.kind !== 'row', color: line.kind === 'title' ? 'cyan' : undefined }
+        const style = { bold: line.kind !== 'row', color: line.kind === 'title' ? p.accent : undefined }
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: overlay lines are positional
           <Text key={i} wrap="truncate" {...style}>

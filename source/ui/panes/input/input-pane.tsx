@@ -7,6 +7,7 @@ import { layoutEditor, rowSegments, visibleWindow } from './editor-layout.js'
 import { flashRows, MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
+import { useTheme } from '../../components/theme-context.js'
 
 export interface InputPaneProps {
   width: number
@@ -39,6 +40,7 @@ export function InputPane({
   focusedElsewhere,
   awayHint = AWAY_HINT,
 }: InputPaneProps) {
+  const { palette: p } = useTheme()
   const view = usePrompt({ active })
   const draftEmpty = view.editor.text === ''
   useEffect(() => onDraftEmptyChange?.(draftEmpty), [draftEmpty, onDraftEmptyChange])
@@ -90,7 +92,7 @@ export function InputPane({
               // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
               key={i}
               wrap="truncate"
-              color={flash.level === 'error' ? 'red' : flash.level === 'warn' ? 'yellow' : 'cyan'}
+              color={flash.level === 'error' ? p.error : flash.level === 'warn' ? p.warn : p.accent}
             >
               {line}
             </Text>
@@ -111,7 +113,7 @@ export function InputPane({
         const showCaret = active && rowIndex === layout.caretRow
         return (
           <Text key={rowIndex} wrap="truncate">
-            <Text color={view.search ? 'yellow' : focusedElsewhere ? 'gray' : 'cyan'}>{prefix}</Text>
+            <Text color={view.search ? p.warn : focusedElsewhere ? p.muted : p.accent}>{prefix}</Text>
             {!shownText && rowIndex === 0 && !view.search ? (
               <>
                 {showCaret ? <Text inverse> </Text> : null}
@@ -123,7 +125,7 @@ export function InputPane({
                   // biome-ignore lint/suspicious/noArrayIndexKey: segments are positional
                   key={j}
                   inverse={seg.caret}
-                  color={seg.mention ? 'cyan' : undefined}
+                  color={seg.mention ? p.accent : undefined}
                   underline={seg.mention}
                 >
                   {seg.text}
@@ -148,6 +150,7 @@ function Popup({
   rows: number
   width: number
 }) {
+  const { palette: p } = useTheme()
   const start = Math.min(Math.max(0, selected - rows + 1), Math.max(0, items.length - rows))
   const labelWidth = Math.min(28, Math.max(...items.map((i) => i.label.length)) + 2)
   return (
@@ -158,7 +161,7 @@ function Popup({
           <Text key={item.label} wrap="truncate" inverse={active}>
             {'  '}
             {/* Labels past the column (long MCP prompt commands) still keep a gap before the detail. */}
-            <Text color={active ? undefined : 'cyan'}>
+            <Text color={active ? undefined : p.accent}>
               {item.label.padEnd(Math.max(labelWidth, item.label.length + 2))}
             </Text>
             <Text dimColor={!active}>{item.detail}</Text>

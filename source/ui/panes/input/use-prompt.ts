@@ -6,6 +6,7 @@ import type { QueuedMessage, State } from '../../../store/state.js'
 import type { CommandContext } from '../../commands/command-context.js'
 import { ClipboardContext } from '../../clipboard/clipboard-context.js'
 import { runCommandLine } from '../../commands/command-table.js'
+import { SaveThemeContext } from '../../components/theme-context.js'
 import { useCommandList, useCommandTable } from '../../commands/use-command-table.js'
 import { StoreContext, useCommands, useDispatch, useStore } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
@@ -72,6 +73,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const entries = useCommandList()
   const { suspendTerminal } = useApp()
   const clipboard = useContext(ClipboardContext)
+  const saveTheme = useContext(SaveThemeContext)
   const busy = useStore(selectIsBusy)
   const queued = useStore(selectQueued)
   const [prompt] = useState(createPromptStore)
@@ -111,6 +113,8 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
     attachImage: (image: ImageAttachment) => send({ type: 'image-loaded', image }),
     ...(clipboard ? { copyText: clipboard.copy } : {}),
+    setTheme: (theme) => dispatch({ type: 'ui/theme', theme }),
+    ...(saveTheme ? { saveTheme } : {}),
     exit: shell.requestExit,
   })
   const deps: PromptEffectDeps = {

@@ -5,6 +5,8 @@ import { selectMcpServers } from '../../../store/selectors.js'
 import { useCommands, useStore } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { type PanelLine, panelLines } from './mcp-lines.js'
+import { useTheme } from '../../components/theme-context.js'
+import type { Palette } from '../../components/palette.js'
 import type { CommandName } from '../../keys/bindings.js'
 import {
   type McpPanelState,
@@ -32,21 +34,24 @@ export interface McpPanelProps {
   onClose(): void
 }
 
-const STYLE: Record<PanelLine['kind'], { bold?: boolean; color?: string; dimColor?: boolean }> = {
-  title: { bold: true, color: 'cyan' },
+const styles = (
+  p: Palette,
+): Record<PanelLine['kind'], { bold?: boolean; color?: string; dimColor?: boolean }> => ({
+  title: { bold: true, color: p.accent },
   row: {},
-  selected: { bold: true, color: 'cyan' },
+  selected: { bold: true, color: p.accent },
   detail: {},
-  error: { color: 'red' },
+  error: { color: p.error },
   hint: { dimColor: true },
   blank: {},
-}
+})
 
 /**
  * `/mcp`: the servers with their live status, in the transcript's place; keys in mcp-panel-model.ts.
  * A change (off/on, remove) goes to the runtime commands; their answer shows on the panel's last line.
  */
 export function McpPanel({ width, height, onClose }: McpPanelProps) {
+  const { palette: p } = useTheme()
   const servers = useStore(selectMcpServers)
   const commands = useCommands()
   const [state, setState] = useState<McpPanelState>(PANEL_START)
@@ -84,7 +89,7 @@ export function McpPanel({ width, height, onClose }: McpPanelProps) {
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {lines.slice(0, body).map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: panel lines are positional
-        <Text key={i} wrap="wrap" {...STYLE[line.kind]}>
+        <Text key={i} wrap="wrap" {...styles(p)[line.kind]}>
           {line.text || ' '}
         </Text>
       ))}

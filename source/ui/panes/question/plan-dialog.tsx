@@ -9,6 +9,7 @@ import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'
 import { EMPTY_EDITOR } from '../input/editor-state.js'
 import { editLineField, LineField } from '../input/line-field.js'
+import { useTheme } from '../../components/theme-context.js'
 
 type PlanRequest = Extract<QuestionRequest, { kind: 'plan' }>
 type PlanDecision = Extract<QuestionAnswer, { kind: 'plan' }>['decision']
@@ -31,6 +32,7 @@ export interface PlanDialogProps {
  * options, and a feedback line that typing fills; Enter sends the highlighted option with the feedback.
  */
 export function PlanDialog({ request, width, maxHeight, theme }: PlanDialogProps) {
+  const { palette: p } = useTheme()
   const commands = useCommands()
   const [selected, setSelected, selectedRef] = useKeyState(0)
   const [feedback, setFeedback, feedbackRef] = useKeyState(EMPTY_EDITOR)
@@ -68,8 +70,8 @@ export function PlanDialog({ request, width, maxHeight, theme }: PlanDialogProps
 
   const visible = lines.slice(top, top + planRows)
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold color="cyan" wrap="truncate">
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={p.accent} paddingX={1}>
+      <Text bold color={p.accent} wrap="truncate">
         Plan ready for approval
         {maxScroll > 0 ? (
           <Text dimColor>
@@ -88,7 +90,7 @@ export function PlanDialog({ request, width, maxHeight, theme }: PlanDialogProps
         <Text
           key={option.decision}
           wrap="truncate"
-          color={i === selected ? 'cyan' : undefined}
+          color={i === selected ? p.accent : undefined}
           bold={i === selected}
         >
           {i === selected ? '❯ ' : '  '}
@@ -96,7 +98,7 @@ export function PlanDialog({ request, width, maxHeight, theme }: PlanDialogProps
         </Text>
       ))}
       <Text wrap="truncate">
-        <Text color="cyan">Feedback: </Text>
+        <Text color={p.accent}>Feedback: </Text>
         <LineField state={feedback} focused placeholder="optional — what to change (sent with your choice)" />
       </Text>
       <Text wrap="truncate" dimColor>

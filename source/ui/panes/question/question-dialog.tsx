@@ -7,6 +7,7 @@ import { useKeyState } from '../../keys/use-key-state.js'
 import { EMPTY_EDITOR, type EditorState } from '../input/editor-state.js'
 import { editLineField, LineField } from '../input/line-field.js'
 import { DESCRIPTION_INDENT, layoutQuestion } from './question-lines.js'
+import { useTheme } from '../../components/theme-context.js'
 
 type QuestionsRequest = Extract<QuestionRequest, { kind: 'questions' }>
 
@@ -41,6 +42,7 @@ export function answerFor(question: Question, draft: Draft): string | null {
  * multi-select, Enter to choose; the last row is "Other" with free text. Esc cancels the whole request.
  */
 export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProps) {
+  const { palette: p } = useTheme()
   const commands = useCommands()
   const [index, setIndex, indexRef] = useKeyState(0)
   const [drafts, setDrafts, draftsRef] = useKeyState<Draft[]>(() => request.questions.map(freshDraft))
@@ -98,10 +100,10 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
   if (!question) return null
   const layout = layoutQuestion(question, width, maxHeight)
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor="cyan">
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={p.accent}>
       <Text wrap="truncate">
         {request.questions.map((q, i) => (
-          <Text key={q.question} inverse={i === index} color={i < index ? 'green' : undefined}>
+          <Text key={q.question} inverse={i === index} color={i < index ? p.success : undefined}>
             {` ${q.header} `}
           </Text>
         ))}
@@ -120,7 +122,7 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
         const mark = question.multiSelect ? (draft.picked.has(i) ? '[x] ' : '[ ] ') : ''
         return (
           <Box key={option.label} flexDirection="column">
-            <Text wrap="truncate" color={active ? 'cyan' : undefined} bold={active}>
+            <Text wrap="truncate" color={active ? p.accent : undefined} bold={active}>
               {active ? '❯ ' : '  '}
               {i + 1}. {mark}
               {option.label}
@@ -135,7 +137,7 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
           </Box>
         )
       })}
-      <Text wrap="truncate" color={draft.cursor === question.options.length ? 'cyan' : undefined}>
+      <Text wrap="truncate" color={draft.cursor === question.options.length ? p.accent : undefined}>
         {draft.cursor === question.options.length ? '❯ ' : '  '}
         {question.options.length + 1}. Other:{' '}
         <LineField
@@ -144,7 +146,7 @@ export function QuestionDialog({ request, width, maxHeight }: QuestionDialogProp
           placeholder="type your own answer"
         />
       </Text>
-      <Text wrap="truncate" color={hint ? 'yellow' : 'gray'}>
+      <Text wrap="truncate" color={hint ? p.warn : p.muted}>
         {done
           ? 'Answer sent…'
           : hint ||

@@ -18,6 +18,8 @@ import {
   planLines,
   scopeOptions,
 } from './rewind-view.js'
+import { useTheme } from '../../components/theme-context.js'
+import type { Palette } from '../../components/palette.js'
 
 export interface RewindDialogProps {
   width: number
@@ -31,13 +33,13 @@ type Step =
   | { kind: 'confirm'; turn?: RewindTurn; scope: RewindScope; plan: RewindReport }
   | { kind: 'error'; text: string }
 
-const TONES: Record<PlanLine['tone'], { color?: string; dimColor?: boolean }> = {
+const tones = (p: Palette): Record<PlanLine['tone'], { color?: string; dimColor?: boolean }> => ({
   plain: {},
-  add: { color: 'green' },
-  remove: { color: 'red' },
-  warn: { color: 'yellow' },
+  add: { color: p.success },
+  remove: { color: p.error },
+  warn: { color: p.warn },
   dim: { dimColor: true },
-}
+})
 
 /**
  * /rewind (or Esc Esc on an empty prompt): pick a turn, choose code / conversation / both, see exactly
@@ -45,6 +47,7 @@ const TONES: Record<PlanLine['tone'], { color?: string; dimColor?: boolean }> = 
  * unless the second option overwrites them. The last row undoes the previous rewind.
  */
 export function RewindDialog({ width, maxHeight }: RewindDialogProps) {
+  const { palette: p } = useTheme()
   const commands = useCommands()
   const dispatch = useDispatch()
   const shell = useShell()
@@ -134,10 +137,10 @@ export function RewindDialog({ width, maxHeight }: RewindDialogProps) {
   })
 
   const inner = Math.max(10, width - 4)
-  const body = renderStep(step, { rows, cursor, inner, rowsAvailable: Math.max(1, maxHeight - 4) })
+  const body = renderStep(step, { rows, cursor, inner, rowsAvailable: Math.max(1, maxHeight - 4) }, p)
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor="cyan" paddingX={1}>
-      <Text bold color="cyan" wrap="truncate">
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={p.accent} paddingX={1}>
+      <Text bold color={p.accent} wrap="truncate">
         {title(step)}
       </Text>
       {body}
@@ -168,6 +171,7 @@ function hint(step: Step): string {
 function renderStep(
   step: Step,
   view: { rows: ListRow[]; cursor: number; inner: number; rowsAvailable: number },
+  p: Palette,
 ) {
   const { cursor, inner } = view
   // Options wrap under their text, never cut: a reason an option is unavailable can be long.
@@ -181,7 +185,7 @@ function renderStep(
         // biome-ignore lint/suspicious/noArrayIndexKey: wrapped lines are positional
         key={`${label}-${j}`}
         wrap="truncate"
-        color={i === cursor ? 'cyan' : undefined}
+        color={i === cursor ? p.accent : undefined}
         bold={i === cursor}
         dimColor={!!unavailable}
       >
@@ -192,7 +196,7 @@ function renderStep(
   if (step.kind === 'busy') return null
   if (step.kind === 'error')
     return (
-      <Text color="red" wrap="wrap">
+      <Text color={p.error} wrap="wrap">
         {step.text}
       </Text>
     )
@@ -208,14 +212,14 @@ function renderStep(
       const mark = active ? '❯ ' : '  '
       if (row.kind === 'undo')
         return (
-          <Text key="undo" wrap="truncate" color={active ? 'cyan' : 'yellow'} bold={active}>
+          <Text key="undo" wrap="truncate" color={active ? p.accent : p.warn} bold={active}>
             {mark}↶ {row.label}
           </Text>
         )
       const files = filesLabel(row.turn, Math.max(10, inner - 6))
       return (
         <Box key={row.turn.id} flexDirection="column">
-          <Text wrap="truncate" color={active ? 'cyan' : undefined} bold={active}>
+          <Text wrap="truncate" color={active ? p.accent : undefined} bold={active}>
             {mark}
             {row.turn.number}. {firstLine(row.turn.prompt, inner)}
             {perRow === 1 ? <Text dimColor> {files}</Text> : null}
@@ -239,7 +243,7 @@ function renderStep(
     <>
       {lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: plan lines are positional
-        <Text key={i} wrap="truncate" {...TONES[line.tone]}>
+        <Text key={i} wrap="truncate" {...tones(p)[line.tone]}>
           {line.text}
         </Text>
       ))}

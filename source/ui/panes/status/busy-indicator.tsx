@@ -28,7 +28,7 @@ export function BusyIndicator({ startedAt, label, theme }: BusyIndicatorProps) {
   shown.current = { startedAt, label }
   const source = useMemo(
     (): RowSource => ({
-      rows: (size) => [theme.chalk.yellow(rightAligned(busyText(Date.now(), shown.current), size.width))],
+      rows: (size) => [theme.busy(rightAligned(busyText(Date.now(), shown.current), size.width))],
       ticks: true,
     }),
     [theme],

@@ -80,6 +80,7 @@ export const StatusBar = memo(function StatusBar({
       sandbox,
     },
     stringWidth,
+    theme.palette,
   )
 
   const bar = (

@@ -1,7 +1,8 @@
 import type { Usage } from '../../../store/messages.js'
 import type { Mode } from '../../../store/domain.js'
 import type { SandboxState } from '../../../store/state.js'
-import { MODE_BADGES, type ColorName, type ModeBadge } from '../../components/theme.js'
+import { type Color, PALETTES, type Palette } from '../../components/palette.js'
+import { type ModeBadge, modeBadge } from '../../components/theme.js'
 import {
   cachedPercent,
   contextPercent,
@@ -36,7 +37,8 @@ export interface StatusLineInput {
 
 export interface StatusSegment {
   text: string
-  color: ColorName
+  /** Undefined: the terminal's own colour. */
+  color: Color | undefined
   /** Lower numbers are dropped first when the bar is too narrow. */
   keep: number
 }
@@ -52,17 +54,22 @@ export interface StatusLine {
  * cwd and branch. Segments that do not fit are dropped by priority rather than wrapping. `measure` is the
  * terminal width of a string. Shared by the status bar and the frame painted before Ink has loaded.
  */
-export function composeStatusLine(input: StatusLineInput, measure: (text: string) => number): StatusLine {
+export function composeStatusLine(
+  input: StatusLineInput,
+  measure: (text: string) => number,
+  palette: Palette = PALETTES.dark,
+): StatusLine {
   const { usage, width } = input
-  const badge = MODE_BADGES[input.mode]
+  const badge = modeBadge(input.mode, palette)
+  const p = palette
   const location =
     shortenPath(input.cwd, Math.max(12, Math.floor(width / 4))) + (input.branch ? ` (${input.branch})` : '')
   const segments: StatusSegment[] = [
-    ...sandboxSegment(input.sandbox),
-    { text: input.model || 'no model', keep: 9, color: 'white' },
-    ...(usage ? usageSegments(usage, input) : []),
-    { text: input.runningTasks > 0 ? `${input.runningTasks} bg` : '', keep: 4, color: 'magenta' },
-    { text: location, keep: 3, color: 'blue' },
+    ...sandboxSegment(input.sandbox, p),
+    { text: input.model || 'no model', keep: 9, color: p.text },
+    ...(usage ? usageSegments(usage, input, p) : []),
+    { text: input.runningTasks > 0 ? `${input.runningTasks} bg` : '', keep: 4, color: p.special },
+    { text: location, keep: 3, color: p.link },
   ]
   // The badge (and the spinner, when busy) always stay; the rest must fit the remaining width.
   const reserved = measure(` ${badge.label} `) + 1 + (input.busy ? BUSY_SLOT_WIDTH : 0)
@@ -73,17 +80,17 @@ export function composeStatusLine(input: StatusLineInput, measure: (text: string
  * The sandbox badge, next to the mode badge and the last segment to go: whether commands are fenced
  * changes what "auto" means.
  */
-function sandboxSegment(sandbox: SandboxState | undefined): StatusSegment[] {
+function sandboxSegment(sandbox: SandboxState | undefined, p: Palette): StatusSegment[] {
   switch (sandbox?.status) {
     case undefined:
     case 'off':
       return []
     case 'checking':
-      return [{ text: '⛨ sandbox…', keep: 10, color: 'gray' }]
+      return [{ text: '⛨ sandbox…', keep: 10, color: p.muted }]
     case 'on':
-      return [{ text: sandbox.network ? '⛨ sandbox+net' : '⛨ sandbox', keep: 10, color: 'green' }]
+      return [{ text: sandbox.network ? '⛨ sandbox+net' : '⛨ sandbox', keep: 10, color: p.success }]
     case 'unavailable':
-      return [{ text: '⛨ no sandbox', keep: 10, color: 'yellow' }]
+      return [{ text: '⛨ no sandbox', keep: 10, color: p.warn }]
   }
 }
 
@@ -91,6 +98,7 @@ function sandboxSegment(sandbox: SandboxState | undefined): StatusSegment[] {
 function usageSegments(
   usage: NonNullable<StatusLineInput['usage']>,
   input: StatusLineInput,
+  p: Palette,
 ): StatusSegment[] {
   const pct = contextPercent(usage.contextTokens, input.contextLimit)
   const cached = cachedPercent(usage.lastStep)
@@ -107,9 +115,9 @@ function usageSegments(
     {
       text: `ctx ${approx}${pct}%${notes.length ? ` (${notes.join(', ')})` : ''}`,
       keep: 7,
-      color: pct >= 85 ? 'red' : pct >= 70 ? 'yellow' : 'gray',
+      color: pct >= 85 ? p.error : pct >= 70 ? p.warn : p.muted,
     },
-    { text: tokens + cost, keep: 5, color: 'gray' },
+    { text: tokens + cost, keep: 5, color: p.muted },
   ]
 }
 

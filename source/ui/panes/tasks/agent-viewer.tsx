@@ -10,6 +10,7 @@ import { TranscriptPane } from '../transcript/transcript-pane.js'
 import { createTranscriptView } from '../transcript/transcript-view.js'
 import { useTranscriptScroll } from '../transcript/use-transcript-scroll.js'
 import { agentLine, taskRuntime } from './tasks-pane.js'
+import { useTheme } from '../../components/theme-context.js'
 
 export interface AgentViewerProps {
   task: TaskSummary
@@ -26,6 +27,7 @@ export interface AgentViewerProps {
  * reading the subagent's own store. PgUp/PgDn, Home/End and the wheel scroll it; Esc goes back.
  */
 export function AgentViewer({ task, store, theme, width, height, confirming }: AgentViewerProps) {
+  const { palette: p } = useTheme()
   const view = useMemo(() => createTranscriptView(theme), [theme])
   const scroll = useTranscriptScroll(view)
   // Read-only: only display toggles reach the subagent's store, never a conversation change.
@@ -54,7 +56,7 @@ export function AgentViewer({ task, store, theme, width, height, confirming }: A
   const bodyRows = Math.max(0, height - 2)
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text wrap="truncate" bold color="cyan">
+      <Text wrap="truncate" bold color={p.accent}>
         {task.id} · {task.status} · {taskRuntime(task)} · {task.description ?? task.command}
         <Text dimColor> · {agentLine(task)}</Text>
       </Text>
@@ -67,7 +69,7 @@ export function AgentViewer({ task, store, theme, width, height, confirming }: A
           <Text dimColor>(waiting for a free slot to start)</Text>
         </Box>
       )}
-      <Text wrap="truncate" color={confirming ? 'yellow' : 'gray'} bold={confirming}>
+      <Text wrap="truncate" color={confirming ? p.warn : p.muted} bold={confirming}>
         {confirming
           ? `Stop ${task.id} and the jobs it started? (y/n)`
           : `Esc back · k stop · PgUp/PgDn scroll · read-only transcript · log: ${task.logPath}`}

@@ -21,6 +21,7 @@ import {
   withLater,
 } from './log-window.js'
 import { taskRuntime } from './tasks-pane.js'
+import { useTheme } from '../../components/theme-context.js'
 
 export { TASK_LOG_BYTES }
 export const TASK_POLL_MS = 250
@@ -40,6 +41,7 @@ export interface TaskViewerProps {
  * the start of the log, End follows again.
  */
 export function TaskViewer({ task, commands, width, height, confirming }: TaskViewerProps) {
+  const { palette: p } = useTheme()
   const [win, setWin, winRef] = useKeyState<LogWindow>(EMPTY_WINDOW)
   const [error, setError] = useState<string | null>(null)
   // One read at a time: keys that arrive while a piece loads scroll what is there.
@@ -129,13 +131,13 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
     : `scrolled${win.start > 0 ? '' : top === 0 ? ' to the start' : ''} · End follows the output`
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
-      <Text wrap="truncate" bold color="cyan">
+      <Text wrap="truncate" bold color={p.accent}>
         {task.id} · {task.status}
         {exit} · {taskRuntime(task)}
         {url ? ` · ${url}` : ''} · {task.command}
       </Text>
       <Box flexDirection="column" height={bodyRows} overflow="hidden">
-        {error ? <Text color="red">Could not read the log: {error}</Text> : null}
+        {error ? <Text color={p.error}>Could not read the log: {error}</Text> : null}
         {!error && visible.length === 0 ? <Text dimColor>(no output yet)</Text> : null}
         {visible.map((line, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a window of the log has no stable identity per line
@@ -144,7 +146,7 @@ export function TaskViewer({ task, commands, width, height, confirming }: TaskVi
           </Text>
         ))}
       </Box>
-      <Text wrap="truncate" color={confirming ? 'yellow' : 'gray'} bold={confirming}>
+      <Text wrap="truncate" color={confirming ? p.warn : p.muted} bold={confirming}>
         {confirming
           ? `Stop ${task.id}? (y/n)`
           : `Esc back · k stop${url ? ' · o browser' : ''} · ${where} · log: ${task.logPath}`}

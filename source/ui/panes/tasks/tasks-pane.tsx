@@ -3,6 +3,8 @@ import { Text } from '../../components/text.js'
 import type { TaskStatus, TaskSummary } from '../../../store/domain.js'
 import { openableUrl, portColumn, portDetail } from '../../../tasks/port-text.js'
 import { formatElapsed } from '../status/format.js'
+import { useTheme } from '../../components/theme-context.js'
+import type { Palette } from '../../components/palette.js'
 
 export interface TasksPaneProps {
   tasks: readonly TaskSummary[]
@@ -16,12 +18,12 @@ export interface TasksPaneProps {
   compact?: boolean
 }
 
-const STATUS_COLOR: Record<TaskStatus, string> = {
-  running: 'yellow',
-  completed: 'green',
-  failed: 'red',
-  stopped: 'gray',
-}
+const statusColor = (p: Palette): Record<TaskStatus, string> => ({
+  running: p.warn,
+  completed: p.success,
+  failed: p.error,
+  stopped: p.muted,
+})
 
 /** Runtime so far (running) or total (finished); refreshed whenever the task reports output. */
 export function taskRuntime(task: TaskSummary, now = Date.now()): string {
@@ -97,11 +99,12 @@ export function TasksPane({
   confirmId,
   compact = false,
 }: TasksPaneProps) {
+  const { palette: p } = useTheme()
   if (tasks.length === 0 || height <= 0) return null
   if (compact || height === 1) {
     return (
       <Box width={width} height={1}>
-        <Text wrap="truncate" color={focused ? 'cyan' : 'magenta'}>
+        <Text wrap="truncate" color={focused ? p.accent : p.special}>
           {tasksSummary(tasks)}
           {listeningSummary(tasks)}
           {focused ? '' : ' · Tab to focus'}
@@ -128,7 +131,7 @@ export function TasksPane({
   const now = Date.now()
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold wrap="truncate" color={focused ? 'cyan' : undefined}>
+      <Text bold wrap="truncate" color={focused ? p.accent : undefined}>
         {tasksSummary(tasks)}
         {focused ? '' : <Text dimColor> · Tab to focus</Text>}
       </Text>
@@ -140,9 +143,9 @@ export function TasksPane({
           <Box key={task.id} flexDirection="column">
             <Text wrap="truncate" inverse={isSelected}>
               {isSelected ? '▸ ' : '  '}
-              <Text bold>{task.id}</Text> <Text color={STATUS_COLOR[task.status]}>{task.status}</Text>{' '}
+              <Text bold>{task.id}</Text> <Text color={statusColor(p)[task.status]}>{task.status}</Text>{' '}
               <Text dimColor>{taskRuntime(task, now)}</Text>{' '}
-              {ports ? <Text color="blue">{`${ports} `}</Text> : null}
+              {ports ? <Text color={p.link}>{`${ports} `}</Text> : null}
               {task.description || task.command}
               {perTask === 1 && task.kind === 'agent' ? <Text dimColor> · {agentLine(task)}</Text> : null}
             </Text>
@@ -156,7 +159,7 @@ export function TasksPane({
         )
       })}
       {footer ? (
-        <Text wrap="truncate" color={confirmId ? 'yellow' : 'gray'} bold={confirmId !== null}>
+        <Text wrap="truncate" color={confirmId ? p.warn : p.muted} bold={confirmId !== null}>
           {footer}
         </Text>
       ) : null}

@@ -4,6 +4,7 @@ import { memo } from 'react'
 import type { Todo } from '../../../store/domain.js'
 import { selectTodos } from '../../../store/selectors.js'
 import { useStore } from '../../hooks/use-store.js'
+import { useTheme } from '../../components/theme-context.js'
 
 const GLYPH = { pending: '☐', in_progress: '◐', completed: '☑' } as const
 
@@ -26,12 +27,13 @@ export function todoSummary(todos: readonly Todo[]): string {
  * When the list is taller than the pane, the window keeps the in-progress item visible.
  */
 export const TodoPane = memo(function TodoPane({ width, height, compact = false }: TodoPaneProps) {
+  const { palette: p } = useTheme()
   const todos = useStore(selectTodos)
   if (todos.length === 0 || height <= 0) return null
   if (compact || height === 1) {
     return (
       <Box width={width} height={1}>
-        <Text wrap="truncate" color="cyan">
+        <Text wrap="truncate" color={p.accent}>
           {todoSummary(todos)}
           {compact ? <Text dimColor> · Ctrl+T shows all</Text> : null}
         </Text>
@@ -63,10 +65,11 @@ export const TodoPane = memo(function TodoPane({ width, height, compact = false 
 })
 
 function TodoRow({ todo }: { todo: Todo }) {
+  const { palette: p } = useTheme()
   const glyph = GLYPH[todo.status]
   if (todo.status === 'in_progress') {
     return (
-      <Text wrap="truncate" color="yellow" bold>
+      <Text wrap="truncate" color={p.warn} bold>
         {glyph} {todo.activeForm || todo.content}
       </Text>
     )

@@ -12,16 +12,17 @@ const UNDERLINE = '\x1b[4m'
 const RESET = '\x1b[0m'
 
 /**
- * The search highlight's colours, in one place: the current match inverse, the others black on yellow (the
- * palette's hint colours). Without colour (NO_COLOR, a dumb terminal) the others are underlined instead,
- * so a search still shows where its matches are.
+ * The search highlight's colours, from the theme's palette (`match`, `matchCurrent`). Without colour
+ * (NO_COLOR, a dumb terminal) the current match is inverse and the others underlined, so a search still
+ * shows where its matches are.
  */
 export function searchStyles(theme: Theme): SearchStyles {
-  const match = openCodes(theme.chalk.black.bgYellow('\0'))
-  return { current: INVERSE, match: match === '' ? UNDERLINE : match }
+  const match = openCodes(theme.match('\0'))
+  const current = openCodes(theme.matchCurrent('\0'))
+  return { current: current === '' ? INVERSE : current, match: match === '' ? UNDERLINE : match }
 }
 
-/** What a chalk style writes before its text. */
+/** What a style writes before its text. */
 function openCodes(styled: string): string {
   return styled.slice(0, Math.max(0, styled.indexOf('\0')))
 }

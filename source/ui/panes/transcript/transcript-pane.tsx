@@ -86,5 +86,5 @@ const HINT_LABEL = ' ↓ new output '
 const HINT_TAIL = ' End to follow'
 
 function newOutputHint(theme: Theme): string {
-  return theme.chalk.black.bgYellow(HINT_LABEL) + theme.dim(HINT_TAIL)
+  return theme.hint(HINT_LABEL) + theme.dim(HINT_TAIL)
 }

@@ -5,6 +5,7 @@ import { useCommands } from '../../hooks/use-store.js'
 import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { useKeyState } from '../../keys/use-key-state.js'
 import { trustIntro, trustListLines, trustOptions } from './trust-lines.js'
+import { useTheme } from '../../components/theme-context.js'
 
 export interface TrustDialogProps {
   request: TrustRequest
@@ -19,6 +20,7 @@ export interface TrustDialogProps {
  * Esc decides later. Printable keys never reach the prompt while it is open.
  */
 export function TrustDialog({ request, width, maxHeight }: TrustDialogProps) {
+  const { palette: p } = useTheme()
   const commands = useCommands()
   const options = trustOptions(request)
   const [selected, setSelected, selectedRef] = useKeyState(0)
@@ -47,8 +49,8 @@ export function TrustDialog({ request, width, maxHeight }: TrustDialogProps) {
   // Border and padding (4) and the list's indent (2): its lines are wrapped to what is left.
   const list = trustListLines(request.groups, Math.max(1, maxHeight - fixed), Math.max(10, width - 6))
   return (
-    <Box flexDirection="column" width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold color="yellow" wrap="truncate">
+    <Box flexDirection="column" width={width} borderStyle="round" borderColor={p.warn} paddingX={1}>
+      <Text bold color={p.warn} wrap="truncate">
         Do you trust {request.folder}?
       </Text>
       <Text wrap="truncate">{trustIntro(request)}</Text>
@@ -66,7 +68,7 @@ export function TrustDialog({ request, width, maxHeight }: TrustDialogProps) {
         <Text
           key={option.choice}
           wrap="truncate"
-          color={i === selected ? 'cyan' : undefined}
+          color={i === selected ? p.accent : undefined}
           bold={i === selected}
         >
           {i === selected ? '❯ ' : '  '}
