@@ -12,14 +12,13 @@ const UNDERLINE = '\x1b[4m'
 const RESET = '\x1b[0m'
 
 /**
- * The search highlight's colours, from the theme's palette (`match`, `matchCurrent`). Without colour
- * (NO_COLOR, a dumb terminal) the current match is inverse and the others underlined, so a search still
- * shows where its matches are.
+ * The search highlight's colours: the current match inverse in every theme (it stands out of any palette,
+ * colour or not), the others in the palette's `match` colours. Without colour (NO_COLOR, a dumb terminal)
+ * the others are underlined instead, so a search still shows where its matches are.
  */
 export function searchStyles(theme: Theme): SearchStyles {
   const match = openCodes(theme.match('\0'))
-  const current = openCodes(theme.matchCurrent('\0'))
-  return { current: current === '' ? INVERSE : current, match: match === '' ? UNDERLINE : match }
+  return { current: INVERSE, match: match === '' ? UNDERLINE : match }
 }
 
 /** What a style writes before its text. */
