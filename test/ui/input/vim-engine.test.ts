@@ -274,9 +274,9 @@ describe('pending keys', () => {
     [['0'], { keys: ['0'] }],
     [['1', '0', 'l'], { keys: ['l'] }],
     [['3', 'd', '2', 'w'], { keys: ['d', 'w'], command: { count: 6 } }],
-  ])('%j → %j', (keys, expected) => {
+  ] as Array<[string[], null | 'more' | object]>)('%j → %j', (keys, expected) => {
     const parsed = parseCommand(keys)
-    if (expected === null || expected === 'more') expect(parsed).toBe(expected)
+    if (expected === null || typeof expected === 'string') expect(parsed).toBe(expected)
     else expect(parsed).toMatchObject(expected)
   })
 
@@ -309,11 +309,12 @@ describe('at the edges', () => {
 
   it('the register is kept across a submit, the undo list is not', () => {
     const step = vim('|one two', 'dwu')
-    const after = VIM_ENGINE.afterSubmit(step.vim)
+    const after = VIM_ENGINE.fresh(step.vim, 'insert')
     expect(after.mode).toBe('insert')
     expect(after.register).toEqual({ text: 'one ', linewise: false })
     expect(after.undo).toEqual([])
     expect(after.lastChange).toEqual(step.vim.lastChange)
+    expect(VIM_ENGINE.fresh(step.vim, 'normal')).toMatchObject({ mode: 'normal', inserting: null })
   })
 
   it('an edit made by other means is one undo step', () => {

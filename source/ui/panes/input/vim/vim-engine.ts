@@ -183,7 +183,7 @@ function isFind(motion: string): motion is FindKind {
 }
 
 /** The span an operator takes for a motion, with vim's special cases for `cw` and `dw`. */
-function operatorSpan(editor: EditorState, op: Operator, motion: string, to: Target): Span {
+function operatorSpan(editor: EditorState, motion: string, to: Target): Span {
   const { text, cursor } = editor
   if (to.linewise) return linesSpan(text, cursor, to.to)
   let end = to.to
@@ -229,7 +229,7 @@ function execute(
           motion === 'l' || motion === ' ' ? Math.min(found.to.to, lastChar(text, cursor)) : found.to.to
         return { vim: next, editor: { text, cursor: to } }
       }
-      return operate(next, editor, cmd.op, operatorSpan(editor, cmd.op, motion, found.to), change, record)
+      return operate(next, editor, cmd.op, operatorSpan(editor, motion, found.to), change, record)
     }
     case 'object': {
       const span = textObject(text, cursor, cmd.scope, cmd.object, n)
@@ -441,8 +441,9 @@ function noteEdit(vim: VimState, before: EditorState, after: EditorState): VimSt
   return { vim: { ...next, leftInsert: false }, editor: vim.mode === 'normal' ? clamp(after) : after }
 }
 
-function afterSubmit(vim: VimState): VimState {
-  return { ...initial(), register: vim.register, lastChange: vim.lastChange, lastFind: vim.lastFind }
+function fresh(vim: VimState, mode: VimState['mode']): VimState {
+  const next = { ...initial(), register: vim.register, lastChange: vim.lastChange, lastFind: vim.lastFind }
+  return mode === 'insert' ? next : { ...next, mode, inserting: null }
 }
 
-export const VIM_ENGINE: VimEngine = { initial, key, leaveInsert, noteEdit, afterSubmit }
+export const VIM_ENGINE: VimEngine = { initial, key, leaveInsert, noteEdit, fresh }

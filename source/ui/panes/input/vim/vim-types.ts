@@ -62,10 +62,7 @@ export type VimKey = string
 /** Besides its own edits, what a normal-mode key asks of the prompt. */
 export type VimPass =
   /** `k` on the first line, `j` on the last: the previous or next prompt of the history. */
-  | 'history-prev'
-  | 'history-next'
-  /** `?` on an empty prompt: the keys overlay, as without vim mode. */
-  | 'help'
+  'history-prev' | 'history-next'
 
 export interface VimStep {
   vim: VimState
@@ -82,6 +79,9 @@ export interface VimEngine {
   leaveInsert(vim: VimState, editor: EditorState): VimStep
   /** The prompt changed the text by other means in normal mode (a paste, Backspace): `u` takes it back. */
   noteEdit(vim: VimState, before: EditorState, after: EditorState): VimStep
-  /** After a message was sent: insert mode for the next one; the register and `.` are kept. */
-  afterSubmit(vim: VimState): VimState
+  /**
+   * A new, empty prompt: after a message was sent (insert mode, for the next one) or the prompt was
+   * cleared (the mode it was in). The register, `.` and the last `f` are kept; undo starts afresh.
+   */
+  fresh(vim: VimState, mode: VimMode): VimState
 }
