@@ -266,6 +266,8 @@ export const settingsSchema = z.strictObject({
     )
     .optional(),
   theme: z.string().min(1).optional(),
+  /** How the prompt edits: `vim` for vim's modes (Claude Code's setting; `/vim` toggles and saves it). */
+  editorMode: z.enum(['normal', 'vim'], { error: 'expected "normal" or "vim"' }).optional(),
   /** The bell and a desktop notification when a permission prompt waits or a turn ends unwatched (docs/tui.md). */
   notifications: z
     .strictObject({

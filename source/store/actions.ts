@@ -16,6 +16,7 @@ import type {
   TurnResult,
 } from './domain.js'
 import type {
+  EditorMode,
   Focus,
   NoticeLevel,
   Phase,
@@ -151,6 +152,8 @@ export type EphemeralAction =
   | { type: 'ui/expand-toggled'; id: string }
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }
+  /** `/vim` (or the `editorMode` setting at start): the prompt's editing mode. */
+  | { type: 'ui/editor-mode'; mode: EditorMode }
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }

@@ -299,6 +299,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
         : { ...state, ui: { ...state.ui, todosExpanded: action.expanded } }
     case 'ui/rewind':
       return state.ui.rewind === action.open ? state : { ...state, ui: { ...state.ui, rewind: action.open } }
+    case 'ui/editor-mode':
+      return state.ui.editorMode === action.mode
+        ? state
+        : { ...state, ui: { ...state.ui, editorMode: action.mode } }
     case 'ui/expand-toggled': {
       const { [action.id]: was, ...rest } = state.ui.expanded
       const expanded = was ? rest : { ...state.ui.expanded, [action.id]: true as const }

@@ -76,6 +76,9 @@ export type Phase = 'idle' | 'requesting' | 'streaming' | 'tools' | 'awaiting-us
 
 export type Focus = 'input' | 'transcript' | 'todos' | 'tasks' | 'consent' | 'question'
 
+/** How the prompt edits: as a line editor (`normal`, the default) or with vim's modes (`/vim`). */
+export type EditorMode = 'normal' | 'vim'
+
 export interface SessionInfo {
   id: string
   cwd: string
@@ -220,6 +223,8 @@ export interface State {
     todosExpanded: boolean
     expanded: Record<string, true>
     rewind: boolean
+    /** The `editorMode` setting, changed by `/vim`. */
+    editorMode: EditorMode
   }
   turns: TurnMark[]
   sandbox: SandboxState
@@ -257,7 +262,14 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     },
     context: emptyContext(),
     agent: 'build',
-    ui: { focus: 'input', showTodos: true, todosExpanded: false, expanded: {}, rewind: false },
+    ui: {
+      focus: 'input',
+      showTodos: true,
+      todosExpanded: false,
+      expanded: {},
+      rewind: false,
+      editorMode: 'normal',
+    },
     turns: [],
     sandbox: { status: 'off', network: false },
     checkpoints: { known: {}, timeline: [], undo: null },

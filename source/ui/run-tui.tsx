@@ -2,7 +2,7 @@ import { render } from 'ink'
 import type { ReactElement } from 'react'
 import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
-import type { State } from '../store/state.js'
+import type { EditorMode, State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'
 import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
@@ -61,6 +61,8 @@ export interface RunTuiOptions {
   findProgram?: (name: string) => string | undefined
   /** Settings `notifications`: the bell and desktop notification when a prompt waits or a turn ends unwatched. */
   notifications?: NotificationSettings
+  /** Settings `editorMode` (or what `/vim` left it at in the session before): `vim` turns vim mode on. */
+  editorMode?: EditorMode
 }
 
 export interface TuiExit {
@@ -69,6 +71,8 @@ export interface TuiExit {
   resume?: string
   /** `/login`: the setup form opens next, then this session again. */
   setup?: boolean
+  /** The prompt's editing mode at the end (`/vim` may have changed it), for the session opened next. */
+  editorMode: EditorMode
 }
 
 /**
@@ -121,6 +125,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     ? undefined
     : { text: `Settings ${overrides.error} — using the default keys`, level: 'warn' }
   const branch = opts.branch
+  if (opts.editorMode) opts.store.dispatch({ type: 'ui/editor-mode', mode: opts.editorMode })
   // The runtime's changes reach the view once the runtime waits, so a render never delays the loop.
   const viewStore = createViewStore(opts.store)
 
@@ -195,13 +200,14 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
   }
-  if (resume !== undefined) return { status: exitCode, resume }
-  if (setup) return { status: exitCode, setup }
+  const { editorMode } = opts.store.getState().ui
+  if (resume !== undefined) return { status: exitCode, resume, editorMode }
+  if (setup) return { status: exitCode, setup, editorMode }
   if (opts.printOnExit) {
     const text = lastTurnMarkdown(opts.store.getState())
     stdout.write(stdout.isTTY ? cleanText(text) : text)
   }
-  return { status: exitCode }
+  return { status: exitCode, editorMode }
 }
 
 /** The last user turn and everything after it, as Markdown for the normal scrollback. */

@@ -15,6 +15,7 @@ import {
   unpinCommand,
 } from './context-commands.js'
 import { COPY_COMMAND } from './copy-command.js'
+import { VIM_COMMAND } from './vim-command.js'
 import {
   agentLines,
   costLines,
@@ -330,6 +331,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     },
   },
   COPY_COMMAND,
+  VIM_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 

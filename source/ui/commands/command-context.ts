@@ -4,7 +4,7 @@
  * Kept apart from the table and the commands so both can depend on it without depending on each other.
  */
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/runtime/commands.js'
-import type { State } from '../../store/state.js'
+import type { EditorMode, State } from '../../store/state.js'
 import type { CopyOutcome } from '../clipboard/clipboard.js'
 import type { Prices } from '../panes/status/format.js'
 
@@ -47,6 +47,8 @@ export interface CommandContext {
   /** The checks of `agent-tui doctor` for this session, as lines; undefined when not available. */
   doctor?: () => Promise<string[]>
   toggleTodos(): void
+  /** `/vim`: the prompt's editing mode, at once (saving it is `commands.saveEditorMode`). */
+  setEditorMode(mode: EditorMode): void
   focusTasks(): void
   /** Opens the /rewind dialog. */
   openRewind(): void

@@ -34,6 +34,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = 
     resumeSession: (id) => ui.push(`resume:${id}`),
     openSetup: () => ui.push('setup'),
     toggleTodos: () => ui.push('todos'),
+    setEditorMode: (mode) => store.dispatch({ type: 'ui/editor-mode', mode }),
     focusTasks: () => ui.push('tasks'),
     openRewind: () => ui.push('rewind'),
     attachImage: (image) => ui.push(`image:${image.path}`),

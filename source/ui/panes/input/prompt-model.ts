@@ -104,7 +104,8 @@ export function reducePrompt(state: PromptState, event: PromptEvent, env: Prompt
 function reduce(state: PromptState, event: PromptEvent, env: PromptEnv): PromptResult {
   switch (event.type) {
     case 'key':
-      return state.search ? searchKey(state, state.search, event.key) : key(state, event.key, env)
+      if (state.search) return searchKey(state, state.search, event.key)
+      return key(event.typedAhead ? typingAhead(state, env) : state, event.key, env)
     case 'paste':
       if (event.imagePath)
         return effect(state, { type: 'load-image', path: event.imagePath, text: event.text })
@@ -233,6 +234,14 @@ function searchKey(state: PromptState, search: SearchState, k: PromptKey): Promp
   // Enter or any movement accepts the match for editing (Enter does not send it yet).
   const text = search.match >= 0 ? (entries[search.match] ?? '') : search.saved.text
   return done(setText({ ...state, search: null }, text))
+}
+
+/** Keys typed while a pane had the focus were meant as text: in vim's normal mode they append to the prompt. */
+function typingAhead(state: PromptState, env: PromptEnv): PromptState {
+  if (state.vim?.mode !== 'normal' || !env.vim) return state
+  const end = { text: state.editor.text, cursor: state.editor.text.length }
+  const step = env.vim.key({ ...state.vim, pending: [] }, end, 'a')
+  return { ...state, vim: step.vim, editor: step.editor }
 }
 
 /** Vim's state for an empty prompt (after a send or a clear). */

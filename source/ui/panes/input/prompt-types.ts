@@ -54,7 +54,8 @@ export interface PromptKey {
 }
 
 export type PromptEvent =
-  | { type: 'key'; key: PromptKey }
+  /** `typedAhead`: typed while another pane had the keys, handed over with the focus: text, even in vim's normal mode. */
+  | { type: 'key'; key: PromptKey; typedAhead?: boolean }
   /** `imagePath`: the pasted text names an existing image file (decided by the binding, which may read the disk). */
   | { type: 'paste'; text: string; imagePath: string | null }
   | { type: 'insert'; text: string }
