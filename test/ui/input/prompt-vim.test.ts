@@ -20,6 +20,7 @@ import { makeStore } from '../shell/fake-commands.js'
 interface KeyOpts {
   input?: string
   ctrl?: boolean
+  meta?: boolean
   escape?: boolean
   return?: boolean
   armed?: CommandName[]
@@ -31,7 +32,7 @@ function key(commands: CommandName[], o: KeyOpts = {}): PromptEvent {
     input: o.input ?? '',
     key: {
       ctrl: o.ctrl ?? false,
-      meta: false,
+      meta: o.meta ?? false,
       escape: o.escape ?? false,
       tab: false,
       return: o.return ?? false,
@@ -182,6 +183,16 @@ describe('vim mode in the prompt', () => {
     const cleared = run([...typed('draft'), K.esc, K.escAgain, K.esc, K.escAgain])
     expect(cleared.shown).toBe('|')
     expect(cleared.mode).toBe('normal')
+  })
+
+  it('Esc typed fast before a key (Alt+key to the terminal) leaves insert mode, then the key is a command', () => {
+    const r = run([...typed('one two'), key(['input.wordLeft'], { meta: true, input: 'b' })])
+    // Alt+B is the prompt's word left, kept in insert mode.
+    expect(r.mode).toBe('insert')
+    expect(r.shown).toBe('one |two')
+    const fast = run([...typed('one two'), key([], { meta: true, input: 'x' })])
+    expect(fast.shown).toBe('one t|w')
+    expect(fast.mode).toBe('normal')
   })
 
   it('pasted text goes in literally in normal mode, and u takes it back', () => {

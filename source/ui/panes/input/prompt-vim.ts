@@ -11,15 +11,21 @@ import type { VimKey, VimState } from './vim/vim-types.js'
 export type VimRoute =
   /** The prompt takes the key as without vim mode (possibly a changed key, see `firstPress`). */
   | { kind: 'prompt'; key: PromptKey }
-  /** Esc in insert mode. */
-  | { kind: 'leave' }
+  /** Esc in insert mode; `then`: keys for normal mode right after it (Esc typed fast before them). */
+  | { kind: 'leave'; then?: readonly VimKey[] }
   /** Enter in normal mode. */
   | { kind: 'submit' }
   /** Keys for the engine, in order (several when typing outran rendering). */
   | { kind: 'keys'; keys: readonly VimKey[] }
 
 export function routeVimKey(vim: VimState, k: PromptKey, text: string): VimRoute {
-  if (vim.mode === 'insert') return k.key.escape ? { kind: 'leave' } : { kind: 'prompt', key: k }
+  if (vim.mode === 'insert') {
+    if (k.key.escape) return { kind: 'leave' }
+    // Esc then a key within a few milliseconds reaches us as Alt+key (the terminal's Esc prefix), as in vim.
+    if (k.key.meta && !k.key.ctrl && k.input.length === 1 && !META_BOUND.some((c) => k.has(c)))
+      return { kind: 'leave', then: [k.input] }
+    return { kind: 'prompt', key: k }
+  }
   if (k.key.escape) {
     if (vim.pending.length > 0) return { kind: 'keys', keys: ['<esc>'] }
     return { kind: 'prompt', key: vim.leftInsert ? firstPress(k) : k }
@@ -32,6 +38,15 @@ export function routeVimKey(vim: VimState, k: PromptKey, text: string): VimRoute
   if (k.input === '?' && text === '' && vim.pending.length === 0) return { kind: 'prompt', key: k }
   return { kind: 'keys', keys: [...k.input] }
 }
+
+/** The prompt's own Alt+ keys, which keep their meaning in insert mode. */
+const META_BOUND: readonly CommandName[] = [
+  'input.wordLeft',
+  'input.wordRight',
+  'input.newline',
+  'input.deleteWord',
+  'input.submit',
+]
 
 /**
  * The Esc right after the one that left insert mode: for the prompt it is a first press, not the second
