@@ -29,14 +29,14 @@ export function helpLines(
   commands: readonly SlashCommand[],
   state: State,
   /** Vim mode's keys, while it is on: a section after the prompt's own keys. */
-  vim?: { title: string; rows: readonly { keys: string; description: string }[] },
+  vim?: VimHelp,
 ): Line[] {
   const sections = helpSections(bindings).filter((s) => s.rows.length > 0)
   const input = sections.findIndex((s) => s.title === 'Input')
   if (vim) sections.splice(input + 1, 0, { title: vim.title, rows: [...vim.rows] })
   const usages = commands.map(commandUsage)
   const entry = (key: string, description: string): Line => ({ text: '', kind: 'entry', key, description })
-  const lines: Line[] = [{ text: 'Keys and commands', kind: 'title' }]
+  const lines: Line[] = [{ text: vim?.heading ?? 'Keys and commands', kind: 'title' }]
   for (const section of sections) {
     lines.push({ text: '', kind: 'blank' }, { text: section.title, kind: 'section' })
     for (const r of section.rows) lines.push(entry(r.keys, r.description))
@@ -87,7 +87,7 @@ export function wrapOverlayLine(text: string, width: number): string[] {
   return rows.map((row, i) => (i === 0 ? text.slice(0, indent) : ' '.repeat(indent)) + row)
 }
 
-type VimHelp = { title: string; rows: readonly { keys: string; description: string }[] }
+type VimHelp = { heading: string; title: string; rows: readonly { keys: string; description: string }[] }
 
 /** Vim mode's keys, from its own module (already loaded with vim mode on): a render after the overlay opens. */
 function useVimHelp(wanted: boolean): VimHelp | null {
@@ -96,10 +96,11 @@ function useVimHelp(wanted: boolean): VimHelp | null {
     if (!wanted) return
     let live = true
     import('../input/vim/vim-keys.js').then(
-      (m) => live && setHelp({ title: m.VIM_HELP_TITLE, rows: m.VIM_HELP }),
+      (m) => live && setHelp({ heading: m.VIM_HELP_HEADING, title: m.VIM_HELP_TITLE, rows: m.VIM_HELP }),
       (err: unknown) =>
         live &&
         setHelp({
+          heading: 'Keys and commands',
           title: 'Vim mode',
           rows: [{ keys: '', description: `its keys could not be loaded: ${String(err)}` }],
         }),

@@ -8,6 +8,8 @@ export interface VimHelpRow {
 }
 
 export const VIM_HELP_TITLE = 'Vim mode (the prompt; /vim turns it off)'
+/** The overlay's title while the section is in: where to find it. */
+export const VIM_HELP_HEADING = 'Keys and commands · vim mode on: its keys follow Input'
 
 export const VIM_HELP: readonly VimHelpRow[] = [
   {
@@ -18,10 +20,10 @@ export const VIM_HELP: readonly VimHelpRow[] = [
   { keys: 'o O', description: 'Open a line below / above' },
   { keys: 'Enter', description: 'Send (in both modes)' },
   { keys: 'h l j k', description: 'Left, right, down, up (k on the first line, j on the last: history)' },
-  { keys: 'w b e  W B E', description: 'Next word, word back, end of word (W B E: blank-separated words)' },
+  { keys: 'w b e W B E', description: 'Next word, word back, end of word (W B E: blank-separated words)' },
   { keys: '0 ^ $', description: 'Line start, first non-blank, line end' },
   { keys: 'gg G', description: 'First line, last line (3G: line 3)' },
-  { keys: 'f F t T  ; ,', description: 'To (or before) a character on the line; ; repeats, , goes back' },
+  { keys: 'f F t T ; ,', description: 'To (or before) a character on the line; ; repeats, , goes back' },
   {
     keys: 'd c y + motion',
     description: 'Delete, change, yank over a motion (dw, c$, y2e) or a text object',
