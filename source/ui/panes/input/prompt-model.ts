@@ -291,7 +291,7 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
     if (route.kind === 'leave') {
       const step = env.vim.leaveInsert(state.vim, editor)
       const left = { ...state, vim: step.vim, editor: step.editor }
-      return route.then ? vimKeys(left, step.vim, route.then, { ...env, vim: env.vim }) : done(left)
+      return route.after ? vimKeys(left, step.vim, route.after, { ...env, vim: env.vim }) : done(left)
     }
     if (route.kind === 'submit') return submit(state, editor.text, env)
     if (route.kind === 'keys') return vimKeys(state, state.vim, route.keys, { ...env, vim: env.vim })

@@ -11,8 +11,8 @@ import type { VimKey, VimState } from './vim/vim-types.js'
 export type VimRoute =
   /** The prompt takes the key as without vim mode (possibly a changed key, see `firstPress`). */
   | { kind: 'prompt'; key: PromptKey }
-  /** Esc in insert mode; `then`: keys for normal mode right after it (Esc typed fast before them). */
-  | { kind: 'leave'; then?: readonly VimKey[] }
+  /** Esc in insert mode; `after`: keys for normal mode right after it (Esc typed fast before them). */
+  | { kind: 'leave'; after?: readonly VimKey[] }
   /** Enter in normal mode. */
   | { kind: 'submit' }
   /** Keys for the engine, in order (several when typing outran rendering). */
@@ -23,7 +23,7 @@ export function routeVimKey(vim: VimState, k: PromptKey, text: string): VimRoute
     if (k.key.escape) return { kind: 'leave' }
     // Esc then a key within a few milliseconds reaches us as Alt+key (the terminal's Esc prefix), as in vim.
     if (k.key.meta && !k.key.ctrl && k.input.length === 1 && !META_BOUND.some((c) => k.has(c)))
-      return { kind: 'leave', then: [k.input] }
+      return { kind: 'leave', after: [k.input] }
     return { kind: 'prompt', key: k }
   }
   if (k.key.escape) {

@@ -25,94 +25,15 @@ import {
   lineEnd,
   lineStart,
   lineStartAt,
-  MOTION_KEYS,
   motionTarget,
   type Target,
 } from './vim-motions.js'
-import { TEXT_OBJECT_KEYS, textObject } from './vim-text-objects.js'
+import { CHANGES, type Command, parseCommand } from './vim-parse.js'
+import { textObject } from './vim-text-objects.js'
+export { parseCommand } from './vim-parse.js'
 import type { VimChange, VimEngine, VimInsertion, VimKey, VimState, VimStep } from './vim-types.js'
 
 const MAX_UNDO = 200
-
-/** Commands that are not motions or operators; `r` takes a character. */
-const SIMPLE = new Set([
-  'i',
-  'a',
-  'I',
-  'A',
-  'o',
-  'O',
-  'x',
-  'X',
-  's',
-  'S',
-  'D',
-  'C',
-  'Y',
-  'p',
-  'P',
-  'u',
-  '<c-r>',
-  'J',
-  '~',
-  '.',
-])
-/** The simple commands that change the text (recorded for `.`). */
-const CHANGES = new Set(['i', 'a', 'I', 'A', 'o', 'O', 'x', 'X', 's', 'S', 'D', 'C', 'p', 'P', 'J', '~', 'r'])
-
-type Command =
-  | { kind: 'motion'; op?: Operator; count: number | null; motion: string; arg?: string }
-  | { kind: 'object'; op: Operator; count: number | null; scope: 'i' | 'a'; object: string }
-  | { kind: 'line'; op: Operator; count: number | null }
-  | { kind: 'simple'; key: string; count: number | null; arg?: string }
-
-interface Parsed {
-  command: Command
-  /** The keys without their counts: what `.` replays. */
-  keys: readonly string[]
-}
-
-/** Reads a command from its keys: complete, `more` to wait for the next key, or null for no command. */
-export function parseCommand(keys: readonly string[]): Parsed | 'more' | null {
-  let i = 0
-  const readCount = (): number | null => {
-    let digits = ''
-    while (i < keys.length && /^[0-9]$/.test(keys[i] as string) && (digits !== '' || keys[i] !== '0'))
-      digits += keys[i++]
-    return digits === '' ? null : Number(digits)
-  }
-  const first = readCount()
-  const opKey = keys[i]
-  const op = opKey === 'd' || opKey === 'c' || opKey === 'y' ? (opKey as Operator) : undefined
-  if (op) i++
-  const second = op ? readCount() : null
-  // `.` replays the keys without their counts, with the whole count in front (`2d3w` is `6dw`).
-  const body = [...(op ? [op] : []), ...keys.slice(i)]
-  const count = first === null && second === null ? null : (first ?? 1) * (second ?? 1)
-  const k = keys[i]
-  const next = keys[i + 1]
-  if (k === undefined) return 'more'
-  const done = (command: Command): Parsed => ({ command, keys: body })
-  if (op && k === op) return done({ kind: 'line', op, count })
-  if (op && (k === 'i' || k === 'a')) {
-    if (next === undefined) return 'more'
-    return TEXT_OBJECT_KEYS.has(next) ? done({ kind: 'object', op, count, scope: k, object: next }) : null
-  }
-  if (k === 'g') {
-    if (next === undefined) return 'more'
-    return next === 'g' ? done({ kind: 'motion', ...(op ? { op } : {}), count, motion: 'gg' }) : null
-  }
-  if (k === 'f' || k === 'F' || k === 't' || k === 'T' || (!op && k === 'r')) {
-    if (next === undefined) return 'more'
-    if (next.startsWith('<')) return null
-    if (k === 'r') return done({ kind: 'simple', key: 'r', count, arg: next })
-    return done({ kind: 'motion', ...(op ? { op } : {}), count, motion: k, arg: next })
-  }
-  if (MOTION_KEYS.has(k) || k === ';' || k === ',')
-    return done({ kind: 'motion', ...(op ? { op } : {}), count, motion: k })
-  if (!op && SIMPLE.has(k)) return done({ kind: 'simple', key: k, count })
-  return null
-}
 
 function initial(editor: EditorState = { text: '', cursor: 0 }): VimState {
   return {
