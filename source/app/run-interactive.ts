@@ -96,7 +96,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
       }
       setupNotice = undefined
       const exit = await runSession(sessionOpts, ui, endpoint, resume, first)
-      editorMode = exit.editorMode
+      if (exit.editorMode) editorMode = exit.editorMode
       if (exit.setup) {
         const chosen = await setUp(opts, ui, {
           baseUrl: endpoint.baseUrl,

@@ -71,8 +71,8 @@ export interface TuiExit {
   resume?: string
   /** `/login`: the setup form opens next, then this session again. */
   setup?: boolean
-  /** The prompt's editing mode at the end (`/vim` may have changed it), for the session opened next. */
-  editorMode: EditorMode
+  /** The prompt's editing mode at the end when `/vim` changed it, for the session opened next. */
+  editorMode?: EditorMode
 }
 
 /**
@@ -200,14 +200,15 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
   }
-  const { editorMode } = opts.store.getState().ui
-  if (resume !== undefined) return { status: exitCode, resume, editorMode }
-  if (setup) return { status: exitCode, setup, editorMode }
+  const now = opts.store.getState().ui.editorMode
+  const changed = now !== (opts.editorMode ?? 'normal') ? { editorMode: now } : {}
+  if (resume !== undefined) return { status: exitCode, resume, ...changed }
+  if (setup) return { status: exitCode, setup, ...changed }
   if (opts.printOnExit) {
     const text = lastTurnMarkdown(opts.store.getState())
     stdout.write(stdout.isTTY ? cleanText(text) : text)
   }
-  return { status: exitCode, editorMode }
+  return { status: exitCode, ...changed }
 }
 
 /** The last user turn and everything after it, as Markdown for the normal scrollback. */
