@@ -14,6 +14,7 @@ import {
   promptItems,
   reducePrompt,
 } from '../../../source/ui/panes/input/prompt-model.js'
+import { separator, vimTag } from '../../../source/ui/panes/input/prompt-row.js'
 import { VIM_ENGINE } from '../../../source/ui/panes/input/vim/vim-engine.js'
 import { makeStore } from '../shell/fake-commands.js'
 
@@ -233,5 +234,39 @@ describe('vim mode in the prompt', () => {
   it('without the engine loaded, turning vim on waits (the prompt stays as it is)', () => {
     const r = reducePrompt(initialPrompt(), VIM_ON, env({ vim: false }))
     expect(r.state.vim).toBeNull()
+  })
+})
+
+describe('the mode on the rule above the prompt', () => {
+  it.each<[string, number, boolean, number, string | undefined, string]>([
+    ['vim mode off: the rule as before', 30, false, 0, undefined, '─'.repeat(30)],
+    ['insert mode at the right end', 30, false, 0, vimTag('insert'), `${'─'.repeat(14)} -- INSERT -- ──`],
+    [
+      'a command being typed',
+      34,
+      false,
+      0,
+      vimTag('normal', ['2', 'd']),
+      `${'─'.repeat(15)} -- NORMAL -- 2d ──`,
+    ],
+    [
+      'beside the busy label at 80 columns',
+      80,
+      true,
+      0,
+      vimTag('normal'),
+      ` Enter queues your message · Esc interrupts ${'─'.repeat(20)} -- NORMAL -- ──`,
+    ],
+  ])('%s', (_name, width, busy, queued, tag, expected) => {
+    const rule = separator(width, busy, queued, tag)
+    expect(rule).toBe(expected)
+    expect(rule.length).toBe(width)
+  })
+
+  it('a long label gives way to the mode, never the other way', () => {
+    const rule = separator(60, true, 3, vimTag('insert'))
+    expect(rule.length).toBe(60)
+    expect(rule.endsWith(' -- INSERT -- ──')).toBe(true)
+    expect(rule.startsWith(' 3 queued for the next step')).toBe(true)
   })
 })
