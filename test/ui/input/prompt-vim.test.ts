@@ -218,6 +218,16 @@ describe('vim mode in the prompt', () => {
     expect(promptItems(normal.state, env())).toEqual([])
   })
 
+  it('keys typed while a pane had the focus are text in normal mode too (nothing typed is read as a command)', () => {
+    const ahead = (text: string): PromptEvent => {
+      const event = type(text)
+      return event.type === 'key' ? { ...event, typedAhead: true } : event
+    }
+    const r = run([...typed('draft'), K.esc, type('0'), ahead('d'), ahead('d')])
+    expect(r.shown).toBe('draftdd|')
+    expect(r.mode).toBe('insert')
+  })
+
   it('Ctrl+C clears the prompt and keeps the mode', () => {
     const r = run([...typed('draft'), K.esc, K.ctrlC])
     expect(r.shown).toBe('|')
