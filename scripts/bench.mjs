@@ -17,6 +17,7 @@ import { gitScan } from './bench/git-scan.mjs'
 import { subagentRoundTrip } from './bench/subagents.mjs'
 import { taskBuffer } from './bench/tasks.mjs'
 import { tuiRoundTrip } from './bench/tui-round-trip.mjs'
+import { vimEcho } from './bench/vim-echo.mjs'
 import {
   earlierSession,
   idle,
@@ -180,6 +181,7 @@ const sections = {
   subagentRoundTrip,
   tuiRoundTrip,
   tuiFirstFrame,
+  vimEcho,
   streamRender,
   transcriptScale,
   idle,

@@ -6,6 +6,7 @@ import { tildePath } from '../config/project-trust.js'
 import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import type { KeyChoice } from '../config/save-endpoint.js'
 import type { ResolvedConfig } from '../config/resolve-config.js'
+import type { EditorMode } from '../store/state.js'
 import type { TuiExit } from '../ui/run-tui.js'
 import type { BackgroundProbe } from '../ui/terminal/background-query.js'
 import type { EarlyFrame } from '../ui/terminal/early-frame.js'
@@ -22,6 +23,8 @@ import { resumeHint } from './exit-message.js'
 import { cleanedWriter } from '../util/display-text.js'
 
 export interface InteractiveOptions {
+  /** The prompt's editing mode a session opened with /resume or after /login starts in (what /vim left). */
+  editorMode?: EditorMode
   args: ParsedArgs
   config: ResolvedConfig
   paths: AppPaths
@@ -66,6 +69,7 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     setupNotice = chosen.notice
   }
   let resume = opts.resume
+  let editorMode: EditorMode | undefined
   if (opts.args.resume === true) {
     const sessions = await summarizeSessions(sessionsDir(opts.paths, opts.workspace), opts.workspace)
     if (sessions.length === 0) {
@@ -85,11 +89,13 @@ export async function runInteractive(opts: InteractiveOptions): Promise<number> 
     for (let first = true; ; first = false) {
       const sessionOpts = {
         ...opts,
+        ...(editorMode ? { editorMode } : {}),
         ...(describe ? { describeEndpoint: describe } : {}),
         ...(setupNotice ? { setupNotice } : {}),
       }
       setupNotice = undefined
       const exit = await runSession(sessionOpts, ui, endpoint, resume, first)
+      if (exit.editorMode) editorMode = exit.editorMode
       if (exit.setup) {
         const chosen = await setUp(opts, ui, {
           baseUrl: endpoint.baseUrl,
@@ -325,6 +331,9 @@ async function runSession(
       ...(contextLimitLater ? { contextLimitLater } : {}),
       ...(config.settings.keybindings ? { keybindings: config.settings.keybindings } : {}),
       ...(config.settings.notifications ? { notifications: config.settings.notifications } : {}),
+      ...((opts.editorMode ?? config.settings.editorMode)
+        ? { editorMode: opts.editorMode ?? config.settings.editorMode }
+        : {}),
       ...(branch ? { branch } : {}),
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,

@@ -76,6 +76,8 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   disableAllHooks: 'trusted-only',
   // Rebinding the permission prompt's keys could turn "deny" into "allow".
   keybindings: 'trusted-only',
+  // What the keys typed at the prompt do (`dd` deletes in vim mode): the user's own choice.
+  editorMode: 'trusted-only',
   // Could silence the bell that says a permission prompt waits.
   notifications: 'trusted-only',
   // Widen what the agent may read and write.

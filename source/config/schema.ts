@@ -286,6 +286,8 @@ export const settingsSchema = z.strictObject({
     .optional(),
   /** The UI's palette (docs/tui.md#themes); `auto` follows the terminal's background. */
   theme: z.enum(THEME_SETTINGS, { error: `expected one of ${THEME_SETTINGS.join(', ')}` }).optional(),
+  /** How the prompt edits: `vim` for vim's modes (Claude Code's setting; `/vim` toggles and saves it). */
+  editorMode: z.enum(['normal', 'vim'], { error: 'expected "normal" or "vim"' }).optional(),
   /** The bell and a desktop notification when a permission prompt waits or a turn ends unwatched (docs/tui.md). */
   notifications: z
     .strictObject({

@@ -19,6 +19,7 @@ import type {
   TurnResult,
 } from './domain.js'
 import type {
+  EditorMode,
   Focus,
   NoticeLevel,
   Phase,
@@ -164,6 +165,8 @@ export type EphemeralAction =
   | { type: 'ui/theme'; theme: ThemeSetting }
   /** The terminal answered what its background is. */
   | { type: 'ui/background'; background: Background }
+  /** `/vim` (or the `editorMode` setting at start): the prompt's editing mode. */
+  | { type: 'ui/editor-mode'; mode: EditorMode }
   | { type: 'model/changed'; model: string }
   /** What the request about to be sent carries (context telemetry). */
   | { type: 'context/measured'; stats: RequestStats }

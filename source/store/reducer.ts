@@ -312,6 +312,10 @@ function reduceWith(c: Collections, state: State, action: Action): State {
       return state.ui.background === action.background
         ? state
         : { ...state, ui: { ...state.ui, background: action.background } }
+    case 'ui/editor-mode':
+      return state.ui.editorMode === action.mode
+        ? state
+        : { ...state, ui: { ...state.ui, editorMode: action.mode } }
     case 'ui/expand-toggled': {
       const { [action.id]: was, ...rest } = state.ui.expanded
       const expanded = was ? rest : { ...state.ui.expanded, [action.id]: true as const }

@@ -15,6 +15,7 @@ export const selectUsage = (s: State) => s.usage
 export const selectSession = (s: State) => s.session
 export const selectUi = (s: State) => s.ui
 export const selectRewindOpen = (s: State) => s.ui.rewind
+export const selectEditorMode = (s: State) => s.ui.editorMode
 export const selectTurns = (s: State) => s.turns
 export const selectRewindUndo = (s: State) => s.checkpoints.undo
 export const selectTasksState = (s: State) => s.tasks

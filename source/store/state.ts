@@ -80,6 +80,9 @@ export type Phase = 'idle' | 'requesting' | 'streaming' | 'tools' | 'awaiting-us
 
 export type Focus = 'input' | 'transcript' | 'todos' | 'tasks' | 'consent' | 'question'
 
+/** How the prompt edits: as a line editor (`normal`, the default) or with vim's modes (`/vim`). */
+export type EditorMode = 'normal' | 'vim'
+
 export interface SessionInfo {
   id: string
   cwd: string
@@ -228,6 +231,8 @@ export interface State {
     theme?: ThemeSetting
     /** The terminal's background, once it said; `auto` follows it. */
     background?: Background
+    /** The `editorMode` setting, changed by `/vim`. */
+    editorMode: EditorMode
   }
   turns: TurnMark[]
   sandbox: SandboxState
@@ -265,7 +270,14 @@ export function initialState(session: SessionInfo, mode: Mode): State {
     },
     context: emptyContext(),
     agent: 'build',
-    ui: { focus: 'input', showTodos: true, todosExpanded: false, expanded: {}, rewind: false },
+    ui: {
+      focus: 'input',
+      showTodos: true,
+      todosExpanded: false,
+      expanded: {},
+      rewind: false,
+      editorMode: 'normal',
+    },
     turns: [],
     sandbox: { status: 'off', network: false },
     checkpoints: { known: {}, timeline: [], undo: null },

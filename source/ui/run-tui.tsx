@@ -2,7 +2,7 @@ import { render } from 'ink'
 import type { ReactElement } from 'react'
 import type { RuntimeCommands, SessionSummary } from '../agent/runtime/commands.js'
 import type { Store } from '../store/create-store.js'
-import type { State } from '../store/state.js'
+import type { EditorMode, State } from '../store/state.js'
 import { cleanText } from '../util/display-text.js'
 import { createClipboard } from './clipboard/clipboard.js'
 import type { CommandTable } from './commands/command-table.js'
@@ -74,6 +74,8 @@ export interface RunTuiOptions {
   findProgram?: (name: string) => string | undefined
   /** Settings `notifications`: the bell and desktop notification when a prompt waits or a turn ends unwatched. */
   notifications?: NotificationSettings
+  /** Settings `editorMode` (or what `/vim` left it at in the session before): `vim` turns vim mode on. */
+  editorMode?: EditorMode
 }
 
 export interface TuiExit {
@@ -82,6 +84,8 @@ export interface TuiExit {
   resume?: string
   /** `/login`: the setup form opens next, then this session again. */
   setup?: boolean
+  /** The prompt's editing mode at the end when `/vim` changed it, for the session opened next. */
+  editorMode?: EditorMode
 }
 
 /**
@@ -148,6 +152,7 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     ? undefined
     : { text: `Settings ${overrides.error} — using the default keys`, level: 'warn' }
   const branch = opts.branch
+  if (opts.editorMode) opts.store.dispatch({ type: 'ui/editor-mode', mode: opts.editorMode })
   // The runtime's changes reach the view once the runtime waits, so a render never delays the loop.
   const viewStore = createViewStore(opts.store)
 
@@ -228,13 +233,15 @@ export async function runTui(opts: RunTuiOptions): Promise<TuiExit> {
     if (terminalStdin.isTTY) terminalStdin.setRawMode(false)
     await shutdownOnce()
   }
-  if (resume !== undefined) return { status: exitCode, resume }
-  if (setup) return { status: exitCode, setup }
+  const now = opts.store.getState().ui.editorMode
+  const changed = now !== (opts.editorMode ?? 'normal') ? { editorMode: now } : {}
+  if (resume !== undefined) return { status: exitCode, resume, ...changed }
+  if (setup) return { status: exitCode, setup, ...changed }
   if (opts.printOnExit) {
     const text = lastTurnMarkdown(opts.store.getState())
     stdout.write(stdout.isTTY ? cleanText(text) : text)
   }
-  return { status: exitCode }
+  return { status: exitCode, ...changed }
 }
 
 /** The last user turn and everything after it, as Markdown for the normal scrollback. */

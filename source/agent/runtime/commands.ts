@@ -7,6 +7,7 @@ import type { ContentPart } from '../../store/messages.js'
 import type { SessionSummary } from '../../session/session-store.js'
 import type { TaskLogRange, TaskLogSlice } from '../../tasks/log-slice.js'
 import type { Store } from '../../store/create-store.js'
+import type { EditorMode } from '../../store/state.js'
 import type {
   ConsentDecision,
   McpAddedServer,
@@ -168,6 +169,11 @@ export interface SessionServices {
   endpointHeaders(): string[]
   /** `/plugin`: the plugins this session loaded and what each brought, and the installed ones it did not. */
   pluginLines(): Promise<string[]>
+  /**
+   * `/vim`: saves the prompt's editing mode as `editorMode` in the user's settings file (atomically);
+   * resolves with the file's path, rejects with a message that names it and why.
+   */
+  saveEditorMode(mode: EditorMode): Promise<string>
   /** `/plugin enable|disable NAME`: changes what sessions started from now on load; what to show. */
   setPluginEnabled(name: string, enabled: boolean): Promise<string[]>
   /** The permission rules in force: configured, from flags, and granted in this session. */

@@ -409,6 +409,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     sessions: () => summarizeSessions(projectSessions, workspace),
     ...(opts.exportMarkdown ? { exportMarkdown: () => opts.exportMarkdown?.(store.getState()) ?? '' } : {}),
     exportDir: join(paths.stateDir, 'exports'),
+    userSettings: paths,
     store,
     gate,
     ...(questions ? { questions } : {}),

@@ -23,6 +23,7 @@ import type { TrustController } from '../../agent/runtime/trust-controller.js'
 import type { Checkpoints } from '../../checkpoints/lazy.js'
 import { listTurns, type RewindHost, rewind, runRewind, undoRewind } from '../../checkpoints/rewind.js'
 import type { RewindReport } from '../../checkpoints/types.js'
+import type { AppPaths } from '../../config/app-paths.js'
 import { ignoreLocalSettings, LOCAL_SETTINGS } from '../../config/ignore-local-settings.js'
 import type { HookService } from '../../user-hooks/hook-service.js'
 import type { QuestionBroker } from '../../permissions/question-broker.js'
@@ -74,6 +75,8 @@ export interface SessionServiceOptions {
   /** `/plugin`'s lines (plugins/session-plugins.ts). */
   pluginLines?: () => Promise<string[]>
   setPluginEnabled?: (name: string, enabled: boolean) => Promise<string[]>
+  /** The user's settings file, where `/vim` saves `editorMode` (absent: it cannot be saved). */
+  userSettings?: Pick<AppPaths, 'configDir' | 'userSettingsFile'>
   /** Agent profiles for `/agents`, and the background subagents' transcripts. */
   agents?: AgentsControl
   /** The session's skills for `/skills`. */
@@ -220,6 +223,11 @@ export function createSessionServices(opts: SessionServiceOptions): SessionServi
     setPluginEnabled: (name, enabled) =>
       opts.setPluginEnabled?.(name, enabled) ??
       Promise.resolve(['plugins cannot be changed from this session']),
+    async saveEditorMode(mode) {
+      if (!opts.userSettings) throw new Error('this session has no settings file to save it in')
+      const { saveUserSetting } = await import('../../config/save-user-setting.js')
+      return saveUserSetting(opts.userSettings, 'editorMode', mode)
+    },
     permissionRules: () => opts.gate.describeRules(),
     hooks: () => opts.hooks?.view() ?? { active: [], inactive: [], warnings: [] },
     rewindTurns: () => listTurns(store.getState(), opts.checkpoints?.offReason() ?? null),

@@ -17,6 +17,7 @@ import {
 import { COPY_COMMAND } from './copy-command.js'
 import { MCP_COMMAND } from './mcp-command.js'
 import { THEME_COMMAND } from './theme-command.js'
+import { VIM_COMMAND } from './vim-command.js'
 import {
   agentLines,
   costLines,
@@ -329,6 +330,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   COPY_COMMAND,
   THEME_COMMAND,
+  VIM_COMMAND,
   { name: 'quit', aliases: ['exit'], description: 'Exit agent-tui', run: (ctx) => ctx.exit(0) },
 ]
 

@@ -5,7 +5,7 @@
  */
 import type { ImageAttachment, RuntimeCommands, SessionSummary } from '../../agent/runtime/commands.js'
 import type { ThemeSetting } from '../../store/domain.js'
-import type { State } from '../../store/state.js'
+import type { EditorMode, State } from '../../store/state.js'
 import type { CopyOutcome } from '../clipboard/clipboard.js'
 import type { Prices } from '../panes/status/format.js'
 
@@ -48,6 +48,8 @@ export interface CommandContext {
   /** The checks of `agent-tui doctor` for this session, as lines; undefined when not available. */
   doctor?: () => Promise<string[]>
   toggleTodos(): void
+  /** `/vim`: the prompt's editing mode, at once (saving it is `commands.saveEditorMode`). */
+  setEditorMode(mode: EditorMode): void
   focusTasks(): void
   /** Opens the /rewind dialog. */
   openRewind(): void

@@ -34,6 +34,7 @@ function fakeContext(opts: { mode?: Mode; store?: Store; models?: ModelList } = 
     resumeSession: (id) => ui.push(`resume:${id}`),
     openSetup: () => ui.push('setup'),
     toggleTodos: () => ui.push('todos'),
+    setEditorMode: (mode) => store.dispatch({ type: 'ui/editor-mode', mode }),
     focusTasks: () => ui.push('tasks'),
     openRewind: () => ui.push('rewind'),
     attachImage: (image) => ui.push(`image:${image.path}`),
@@ -95,6 +96,36 @@ describe('/plugin', () => {
       text: 'usage: /plugin, /plugin enable <name>, /plugin disable <name>',
       level: 'warn',
     })
+  })
+})
+
+describe('/vim', () => {
+  it('toggles vim mode, saves each change, and takes on/off', async () => {
+    const f = fakeContext()
+    await runCommandLine(builtin(), '/vim', f.ctx)
+    expect(f.store.getState().ui.editorMode).toBe('vim')
+    expect(f.lastFlash()?.text).toMatch(/^Vim mode on: Esc for normal mode.*\(saved in /)
+    await runCommandLine(builtin(), '/vim', f.ctx)
+    expect(f.store.getState().ui.editorMode).toBe('normal')
+    await runCommandLine(builtin(), '/vim on', f.ctx)
+    await runCommandLine(builtin(), '/vim on', f.ctx)
+    expect(f.store.getState().ui.editorMode).toBe('vim')
+    await runCommandLine(builtin(), '/vim off', f.ctx)
+    expect(f.store.getState().ui.editorMode).toBe('normal')
+    expect(f.commands.named('saveEditorMode')).toEqual([['vim'], ['normal'], ['vim'], ['vim'], ['normal']])
+  })
+
+  it('says how when the word is wrong, and changes nothing', async () => {
+    const f = fakeContext()
+    await runCommandLine(builtin(), '/vim emacs', f.ctx)
+    expect(f.lastFlash()).toEqual({ text: 'Usage: /vim [on|off] (no argument toggles it)', level: 'warn' })
+    expect(f.store.getState().ui.editorMode).toBe('normal')
+    expect(f.commands.named('saveEditorMode')).toEqual([])
+  })
+
+  it('completes on and off', () => {
+    const complete = slashCompleter(builtin(), makeStore().getState)
+    expect(complete('/vim ').map((c) => c.value)).toEqual(['/vim on', '/vim off'])
   })
 })
 

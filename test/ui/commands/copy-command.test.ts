@@ -34,6 +34,7 @@ function fixture(
     resumeSession: ignore,
     openSetup: ignore,
     toggleTodos: ignore,
+    setEditorMode: ignore,
     focusTasks: ignore,
     openRewind: ignore,
     attachImage: ignore,

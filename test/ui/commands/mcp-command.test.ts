@@ -93,6 +93,7 @@ describe('/mcp through the command table', () => {
       showInfo: ignore,
       showConfirm: ignore,
       showMcp: () => opened.push('mcp'),
+      setEditorMode: ignore,
       showSessions: ignore,
       showModels: ignore,
       resumeSession: ignore,

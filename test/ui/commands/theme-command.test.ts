@@ -28,6 +28,7 @@ function fixture(save?: (theme: ThemeSetting) => Promise<string>) {
     showInfo: (title, lines) => info.push({ title, lines }),
     showConfirm: ignore,
     showMcp: ignore,
+    setEditorMode: ignore,
     showSessions: ignore,
     showModels: ignore,
     resumeSession: ignore,

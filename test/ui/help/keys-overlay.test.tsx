@@ -2,14 +2,16 @@ import stringWidth from 'string-width'
 import { describe, expect, it } from 'vitest'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { keyColumnWidth, layoutEntry } from '../../../source/ui/panes/help/help-layout.js'
+import { VIM_HELP, VIM_HELP_HEADING, VIM_HELP_TITLE } from '../../../source/ui/panes/input/vim/vim-keys.js'
 import { TuiRoot } from '../../../source/ui/tui-root.js'
 import { fakeCommands, KEYS, makeStore, renderSized, waitFor } from '../shell/helpers.js'
 
 const theme = createTheme({ level: 0 })
 
 /** Every row of the `?` overlay at this size, paged through to the end (the frame's overlay part only). */
-async function overlayRows(columns: number, rows: number): Promise<string[]> {
+async function overlayRows(columns: number, rows: number, opts: { vim?: boolean } = {}): Promise<string[]> {
   const store = makeStore([])
+  if (opts.vim) store.dispatch({ type: 'ui/editor-mode', mode: 'vim' })
   const r = renderSized(
     <TuiRoot
       store={store}
@@ -25,6 +27,8 @@ async function overlayRows(columns: number, rows: number): Promise<string[]> {
   )
   r.stdin.write('?')
   await waitFor(() => r.frame().includes('Keys and commands'), r.frame)
+  // Vim mode's section comes from its own module, a render later; the title says when it is in.
+  if (opts.vim) await waitFor(() => r.frame().includes(VIM_HELP_HEADING), r.frame)
   const pages: string[][] = []
   const body = () => {
     const lines = r.frame().split('\n')
@@ -134,6 +138,29 @@ describe('the keys overlay keeps descriptions in their own column', () => {
         ).toBe(true)
     })
   }
+})
+
+describe('vim mode in the keys overlay', () => {
+  for (const [columns, rows] of [
+    [80, 24],
+    [100, 30],
+    [120, 40],
+  ] as const) {
+    it(`lists every vim key while vim mode is on, in the two columns, at ${columns}×${rows}`, async () => {
+      const all = await overlayRows(columns, rows, { vim: true })
+      const { problems } = layoutProblems(all, columns)
+      expect(problems).toEqual([])
+      const start = all.indexOf(VIM_HELP_TITLE)
+      expect(start).toBeGreaterThan(all.indexOf('Input'))
+      const section = all.slice(start + 1, all.indexOf('', start))
+      for (const row of VIM_HELP) expect(section.some((r) => r.startsWith(`  ${row.keys} `))).toBe(true)
+    })
+  }
+
+  it('has no vim section with vim mode off', async () => {
+    const all = await overlayRows(120, 40)
+    expect(all.some((r) => r.startsWith('Vim mode'))).toBe(false)
+  })
 })
 
 describe('layoutEntry', () => {

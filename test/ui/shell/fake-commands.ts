@@ -78,6 +78,8 @@ export function fakeCommands(
     rewindTurns?: RewindTurn[]
     agents?: AgentListing
     skills?: SkillListing
+    /** `saveEditorMode` rejects with this message. */
+    saveError?: string
     /** Background subagents' stores, by task id. */
     transcripts?: Record<string, Store>
     /** What rewind/undoRewind resolve with (given their arguments); default: nothing to change. */
@@ -173,6 +175,11 @@ export function fakeCommands(
     endpointHeaders: () => [],
     pluginLines: async () => [],
     setPluginEnabled: async (name, enabled) => [`${enabled ? 'enabled' : 'disabled'} ${name}`],
+    saveEditorMode: async (mode) => {
+      record('saveEditorMode', [mode])
+      if (opts.saveError) throw new Error(opts.saveError)
+      return '/home/u/.config/agent-tui/settings.json'
+    },
     permissionRules: () => {
       record('permissionRules', [])
       return opts.rules ?? { allow: [], ask: [], deny: [], savedTo: '.agent-tui/settings.local.json' }

@@ -39,6 +39,22 @@ describe('runTui', () => {
     expect(commands.named('shutdown')).toHaveLength(1)
   })
 
+  it('starts in the editorMode it is given, and hands on what /vim changed it to', async () => {
+    const store = makeStore()
+    const commands = fakeCommands({ store })
+    const { stdin, streams } = io()
+    const done = runTui({ store, commands, contextLimit: 1000, theme, editorMode: 'vim', ...streams })
+    await waitFor(() => stdin.listenerCount('readable') > 0)
+    expect(store.getState().ui.editorMode).toBe('vim')
+    stdin.write('/vim off')
+    stdin.write(KEYS.enter)
+    await waitFor(() => store.getState().ui.editorMode === 'normal')
+    stdin.write('/quit')
+    stdin.write(KEYS.enter)
+    await expect(done).resolves.toEqual({ status: 0, editorMode: 'normal' })
+    expect(commands.named('saveEditorMode')).toEqual([['normal']])
+  })
+
   it('/resume <id> leaves for that session: the runtime shuts down and runTui resolves with its id', async () => {
     const store = makeStore()
     const commands = fakeCommands({

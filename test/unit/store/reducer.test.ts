@@ -188,6 +188,7 @@ describe('reducer', () => {
       { type: 'ui/todos-toggled' },
       { type: 'ui/expand-toggled', id: 'c1' },
       { type: 'ui/focus', focus: 'tasks' },
+      { type: 'ui/editor-mode', mode: 'vim' },
     ])
     expect(s.ui).toEqual({
       focus: 'tasks',
@@ -195,7 +196,10 @@ describe('reducer', () => {
       todosExpanded: false,
       expanded: { c1: true },
       rewind: false,
+      editorMode: 'vim',
     })
+    expect(s.messages).toEqual([])
+    expect(isPersisted({ type: 'ui/editor-mode', mode: 'vim' })).toBe(false)
     expect(reducer(s, { type: 'ui/expand-toggled', id: 'c1' }).ui.expanded).toEqual({})
   })
 

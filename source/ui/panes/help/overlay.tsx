@@ -1,6 +1,6 @@
 import { Box } from 'ink'
 import { Text } from '../../components/text.js'
-import { useContext, useMemo, useState } from 'react'
+import { useContext, useEffect, useMemo, useState } from 'react'
 import stringWidth from 'string-width'
 import wrapAnsi from 'wrap-ansi'
 import type { State } from '../../../store/state.js'
@@ -25,11 +25,19 @@ interface Line {
  * The `?` help text, generated from the bindings table and the slash command table. Availability is judged
  * on `state` (the store's state when the overlay opened).
  */
-export function helpLines(bindings: Bindings, commands: readonly SlashCommand[], state: State): Line[] {
+export function helpLines(
+  bindings: Bindings,
+  commands: readonly SlashCommand[],
+  state: State,
+  /** Vim mode's keys, while it is on: a section after the prompt's own keys. */
+  vim?: VimHelp,
+): Line[] {
   const sections = helpSections(bindings).filter((s) => s.rows.length > 0)
+  const input = sections.findIndex((s) => s.title === 'Input')
+  if (vim) sections.splice(input + 1, 0, { title: vim.title, rows: [...vim.rows] })
   const usages = commands.map(commandUsage)
   const entry = (key: string, description: string): Line => ({ text: '', kind: 'entry', key, description })
-  const lines: Line[] = [{ text: 'Keys and commands', kind: 'title' }]
+  const lines: Line[] = [{ text: vim?.heading ?? 'Keys and commands', kind: 'title' }]
   for (const section of sections) {
     lines.push({ text: '', kind: 'blank' }, { text: section.title, kind: 'section' })
     for (const r of section.rows) lines.push(entry(r.keys, r.description))
@@ -80,6 +88,31 @@ export function wrapOverlayLine(text: string, width: number): string[] {
   return rows.map((row, i) => (i === 0 ? text.slice(0, indent) : ' '.repeat(indent)) + row)
 }
 
+type VimHelp = { heading: string; title: string; rows: readonly { keys: string; description: string }[] }
+
+/** Vim mode's keys, from its own module (already loaded with vim mode on): a render after the overlay opens. */
+function useVimHelp(wanted: boolean): VimHelp | null {
+  const [help, setHelp] = useState<VimHelp | null>(null)
+  useEffect(() => {
+    if (!wanted) return
+    let live = true
+    import('../input/vim/vim-keys.js').then(
+      (m) => live && setHelp({ heading: m.VIM_HELP_HEADING, title: m.VIM_HELP_TITLE, rows: m.VIM_HELP }),
+      (err: unknown) =>
+        live &&
+        setHelp({
+          heading: 'Keys and commands',
+          title: 'Vim mode',
+          rows: [{ keys: '', description: `its keys could not be loaded: ${String(err)}` }],
+        }),
+    )
+    return () => {
+      live = false
+    }
+  }, [wanted])
+  return wanted ? help : null
+}
+
 export interface OverlayViewProps {
   overlay: Exclude<Overlay, { kind: 'sessions' } | { kind: 'mcp' } | { kind: 'models' }>
   width: number
@@ -99,16 +132,17 @@ export function OverlayView({ overlay, width, height, onClose }: OverlayViewProp
   const store = useContext(StoreContext)
   if (!store) throw new Error('StoreContext is missing: render the overlay inside <TuiRoot>')
   const [top, setTop] = useState(0)
+  const vim = useVimHelp(overlay.kind === 'help' && store.getState().ui.editorMode === 'vim')
   const lines = useMemo<Line[]>(
     () =>
       overlay.kind === 'help'
-        ? helpLines(bindings, commands, store.getState())
+        ? helpLines(bindings, commands, store.getState(), vim ?? undefined)
         : [
             { text: overlay.title, kind: 'title' },
             { text: '', kind: 'blank' },
             ...overlay.lines.map((text): Line => ({ text, kind: 'row' })),
           ],
-    [overlay, bindings, commands, store],
+    [overlay, bindings, commands, store, vim],
   )
   // Wrapped to the overlay's width, so nothing is cut by a narrow terminal or the side column.
   const rows = useMemo<Line[]>(() => overlayRows(lines, width), [lines, width])

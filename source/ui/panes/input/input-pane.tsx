@@ -4,7 +4,15 @@ import { useEffect } from 'react'
 import stringWidth from 'string-width'
 import type { Flash } from '../../shell-context.js'
 import { layoutEditor, rowSegments, visibleWindow } from './editor-layout.js'
-import { flashRows, MAX_QUEUED_ROWS, PROMPT_HINT, PROMPT, queuedRow, separator } from './prompt-row.js'
+import {
+  flashRows,
+  MAX_QUEUED_ROWS,
+  PROMPT_HINT,
+  PROMPT,
+  queuedRow,
+  separator,
+  vimTag,
+} from './prompt-row.js'
 import type { CompletionItem } from './completion.js'
 import { usePrompt } from './use-prompt.js'
 import { useTheme } from '../../components/theme-context.js'
@@ -74,7 +82,12 @@ export function InputPane({
     <Box flexDirection="column" width={width} flexShrink={0}>
       <Text wrap="truncate" dimColor>
         {/* Under a consent prompt or a question, Enter and Esc answer it: the rule must not say otherwise. */}
-        {separator(width, view.busy && active, view.queued.length)}
+        {separator(
+          width,
+          view.busy && active,
+          view.queued.length,
+          view.vim ? vimTag(view.vim.mode, view.vim.pending) : undefined,
+        )}
       </Text>
       {view.queued.slice(0, shownQueued).map((message) => (
         <Text key={message.id} wrap="truncate" dimColor>

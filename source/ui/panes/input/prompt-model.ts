@@ -4,19 +4,11 @@
  * submit and queueing all live here; no React, no I/O. Effects are plain data that the binding
  * (`use-prompt.ts`, through `prompt-effects.ts`) carries out, feeding results back as events.
  */
-import type { ImageAttachment, SubmitInput } from '../../../agent/runtime/commands.js'
+import type { ImageAttachment } from '../../../agent/runtime/commands.js'
 import { parseSlash } from '../../commands/command-table.js'
-import type { CommandName } from '../../keys/bindings.js'
 import { imageChip, isLargePaste, pasteChip } from './chips.js'
-import { type CompletionItem, completionItems, type SlashCompleter } from './completion.js'
-import {
-  EMPTY_EDITOR,
-  type EditorOp,
-  type EditorState,
-  editorReducer,
-  isOnFirstLine,
-  isOnLastLine,
-} from './editor-state.js'
+import { type CompletionItem, completionItems } from './completion.js'
+import { EMPTY_EDITOR, type EditorOp, editorReducer, isOnFirstLine, isOnLastLine } from './editor-state.js'
 import {
   EMPTY_HISTORY,
   type HistoryState,
@@ -25,107 +17,29 @@ import {
   pushHistory,
   searchHistory,
 } from './history.js'
-import { mentionAtCursor, type PathCandidate, typedOut } from './path-complete.js'
+import { mentionAtCursor, typedOut } from './path-complete.js'
 import { restoreQueued } from './queue-restore.js'
+import { keyFor, routeVimKey } from './prompt-vim.js'
+import type {
+  PromptEffect,
+  PromptEnv,
+  PromptEvent,
+  PromptKey,
+  PromptResult,
+  PromptState,
+  SearchState,
+} from './prompt-types.js'
+import type { VimEngine, VimKey, VimState } from './vim/vim-types.js'
 
-export interface SearchState {
-  query: string
-  /** Index into history entries, -1 when nothing matches. */
-  match: number
-  /** The draft to go back to when the search is cancelled. */
-  saved: EditorState
-}
-
-export interface PromptState {
-  readonly editor: EditorState
-  readonly history: HistoryState
-  /** Contents of `[Pasted text #N …]` chips, by N; expanded on submit. */
-  readonly pastes: ReadonlyMap<number, string>
-  /** Images of `[Image #N]` chips, by N. */
-  readonly images: ReadonlyMap<number, ImageAttachment>
-  readonly pasteCount: number
-  readonly imageCount: number
-  /** Ctrl+R in progress. */
-  readonly search: SearchState | null
-  readonly popupIndex: number
-  /** The popup stays closed after Esc until the text changes. */
-  readonly dismissedAt: string | null
-  /** The `@path` typed at the cursor, null when the cursor is not in a mention. */
-  readonly mentionQuery: string | null
-  /** The latest directory listing for a mention, with the query it answers. */
-  readonly paths: { readonly query: string; readonly items: readonly PathCandidate[] }
-  /** The first Esc of a double press fell on an empty prompt with the agent idle: a second opens /rewind. */
-  readonly rewindArmed: boolean
-}
-
-/** A key as the prompt sees it; the key dispatcher's `KeyEvent` is one. */
-export interface PromptKey {
-  /** Typed text (several characters when typing outruns rendering, or a chunk without paste mode). */
-  input: string
-  key: { ctrl: boolean; meta: boolean; escape: boolean; tab: boolean; return: boolean }
-  /** The key fires this command (bindings table). */
-  has(command: CommandName): boolean
-  /** The key armed this double-press command (one more press fires it). */
-  armed: { has(command: CommandName): boolean }
-}
-
-export type PromptEvent =
-  | { type: 'key'; key: PromptKey }
-  /** `imagePath`: the pasted text names an existing image file (decided by the binding, which may read the disk). */
-  | { type: 'paste'; text: string; imagePath: string | null }
-  | { type: 'insert'; text: string }
-  | { type: 'image-loaded'; image: ImageAttachment }
-  | { type: 'editor-closed'; text: string }
-  | { type: 'paths-listed'; query: string; items: readonly PathCandidate[] }
-  /** Queued messages taken back out of the runtime's queue (oldest first): they go before the draft. */
-  | { type: 'unqueued'; inputs: readonly SubmitInput[] }
-
-export type PromptEffect =
-  /** A slash command line, for the command table. */
-  | { type: 'command'; line: string }
-  /** `!cmd`. */
-  | { type: 'shell'; command: string }
-  /** A message: image paths in it become attachments, paste chips are expanded, then it is submitted. */
-  | {
-      type: 'send'
-      text: string
-      pastes: ReadonlyMap<number, string>
-      images: ReadonlyMap<number, ImageAttachment>
-      imageCount: number
-    }
-  /** Text that arrived as a paste; the binding decides whether it is an image path, then sends `paste`. */
-  | { type: 'paste'; text: string }
-  /** A pasted image path: load it and send `image-loaded`, or on failure say why and send `insert` of `text`. */
-  | { type: 'load-image'; path: string; text: string }
-  | { type: 'paste-image' } // Ctrl+V: an image from the clipboard, then `image-loaded` (or a notice why not)
-  /** Ctrl+G: edit `text` in $EDITOR, then send `editor-closed`. */
-  | { type: 'open-editor'; text: string }
-  /** List the directory of an `@path` being typed, then send `paths-listed`. */
-  | { type: 'list-paths'; query: string }
-  | { type: 'hint'; text: string }
-  | { type: 'clear-flash' }
-  /** Esc Esc on an empty, idle prompt. */
-  | { type: 'open-rewind' }
-  /** Take the newest queued message (or all of them) back from the runtime, then send `unqueued`. */
-  | { type: 'unqueue'; all: boolean }
-
-export interface PromptEnv {
-  /** A turn is running. */
-  busy: boolean
-  /** The conversation has turns to rewind to. */
-  hasTurns?: boolean
-  /** Messages waiting in the runtime's queue. */
-  queued?: number
-  /** Completion for text that starts with "/" (the command table). */
-  slash: SlashCompleter
-}
-
-export interface PromptResult {
-  state: PromptState
-  effects: readonly PromptEffect[]
-  /** For key events: the prompt took the key (false lets it go on to the global handlers). */
-  handled: boolean
-}
+export type {
+  PromptEffect,
+  PromptEnv,
+  PromptEvent,
+  PromptKey,
+  PromptResult,
+  PromptState,
+  SearchState,
+} from './prompt-types.js'
 
 const NO_EFFECTS: readonly PromptEffect[] = []
 const NO_PATHS: PromptState['paths'] = { query: '', items: [] }
@@ -135,6 +49,7 @@ const NO_IMAGES: ReadonlyMap<number, ImageAttachment> = new Map()
 export function initialPrompt(
   history: HistoryState = EMPTY_HISTORY,
   paths: PromptState['paths'] = NO_PATHS,
+  vim: VimState | null = null,
 ): PromptState {
   return {
     editor: EMPTY_EDITOR,
@@ -149,11 +64,14 @@ export function initialPrompt(
     mentionQuery: null,
     paths,
     rewindArmed: false,
+    vim,
   }
 }
 
 /** The completion popup's entries for this state. */
 export function promptItems(state: PromptState, env: Pick<PromptEnv, 'slash'>): readonly CompletionItem[] {
+  // Vim's normal mode types commands, not text to complete.
+  if (state.vim?.mode === 'normal') return []
   return completionItems({
     editor: state.editor,
     searching: state.search !== null,
@@ -171,7 +89,9 @@ export function searchMatchText(state: PromptState): string {
 }
 
 export function reducePrompt(state: PromptState, event: PromptEvent, env: PromptEnv): PromptResult {
-  const result = reduce(state, event, env)
+  let result = reduce(state, event, env)
+  // In normal mode, a change the prompt made itself (a paste, text back from $EDITOR) is one step for `u`.
+  if (event.type !== 'key' && env.vim) result = noted(result, state, env.vim)
   // A new `@path` under the cursor asks for its directory listing (one readdir per typed prefix).
   if (result.state.editor === state.editor) return result
   const mentionQuery = mentionAtCursor(result.state.editor.text, result.state.editor.cursor)?.query ?? null
@@ -184,7 +104,8 @@ export function reducePrompt(state: PromptState, event: PromptEvent, env: Prompt
 function reduce(state: PromptState, event: PromptEvent, env: PromptEnv): PromptResult {
   switch (event.type) {
     case 'key':
-      return state.search ? searchKey(state, state.search, event.key) : key(state, event.key, env)
+      if (state.search) return searchKey(state, state.search, event.key)
+      return key(event.typedAhead ? typingAhead(state, env) : state, event.key, env)
     case 'paste':
       if (event.imagePath)
         return effect(state, { type: 'load-image', path: event.imagePath, text: event.text })
@@ -208,7 +129,49 @@ function reduce(state: PromptState, event: PromptEvent, env: PromptEnv): PromptR
       // A listing for a mention typed meanwhile past is dropped.
       if (event.query !== state.mentionQuery) return done(state)
       return done({ ...state, paths: { query: event.query, items: event.items } })
+    case 'editor-mode':
+      if (!event.vim) return done({ ...state, vim: null })
+      return done({ ...state, vim: state.vim ?? env.vim?.initial(state.editor) ?? null })
   }
+}
+
+function noted(result: PromptResult, before: PromptState, engine: VimEngine): PromptResult {
+  const { vim, editor } = result.state
+  if (vim?.mode !== 'normal' || editor === before.editor) return result
+  const step = engine.noteEdit(vim, before.editor, editor)
+  return { ...result, state: { ...result.state, vim: step.vim, editor: step.editor } }
+}
+
+/** Keys for vim's normal mode; what follows a key that entered insert mode is typed as text. */
+function vimKeys(
+  state: PromptState,
+  vim: VimState,
+  keys: readonly VimKey[],
+  env: PromptEnv & { vim: VimEngine },
+): PromptResult {
+  let { editor } = state
+  for (let i = 0; i < keys.length; i++) {
+    if (vim.mode === 'insert') {
+      editor = editorReducer(editor, { type: 'insert', text: keys.slice(i).join('') })
+      break
+    }
+    const step = env.vim.key(vim, editor, keys[i] as VimKey)
+    ;({ vim, editor } = step)
+    // `k` on the first line and `j` on the last are ↑ and ↓: the history, or a queued message back.
+    if (step.pass) {
+      const next = { ...state, vim, editor }
+      return noted(
+        plainKey(
+          next,
+          keyFor(step.pass === 'history-prev' ? 'input.history.prev' : 'input.history.next'),
+          env,
+        ),
+        next,
+        env.vim,
+      )
+    }
+  }
+  return done({ ...state, vim, editor, popupIndex: 0 })
 }
 
 function done(state: PromptState, handled = true): PromptResult {
@@ -241,9 +204,9 @@ function paste(state: PromptState, text: string): PromptState {
 }
 
 /** Enter: a command line, `!cmd`, or a message (queued by the runtime while a turn runs). */
-function submit(state: PromptState, raw: string): PromptResult {
+function submit(state: PromptState, raw: string, env: PromptEnv): PromptResult {
   if (!raw.trim() && state.images.size === 0) return done(state)
-  const next = initialPrompt(pushHistory(state.history, raw), state.paths)
+  const next = initialPrompt(pushHistory(state.history, raw), state.paths, fresh(state, env, 'insert'))
   const clear: PromptEffect = { type: 'clear-flash' }
   if (parseSlash(raw)) return effect(next, clear, { type: 'command', line: raw })
   if (raw.startsWith('!') && raw.slice(1).trim())
@@ -273,10 +236,23 @@ function searchKey(state: PromptState, search: SearchState, k: PromptKey): Promp
   return done(setText({ ...state, search: null }, text))
 }
 
-function accept(state: PromptState, item: CompletionItem, viaEnter: boolean): PromptResult {
+/** Keys typed while a pane had the focus were meant as text: in vim's normal mode they append to the prompt. */
+function typingAhead(state: PromptState, env: PromptEnv): PromptState {
+  if (state.vim?.mode !== 'normal' || !env.vim) return state
+  const end = { text: state.editor.text, cursor: state.editor.text.length }
+  const step = env.vim.key({ ...state.vim, pending: [] }, end, 'a')
+  return { ...state, vim: step.vim, editor: step.editor }
+}
+
+/** Vim's state for an empty prompt (after a send or a clear). */
+function fresh(state: PromptState, env: PromptEnv, mode?: VimState['mode']): VimState | null {
+  return state.vim && env.vim ? env.vim.fresh(state.vim, mode ?? state.vim.mode) : state.vim
+}
+
+function accept(state: PromptState, item: CompletionItem, viaEnter: boolean, env: PromptEnv): PromptResult {
   if (item.kind === 'slash' || item.kind === 'argument') {
     const text = item.kind === 'slash' ? `/${item.value}` : item.value
-    if (viaEnter && item.runsOnEnter) return submit(state, text)
+    if (viaEnter && item.runsOnEnter) return submit(state, text, env)
     const editor = editorReducer(EMPTY_EDITOR, {
       type: 'set',
       text: item.kind === 'slash' ? `${text} ` : text,
@@ -303,12 +279,33 @@ function popupKey(state: PromptState, k: PromptKey, env: PromptEnv): PromptResul
   // Enter on a file path typed out in full sends the message: accepting would change nothing.
   if (k.has('input.submit') && selected && typedOut(selected, state.mentionQuery)) return null
   if (selected && (k.has('input.complete') || k.has('input.submit')))
-    return accept(state, selected, k.has('input.submit'))
+    return accept(state, selected, k.has('input.submit'), env)
   if (k.key.escape) return done({ ...state, dismissedAt: state.editor.text })
   return null
 }
 
 function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
+  const { editor } = state
+  if (state.vim && env.vim) {
+    const route = routeVimKey(state.vim, k, editor.text)
+    if (route.kind === 'leave') {
+      const step = env.vim.leaveInsert(state.vim, editor)
+      const left = { ...state, vim: step.vim, editor: step.editor }
+      return route.after ? vimKeys(left, step.vim, route.after, { ...env, vim: env.vim }) : done(left)
+    }
+    if (route.kind === 'submit') return submit(state, editor.text, env)
+    if (route.kind === 'keys') return vimKeys(state, state.vim, route.keys, { ...env, vim: env.vim })
+    if (state.vim.mode === 'normal') {
+      // Keys vim leaves to the prompt (arrows, Backspace, Ctrl+…): what they change is one step for `u`.
+      const next = { ...state, vim: { ...state.vim, leftInsert: false } }
+      return noted(plainKey(next, route.key, env), state, env.vim)
+    }
+  }
+  return plainKey(state, k, env)
+}
+
+/** A key as the prompt takes it without vim mode. */
+function plainKey(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
   const { editor } = state
   // Only these keys mean something different while the popup is open; others skip computing it.
   if (
@@ -331,10 +328,10 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
     return effect(state, { type: 'unqueue', all: false })
   if (k.has('app.ctrlC')) {
     if (env.busy || !editor.text) return done(state, false)
-    return done(initialPrompt(state.history, state.paths))
+    return done(initialPrompt(state.history, state.paths, fresh(state, env)))
   }
   if (k.has('input.clear') && editor.text)
-    return effect(initialPrompt(state.history, state.paths), { type: 'clear-flash' })
+    return effect(initialPrompt(state.history, state.paths, fresh(state, env)), { type: 'clear-flash' })
   // Esc Esc on an empty, idle prompt opens /rewind; an Esc that interrupted the agent does not count.
   if (k.armed.has('input.clear')) {
     const armed = !editor.text && !env.busy
@@ -353,7 +350,7 @@ function key(state: PromptState, k: PromptKey, env: PromptEnv): PromptResult {
         ...state,
         editor: editorReducer(editorReducer(editor, { type: 'backspace' }), { type: 'newline' }),
       })
-    return submit(state, editor.text)
+    return submit(state, editor.text, env)
   }
   if (k.has('input.newline')) return done(edit(state, { type: 'newline' }))
   if (k.has('input.history.prev')) {

@@ -6,9 +6,25 @@ export const PROMPT_HINT = 'Message · / commands · @ files · ! shell · ? key
 
 /**
  * The rule above the prompt; while a turn runs it says what Enter and Esc do, and with messages queued
- * what becomes of them.
+ * what becomes of them. With vim mode on, its mode (and a command being typed) at the right end, which a
+ * long label gives way to.
  */
-export function separator(width: number, busy: boolean, queued = 0): string {
+export function separator(width: number, busy: boolean, queued = 0, vim?: string): string {
+  const rule = plainSeparator(width, busy, queued)
+  if (!vim) return rule
+  const tag = ` ${vim} ──`
+  if (tag.length >= width) return tag.slice(0, width)
+  const room = width - tag.length
+  return rule.slice(0, room) + tag
+}
+
+/** vim mode's tag on the rule: `-- INSERT --`, or `-- NORMAL -- 2d` while `2d` waits for its motion. */
+export function vimTag(mode: 'insert' | 'normal', pending: readonly string[] = []): string {
+  const keys = pending.join('')
+  return `-- ${mode === 'insert' ? 'INSERT' : 'NORMAL'} --${keys ? ` ${keys}` : ''}`
+}
+
+function plainSeparator(width: number, busy: boolean, queued: number): string {
   const label =
     queued > 0
       ? busy

@@ -1,7 +1,7 @@
 import { useApp, usePaste } from 'ink'
-import { useContext, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import { useContext, useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import type { ImageAttachment } from '../../../agent/runtime/commands.js'
-import { selectIsBusy, selectQueued } from '../../../store/selectors.js'
+import { selectEditorMode, selectIsBusy, selectQueued } from '../../../store/selectors.js'
 import type { QueuedMessage, State } from '../../../store/state.js'
 import type { CommandContext } from '../../commands/command-context.js'
 import { ClipboardContext } from '../../clipboard/clipboard-context.js'
@@ -13,6 +13,7 @@ import { KEY_PRIORITY, useKeyHandler } from '../../keys/dispatcher.js'
 import { useShell } from '../../shell-context.js'
 import { type CompletionItem, slashCompleter } from './completion.js'
 import type { EditorState } from './editor-state.js'
+import type { VimEngine, VimMode } from './vim/vim-types.js'
 import { type EditorResult, editInExternalEditor } from './external-editor.js'
 import { type PromptEffectDeps, runPromptEffect } from './prompt-effects.js'
 import {
@@ -36,6 +37,8 @@ export interface PromptView {
   busy: boolean
   /** Messages waiting for the next step (the runtime's queue). */
   queued: readonly QueuedMessage[]
+  /** Vim mode's mode and the command being typed; null with vim mode off. */
+  vim: { mode: VimMode; pending: readonly string[] } | null
 }
 
 /** Holds the prompt's state outside React, so several keys arriving between two renders each see the last. */
@@ -78,6 +81,20 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
   const queued = useStore(selectQueued)
   const [prompt] = useState(createPromptStore)
   const state = useSyncExternalStore(prompt.subscribe, prompt.get)
+  // Vim mode's engine is loaded the first time vim mode is on (never in a session without it).
+  const editorMode = useStore(selectEditorMode)
+  const [vimEngine, setVimEngine] = useState<VimEngine | null>(null)
+  useEffect(() => {
+    if (editorMode !== 'vim' || vimEngine) return
+    let live = true
+    import('./vim/vim-engine.js').then(
+      (m) => live && setVimEngine(m.VIM_ENGINE),
+      (err: unknown) => shell.flash(`Vim mode could not load: ${String(err)}`, 'error'),
+    )
+    return () => {
+      live = false
+    }
+  }, [editorMode, vimEngine, shell])
   // biome-ignore lint/correctness/useExhaustiveDependencies: `entries` changes when the table does
   const slash = useMemo(() => slashCompleter(table, store.getState), [table, store, entries])
 
@@ -88,6 +105,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
       hasTurns: s.turns.length > 0,
       queued: s.queued.length,
       slash,
+      ...(vimEngine ? { vim: vimEngine } : {}),
     })
     prompt.set(result.state)
     for (const effect of result.effects) runPromptEffect(effect, deps)
@@ -109,6 +127,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     openSetup: shell.requestSetup,
     ...(shell.doctor ? { doctor: shell.doctor } : {}),
     toggleTodos: () => dispatch({ type: 'ui/todos-toggled' }),
+    setEditorMode: (mode) => dispatch({ type: 'ui/editor-mode', mode }),
     focusTasks: () => dispatch({ type: 'ui/focus', focus: 'tasks' }),
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
     attachImage: (image: ImageAttachment) => send({ type: 'image-loaded', image }),
@@ -139,11 +158,15 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
 
   usePaste((text) => runPromptEffect({ type: 'paste', text }, deps), { isActive: active })
   useKeyHandler(KEY_PRIORITY.input, (ev) => send({ type: 'key', key: ev }), active)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the mode or the engine changes, with that render's send
+  useLayoutEffect(() => {
+    send({ type: 'editor-mode', vim: editorMode === 'vim' && vimEngine !== null })
+  }, [editorMode, vimEngine])
   // Keys a pane handed over when it gave the prompt the focus: typed in order, before any new key.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the prompt becomes active, with that render's send
   useLayoutEffect(() => {
     if (!active) return
-    for (const ev of shell.typeAhead.take()) send({ type: 'key', key: ev })
+    for (const ev of shell.typeAhead.take()) send({ type: 'key', key: ev, typedAhead: true })
   }, [active, shell])
 
   const items = useMemo(() => promptItems(state, { slash }), [state, slash])
@@ -153,6 +176,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     searchMatch: searchMatchText(state),
     items,
     popupIndex: Math.min(state.popupIndex, Math.max(0, items.length - 1)),
+    vim: state.vim ? { mode: state.vim.mode, pending: state.vim.pending } : null,
     busy,
     queued,
   }
