@@ -17,6 +17,9 @@ export interface ListedFile {
   mtimeMs: number
   size: number
   kind: FileKind
+  /** The file the listing saw: the read must open this very one (not a link swapped in since). */
+  dev: number
+  ino: number
 }
 
 export interface ListOptions {
@@ -93,7 +96,7 @@ export async function listIndexable(opts: ListOptions): Promise<Map<string, List
     const st = await lstat(abs).catch(() => undefined)
     if (!st?.isFile()) continue
     if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) continue
-    out.set(path.split(sep).join('/'), { mtimeMs: st.mtimeMs, size: st.size, kind })
+    out.set(path.split(sep).join('/'), { mtimeMs: st.mtimeMs, size: st.size, kind, dev: st.dev, ino: st.ino })
   }
   return out
 }

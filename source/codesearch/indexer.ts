@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
-import { extname, join } from 'node:path'
+import { realpath } from 'node:fs/promises'
+import { extname } from 'node:path'
+import type { Boundary } from '../permissions/protected-paths.js'
 import { sniffBytes, SNIFF_BYTES } from '../tools/sniff.js'
 import { type Chunk, chunkText } from './chunker.js'
 import type { EmbeddingInput, Embedder } from './embeddings.js'
 import { IMAGE_EXTENSIONS, type ListedFile } from './file-list.js'
 import type { IndexStore, StoredChunk } from './index-store.js'
 import { needsEmbedding, planIndex } from './index-plan.js'
+import { readListed } from './read-listed.js'
 
 /**
  * One update of the index: files gone are removed, new and changed ones read, hashed and (when the hash
@@ -26,6 +28,9 @@ export interface IndexProgress {
 
 export interface UpdateOptions {
   workspace: string
+  /** The read boundary and deny rules, judged again on each file's real path when it is read. */
+  boundary: Boundary
+  deniedRead?: (abs: string) => string | undefined
   listed: ReadonlyMap<string, ListedFile>
   store: IndexStore
   embedder: Embedder
@@ -50,6 +55,11 @@ export async function updateIndex(opts: UpdateOptions): Promise<IndexProgress> {
   const { store, signal } = opts
   const indexed = store.files()
   const plan = planIndex(opts.listed, indexed)
+  const check = {
+    realWorkspace: await realpath(opts.workspace),
+    boundary: opts.boundary,
+    ...(opts.deniedRead ? { deniedRead: opts.deniedRead } : {}),
+  }
   for (const path of plan.remove) store.removeFile(path)
   const progress: IndexProgress = {
     total: plan.check.length,
@@ -86,10 +96,10 @@ export async function updateIndex(opts: UpdateOptions): Promise<IndexProgress> {
   for (const path of plan.check) {
     if (signal.aborted) break
     const listed = opts.listed.get(path) as ListedFile
-    const bytes = await readFile(join(opts.workspace, path)).catch(() => undefined)
+    const bytes = await readListed(opts.workspace, path, listed, check)
     const pending = bytes && prepareFile(path, listed, bytes)
     if (!pending) {
-      // Unreadable, binary after all, or empty: nothing of it stays in the index.
+      // Unreadable, replaced since the listing, binary after all, or empty: nothing of it stays in the index.
       if (indexed.has(path)) store.removeFile(path)
       progress.done++
       continue

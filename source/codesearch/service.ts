@@ -82,6 +82,8 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
       let tenth = 0
       const result = await updateIndex({
         workspace: opts.workspace,
+        boundary: opts.boundary,
+        ...(opts.deniedRead ? { deniedRead: opts.deniedRead } : {}),
         listed,
         store: index,
         embedder,
