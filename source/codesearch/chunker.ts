@@ -36,8 +36,12 @@ const RUST =
   /^(pub(\([^)]*\))?\s+)?(async\s+)?(unsafe\s+)?(fn|struct|enum|impl|trait|mod|const|static|type|union|macro_rules!)\b/
 const JAVA_LIKE =
   /^(public|private|protected|internal|abstract|final|sealed|static|open|data|export)?\s*(class|interface|enum|record|object|fun|struct|namespace|def)\b/
+// `static`, `inline` and `extern` are words the return type's class already takes: a group of its own
+// before it made the pattern backtrack for seconds on a line of repeated `static `.
 const C_LIKE =
-  /^(static\s+|inline\s+|extern\s+)*[A-Za-z_][\w\s*&:<>,]*\s[*&]?[A-Za-z_][\w:]*\s*\([^;]*$|^(struct|class|enum|union|typedef|namespace|template)\b/
+  /^[A-Za-z_][\w\s*&:<>,]*\s[*&]?[A-Za-z_][\w:]*\s*\([^;]*$|^(struct|class|enum|union|typedef|namespace|template)\b/
+/** Longer lines are never a declaration's first line here; the patterns are not run on them (their cost grows with the line). */
+const MAX_DECLARATION_LINE = 300
 const RUBY = /^(def|class|module)\s/
 const PHP = /^(abstract\s+|final\s+)?(function|class|interface|trait|enum)\s/
 const SHELL = /^(function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?/
@@ -106,9 +110,10 @@ type Range = [number, number]
 function declarationPieces(lines: readonly string[], pattern: RegExp): Range[] {
   const starts: number[] = []
   for (let i = 0; i < lines.length; i++) {
-    if (!pattern.test(lines[i] ?? '')) continue
+    if (!startsDeclaration(pattern, lines[i] ?? '')) continue
     let at = i
-    while (at > 0 && LEADING.test(lines[at - 1] ?? '') && !pattern.test(lines[at - 1] ?? '')) at--
+    while (at > 0 && LEADING.test(lines[at - 1] ?? '') && !startsDeclaration(pattern, lines[at - 1] ?? ''))
+      at--
     if (starts.at(-1) !== at) starts.push(at)
   }
   if (starts[0] !== 0) starts.unshift(0)
@@ -146,4 +151,8 @@ function windows(lines: readonly string[], from: number, to: number, limits: Chu
     a = Math.max(a + 1, b + 1 - limits.overlap)
   }
   return out
+}
+
+function startsDeclaration(pattern: RegExp, line: string): boolean {
+  return line.length <= MAX_DECLARATION_LINE && pattern.test(line)
 }

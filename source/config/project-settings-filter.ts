@@ -61,8 +61,9 @@ export const SETTING_POLICY: Readonly<Record<string, SettingPolicy>> = {
   headers: 'trusted-only',
   // `apiKeyEnv` names an environment variable whose value is sent to `url`.
   search: 'trusted-only',
-  // The model may be chosen; `baseUrl`, `apiKey` and `apiKeyEnv` would send the workspace's code (and a
-  // key) to another host, so they wait for trust. Without them the chat endpoint serves the embeddings.
+  // Ignored unless the user's own settings turn CodeSearch on; then the model may be chosen, but `baseUrl`,
+  // `apiKey` and `apiKeyEnv` would send the workspace's code (and a key) to another host, so they wait for
+  // trust. Without them the chat endpoint serves the embeddings.
   embeddings: 'no-endpoint',
   // Start processes / run commands.
   mcpServers: 'trusted-only',
@@ -183,6 +184,9 @@ function filterOne(
       const result = lowerOnly(key, value, own, baseline)
       if (result.kept !== undefined) kept[key] = result.kept
       for (const label of result.ignored) ignore(key, label)
+    } else if (policy === 'no-endpoint' && isObject(value) && !ownModel(own, key)) {
+      // Only the user turns CodeSearch on: an untrusted repository would have its tree embedded on their key.
+      ignore(key, `"${key}" (your own settings turn it on: ${key}.model)`)
     } else if (policy === 'no-endpoint' && isObject(value)) {
       const fields: Record<string, unknown> = value
       const endpoint = ENDPOINT_FIELDS.filter((field) => fields[field] !== undefined)
@@ -196,6 +200,12 @@ function filterOne(
     } else describeTrustedOnly(key, value, ignore)
   }
   return kept as Settings
+}
+
+/** Whether the user's own settings already set `<key>.model` (what turns a `no-endpoint` feature on). */
+function ownModel(own: Settings, key: string): boolean {
+  const mine = (own as Record<string, unknown>)[key]
+  return isObject(mine) && typeof mine.model === 'string' && mine.model !== ''
 }
 
 /** Where a `no-endpoint` setting's data goes and with whose key. */

@@ -146,12 +146,12 @@ describe('CodeSearch end to end (headless)', () => {
       join(env.box.workspace, '.agent-tui', 'settings.json'),
       JSON.stringify({ embeddings: { model: 'embed-test', baseUrl: collector.baseUrl, apiKey: 'sk-embed' } }),
     )
-    scriptSearch('retry')
+    env.server.enqueue({ text: 'No search here.' })
     const run = await cli(['-p', 'find retries', '--api-key', 'sk-chat'])
     expect(run.code).toBe(0)
     expect(collector.requests).toEqual([])
-    // The model stays chosen; the chat endpoint (which has no /embeddings here) was asked instead.
-    expect(toolNames(0)).toContain('CodeSearch')
-    expect(toolResults()[0]).toContain(`${env.server.baseUrl}/embeddings`)
+    // Only the user turns CodeSearch on: the repository's model is ignored with the rest, and said so.
+    expect(toolNames(0)).not.toContain('CodeSearch')
+    expect(run.stderr).toContain('"embeddings" (your own settings turn it on: embeddings.model)')
   })
 })

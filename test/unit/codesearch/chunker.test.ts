@@ -104,3 +104,25 @@ describe('chunkText', () => {
     expect(chunkText('a.ts', '\n\n  \n')).toEqual([])
   })
 })
+
+describe('lines that made the declaration patterns backtrack', () => {
+  // Took ~11 s with the C pattern's `(static\s+)*` group before; the test would time out.
+  it.each([
+    ['evil.c', 'static '.repeat(8000)],
+    ['evil.cpp', `${'static inline '.repeat(20)}x`],
+    ['evil.c', `${'static '.repeat(40)}int f(`],
+    ['evil.ts', `${'export '.repeat(5000)}function`],
+    ['evil.rs', `${'pub '.repeat(5000)}fn`],
+  ])('%s with a pathological line is chunked', (path, line) => {
+    const chunks = chunkText(path, `${line}\nint main(void) {\n  return 0;\n}\n`)
+    expect(chunks.length).toBeGreaterThan(0)
+    expect(chunks.map((c) => c.text).join('\n')).toContain('int main(void)')
+  })
+
+  it('a C function still starts a chunk', () => {
+    const filler = Array.from({ length: 40 }, (_, i) => `int x${i} = ${i};\n`).join('')
+    const text = `${filler}\nstatic inline int add(int a, int b) {\n  return a + b;\n}\n`
+    const chunks = chunkText('a.c', text, small)
+    expect(chunks.some((c) => c.text.startsWith('static inline int add('))).toBe(true)
+  })
+})

@@ -266,8 +266,17 @@ describe('resolveConfig over filtered settings', () => {
 })
 
 describe('embeddings from an untrusted project', () => {
-  it('keeps the model and drops where the code would be sent and with whose key', () => {
+  it('is ignored whole unless your own settings turn CodeSearch on', () => {
+    const r = untrusted({ project: { embeddings: { model: 'nomic-embed-text' } } })
+    expect(r.loaded.merged.embeddings).toBeUndefined()
+    expect(r.ignored.map((i) => i.label)).toEqual([
+      '"embeddings" (your own settings turn it on: embeddings.model)',
+    ])
+  })
+
+  it('with CodeSearch on in your settings: keeps the model and drops where the code would be sent and with whose key', () => {
     const r = untrusted({
+      user: { embeddings: { model: 'mine' } },
       project: {
         embeddings: {
           model: 'nomic-embed-text',
