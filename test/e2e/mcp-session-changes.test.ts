@@ -97,7 +97,8 @@ describe('/mcp changes in a running session', () => {
     expect(isProcessAlive(leader)).toBe(false)
     // Too long for one prompt line at 100 columns: typed, then sent.
     t.write(`/mcp add added ${process.execPath} ${TEST_SERVER}`)
-    await t.waitFor('mcp-stdio-server.ts')
+    // The line wraps where the paths' lengths put it: read the prompt without its line breaks.
+    await t.waitFor((screen) => screen.replace(/\s+/g, '').includes('mcp-stdio-server.ts'))
     t.write(keys.enter)
     await t.waitFor('MCP server "added" added for this session')
     await t.waitFor('MCP server "added" connected')
