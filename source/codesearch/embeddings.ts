@@ -28,6 +28,11 @@ export interface Embedder {
   embed(inputs: readonly EmbeddingInput[], signal: AbortSignal): Promise<Float32Array[]>
 }
 
+/** One request's limit, each of its tries. */
+const REQUEST_TIMEOUT_MS = 60_000
+/** Past any embedding model's size (the largest common ones give 3,072–4,096). */
+export const MAX_DIMENSIONS = 8192
+
 export class EmbeddingsError extends Error {
   constructor(
     message: string,
@@ -45,6 +50,8 @@ export function createEmbedder(endpoint: EmbeddingsEndpoint): Embedder {
     baseURL: url,
     apiKey: endpoint.apiKey ?? 'not-needed',
     maxRetries: 2,
+    // The SDK's own default is 10 minutes an attempt: a server that never answers would hold the index job.
+    timeout: REQUEST_TIMEOUT_MS,
     fetch,
     logLevel: 'off',
     ...(endpoint.headers ? { defaultHeaders: endpoint.headers } : {}),
@@ -93,15 +100,27 @@ function vectorsOf(
     const vector = item.embedding
     if (!Array.isArray(vector) || vector.length === 0 || !vector.every((x) => typeof x === 'number'))
       throw new EmbeddingsError(`${where} returned an embedding that is not a list of numbers`, 'request')
+    if (vector.length > MAX_DIMENSIONS)
+      throw new EmbeddingsError(
+        `${where} returned a vector of ${vector.length} dimensions, over the ${MAX_DIMENSIONS} the index takes`,
+        'dimensions',
+      )
+    // An index outside the inputs, or one given twice, would leave an input without its vector.
+    const index = item.index === undefined ? position : item.index
+    if (!Number.isInteger(index) || index < 0 || index >= count || out[index] !== undefined)
+      throw new EmbeddingsError(
+        `${where} returned an embedding for input ${JSON.stringify(item.index)} of ${count} (each input once, from 0)`,
+        'request',
+      )
     if (endpoint.dimensions !== undefined && vector.length !== endpoint.dimensions)
       throw new EmbeddingsError(
         `${endpoint.model} returned vectors of ${vector.length} dimensions, but "embeddings.dimensions" says ${endpoint.dimensions}: set it to ${vector.length}, or leave it out`,
         'dimensions',
       )
-    out[typeof item.index === 'number' ? item.index : position] = Float32Array.from(vector as number[])
+    out[index] = Float32Array.from(vector as number[])
   })
   const first = out[0]?.length
-  if (out.some((v) => v === undefined || v.length !== first))
+  if (out.some((v) => v.length !== first))
     throw new EmbeddingsError(`${where} returned vectors of different lengths in one answer`, 'dimensions')
   return out
 }
