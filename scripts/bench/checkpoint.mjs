@@ -2,6 +2,7 @@
 // repository's snapshot (source/checkpoints/shadow-repo.ts, bundled here with esbuild as the build does)
 // on a generated workspace: the first snapshot (stores every file once), an unchanged one, and one after
 // a single file changed (what a checkpoint before a Bash command costs after an Edit).
+import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -54,6 +55,8 @@ export async function checkpoint(ctx) {
   const repo = new ShadowRepo({
     gitDir: join(box.home, 'shadow'),
     workTree: box.work,
+    // The session finds git by absolute path outside the workspace (source/util/host-programs.ts).
+    git: execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(),
     maxFileBytes: 2 * 1024 * 1024,
     maxFiles: 100_000,
   })
