@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8'
 import type { Store } from '../store/create-store.js'
-import { exposeGc } from './settled-collection.js'
+import { exposeGc, reduceFootprint } from './settled-collection.js'
 
 export interface MemoryReducerOptions {
   /** Runs one full garbage collection; by default V8's own `gc`, made available for this alone. */
@@ -19,10 +19,12 @@ export interface MemoryReducerOptions {
  * Why: a turn allocates briskly (stream chunks, Markdown, frames), so V8 grows its young generation and
  * lets old-space garbage pile up rather than collect; its memory reducer hands that back only after ~8 s
  * of quiet, so a session of quick turns keeps growing. Measured over 40 turns of 500 tokens: RSS grew
- * 45-46 MB, while the live heap grew ~3 MB. A full collection costs ~25 ms here (~55 ms of CPU with its
- * helper threads), so it runs only once the heap holds `slackBytes` more than the last one kept: with
- * 8 MB, every 2-3 such turns, and RSS grew 29-31 MB (+0.9 s of CPU over the 40 turns). A new turn cancels
- * a pending collection, so it never runs while a reply streams. Returns a function that stops it.
+ * 45-46 MB, while the live heap grew ~3 MB. So a collection runs once the heap holds `slackBytes` more
+ * than the last one kept, and it is the memory-reducing kind (`reduceFootprint`): a regular one took
+ * 1-3 ms but left the young generation's pages resident, and RSS still grew 30-32 MB (over the 30 MB
+ * budget once the settled collection had lowered the start); the memory-reducing one takes 35-52 ms, runs
+ * 5 times over the 40 turns, and RSS grew 15.6-18.3 MB. A new turn cancels a pending collection, so it
+ * never runs while a reply streams. Returns a function that stops it.
  *
  * Getting `gc` from a new `vm` context matters: creating a context wakes V8's own memory reducer, which
  * runs two more collections once the session has been quiet ~8 s and hands committed pages back. Measured
@@ -89,5 +91,5 @@ export function heapBytes(): number {
 /** V8's `gc` as a plain full collection; null where the engine refuses. */
 function fullCollection(): (() => void) | null {
   const gc = exposeGc()
-  return gc ? () => gc() : null
+  return gc ? () => reduceFootprint(gc) : null
 }

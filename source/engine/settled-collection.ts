@@ -28,18 +28,27 @@ export type GcFunction = (options?: { type?: 'major' | 'minor'; flavor?: 'regula
  */
 export function collectSettled(gc: GcFunction | null = exposeGc()): (() => void) | null {
   if (!gc) return null
-  setFlagsFromString('--no-flush-bytecode')
-  try {
-    gc({ type: 'major', flavor: 'last-resort' })
-  } finally {
-    setFlagsFromString('--flush-bytecode')
-  }
+  reduceFootprint(gc)
   setFlagsFromString('--no-incremental-marking')
   let restored = false
   return () => {
     if (restored) return
     restored = true
     setFlagsFromString('--incremental-marking')
+  }
+}
+
+/**
+ * V8's memory-reducing ("last resort") collection with bytecode kept: unlike a regular one it hands back
+ * the young generation's pooled pages and compacts old space, so RSS falls, not only the heap. It runs
+ * several passes: 35-52 ms here on a session's ~25 MB heap, against 1-3 ms for a regular one.
+ */
+export function reduceFootprint(gc: GcFunction): void {
+  setFlagsFromString('--no-flush-bytecode')
+  try {
+    gc({ type: 'major', flavor: 'last-resort' })
+  } finally {
+    setFlagsFromString('--flush-bytecode')
   }
 }
 

@@ -98,7 +98,7 @@ describe('reduceMemoryAfterTurns', () => {
     expect(collect).not.toHaveBeenCalled()
   })
 
-  it("by default runs V8's own full collection", async () => {
+  it("by default runs V8's own memory-reducing full collection", async () => {
     vi.useRealTimers()
     const { store, setPhase } = phaseStore()
     const majors: number[] = []

@@ -5,6 +5,7 @@ import {
   exposeGc,
   type GcFunction,
   gcTunedByUser,
+  reduceFootprint,
   settleOnce,
 } from '../../../source/engine/settled-collection.js'
 
@@ -38,6 +39,31 @@ describe('collectSettled', () => {
     undo?.()
     expect(exposeGc()).toBeTypeOf('function')
     expect(newSpaceCommitted()).toBeLessThan(before)
+  })
+})
+
+describe('reduceFootprint', () => {
+  it('passes a refusal on (the finally turns bytecode flushing back on)', () => {
+    const gc = vi.fn<GcFunction>(() => {
+      throw new Error('refused')
+    })
+    expect(() => reduceFootprint(gc)).toThrow('refused')
+    expect(gc).toHaveBeenCalledExactlyOnceWith({ type: 'major', flavor: 'last-resort' })
+  })
+
+  it('hands back what a regular collection keeps resident', () => {
+    const gc = exposeGc()
+    if (!gc) throw new Error('no gc')
+    let keep: object[] = []
+    for (let i = 0; i < 600_000; i++) {
+      keep.push({ i, s: `x${i}` })
+      if (keep.length > 100_000) keep = []
+    }
+    keep = []
+    gc()
+    const afterRegular = newSpaceCommitted()
+    reduceFootprint(gc)
+    expect(newSpaceCommitted()).toBeLessThan(afterRegular)
   })
 })
 
