@@ -49,7 +49,8 @@ export function suggestRule(
 
 /**
  * The folder rule offered beside an edit's file rule: `Edit(source/**)` for `source/a.ts`, `Edit(**)` for a
- * file at the workspace root. Undefined for other calls and for paths outside the workspace.
+ * file at the workspace root (never `DeleteFile(**)`). Undefined for other calls and for paths outside the
+ * workspace.
  */
 export function directoryRule(tool: string, target: PermissionTarget, workspace: string): string | undefined {
   if (!EDIT_TOOLS.has(tool) || (target.kind !== 'path' && target.kind !== 'paths')) return undefined
@@ -59,6 +60,9 @@ export function directoryRule(tool: string, target: PermissionTarget, workspace:
   )
   if (dirs.length === 0 || dirs.some((dir) => dir.startsWith('..') || isAbsolute(dir))) return undefined
   const dir = dirs.reduce(commonFolder)
+  // `DeleteFile(**)` would delete any file in the workspace unasked, for good: a folder below the root
+  // (`build/**`) is offered, the whole workspace is not.
+  if (dir === '' && tool === 'DeleteFile') return undefined
   return `${ruleTool(tool)}(${dir === '' ? '**' : `${dir}/**`})`
 }
 

@@ -122,6 +122,9 @@ describe('DeleteFile', () => {
     expect(decide('auto', 'Edit', file('build/out.js'), { ask: ['DeleteFile'] }).decision).toBe('allow')
     expect(suggestRule('DeleteFile', target, workspace, home)).toBe('DeleteFile(build/out.js)')
     expect(directoryRule('DeleteFile', target, workspace)).toBe('DeleteFile(build/**)')
+    // Never the whole workspace for deletes; edits may have it.
+    expect(directoryRule('DeleteFile', file('old.txt', { noFollow: true }), workspace)).toBeUndefined()
+    expect(directoryRule('Edit', file('old.txt'), workspace)).toBe('Edit(**)')
   })
 
   it('a protected file asks whatever the rules', () => {
