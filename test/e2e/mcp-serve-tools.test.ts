@@ -1,0 +1,324 @@
+/**
+ * `agent-tui mcp serve --expose-tools` end to end: the built CLI's built-in tools called by the MCP SDK's
+ * client, as a hostile client would call them. No model is involved: every call goes straight into the
+ * session's tool-call pipeline. docs/mcp.md#the-built-in-tools
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { afterEach, describe, expect, it } from 'vitest'
+import { setupE2eEnv } from '../support/e2e-env.ts'
+import { cliPath } from '../support/run-cli.ts'
+
+const env = setupE2eEnv()
+const clients: Client[] = []
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => undefined)
+})
+
+/** A connected SDK client, its server started with the built-in tools in the sandbox's workspace. */
+async function connect(extra: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      cliPath,
+      'mcp',
+      'serve',
+      '--expose-tools',
+      '--base-url',
+      env.server.baseUrl,
+      '--model',
+      'm',
+      ...extra,
+    ],
+    cwd: env.box.workspace,
+    env: env.box.env as Record<string, string>,
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const client = new Client({ name: 'e2e-tools', version: '1.0.0' })
+  clients.push(client)
+  await client.connect(transport)
+  return { client, stderr: () => stderr }
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>
+
+function textOf(result: Result): string {
+  const content = result.content as Array<{ type: string; text?: string }>
+  return content.map((part) => part.text ?? '').join('')
+}
+
+/** Calls a tool; the result, with its text, whatever it says. */
+async function use(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args })
+  return { isError: result.isError === true, text: textOf(result) }
+}
+
+const ws = (...parts: string[]) => join(env.box.workspace, ...parts)
+
+describe('agent-tui mcp serve --expose-tools: what it offers', () => {
+  it("lists the built-in tools with their own schemas and descriptions, and not the session's UI tools", async () => {
+    const { client } = await connect()
+    const { tools } = await client.listTools()
+    const names = tools.map((tool) => tool.name)
+    expect(names[0]).toBe('run_task')
+    for (const name of [
+      'Bash',
+      'Read',
+      'Write',
+      'Edit',
+      'MultiEdit',
+      'Glob',
+      'Grep',
+      'DeleteFile',
+      'TaskOutput',
+    ])
+      expect(names).toContain(name)
+    for (const name of [
+      'AskUserQuestion',
+      'TodoWrite',
+      'ExitPlanMode',
+      'Config',
+      'Agent',
+      'Skill',
+      'SaveMemory',
+    ])
+      expect(names).not.toContain(name)
+    const read = tools.find((tool) => tool.name === 'Read')!
+    expect(read.inputSchema.required).toEqual(['file_path'])
+    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['file_path', 'offset', 'limit']),
+    )
+    expect(read.description).toContain('Reads a file')
+    expect(read.annotations).toMatchObject({ readOnlyHint: true })
+    const edit = tools.find((tool) => tool.name === 'Edit')!
+    expect(edit.inputSchema.required).toEqual(
+      expect.arrayContaining(['file_path', 'old_string', 'new_string']),
+    )
+    expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+  })
+
+  it('honours --tools: only the tools named are listed', async () => {
+    const { client } = await connect(['--tools', 'Read,Grep'])
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual(['run_task', 'Read', 'Grep'])
+  })
+})
+
+describe('agent-tui mcp serve --expose-tools: a client that does its work', () => {
+  it('reads, greps, and edits after a read (auto ceiling); no model is asked', async () => {
+    await writeFile(ws('notes.txt'), 'the secret word is plover\nsecond line\n')
+    const { client } = await connect(['--max-mode', 'auto'])
+    const read = await use(client, 'Read', { file_path: 'notes.txt' })
+    expect(read.isError).toBe(false)
+    expect(read.text).toContain('the secret word is plover')
+    const grep = await use(client, 'Grep', { pattern: 'plover', output_mode: 'content' })
+    expect(grep.isError).toBe(false)
+    expect(grep.text).toContain('notes.txt')
+    const edit = await use(client, 'Edit', {
+      file_path: 'notes.txt',
+      old_string: 'plover',
+      new_string: 'dotterel',
+    })
+    expect(edit.isError, edit.text).toBe(false)
+    expect(await readFile(ws('notes.txt'), 'utf8')).toBe('the secret word is dotterel\nsecond line\n')
+    expect(env.server.requests).toHaveLength(0)
+  })
+
+  it("keeps Edit's read-first and staleness rules from one call to the next", async () => {
+    await writeFile(ws('a.txt'), 'alpha\n')
+    const { client } = await connect(['--max-mode', 'auto'])
+    const unread = await use(client, 'Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' })
+    expect(unread.isError).toBe(true)
+    expect(unread.text).toMatch(/Read/)
+    expect(await readFile(ws('a.txt'), 'utf8')).toBe('alpha\n')
+    await use(client, 'Read', { file_path: 'a.txt' })
+    // Changed behind the server's back after the read: the edit must see it and refuse.
+    await writeFile(ws('a.txt'), 'alpha changed elsewhere\n')
+    const stale = await use(client, 'Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' })
+    expect(stale.isError).toBe(true)
+    expect(stale.text).toMatch(/modified|changed/)
+    expect(await readFile(ws('a.txt'), 'utf8')).toBe('alpha changed elsewhere\n')
+  })
+
+  it('gives a bad argument back as a tool error naming the field, and stays up', async () => {
+    const { client } = await connect()
+    const bad = await use(client, 'Read', { path: 'x' })
+    expect(bad.isError).toBe(true)
+    expect(bad.text).toContain('file_path')
+    const missing = await use(client, 'Read', { file_path: 'no-such-file.txt' })
+    expect(missing.isError).toBe(true)
+    expect(missing.text).toMatch(/not found|no such|does not exist/i)
+    await writeFile(ws('ok.txt'), 'fine\n')
+    expect((await use(client, 'Read', { file_path: 'ok.txt' })).text).toContain('fine')
+  })
+
+  it("bounds a command's output as for the model: the rest is in a file the client can Read", async () => {
+    const { client } = await connect(['--allowed-tools', 'Bash(seq *)'])
+    const big = await use(client, 'Bash', { command: 'seq 1 200000' })
+    expect(big.isError).toBe(false)
+    expect(big.text.length).toBeLessThan(40_000)
+    const saved = /(\/\S+\.(?:log|txt))/.exec(big.text)?.[1]
+    expect(saved, big.text.slice(-600)).toBeDefined()
+    const tail = await use(client, 'Read', { file_path: saved!, offset: 199_999, limit: 2 })
+    expect(tail.isError, tail.text).toBe(false)
+    expect(tail.text).toContain('200000')
+  })
+})
+
+describe('agent-tui mcp serve --expose-tools: the ceiling', () => {
+  it('in ci (the default) refuses a write and a command, naming the mode and how to allow them', async () => {
+    const { client, stderr } = await connect()
+    const write = await use(client, 'Write', { file_path: 'new.txt', content: 'x' })
+    expect(write.isError).toBe(true)
+    expect(write.text).toContain('ci mode denies edits')
+    expect(write.text).toContain(
+      'this server judges calls in ci mode (--max-mode ci); to allow this one, start agent-tui mcp serve with --allowed-tools "Edit(new.txt)", or a looser --max-mode',
+    )
+    expect(existsSync(ws('new.txt'))).toBe(false)
+    const bash = await use(client, 'Bash', { command: 'touch made.txt' })
+    expect(bash.isError).toBe(true)
+    expect(bash.text).toContain('--allowed-tools "Bash(touch')
+    expect(existsSync(ws('made.txt'))).toBe(false)
+    expect(stderr()).toContain('Write')
+  })
+
+  it('runs what --allowed-tools allows in ci (the rule a refusal named), and nothing beside it', async () => {
+    const { client } = await connect(['--allowed-tools', 'Bash(touch made.txt),Edit(new.txt)'])
+    expect((await use(client, 'Bash', { command: 'touch made.txt' })).isError).toBe(false)
+    expect(existsSync(ws('made.txt'))).toBe(true)
+    expect((await use(client, 'Write', { file_path: 'new.txt', content: 'x' })).isError).toBe(false)
+    expect(await readFile(ws('new.txt'), 'utf8')).toBe('x')
+    const other = await use(client, 'Bash', { command: 'touch made.txt other.txt' })
+    expect(other.isError).toBe(true)
+    expect(existsSync(ws('other.txt'))).toBe(false)
+  })
+
+  it("does not apply an untrusted folder's allow rules", async () => {
+    await mkdir(ws('.agent-tui'))
+    await writeFile(
+      ws('.agent-tui', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Bash(touch *)'] } }),
+    )
+    const { client, stderr } = await connect()
+    const bash = await use(client, 'Bash', { command: 'touch made.txt' })
+    expect(bash.isError).toBe(true)
+    expect(existsSync(ws('made.txt'))).toBe(false)
+    expect(stderr()).toContain('is not a trusted folder, so what its repository brings is ignored')
+  })
+
+  it("the user's PreToolUse hook holds: a call it denies does not run", async () => {
+    const settings = join(env.box.env.XDG_CONFIG_HOME ?? '', 'agent-tui')
+    await mkdir(settings, { recursive: true })
+    await writeFile(
+      join(settings, 'settings.json'),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Read', hooks: [{ type: 'command', command: 'echo "no reading here" >&2; exit 2' }] },
+          ],
+        },
+      }),
+    )
+    await writeFile(ws('notes.txt'), 'guarded\n')
+    const { client } = await connect()
+    const read = await use(client, 'Read', { file_path: 'notes.txt' })
+    expect(read.isError).toBe(true)
+    expect(read.text).toContain('PreToolUse hook')
+    expect(read.text).toContain('no reading here')
+    expect(read.text).not.toContain('guarded')
+  })
+})
+
+describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
+  it('cannot read outside the workspace: by ../, by an absolute path, or through a symlink', async () => {
+    await writeFile(join(env.box.root, 'outside.txt'), 'the outside secret\n')
+    await symlink(join(env.box.root, 'outside.txt'), ws('innocent.txt'))
+    await symlink(env.box.root, ws('up'))
+    const { client } = await connect(['--max-mode', 'auto'])
+    for (const file_path of [
+      '../outside.txt',
+      join(env.box.root, 'outside.txt'),
+      'innocent.txt',
+      'up/outside.txt',
+    ]) {
+      const read = await use(client, 'Read', { file_path })
+      expect(read.isError, file_path).toBe(true)
+      expect(read.text, file_path).not.toContain('the outside secret')
+      expect(read.text, file_path).toMatch(/outside the workspace|no user is available/)
+    }
+    const grep = await use(client, 'Grep', { pattern: 'outside secret', path: '..' })
+    expect(grep.isError).toBe(true)
+    expect(grep.text).not.toContain('outside.txt:')
+    const cat = await use(client, 'Bash', { command: 'cat innocent.txt' })
+    expect(cat.isError).toBe(true)
+    expect(cat.text).not.toContain('the outside secret')
+  })
+
+  it('cannot write outside the workspace through a symlinked folder', async () => {
+    await mkdir(join(env.box.root, 'elsewhere'))
+    await symlink(join(env.box.root, 'elsewhere'), ws('linked'))
+    const { client } = await connect(['--max-mode', 'auto'])
+    const write = await use(client, 'Write', { file_path: 'linked/planted.txt', content: 'x' })
+    expect(write.isError).toBe(true)
+    expect(existsSync(join(env.box.root, 'elsewhere', 'planted.txt'))).toBe(false)
+  })
+
+  it('cannot write .git/hooks, .claude/settings.json or .agent-tui/settings.json, even in dangerous', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: env.box.workspace })
+    const { client } = await connect(['--max-mode', 'auto'])
+    for (const file_path of ['.git/hooks/pre-commit', '.claude/settings.json', '.agent-tui/settings.json']) {
+      const write = await use(client, 'Write', { file_path, content: '#!/bin/sh\ntouch pwned\n' })
+      expect(write.isError, file_path).toBe(true)
+      expect(write.text, file_path).toContain('(agent-tui mcp serve has none)')
+      expect(existsSync(ws(file_path)), file_path).toBe(false)
+    }
+    const shell = await use(client, 'Bash', { command: 'echo "touch pwned" > .git/hooks/post-checkout' })
+    expect(shell.isError).toBe(true)
+    expect(existsSync(ws('.git', 'hooks', 'post-checkout'))).toBe(false)
+    await client.close()
+    const loose = await connect(['--max-mode', 'dangerous'])
+    const hook = await use(loose.client, 'Write', { file_path: '.git/hooks/pre-commit', content: 'x' })
+    expect(hook.isError).toBe(true)
+    expect(existsSync(ws('.git', 'hooks', 'pre-commit'))).toBe(false)
+  })
+
+  it('cannot run a denied program inside a wrapper, even in dangerous', async () => {
+    await writeFile(ws('victim.txt'), 'keep me\n')
+    const { client } = await connect(['--max-mode', 'dangerous', '--disallowed-tools', 'Bash(rm *)'])
+    for (const command of [
+      "bash -c 'rm victim.txt'",
+      'timeout 5 rm victim.txt',
+      'env rm victim.txt',
+      'echo victim.txt | xargs rm',
+      '/bin/rm victim.txt',
+    ]) {
+      const bash = await use(client, 'Bash', { command })
+      expect(bash.isError, command).toBe(true)
+      expect(bash.text, command).toContain('denied')
+      expect(existsSync(ws('victim.txt')), command).toBe(true)
+    }
+    // What the deny rule does not name still runs in dangerous.
+    expect((await use(client, 'Bash', { command: 'echo fine' })).text).toContain('fine')
+  })
+
+  it('a call the client cancels does not take the server down', async () => {
+    const { client } = await connect(['--allowed-tools', 'Bash(sleep *)'])
+    const abort = new AbortController()
+    const pending = client.callTool({ name: 'Bash', arguments: { command: 'sleep 300' } }, undefined, {
+      signal: abort.signal,
+    })
+    abort.abort()
+    await expect(pending).rejects.toThrow()
+    await writeFile(ws('after.txt'), 'still serving\n')
+    expect((await use(client, 'Read', { file_path: 'after.txt' })).text).toContain('still serving')
+  })
+})
