@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
 import { cliPath } from '../support/run-cli.ts'
+import { waitFor } from '../unit/tasks/helpers.ts'
 
 const env = setupE2eEnv()
 const clients: Client[] = []
@@ -147,6 +148,24 @@ describe('agent-tui mcp serve --expose-tools: a client that does its work', () =
     expect(stale.isError).toBe(true)
     expect(stale.text).toMatch(/modified|changed/)
     expect(await readFile(ws('a.txt'), 'utf8')).toBe('alpha changed elsewhere\n')
+  })
+
+  it('a background job started by one call is read by the next, and stopped by a third', async () => {
+    const { client } = await connect(['--allowed-tools', 'Bash(echo *),Bash(sleep *),TaskStop'])
+    const started = await use(client, 'Bash', { command: 'echo started; sleep 300', run_in_background: true })
+    expect(started.isError, started.text).toBe(false)
+    const id = /background task (\S+?)\b/.exec(started.text)?.[1]
+    expect(id, started.text).toBeDefined()
+    // Read until its first line is there (each read returns what came since the last).
+    let seen = ''
+    await waitFor(async () => {
+      seen += (await use(client, 'TaskOutput', { task_id: id, block: false })).text
+      return seen.includes('started')
+    }, "the job's output")
+    const stop = await use(client, 'TaskStop', { task_id: id })
+    expect(stop.isError, stop.text).toBe(false)
+    const after = await use(client, 'TaskOutput', { task_id: id, block: false })
+    expect(after.text).toMatch(/stopped|killed|exit/i)
   })
 
   it('gives a bad argument back as a tool error naming the field, and stays up', async () => {

@@ -188,7 +188,12 @@ export function denialOf(
 ): { failure: CallFailure; userDenial?: { note?: string } } {
   if (auth.by === 'user') return userDenialOf(auth.answer, tool)
   const { verdict, offer } = auth
-  const ruleOffer = offer.noRule ? { noAllowRule: offer.noRule } : { allowRule: offer.rule }
+  // The rule that would let this call through (the gate re-checked it); never for a protected write.
+  const ruleOffer = offer.noRule
+    ? { noAllowRule: offer.noRule }
+    : verdict.protectedWrite
+      ? {}
+      : { allowRule: offer.rule }
   if (auth.by === 'policy') {
     return {
       failure: {

@@ -41,7 +41,10 @@ export function passThroughSchema(tool: AnyTool) {
       version: 1 as const,
       vendor: 'agent-tui',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: () => json, output: () => json },
+      jsonSchema: {
+        input: (_options: { target: string }) => json,
+        output: (_options: { target: string }) => json,
+      },
     },
   }
 }
