@@ -12,13 +12,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
 import { cliPath } from '../support/run-cli.ts'
-import { waitFor } from '../unit/tasks/helpers.ts'
+import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 
 const env = setupE2eEnv()
 const clients: Client[] = []
+/** Every pid a test learnt of; killed afterwards whatever happened. */
+const seen: number[] = []
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined)
+  for (const pid of seen.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // already gone
+    }
+  }
 })
 
 /** A connected SDK client, its server started with the built-in tools in the sandbox's workspace. */
@@ -166,6 +175,19 @@ describe('agent-tui mcp serve --expose-tools: a client that does its work', () =
     expect(stop.isError, stop.text).toBe(false)
     const after = await use(client, 'TaskOutput', { task_id: id, block: false })
     expect(after.text).toMatch(/stopped|killed|exit/i)
+  })
+
+  it('a background job goes with the server when its client closes', async () => {
+    const { client } = await connect(['--max-mode', 'dangerous'])
+    const started = await use(client, 'Bash', {
+      command: 'echo $$ > bg.pid; exec sleep 300',
+      run_in_background: true,
+    })
+    expect(started.isError, started.text).toBe(false)
+    const pid = await readPidFile(ws('bg.pid'))
+    seen.push(pid)
+    await client.close()
+    await waitFor(() => isGone(pid), 'the background job to be killed')
   })
 
   it('gives a bad argument back as a tool error naming the field, and stays up', async () => {
@@ -329,14 +351,19 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     expect((await use(client, 'Bash', { command: 'echo fine' })).text).toContain('fine')
   })
 
-  it('a call the client cancels does not take the server down', async () => {
-    const { client } = await connect(['--allowed-tools', 'Bash(sleep *)'])
+  it('a call the client cancels stops its command, and the server serves the next', async () => {
+    const { client } = await connect(['--max-mode', 'dangerous'])
     const abort = new AbortController()
-    const pending = client.callTool({ name: 'Bash', arguments: { command: 'sleep 300' } }, undefined, {
-      signal: abort.signal,
-    })
+    const pending = client.callTool(
+      { name: 'Bash', arguments: { command: 'echo $$ > sleeper.pid; exec sleep 300' } },
+      undefined,
+      { signal: abort.signal },
+    )
+    const pid = await readPidFile(ws('sleeper.pid'))
+    seen.push(pid)
     abort.abort()
     await expect(pending).rejects.toThrow()
+    await waitFor(() => isGone(pid), 'the cancelled command to be killed')
     await writeFile(ws('after.txt'), 'still serving\n')
     expect((await use(client, 'Read', { file_path: 'after.txt' })).text).toContain('still serving')
   })
