@@ -5,12 +5,13 @@
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { projectKey } from '../../source/config/app-paths.ts'
 import { cliPath } from '../support/run-cli.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 
@@ -186,8 +187,34 @@ describe('agent-tui mcp serve --expose-tools: a client that does its work', () =
     expect(started.isError, started.text).toBe(false)
     const pid = await readPidFile(ws('bg.pid'))
     seen.push(pid)
+    const sessions = join(
+      env.box.home,
+      '.local',
+      'state',
+      'agent-tui',
+      'sessions',
+      projectKey(env.box.workspace),
+    )
+    expect(await readdir(sessions)).toHaveLength(1)
     await client.close()
     await waitFor(() => isGone(pid), 'the background job to be killed')
+    // The tools' session held no conversation: it leaves no entry for the /resume picker.
+    await waitFor(async () => (await readdir(sessions)).length === 0, 'the session log to be removed')
+  })
+
+  it('answers calls sent at once, each with its own result', async () => {
+    await writeFile(ws('one.txt'), 'first file\n')
+    await writeFile(ws('two.txt'), 'second file\n')
+    const { client } = await connect()
+    const [one, two, list] = await Promise.all([
+      use(client, 'Read', { file_path: 'one.txt' }),
+      use(client, 'Read', { file_path: 'two.txt' }),
+      use(client, 'Glob', { pattern: '*.txt' }),
+    ])
+    expect(one.text).toContain('first file')
+    expect(two.text).toContain('second file')
+    expect(list.text).toContain('one.txt')
+    expect(list.text).toContain('two.txt')
   })
 
   it('gives a bad argument back as a tool error naming the field, and stays up', async () => {

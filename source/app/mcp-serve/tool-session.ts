@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises'
 import type { CallOutcome, ExecutorDeps } from '../../agent/tool-call/pipeline.js'
 import { executeCall } from '../../agent/tool-call/pipeline.js'
 import type { Mode } from '../../store/domain.js'
@@ -115,6 +116,9 @@ export async function openToolSession(server: TaskServer, err: TextWriter): Prom
       await tail
       await session.close()
       uninstall()
+      // No conversation happens in it: its log (a header and session/started) would be an untitled entry in
+      // the /resume picker for every start of the server.
+      if (session.store.getState().messages.length === 0) await rm(session.log.path, { force: true })
     },
   }
 }
