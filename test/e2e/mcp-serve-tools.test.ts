@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
+import { osSandbox } from '../support/os-sandbox.ts'
 import { projectKey } from '../../source/config/app-paths.ts'
 import { cliPath } from '../support/run-cli.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
@@ -115,6 +116,9 @@ describe('agent-tui mcp serve --expose-tools: what it offers', () => {
       expect.arrayContaining(['file_path', 'old_string', 'new_string']),
     )
     expect(edit.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true })
+    // The server's folder is fixed: no tool takes a folder to work in.
+    for (const tool of tools.slice(1))
+      expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('cwd')
   })
 
   it('honours --tools: only the tools named are listed', async () => {
@@ -270,6 +274,26 @@ describe('agent-tui mcp serve --expose-tools: the ceiling', () => {
     expect(existsSync(ws('other.txt'))).toBe(false)
   })
 
+  it('in safe, runs read-only commands and refuses an edit; --add-dir widens the read boundary', async () => {
+    await mkdir(join(env.box.root, 'docs'))
+    await writeFile(join(env.box.root, 'docs', 'guide.md'), 'the guide\n')
+    await writeFile(join(env.box.root, 'private.txt'), 'not for you\n')
+    await writeFile(ws('a.txt'), 'alpha\n')
+    const { client } = await connect(['--max-mode', 'safe', '--add-dir', join(env.box.root, 'docs')])
+    expect((await use(client, 'Bash', { command: 'ls' })).text).toContain('a.txt')
+    await use(client, 'Read', { file_path: 'a.txt' })
+    const edit = await use(client, 'Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' })
+    expect(edit.isError).toBe(true)
+    expect(edit.text).toContain('this server judges calls in safe mode (--max-mode safe)')
+    expect(await readFile(ws('a.txt'), 'utf8')).toBe('alpha\n')
+    expect((await use(client, 'Read', { file_path: join(env.box.root, 'docs', 'guide.md') })).text).toContain(
+      'the guide',
+    )
+    const outside = await use(client, 'Read', { file_path: join(env.box.root, 'private.txt') })
+    expect(outside.isError).toBe(true)
+    expect(outside.text).not.toContain('not for you')
+  })
+
   it("does not apply an untrusted folder's allow rules", async () => {
     await mkdir(ws('.agent-tui'))
     await writeFile(
@@ -393,5 +417,22 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     await waitFor(() => isGone(pid), 'the cancelled command to be killed')
     await writeFile(ws('after.txt'), 'still serving\n')
     expect((await use(client, 'Read', { file_path: 'after.txt' })).text).toContain('still serving')
+  })
+})
+
+describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools --sandbox', () => {
+  it('auto runs commands unasked inside the sandbox, which stops a write the policy cannot see', async () => {
+    const { client } = await connect(['--max-mode', 'auto', '--sandbox'])
+    const inside = await use(client, 'Bash', { command: 'touch inside.txt && echo created' })
+    expect(inside.text).toContain('created')
+    expect(existsSync(ws('inside.txt'))).toBe(true)
+    // A program's own write, which no command analysis sees: the sandbox refuses it.
+    const target = join(env.box.root, 'outside.txt')
+    const sneaky = await use(client, 'Bash', {
+      command: `"${process.execPath}" -e "require('fs').writeFileSync('${target}', 'x')"`,
+    })
+    expect(sneaky.isError).toBe(true)
+    expect(sneaky.text).toMatch(/EROFS|read-only file system/i)
+    expect(existsSync(target)).toBe(false)
   })
 })
