@@ -1,79 +1,20 @@
 /**
  * `agent-tui mcp serve --expose-tools` end to end: the built CLI's built-in tools called by the MCP SDK's
- * client, as a hostile client would call them. No model is involved: every call goes straight into the
- * session's tool-call pipeline. docs/mcp.md#the-built-in-tools
+ * client — what they offer, a client doing its work, and the permission ceiling. No model is involved:
+ * every call goes straight into the session's tool-call pipeline. docs/mcp.md#the-built-in-tools
+ * (A hostile client: mcp-serve-tools-hostile.test.ts.)
  */
-import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { afterEach, describe, expect, it } from 'vitest'
-import { setupE2eEnv } from '../support/e2e-env.ts'
-import { osSandbox } from '../support/os-sandbox.ts'
+import { describe, expect, it } from 'vitest'
 import { projectKey } from '../../source/config/app-paths.ts'
-import { cliPath } from '../support/run-cli.ts'
+import { setupE2eEnv } from '../support/e2e-env.ts'
+import { toolsClients, use } from '../support/mcp-serve-tools.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 
 const env = setupE2eEnv()
-const clients: Client[] = []
-/** Every pid a test learnt of; killed afterwards whatever happened. */
-const seen: number[] = []
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined)
-  for (const pid of seen.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
-})
-
-/** A connected SDK client, its server started with the built-in tools in the sandbox's workspace. */
-async function connect(extra: string[] = []): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      cliPath,
-      'mcp',
-      'serve',
-      '--expose-tools',
-      '--base-url',
-      env.server.baseUrl,
-      '--model',
-      'm',
-      ...extra,
-    ],
-    cwd: env.box.workspace,
-    env: env.box.env as Record<string, string>,
-    stderr: 'pipe',
-  })
-  let stderr = ''
-  transport.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const client = new Client({ name: 'e2e-tools', version: '1.0.0' })
-  clients.push(client)
-  await client.connect(transport)
-  return { client, stderr: () => stderr }
-}
-
-type Result = Awaited<ReturnType<Client['callTool']>>
-
-function textOf(result: Result): string {
-  const content = result.content as Array<{ type: string; text?: string }>
-  return content.map((part) => part.text ?? '').join('')
-}
-
-/** Calls a tool; the result, with its text, whatever it says. */
-async function use(client: Client, name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args })
-  return { isError: result.isError === true, text: textOf(result) }
-}
-
+const { connect, seen } = toolsClients(env)
 const ws = (...parts: string[]) => join(env.box.workspace, ...parts)
 
 describe('agent-tui mcp serve --expose-tools: what it offers', () => {
@@ -327,112 +268,5 @@ describe('agent-tui mcp serve --expose-tools: the ceiling', () => {
     expect(read.text).toContain('PreToolUse hook')
     expect(read.text).toContain('no reading here')
     expect(read.text).not.toContain('guarded')
-  })
-})
-
-describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
-  it('cannot read outside the workspace: by ../, by an absolute path, or through a symlink', async () => {
-    await writeFile(join(env.box.root, 'outside.txt'), 'the outside secret\n')
-    await symlink(join(env.box.root, 'outside.txt'), ws('innocent.txt'))
-    await symlink(env.box.root, ws('up'))
-    const { client } = await connect(['--max-mode', 'auto'])
-    for (const file_path of [
-      '../outside.txt',
-      join(env.box.root, 'outside.txt'),
-      'innocent.txt',
-      'up/outside.txt',
-    ]) {
-      const read = await use(client, 'Read', { file_path })
-      expect(read.isError, file_path).toBe(true)
-      expect(read.text, file_path).not.toContain('the outside secret')
-      expect(read.text, file_path).toMatch(/outside the workspace|no user is available/)
-    }
-    const grep = await use(client, 'Grep', { pattern: 'outside secret', path: '..' })
-    expect(grep.isError).toBe(true)
-    expect(grep.text).not.toContain('outside.txt:')
-    const cat = await use(client, 'Bash', { command: 'cat innocent.txt' })
-    expect(cat.isError).toBe(true)
-    expect(cat.text).not.toContain('the outside secret')
-  })
-
-  it('cannot write outside the workspace through a symlinked folder', async () => {
-    await mkdir(join(env.box.root, 'elsewhere'))
-    await symlink(join(env.box.root, 'elsewhere'), ws('linked'))
-    const { client } = await connect(['--max-mode', 'auto'])
-    const write = await use(client, 'Write', { file_path: 'linked/planted.txt', content: 'x' })
-    expect(write.isError).toBe(true)
-    expect(existsSync(join(env.box.root, 'elsewhere', 'planted.txt'))).toBe(false)
-  })
-
-  it('cannot write .git/hooks, .claude/settings.json or .agent-tui/settings.json, even in dangerous', async () => {
-    execFileSync('git', ['init', '-q'], { cwd: env.box.workspace })
-    const { client } = await connect(['--max-mode', 'auto'])
-    for (const file_path of ['.git/hooks/pre-commit', '.claude/settings.json', '.agent-tui/settings.json']) {
-      const write = await use(client, 'Write', { file_path, content: '#!/bin/sh\ntouch pwned\n' })
-      expect(write.isError, file_path).toBe(true)
-      expect(write.text, file_path).toContain('(agent-tui mcp serve has none)')
-      expect(existsSync(ws(file_path)), file_path).toBe(false)
-    }
-    const shell = await use(client, 'Bash', { command: 'echo "touch pwned" > .git/hooks/post-checkout' })
-    expect(shell.isError).toBe(true)
-    expect(existsSync(ws('.git', 'hooks', 'post-checkout'))).toBe(false)
-    await client.close()
-    const loose = await connect(['--max-mode', 'dangerous'])
-    const hook = await use(loose.client, 'Write', { file_path: '.git/hooks/pre-commit', content: 'x' })
-    expect(hook.isError).toBe(true)
-    expect(existsSync(ws('.git', 'hooks', 'pre-commit'))).toBe(false)
-  })
-
-  it('cannot run a denied program inside a wrapper, even in dangerous', async () => {
-    await writeFile(ws('victim.txt'), 'keep me\n')
-    const { client } = await connect(['--max-mode', 'dangerous', '--disallowed-tools', 'Bash(rm *)'])
-    for (const command of [
-      "bash -c 'rm victim.txt'",
-      'timeout 5 rm victim.txt',
-      'env rm victim.txt',
-      'echo victim.txt | xargs rm',
-      '/bin/rm victim.txt',
-    ]) {
-      const bash = await use(client, 'Bash', { command })
-      expect(bash.isError, command).toBe(true)
-      expect(bash.text, command).toContain('denied')
-      expect(existsSync(ws('victim.txt')), command).toBe(true)
-    }
-    // What the deny rule does not name still runs in dangerous.
-    expect((await use(client, 'Bash', { command: 'echo fine' })).text).toContain('fine')
-  })
-
-  it('a call the client cancels stops its command, and the server serves the next', async () => {
-    const { client } = await connect(['--max-mode', 'dangerous'])
-    const abort = new AbortController()
-    const pending = client.callTool(
-      { name: 'Bash', arguments: { command: 'echo $$ > sleeper.pid; exec sleep 300' } },
-      undefined,
-      { signal: abort.signal },
-    )
-    const pid = await readPidFile(ws('sleeper.pid'))
-    seen.push(pid)
-    abort.abort()
-    await expect(pending).rejects.toThrow()
-    await waitFor(() => isGone(pid), 'the cancelled command to be killed')
-    await writeFile(ws('after.txt'), 'still serving\n')
-    expect((await use(client, 'Read', { file_path: 'after.txt' })).text).toContain('still serving')
-  })
-})
-
-describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools --sandbox', () => {
-  it('auto runs commands unasked inside the sandbox, which stops a write the policy cannot see', async () => {
-    const { client } = await connect(['--max-mode', 'auto', '--sandbox'])
-    const inside = await use(client, 'Bash', { command: 'touch inside.txt && echo created' })
-    expect(inside.text).toContain('created')
-    expect(existsSync(ws('inside.txt'))).toBe(true)
-    // A program's own write, which no command analysis sees: the sandbox refuses it.
-    const target = join(env.box.root, 'outside.txt')
-    const sneaky = await use(client, 'Bash', {
-      command: `"${process.execPath}" -e "require('fs').writeFileSync('${target}', 'x')"`,
-    })
-    expect(sneaky.isError).toBe(true)
-    expect(sneaky.text).toMatch(/EROFS|read-only file system/i)
-    expect(existsSync(target)).toBe(false)
   })
 })
