@@ -70,6 +70,26 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     expect(existsSync(ws('.git', 'hooks', 'pre-commit'))).toBe(false)
   })
 
+  it('cannot patch its way out: a file outside or a hook in a patch fails the whole patch', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: env.box.workspace })
+    const { client } = await connect(['--max-mode', 'auto'])
+    for (const path of ['../escaped.txt', '.git/hooks/pre-commit', '.claude/settings.json']) {
+      const patch = [
+        '*** Begin Patch',
+        '*** Add File: ok.txt',
+        '+fine',
+        `*** Add File: ${path}`,
+        '+x',
+        '*** End Patch',
+      ]
+      const result = await use(client, 'apply_patch', { input: patch.join('\n') })
+      expect(result.isError, path).toBe(true)
+      expect(existsSync(ws(path)), path).toBe(false)
+      // All of a patch or none of it.
+      expect(existsSync(ws('ok.txt')), path).toBe(false)
+    }
+  })
+
   it('cannot run a denied program inside a wrapper, even in dangerous', async () => {
     await writeFile(ws('victim.txt'), 'keep me\n')
     const { client } = await connect(['--max-mode', 'dangerous', '--disallowed-tools', 'Bash(rm *)'])

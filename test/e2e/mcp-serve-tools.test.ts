@@ -24,6 +24,7 @@ describe('agent-tui mcp serve --expose-tools: what it offers', () => {
     const names = tools.map((tool) => tool.name)
     expect(names[0]).toBe('run_task')
     for (const name of [
+      'apply_patch',
       'Bash',
       'Read',
       'Write',
@@ -87,6 +88,27 @@ describe('agent-tui mcp serve --expose-tools: a client that does its work', () =
     expect(edit.isError, edit.text).toBe(false)
     expect(await readFile(ws('notes.txt'), 'utf8')).toBe('the secret word is dotterel\nsecond line\n')
     expect(env.server.requests).toHaveLength(0)
+  })
+
+  it('applies a patch in the apply_patch format, whatever model the server names', async () => {
+    await writeFile(ws('a.txt'), 'one\ntwo\n')
+    const { client } = await connect(['--max-mode', 'auto'])
+    await use(client, 'Read', { file_path: 'a.txt' })
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: a.txt',
+      '@@',
+      ' one',
+      '-two',
+      '+three',
+      '*** Add File: b.txt',
+      '+new file',
+      '*** End Patch',
+    ].join('\n')
+    const applied = await use(client, 'apply_patch', { input: patch })
+    expect(applied.isError, applied.text).toBe(false)
+    expect(await readFile(ws('a.txt'), 'utf8')).toBe('one\nthree\n')
+    expect(await readFile(ws('b.txt'), 'utf8')).toBe('new file\n')
   })
 
   it("keeps Edit's read-first and staleness rules from one call to the next", async () => {

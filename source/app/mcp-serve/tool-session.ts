@@ -80,6 +80,8 @@ export async function openToolSession(server: TaskServer, err: TextWriter): Prom
     },
     projectTrust: { trust: run.trust, configFor: run.configFor },
     ...(args.agent ? { agent: args.agent } : {}),
+    // No model of agent-tui's chooses among the editing tools: a client gets Edit, Write and apply_patch.
+    applyPatch: 'beside',
   })
   for (const warning of session.warnings) err.write(`warning: ${warning}\n`)
   for (const warning of run.trust.warnings()) err.write(`warning: ${warning}\n`)

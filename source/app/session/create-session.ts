@@ -210,6 +210,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     createdAt,
     model: store.getState().session.model,
     memory: instructions.project,
+    ...(opts.applyPatch !== undefined ? { applyPatch: opts.applyPatch } : {}),
   })
   const codeSearch = await sessionCodeSearch({
     config,
