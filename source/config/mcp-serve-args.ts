@@ -94,7 +94,7 @@ export function mcpServeHelp(): string {
     '  another one no looser than --max-mode; cwd must be inside the folder the server was started in.',
     'With --expose-tools, also Bash, Read, Write, Edit, MultiEdit, Glob, Grep, … (their own schemas): each',
     "  call runs as the model's would in agent-tui -p --mode MAX-MODE in the server's folder, and a call",
-    '  that would ask is refused (default ci: nothing that changes anything runs without an allow rule).',
+    '  that would ask is refused (in the default ci, reads and searches run; the rest needs an allow rule).',
     '',
     'Options:',
     ...MCP_SERVE_OPTIONS.map((o) => `  --${`${o.long}${o.arg ? ` ${o.arg}` : ''}`.padEnd(16)}${o.help}`),
