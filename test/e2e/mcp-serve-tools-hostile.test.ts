@@ -112,13 +112,16 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
   it('a call the client cancels stops its command, and the server serves the next', async () => {
     const { client } = await connect(['--max-mode', 'dangerous'])
     const abort = new AbortController()
+    const progress: string[] = []
     const pending = client.callTool(
-      { name: 'Bash', arguments: { command: 'echo $$ > sleeper.pid; exec sleep 300' } },
+      { name: 'Bash', arguments: { command: 'echo $$ > sleeper.pid; echo warming up; exec sleep 300' } },
       undefined,
-      { signal: abort.signal },
+      { signal: abort.signal, onprogress: (p) => progress.push(p.message ?? '') },
     )
     const pid = await readPidFile(ws('sleeper.pid'))
     seen.push(pid)
+    // Live output reaches a client that asked for progress, as the card's preview does in the TUI.
+    await waitFor(() => progress.some((line) => line.includes('warming up')), 'the live output')
     abort.abort()
     await expect(pending).rejects.toThrow()
     await waitFor(() => isGone(pid), 'the cancelled command to be killed')
