@@ -88,6 +88,8 @@ describe('agent-tui mcp serve --expose-tools: a client that does its work', () =
     expect(edit.isError, edit.text).toBe(false)
     expect(await readFile(ws('notes.txt'), 'utf8')).toBe('the secret word is dotterel\nsecond line\n')
     expect(env.server.requests).toHaveLength(0)
+    // No turn, no checkpoint: the workspace is not copied into a shadow repository for nothing.
+    expect(existsSync(join(env.box.home, '.local', 'state', 'agent-tui', 'checkpoints'))).toBe(false)
   })
 
   it('applies a patch in the apply_patch format, whatever model the server names', async () => {

@@ -82,6 +82,8 @@ export async function openToolSession(server: TaskServer, err: TextWriter): Prom
     ...(args.agent ? { agent: args.agent } : {}),
     // No model of agent-tui's chooses among the editing tools: a client gets Edit, Write and apply_patch.
     applyPatch: 'beside',
+    // A client's calls belong to no turn, so no checkpoint could be taken (nor /rewind reach them).
+    checkpoints: false,
   })
   for (const warning of session.warnings) err.write(`warning: ${warning}\n`)
   for (const warning of run.trust.warnings()) err.write(`warning: ${warning}\n`)

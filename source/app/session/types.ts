@@ -45,6 +45,8 @@ export interface SessionOptions {
   agent?: string
   /** apply_patch whatever the model's profile says (`mcp serve --expose-tools` offers a client every editing tool). */
   applyPatch?: ApplyPatchOffer
+  /** false: none (calls outside any turn have no turn to belong to; warming would copy the workspace for nothing). */
+  checkpoints?: false
 }
 
 export interface Session {
