@@ -68,6 +68,17 @@ describe('agent-tui mcp serve --expose-tools: what it offers', () => {
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual(['run_task', 'Read', 'Grep'])
   })
+
+  it('a bare deny rule takes its tool out of the list, and a call to it is unknown', async () => {
+    const { client } = await connect(['--disallowed-tools', 'Bash'])
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).not.toContain('Bash')
+    expect(tools.map((tool) => tool.name)).toContain('Read')
+    // Not a tool of this server at all: the protocol's own error.
+    await expect(client.callTool({ name: 'Bash', arguments: { command: 'echo hi' } })).rejects.toThrow(
+      'Tool Bash not found',
+    )
+  })
 })
 
 describe('agent-tui mcp serve --expose-tools: a client that does its work', () => {
