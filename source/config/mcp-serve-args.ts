@@ -13,12 +13,19 @@ export const MCP_SERVE_OPTIONS: readonly OptionSpec[] = [
     arg: 'MODE',
     help: 'the loosest mode a client may ask a task for (default ci): ci, plan, safe, auto, dangerous',
   },
+  {
+    long: 'expose-tools',
+    kind: 'boolean',
+    help: "also offer agent-tui's built-in tools (Read, Edit, Bash…), judged in the --max-mode",
+  },
 ]
 
 export interface McpServeArgs {
   /** The session options every task starts from (each task sets its own mode and model). */
   base: ParsedArgs
   maxMode: Mode
+  /** `--expose-tools`: the built-in tools are offered too, each call judged in `maxMode`. */
+  exposeTools: boolean
   help: boolean
 }
 
@@ -35,6 +42,7 @@ const NOT_FOR_SERVE: Array<[keyof ParsedArgs, string]> = [
 /** Parses the words after `mcp serve`. Throws UsageError naming the option and what it needs. */
 export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
   let maxMode: Mode = 'ci'
+  let exposeTools = false
   const rest: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
@@ -49,10 +57,11 @@ export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
       if (!MODES.includes(value as Mode))
         throw new UsageError(`--max-mode must be one of ${MODES.join(', ')} (got "${value}")`)
       maxMode = value as Mode
-    } else rest.push(arg)
+    } else if (arg === '--expose-tools') exposeTools = true
+    else rest.push(arg)
   }
   const base = parseArgs(rest)
-  if (base.help) return { base, maxMode, help: true }
+  if (base.help) return { base, maxMode, exposeTools, help: true }
   if (base.prompt !== undefined)
     throw new UsageError(
       `mcp serve takes no prompt (got "${base.prompt}"): the client sends one per task; see agent-tui mcp serve --help`,
@@ -69,7 +78,7 @@ export function parseMcpServeArgs(argv: readonly string[]): McpServeArgs {
     const value = base[key]
     if (value !== undefined && value !== false) throw new UsageError(`mcp serve does not take ${what}`)
   }
-  return { base, maxMode, help: false }
+  return { base, maxMode, exposeTools, help: false }
 }
 
 /** `agent-tui mcp serve --help`. */
@@ -78,11 +87,14 @@ export function mcpServeHelp(): string {
     'agent-tui mcp serve — agent-tui as an MCP server over stdio (docs/mcp.md#agent-tui-as-an-mcp-server)',
     '',
     'Usage:',
-    '  agent-tui mcp serve [--max-mode MODE] [session options]',
+    '  agent-tui mcp serve [--max-mode MODE] [--expose-tools] [session options]',
     '',
     'Tools: run_task {prompt, cwd?, mode?, model?} runs an agent task headless, as agent-tui -p does, and',
     '  returns the final answer and the session id. A task runs in ci mode unless the client asks for',
     '  another one no looser than --max-mode; cwd must be inside the folder the server was started in.',
+    'With --expose-tools, also Bash, Read, Write, Edit, MultiEdit, Glob, Grep, … (their own schemas): each',
+    "  call runs as the model's would in agent-tui -p --mode MAX-MODE in the server's folder, and a call",
+    '  that would ask is refused (in the default ci, reads and searches run; the rest needs an allow rule).',
     '',
     'Options:',
     ...MCP_SERVE_OPTIONS.map((o) => `  --${`${o.long}${o.arg ? ` ${o.arg}` : ''}`.padEnd(16)}${o.help}`),

@@ -21,7 +21,6 @@ import { executorDepsFor, type TurnSources, turnDepsFor } from './parts.js'
 import type { ToolHost } from '../tool-call/tool-host.js'
 import { createRuntimeParts } from './parts.js'
 import { switchMainAgent } from './main-agent.js'
-
 import type { RuntimeOptions } from './options.js'
 
 export type { ModelCapabilities, RuntimeOptions } from './options.js'
@@ -377,7 +376,8 @@ export class Runtime implements TurnCommands {
     }
   }
 
-  private executorDeps(): ExecutorDeps {
+  /** The pipeline's deps, also for calls outside a turn (`mcp serve --expose-tools`, app/mcp-serve/). */
+  executorDeps(): ExecutorDeps {
     return executorDepsFor(this.sources())
   }
 

@@ -38,6 +38,8 @@ export interface CallOutcome {
   errorHint?: string
   /** A refused call no allow rule would let through (a deny rule, a protected write), and why. */
   noAllowRule?: string
+  /** A refused call this allow rule would let through (the gate re-checked it): for who can add one. */
+  allowRule?: string
   /**
    * The JSON of the arguments the call ran with, when it is not what the history holds (a PreToolUse
    * hook rewrote them): the history is changed to say what ran.
@@ -62,6 +64,7 @@ export interface FailureDetails {
   /** What the user added to their answer at the consent prompt. */
   note?: string
   noAllowRule?: string
+  allowRule?: string
 }
 
 /** A failure a phase of the pipeline ends the call with. */
@@ -125,6 +128,7 @@ export function failedOutcome(
     errorCategory: error.category,
     ...(error.hint ? { errorHint: error.hint } : {}),
     ...(error.noAllowRule ? { noAllowRule: error.noAllowRule } : {}),
+    ...(error.allowRule ? { allowRule: error.allowRule } : {}),
   }
 }
 
@@ -184,7 +188,12 @@ export function denialOf(
 ): { failure: CallFailure; userDenial?: { note?: string } } {
   if (auth.by === 'user') return userDenialOf(auth.answer, tool)
   const { verdict, offer } = auth
-  const noAllowRule = offer.noRule ? { noAllowRule: offer.noRule } : {}
+  // The rule that would let this call through (the gate re-checked it); never for a protected write.
+  const ruleOffer = offer.noRule
+    ? { noAllowRule: offer.noRule }
+    : verdict.protectedWrite
+      ? {}
+      : { allowRule: offer.rule }
   if (auth.by === 'policy') {
     return {
       failure: {
@@ -192,7 +201,7 @@ export function denialOf(
         message: `${tool} denied: ${verdict.reason}`,
         hint: 'do not retry this call; choose another approach or ask the user',
         status: 'denied',
-        ...noAllowRule,
+        ...ruleOffer,
       },
     }
   }
@@ -206,7 +215,7 @@ export function denialOf(
           ? 'no allow rule can open it; only a user at the consent prompt can allow this one'
           : `mode ${auth.mode} denies it; the user can allow it with --allowed-tools "${offer.rule}" or another --mode`,
       status: 'denied',
-      ...noAllowRule,
+      ...ruleOffer,
     },
   }
 }

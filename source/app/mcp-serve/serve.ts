@@ -12,6 +12,8 @@ import { cleanedWriter, type TextWriter } from '../../util/display-text.js'
 import { openRunConfig } from '../run-config.js'
 import { SessionError } from '../session-error.js'
 import { runTask, type TaskOutcome, type TaskServer } from './run-task.js'
+import { registerBuiltinTools } from './register-tools.js'
+import { openToolSession, type ToolSession } from './tool-session.js'
 
 declare const AGENT_TUI_VERSION: string
 
@@ -70,6 +72,18 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
     throw error
   }
   const server: TaskServer = { base: parsed.base, maxMode: parsed.maxMode, root, home, env }
+  let tools: ToolSession | undefined
+  if (parsed.exposeTools) {
+    try {
+      tools = await openToolSession(server, prefixed(log, 'agent-tui mcp serve [tools]: '))
+    } catch (error) {
+      if (error instanceof ConfigError || error instanceof UsageError || error instanceof SessionError) {
+        log.write(`agent-tui mcp serve: the built-in tools could not start: ${error.message}\n`)
+        return 2
+      }
+      throw error
+    }
+  }
   const { McpServer } = await import('@modelcontextprotocol/server')
   const { serveStdio } = await import('@modelcontextprotocol/server/stdio')
 
@@ -149,13 +163,16 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
         }
       },
     )
+    if (tools) registerBuiltinTools(mcp, tools, { mode: parsed.maxMode, closing: closing.signal, log })
     return mcp
   }
 
   const handle = serveStdio(makeServer, {
     onerror: (error) => log.write(`agent-tui mcp serve: ${error.message}\n`),
   })
-  log.write(`agent-tui mcp serve: serving on stdio in ${root} (tasks run in ci, up to ${parsed.maxMode})\n`)
+  log.write(
+    `agent-tui mcp serve: serving on stdio in ${root} (tasks run in ci, up to ${parsed.maxMode}${tools ? `; ${tools.tools.length} built-in tools, judged in ${parsed.maxMode}` : ''})\n`,
+  )
 
   const stopped = new Promise<number>((resolveStop) => {
     let done = false
@@ -166,6 +183,7 @@ export async function runMcpServe(argv: readonly string[]): Promise<number> {
       const settled = Promise.allSettled([...running])
       const timeout = new Promise((r) => setTimeout(r, SHUTDOWN_WAIT_MS).unref())
       void Promise.race([settled, timeout])
+        .then(() => Promise.race([tools?.close(), timeout]))
         .then(() => handle.close())
         .catch(() => undefined)
         .then(() => resolveStop(code))

@@ -210,6 +210,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     createdAt,
     model: store.getState().session.model,
     memory: instructions.project,
+    ...(opts.applyPatch !== undefined ? { applyPatch: opts.applyPatch } : {}),
   })
   const codeSearch = await sessionCodeSearch({
     config,
@@ -270,7 +271,10 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   })
   if (store.getState().agent !== agents.main.profile.name)
     store.dispatch({ type: 'agent/changed', agent: agents.main.profile.name })
-  const checkpoints = sessionCheckpoints({ workspace, paths, dispatch: store.dispatch, createdAt, programs })
+  const checkpoints =
+    opts.checkpoints === false
+      ? undefined
+      : sessionCheckpoints({ workspace, paths, dispatch: store.dispatch, createdAt, programs })
   const breakerSettings = config.settings.circuitBreaker
   const trust = sessionTrust(setup, {
     interactive: opts.interactive,
@@ -341,7 +345,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       defaultMaxTurns: maxSteps,
       breaker,
       ...(questions ? { questions } : {}),
-      checkpoints,
+      ...(checkpoints ? { checkpoints } : {}),
       definitions,
       processes,
       ...(sandbox ? { sandbox } : {}),
@@ -394,7 +398,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     agents: agentsControl,
     definitions,
     ...(questions ? { questions } : {}),
-    checkpoints,
+    ...(checkpoints ? { checkpoints } : {}),
     ...(hooks ? { hooks } : {}),
     mcp: mcpOptions,
     ...toolOptions,
@@ -417,7 +421,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     tasks: directory,
     ...(opts.interactive ? { openUrl: openBrowser } : {}),
     ...(hooks ? { hooks } : {}),
-    checkpoints,
+    ...(checkpoints ? { checkpoints } : {}),
     files,
     busy: () => runtime.isBusy(),
     newId: (prefix) => runtime.newId(prefix),

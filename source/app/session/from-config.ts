@@ -20,7 +20,7 @@ import type { AppPaths } from '../../config/app-paths.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import { headerRecord } from '../../config/headers.js'
 import { createLazyProvider, type LazyProvider } from '../../provider/lazy-provider.js'
-import { type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
+import { type ApplyPatchOffer, type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js'
 import type { Store } from '../../store/create-store.js'
 import type { Mode } from '../../store/domain.js'
@@ -242,6 +242,8 @@ export function sessionCoreTools(opts: {
   model: string
   /** Reads the project's memory file as the system prompt does (SaveMemory). */
   memory: InstructionReader
+  /** In place of the profile's choice. */
+  applyPatch?: ApplyPatchOffer
 }): AnyTool[] {
   let webNotices = 0
   const { summarizerModel, search } = opts.config.settings
@@ -249,7 +251,7 @@ export function sessionCoreTools(opts: {
     isReadOnlyCommand,
     settings: describeSettings(),
     memory: opts.memory,
-    applyPatch: opts.profiles(opts.model).applyPatch,
+    applyPatch: opts.applyPatch ?? opts.profiles(opts.model).applyPatch,
     web: {
       ...(summarizerModel
         ? { summarize: createSummarizer(opts.provider, summarizerModel, opts.profiles(summarizerModel)) }

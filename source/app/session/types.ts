@@ -5,7 +5,7 @@ import type { TrustController } from '../../agent/runtime/trust-controller.js'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ProjectTrustSetup } from '../../config/project-trust.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
-import type { ModelProfile } from '../../provider/model-profiles.js'
+import type { ApplyPatchOffer, ModelProfile } from '../../provider/model-profiles.js'
 import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
 import type { SessionLog } from '../../session/session-log.js'
 import type { Action } from '../../store/actions.js'
@@ -43,6 +43,10 @@ export interface SessionOptions {
   onMcpNotice?: (level: 'info' | 'warn' | 'error', text: string) => void
   /** `--agent NAME`: the main session runs as this agent profile. */
   agent?: string
+  /** apply_patch whatever the model's profile says (`mcp serve --expose-tools` offers a client every editing tool). */
+  applyPatch?: ApplyPatchOffer
+  /** false: none (calls outside any turn have no turn to belong to; warming would copy the workspace for nothing). */
+  checkpoints?: false
 }
 
 export interface Session {

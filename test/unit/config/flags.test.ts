@@ -242,7 +242,7 @@ describe('helpText', () => {
 
   it('aligns the descriptions in one column', () => {
     const optionLines = text.split('\n').filter((line) => /^ {2}(-\w, | {4})--/.test(line))
-    expect(optionLines).toHaveLength(33) // agent-tui's 32 (with --embedding-model) and mcp serve's --max-mode
+    expect(optionLines).toHaveLength(34) // agent-tui's 32 (with --embedding-model) and mcp serve's --max-mode, --expose-tools
     const columns = optionLines.map((line) => /^ {2}(?: {4})?\S.*? {2,}(?=\S)/.exec(line)?.[0].length)
     expect(new Set(columns).size).toBe(1)
     expect(columns[0]).toBeGreaterThan(20)

@@ -18,6 +18,14 @@ describe('parseMcpServeArgs', () => {
     expect(parseMcpServeArgs(argv).maxMode).toBe(mode)
   })
 
+  it('--expose-tools offers the built-in tools too; off by default', () => {
+    expect(parseMcpServeArgs([]).exposeTools).toBe(false)
+    expect(parseMcpServeArgs(['--expose-tools', '--max-mode', 'auto'])).toMatchObject({
+      exposeTools: true,
+      maxMode: 'auto',
+    })
+  })
+
   it('passes the session options through to every task', () => {
     const parsed = parseMcpServeArgs([
       '--base-url',
@@ -46,7 +54,6 @@ describe('parseMcpServeArgs', () => {
     [['--max-mode'], '--max-mode needs a value'],
     [['--max-mode', '--model', 'm'], '--max-mode needs a value'],
     [['--max-mode', 'loose'], '--max-mode must be one of safe, auto, plan, dangerous, ci (got "loose")'],
-    [['--expose-tools'], 'unknown option --expose-tools'],
     [['do', 'something'], 'mcp serve takes no prompt (got "do something")'],
     [['--', '-p'], 'mcp serve takes no prompt'],
     [['--mode', 'auto'], '--mode does not apply to mcp serve'],
@@ -65,6 +72,7 @@ describe('parseMcpServeArgs', () => {
   it('--help of agent-tui and of mcp serve name the server options', () => {
     for (const text of [helpText(), mcpServeHelp()]) {
       expect(text).toMatch(/^ {2}(?: {4})?--max-mode MODE +the loosest mode/m)
+      expect(text).toMatch(/^ {2}(?: {4})?--expose-tools +also offer agent-tui's built-in tools/m)
     }
     expect(helpText()).toContain('agent-tui mcp serve [options]')
   })

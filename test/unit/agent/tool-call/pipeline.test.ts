@@ -196,6 +196,52 @@ describe('authorize: what a denial tells the model', () => {
     expect(failure.status).toBe('denied')
     expect(denial !== undefined).toBe(userDenial)
   })
+
+  it.each<[string, Extract<Authorization, { decision: 'deny' }>, string | undefined, string | undefined]>([
+    [
+      'ci mode, a rule would lift it',
+      { decision: 'deny', by: 'policy', verdict, offer: { rule: 'Edit(a)' }, mode: 'ci' },
+      'Edit(a)',
+      undefined,
+    ],
+    [
+      'nobody to ask, a rule would lift it',
+      { decision: 'deny', by: 'no-user', verdict, offer: { rule: 'Edit(a)' }, mode: 'safe' },
+      'Edit(a)',
+      undefined,
+    ],
+    [
+      'a deny rule',
+      {
+        decision: 'deny',
+        by: 'policy',
+        verdict,
+        offer: { rule: 'Edit(a)', noRule: 'rule Edit denies' },
+        mode: 'ci',
+      },
+      undefined,
+      'rule Edit denies',
+    ],
+    [
+      'a protected write',
+      {
+        decision: 'deny',
+        by: 'no-user',
+        verdict: { ...verdict, protectedWrite: true },
+        offer: { rule: 'Edit(a)' },
+        mode: 'auto',
+      },
+      undefined,
+      undefined,
+    ],
+  ])(
+    '%s: the allow rule that would lift it is named only when one would',
+    (_what, auth, allowRule, noAllowRule) => {
+      const { failure } = denialOf(auth, 'Write')
+      expect(failure.allowRule).toBe(allowRule)
+      expect(failure.noAllowRule).toBe(noAllowRule)
+    },
+  )
 })
 
 describe('snapshot and run', () => {
