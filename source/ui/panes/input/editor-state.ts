@@ -2,6 +2,8 @@
  * The prompt editor as a pure value: text plus a cursor (a UTF-16 index that never splits a surrogate
  * pair). Every edit returns a new state; the React component only renders it.
  */
+import { CHIP_PATTERN } from './chip-pattern.js'
+
 export interface EditorState {
   text: string
   cursor: number
@@ -31,8 +33,8 @@ export const EMPTY_EDITOR: EditorState = { text: '', cursor: 0 }
  * Chips are atomic: `[Pasted text #2 +40 lines]` and `[Image #1]` disappear with one backspace, so
  * a half-deleted chip can never silently lose its content.
  */
-const CHIP_BEFORE = /\[(?:Pasted text #\d+ \+\d+ lines|Image #\d+)\]$/
-const CHIP_AFTER = /^\[(?:Pasted text #\d+ \+\d+ lines|Image #\d+)\]/
+const CHIP_BEFORE = new RegExp(`${CHIP_PATTERN}$`)
+const CHIP_AFTER = new RegExp(`^${CHIP_PATTERN}`)
 
 export function editorReducer(state: EditorState, op: EditorOp): EditorState {
   const { text, cursor } = state
