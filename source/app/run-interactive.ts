@@ -338,7 +338,9 @@ async function runSession(
       ...(prices ? { prices } : {}),
       printOnExit: opts.args.printOnExit,
       ...(earlyFrame ? { earlyFrame } : {}),
-      ...(config.settings.theme ? { themeSetting: config.settings.theme } : {}),
+      ...((session.theme ?? config.settings.theme)
+        ? { themeSetting: session.theme ?? config.settings.theme }
+        : {}),
       ...(opts.background ? { background: opts.background } : {}),
       saveTheme: async (theme) => {
         const { saveUserSetting } = await import('../config/save-setting.js')

@@ -64,6 +64,11 @@ export type PersistedAction =
   /** A message the runtime adds to the history (reminders, mode instructions, image follow-ups). */
   | { type: 'history/appended'; message: ChatMessage; note?: string }
   | { type: 'mode/changed'; mode: Mode }
+  /**
+   * The user picked a theme with `/theme` (saved or not): logged, so the session comes back in it when
+   * resumed (`app/session/resumed-theme.ts`). The setting at start is `ui/theme`, not logged.
+   */
+  | { type: 'theme/chosen'; theme: ThemeSetting }
   | { type: 'todos/replaced'; todos: Todo[] }
   /** `purpose: 'compaction'`: a summariser call (counts toward the session's tokens, not its context). */
   | { type: 'usage/recorded'; usage: Usage; contextTokens: number; purpose?: 'compaction' }
@@ -161,7 +166,7 @@ export type EphemeralAction =
   | { type: 'ui/expand-toggled'; id: string }
   /** Opens or closes the /rewind dialog. */
   | { type: 'ui/rewind'; open: boolean }
-  /** The theme chosen (`/theme`, or the setting at start). */
+  /** The theme at start (the setting, or the one a resumed session was left in). */
   | { type: 'ui/theme'; theme: ThemeSetting }
   /** The terminal answered what its background is. */
   | { type: 'ui/background'; background: Background }
@@ -198,6 +203,7 @@ const PERSISTED: ReadonlySet<Action['type']> = new Set<PersistedAction['type']>(
   'tool/finished',
   'history/appended',
   'mode/changed',
+  'theme/chosen',
   'todos/replaced',
   'usage/recorded',
   'usage/subagent',

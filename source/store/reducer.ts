@@ -307,6 +307,7 @@ function reduceWith(c: Collections, state: State, action: Action): State {
     case 'ui/rewind':
       return state.ui.rewind === action.open ? state : { ...state, ui: { ...state.ui, rewind: action.open } }
     case 'ui/theme':
+    case 'theme/chosen':
       return state.ui.theme === action.theme ? state : { ...state, ui: { ...state.ui, theme: action.theme } }
     case 'ui/background':
       return state.ui.background === action.background

@@ -1,6 +1,6 @@
 /**
  * Transcript search in a real terminal (#36): Ctrl+F over a session of several answers, the matches marked
- * (the current one inverse), moving with Enter / n / N, Esc back to the prompt with the draft as it was, and
+ * (in the dark theme the current one black on cyan, the others black on yellow), moving with Enter / n / N, Esc back to the prompt with the draft as it was, and
  * the next message sent whole.
  */
 import { afterEach, describe, expect, it } from 'vitest'
@@ -22,8 +22,12 @@ afterEach(async () => {
 const promptLine = (text: string) => (s: string) =>
   s.split('\n').some((l) => l.startsWith(`${PROMPT}${text}`))
 
-/** The text of the cells drawn inverse, row by row, below the status bar (whose mode badge is inverse). */
-function inverseText(session: TuiSession): string[] {
+/** The 16-colour backgrounds of the dark theme's search highlights (palette.ts: matchCurrent, match). */
+const CURRENT = 6
+const OTHER = 3
+
+/** The text of the cells on a palette background, row by row, below the status bar. */
+function textOn(session: TuiSession, background: number): string[] {
   const buffer = session.term.buffer.active
   const out: string[] = []
   for (let y = 1; y < session.term.rows; y++) {
@@ -32,7 +36,7 @@ function inverseText(session: TuiSession): string[] {
     let text = ''
     for (let x = 0; x < session.term.cols; x++) {
       const cell = line.getCell(x)
-      if (cell?.isInverse()) text += cell.getChars() || ' '
+      if (cell?.isBgPalette() && cell.getBgColor() === background) text += cell.getChars() || ' '
     }
     if (text.trim() !== '') out.push(text)
   }
@@ -73,14 +77,16 @@ describe('transcript search', () => {
     tui.write('kiwi')
     // Smart case: lower case finds all three; the first on screen (the top) is the current one.
     await tui.waitFor('match 1 of 3')
-    expect(inverseText(tui)[0]).toBe('kiwi')
+    expect(textOn(tui, CURRENT)).toEqual(['kiwi'])
+    // The other two, and the field's ` / ` label, in the match colour.
+    expect(textOn(tui, OTHER)).toEqual(['kiwiKIWI', ' / '])
     tui.write(keys.enter)
     await tui.waitFor('match 2 of 3')
     tui.write(keys.tab)
     await tui.waitFor('n/N next/previous')
     tui.write('n')
     await tui.waitFor('match 3 of 3')
-    expect(inverseText(tui)[0]).toBe('KIWI')
+    expect(textOn(tui, CURRENT)).toEqual(['KIWI'])
     tui.write('n')
     await tui.waitFor('match 1 of 3')
     tui.write('N')
@@ -94,7 +100,7 @@ describe('transcript search', () => {
 
     tui.write(keys.esc)
     await tui.waitFor((s) => !s.includes(' / KIWI') && promptLine('half a thought')(s))
-    expect(inverseText(tui).join('')).not.toContain('KIWI')
+    expect(textOn(tui, CURRENT).join('') + textOn(tui, OTHER).join('')).not.toContain('KIWI')
     tui.write(', finished')
     await tui.waitFor(promptLine('half a thought, finished'))
     tui.write(keys.enter)

@@ -1,9 +1,10 @@
 /**
  * The `auto` theme (#36): the terminal answers the background question (OSC 11) with white while the
- * user types, and the UI comes up in the light palette with every key typed in the prompt.
+ * user types, and the UI comes up in the light palette with every key typed in the prompt. A `/theme` that
+ * was not saved comes back with `--continue`, and a notice says the settings name another.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { PROMPT, startTui, type TuiSession } from '../support/pty-terminal.ts'
+import { keys, PROMPT, startTui, type TuiSession } from '../support/pty-terminal.ts'
 import { makeSandbox, type Sandbox } from '../support/run-cli.ts'
 import { type ScriptedServer, startScriptedServer } from '../support/scripted-server.ts'
 
@@ -61,5 +62,31 @@ describe('themes in a terminal', () => {
     const user = JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content)
     expect(user).toContain('hello')
     expect(user).not.toContain('11;')
+  })
+
+  it('a /theme not saved comes back with --continue, and a notice says the settings name another', async () => {
+    box = await makeSandbox()
+    server = await startScriptedServer({ replies: [{ text: 'Answered.' }] })
+    const args = ['--base-url', server.baseUrl, '--model', 'test-model']
+    const start = () =>
+      startTui({ args: [...args, '--continue'], cwd: (box as Sandbox).workspace, env: (box as Sandbox).env })
+    tui = startTui({ args, cwd: box.workspace, env: box.env, cols: 100, rows: 30 })
+    await tui.waitFor(`${PROMPT} Message`)
+    // Dark (no answer to the background question, no COLORFGBG): SAFE in the terminal's green.
+    expect(badgeColor(tui)?.color).toBe(2)
+    await tui.submit('hello')
+    await tui.waitFor('Answered.')
+    await tui.submit('/theme light')
+    await tui.waitFor('Theme light for this session')
+    await tui.waitFor(() => badgeColor(tui as TuiSession)?.color === 28)
+    tui.write(keys.ctrlD)
+    await tui.waitFor(/again to exit/)
+    tui.write(keys.ctrlD)
+    await tui.exited
+
+    tui = start()
+    await tui.waitFor('resumed in the light theme, where you left it (the settings say auto')
+    await tui.waitFor(() => badgeColor(tui as TuiSession)?.color === 28)
+    expect(tui.screen()).toContain('hello')
   })
 })

@@ -12,6 +12,7 @@ import { createConsentBroker } from '../../permissions/broker.js'
 import { createQuestionBroker } from '../../permissions/question-broker.js'
 import { realPathOf } from '../../permissions/real-path.js'
 import { resumedMode } from '../../permissions/modes.js'
+import { resumedTheme } from './resumed-theme.js'
 import { openOutputs, sweepOutputs } from '../../session/outputs-lifecycle.js'
 import { sessionPath, summarizeSessions } from '../../session/session-store.js'
 import { createProcessGroups } from '../../tasks/process-groups.js'
@@ -83,6 +84,12 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
       })
     : null
   if (resumedIn?.notice) warnings.push(resumedIn.notice)
+  // Only the TUI has a theme; a headless run neither shows nor changes one.
+  const themeIn =
+    restored && opts.interactive
+      ? resumedTheme({ left: restored.state.ui.theme, setting: config.settings.theme })
+      : null
+  if (themeIn?.notice) warnings.push(themeIn.notice)
 
   const observers = [...(opts.observers ?? [])] // the nested CLAUDE.md reader joins them below
   const { id, logPath, createdAt, log, store } = openSessionStore({
@@ -449,6 +456,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     profile,
     branch,
     warnings,
+    ...(themeIn?.theme ? { theme: themeIn.theme } : {}),
     programs,
     instructions,
     claude,

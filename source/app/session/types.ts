@@ -10,6 +10,7 @@ import type { BashSandbox } from '../../sandbox/bash-sandbox.js'
 import type { SessionLog } from '../../session/session-log.js'
 import type { Action } from '../../store/actions.js'
 import type { Store } from '../../store/create-store.js'
+import type { ThemeSetting } from '../../store/domain.js'
 import type { State } from '../../store/state.js'
 import type { TaskManager } from '../../tasks/task-manager.js'
 import type { ProcessGroups } from '../../tasks/process-groups.js'
@@ -63,6 +64,8 @@ export interface Session {
   /** Git branch at start (read once). */
   branch: string | undefined
   warnings: string[]
+  /** The theme the UI starts in when it is not the setting's: the one a resumed session was left in. */
+  theme?: ThemeSetting
   /** The programs agent-tui runs itself, found outside the workspace (`/copy`'s clipboard program). */
   programs: HostPrograms
   /** Reads instruction files, commands, skills and agents through the read boundary. */

@@ -375,6 +375,12 @@ describe('pastes and images', () => {
     ])
   })
 
+  it('a paste whose lines end in CR (as most terminals send them) is counted by its lines too', () => {
+    const r = run([{ type: 'paste', text: big.replace(/\n/g, '\r'), imagePath: null }])
+    expect(r.text).toBe('[Pasted text #1 +12 lines]')
+    expect(r.state.pastes).toEqual(new Map([[1, big]]))
+  })
+
   it('a small paste is inserted as text and never sends', () => {
     const r = run([{ type: 'paste', text: 'one\r\ntwo', imagePath: null }])
     expect(r.text).toBe('one\ntwo')

@@ -1,63 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type EditorState, editorReducer } from '../../../source/ui/panes/input/editor-state.js'
 import { insertionOf, parseCommand, VIM_ENGINE } from '../../../source/ui/panes/input/vim/vim-engine.js'
-import type { VimState, VimStep } from '../../../source/ui/panes/input/vim/vim-types.js'
-
-/** `foo |bar` → the editor with the cursor at the bar. */
-function parse(marked: string): EditorState {
-  const cursor = marked.indexOf('|')
-  if (cursor === -1) throw new Error(`no cursor in ${marked}`)
-  return { text: marked.slice(0, cursor) + marked.slice(cursor + 1), cursor }
-}
-
-function show(editor: EditorState): string {
-  return `${editor.text.slice(0, editor.cursor)}|${editor.text.slice(editor.cursor)}`
-}
-
-/** `<esc>`, `<c-r>`, `<bs>` and single characters. */
-function keysOf(keys: string): string[] {
-  return keys.match(/<[a-z-]+>|[\s\S]/g) ?? []
-}
-
-function normal(editor: EditorState): VimState {
-  return { ...VIM_ENGINE.initial(editor), mode: 'normal', inserting: null }
-}
-
-/**
- * Types `keys` as the prompt would: in normal mode each goes to the engine; in insert mode characters are
- * inserted, `<bs>` deletes and `<esc>` leaves insert mode (the prompt model's part).
- */
-function type(start: VimStep, keys: string): VimStep {
-  let step = start
-  for (const k of keysOf(keys)) {
-    if (step.vim.mode === 'normal') {
-      step = VIM_ENGINE.key(step.vim, step.editor, k)
-      continue
-    }
-    if (k === '<esc>') step = VIM_ENGINE.leaveInsert(step.vim, step.editor)
-    else if (k === '<bs>') step = { ...step, editor: editorReducer(step.editor, { type: 'backspace' }) }
-    else if (k === '<cr>') step = { ...step, editor: editorReducer(step.editor, { type: 'newline' }) }
-    else step = { ...step, editor: editorReducer(step.editor, { type: 'insert', text: k }) }
-  }
-  return step
-}
-
-function vim(marked: string, keys: string): VimStep {
-  const editor = parse(marked)
-  return type({ vim: normal(editor), editor }, keys)
-}
-
-/** [text with the cursor, keys typed in normal mode, the text after, the mode after] */
-type Case = [string, string, string, ('normal' | 'insert')?]
-
-function table(cases: Case[]) {
-  it.each(cases)('%j + %j → %j', (marked, keys, expected, mode = 'normal') => {
-    const step = vim(marked, keys)
-    expect(show(step.editor)).toBe(expected)
-    expect(step.vim.mode).toBe(mode)
-    expect(step.vim.pending).toEqual([])
-  })
-}
+import { normal, parse, show, table, vim } from './vim-kit.js'
 
 describe('motions', () => {
   table([
@@ -124,6 +67,10 @@ describe('operators with motions and counts', () => {
     ['|one two three', 'cwxyz<esc>', 'xy|z two three'],
     ['|one two three', 'c2wxyz<esc>', 'xy|z three'],
     ['one |  two', 'cwX<esc>', 'one |Xtwo'],
+    // On a word's last character `cw` changes that character alone (`ce` would go on to the next word).
+    ['|a b', 'cwX<esc>', '|X b'],
+    ['on|e two', 'cwX<esc>', 'on|X two'],
+    ['|a b c', 'c2wX<esc>', '|X c'],
     ['one t|wo three', 'Cend<esc>', 'one ten|d'],
     ['one t|wo three', 'c$end<esc>', 'one ten|d'],
     ['|one two', 'yw$p', 'one twoone| '],

@@ -56,6 +56,50 @@ describe('editorReducer', () => {
     expect(run(at('[Image #2] x', 0), { type: 'delete' })).toEqual(at(' x', 0))
   })
 
+  describe('the cursor steps over a chip, so typing never lands inside one', () => {
+    const chip = '[Pasted text #1 +12 lines]'
+    const text = `a ${chip} b`
+    const before = 2
+    const after = 2 + chip.length
+    it.each([
+      ['←', at(text, after), { type: 'left' }, before],
+      ['→', at(text, before), { type: 'right' }, after],
+      ['Ctrl+←', at(text, after), { type: 'wordLeft' }, before],
+      ['Ctrl+→', at(text, before), { type: 'wordRight' }, after],
+      ['Ctrl+← from past it', at(text, text.length), { type: 'wordLeft' }, text.length - 1],
+      [
+        '↑ onto it',
+        at(
+          `${text}
+xxxxxxxxx`,
+          text.length + 1 + 8,
+        ),
+        { type: 'up' },
+        before,
+      ],
+      [
+        '↓ onto it',
+        at(
+          `xxxxxxxxx
+${text}`,
+          8,
+        ),
+        { type: 'down' },
+        10 + before,
+      ],
+    ] as const)('%s', (_key, state, op, cursor) => {
+      expect(run(state, op as EditorOp).cursor).toBe(cursor)
+    })
+
+    it('Ctrl+W after a chip deletes the whole chip, not its last word', () => {
+      expect(run(at(`see ${chip}`), { type: 'deleteWord' })).toEqual(at('see '))
+    })
+
+    it('typed after ← lands before the chip, which stays whole', () => {
+      expect(run(at(text, after), { type: 'left' }, { type: 'insert', text: 'Z' }).text).toBe(`a Z${chip} b`)
+    })
+  })
+
   it('moves by words and kills words', () => {
     const s = at('foo bar-baz qux')
     expect(run(s, { type: 'wordLeft' }).cursor).toBe(12)

@@ -135,7 +135,7 @@ describe('matchLabel', () => {
 
 describe('highlightLine', () => {
   const styles = searchStyles(color)
-  it('marks each range, the current one inverse, and keeps the text and the row styling', () => {
+  it('marks each range, the current one in its own colours, and keeps the text and the row styling', () => {
     const row = `${color.bold('bold apple')} and ${color.chalk.green('green apple here')}`
     const out = highlightLine(
       row,

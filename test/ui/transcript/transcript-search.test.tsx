@@ -6,6 +6,7 @@ import { StoreContext } from '../../../source/ui/hooks/use-store.js'
 import { TranscriptPane } from '../../../source/ui/panes/transcript/transcript-pane.js'
 import { createSearchSlot } from '../../../source/ui/panes/transcript/use-transcript-search.js'
 import type { State, TranscriptItem } from '../../../source/store/state.js'
+import { PALETTES } from '../../../source/ui/components/palette.js'
 import { createTheme } from '../../../source/ui/components/theme.js'
 import { renderItemLines } from '../../../source/ui/panes/transcript/item-lines.js'
 import { type ItemRenderer, LineCache } from '../../../source/ui/panes/transcript/line-cache.js'
@@ -246,4 +247,49 @@ describe('<TranscriptPane> with a search slot', () => {
     expect(stripAnsi(again)).toBe(stripAnsi(closed))
     app.unmount()
   })
+
+  /**
+   * Each theme's own colours (the truecolor codes of palette.ts): the current match on `matchCurrent`'s
+   * background, the others on `match`'s, never the same; none inverse.
+   */
+  it.each([
+    ['dark', '\x1b[30m\x1b[46m', '\x1b[30m\x1b[43m'],
+    ['light', '\x1b[38;2;255;255;255m\x1b[48;2;0;95;175m', '\x1b[38;2;0;0;0m\x1b[48;2;255;215;95m'],
+    ['high-contrast', '\x1b[38;2;255;255;255m\x1b[48;2;0;0;215m', '\x1b[38;2;0;0;0m\x1b[48;2;255;255;0m'],
+  ] as const)(
+    '%s theme: the current match in matchCurrent, the others in match',
+    async (name, current, other) => {
+      const themed = createTheme({ level: 3, palette: PALETTES[name] })
+      const renderLines: ItemRenderer = (i, w, e) => renderItemLines(i, w, { expanded: e, theme: themed })
+      const store = createStore(longConversation(10))
+      const view = new TranscriptView(new LineCache({ render: renderLines }))
+      const search = new TranscriptSearch(view, renderLines, themed)
+      const slot = createSearchSlot()
+      slot.fill(search)
+      const app = render(
+        <StoreContext.Provider value={store}>
+          <TranscriptPane view={view} theme={themed} width={60} height={12} search={slot} />
+        </StoreContext.Provider>,
+      )
+      await frameOf(app, (f) => f.includes('second paragraph of 9'))
+      search.send({ type: 'open' })
+      search.send({ type: 'input', text: 'paragraph' })
+      // The first match on screen is the current one: paragraph of 7 (of 1, 3, 5, 7, 9).
+      const open = await frameOf(app, (f) => f.includes('match 4 of 5'))
+      const rows = open.split('\n')
+      const at = (text: string) => rows.find((r) => stripAnsi(r).includes(text)) ?? ''
+      expect(at('second paragraph of 7')).toContain(`${current}paragraph`)
+      expect(at('second paragraph of 9')).toContain(`${other}paragraph`)
+      expect(at('second paragraph of 9')).not.toContain(current)
+      // Only the search field's caret is inverse.
+      expect(rows.slice(0, -1).join('\n')).not.toContain('\x1b[7m')
+      search.step(1)
+      const next = await frameOf(app, (f) => f.includes('match 5 of 5'))
+      const again = next.split('\n')
+      const row = (text: string) => again.find((r) => stripAnsi(r).includes(text)) ?? ''
+      expect(row('second paragraph of 9')).toContain(`${current}paragraph`)
+      expect(row('second paragraph of 7')).toContain(`${other}paragraph`)
+      app.unmount()
+    },
+  )
 })

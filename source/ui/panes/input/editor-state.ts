@@ -2,6 +2,8 @@
  * The prompt editor as a pure value: text plus a cursor (a UTF-16 index that never splits a surrogate
  * pair). Every edit returns a new state; the React component only renders it.
  */
+import { CHIP_PATTERN } from './chip-pattern.js'
+
 export interface EditorState {
   text: string
   cursor: number
@@ -28,11 +30,32 @@ export type EditorOp =
 export const EMPTY_EDITOR: EditorState = { text: '', cursor: 0 }
 
 /**
- * Chips are atomic: `[Pasted text #2 +40 lines]` and `[Image #1]` disappear with one backspace, so
- * a half-deleted chip can never silently lose its content.
+ * Chips are atomic: `[Pasted text #2 +40 lines]` and `[Image #1]` disappear with one backspace, and the
+ * cursor steps over them (arrows, words, lines), so a half-edited chip can never silently lose its content.
  */
-const CHIP_BEFORE = /\[(?:Pasted text #\d+ \+\d+ lines|Image #\d+)\]$/
-const CHIP_AFTER = /^\[(?:Pasted text #\d+ \+\d+ lines|Image #\d+)\]/
+const CHIP_BEFORE = new RegExp(`${CHIP_PATTERN}$`)
+const CHIP_AFTER = new RegExp(`^${CHIP_PATTERN}`)
+const CHIPS = new RegExp(CHIP_PATTERN, 'g')
+
+/** The chip `i` is strictly inside of (not at its edges), on `i`'s line; null when none. */
+function chipAround(text: string, i: number): { from: number; to: number } | null {
+  const start = lineStartOf(text, i)
+  const line = text.slice(start, lineEndOf(text, i))
+  if (!line.includes('[')) return null
+  for (const m of line.matchAll(CHIPS)) {
+    const from = start + m.index
+    const to = from + m[0].length
+    if (from < i && i < to) return { from, to }
+    if (from >= i) break
+  }
+  return null
+}
+
+/** `i` moved out of a chip it landed in: to its end when moving forward, else to its start. */
+function outOfChip(text: string, i: number, forward: boolean): number {
+  const chip = chipAround(text, i)
+  return chip ? (forward ? chip.to : chip.from) : i
+}
 
 export function editorReducer(state: EditorState, op: EditorOp): EditorState {
   const { text, cursor } = state
@@ -57,23 +80,26 @@ export function editorReducer(state: EditorState, op: EditorOp): EditorState {
       return { text: text.slice(0, cursor) + text.slice(to), cursor }
     }
     case 'left':
-      return cursor === 0 ? state : { text, cursor: prevIndex(text, cursor) }
+      return cursor === 0 ? state : { text, cursor: outOfChip(text, prevIndex(text, cursor), false) }
     case 'right':
-      return cursor >= text.length ? state : { text, cursor: nextIndex(text, cursor) }
+      return cursor >= text.length ? state : { text, cursor: outOfChip(text, nextIndex(text, cursor), true) }
     case 'wordLeft':
-      return { text, cursor: wordStart(text, cursor) }
+      return { text, cursor: outOfChip(text, wordStart(text, cursor), false) }
     case 'wordRight':
-      return { text, cursor: wordEnd(text, cursor) }
+      return { text, cursor: outOfChip(text, wordEnd(text, cursor), true) }
     case 'lineStart':
       return { text, cursor: lineStartOf(text, cursor) }
     case 'lineEnd':
       return { text, cursor: lineEndOf(text, cursor) }
     case 'up':
-      return moveVertical(state, -1)
-    case 'down':
-      return moveVertical(state, 1)
+    case 'down': {
+      const moved = moveVertical(state, op.type === 'up' ? -1 : 1)
+      const at = outOfChip(text, moved.cursor, false)
+      return at === moved.cursor ? moved : { text, cursor: at }
+    }
     case 'deleteWord': {
-      const from = wordStart(text, cursor)
+      // A word of a chip's text takes the whole chip.
+      const from = outOfChip(text, wordStart(text, cursor), false)
       return from === cursor ? state : { text: text.slice(0, from) + text.slice(cursor), cursor: from }
     }
     case 'killLineLeft': {

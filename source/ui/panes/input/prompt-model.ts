@@ -192,9 +192,10 @@ function setText(state: PromptState, text: string): PromptState {
 
 /** Large pastes become a chip so a 2,000-line log does not flood the editor; the rest is inserted. */
 function paste(state: PromptState, text: string): PromptState {
-  if (!isLargePaste(text)) return edit(state, { type: 'insert', text })
-  const n = state.pasteCount + 1
+  // Most terminals (xterm, tmux) send a paste's line breaks as CR: counted as lines all the same.
   const clean = text.replace(/\r\n?/g, '\n')
+  if (!isLargePaste(clean)) return edit(state, { type: 'insert', text })
+  const n = state.pasteCount + 1
   return {
     ...state,
     pasteCount: n,

@@ -132,7 +132,7 @@ export function usePrompt({ active }: { active: boolean }): PromptView {
     openRewind: () => dispatch({ type: 'ui/rewind', open: true }),
     attachImage: (image: ImageAttachment) => send({ type: 'image-loaded', image }),
     ...(clipboard ? { copyText: clipboard.copy } : {}),
-    setTheme: (theme) => dispatch({ type: 'ui/theme', theme }),
+    setTheme: (theme) => dispatch({ type: 'theme/chosen', theme }),
     ...(saveTheme ? { saveTheme } : {}),
     exit: shell.requestExit,
   })

@@ -12,13 +12,17 @@ const UNDERLINE = '\x1b[4m'
 const RESET = '\x1b[0m'
 
 /**
- * The search highlight's colours: the current match inverse in every theme (it stands out of any palette,
- * colour or not), the others in the palette's `match` colours. Without colour (NO_COLOR, a dumb terminal)
- * the others are underlined instead, so a search still shows where its matches are.
+ * The search highlight's colours: the palette's `matchCurrent` for the current match, `match` for the
+ * others (each theme picks a pair readable on its own, high-contrast included). Without colour (NO_COLOR, a
+ * dumb terminal) the current one is inverse and the others underlined, so a search still shows where its
+ * matches are and which one `n`/`N` is on.
  */
 export function searchStyles(theme: Theme): SearchStyles {
   const match = openCodes(theme.match('\0'))
-  return { current: INVERSE, match: match === '' ? UNDERLINE : match }
+  const current = openCodes(theme.matchCurrent('\0'))
+  if (match === '' || current === '' || current === match)
+    return { current: INVERSE, match: match || UNDERLINE }
+  return { current, match }
 }
 
 /** What a style writes before its text. */

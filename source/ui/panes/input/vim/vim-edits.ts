@@ -1,8 +1,10 @@
 /**
  * The edits of vim's normal mode on the prompt's text: an operator over a span, put, join, replace and
- * case toggling. Pure: (editor, register) in, the new editor (and register) out.
+ * case toggling. Pure: (editor, register) in, the new editor (and register) out. `masked` is the text with
+ * its chips masked (`vim-chips.ts`): the edits that step by character step over a chip as one.
  */
 import type { EditorState } from '../editor-state.js'
+import { chipAt, nextUnit } from './vim-chips.js'
 import { clampNormal, firstNonBlank, lineEnd, lineStart } from './vim-motions.js'
 import type { VimRegister } from './vim-types.js'
 
@@ -57,7 +59,13 @@ export function applyOperator(op: Operator, editor: EditorState, span: Span): Ed
 }
 
 /** `p` (after) and `P` (before), `count` times. */
-export function put(editor: EditorState, register: VimRegister, after: boolean, count: number): EditorState {
+export function put(
+  editor: EditorState,
+  masked: string,
+  register: VimRegister,
+  after: boolean,
+  count: number,
+): EditorState {
   const { text, cursor } = editor
   if (register.text === '' && !register.linewise) return editor
   const body = register.text
@@ -73,7 +81,10 @@ export function put(editor: EditorState, register: VimRegister, after: boolean, 
     return { text: next, cursor: firstNonBlank(next, start) }
   }
   const block = body.repeat(count)
-  const at = after && text.length > 0 && text[cursor] !== '\n' ? Math.min(cursor + 1, text.length) : cursor
+  const at =
+    after && text.length > 0 && text[cursor] !== '\n'
+      ? Math.min(nextUnit(masked, cursor), text.length)
+      : cursor
   const next = text.slice(0, at) + block + text.slice(at)
   return { text: next, cursor: Math.max(at, at + block.length - 1) }
 }
@@ -95,24 +106,38 @@ export function joinLines(editor: EditorState, count: number): EditorState {
   return { text, cursor: clampNormal(text, cursor) }
 }
 
-/** `r<char>`: the `count` characters from the cursor become `char`; nothing when the line is too short. */
-export function replaceChars(editor: EditorState, char: string, count: number): EditorState {
+/**
+ * `r<char>`: the `count` characters from the cursor become `char`; nothing when the line is too short. A chip
+ * is one character: it is replaced whole, as Backspace deletes it whole (`u` brings it back).
+ */
+export function replaceChars(editor: EditorState, masked: string, char: string, count: number): EditorState {
   const { text, cursor } = editor
-  if (cursor + count > lineEnd(text, cursor)) return editor
-  return {
-    text: text.slice(0, cursor) + char.repeat(count) + text.slice(cursor + count),
-    cursor: cursor + count - 1,
+  const end = lineEnd(text, cursor)
+  let to = cursor
+  for (let k = 0; k < count; k++) {
+    if (to >= end) return editor
+    to = nextUnit(masked, to)
   }
+  return { text: text.slice(0, cursor) + char.repeat(count) + text.slice(to), cursor: cursor + count - 1 }
 }
 
-/** `~`: toggles the case of `count` characters and moves past them (within the line). */
-export function toggleCase(editor: EditorState, count: number): EditorState {
+/** `~`: toggles the case of `count` characters and moves past them (within the line); a chip stays as it is. */
+export function toggleCase(editor: EditorState, masked: string, count: number): EditorState {
   const { text, cursor } = editor
-  const end = Math.min(lineEnd(text, cursor), cursor + count)
+  const lineStop = lineEnd(text, cursor)
+  let end = cursor
+  for (let k = 0; k < count && end < lineStop; k++) end = nextUnit(masked, end)
   if (end <= cursor) return editor
-  const toggled = [...text.slice(cursor, end)]
-    .map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase()))
-    .join('')
+  const flip = (part: string) =>
+    [...part].map((ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join('')
+  let toggled = ''
+  for (let i = cursor; i < end; ) {
+    const chip = chipAt(masked, i)
+    let j = chip ? chip.to : i
+    if (!chip) while (j < end && !chipAt(masked, j)) j++
+    toggled += chip ? text.slice(i, j) : flip(text.slice(i, j))
+    i = j
+  }
   const next = text.slice(0, cursor) + toggled + text.slice(end)
   return { text: next, cursor: clampNormal(next, end) }
 }
@@ -128,12 +153,12 @@ export function openLine(editor: EditorState, below: boolean): EditorState {
   return { text: `${text.slice(0, start)}\n${text.slice(start)}`, cursor: start }
 }
 
-/** Where `I`, `A`, `a` and `i` start typing. */
-export function insertPoint(editor: EditorState, key: 'i' | 'a' | 'I' | 'A'): number {
+/** Where `I`, `A`, `a` and `i` start typing (`a` on a chip: after it). */
+export function insertPoint(editor: EditorState, masked: string, key: 'i' | 'a' | 'I' | 'A'): number {
   const { text, cursor } = editor
   if (key === 'i') return cursor
   if (key === 'A') return lineEnd(text, cursor)
-  if (key === 'a') return Math.min(lineEnd(text, cursor), cursor + 1)
+  if (key === 'a') return Math.min(lineEnd(text, cursor), nextUnit(masked, cursor))
   const start = lineStart(text, cursor)
   let j = start
   while (text[j] === ' ' || text[j] === '\t') j++

@@ -2,6 +2,8 @@
  * Vim mode's normal mode as a pure function: (vim state, editor, key) → (vim state, editor). A command is
  * read key by key (`2`, `d`, `3`, `w`) and runs once complete; a change is recorded for `.` (with what was
  * typed in the insert it opened) and undone with `u`. Loaded with `import()` only when vim mode is on.
+ * Paste and image chips are one unit (`vim-chips.ts`): motions read the text with its chips masked, the
+ * cursor never rests inside one, and every span an operator takes is widened to whole chips.
  */
 import type { EditorState } from '../editor-state.js'
 import {
@@ -16,19 +18,10 @@ import {
   type Span,
   toggleCase,
 } from './vim-edits.js'
-import {
-  clampNormal,
-  type FindKind,
-  findChar,
-  firstNonBlank,
-  lastChar,
-  lineEnd,
-  lineStart,
-  lineStartAt,
-  motionTarget,
-  type Target,
-} from './vim-motions.js'
+import { changeWordEnd, clampNormal, lastChar, lineEnd, lineStart, lineStartAt } from './vim-motions.js'
+import { chipAt, maskChips, nextUnit, prevUnit, snap, widen } from './vim-chips.js'
 import { CHANGES, type Command, parseCommand } from './vim-parse.js'
+import { operatorSpan, target } from './vim-targets.js'
 import { textObject } from './vim-text-objects.js'
 export { parseCommand } from './vim-parse.js'
 import type { VimChange, VimEngine, VimInsertion, VimKey, VimState, VimStep } from './vim-types.js'
@@ -69,52 +62,17 @@ function run(vim: VimState, editor: EditorState, k: VimKey, record: boolean): Vi
   return { ...step, editor: step.vim.mode === 'normal' ? clamp(step.editor) : step.editor }
 }
 
-function clamp(editor: EditorState): EditorState {
-  const cursor = clampNormal(editor.text, editor.cursor)
-  return cursor === editor.cursor ? editor : { text: editor.text, cursor }
-}
-
-/** The motion's target, `;` and `,` included; the new last find with it. */
-function target(
-  vim: VimState,
-  editor: EditorState,
-  motion: string,
-  count: number | null,
-  arg?: string,
-): { to: Target | null; lastFind: VimState['lastFind'] } {
-  const { text, cursor } = editor
-  if (motion === ';' || motion === ',') {
-    const last = vim.lastFind
-    if (!last) return { to: null, lastFind: null }
-    const flip: Record<FindKind, FindKind> = { f: 'F', F: 'f', t: 'T', T: 't' }
-    const kind = motion === ',' ? flip[last.kind] : last.kind
-    const to = findChar(text, cursor, kind, last.char, count ?? 1, true)
-    return {
-      to: to === null ? null : { to, inclusive: kind === 'f' || kind === 't', linewise: false },
-      lastFind: last,
-    }
-  }
-  const lastFind: VimState['lastFind'] =
-    arg !== undefined && isFind(motion) ? { kind: motion, char: arg } : vim.lastFind
-  return { to: motionTarget(text, cursor, motion, count, arg), lastFind }
-}
-
-function isFind(motion: string): motion is FindKind {
-  return motion === 'f' || motion === 'F' || motion === 't' || motion === 'T'
-}
-
-/** The span an operator takes for a motion, with vim's special cases for `cw` and `dw`. */
-function operatorSpan(editor: EditorState, motion: string, to: Target): Span {
-  const { text, cursor } = editor
-  if (to.linewise) return linesSpan(text, cursor, to.to)
-  let end = to.to
-  if ((motion === 'w' || motion === 'W') && lineStart(text, end) > lineStart(text, cursor)) {
-    // The last word of a line: the operator stops at the line's end, not at the next line's first word.
-    if (end <= firstNonBlank(text, end)) end = Math.max(cursor, lineStart(text, end) - 1)
-  }
-  const from = Math.min(cursor, end)
-  const upTo = Math.max(cursor, end) + (to.inclusive && end >= cursor ? 1 : 0)
-  return { from, to: Math.min(upTo, text.length), linewise: false }
+/**
+ * Normal mode's cursor: on a character, and on a chip's first one (the chip's place). `forward`: it came
+ * into the chip moving right (an arrow key), so it goes on past the chip rather than back to its start.
+ */
+function clamp(editor: EditorState, forward = false): EditorState {
+  const { text } = editor
+  const masked = maskChips(text)
+  const chip = chipAt(masked, editor.cursor)
+  const at = forward && chip && chip.from < editor.cursor ? chip.to : editor.cursor
+  const cursor = snap(masked, clampNormal(text, at))
+  return cursor === editor.cursor ? editor : { text, cursor }
 }
 
 function execute(
@@ -129,13 +87,13 @@ function execute(
   const { text, cursor } = editor
   switch (cmd.kind) {
     case 'motion': {
-      // `cw` on a word is `ce`: the blanks after it stay.
-      const motion =
-        cmd.op === 'c' && (cmd.motion === 'w' || cmd.motion === 'W') && !/\s/.test(text[cursor] ?? ' ')
-          ? cmd.motion === 'w'
-            ? 'e'
-            : 'E'
-          : cmd.motion
+      // `cw` on a word is (nearly) `ce`: the blanks after it stay.
+      if (cmd.op === 'c' && (cmd.motion === 'w' || cmd.motion === 'W') && !/\s/.test(text[cursor] ?? ' ')) {
+        const to = changeWordEnd(maskChips(text), cursor, cmd.motion === 'W', n)
+        const span = operatorSpan(editor, 'e', { to, inclusive: true, linewise: false })
+        return operate(vim, editor, 'c', span, change, record)
+      }
+      const motion = cmd.motion
       if (!cmd.op && (motion === 'j' || motion === 'k')) {
         const top = lineStart(text, cursor) === 0
         const bottom = lineEnd(text, cursor) >= text.length
@@ -153,9 +111,10 @@ function execute(
       return operate(next, editor, cmd.op, operatorSpan(editor, motion, found.to), change, record)
     }
     case 'object': {
-      const span = textObject(text, cursor, cmd.scope, cmd.object, n)
+      const masked = maskChips(text)
+      const span = textObject(masked, cursor, cmd.scope, cmd.object, n)
       if (!span) return { vim, editor }
-      return operate(vim, editor, cmd.op, { ...span, linewise: false }, change, record)
+      return operate(vim, editor, cmd.op, widen(masked, { ...span, linewise: false }), change, record)
     }
     case 'line':
       return operate(
@@ -219,12 +178,25 @@ function simple(
   }
   const charSpan = (from: number, to: number): Span => ({ from, to, linewise: false })
   const end = lineEnd(text, cursor)
+  const masked = maskChips(text)
+  // `n` characters on from the cursor (back from it), a chip counting as one.
+  const ahead = (n: number) => {
+    let to = cursor
+    for (let k = 0; k < n && to < end; k++) to = nextUnit(masked, to)
+    return Math.min(end, to)
+  }
+  const behind = (n: number) => {
+    const start = lineStart(text, cursor)
+    let from = cursor
+    for (let k = 0; k < n && from > start; k++) from = prevUnit(masked, from)
+    return Math.max(start, from)
+  }
   switch (cmd.key) {
     case 'i':
     case 'a':
     case 'I':
     case 'A': {
-      const at = { text, cursor: insertPoint(editor, cmd.key) }
+      const at = { text, cursor: insertPoint(editor, masked, cmd.key) }
       return { vim: startInsert(vim, editor, at, record ? change : null, n), editor: at }
     }
     case 'o':
@@ -235,15 +207,15 @@ function simple(
     case 'x':
       return cursor >= end
         ? { vim, editor }
-        : operate(vim, editor, 'd', charSpan(cursor, Math.min(end, cursor + n)), change, record)
+        : operate(vim, editor, 'd', charSpan(cursor, ahead(n)), change, record)
     case 'X': {
-      const from = Math.max(lineStart(text, cursor), cursor - n)
+      const from = behind(n)
       return from === cursor
         ? { vim, editor }
         : operate(vim, editor, 'd', charSpan(from, cursor), change, record)
     }
     case 's':
-      return operate(vim, editor, 'c', charSpan(cursor, Math.min(end, cursor + n)), change, record)
+      return operate(vim, editor, 'c', charSpan(cursor, ahead(n)), change, record)
     case 'S':
       return operate(
         vim,
@@ -269,13 +241,13 @@ function simple(
       )
     case 'p':
     case 'P':
-      return changed(put(editor, vim.register, cmd.key === 'p', n))
+      return changed(put(editor, masked, vim.register, cmd.key === 'p', n))
     case 'J':
       return changed(joinLines(editor, Math.max(2, n)))
     case '~':
-      return changed(toggleCase(editor, n))
+      return changed(toggleCase(editor, masked, n))
     case 'r':
-      return changed(replaceChars(editor, cmd.arg ?? '', n))
+      return changed(replaceChars(editor, masked, cmd.arg ?? '', n))
     case 'u':
     case '<c-r>': {
       const from = cmd.key === 'u' ? vim.undo : vim.redo
@@ -359,7 +331,11 @@ function leaveInsert(vim: VimState, editor: EditorState): VimStep {
 
 function noteEdit(vim: VimState, before: EditorState, after: EditorState): VimStep {
   const next = before.text === after.text ? vim : pushUndo(vim, before)
-  return { vim: { ...next, leftInsert: false }, editor: vim.mode === 'normal' ? clamp(after) : after }
+  const forward = after.text === before.text && after.cursor > before.cursor
+  return {
+    vim: { ...next, leftInsert: false },
+    editor: vim.mode === 'normal' ? clamp(after, forward) : after,
+  }
 }
 
 function fresh(vim: VimState, mode: VimState['mode']): VimState {

@@ -41,4 +41,8 @@ export const VIM_HELP: readonly VimHelpRow[] = [
   { keys: 'J ~', description: 'Join lines; toggle case' },
   { keys: '.', description: 'Repeat the last change (with what it typed: cw…Esc)' },
   { keys: '3w d2w 2dd', description: 'A count before a command or a motion repeats it' },
+  {
+    keys: '[Pasted text #1]',
+    description: 'A chip is one character: motions step over it, a change takes it whole',
+  },
 ]

@@ -1,8 +1,10 @@
 /**
  * Vim's motions over the prompt's text: pure functions from (text, cursor, count) to where the cursor
  * goes, and how an operator takes the span (exclusive, inclusive of the last character, or whole lines).
- * Indexes are UTF-16 offsets, as in `editor-state.ts`.
+ * Indexes are UTF-16 offsets, as in `editor-state.ts`. The engine passes the text with its chips masked
+ * (`vim-chips.ts`), so a chip is one word and one step of `h`/`l`.
  */
+import { chipAt, chipClass, nextUnit, prevUnit } from './vim-chips.js'
 
 export interface Target {
   to: number
@@ -64,13 +66,18 @@ export function lineCount(text: string): number {
   return lineIndex(text, text.length) + 1
 }
 
-type CharClass = 0 | 1 | 2
+type CharClass = 0 | 1 | 2 | 3 | 4
 const KEYWORD = /[\p{L}\p{N}_]/u
 
-/** 0 blank, 1 keyword character, 2 other punctuation; for WORDs (`W`) every non-blank is 1. */
+/**
+ * 0 blank, 1 keyword character, 2 other punctuation, 3 and 4 a chip (its own word; two chips side by side
+ * are two); for WORDs (`W`) every non-blank is 1.
+ */
 function charClass(ch: string | undefined, bigWord: boolean): CharClass {
   if (ch === undefined || ch === ' ' || ch === '\t' || ch === '\n') return 0
   if (bigWord) return 1
+  const chip = chipClass(ch)
+  if (chip) return (2 + chip) as CharClass
   return KEYWORD.test(ch) ? 1 : 2
 }
 
@@ -106,12 +113,23 @@ export function prevWordStart(text: string, i: number, bigWord: boolean): number
 /** `e`/`E`: the end of this word, or of the next one. */
 export function wordEnd(text: string, i: number, bigWord: boolean): number {
   const n = text.length
-  let j = i + 1
+  // On a chip the cursor is at its start, which is also its end: `e` goes on to the next word.
+  let j = chipAt(text, i) ? nextUnit(text, i) : i + 1
   while (j < n && charClass(text[j], bigWord) === 0) j++
   if (j >= n) return Math.max(0, n - 1)
   const cls = charClass(text[j], bigWord)
   while (j + 1 < n && charClass(text[j + 1], bigWord) === cls) j++
   return j
+}
+
+/**
+ * Where `cw` stops: the end of the word under the cursor (vim's `ce`, but on a word's last character, or a
+ * chip, that character alone), then `count - 1` word ends further.
+ */
+export function changeWordEnd(text: string, i: number, bigWord: boolean, count: number): number {
+  let to = wordEnd(text, i - 1, bigWord)
+  for (let k = 1; k < count; k++) to = wordEnd(text, to, bigWord)
+  return to
 }
 
 export type FindKind = 'f' | 'F' | 't' | 'T'
@@ -152,11 +170,19 @@ export function motionTarget(
   const exclusive = (to: number): Target => ({ to, inclusive: false, linewise: false })
   switch (motion) {
     case 'h':
-    case '<bs>':
-      return exclusive(Math.max(lineStart(text, cursor), cursor - n))
+    case '<bs>': {
+      const start = lineStart(text, cursor)
+      let to = cursor
+      for (let k = 0; k < n && to > start; k++) to = prevUnit(text, to)
+      return exclusive(Math.max(start, to))
+    }
     case 'l':
-    case ' ':
-      return exclusive(Math.min(lineEnd(text, cursor), cursor + n))
+    case ' ': {
+      const end = lineEnd(text, cursor)
+      let to = cursor
+      for (let k = 0; k < n && to < end; k++) to = nextUnit(text, to)
+      return exclusive(Math.min(end, to))
+    }
     case '0':
       return exclusive(lineStart(text, cursor))
     case '^':

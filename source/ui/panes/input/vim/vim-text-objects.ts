@@ -2,6 +2,7 @@
  * Vim's text objects after an operator (`diw`, `ca"`, `yi(`): the span [from, to) they cover, or null
  * when the cursor is not in one (no quotes on the line, no bracket around it).
  */
+import { chipClass } from './vim-chips.js'
 import { lineEnd, lineStart } from './vim-motions.js'
 
 export interface Span {
@@ -16,6 +17,9 @@ function wordClass(ch: string | undefined, bigWord: boolean): number {
   if (ch === undefined || ch === '\n') return -1
   if (isBlank(ch)) return 0
   if (bigWord) return 1
+  // A chip (masked, see vim-chips.ts) is a word of its own.
+  const chip = chipClass(ch)
+  if (chip) return 2 + chip
   return KEYWORD.test(ch) ? 1 : 2
 }
 
