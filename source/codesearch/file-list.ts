@@ -93,10 +93,20 @@ export async function listIndexable(opts: ListOptions): Promise<Map<string, List
       )
     )
       continue
-    const st = await lstat(abs).catch(() => undefined)
-    if (!st?.isFile()) continue
-    if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) continue
-    out.set(path.split(sep).join('/'), { mtimeMs: st.mtimeMs, size: st.size, kind, dev: st.dev, ino: st.ino })
+    const listed = await statListed(abs, kind)
+    if (listed) out.set(path.split(sep).join('/'), listed)
   }
   return out
+}
+
+/**
+ * A file as the listing records it, or undefined when it is gone, a link or anything but a regular file,
+ * empty or over its size cap. Also how a file the session wrote is looked at again (its kind and rules
+ * judged when it was listed).
+ */
+export async function statListed(abs: string, kind: FileKind): Promise<ListedFile | undefined> {
+  const st = await lstat(abs).catch(() => undefined)
+  if (!st?.isFile()) return undefined
+  if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) return undefined
+  return { mtimeMs: st.mtimeMs, size: st.size, kind, dev: st.dev, ino: st.ino }
 }

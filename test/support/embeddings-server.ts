@@ -33,8 +33,8 @@ export interface EmbeddingsServer {
   readonly requests: EmbeddingsRequest[]
   /** Inputs embedded so far (all requests). */
   inputCount(): number
-  /** Holds every answer from now until `release()`. */
-  hold(): void
+  /** Holds every answer (or those whose inputs `only` picks) from now until `release()`. */
+  hold(only?: (inputs: unknown[]) => boolean): void
   release(): void
   /** Requests waiting for `release()`. */
   held(): number
@@ -86,7 +86,7 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
   const dimensions = opts.dimensions ?? 64
   const model = opts.model ?? 'embed-test'
   const requests: EmbeddingsRequest[] = []
-  let holding = false
+  let holding: ((inputs: unknown[]) => boolean) | undefined
   let waiting: Array<() => void> = []
   const server: Server = createServer((req, res) => {
     let body = ''
@@ -144,7 +144,7 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
           usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
         })
       }
-      if (holding) waiting.push(answer)
+      if (holding?.(inputs)) waiting.push(answer)
       else answer()
     })
   })
@@ -155,11 +155,11 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
     baseUrl: `http://127.0.0.1:${address.port}/v1`,
     requests,
     inputCount: () => requests.reduce((n, r) => n + r.inputs.length, 0),
-    hold() {
-      holding = true
+    hold(only = () => true) {
+      holding = only
     },
     release() {
-      holding = false
+      holding = undefined
       const now = waiting
       waiting = []
       for (const answer of now) answer()

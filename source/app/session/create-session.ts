@@ -365,7 +365,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     directory,
     config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
   )
-  const files = createFileStateTracker()
+  const files = createFileStateTracker(codeSearch ? { onWrite: codeSearch.noteWritten } : {})
   const agentsControl = agents.control(subagents)
   const runtime: Runtime = new Runtime({
     store,
