@@ -84,6 +84,7 @@ export async function sessionCodeSearch(opts: {
       ...(resolved.apiKey ? { apiKey: resolved.apiKey } : {}),
       ...(resolved.headers ? { headers: resolved.headers } : {}),
       ...(resolved.dimensions !== undefined ? { dimensions: resolved.dimensions } : {}),
+      api: resolved.api,
     },
     images: resolved.images,
     batchSize: resolved.batchSize,
