@@ -330,6 +330,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const subagents = agents.manager(
     {
       mainStore: store,
+      ...(codeSearch ? { onWrite: codeSearch.noteWritten } : {}),
       provider,
       gate: baseGate,
       workspace,
