@@ -48,6 +48,7 @@ export async function sessionCodeSearch(opts: {
   programs: HostPrograms
   createdAt: number
   warnings: string[]
+  holdYoungGeneration?: () => () => void
 }): Promise<SessionCodeSearchPart | undefined> {
   const { config } = opts
   const resolved = resolveEmbeddings({
@@ -99,6 +100,7 @@ export async function sessionCodeSearch(opts: {
     programs: opts.programs,
     queryWaitMs: QUERY_WAIT_MS,
     recheckMs: RECHECK_MS,
+    ...(opts.holdYoungGeneration ? { duringUpdate: opts.holdYoungGeneration } : {}),
     job: () =>
       opts.directory.addJob((place) =>
         createIndexJob({

@@ -225,6 +225,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     programs,
     createdAt,
     warnings,
+    ...(opts.holdYoungGeneration ? { holdYoungGeneration: opts.holdYoungGeneration } : {}),
   })
   if (codeSearch) coreTools.push(codeSearch.tool)
   if (skills.offered.length > 0 || skills.more) {

@@ -117,3 +117,28 @@ describe('CodeSearch during a session', () => {
     expect(f.updates.at(-1)).toMatchObject({ status: 'completed' })
   })
 })
+
+describe('memory while indexing', () => {
+  it("holds the process's young generation for each update, and lets go when it ends", async () => {
+    const held: string[] = []
+    const s = f.make(server.baseUrl, {
+      duringUpdate: () => {
+        held.push('hold')
+        return () => held.push('release')
+      },
+    })
+    server.hold()
+    s.start()
+    await waitUntil(() => server.held() > 0)
+    expect(held).toEqual(['hold'])
+    server.release()
+    await s.idle()
+    expect(held).toEqual(['hold', 'release'])
+    const colors = join(f.workspace, 'src', 'colors.ts')
+    await writeFile(colors, 'export const hue = 1\n')
+    s.noteWritten(colors)
+    await f.search(s, 'hue')
+    await s.idle()
+    expect(held).toEqual(['hold', 'release', 'hold', 'release'])
+  })
+})
