@@ -103,6 +103,8 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
         boundary: opts.boundary,
         ...(opts.deniedRead ? { deniedRead: opts.deniedRead } : {}),
         images: opts.images,
+        // Voyage's multimodal endpoint takes PNG, JPEG, WebP and GIF only.
+        svgImages: opts.endpoint.api !== 'voyage-multimodal',
         ...(opts.programs ? { programs: opts.programs } : {}),
         signal,
       })
@@ -171,13 +173,21 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
     }
   }
 
+  // One update at a time: the start's waits for a query's refresh that began before it.
   const run = (job: UpdateJob, scope?: ReadonlySet<string>) => {
-    refreshing = job !== current
-    const release = opts.duringUpdate?.()
-    const done = update(job, scope).finally(() => {
-      release?.()
-      if (running === done) running = undefined
-    })
+    const before = running
+    let done: Promise<void> | undefined
+    done = (async () => {
+      await before
+      refreshing = job !== current
+      const release = opts.duringUpdate?.()
+      try {
+        await update(job, scope)
+      } finally {
+        release?.()
+        if (running === done) running = undefined
+      }
+    })()
     running = done
   }
 

@@ -102,6 +102,18 @@ describe('CodeSearch during a session', () => {
     expect((await f.search(s, 'exponential jitter')).partial).toBeUndefined()
   })
 
+  it('a query before the start: the start waits for its update, and nothing is embedded twice', async () => {
+    const s = f.make(server.baseUrl)
+    const query = f.search(s, 'retry backoff')
+    s.start()
+    expect((await query).hits[0]?.path).toBe('src/retry.ts')
+    await s.idle()
+    const sent = server.requests.flatMap((r) => r.inputs).filter((i) => String(i).includes(':1-'))
+    expect(sent).toHaveLength(3)
+    expect(f.updates.at(-1)).toMatchObject({ status: 'completed' })
+    expect(f.updates.at(-1)?.lastLine).toMatch(/^3 files, 3 chunks indexed \(0 embedded/)
+  })
+
   it('Esc while a query waits for the dimension probe ends the query at once', async () => {
     const s = f.make(server.baseUrl)
     server.hold()
