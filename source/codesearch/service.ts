@@ -114,9 +114,9 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
     const out = new Map<string, ListedFile>()
     for (const path of scope) {
       const known = listing.get(path)
-      const now = known && (await statListed(join(opts.workspace, path), known.kind))
-      if (now) out.set(path, now)
-      if (now) listing.set(path, now)
+      const seen = known && (await statListed(join(opts.workspace, path), known.kind))
+      if (seen) out.set(path, seen)
+      if (seen) listing.set(path, seen)
       else listing.delete(path)
     }
     return out
@@ -248,9 +248,11 @@ export function createCodeSearch(opts: CodeSearchOptions): SessionCodeSearch {
     },
     async close() {
       closed = true
-      // The update ends at its next file; the store closes after it (a write never meets a closed file).
-      await current?.stop()
+      // Both stopped at once (a start waiting for a refresh must not wait for all of it); an update ends at
+      // its next file, and the store closes after it (a write never meets a closed file).
+      const stopped = current?.stop()
       life.abort(new Error('the session ended'))
+      await stopped
       await running?.catch(() => undefined)
       await store?.then((s) => s.close()).catch(() => undefined)
     },
