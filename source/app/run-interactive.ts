@@ -228,6 +228,7 @@ async function runSession(
     paths: opts.paths,
     workspace: opts.workspace,
     interactive: true,
+    ...(opts.tuning ? { holdYoungGeneration: opts.tuning.holdYoungGeneration } : {}),
     endpoint: sessionEndpoint,
     ...(resume ? { resume } : {}),
     // `--agent` is for the session the command line starts; one opened with /resume keeps its own.

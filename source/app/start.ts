@@ -149,6 +149,7 @@ export async function start(args: ParsedArgs): Promise<number> {
         ...(debug ? { debug } : {}),
         ...(args.agent ? { agent: args.agent } : {}),
         projectTrust,
+        holdYoungGeneration: tuning.holdYoungGeneration,
       })
     }
 

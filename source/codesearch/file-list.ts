@@ -31,6 +31,8 @@ export interface ListOptions {
   deniedRead?: (abs: string) => string | undefined
   /** Whether images are listed (the embedding model takes them). */
   images: boolean
+  /** Whether an SVG counts as an image when images are listed (default true). */
+  svgImages?: boolean
   programs?: HostPrograms
   signal: AbortSignal
 }
@@ -56,9 +58,10 @@ const SKIPPED = new Set(
   ).split(' '),
 )
 
-export function kindOf(path: string, images: boolean): FileKind | undefined {
+/** `svgImages: false`: an endpoint that takes raster images only (Voyage's): an SVG is indexed as text. */
+export function kindOf(path: string, images: boolean, svgImages = true): FileKind | undefined {
   const ext = extname(path).toLowerCase()
-  if (images && IMAGE_EXTENSIONS[ext]) return 'image'
+  if (images && IMAGE_EXTENSIONS[ext] && (svgImages || ext !== '.svg')) return 'image'
   if (ext === '.svg') return 'text'
   if (SKIPPED.has(ext) || path.endsWith('.min.js') || path.endsWith('-lock.json')) return undefined
   return 'text'
@@ -82,7 +85,7 @@ export async function listIndexable(opts: ListOptions): Promise<Map<string, List
   const out = new Map<string, ListedFile>()
   for (const path of rel) {
     if (opts.signal.aborted) break
-    const kind = kindOf(path, opts.images)
+    const kind = kindOf(path, opts.images, opts.svgImages)
     if (kind === undefined) continue
     const abs = join(opts.workspace, path)
     if (secretName(abs, opts.boundary) !== undefined || opts.deniedRead?.(abs) !== undefined) continue
@@ -93,10 +96,20 @@ export async function listIndexable(opts: ListOptions): Promise<Map<string, List
       )
     )
       continue
-    const st = await lstat(abs).catch(() => undefined)
-    if (!st?.isFile()) continue
-    if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) continue
-    out.set(path.split(sep).join('/'), { mtimeMs: st.mtimeMs, size: st.size, kind, dev: st.dev, ino: st.ino })
+    const listed = await statListed(abs, kind)
+    if (listed) out.set(path.split(sep).join('/'), listed)
   }
   return out
+}
+
+/**
+ * A file as the listing records it, or undefined when it is gone, a link or anything but a regular file,
+ * empty or over its size cap. Also how a file the session wrote is looked at again (its kind and rules
+ * judged when it was listed).
+ */
+export async function statListed(abs: string, kind: FileKind): Promise<ListedFile | undefined> {
+  const st = await lstat(abs).catch(() => undefined)
+  if (!st?.isFile()) return undefined
+  if (st.size === 0 || st.size > (kind === 'image' ? MAX_IMAGE_BYTES : MAX_TEXT_BYTES)) return undefined
+  return { mtimeMs: st.mtimeMs, size: st.size, kind, dev: st.dev, ino: st.ino }
 }

@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { closeSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname } from 'node:path'
+import { join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
+import { PRIVATE_DIR, placeOf } from '../util/safe-files.js'
+import { createNew, openExisting, type SafeDir } from '../util/safe-open.js'
 import type { FileState } from './index-plan.js'
 
 /**
@@ -9,8 +12,14 @@ import type { FileState } from './index-plan.js'
  * extension's `vec0` table for the vectors (cosine distance). One row per indexed file (its mtime, size
  * and hash, for incremental updates), one per chunk (path, lines, the snippet shown in results), and the
  * chunk's vector under the same rowid. A file's rows change in one transaction, so an interrupted index
- * holds whole files only. The model and dimension the vectors were made with are recorded: another
- * model starts the index afresh.
+ * holds whole files only. The file's name carries the model and dimension (`indexFileName`), so another
+ * model gets its own file and switching back finds its index whole; they are recorded inside too, and a
+ * file that holds others (or an older schema) starts afresh.
+ *
+ * The file is agent-tui's own: its folder is opened below the state dir without following a link (made
+ * 0700 when missing), and the file and SQLite's `-wal`/`-shm` beside it must be regular files of this user
+ * (made 0600 when missing), never links. sqlite-vec is the one extension loaded; loading is switched off
+ * right after, so no statement on the connection can load another.
  */
 
 export interface StoredChunk {
@@ -62,24 +71,73 @@ function loadSqlite(): typeof import('node:sqlite') {
   }
 }
 
+/** `<workspace key>.<model slug>-<dimensions>d-<hash>.sqlite`: short, filesystem-safe, one per model. */
+export function indexFileName(key: string, model: string, dimensions: number): string {
+  const slug =
+    model
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 40) || 'model'
+  // The slug alone could join two models ("a/b" and "a-b"): the hash of the exact name keeps them apart.
+  const hash = createHash('sha256').update(`${model}\0${dimensions}`).digest('hex').slice(0, 10)
+  return `${key}.${slug}-${dimensions}d-${hash}.sqlite`
+}
+
 export async function openIndexStore(opts: {
+  /** The state dir: trusted as named; nothing below it is followed through a link. */
+  root: string
+  /** The index file, below `root`. */
   path: string
   model: string
   dimensions: number
 }): Promise<IndexStore> {
-  const { DatabaseSync } = loadSqlite()
   const { getLoadablePath } = await import('sqlite-vec')
-  mkdirSync(dirname(opts.path), { recursive: true, mode: 0o700 })
-  const db = new DatabaseSync(opts.path, { allowExtension: true })
+  const path = checkIndexFile(opts.root, opts.path)
+  const db = openDatabase(path, getLoadablePath())
   try {
-    db.loadExtension(getLoadablePath())
     db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL')
     prepare(db, opts)
   } catch (error) {
     db.close()
     throw error
   }
-  return storeOver(db, opts.path, opts.dimensions)
+  return storeOver(db, path, opts.dimensions)
+}
+
+/** A connection with sqlite-vec loaded and extension loading switched off again. */
+export function openDatabase(path: string, extension: string): DatabaseSync {
+  const { DatabaseSync } = loadSqlite()
+  const db = new DatabaseSync(path, { allowExtension: true })
+  try {
+    db.loadExtension(extension)
+    db.enableLoadExtension(false)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  return db
+}
+
+/**
+ * Opens the index's folder safely (made 0700) and makes sure the index file and its WAL files are this
+ * user's regular files or absent (the file itself is made, 0600). Returns the path SQLite opens.
+ */
+function checkIndexFile(root: string, path: string): string {
+  const { dir, name } = placeOf(root, path, { createDirs: PRIVATE_DIR })
+  try {
+    ownOrMissing(dir, name, true)
+    for (const suffix of ['-wal', '-shm', '-journal']) ownOrMissing(dir, `${name}${suffix}`, false)
+    return join(dir.path, name)
+  } finally {
+    dir.close()
+  }
+}
+
+function ownOrMissing(dir: SafeDir, name: string, create: boolean): void {
+  // Throws UnsafePathError for a link, a FIFO, another user's file or one with other hard links.
+  const fd = openExisting(dir, name, 'read') ?? (create ? createNew(dir, name, { mode: 0o600 }) : undefined)
+  if (fd !== undefined) closeSync(fd)
 }
 
 /** Creates the tables, or starts afresh when the index was made with another model, dimension or schema. */

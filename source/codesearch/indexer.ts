@@ -38,6 +38,11 @@ export interface UpdateOptions {
   /** Inputs per embeddings request. */
   batchSize: number
   onProgress(progress: IndexProgress): void
+  /**
+   * Only these paths (files the session wrote): `listed` holds those of them still there, and the rest of
+   * the index is left alone. Without it, `listed` is the whole workspace.
+   */
+  scope?: ReadonlySet<string>
 }
 
 /** Lines of a chunk kept as the result's snippet. */
@@ -53,7 +58,9 @@ interface Pending {
 
 export async function updateIndex(opts: UpdateOptions): Promise<IndexProgress> {
   const { store, signal } = opts
-  const indexed = store.files()
+  const held = store.files()
+  const scope = opts.scope
+  const indexed = scope ? new Map([...held].filter(([path]) => scope.has(path))) : held
   const plan = planIndex(opts.listed, indexed)
   const check = {
     realWorkspace: await realpath(opts.workspace),
@@ -76,7 +83,9 @@ export async function updateIndex(opts: UpdateOptions): Promise<IndexProgress> {
     const all = batch.flatMap((p) => p.inputs)
     const vectors: Float32Array[] = []
     for (let at = 0; at < all.length; at += opts.batchSize)
-      vectors.push(...(await opts.embedder.embed(all.slice(at, at + opts.batchSize), signal)))
+      vectors.push(
+        ...(await opts.embedder.embed(all.slice(at, at + opts.batchSize), signal, store.dimensions)),
+      )
     let next = 0
     for (const p of batch) {
       const stored: StoredChunk[] = p.chunks.map((c) => ({

@@ -14,6 +14,7 @@ export interface ResolvedEmbeddings {
   dimensions?: number
   images: boolean
   batchSize: number
+  api: 'openai' | 'voyage-multimodal'
 }
 
 export const DEFAULT_EMBEDDING_BATCH = 64
@@ -46,6 +47,7 @@ export function resolveEmbeddings(opts: {
     ...(settings?.dimensions !== undefined ? { dimensions: settings.dimensions } : {}),
     images: settings?.images === true,
     batchSize: settings?.batchSize ?? DEFAULT_EMBEDDING_BATCH,
+    api: settings?.api ?? 'openai',
   }
 }
 

@@ -87,6 +87,10 @@ export const embeddingsSchema = z.strictObject({
   images: z.boolean().optional(),
   /** Inputs per request (default 64). */
   batchSize: z.number().int().min(1).max(2048).optional(),
+  /** The request shape: OpenAI's `POST /embeddings` (default) or Voyage's `POST /multimodalembeddings`. */
+  api: z
+    .enum(['openai', 'voyage-multimodal'], { error: 'expected "openai" or "voyage-multimodal"' })
+    .optional(),
 })
 
 /** Per-server limits (seconds); the global `mcp` settings give the defaults. */

@@ -4,7 +4,7 @@ import { tuneEngine } from './v8-flags.js'
 import { keepLayoutWasmBaseline } from './layout-wasm.js'
 import { collectIfGrown, heapBytes, reduceMemoryAfterTurns } from './memory-reducer.js'
 import { collectSettled, gcTunedByUser, settleOnce } from './settled-collection.js'
-import { holdYoungGeneration } from './young-generation.js'
+import { youngGeneration } from './young-generation.js'
 
 /**
  * The process tuning behind the start-up, memory and streaming budgets (README, Benchmarks), as the one
@@ -33,12 +33,18 @@ export interface ProcessTuning {
    * and call what it returns once it is done — a collection runs if it left much garbage.
    */
   aroundLoading(): () => void
+  /**
+   * Around background work that allocates much for long (CodeSearch's index build): V8's young generation
+   * keeps its size until the returned function is called (`young-generation.ts`).
+   */
+  holdYoungGeneration(): () => void
 }
 
 /** Applies the start-up settings at once (call it first thing) and returns the hooks for later. */
 export function tuneProcess(execArgv: readonly string[] = process.execArgv): ProcessTuning {
   // Start-up from here on (settings, the early frame, the UI) would grow V8's young generation for good.
-  const releaseHold = holdYoungGeneration(execArgv)
+  const young = youngGeneration(execArgv)
+  const releaseHold = young.hold()
   tuneEngine(execArgv)
   let turnStarted = false
   // Start-up is done once its deferred modules and the command files are both in.
@@ -59,6 +65,7 @@ export function tuneProcess(execArgv: readonly string[] = process.execArgv): Pro
       settle.done()
     },
     firstTurn: releaseYoungGeneration,
+    holdYoungGeneration: () => young.hold(),
     aroundLoading() {
       const before = heapBytes()
       return () => {

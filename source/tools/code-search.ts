@@ -16,8 +16,11 @@ export interface CodeSearchHit {
 
 export interface CodeSearchAnswer {
   hits: CodeSearchHit[]
-  /** Set while the index is still being built: what it holds so far. */
-  partial?: { done: number; total: number }
+  /**
+   * Set while an update runs: what it has read so far. `updating`: the index was complete and is being
+   * brought up to date with files changed since (else it is still being built).
+   */
+  partial?: { done: number; total: number; updating?: true }
   indexed: { files: number; chunks: number }
   /** The last update failed (the endpoint went away…): the index may be out of date. */
   stale?: string
@@ -42,7 +45,7 @@ const MAX_LIMIT = 30
 const DESCRIPTION = `Semantic search over the workspace: finds code, docs and diagrams by meaning rather than by exact text ("where are retries decided", "the architecture diagram").
 - Returns the closest chunks with path, line range, similarity score and a snippet; Read the lines you need.
 - limit: how many results (default ${DEFAULT_LIMIT}, at most ${MAX_LIMIT}); path: search only below this file or folder of the workspace.
-- Files ignored by .gitignore, secrets files and files you may not read are not indexed. While the index is being built the results say they are partial.
+- Files ignored by .gitignore, secrets files and files you may not read are not indexed. Files you write are updated in the index before your next search; while an update runs the results say they are partial.
 - For an exact name or pattern, Grep is faster and complete.`
 
 const schema = z.strictObject({
@@ -109,11 +112,17 @@ export function createCodeSearchTool(service: CodeSearchService) {
 }
 
 export function formatAnswer(args: CodeSearchArgs, answer: CodeSearchAnswer): ToolSuccess {
-  const partial = answer.partial
-    ? `[partial: the index is still being built (${answer.partial.done} of ${answer.partial.total} files read; ${answer.indexed.files} files indexed so far). Search again later for complete results.]`
-    : answer.stale
-      ? `[the index may be out of date: ${answer.stale}]`
-      : ''
+  const p = answer.partial
+  // No total yet: the update is still looking for the files it has to read.
+  const read = (what: string) =>
+    p && p.total > 0 ? `${p.done} of ${p.total} ${what} read` : 'looking for changes'
+  const partial = p?.updating
+    ? `[partial: the index is being updated with files changed since it was built (${read('changed files')}); results may miss or show old lines of files changed just now. Search again for up-to-date results.]`
+    : p
+      ? `[partial: the index is still being built (${read('files')}; ${answer.indexed.files} files indexed so far). Search again later for complete results.]`
+      : answer.stale
+        ? `[the index may be out of date: ${answer.stale}]`
+        : ''
   if (answer.hits.length === 0) {
     const none =
       answer.indexed.chunks === 0

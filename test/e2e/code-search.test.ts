@@ -123,6 +123,40 @@ describe('CodeSearch end to end (headless)', () => {
     expect(toolResults()[0]).toMatch(/^README\.md:1-2/)
   })
 
+  it('a file the agent edits is searched as it is now, in the same session', async () => {
+    await seed()
+    const server = await embeddings()
+    await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+    env.server.enqueue(
+      { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'palette colors' } }] },
+      { toolCalls: [{ name: 'Read', arguments: { file_path: 'src/colors.ts' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Edit',
+            arguments: {
+              file_path: 'src/colors.ts',
+              old_string: 'export const palette = ["red", "green"]',
+              new_string: 'export const jitter = "exponential jitter window"',
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'exponential jitter window' } }] },
+      { text: 'Done.' },
+    )
+    const run = await cli(['-p', 'rename the palette', '--mode', 'auto'])
+    expect(run.code).toBe(0)
+    const results = toolResults()
+    expect(results[0]).toMatch(/^src\/colors\.ts:1-1 .*\n {2}export const palette/)
+    // The edit was indexed before the second query: the new line, not the old one, and no partial note.
+    expect(results[3]).toMatch(
+      /^src\/colors\.ts:1-1 .*\n {2}export const jitter = "exponential jitter window"/,
+    )
+    expect(results[3]).not.toContain('palette')
+    expect(results[3]).not.toContain('[partial')
+  })
+
   it('--embedding-model turns it on with the chat endpoint serving the embeddings; its error reaches the model', async () => {
     await seed()
     scriptSearch('retry')

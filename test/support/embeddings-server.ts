@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 
 /**
- * An OpenAI-compatible `POST /v1/embeddings` on 127.0.0.1 that returns deterministic vectors: a hashed
+ * An OpenAI-compatible `POST /v1/embeddings` (and Voyage's `POST /v1/multimodalembeddings`) on 127.0.0.1 that returns deterministic vectors: a hashed
  * bag of words (each word adds 1 at FNV-1a(word) mod `dimensions`, then the vector is normalised), so
  * texts sharing words are close and a test can check relevance. An `image_url` input is embedded from
  * the words its bytes carry (an SVG's text, a PNG's tEXt chunk). It records every request, can refuse
@@ -19,6 +19,7 @@ export interface EmbeddingsServerOptions {
 }
 
 export interface EmbeddingsRequest {
+  path: string
   authorization: string | undefined
   headers: IncomingMessage['headers']
   model: string
@@ -32,8 +33,8 @@ export interface EmbeddingsServer {
   readonly requests: EmbeddingsRequest[]
   /** Inputs embedded so far (all requests). */
   inputCount(): number
-  /** Holds every answer from now until `release()`. */
-  hold(): void
+  /** Holds every answer (or those whose inputs `only` picks) from now until `release()`. */
+  hold(only?: (inputs: unknown[]) => boolean): void
   release(): void
   /** Requests waiting for `release()`. */
   held(): number
@@ -65,18 +66,27 @@ export function bagOfWords(text: string, dimensions: number): number[] {
 
 function textOfInput(input: unknown): string {
   if (typeof input === 'string') return input
-  const url = (input as { image_url?: { url?: string } })?.image_url?.url ?? ''
+  // Voyage's multimodal item: one content list of text and images.
+  const content = (input as { content?: unknown })?.content
+  if (Array.isArray(content)) return content.map(textOfInput).join(' ')
+  const part = input as { type?: string; text?: string; image_base64?: string }
+  if (part?.type === 'text') return part.text ?? ''
+  const url = part?.type === 'image_base64' ? (part.image_base64 ?? '') : imageUrlOf(input)
   const comma = url.indexOf(',')
   const bytes = Buffer.from(url.slice(comma + 1), 'base64').toString('latin1')
   // The readable runs of the image: an SVG's text and a PNG's tEXt chunk, not its pixels.
   return (bytes.match(/[A-Za-z][A-Za-z ]{3,}/g) ?? []).join(' ')
 }
 
+function imageUrlOf(input: unknown): string {
+  return (input as { image_url?: { url?: string } })?.image_url?.url ?? ''
+}
+
 export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}): Promise<EmbeddingsServer> {
   const dimensions = opts.dimensions ?? 64
   const model = opts.model ?? 'embed-test'
   const requests: EmbeddingsRequest[] = []
-  let holding = false
+  let holding: ((inputs: unknown[]) => boolean) | undefined
   let waiting: Array<() => void> = []
   const server: Server = createServer((req, res) => {
     let body = ''
@@ -89,16 +99,28 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
         res.writeHead(status, { 'content-type': 'application/json' })
         res.end(JSON.stringify(value))
       }
-      if (req.method !== 'POST' || !req.url?.endsWith('/embeddings'))
+      const voyage = req.url?.endsWith('/multimodalembeddings') === true
+      if (req.method !== 'POST' || !(voyage || req.url?.endsWith('/embeddings')))
         return send(404, { error: { message: `no route ${req.method} ${req.url}` } })
-      const parsed = JSON.parse(body) as { model: string; input: unknown; dimensions?: number }
-      const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input]
+      const parsed = JSON.parse(body) as {
+        model: string
+        input?: unknown
+        inputs?: unknown[]
+        dimensions?: number
+        output_dimension?: number
+      }
+      const inputs = voyage
+        ? (parsed.inputs ?? [])
+        : Array.isArray(parsed.input)
+          ? parsed.input
+          : [parsed.input]
       requests.push({
+        path: req.url ?? '',
         authorization: req.headers.authorization,
         headers: req.headers,
         model: parsed.model,
         inputs,
-        dimensions: parsed.dimensions,
+        dimensions: voyage ? parsed.output_dimension : parsed.dimensions,
       })
       const answer = () => {
         if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`)
@@ -122,7 +144,7 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
           usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
         })
       }
-      if (holding) waiting.push(answer)
+      if (holding?.(inputs)) waiting.push(answer)
       else answer()
     })
   })
@@ -133,11 +155,11 @@ export async function startEmbeddingsServer(opts: EmbeddingsServerOptions = {}):
     baseUrl: `http://127.0.0.1:${address.port}/v1`,
     requests,
     inputCount: () => requests.reduce((n, r) => n + r.inputs.length, 0),
-    hold() {
-      holding = true
+    hold(only = () => true) {
+      holding = only
     },
     release() {
-      holding = false
+      holding = undefined
       const now = waiting
       waiting = []
       for (const answer of now) answer()

@@ -87,6 +87,8 @@ export interface SubagentHost {
   toolList?: ToolList
   /** `deferTools`, as the main session's. */
   deferTools?: DeferMode
+  /** Told of each file a subagent's file tools write (CodeSearch updates it before its next query). */
+  onWrite?: (absPath: string) => void
   now(): number
 }
 
@@ -180,7 +182,7 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
     workspace: host.workspace,
     sessionId: host.sessionId,
     // Its own record: a subagent must Read a file before it edits it, like any agent.
-    files: createFileStateTracker(),
+    files: createFileStateTracker(host.onWrite ? { onWrite: host.onWrite } : {}),
     spill: host.spill,
     systemPrompt: spec.systemPrompt,
     capabilities: host.capabilities,

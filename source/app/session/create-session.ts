@@ -233,6 +233,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     programs,
     createdAt,
     warnings,
+    ...(opts.holdYoungGeneration ? { holdYoungGeneration: opts.holdYoungGeneration } : {}),
   })
   if (codeSearch) coreTools.push(codeSearch.tool)
   if (skills.offered.length > 0 || skills.more) {
@@ -341,6 +342,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   const subagents = agents.manager(
     {
       mainStore: store,
+      ...(codeSearch ? { onWrite: codeSearch.noteWritten } : {}),
       provider,
       gate: baseGate,
       workspace,
@@ -376,7 +378,7 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
     directory,
     config.settings.agents?.maxParallel ?? DEFAULT_MAX_PARALLEL,
   )
-  const files = createFileStateTracker()
+  const files = createFileStateTracker(codeSearch ? { onWrite: codeSearch.noteWritten } : {})
   const agentsControl = agents.control(subagents)
   const runtime: Runtime = new Runtime({
     store,

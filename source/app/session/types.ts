@@ -34,6 +34,8 @@ export interface SessionOptions {
   }
   workspace: string
   interactive: boolean
+  /** The process's hold on V8's young generation (`ProcessTuning`), taken while CodeSearch indexes. */
+  holdYoungGeneration?: () => () => void
   resume?: { kind: 'continue' } | { kind: 'id'; id: string }
   /** Extra observers of every action (headless output, debug log). */
   observers?: Array<(action: Action, state: State) => void>

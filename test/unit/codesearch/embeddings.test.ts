@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEmbedder, MAX_DIMENSIONS } from '../../../source/codesearch/embeddings.ts'
+import {
+  createEmbedder,
+  MAX_DIMENSIONS,
+  MAX_RESPONSE_BYTES,
+  responseLimit,
+} from '../../../source/codesearch/embeddings.ts'
+import { startEmbeddingsServer } from '../../support/embeddings-server.ts'
 
 let server: Server | undefined
 afterEach(async () => {
@@ -50,5 +56,89 @@ describe('an embeddings server that answers wrongly', () => {
       [1, 1],
       [2, 2],
     ])
+  })
+})
+
+/** Answers with `status` and a JSON-looking body of `bytes` bytes, written in 64 KB pieces. */
+async function flooding(status: number, bytes: number): Promise<{ url: string; written: () => number }> {
+  let written = 0
+  server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.write('{"object":"list","data":[{"index":0,"embedding":[')
+      const piece = Buffer.from('0.125,'.repeat((64 * 1024) / 6))
+      const more = () => {
+        while (written < bytes && !res.destroyed) {
+          written += piece.length
+          if (!res.write(piece)) return void res.once('drain', more)
+        }
+        res.end('0]}]}')
+      }
+      res.on('error', () => {})
+      more()
+    })
+  })
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, written: () => written }
+}
+
+describe('an embeddings answer too big to be one', () => {
+  it('is cut off at what its vectors can take, with an error naming the endpoint', async () => {
+    const { url, written } = await flooding(200, 200 * 1024 * 1024)
+    const embedder = createEmbedder({ baseUrl: url, model: 'm', dimensions: 4 })
+    const error = await embedder.embed(['a'], new AbortController().signal).catch((e: unknown) => e)
+    expect(String(error)).toMatch(
+      new RegExp(`${url.replace(/[.:/]/g, '\\$&')}/embeddings sent more than \\d+ KB for 1 embedding`),
+    )
+    // Stopped reading long before the end of it.
+    expect(written()).toBeLessThan(200 * 1024 * 1024)
+  })
+
+  it('the limit follows the batch and the dimensions, under a ceiling', () => {
+    expect(responseLimit(1, 4)).toBeLessThan(responseLimit(64, 4))
+    expect(responseLimit(64, 1024)).toBeLessThan(responseLimit(64, 4096))
+    expect(responseLimit(64, undefined)).toBe(responseLimit(64, MAX_DIMENSIONS))
+    expect(responseLimit(2048, MAX_DIMENSIONS)).toBe(MAX_RESPONSE_BYTES)
+  })
+
+  it('an error answer is read only as far as its message needs', async () => {
+    const { url } = await flooding(500, 100 * 1024 * 1024)
+    const embedder = createEmbedder({ baseUrl: url, model: 'm', dimensions: 4 })
+    const error = await embedder.embed(['a'], new AbortController().signal).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message.length).toBeLessThan(70 * 1024)
+  }, 30_000)
+})
+
+describe("Voyage's multimodal shape", () => {
+  it('sends inputs as content lists to /multimodalembeddings and reads data[].embedding', async () => {
+    const scripted = await startEmbeddingsServer({ dimensions: 16 })
+    try {
+      const embedder = createEmbedder({
+        baseUrl: scripted.baseUrl,
+        model: 'embed-test',
+        api: 'voyage-multimodal',
+        dimensions: 16,
+      })
+      expect(embedder.url).toBe(`${scripted.baseUrl}/multimodalembeddings`)
+      const svg = Buffer.from('<svg><title>system architecture diagram</title></svg>').toString('base64')
+      const [text, image] = await embedder.embed(
+        ['the architecture diagram', { imageDataUrl: `data:image/svg+xml;base64,${svg}` }],
+        new AbortController().signal,
+      )
+      expect(scripted.requests[0]).toMatchObject({
+        path: '/v1/multimodalembeddings',
+        dimensions: 16,
+        inputs: [
+          { content: [{ type: 'text', text: 'the architecture diagram' }] },
+          { content: [{ type: 'image_base64', image_base64: `data:image/svg+xml;base64,${svg}` }] },
+        ],
+      })
+      const cosine = [...(text ?? [])].reduce((sum, x, i) => sum + x * (image?.[i] ?? 0), 0)
+      expect(cosine).toBeGreaterThan(0.5)
+    } finally {
+      await scripted.close()
+    }
   })
 })

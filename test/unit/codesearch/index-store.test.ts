@@ -23,7 +23,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 const openAt = async (model = 'm', dimensions = 3) => {
-  const s = await openIndexStore({ path: join(dir, 'state', 'i.sqlite'), model, dimensions })
+  const s = await openIndexStore({ root: dir, path: join(dir, 'state', 'i.sqlite'), model, dimensions })
   open.push(s)
   return s
 }

@@ -39,7 +39,12 @@ async function indexAfter(swap: () => Promise<void>, deniedRead?: (abs: string) 
   expect([...listed.keys()].sort()).toEqual(['a.ts', 'keep.ts', 'src/b.ts'])
   await swap()
   const sent: EmbeddingInput[] = []
-  const store = await openIndexStore({ path: join(root, 'state', 'i.sqlite'), model: 'm', dimensions: 2 })
+  const store = await openIndexStore({
+    root,
+    path: join(root, 'state', 'i.sqlite'),
+    model: 'm',
+    dimensions: 2,
+  })
   try {
     await updateIndex({
       workspace,

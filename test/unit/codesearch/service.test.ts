@@ -41,7 +41,7 @@ function make(
   let n = 0
   const service = createCodeSearch({
     workspace,
-    indexPath: join(root, 'state', 'index.sqlite'),
+    index: { root: join(root, 'state'), dir: join(root, 'state', 'code-search'), key: 'ws' },
     endpoint: {
       baseUrl: server.baseUrl,
       model: opts.model ?? 'embed-test',
@@ -58,6 +58,7 @@ function make(
     },
     deniedRead: (abs) => (opts.denied && abs.includes(opts.denied) ? `Read(${opts.denied})` : undefined),
     queryWaitMs: 0,
+    recheckMs: 60_000,
     job: (): IndexJob =>
       createIndexJob({
         id: `i${++n}`,
@@ -212,12 +213,13 @@ describe('CodeSearch over a real index', () => {
     let job: IndexJob | undefined
     const s = createCodeSearch({
       workspace,
-      indexPath: join(root, 'state', 'index.sqlite'),
+      index: { root: join(root, 'state'), dir: join(root, 'state', 'code-search'), key: 'ws' },
       endpoint: { baseUrl: server.baseUrl, model: 'embed-test', dimensions: 64 },
       images: false,
       batchSize: 1,
       boundary: { workspace, additionalDirs: [], trustedReadDirs: [] },
       queryWaitMs: 0,
+      recheckMs: 60_000,
       job: () => {
         job = createIndexJob({
           id: 'i1',

@@ -27,6 +27,7 @@ describe('resolveEmbeddings', () => {
       headers: { 'x-route': 'r1' },
       images: false,
       batchSize: 64,
+      api: 'openai',
     })
   })
 
@@ -61,11 +62,15 @@ describe('resolveEmbeddings', () => {
     ])
   })
 
-  it('dimensions, images and batchSize pass through', () => {
-    expect(resolve({ model: 'e', dimensions: 256, images: true, batchSize: 8 }).out).toMatchObject({
+  it('dimensions, images, batchSize and api pass through', () => {
+    expect(
+      resolve({ model: 'e', dimensions: 256, images: true, batchSize: 8, api: 'voyage-multimodal' }).out,
+    ).toMatchObject({
       dimensions: 256,
       images: true,
       batchSize: 8,
+      api: 'voyage-multimodal',
     })
+    expect(resolve({ model: 'e' }).out?.api).toBe('openai')
   })
 })
