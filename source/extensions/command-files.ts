@@ -5,6 +5,7 @@ import type { InstructionReader } from '../tools/instruction-file.js'
 import { renamedNotice, ruleWithToolName } from './claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
 import type { CommandDefinition, ExtensionProblem, ExtensionScope } from './types.js'
+import { compareNames } from '../util/compare-names.js'
 
 /**
  * User-defined slash commands in Claude Code's format: each `*.md` file of a commands folder is a command
@@ -243,7 +244,7 @@ async function listMarkdown(
   await visit(dir, 0)
   // A file at the top wins a name over one in a subfolder.
   const depth = (path: string) => relative(dir, path).split(/[\\/]/).length
-  found.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))
+  found.sort((a, b) => depth(a) - depth(b) || compareNames(a, b))
   if (found.length >= MAX_FILES) {
     problems.push({
       file: label(dir),
