@@ -131,6 +131,14 @@ function mergeLayers(
   return { agents: [...BUILT_IN_AGENTS, ...custom], problems }
 }
 
+/** Its instructions are read when it runs: the same file and fields are the same agent. */
 function sameAgent(a: AgentProfile, b: AgentProfile): boolean {
-  return a.name === b.name && a.source === b.source && a.prompt === b.prompt && a.file === b.file
+  return (
+    a.name === b.name &&
+    a.source === b.source &&
+    a.file === b.file &&
+    a.description === b.description &&
+    a.model === b.model &&
+    String(a.tools) === String(b.tools)
+  )
 }
