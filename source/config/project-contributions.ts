@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describeServer, type IgnoredSetting } from './project-settings-filter.js'
 import { readConfigText } from '../tools/instruction-file.js'
+import { compareNames } from '../util/compare-names.js'
 
 /**
  * The registry of what a repository can bring that only takes effect once its folder is trusted, and
@@ -227,7 +228,7 @@ async function discoverSkills(workspace: string, folders: readonly string[]): Pr
 
 async function list(dir: string) {
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => compareNames(a.name, b.name))
   } catch {
     return []
   }

@@ -5,6 +5,8 @@ import type { InstructionReader } from '../tools/instruction-file.js'
 import { renamedNotice, ruleWithToolName } from './claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js'
 import type { CommandDefinition, ExtensionProblem, ExtensionScope } from './types.js'
+import { compareNames } from '../util/compare-names.js'
+import { ownString } from '../util/own-string.js'
 
 /**
  * User-defined slash commands in Claude Code's format: each `*.md` file of a commands folder is a command
@@ -52,18 +54,9 @@ export async function loadCommandDir(opts: {
     const file = opts.label(path)
     const parts = relative(opts.dir, path).split(/[\\/]/)
     const name = (parts.pop() ?? '').slice(0, -'.md'.length)
-    const command = await readCommand(
-      {
-        path,
-        file,
-        name,
-        namespace: parts,
-        scope: opts.scope,
-        read: opts.read,
-        ...(opts.rewrite ? { rewrite: opts.rewrite } : {}),
-      },
-      problems,
-    )
+    const at: CommandFileAt = { path, file, name, namespace: parts, scope: opts.scope, read: opts.read }
+    if (opts.rewrite) at.rewrite = opts.rewrite
+    const command = await readCommand(at, problems)
     if (!command) continue
     const earlier = byName.get(name.toLowerCase())
     if (earlier) {
@@ -80,18 +73,59 @@ export async function loadCommandDir(opts: {
   return { commands, problems }
 }
 
+interface CommandFileAt {
+  path: string
+  file: string
+  name: string
+  namespace: string[]
+  scope: ExtensionScope
+  read: InstructionReader
+  rewrite?(text: string): string
+}
+
+/** A command as read from its file, body included. */
+type ReadCommand = Omit<CommandDefinition, 'readBody'> & { body: string; real: string }
+
 async function readCommand(
-  at: {
-    path: string
-    file: string
-    name: string
-    namespace: string[]
-    scope: ExtensionScope
-    read: InstructionReader
-    rewrite?(text: string): string
-  },
+  at: CommandFileAt,
   problems: ExtensionProblem[],
 ): Promise<CommandDefinition | null> {
+  const read = await readCommandFile(at, problems)
+  if (!read) return null
+  const { body: _body, real, ...kept } = read
+  return { ...kept, readBody: () => readBodyAgain(at, real, kept) }
+}
+
+/**
+ * The body when the command runs, from the file as it is now: an edited prompt is used as edited. It
+ * must still be the file read at start (the same real path, through the same read boundary), and say
+ * the same `allowed-tools` and `model`, which were checked and shown then.
+ */
+async function readBodyAgain(
+  at: CommandFileAt,
+  real: string,
+  kept: Pick<CommandDefinition, 'allowedTools' | 'model'>,
+): Promise<string> {
+  const problems: ExtensionProblem[] = []
+  const now = await readCommandFile(at, problems)
+  if (!now) {
+    const why = problems.find((p) => p.skipped)?.message ?? 'it cannot be read'
+    throw new Error(`${at.file}: ${why} (it was read when the session started)`)
+  }
+  if (now.real !== real)
+    throw new Error(
+      `${at.file} now leads to ${now.real}, not the file read when the session started (${real}); restart the session to use it`,
+    )
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && a.every((x, i) => x === b[i])
+  if (!same(now.allowedTools, kept.allowedTools) || now.model !== kept.model)
+    throw new Error(
+      `${at.file}: its allowed-tools or model changed since the session started; restart the session to use them`,
+    )
+  return now.body
+}
+
+async function readCommandFile(at: CommandFileAt, problems: ExtensionProblem[]): Promise<ReadCommand | null> {
   const { file, name } = at
   const skip = (message: string, field?: string) => {
     problems.push({ file, ...(field ? { field } : {}), message, skipped: true })
@@ -140,17 +174,20 @@ async function readCommand(
     chosenModel = undefined
   }
   const hint = argumentHint(raw['argument-hint'], data['argument-hint'])
+  // What is kept for the session is copied out of the file's text, which would otherwise stay alive.
   return {
     name,
     scope: at.scope,
     namespace: at.namespace,
     // One line for completion and /help, however the file wraps it.
-    description:
+    description: ownString(
       (typeof description === 'string' && description.replace(/\s+/g, ' ').trim()) || firstLine(body),
-    ...(hint ? { argumentHint: hint } : {}),
-    allowedTools: allowed.rules,
-    ...(chosenModel ? { model: chosenModel } : {}),
+    ),
+    ...(hint ? { argumentHint: ownString(hint) } : {}),
+    allowedTools: allowed.rules.map(ownString),
+    ...(chosenModel ? { model: ownString(chosenModel) } : {}),
     body,
+    real: read.real,
     file,
   }
 }
@@ -243,7 +280,7 @@ async function listMarkdown(
   await visit(dir, 0)
   // A file at the top wins a name over one in a subfolder.
   const depth = (path: string) => relative(dir, path).split(/[\\/]/).length
-  found.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))
+  found.sort((a, b) => depth(a) - depth(b) || compareNames(a, b))
   if (found.length >= MAX_FILES) {
     problems.push({
       file: label(dir),

@@ -1,17 +1,21 @@
 import type { CommandDefinition, CommandInvocation, PromptPart } from './types.js'
 
 /**
- * A command's prompt with its arguments put in (Claude Code's syntax): `$ARGUMENTS` is everything typed
+ * A command's prompt (its `body`, read when it runs) with its arguments put in (Claude Code's syntax): `$ARGUMENTS` is everything typed
  * after the name, `$1`…`$9` the words of it (quotes keep words together); a prompt that uses neither gets
  * the arguments appended as `ARGUMENTS: …`. Then the prompt is cut into text, `` !`command` `` (run first;
  * its output goes in its place) and `@path` (the file is included). Inside code spans nothing runs
  * and nothing is included; inside fenced code blocks `` !`command` `` runs (as in Claude Code), `@path` stays text. Pure: the runtime runs the pieces.
  */
-export function expandCommand(command: CommandDefinition, args: string): CommandInvocation {
+export function expandCommand(
+  command: Pick<CommandDefinition, 'name' | 'file' | 'allowedTools' | 'model'>,
+  body: string,
+  args: string,
+): CommandInvocation {
   return {
     name: command.name,
     file: command.file,
-    parts: promptParts(substituteArguments(command.body, args)),
+    parts: promptParts(substituteArguments(body, args)),
     allowedTools: command.allowedTools,
     ...(command.model ? { model: command.model } : {}),
   }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import type { InstructionReader } from '../tools/instruction-file.js'
 import { argumentHint } from './command-files.js'
 import { parseFrontmatter } from './frontmatter.js'
+import { ownString } from '../util/own-string.js'
 import type { ExtensionProblem, ExtensionScope, SkillDefinition } from './types.js'
 
 /**
@@ -118,10 +119,11 @@ async function readSkill(
   if (folder.kind === 'missing') return skip('cannot be read: it is gone')
   const dir = folder.real
   const hint = argumentHint(parsed.raw['argument-hint'], parsed.data['argument-hint'])
+  // Copied out of the file's text, which a kept substring would keep alive whole (util/own-string.ts).
   return {
-    name,
-    description,
-    ...(hint ? { argumentHint: hint } : {}),
+    name: ownString(name),
+    description: ownString(description),
+    ...(hint ? { argumentHint: ownString(hint) } : {}),
     scope: at.scope,
     dir,
     path: join(dir, 'SKILL.md'),

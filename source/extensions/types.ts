@@ -31,8 +31,12 @@ export interface CommandDefinition {
   allowedTools: string[]
   /** The model of the command's turn. */
   model?: string
-  /** The prompt template: the file after its frontmatter. */
-  body: string
+  /**
+   * The prompt template (the file after its frontmatter), read from the file when the command runs: a
+   * collection's bodies are not held in memory. Rejects with a message naming the file when it is gone,
+   * left out, no longer the file read at start, or its frontmatter changed (see `command-files.ts`).
+   */
+  readBody(): Promise<string>
   /** The file as shown to the user. */
   file: string
 }

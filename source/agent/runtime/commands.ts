@@ -252,9 +252,10 @@ export interface RuntimeCommands extends SessionServices {
   runMcpPrompt(command: string, args: string): Promise<void>
   /**
    * Runs the main session as another agent from the next request on (a new system prompt and tool set);
-   * returns what changed; throws a user-facing message (unknown agent, a turn running).
+   * resolves to what changed; rejects with a user-facing message (unknown agent, a turn running, its file
+   * gone).
    */
-  switchAgent(name: string): string
+  switchAgent(name: string): Promise<string>
   /** Stops jobs, flushes the session; the UI exits after it resolves. */
   shutdown(): Promise<void>
 }

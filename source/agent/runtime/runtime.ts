@@ -288,12 +288,12 @@ export class Runtime implements TurnCommands {
     this.opts.store.dispatch({ type: 'model/changed', model })
   }
 
-  switchAgent(name: string): string {
+  switchAgent(name: string): Promise<string> {
     return switchMainAgent({
       name,
       store: this.opts.store,
       agents: this.opts.agents,
-      busy: this.current !== null,
+      busy: () => this.current !== null,
       apply: (next) => {
         this.systemPrompt = next.systemPrompt
         this.tools.replaceCore(next.tools)

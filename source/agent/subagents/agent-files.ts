@@ -5,6 +5,7 @@ import { agentToolName, renamedNotice } from '../../extensions/claude-names.js'
 import { type FrontmatterValue, parseFrontmatter } from '../../extensions/frontmatter.js'
 import type { InstructionReader } from '../../tools/instruction-file.js'
 import { splitRuleList } from '../../permissions/rules.js'
+import { ownString } from '../../util/own-string.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
@@ -25,6 +26,9 @@ export interface AgentFileProblem {
   skipped: boolean
 }
 
+/** An agent file as parsed, its body included (the profile reads it again when the agent runs). */
+export type ParsedAgent = Omit<AgentProfile, 'instructions'> & { prompt: string }
+
 export interface LoadedAgents {
   agents: AgentProfile[]
   problems: AgentFileProblem[]
@@ -36,6 +40,8 @@ export interface LoadedAgents {
  */
 const MAX_FILES = 5000
 const MAX_FILE_BYTES = 256 * 1024
+/** Agent files read at the same time. */
+const READ_AT_ONCE = 8
 /** Claude Code's names for its model tiers: they mean nothing to another endpoint. */
 const CLAUDE_TIERS = new Set(['sonnet', 'opus', 'haiku'])
 /** Claude Code's fields with no meaning here (its UI colour, effort, …): left out without a warning. */
@@ -98,34 +104,93 @@ export async function loadAgentDir(opts: {
     names = names.slice(0, MAX_FILES)
   }
   const agents: AgentProfile[] = []
-  const texts = await Promise.all(
-    names.map(async (name): Promise<{ name: string; text: string } | { name: string; error: string }> => {
-      const read = await opts.read.file(join(opts.dir, name), { maxBytes: MAX_FILE_BYTES })
-      if (read.kind === 'read' && read.truncated)
-        return { name, error: `the file is over ${MAX_FILE_BYTES / 1024} KB` }
-      if (read.kind === 'read') return { name, text: read.text }
-      return {
-        name,
-        error: read.kind === 'missing' ? 'cannot read it: it is gone' : `left out: ${read.reason}`,
-      }
-    }),
-  )
-  for (const entry of texts) {
-    const file = opts.label(join(opts.dir, entry.name))
-    if ('error' in entry) {
-      problems.push({ file, message: entry.error, skipped: true })
-      continue
-    }
-    const parsed = await parseAgentFile(entry.text, {
-      file,
+  const files = names.map(
+    (name): AgentFileAt => ({
+      path: join(opts.dir, name),
+      file: opts.label(join(opts.dir, name)),
       source: opts.source,
       tools: opts.tools,
-      fallbackName: entry.name.slice(0, -3),
-    })
-    problems.push(...parsed.problems)
-    if (parsed.agent) agents.push(parsed.agent)
+      fallbackName: name.slice(0, -3),
+      read: opts.read,
+    }),
+  )
+  // A few side by side: the session's start waits for them, and all at once would hold every file's text
+  // at the same time (with 100 agents neither way moved the bench's figures beyond its noise).
+  const all: Array<Awaited<ReturnType<typeof readAgentFile>>> = []
+  for (let i = 0; i < files.length; i += READ_AT_ONCE)
+    all.push(...(await Promise.all(files.slice(i, i + READ_AT_ONCE).map(readAgentFile))))
+  for (const [i, loaded] of all.entries()) {
+    const at = files[i] as AgentFileAt
+    problems.push(...loaded.problems)
+    if (!loaded.agent) continue
+    const { prompt: _prompt, ...kept } = loaded.agent
+    const real = loaded.real
+    agents.push({ ...kept, instructions: () => instructionsAgain(at, real, kept) })
   }
   return { agents, problems }
+}
+
+interface AgentFileAt {
+  path: string
+  file: string
+  source: Exclude<AgentSource, 'built-in'>
+  tools: readonly string[]
+  fallbackName: string
+  read: InstructionReader
+}
+
+/** One agent file read through the boundary and parsed; what is kept is copied out of the file's text. */
+async function readAgentFile(
+  at: AgentFileAt,
+): Promise<{ agent: ParsedAgent | null; problems: AgentFileProblem[]; real: string }> {
+  const read = await at.read.file(at.path, { maxBytes: MAX_FILE_BYTES })
+  const fail = (message: string) => ({
+    agent: null,
+    problems: [{ file: at.file, message, skipped: true }],
+    real: '',
+  })
+  if (read.kind === 'missing') return fail('cannot read it: it is gone')
+  if (read.kind === 'refused') return fail(`left out: ${read.reason}`)
+  if (read.truncated) return fail(`the file is over ${MAX_FILE_BYTES / 1024} KB`)
+  const parsed = await parseAgentFile(read.text, at)
+  const agent = parsed.agent
+  if (!agent) return { ...parsed, real: read.real }
+  // A 13+ character substring is a view into the text it was cut from (util/own-string.ts).
+  const owned: ParsedAgent = {
+    ...agent,
+    name: ownString(agent.name),
+    description: ownString(agent.description),
+    ...(agent.tools ? { tools: agent.tools.map(ownString) } : {}),
+    ...(agent.model ? { model: ownString(agent.model) } : {}),
+  }
+  return { agent: owned, problems: parsed.problems, real: read.real }
+}
+
+/**
+ * The instructions when the agent runs, from its file as it is then (an edited body is used as edited).
+ * It must still be the file read at start (the same real path, through the same read boundary) with
+ * the same name, tools and model, which were checked and listed then.
+ */
+async function instructionsAgain(
+  at: AgentFileAt,
+  real: string,
+  kept: Pick<AgentProfile, 'name' | 'tools' | 'model'>,
+): Promise<string> {
+  const now = await readAgentFile(at)
+  if (!now.agent) {
+    const why = now.problems.find((p) => p.skipped)?.message ?? 'it cannot be read'
+    throw new Error(`${at.file}: ${why} (it was read when the session started)`)
+  }
+  if (now.real !== real)
+    throw new Error(
+      `${at.file} now leads to ${now.real}, not the file read when the session started (${real}); restart the session to use it`,
+    )
+  const { agent } = now
+  if (agent.name !== kept.name || String(agent.tools) !== String(kept.tools) || agent.model !== kept.model)
+    throw new Error(
+      `${at.file}: its name, tools or model changed since the session started; restart the session to use them`,
+    )
+  return agent.prompt
 }
 
 /** One agent file's text → its profile, or the problems that keep it out. Pure but for loading the YAML parser. */
@@ -137,7 +202,7 @@ export async function parseAgentFile(
     tools: readonly string[]
     fallbackName: string
   },
-): Promise<{ agent: AgentProfile | null; problems: AgentFileProblem[] }> {
+): Promise<{ agent: ParsedAgent | null; problems: AgentFileProblem[] }> {
   const { file } = opts
   const problems: AgentFileProblem[] = []
   const fail = (message: string, field?: string) => ({

@@ -13,8 +13,11 @@ export interface AgentProfile {
   source: AgentSource
   /** The file a custom agent came from, as shown to the user. */
   file?: string
-  /** The agent's own instructions (a custom agent's file body). */
-  prompt: string
+  /**
+   * The agent's own instructions. A custom agent's are its file's body, read from the file when the agent
+   * first runs (a collection's bodies are not held in memory); rejects with a message naming the file.
+   */
+  instructions(): Promise<string>
   /** Tool names it gets, in any order; null: every tool but Agent. */
   tools: readonly string[] | null
   /** A model id of the same endpoint; undefined: the caller's model. */
@@ -61,12 +64,14 @@ You cannot change anything: there is no Write or Edit, and Bash runs only read-o
 
 ${FINAL_ANSWER} The plan is your answer.`
 
+const fixed = (text: string) => () => Promise.resolve(text)
+
 export const BUILT_IN_AGENTS: readonly AgentProfile[] = [
   {
     name: MAIN_AGENT,
     description: 'The default agent of the main session: every tool, subagents included.',
     source: 'built-in',
-    prompt: '',
+    instructions: fixed(''),
     tools: null,
     readOnly: false,
     mainOnly: true,
@@ -76,7 +81,7 @@ export const BUILT_IN_AGENTS: readonly AgentProfile[] = [
     description:
       'A capable agent for a self-contained multi-step task: research, edits, commands (every tool but Agent).',
     source: 'built-in',
-    prompt: GENERAL_PURPOSE,
+    instructions: fixed(GENERAL_PURPOSE),
     tools: null,
     readOnly: false,
   },
@@ -85,7 +90,7 @@ export const BUILT_IN_AGENTS: readonly AgentProfile[] = [
     description:
       'A fast read-only searcher: finds files, code and facts across the codebase and answers a question about them.',
     source: 'built-in',
-    prompt: EXPLORE,
+    instructions: fixed(EXPLORE),
     tools: READ_ONLY_TOOLS,
     readOnly: true,
   },
@@ -94,7 +99,7 @@ export const BUILT_IN_AGENTS: readonly AgentProfile[] = [
     description:
       'A read-only planner: studies the code and returns a step-by-step implementation plan. The only type plan mode allows.',
     source: 'built-in',
-    prompt: PLAN,
+    instructions: fixed(PLAN),
     tools: READ_ONLY_TOOLS,
     readOnly: true,
   },

@@ -3,6 +3,7 @@ import { type ExtensionLayer, pickByName } from '../../config/claude-code.js'
 import type { AgentFileProblem, LoadedAgents } from './agent-files.js'
 import { loadAgentDir } from './agent-files.js'
 import { type AgentProfile, BUILT_IN_AGENTS } from './agent-profiles.js'
+import { compareNames } from '../../util/compare-names.js'
 
 /**
  * The session's agents: the built-in ones, the user's (`$XDG_CONFIG_HOME/agent-tui/agents/*.md` and
@@ -126,10 +127,18 @@ function mergeLayers(
     ...loads.flatMap((l) => l?.problems ?? []),
     ...hidden.map((h) => ({ ...h, skipped: false })),
   ]
-  const custom = kept.sort((a, b) => a.name.localeCompare(b.name))
+  const custom = kept.sort((a, b) => compareNames(a.name, b.name))
   return { agents: [...BUILT_IN_AGENTS, ...custom], problems }
 }
 
+/** Its instructions are read when it runs: the same file and fields are the same agent. */
 function sameAgent(a: AgentProfile, b: AgentProfile): boolean {
-  return a.name === b.name && a.source === b.source && a.prompt === b.prompt && a.file === b.file
+  return (
+    a.name === b.name &&
+    a.source === b.source &&
+    a.file === b.file &&
+    a.description === b.description &&
+    a.model === b.model &&
+    String(a.tools) === String(b.tools)
+  )
 }

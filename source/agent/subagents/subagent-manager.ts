@@ -162,7 +162,7 @@ export class SubagentManager {
     )
     if (!release) return notStarted(profile, request, 'interrupted')
     try {
-      const child = this.child(profile, request, {
+      const child = await this.child(profile, request, {
         depth: run.depth,
         id: `f${++this.foregroundRuns}`,
         label: `${profile.name} · ${request.description}`,
@@ -201,7 +201,7 @@ export class SubagentManager {
     if (!release) outcome = notStarted(profile, request, 'stopped')
     else {
       try {
-        const child = this.child(profile, request, {
+        const child = await this.child(profile, request, {
           depth: 1,
           id: job.id,
           label: `${profile.name} ${job.id} · ${request.description}`,
@@ -230,7 +230,7 @@ export class SubagentManager {
     )
   }
 
-  private child(
+  private async child(
     profile: AgentProfile,
     request: SubagentRequest,
     opts: {
@@ -241,6 +241,8 @@ export class SubagentManager {
       onEvent(event: ChildEvent): void
     },
   ) {
+    // First: a custom agent's file is read now, and a failure to read it is the run's error.
+    const systemPrompt = await this.promptFor(profile)
     const catalog = this.opts.catalog()
     const nesting = opts.depth < MAX_DEPTH && allowsNesting(profile)
     const names = new Set(
@@ -253,7 +255,7 @@ export class SubagentManager {
     return createChildRun(this.opts.host, {
       profile,
       request,
-      systemPrompt: this.promptFor(profile),
+      systemPrompt,
       tools: catalog.filter((t) => names.has(t.name)),
       label: opts.label,
       id: opts.id,
@@ -265,11 +267,14 @@ export class SubagentManager {
     })
   }
 
-  /** Built once per profile: every run of the same agent sends the same bytes (provider caches). */
-  private promptFor(profile: AgentProfile): string {
+  /**
+   * Built once per profile, at its first run: every run of the same agent sends the same bytes (provider
+   * caches). Only agents that ran have theirs in memory.
+   */
+  private async promptFor(profile: AgentProfile): Promise<string> {
     let prompt = this.prompts.get(profile)
     if (prompt === undefined) {
-      prompt = subagentPrompt(this.opts.prompts, profile)
+      prompt = subagentPrompt(this.opts.prompts, { prompt: await profile.instructions() })
       this.prompts.set(profile, prompt)
     }
     return prompt

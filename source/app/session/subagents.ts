@@ -98,7 +98,11 @@ export async function setUpAgents(opts: {
     registry.onChange(record)
   }
 
-  const setupFor = (profile: AgentProfile) => {
+  const setupFor = async (profile: AgentProfile) => {
+    // A custom agent's instructions are read from its file now.
+    const instructions = profile.mainOnly
+      ? undefined
+      : { name: profile.name, prompt: await profile.instructions() }
     const names = new Set(
       toolNamesFor(
         profile,
@@ -108,7 +112,7 @@ export async function setUpAgents(opts: {
     )
     return {
       profile,
-      systemPrompt: mainPrompt(opts.prompts, profile.mainOnly ? undefined : profile),
+      systemPrompt: mainPrompt(opts.prompts, instructions),
       tools: catalog.filter((t) => names.has(t.name)),
     }
   }
@@ -153,14 +157,14 @@ export async function setUpAgents(opts: {
     registry,
     catalog,
     warnings,
-    main: setupFor(start),
+    main: await setupFor(start),
     control: (manager) => ({
       list: (current): AgentListing => ({
         current,
         agents: registry.list().map(view),
         problems: registry.problems(),
       }),
-      setup(name) {
+      async setup(name) {
         const profile = registry.get(name)
         if (!profile) {
           const names = registry
@@ -169,7 +173,7 @@ export async function setUpAgents(opts: {
             .join(', ')
           throw new Error(`no agent "${name}"; agents: ${names}`)
         }
-        const { systemPrompt, tools } = setupFor(profile)
+        const { systemPrompt, tools } = await setupFor(profile)
         return { systemPrompt, tools, ...(profile.model ? { model: profile.model } : {}) }
       },
       transcript: (id) => manager.transcript(id),

@@ -195,9 +195,9 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     name: 'agents',
     argumentHint: '[name]',
     description: 'List agents, or run the main session as another one',
-    run(ctx, args) {
+    async run(ctx, args) {
       if (!args) ctx.showInfo('Agents', agentLines(ctx.commands.listAgents()))
-      else ctx.flash(ctx.commands.switchAgent(args))
+      else ctx.flash(await ctx.commands.switchAgent(args))
     },
   },
   {

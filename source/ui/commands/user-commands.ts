@@ -16,9 +16,10 @@ export function userCommandEntries(definitions: readonly CommandDefinition[]): S
       ...(definition.argumentHint ? { argumentHint: definition.argumentHint } : {}),
       description: `${definition.description} (${source})`,
       source,
-      prompt: (args) => ({
+      // The body is read now, not kept from the start (a failure is the command's error message).
+      prompt: async (args) => ({
         text: args ? `/${definition.name} ${args}` : `/${definition.name}`,
-        command: expandCommand(definition, args),
+        command: expandCommand(definition, await definition.readBody(), args),
       }),
     }
   })

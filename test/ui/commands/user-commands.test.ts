@@ -17,7 +17,7 @@ const review: CommandDefinition = {
   description: 'Review the changes',
   argumentHint: '[path]',
   allowedTools: ['Bash(git diff *)'],
-  body: 'Review $ARGUMENTS: !`git diff --stat`',
+  readBody: async () => 'Review $ARGUMENTS: !`git diff --stat`',
   file: '.agent-tui/commands/git/review.md',
 }
 

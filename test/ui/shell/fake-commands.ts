@@ -245,7 +245,7 @@ export function fakeCommands(
       record('listSkills', [])
       return opts.skills ?? { skills: [], problems: [] }
     },
-    switchAgent: (name) => {
+    switchAgent: async (name) => {
       record('switchAgent', [name])
       opts.store?.dispatch({ type: 'agent/changed', agent: name })
       return `The main session now runs as the ${name} agent.`

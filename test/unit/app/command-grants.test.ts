@@ -64,10 +64,11 @@ const CLEAN: CommandDefinition = {
   namespace: [],
   description: 'Clean up',
   allowedTools: ['Bash(rm *)'],
-  body: 'Clean up the workspace.',
+  readBody: async () => 'Clean up the workspace.',
   file: '.agent-tui/commands/clean.md',
 }
-const runClean = (s: Session) => s.runtime.runTurn({ text: '/clean', command: expandCommand(CLEAN, '') })
+const runClean = (s: Session) =>
+  s.runtime.runTurn({ text: '/clean', command: expandCommand(CLEAN, 'Clean up the workspace.', '') })
 
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
 const exists = (name: string) =>

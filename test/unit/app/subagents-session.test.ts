@@ -157,7 +157,7 @@ describe('subagents in a session', () => {
     const listing = session.commands.listAgents()
     expect(listing.current).toBe('build')
     expect(listing.agents.map((a) => a.name)).toEqual(['build', 'general-purpose', 'explore', 'plan'])
-    const text = session.runtime.switchAgent('plan')
+    const text = await session.runtime.switchAgent('plan')
     expect(text).toContain("provider's prompt cache starts over")
     await session.runtime.runTurn({ text: 'second' })
     const [first, second] = server.requests
@@ -165,7 +165,7 @@ describe('subagents in a session', () => {
     expect(systemOf(second)).toContain('# Agent profile: plan')
     expect(toolNamesOf(second)).toEqual(['Bash', 'Read', 'Glob', 'Grep', 'WebFetch', 'WebSearch'])
     expect(session.store.getState().agent).toBe('plan')
-    expect(() => session.runtime.switchAgent('nobody')).toThrow(/no agent "nobody"; agents: build/)
+    await expect(session.runtime.switchAgent('nobody')).rejects.toThrow(/no agent "nobody"; agents: build/)
   })
 
   it('a project agent that appears when the user trusts the folder is announced, never added to the definitions', async () => {

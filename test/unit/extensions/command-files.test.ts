@@ -39,7 +39,7 @@ describe('loadCommandDir', () => {
         argumentHint: '[path] [focus]',
         allowedTools: ['Read', 'Bash(git diff *)', 'Bash(git log:*)'],
         model: 'small-model',
-        body: 'Review $ARGUMENTS',
+        readBody: expect.any(Function),
         file: 'review.md',
       },
       {
@@ -48,10 +48,52 @@ describe('loadCommandDir', () => {
         namespace: ['frontend'],
         description: 'Make a component',
         allowedTools: [],
-        body: '# Make a component\n\nMake $1.',
+        readBody: expect.any(Function),
         file: 'frontend/component.md',
       },
     ])
+    expect(await commands[0]?.readBody()).toBe('Review $ARGUMENTS')
+    expect(await commands[1]?.readBody()).toBe('# Make a component\n\nMake $1.')
+  })
+
+  describe('the body, read when the command runs', () => {
+    it('is the file as it is then: an edited prompt is used as edited', async () => {
+      const { commands } = await files({ 'review.md': '---\ndescription: Review\n---\nOld prompt\n' })
+      await writeFile(join(dir, 'review.md'), '---\ndescription: Review\n---\nNew prompt\n')
+      expect(await commands[0]?.readBody()).toBe('New prompt')
+    })
+
+    it('says so when the file is gone since the session started', async () => {
+      const { commands } = await files({ 'review.md': 'Review it' })
+      await rm(join(dir, 'review.md'))
+      await expect(commands[0]?.readBody()).rejects.toThrow(
+        'review.md: cannot be read: it is gone (it was read when the session started)',
+      )
+    })
+
+    it('refuses another file in its place: a link to elsewhere, or changed allowed-tools or model', async () => {
+      const { commands } = await files({
+        'linked.md': 'Linked',
+        'other.md': 'Other',
+        'grants.md': '---\nallowed-tools: Read\n---\nGo',
+      })
+      const [grants, linked] = commands
+      await rm(join(dir, 'linked.md'))
+      await symlink(join(dir, 'other.md'), join(dir, 'linked.md'))
+      await expect(linked?.readBody()).rejects.toThrow(
+        /linked\.md now leads to .*other\.md, not the file read/,
+      )
+      await writeFile(join(dir, 'grants.md'), '---\nallowed-tools: Bash(rm *)\n---\nGo')
+      await expect(grants?.readBody()).rejects.toThrow(
+        'grants.md: its allowed-tools or model changed since the session started; restart the session to use them',
+      )
+    })
+
+    it('is not kept: the definition holds the one-line fields only', async () => {
+      const { commands } = await files({ 'hint.md': '---\nargument-hint: [file-to-review] [focus]\n---\nGo' })
+      expect(commands[0]?.argumentHint).toBe('[file-to-review] [focus]')
+      expect(Object.keys(commands[0] ?? {})).not.toContain('body')
+    })
   })
 
   it.each([

@@ -81,10 +81,10 @@ describe('expandCommand', () => {
       description: 'Review',
       allowedTools: ['Bash(git diff *)'],
       model: 'small-model',
-      body: 'Review $1: !`git diff --stat $1`',
+      readBody: async () => 'unused',
       file: '.agent-tui/commands/review.md',
     }
-    expect(expandCommand(command, 'src')).toEqual({
+    expect(expandCommand(command, 'Review $1: !`git diff --stat $1`', 'src')).toEqual({
       name: 'review',
       file: '.agent-tui/commands/review.md',
       parts: [

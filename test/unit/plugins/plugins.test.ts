@@ -334,7 +334,7 @@ describe('a session', () => {
     )
     // ${CLAUDE_PLUGIN_ROOT} is put in before the file is read as a command.
     const ralph = table.find('ralph-loop:ralph-loop')
-    const prompt = ralph?.prompt?.('fix it')
+    const prompt = await ralph?.prompt?.('fix it')
     expect(JSON.stringify(prompt)).toContain(
       join(paths.pluginsDir, 'ralph-loop', 'scripts', 'setup-ralph-loop.sh'),
     )

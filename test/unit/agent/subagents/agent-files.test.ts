@@ -202,6 +202,31 @@ describe('loadAgentDir', () => {
     ])
   })
 
+  it("reads an agent's instructions from its file when it runs, as the file is then", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agents-'))
+    await writeFile(join(dir, 'rev.md'), file('description: Reviews', 'Old instructions.'))
+    const load = () =>
+      loadAgentDir({
+        dir,
+        source: 'user',
+        label: (p) => p.slice(dir.length + 1),
+        tools: TOOLS,
+        read: testReader(),
+      })
+    const [agent] = (await load()).agents
+    expect(Object.keys(agent ?? {})).not.toContain('prompt')
+    await writeFile(join(dir, 'rev.md'), file('description: Reviews', 'New instructions.'))
+    expect(await agent?.instructions()).toBe('New instructions.')
+    await writeFile(join(dir, 'rev.md'), file('description: Reviews\ntools: Bash', 'New instructions.'))
+    await expect(agent?.instructions()).rejects.toThrow(
+      'rev.md: its name, tools or model changed since the session started; restart the session to use them',
+    )
+    await rm(join(dir, 'rev.md'))
+    await expect(agent?.instructions()).rejects.toThrow(
+      'rev.md: cannot read it: it is gone (it was read when the session started)',
+    )
+  })
+
   it('treats a missing folder as no agents, and an unreadable file as a problem', async () => {
     expect(
       await loadAgentDir({

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEFAULT_BREAKER } from '../../../../source/agent/turn/circuit-breaker.js'
 import { commandGrants } from '../../../../source/agent/turn/command-turn.js'
 import { Runtime } from '../../../../source/agent/runtime/runtime.js'
-import { expandCommand } from '../../../../source/extensions/expand.js'
+import { expandCommand as expandBody } from '../../../../source/extensions/expand.js'
 import type { CommandDefinition } from '../../../../source/extensions/types.js'
 import { createConsentBroker } from '../../../../source/permissions/broker.js'
 import { isReadOnlyCommand } from '../../../../source/permissions/classifier.js'
@@ -68,7 +68,10 @@ function session(mode: Mode, deny: string[] = []): { store: Store; runtime: Runt
   return { store, runtime, gate }
 }
 
-function command(body: string, extra: Partial<CommandDefinition> = {}): CommandDefinition {
+type WithBody = CommandDefinition & { body: string }
+const expandCommand = (c: WithBody, args: string) => expandBody(c, c.body, args)
+
+function command(body: string, extra: Partial<CommandDefinition> = {}): WithBody {
   return {
     name: 'review',
     scope: 'project',
@@ -76,6 +79,7 @@ function command(body: string, extra: Partial<CommandDefinition> = {}): CommandD
     description: 'Review',
     allowedTools: [],
     body,
+    readBody: async () => body,
     file: '.agent-tui/commands/review.md',
     ...extra,
   }
