@@ -145,4 +145,29 @@ describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools 
     expect(sneaky.text).toMatch(/EROFS|read-only file system/i)
     expect(existsSync(target)).toBe(false)
   })
+
+  it("cannot read a file the sandbox hides by swapping a link between Read's check and its open", async () => {
+    // A credential the sandbox hides and the read boundary keeps out.
+    await mkdir(join(env.box.home, '.ssh'))
+    await writeFile(join(env.box.home, '.ssh', 'id_rsa'), 'PRIVATE KEY MATERIAL\n')
+    await writeFile(ws('decoy.txt'), 'decoy\n')
+    const { client } = await connect(['--max-mode', 'auto', '--sandbox'])
+    // The job runs unasked in the sandbox: it cannot read the key, but it can flip a link in the workspace.
+    const script = `while :; do ln -sfn ${join(env.box.home, '.ssh', 'id_rsa')} l.tmp && mv -T l.tmp link; ln -sfn decoy.txt l.tmp && mv -T l.tmp link; done\n`
+    expect((await use(client, 'Write', { file_path: 'race.sh', content: script })).isError).toBe(false)
+    const job = await use(client, 'Bash', { command: 'sh race.sh', run_in_background: true })
+    expect(job.isError, job.text).toBe(false)
+    await waitFor(() => existsSync(ws('link')), 'the link to be flipping')
+    let decoys = 0
+    // About one read in a hundred won the race before the fix: enough tries that one would.
+    for (let i = 0; i < 600; i++) {
+      const read = await use(client, 'Read', { file_path: 'link' })
+      expect(read.text, `read ${i}`).not.toContain('PRIVAT')
+      if (read.text.includes('decoy')) decoys++
+    }
+    // The race was on: some reads landed on the decoy.
+    expect(decoys).toBeGreaterThan(0)
+    const id = /background task (\S+?)\b/.exec(job.text)?.[1]
+    await use(client, 'TaskStop', { task_id: id })
+  })
 })

@@ -1,0 +1,78 @@
+/**
+ * Read reads the file the permission check judged, not whatever its path leads to a moment later: a link
+ * swapped between the check and the open (by a sandboxed background job, say) is refused. source/tools/judged-open.ts
+ */
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { resolveTarget } from '../../../source/permissions/real-path.js'
+import { readTool } from '../../../source/tools/read.js'
+import type { ToolContext } from '../../../source/tools/types.js'
+import { createTestEnv, run, runError, type TestEnv } from './helpers.js'
+
+let env: TestEnv
+beforeEach(async () => {
+  env = await createTestEnv()
+})
+afterEach(async () => {
+  await env.cleanup()
+})
+
+/** The context the pipeline hands `execute`: the target as the gate judged it (links resolved). */
+async function judged(filePath: string): Promise<ToolContext> {
+  const target = await resolveTarget(await readTool.permissionTarget({ file_path: filePath }, env.ctx), {
+    workspace: env.workspace,
+    home: env.root,
+  })
+  return { ...env.ctx, permission: target }
+}
+
+describe('Read after the permission check', () => {
+  it('refuses a link swapped after the check to a file outside, and reads nothing of it', async () => {
+    const secret = join(env.root, 'secret.txt')
+    await writeFile(secret, 'PRIVATE KEY MATERIAL\n')
+    await writeFile(join(env.workspace, 'decoy.txt'), 'decoy\n')
+    const link = join(env.workspace, 'link')
+    await symlink(join(env.workspace, 'decoy.txt'), link)
+    const ctx = await judged('link')
+    // The swap, after the check and before the read.
+    await rm(link)
+    await symlink(secret, link)
+    const error = await runError(readTool, { file_path: 'link' }, ctx)
+    expect(error.category).toBe('permission')
+    expect(error.message).toContain('changed between the permission check and the read')
+    expect(error.message).not.toContain('PRIVATE')
+  })
+
+  it('refuses a folder on the way swapped for a link after the check', async () => {
+    await mkdir(join(env.root, 'elsewhere'))
+    await writeFile(join(env.root, 'elsewhere', 'notes.txt'), 'outside notes\n')
+    await mkdir(join(env.workspace, 'dir'))
+    await writeFile(join(env.workspace, 'dir', 'notes.txt'), 'inside notes\n')
+    const ctx = await judged('dir/notes.txt')
+    await rm(join(env.workspace, 'dir'), { recursive: true })
+    await symlink(join(env.root, 'elsewhere'), join(env.workspace, 'dir'))
+    const error = await runError(readTool, { file_path: 'dir/notes.txt' }, ctx)
+    expect(error.message).toContain('changed between the permission check and the read')
+  })
+
+  it('reads through a link that still leads where it was judged', async () => {
+    await writeFile(join(env.workspace, 'real.txt'), 'through the link\n')
+    await symlink(join(env.workspace, 'real.txt'), join(env.workspace, 'alias.txt'))
+    const result = await run(readTool, { file_path: 'alias.txt' }, await judged('alias.txt'))
+    expect(result.forModel).toContain('through the link')
+  })
+
+  it("a spilled output's name (judged to need nothing) may not lead out of the outputs dir", async () => {
+    const saved = await env.ctx.spill.spill('saved output\n', 'bash')
+    const ctx = await judged(saved)
+    expect(ctx.permission).toEqual({ kind: 'none' })
+    expect((await run(readTool, { file_path: saved }, ctx)).forModel).toContain('saved output')
+    const secret = join(env.root, 'secret.txt')
+    await writeFile(secret, 'PRIVATE KEY MATERIAL\n')
+    await rm(saved)
+    await symlink(secret, saved)
+    const error = await runError(readTool, { file_path: saved }, ctx)
+    expect(error.message).toContain('changed between the permission check and the read')
+  })
+})
