@@ -66,3 +66,55 @@ async function sameFile(handle: FileHandle, real: string, judged: string): Promi
   const [opened, at] = await Promise.all([handle.stat(), stat(judged).catch(() => undefined)])
   return at !== undefined && opened.dev === at.dev && opened.ino === at.ino
 }
+
+/** Linux's O_PATH: a descriptor that names a file or folder without opening it for reading. */
+const O_PATH = 0o10000000
+
+/** A judged path held open for a program that reads it itself (ripgrep): `path` reaches only what was judged. */
+export interface PinnedPath {
+  /** What to hand the program: on Linux `/proc/<pid>/fd/N`, which the kernel resolves from the descriptor. */
+  path: string
+  /** A path the program reports (under `path`) as under the path the caller named. */
+  named(reported: string): string
+  close(): Promise<void>
+}
+
+/**
+ * Pins the file or folder a search was judged for, as openJudged does for a read, for a program started
+ * after the check: handed the path again it would resolve the links on it again, when a swapped one may
+ * lead out of the boundary. Without /proc (macOS) the path is handed on as named: a gap Node cannot close
+ * there.
+ */
+export async function pinJudged(
+  abs: string,
+  shown: string,
+  target: PermissionTarget | undefined,
+): Promise<PinnedPath> {
+  const judged = target?.kind === 'path' ? target.real : undefined
+  if (!PROC_FD || judged === undefined)
+    return { path: abs, named: (reported) => reported, close: async () => undefined }
+  const handle = await open(abs, O_PATH)
+  try {
+    const real = await readlink(`/proc/self/fd/${handle.fd}`)
+    if (real !== judged)
+      throw new ToolError(
+        'permission',
+        `${shown} changed between the permission check and the search (it now leads to ${real}); nothing was searched`,
+        { hint: 'a link on the way was replaced while the call ran; search again once nothing changes it' },
+      )
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+  const path = `/proc/${process.pid}/fd/${handle.fd}`
+  return {
+    path,
+    named: (reported) =>
+      reported === path
+        ? abs
+        : reported.startsWith(`${path}/`)
+          ? abs + reported.slice(path.length)
+          : reported,
+    close: () => handle.close(),
+  }
+}

@@ -146,7 +146,7 @@ describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools 
     expect(existsSync(target)).toBe(false)
   })
 
-  it("cannot read a file the sandbox hides by swapping a link between Read's check and its open", async () => {
+  it('cannot read or grep a file the sandbox hides by swapping a link between the check and the open', async () => {
     // A credential the sandbox hides and the read boundary keeps out.
     await mkdir(join(env.box.home, '.ssh'))
     await writeFile(join(env.box.home, '.ssh', 'id_rsa'), 'PRIVATE KEY MATERIAL\n')
@@ -159,13 +159,22 @@ describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools 
     expect(job.isError, job.text).toBe(false)
     await waitFor(() => existsSync(ws('link')), 'the link to be flipping')
     let decoys = 0
-    // About one read in a hundred won the race before the fix: enough tries that one would.
+    // Before the fix about one Read in a hundred won the race (Grep one in four): enough tries that one would.
     for (let i = 0; i < 600; i++) {
       const read = await use(client, 'Read', { file_path: 'link' })
       expect(read.text, `read ${i}`).not.toContain('PRIVAT')
       if (read.text.includes('decoy')) decoys++
     }
-    // The race was on: some reads landed on the decoy.
+    for (let i = 0; i < 100; i++) {
+      const grep = await use(client, 'Grep', {
+        pattern: 'PRIVATE|decoy',
+        path: 'link',
+        output_mode: 'content',
+      })
+      expect(grep.text, `grep ${i}`).not.toContain('PRIVAT')
+      if (grep.text.includes('decoy')) decoys++
+    }
+    // The race was on: some calls landed on the decoy.
     expect(decoys).toBeGreaterThan(0)
     const id = /background task (\S+?)\b/.exec(job.text)?.[1]
     await use(client, 'TaskStop', { task_id: id })

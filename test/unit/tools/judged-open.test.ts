@@ -1,12 +1,15 @@
 /**
- * Read reads the file the permission check judged, not whatever its path leads to a moment later: a link
- * swapped between the check and the open (by a sandboxed background job, say) is refused. source/tools/judged-open.ts
+ * Read reads, and Grep's ripgrep searches, what the permission check judged, not whatever its path leads to
+ * a moment later: a link swapped between the check and the open (by a sandboxed background job, say) is
+ * refused. source/tools/judged-open.ts
  */
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resolveTarget } from '../../../source/permissions/real-path.js'
+import { grepTool } from '../../../source/tools/grep.js'
 import { readTool } from '../../../source/tools/read.js'
+import type { AnyTool } from '../../../source/tools/types.js'
 import type { ToolContext } from '../../../source/tools/types.js'
 import { createTestEnv, run, runError, type TestEnv } from './helpers.js'
 
@@ -19,8 +22,9 @@ afterEach(async () => {
 })
 
 /** The context the pipeline hands `execute`: the target as the gate judged it (links resolved). */
-async function judged(filePath: string): Promise<ToolContext> {
-  const target = await resolveTarget(await readTool.permissionTarget({ file_path: filePath }, env.ctx), {
+async function judged(filePath: string, tool: AnyTool = readTool): Promise<ToolContext> {
+  const args = tool === readTool ? { file_path: filePath } : { pattern: 'x', path: filePath }
+  const target = await resolveTarget(await tool.permissionTarget(args as never, env.ctx), {
     workspace: env.workspace,
     home: env.root,
   })
@@ -74,5 +78,33 @@ describe('Read after the permission check', () => {
     await symlink(secret, saved)
     const error = await runError(readTool, { file_path: saved }, ctx)
     expect(error.message).toContain('changed between the permission check and the read')
+  })
+})
+
+describe('Grep after the permission check', () => {
+  it('refuses a link swapped after the check, and finds nothing behind it', async () => {
+    const secret = join(env.root, 'secret.txt')
+    await writeFile(secret, 'PRIVATE KEY MATERIAL\n')
+    await writeFile(join(env.workspace, 'decoy.txt'), 'decoy\n')
+    const link = join(env.workspace, 'link')
+    await symlink(join(env.workspace, 'decoy.txt'), link)
+    const ctx = await judged('link', grepTool)
+    await rm(link)
+    await symlink(secret, link)
+    const error = await runError(grepTool, { pattern: 'PRIVATE', path: 'link', output_mode: 'content' }, ctx)
+    expect(error.message).toContain('changed between the permission check and the search')
+  })
+
+  it('searches a judged folder and reports its paths as named', async () => {
+    await mkdir(join(env.workspace, 'src'))
+    await writeFile(join(env.workspace, 'src', 'a.ts'), 'const needle = 1\n')
+    const ctx = await judged('src', grepTool)
+    const content = await run(grepTool, { pattern: 'needle', path: 'src', output_mode: 'content' }, ctx)
+    expect(content.forModel).toContain('src/a.ts:1:const needle = 1')
+    const files = await run(grepTool, { pattern: 'needle', path: 'src' }, ctx)
+    expect(files.forModel).toContain('src/a.ts')
+    expect(files.forModel).not.toContain('/proc/')
+    const count = await run(grepTool, { pattern: 'needle', path: 'src', output_mode: 'count' }, ctx)
+    expect(count.forModel).toContain('src/a.ts:1')
   })
 })
