@@ -7,6 +7,7 @@ import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resolveTarget } from '../../../source/permissions/real-path.js'
+import { globTool } from '../../../source/tools/glob.js'
 import { grepTool } from '../../../source/tools/grep.js'
 import { readTool } from '../../../source/tools/read.js'
 import type { AnyTool } from '../../../source/tools/types.js'
@@ -23,7 +24,12 @@ afterEach(async () => {
 
 /** The context the pipeline hands `execute`: the target as the gate judged it (links resolved). */
 async function judged(filePath: string, tool: AnyTool = readTool): Promise<ToolContext> {
-  const args = tool === readTool ? { file_path: filePath } : { pattern: 'x', path: filePath }
+  const args =
+    tool === readTool
+      ? { file_path: filePath }
+      : tool === globTool
+        ? { pattern: '*', path: filePath }
+        : { pattern: 'x', path: filePath }
   const target = await resolveTarget(await tool.permissionTarget(args as never, env.ctx), {
     workspace: env.workspace,
     home: env.root,
@@ -106,5 +112,21 @@ describe('Grep after the permission check', () => {
     expect(files.forModel).not.toContain('/proc/')
     const count = await run(grepTool, { pattern: 'needle', path: 'src', output_mode: 'count' }, ctx)
     expect(count.forModel).toContain('src/a.ts:1')
+  })
+})
+
+describe('Glob after the permission check', () => {
+  it("refuses a folder swapped for a link after the check, and lists nothing of the other's", async () => {
+    await mkdir(join(env.root, 'keys'))
+    await writeFile(join(env.root, 'keys', 'id_secret'), 'x\n')
+    await mkdir(join(env.workspace, 'dir'))
+    await writeFile(join(env.workspace, 'dir', 'mine.txt'), 'x\n')
+    const ctx = await judged('dir', globTool)
+    expect((await run(globTool, { pattern: '*', path: 'dir' }, ctx)).forModel).toContain('mine.txt')
+    await rm(join(env.workspace, 'dir'), { recursive: true })
+    await symlink(join(env.root, 'keys'), join(env.workspace, 'dir'))
+    const error = await runError(globTool, { pattern: '*', path: 'dir' }, ctx)
+    expect(error.message).toContain('changed between the permission check and the search')
+    expect(error.message).not.toContain('id_secret')
   })
 })
