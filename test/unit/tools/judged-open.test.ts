@@ -113,6 +113,18 @@ describe('Grep after the permission check', () => {
     const count = await run(grepTool, { pattern: 'needle', path: 'src', output_mode: 'count' }, ctx)
     expect(count.forModel).toContain('src/a.ts:1')
   })
+
+  it('still leaves secrets files and .git/ out of a search of the held-open folder', async () => {
+    await writeFile(join(env.workspace, '.env'), 'OPENAI_API_KEY=sk-live-needle\n')
+    await mkdir(join(env.workspace, '.git'))
+    await writeFile(join(env.workspace, '.git', 'config'), 'needle in git\n')
+    await mkdir(join(env.workspace, 'src'))
+    await writeFile(join(env.workspace, 'src', 'a.ts'), 'needle\n')
+    const ctx = await judged('.', grepTool)
+    const all = await run(grepTool, { pattern: 'needle', path: '.', output_mode: 'content' }, ctx)
+    expect(all.forModel).toContain('src/a.ts:1:needle')
+    expect(all.forModel).not.toMatch(/sk-live|needle in git|\/proc\//)
+  })
 })
 
 describe('Glob after the permission check', () => {
