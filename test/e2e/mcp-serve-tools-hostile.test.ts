@@ -90,6 +90,35 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     }
   })
 
+  it("cannot read outside through a repository's symlinks with a glob or a link-following search (safe)", async () => {
+    await mkdir(join(env.box.home, '.ssh'))
+    await writeFile(join(env.box.home, '.ssh', 'id_rsa'), 'PRIVATE KEY MATERIAL\n')
+    await writeFile(join(env.box.home, 'diary.txt'), 'PRIVATE diary\n')
+    // What a cloned repository may hold: links out of it.
+    await symlink(join(env.box.home, '.ssh', 'id_rsa'), ws('notes.txt'))
+    await symlink(env.box.home, ws('homelink'))
+    const { client } = await connect(['--max-mode', 'safe'])
+    for (const command of [
+      'cat *.txt',
+      'head n*',
+      'grep PRIVATE *',
+      'cat h*/diary.txt',
+      'cat ./*/diary.txt',
+      'grep -R PRIVATE',
+      'find -L . -name "id_*"',
+    ]) {
+      const bash = await use(client, 'Bash', { command })
+      expect(bash.isError, command).toBe(true)
+      expect(bash.text, command).toContain('no user is available')
+      expect(bash.text, command).not.toContain('PRIVATE KEY MATERIAL')
+      expect(bash.text, command).not.toContain('PRIVATE diary')
+    }
+    // Named, the link was always judged where it leads; a glob of files that stay inside still runs.
+    expect((await use(client, 'Bash', { command: 'cat notes.txt' })).isError).toBe(true)
+    await writeFile(ws('a.md'), 'plain\n')
+    expect((await use(client, 'Bash', { command: 'cat *.md' })).text).toContain('plain')
+  })
+
   it('cannot run a denied program inside a wrapper, even in dangerous', async () => {
     await writeFile(ws('victim.txt'), 'keep me\n')
     const { client } = await connect(['--max-mode', 'dangerous', '--disallowed-tools', 'Bash(rm *)'])
