@@ -69,6 +69,14 @@ describe('a glob whose matches lead out through a symlink', () => {
     }
   })
 
+  it('asks for a named file below a glob that is itself a link out', async () => {
+    await mkdir(join(workspace, 'sub'))
+    await symlink(join(home, '.ssh', 'id_rsa'), join(workspace, 'sub', 'notes.txt'))
+    const result = await decide('cat */notes.txt')
+    expect(result.decision).toBe('ask')
+    expect(result.reason).toContain('.ssh/id_rsa')
+  })
+
   it('still runs a glob whose matches stay inside, links within the workspace included', async () => {
     await mkdir(join(workspace, 'lib'))
     await writeFile(join(workspace, 'lib', 'a.md'), 'a\n')
