@@ -3,7 +3,7 @@ import type { ShellWord } from './shell-split.js'
 
 /**
  * Read-only programs told to follow every symlink on their way down (`grep -R`, `find -L`, `du -L`,
- * `ls -RL`, `tree -l`, `rg -L`, `ag -f`): a link anywhere below the folder they are given — one a
+ * `ls -RL`, `tree -l`, `rg -L`, `ag -f`, and `diff -r`, which follows them unless told not to): a link anywhere below the folder they are given — one a
  * repository brings, `docs -> ~` — takes the read out of the workspace, and no path the command names
  * says so. The option that does it, when the program was given one. Pure.
  */
@@ -18,7 +18,7 @@ export function followOption(name: string, args: readonly ShellWord[]): string |
     // GNU tools take a long option by any unambiguous beginning (`--dereference-r`).
     (option.startsWith('--') && [...s.flags].some((f) => f.length > 4 && option.startsWith(f)))
   const given = check.any.find(has)
-  if (given === undefined) return undefined
+  if (given === undefined || check.unless?.some(has)) return undefined
   return check.with === undefined || check.with.some(has) ? given : undefined
 }
 
@@ -29,6 +29,8 @@ interface FollowCheck {
   any: string[]
   /** …but only with one of these (`ls -L` follows its operands only, unless it recurses). */
   with?: string[]
+  /** …and not with one of these (`diff -r` follows links unless told not to). */
+  unless?: string[]
 }
 
 const GREP: FollowCheck = { short: 'efmABCdDX', any: ['-R', '--dereference-recursive'] }
@@ -42,4 +44,6 @@ const FOLLOWS: Readonly<Record<string, FollowCheck | undefined>> = {
   tree: { short: 'LIPo', any: ['-l'] },
   rg: { short: 'efgtTmABCjMdrE', any: ['-L', '--follow'] },
   ag: { short: 'GmABCg', any: ['-f', '--follow'] },
+  // diff follows links by default: recursing, it compares what they lead to.
+  diff: { short: 'CDFILSUWxX', any: ['-r', '--recursive'], unless: ['--no-dereference'] },
 }

@@ -97,6 +97,10 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     // What a cloned repository may hold: links out of it.
     await symlink(join(env.box.home, '.ssh', 'id_rsa'), ws('notes.txt'))
     await symlink(env.box.home, ws('homelink'))
+    await mkdir(ws('a'))
+    await mkdir(ws('b'))
+    await symlink(join(env.box.home, 'diary.txt'), ws('a', 'x'))
+    await writeFile(ws('b', 'x'), 'other\n')
     const { client } = await connect(['--max-mode', 'safe'])
     for (const command of [
       'cat *.txt',
@@ -106,6 +110,7 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
       'cat ./*/diary.txt',
       'grep -R PRIVATE',
       'find -L . -name "id_*"',
+      'diff -r a b',
     ]) {
       const bash = await use(client, 'Bash', { command })
       expect(bash.isError, command).toBe(true)

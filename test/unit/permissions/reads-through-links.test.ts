@@ -101,6 +101,8 @@ describe('a read-only program told to follow every symlink on its way down', () 
       'tree -l',
       'rg --follow PRIVATE',
       'rg -L PRIVATE',
+      'diff -r a b',
+      'diff -ru a b',
     ]) {
       const result = await decide(command)
       expect(result.decision, command).toBe('ask')
