@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
 import { lstat, readlink, realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { analysisOf, commandLookups } from './command-analysis.js'
+import { globEscape } from './glob-escape.js'
 import { scanGitConfig } from './git-config-scan.js'
 import type { GitConfigFacts } from './git-read-only.js'
 import { physicalJoin, physicalPath } from './physical-path.js'
@@ -152,6 +153,13 @@ export async function resolveTarget(
       paths.forEach((p, i) => {
         real[p] = reals[i]!
       })
+      // A glob is judged by its folder: where one of its matches leads out of it, that is where it reads.
+      const globs = analysis.ok ? analysis.uses.filter((u) => u.pattern !== undefined && u.abs) : []
+      for (const use of globs)
+        for (const dir of use.abs ?? []) {
+          const leads = await globEscape(dir, use.pattern ?? '')
+          if (leads !== undefined) real[dir] = leads
+        }
       const gitConfig: Record<string, GitConfigFacts> = {}
       gitDirs.forEach((dir, i) => {
         gitConfig[dir] = facts[i]!

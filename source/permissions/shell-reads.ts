@@ -1,3 +1,4 @@
+import { followOption } from './shell-follow.js'
 import { scanArguments } from './shell-options.js'
 import type { PathArg } from './shell-paths.js'
 import type { ShellWord } from './shell-split.js'
@@ -244,5 +245,10 @@ export function readPaths(command: ShellCommand): PathArg[] {
   const name = command.name
   if (name === undefined) return []
   const extract = Object.hasOwn(READERS, name) ? READERS[name]! : none
-  return extract(args).map((word) => ({ role: 'read', word }))
+  const paths: PathArg[] = extract(args).map((word) => ({ role: 'read', word }))
+  // Where links lead below its folders is only known when it runs: a read of a path not known yet.
+  const follows = followOption(name, args)
+  if (follows === undefined) return paths
+  const word = `${follows} (follows every symlink below)`
+  return [...paths, { role: 'read', word: { value: word, raw: word, expands: true, glob: false } }]
 }

@@ -6,6 +6,7 @@ import { DeniedReads } from './denied-reads.js'
 import { sortByMtime } from './mtime-sort.js'
 import { displayPath, resolveToolPath } from './paths.js'
 import { BASE_RG_ARGS, ripgrepError, runRipgrep } from './ripgrep.js'
+import { pinJudged } from './judged-open.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { fsError } from './write-guard.js'
 
@@ -69,8 +70,13 @@ export const globTool = defineTool<GlobArgs>({
     const isMatch = picomatch(glob, { dot: true })
     const denied = new DeniedReads(ctx.deniedRead)
     const matches: string[] = []
+    // ripgrep lists the folder that was judged, not where the path leads by the time it starts (judged-open.ts).
+    const pinned = await pinJudged(root, shownRoot, ctx.permission).catch((error: unknown) => {
+      if (error instanceof ToolError) throw error
+      throw fsError(error as NodeJS.ErrnoException, shownRoot)
+    })
     const run = await runRipgrep([...BASE_RG_ARGS, '--files', '--null'], {
-      cwd: root,
+      cwd: pinned.path,
       signal: ctx.signal,
       ...(ctx.programs ? { programs: ctx.programs } : {}),
       separator: '\0',
@@ -78,7 +84,7 @@ export const globTool = defineTool<GlobArgs>({
         if (rel !== '' && isMatch(rel) && denied.allows(join(root, rel))) matches.push(join(root, rel))
         return undefined
       },
-    })
+    }).finally(() => pinned.close())
     if (run.exitCode === 2 && matches.length === 0 && run.stderr !== '') throw ripgrepError(run)
     const sorted = await sortByMtime(matches, ctx.signal)
     if (ctx.signal.aborted) throw new ToolError('aborted', 'The search was cancelled.')

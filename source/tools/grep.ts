@@ -9,6 +9,7 @@ import { BASE_RG_ARGS, type RipgrepRun, ripgrepError, runRipgrep } from './ripgr
 import { boundOutput } from './spill.js'
 import { defineTool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { fsError } from './write-guard.js'
+import { pinJudged } from './judged-open.js'
 
 const DEFAULT_HEAD_LIMIT = 250
 const MAX_MATCH_LINE_CHARS = 500
@@ -106,14 +107,20 @@ export const grepTool = defineTool<GrepArgs>({
     }
     const page = { offset: args.offset ?? 0, limit: args.head_limit ?? DEFAULT_HEAD_LIMIT }
     const mode = args.output_mode ?? 'files_with_matches'
-    const tail = ['-e', args.pattern, '--', root]
+    // ripgrep searches what was judged, not what the path leads to by the time it starts (judged-open.ts).
+    const pinned = await pinJudged(root, shownRoot, ctx.permission).catch((error: unknown) => {
+      if (error instanceof ToolError) throw error
+      throw fsError(error as NodeJS.ErrnoException, shownRoot)
+    })
+    const tail = ['-e', args.pattern, '--', pinned.path]
     const denied = new DeniedReads(ctx.deniedRead)
-    const found =
-      mode === 'content'
-        ? await searchContent(args, flags, tail, page, ctx, denied)
-        : mode === 'count'
-          ? await searchCount(flags, tail, page, ctx, denied)
-          : await searchFiles(flags, tail, page, ctx, denied)
+    const search = { flags, tail, page, ctx, denied, named: pinned.named }
+    const found = await (mode === 'content'
+      ? searchContent(args, search)
+      : mode === 'count'
+        ? searchCount(search)
+        : searchFiles(search)
+    ).finally(() => pinned.close())
     const leftOut = denied.note()
     if (found.total === 0 && found.lines.length === 0) {
       const none = `No matches for /${args.pattern}/ in ${shownRoot === '.' ? 'the workspace root' : shownRoot}.`
@@ -172,20 +179,25 @@ function checkRun(run: RipgrepRun, hasResults: boolean): string | undefined {
   return run.stderr.replace(/^rg: /gm, '')
 }
 
-async function searchFiles(
-  flags: string[],
-  tail: string[],
-  page: Page,
-  ctx: ToolContext,
-  denied: DeniedReads,
-): Promise<Found> {
+/** One search's ripgrep arguments and what its results go through (`named`: rg's paths as the caller's). */
+interface Search {
+  flags: string[]
+  tail: string[]
+  page: Page
+  ctx: ToolContext
+  denied: DeniedReads
+  named(reported: string): string
+}
+
+async function searchFiles({ flags, tail, page, ctx, denied, named }: Search): Promise<Found> {
   const files: string[] = []
   const run = await runRipgrep([...flags, '--files-with-matches', '--null', ...tail], {
     cwd: ctx.cwd(),
     signal: ctx.signal,
     ...(ctx.programs ? { programs: ctx.programs } : {}),
     separator: '\0',
-    onRecord: (p) => {
+    onRecord: (reported) => {
+      const p = named(reported)
       if (p !== '' && denied.allows(p)) files.push(p)
       return undefined
     },
@@ -202,13 +214,7 @@ async function searchFiles(
   }
 }
 
-async function searchCount(
-  flags: string[],
-  tail: string[],
-  page: Page,
-  ctx: ToolContext,
-  denied: DeniedReads,
-): Promise<Found> {
+async function searchCount({ flags, tail, page, ctx, denied, named }: Search): Promise<Found> {
   const counts: { path: string; n: number }[] = []
   const run = await runRipgrep([...flags, '--count', '--null', ...tail], {
     cwd: ctx.cwd(),
@@ -216,7 +222,7 @@ async function searchCount(
     ...(ctx.programs ? { programs: ctx.programs } : {}),
     onRecord: (record) => {
       const sep = record.lastIndexOf('\0')
-      const path = record.slice(0, sep)
+      const path = named(record.slice(0, sep))
       if (sep > 0 && denied.allows(path)) counts.push({ path, n: Number(record.slice(sep + 1)) })
       return undefined
     },
@@ -236,11 +242,7 @@ async function searchCount(
 
 async function searchContent(
   args: GrepArgs,
-  flags: string[],
-  tail: string[],
-  page: Page,
-  ctx: ToolContext,
-  denied: DeniedReads,
+  { flags, tail, page, ctx, denied, named }: Search,
 ): Promise<Found> {
   const context: string[] = []
   if (args['-C'] !== undefined) context.push('-C', String(args['-C']))
@@ -269,7 +271,7 @@ async function searchContent(
     onRecord(record) {
       if (!record.startsWith('{"type":"match"') && !record.startsWith('{"type":"context"')) return undefined
       const event = JSON.parse(record) as RgEvent
-      const found = textOf(event.data?.path)
+      const found = named(textOf(event.data?.path))
       if (!denied.allows(found)) return undefined
       const path = displayPath(found, ctx.workspace)
       const first = event.data?.line_number ?? 0

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
 import { cutLine, MAX_LINE_CHARS } from './numbered-lines.js'
 
 export interface LineWindow {
@@ -132,9 +133,11 @@ export function lineWindowOf(text: string, opts: WindowOptions): LineWindow {
  * Streams a text file and returns only the requested window of lines (see LineWindowScanner).
  * Rejects with the stream's error (an AbortError when `signal` fires).
  */
-export async function readLineWindow(path: string, opts: WindowOptions): Promise<LineWindow> {
+export async function readLineWindow(file: string | FileHandle, opts: WindowOptions): Promise<LineWindow> {
   const scanner = new LineWindowScanner(opts)
-  const stream = createReadStream(path, {
+  // An open file (Read's judged descriptor) is read from its start and left open for its owner.
+  const stream = createReadStream(typeof file === 'string' ? file : '', {
+    ...(typeof file === 'string' ? {} : { fd: file, start: 0, autoClose: false }),
     encoding: opts.encoding,
     highWaterMark: 256 * 1024,
     ...(opts.signal ? { signal: opts.signal } : {}),

@@ -1,4 +1,4 @@
-import { open, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { type FileHandle, readdir, stat } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
 import { z } from 'zod'
 import { numberLines } from './numbered-lines.js'
@@ -8,6 +8,7 @@ import { SNIFF_BYTES, sniffBytes } from './sniff.js'
 import { boundOutput } from './spill.js'
 import { defineTool, type Tool, type ToolContext, ToolError, type ToolSuccess } from './types.js'
 import { fsError } from './write-guard.js'
+import { openJudged } from './judged-open.js'
 
 const DEFAULT_LIMIT = 2000
 const MAX_WINDOW_CHARS = 100_000
@@ -91,17 +92,41 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
   if (!st.isFile()) {
     throw new ToolError('validation', `${shown} is not a regular file (device, socket or pipe).`)
   }
+  // Everything after this reads the one file the gate judged, through its descriptor (judged-open.ts).
+  const { handle, real } = await openJudged(abs, shown, {
+    target: ctx.permission,
+    exempt: (path) => ctx.spill.isSpillPath(path),
+  }).catch((error: unknown) => {
+    if (error instanceof ToolError) throw error
+    throw fsError(error as NodeJS.ErrnoException, shown)
+  })
+  try {
+    return await readOpened(args, ctx, opts, { handle, real, shown, abs })
+  } finally {
+    await handle.close()
+  }
+}
+
+async function readOpened(
+  args: ReadArgs,
+  ctx: ToolContext,
+  opts: ReadToolOptions,
+  file: { handle: FileHandle; real: string; shown: string; abs: string },
+): Promise<ToolSuccess> {
+  const { handle, real, shown, abs } = file
+  const st = await handle.stat()
+  // What was opened, not what the name was a moment ago: a FIFO or a directory swapped in is not read.
+  if (!st.isFile())
+    throw new ToolError('validation', `${shown} is not a regular file (device, socket or pipe).`)
   const renderNotebook = extname(abs).toLowerCase() === '.ipynb' ? opts.renderNotebook : undefined
   const headBytes = renderNotebook ? 0 : st.size <= READ_WHOLE_UP_TO ? st.size : SNIFF_BYTES
-  const [real, head] = await Promise.all([realpath(abs), readHead(abs, headBytes)]).catch(
-    (error: NodeJS.ErrnoException) => {
-      throw fsError(error, shown)
-    },
-  )
+  const head = await readHead(handle, headBytes).catch((error: NodeJS.ErrnoException) => {
+    throw fsError(error, shown)
+  })
   const record = () => ctx.files.recordRead(real, { mtimeMs: st.mtimeMs, size: st.size })
 
   if (renderNotebook) {
-    const raw = await readFile(abs, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    const raw = await handle.readFile('utf8').catch((error: NodeJS.ErrnoException) => {
       throw fsError(error, shown)
     })
     const bounded = await boundOutput(renderNotebook(raw, real), {
@@ -135,7 +160,7 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
         display,
       }
     }
-    const data = whole ? head : await readFile(abs)
+    const data = whole ? head : await handle.readFile()
     return {
       forModel: `${shown}: ${sniff.label}, ${formatSize(st.size)}. The image follows.`,
       images: [
@@ -157,7 +182,7 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
   }
   const window: LineWindow = whole
     ? lineWindowOf(head.toString(sniff.encoding), windowOpts)
-    : await readLineWindow(abs, windowOpts).catch((error: NodeJS.ErrnoException) => {
+    : await readLineWindow(handle, windowOpts).catch((error: NodeJS.ErrnoException) => {
         if (error.name === 'AbortError') throw new ToolError('aborted', `Reading ${shown} was cancelled.`)
         throw fsError(error, shown)
       })
@@ -208,16 +233,11 @@ async function executeRead(args: ReadArgs, ctx: ToolContext, opts: ReadToolOptio
   }
 }
 
-async function readHead(path: string, bytes: number): Promise<Buffer> {
+async function readHead(handle: FileHandle, bytes: number): Promise<Buffer> {
   if (bytes === 0) return Buffer.alloc(0)
-  const handle = await open(path, 'r')
-  try {
-    const buf = Buffer.alloc(bytes)
-    const { bytesRead } = await handle.read(buf, 0, bytes, 0)
-    return buf.subarray(0, bytesRead)
-  } finally {
-    await handle.close()
-  }
+  const buf = Buffer.alloc(bytes)
+  const { bytesRead } = await handle.read(buf, 0, bytes, 0)
+  return buf.subarray(0, bytesRead)
 }
 
 /** Not-found error that suggests near-miss names in the same directory (case or extension differs). */

@@ -90,6 +90,40 @@ describe('agent-tui mcp serve --expose-tools: a hostile client', () => {
     }
   })
 
+  it("cannot read outside through a repository's symlinks with a glob or a link-following search (safe)", async () => {
+    await mkdir(join(env.box.home, '.ssh'))
+    await writeFile(join(env.box.home, '.ssh', 'id_rsa'), 'PRIVATE KEY MATERIAL\n')
+    await writeFile(join(env.box.home, 'diary.txt'), 'PRIVATE diary\n')
+    // What a cloned repository may hold: links out of it.
+    await symlink(join(env.box.home, '.ssh', 'id_rsa'), ws('notes.txt'))
+    await symlink(env.box.home, ws('homelink'))
+    await mkdir(ws('a'))
+    await mkdir(ws('b'))
+    await symlink(join(env.box.home, 'diary.txt'), ws('a', 'x'))
+    await writeFile(ws('b', 'x'), 'other\n')
+    const { client } = await connect(['--max-mode', 'safe'])
+    for (const command of [
+      'cat *.txt',
+      'head n*',
+      'grep PRIVATE *',
+      'cat h*/diary.txt',
+      'cat ./*/diary.txt',
+      'grep -R PRIVATE',
+      'find -L . -name "id_*"',
+      'diff -r a b',
+    ]) {
+      const bash = await use(client, 'Bash', { command })
+      expect(bash.isError, command).toBe(true)
+      expect(bash.text, command).toContain('no user is available')
+      expect(bash.text, command).not.toContain('PRIVATE KEY MATERIAL')
+      expect(bash.text, command).not.toContain('PRIVATE diary')
+    }
+    // Named, the link was always judged where it leads; a glob of files that stay inside still runs.
+    expect((await use(client, 'Bash', { command: 'cat notes.txt' })).isError).toBe(true)
+    await writeFile(ws('a.md'), 'plain\n')
+    expect((await use(client, 'Bash', { command: 'cat *.md' })).text).toContain('plain')
+  })
+
   it('cannot run a denied program inside a wrapper, even in dangerous', async () => {
     await writeFile(ws('victim.txt'), 'keep me\n')
     const { client } = await connect(['--max-mode', 'dangerous', '--disallowed-tools', 'Bash(rm *)'])
@@ -144,5 +178,39 @@ describe.runIf(osSandbox?.kind === 'bwrap')('agent-tui mcp serve --expose-tools 
     expect(sneaky.isError).toBe(true)
     expect(sneaky.text).toMatch(/EROFS|read-only file system/i)
     expect(existsSync(target)).toBe(false)
+  })
+
+  it('cannot read or grep a file the sandbox hides by swapping a link between the check and the open', async () => {
+    // A credential the sandbox hides and the read boundary keeps out.
+    await mkdir(join(env.box.home, '.ssh'))
+    await writeFile(join(env.box.home, '.ssh', 'id_rsa'), 'PRIVATE KEY MATERIAL\n')
+    await writeFile(ws('decoy.txt'), 'decoy\n')
+    const { client } = await connect(['--max-mode', 'auto', '--sandbox'])
+    // The job runs unasked in the sandbox: it cannot read the key, but it can flip a link in the workspace.
+    const script = `while :; do ln -sfn ${join(env.box.home, '.ssh', 'id_rsa')} l.tmp && mv -T l.tmp link; ln -sfn decoy.txt l.tmp && mv -T l.tmp link; done\n`
+    expect((await use(client, 'Write', { file_path: 'race.sh', content: script })).isError).toBe(false)
+    const job = await use(client, 'Bash', { command: 'sh race.sh', run_in_background: true })
+    expect(job.isError, job.text).toBe(false)
+    await waitFor(() => existsSync(ws('link')), 'the link to be flipping')
+    let decoys = 0
+    // Before the fix about one Read in a hundred won the race (Grep one in four): enough tries that one would.
+    for (let i = 0; i < 600; i++) {
+      const read = await use(client, 'Read', { file_path: 'link' })
+      expect(read.text, `read ${i}`).not.toContain('PRIVAT')
+      if (read.text.includes('decoy')) decoys++
+    }
+    for (let i = 0; i < 100; i++) {
+      const grep = await use(client, 'Grep', {
+        pattern: 'PRIVATE|decoy',
+        path: 'link',
+        output_mode: 'content',
+      })
+      expect(grep.text, `grep ${i}`).not.toContain('PRIVAT')
+      if (grep.text.includes('decoy')) decoys++
+    }
+    // The race was on: some calls landed on the decoy.
+    expect(decoys).toBeGreaterThan(0)
+    const id = /background task (\S+?)\b/.exec(job.text)?.[1]
+    await use(client, 'TaskStop', { task_id: id })
   })
 })

@@ -7,6 +7,7 @@ import type { AnyTool, OutputSpiller, ToolContext } from '../../tools/types.js'
 import { ToolError } from '../../tools/types.js'
 import type { UserInput } from './loop.js'
 import { type Authorization, authorize, type PermissionGate } from '../../permissions/gate.js'
+import type { PermissionTarget } from '../../permissions/target.js'
 
 /**
  * `@path` in a message attaches the file (as the Read tool shows it: the same line and size limits) or the
@@ -135,7 +136,9 @@ async function attachOne(
     return refused(auth.answer.automatic ? (auth.answer.note ?? 'denied') : 'you declined')
   }
   try {
-    return directory ? await listing(mention, abs, deps) : await fileContent(mention, abs, deps, n)
+    return directory
+      ? await listing(mention, abs, deps)
+      : await fileContent(mention, abs, deps, n, auth.target)
   } catch (err) {
     return refused(err instanceof ToolError || err instanceof Error ? err.message : String(err))
   }
@@ -146,8 +149,13 @@ async function fileContent(
   abs: string,
   deps: MentionDeps,
   n: number,
+  judged: PermissionTarget,
 ): Promise<MentionAttachment> {
-  const result = await deps.read.execute({ file_path: abs }, deps.context(`mention-${n}`))
+  // The target as judged: Read then reads that file only, not whatever the path leads to by then.
+  const result = await deps.read.execute(
+    { file_path: abs },
+    { ...deps.context(`mention-${n}`), permission: judged },
+  )
   const display = result.display
   const detail =
     display?.kind === 'file'
