@@ -9,7 +9,7 @@ import { initialState } from '../../../../source/store/state.js'
 import { createFileStateTracker } from '../../../../source/tools/file-state.js'
 import { readTool } from '../../../../source/tools/read.js'
 import { createOutputSpiller } from '../../../../source/tools/spill.js'
-import type { ToolContext } from '../../../../source/tools/types.js'
+import type { AnyTool, ToolContext } from '../../../../source/tools/types.js'
 import { rowSegments } from '../../../../source/ui/panes/input/editor-layout.js'
 import { createPermissionGate } from '../../../../source/permissions/gate.js'
 import { waitFor } from '../../tasks/helpers.ts'
@@ -97,8 +97,8 @@ describe('attachMentions', () => {
       callId,
       mode: () => 'safe',
     })
-    const attach = (text: string) =>
-      attachMentions(text, { workspace, gate, read: readTool, context, spill, signal })
+    const attach = (text: string, read: AnyTool = readTool) =>
+      attachMentions(text, { workspace, gate, read, context, spill, signal })
     return { store, broker, files, attach }
   }
 
@@ -130,6 +130,24 @@ describe('attachMentions', () => {
     expect(link).toMatchObject({ mention: 'innocent.txt', attached: false })
     expect(link?.detail).toMatch(/outside/)
     expect(link?.content).not.toContain('outside text')
+  })
+
+  it('attaches only the file the gate judged: a link swapped after the check is refused', async () => {
+    const { attach } = setup(false)
+    await symlink(join(workspace, 'notes.txt'), join(workspace, 'swap.txt'))
+    // Read starts after the gate has judged swap.txt (a link to notes.txt, inside): the swap lands in between.
+    const swapping: AnyTool = {
+      ...readTool,
+      execute: async (args, ctx) => {
+        await rm(join(workspace, 'swap.txt'))
+        await symlink(join(root, 'outside.txt'), join(workspace, 'swap.txt'))
+        return readTool.execute(args, ctx)
+      },
+    }
+    const [swapped] = await attach('@swap.txt', swapping)
+    expect(swapped).toMatchObject({ mention: 'swap.txt', attached: false })
+    expect(swapped?.detail).toMatch(/changed between the permission check and the read/)
+    expect(swapped?.content).not.toContain('outside text')
   })
 
   it('asks before attaching a file outside the workspace, and attaches it only when allowed', async () => {
