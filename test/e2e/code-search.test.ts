@@ -157,6 +157,49 @@ describe('CodeSearch end to end (headless)', () => {
     expect(results[3]).not.toContain('[partial')
   })
 
+  it("a subagent's edit is searched as it is now by the next query of the main agent", async () => {
+    await seed()
+    const server = await embeddings()
+    await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+    env.server.enqueue(
+      { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'palette colors' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Agent',
+            arguments: { description: 'rename', prompt: 'rename the palette in src/colors.ts' },
+          },
+        ],
+      },
+      // The subagent's own requests come next on the same endpoint.
+      { toolCalls: [{ name: 'Read', arguments: { file_path: 'src/colors.ts' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'Edit',
+            arguments: {
+              file_path: 'src/colors.ts',
+              old_string: 'export const palette = ["red", "green"]',
+              new_string: 'export const jitter = "exponential jitter window"',
+            },
+          },
+        ],
+      },
+      { text: 'Renamed.' },
+      { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'exponential jitter window' } }] },
+      { text: 'Done.' },
+    )
+    const run = await cli(['-p', 'rename the palette', '--mode', 'auto'])
+    expect(run.code).toBe(0)
+    const results = toolResults()
+    expect(results).toHaveLength(3)
+    // Within the 30 s between walks: only the subagent's write, reported to the index, makes this fresh.
+    expect(results[2]).toMatch(
+      /^src\/colors\.ts:1-1 .*\n {2}export const jitter = "exponential jitter window"/,
+    )
+    expect(results[2]).not.toContain('palette')
+  })
+
   it('--embedding-model turns it on with the chat endpoint serving the embeddings; its error reaches the model', async () => {
     await seed()
     scriptSearch('retry')
