@@ -9,7 +9,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
-import { toolsClients, use } from '../support/mcp-serve-tools.ts'
+import { toolsClients, use } from '../support/mcp-serve-clients.ts'
 import { osSandbox } from '../support/os-sandbox.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { projectKey } from '../../source/config/app-paths.ts'
 import { setupE2eEnv } from '../support/e2e-env.ts'
-import { toolsClients, use } from '../support/mcp-serve-tools.ts'
+import { toolsClients, use } from '../support/mcp-serve-clients.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 
 const env = setupE2eEnv()

@@ -8,58 +8,25 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Client as ModernClient } from '@modelcontextprotocol/client'
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { setupE2eEnv } from '../support/e2e-env.ts'
-import { cliPath, repoRoot, runCli } from '../support/run-cli.ts'
+import { serveClients } from '../support/mcp-serve-clients.ts'
+import { repoRoot, runCli } from '../support/run-cli.ts'
 import { isGone, readPidFile, waitFor } from '../unit/tasks/helpers.ts'
 import { projectKey } from '../../source/config/app-paths.ts'
 
 const env = setupE2eEnv()
-const clients: Client[] = []
+const { connect, seen, serveArgs } = serveClients(env)
 const children: ChildProcessWithoutNullStreams[] = []
-/** Every pid a test learnt of; killed afterwards whatever happened. */
-const seen: number[] = []
 
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined)
+afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL')
-  for (const pid of seen.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL')
-    } catch {
-      // already gone
-    }
-  }
 })
 
 const call = (name: string, args: Record<string, unknown>) => ({ toolCalls: [{ name, arguments: args }] })
 /** A foreground command that writes its pid (then runs long): what a cancelled task must kill. */
 const SLEEPER = 'echo $$ > sleeper.pid; exec sleep 300'
-
-function serveArgs(extra: string[] = []): string[] {
-  return [cliPath, 'mcp', 'serve', '--base-url', env.server.baseUrl, '--model', 'm', ...extra]
-}
-
-/** A connected SDK client, its server started in the sandbox's workspace; stderr kept for messages. */
-async function connect(extra: string[] = []): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: serveArgs(extra),
-    cwd: env.box.workspace,
-    env: env.box.env as Record<string, string>,
-    stderr: 'pipe',
-  })
-  let stderr = ''
-  transport.stderr?.on('data', (d) => {
-    stderr += d
-  })
-  const client = new Client({ name: 'e2e', version: '1.0.0' })
-  clients.push(client)
-  await client.connect(transport)
-  return { client, stderr: () => stderr }
-}
 
 /** The messages of the `n`th chat request the scripted server saw. */
 function messagesOf(n: number): Array<Record<string, unknown>> {

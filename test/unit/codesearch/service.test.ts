@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, realpath, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { crc32, deflateSync } from 'node:zlib'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createIndexJob, type IndexJob } from '../../../source/codesearch/index-job.ts'
 import { createCodeSearch, type SessionCodeSearch } from '../../../source/codesearch/service.ts'
 import type { TaskSummary } from '../../../source/store/domain.ts'
 import { type EmbeddingsServer, startEmbeddingsServer } from '../../support/embeddings-server.ts'
+import { png, waitUntil } from './fixture.ts'
 
 let root: string
 let workspace: string
@@ -286,30 +286,3 @@ describe('CodeSearch over a real index', () => {
     },
   )
 })
-
-/** A 1×1 PNG with one tEXt chunk. */
-function png(keyword: string, text: string): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(12 + data.length)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(crc32(body), 8 + data.length)
-    return out
-  }
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('tEXt', Buffer.from(`${keyword}\0${text}`, 'latin1')),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
-
-function waitUntil(check: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const poll = () => (check() ? resolve() : setTimeout(poll, 5))
-    poll()
-  })
-}
