@@ -8,6 +8,7 @@ import { createFreshness } from './freshness.js'
 import type { IndexJob } from './index-job.js'
 import { type IndexStore, indexFileName, openIndexStore } from './index-store.js'
 import { type IndexProgress, updateIndex } from './indexer.js'
+import { untilAborted } from '../util/until-aborted.js'
 
 /**
  * CodeSearch for one session: opens the workspace's index, brings it up to date in the background (the
@@ -271,25 +272,6 @@ function progressLine(p: IndexProgress): string {
     p.removed > 0 ? `${p.removed} removed` : '',
   ]
   return [base, ...extra].filter(Boolean).join(' · ')
-}
-
-/** `work`, or the abort of `signal` (its reason) if that comes first: the work itself goes on. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const abort = () => reject(signal.reason)
-    signal.addEventListener('abort', abort, { once: true })
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', abort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort)
-        reject(error)
-      },
-    )
-  })
 }
 
 /** Resolves when `work` ends, `ms` pass or `signal` aborts, whichever is first; leaves no timer behind. */

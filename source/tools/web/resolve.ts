@@ -3,12 +3,13 @@ import { isIP } from 'node:net'
 import { type AddressClass, bareHost, classifyAddresses, isLocalHostName } from '../../util/address-class.js'
 import { ToolError } from '../types.js'
 import type { HostResolver, ResolvedAddress } from './types.js'
+import { untilAborted } from '../../util/until-aborted.js'
 
 const RESOLVE_TIMEOUT_MS = 10_000
 
 /** getaddrinfo through Node (so /etc/hosts and the system's resolver settings apply). */
 export const systemResolver: HostResolver = async (hostname, signal) => {
-  const found = await raceAbort(lookup(hostname, { all: true, verbatim: true }), signal)
+  const found = await untilAborted(lookup(hostname, { all: true, verbatim: true }), signal)
   return found.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }))
 }
 
@@ -53,22 +54,4 @@ export async function resolveHost(
   if (addresses.length === 0) throw new ToolError('network', `could not resolve ${host}: no addresses`)
   const cls = isLocalHostName(host) ? 'loopback' : classifyAddresses(addresses.map((a) => a.address))
   return { addresses, cls }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }
