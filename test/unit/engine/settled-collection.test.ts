@@ -1,4 +1,3 @@
-import { getHeapSpaceStatistics } from 'node:v8'
 import { describe, expect, it, vi } from 'vitest'
 import {
   collectSettled,
@@ -8,9 +7,7 @@ import {
   reduceFootprint,
   settleOnce,
 } from '../../../source/engine/settled-collection.js'
-
-const newSpaceCommitted = () =>
-  getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.physical_space_size ?? 0
+import { churn, newSpaceCommitted } from './young-space.ts'
 
 describe('collectSettled', () => {
   it("runs V8's last-resort collection and returns the undo for the first turn", () => {
@@ -28,12 +25,7 @@ describe('collectSettled', () => {
 
   it('hands back the young generation a burst of surviving objects grew', () => {
     // The pattern start-up has: much allocated, much of it alive for a while.
-    let keep: object[] = []
-    for (let i = 0; i < 600_000; i++) {
-      keep.push({ i, s: `x${i}` })
-      if (keep.length > 100_000) keep = []
-    }
-    keep = []
+    churn(600_000, 100_000)
     const before = newSpaceCommitted()
     const undo = collectSettled()
     undo?.()
@@ -54,12 +46,7 @@ describe('reduceFootprint', () => {
   it('hands back what a regular collection keeps resident', () => {
     const gc = exposeGc()
     if (!gc) throw new Error('no gc')
-    let keep: object[] = []
-    for (let i = 0; i < 600_000; i++) {
-      keep.push({ i, s: `x${i}` })
-      if (keep.length > 100_000) keep = []
-    }
-    keep = []
+    churn(600_000, 100_000)
     gc()
     const afterRegular = newSpaceCommitted()
     reduceFootprint(gc)

@@ -1,18 +1,6 @@
-import { getHeapSpaceStatistics } from 'node:v8'
 import { describe, expect, it } from 'vitest'
 import { holdYoungGeneration, sizedByUser } from '../../../source/engine/young-generation.js'
-
-const newSpaceBytes = () =>
-  getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0
-
-/** Allocates objects that survive a scavenge or two, the pattern that makes V8 grow its young generation. */
-function churn(): void {
-  let keep: object[] = []
-  for (let i = 0; i < 400_000; i++) {
-    keep.push({ i, s: `x${i}` })
-    if (keep.length > 50_000) keep = []
-  }
-}
+import { churn, newSpaceBytes } from './young-space.ts'
 
 describe('holdYoungGeneration', () => {
   it('keeps the young generation from growing until released, then lets V8 grow it again', () => {
