@@ -56,6 +56,32 @@ const toolResults = () =>
     .filter((m) => m.role === 'tool')
     .map((m) => m.content)
 
+/** The seeded workspace, and the user's settings turning CodeSearch on against a scripted embeddings server. */
+async function seededWithEmbeddings(): Promise<void> {
+  await seed()
+  const server = await embeddings()
+  await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+}
+
+/** An agent's Read then Edit of src/colors.ts: the palette line becomes one about a jitter window. */
+const renamePalette = [
+  { toolCalls: [{ name: 'Read', arguments: { file_path: 'src/colors.ts' } }] },
+  {
+    toolCalls: [
+      {
+        name: 'Edit',
+        arguments: {
+          file_path: 'src/colors.ts',
+          old_string: 'export const palette = ["red", "green"]',
+          new_string: 'export const jitter = "exponential jitter window"',
+        },
+      },
+    ],
+  },
+]
+/** A CodeSearch result that found the edited line. */
+const JITTER_HIT = /^src\/colors\.ts:1-1 .*\n {2}export const jitter = "exponential jitter window"/
+
 function scriptSearch(query: string): void {
   env.server.enqueue({ toolCalls: [{ name: 'CodeSearch', arguments: { query } }] }, { text: 'Found it.' })
 }
@@ -124,24 +150,10 @@ describe('CodeSearch end to end (headless)', () => {
   })
 
   it('a file the agent edits is searched as it is now, in the same session', async () => {
-    await seed()
-    const server = await embeddings()
-    await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+    await seededWithEmbeddings()
     env.server.enqueue(
       { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'palette colors' } }] },
-      { toolCalls: [{ name: 'Read', arguments: { file_path: 'src/colors.ts' } }] },
-      {
-        toolCalls: [
-          {
-            name: 'Edit',
-            arguments: {
-              file_path: 'src/colors.ts',
-              old_string: 'export const palette = ["red", "green"]',
-              new_string: 'export const jitter = "exponential jitter window"',
-            },
-          },
-        ],
-      },
+      ...renamePalette,
       { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'exponential jitter window' } }] },
       { text: 'Done.' },
     )
@@ -150,17 +162,13 @@ describe('CodeSearch end to end (headless)', () => {
     const results = toolResults()
     expect(results[0]).toMatch(/^src\/colors\.ts:1-1 .*\n {2}export const palette/)
     // The edit was indexed before the second query: the new line, not the old one, and no partial note.
-    expect(results[3]).toMatch(
-      /^src\/colors\.ts:1-1 .*\n {2}export const jitter = "exponential jitter window"/,
-    )
+    expect(results[3]).toMatch(JITTER_HIT)
     expect(results[3]).not.toContain('palette')
     expect(results[3]).not.toContain('[partial')
   })
 
   it("a subagent's edit is searched as it is now by the next query of the main agent", async () => {
-    await seed()
-    const server = await embeddings()
-    await userSettings({ embeddings: { model: 'embed-test', baseUrl: server.baseUrl, apiKey: 'sk-embed' } })
+    await seededWithEmbeddings()
     env.server.enqueue(
       { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'palette colors' } }] },
       {
@@ -172,19 +180,7 @@ describe('CodeSearch end to end (headless)', () => {
         ],
       },
       // The subagent's own requests come next on the same endpoint.
-      { toolCalls: [{ name: 'Read', arguments: { file_path: 'src/colors.ts' } }] },
-      {
-        toolCalls: [
-          {
-            name: 'Edit',
-            arguments: {
-              file_path: 'src/colors.ts',
-              old_string: 'export const palette = ["red", "green"]',
-              new_string: 'export const jitter = "exponential jitter window"',
-            },
-          },
-        ],
-      },
+      ...renamePalette,
       { text: 'Renamed.' },
       { toolCalls: [{ name: 'CodeSearch', arguments: { query: 'exponential jitter window' } }] },
       { text: 'Done.' },
@@ -194,9 +190,7 @@ describe('CodeSearch end to end (headless)', () => {
     const results = toolResults()
     expect(results).toHaveLength(3)
     // Within the 30 s between walks: only the subagent's write, reported to the index, makes this fresh.
-    expect(results[2]).toMatch(
-      /^src\/colors\.ts:1-1 .*\n {2}export const jitter = "exponential jitter window"/,
-    )
+    expect(results[2]).toMatch(JITTER_HIT)
     expect(results[2]).not.toContain('palette')
   })
 
