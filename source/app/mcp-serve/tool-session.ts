@@ -21,9 +21,9 @@ import type { TaskServer } from './run-task.js'
  */
 
 /**
- * The built-in tools a client may call. Left out: what needs the session's user or model (AskUserQuestion,
- * TodoWrite, ExitPlanMode, Config, Agent, Skill, SaveMemory: the user's memory is not a client's) and the
- * session's own MCP servers' tools (a client connects to those itself).
+ * The built-in tools a client may call. Left out are the ones that need the session's user or model: the
+ * question dialog, the todo list, plan approval, session settings, subagents, skills, and the user's memory
+ * file (not a client's to write); and the session's own MCP servers' tools (a client connects to those itself).
  */
 export const EXPOSED_TOOLS: ReadonlySet<string> = new Set([
   'Bash',
