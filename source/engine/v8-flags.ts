@@ -18,8 +18,8 @@ import { setFlagsFromString } from 'node:v8'
  *   session's idle RSS and ~7 MB with a large command collection; this program's hot paths (rendering,
  *   the reducer, parsing a reply's chunks) are short and branchy, where Maglev's code measured as fast in
  *   every CPU row of the bench (docs/performance.md, "Without TurboFan"). Long numeric loops would be
- *   slower (~2× in a micro-benchmark); none runs here. Unlike `--max-opt`, which V8 reads once at start,
- *   this flag is read at each tier-up decision, so setting it here takes effect.
+ *   slower (~2× in a micro-benchmark); none runs here. Set at run time this flag takes effect, measured;
+ *   `--max-opt` does not.
  *
  * Set at start, before V8's first full collection (~200 ms in), whose limit the first setting shapes, and
  * before anything is hot enough to reach TurboFan. The first two measured at 200 tokens/s in a first turn
