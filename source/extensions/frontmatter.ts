@@ -46,6 +46,16 @@ const KEY_LINE = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/
 const DIALOGUE = new Set(['user', 'assistant', 'human', 'ai', 'system', 'claude'])
 
 export async function parseFrontmatter(text: string): Promise<FrontmatterResult> {
+  try {
+    return await readFrontmatter(text)
+  } catch (error) {
+    // One odd file is a notice on that file, never the end of the session that found it.
+    const message = error instanceof Error ? error.message : String(error)
+    return { ok: false, line: 1, message: `the frontmatter could not be read: ${message}` }
+  }
+}
+
+async function readFrontmatter(text: string): Promise<FrontmatterResult> {
   const lines = text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n/g, '\n')
@@ -92,8 +102,16 @@ function readYaml(yaml: Yaml, source: string): { value: unknown } | { line: numb
       message: (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, ''),
     }
   }
-  return { value: doc.toJS({ maxAliasCount: 0 }) }
+  // Anchors and aliases are YAML (`description: &d …` then `summary: *d`); the yaml package's default cap on
+  // what aliases expand to (100) keeps a "billion laughs" block from blowing up, and its error is reported.
+  try {
+    return { value: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) }
+  } catch (error) {
+    return { line: 1, message: error instanceof Error ? error.message : String(error) }
+  }
 }
+
+const MAX_ALIAS_COUNT = 100
 
 /** One-line values as written, by key (quotes kept: the reader takes them off). */
 function rawValues(block: readonly string[]): Record<string, string> {

@@ -152,3 +152,31 @@ describe('parseFrontmatter: a block that is not YAML, read as Claude Code reads 
     expect(result).toMatchObject({ ok: false, line: 4, message: '"name" appears twice' })
   })
 })
+
+describe('parseFrontmatter: anchors and aliases', () => {
+  it('resolves an alias to its anchor, as YAML reads it', async () => {
+    const parsed = await parseFrontmatter(doc('name: al\ndescription: &a hello\nother: *a'))
+    expect(parsed).toMatchObject({ ok: true, data: { name: 'al', description: 'hello', other: 'hello' } })
+  })
+
+  it('an alias bomb is not expanded: the block is read field by field, with the reason', async () => {
+    const bomb = [
+      'name: bomb',
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'description: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
+    ].join('\n')
+    const parsed = await parseFrontmatter(doc(bomb))
+    expect(parsed.ok).toBe(true)
+    if (!parsed.ok) return
+    expect(parsed.lenient).toMatch(/alias/i)
+    expect(parsed.data.name).toBe('bomb')
+    expect(JSON.stringify(parsed.data).length).toBeLessThan(2_000)
+  })
+
+  it('an alias to no anchor is a notice, never a throw', async () => {
+    const parsed = await parseFrontmatter(doc('name: x\ndescription: *nowhere'))
+    expect(parsed.ok === false || typeof parsed.lenient === 'string').toBe(true)
+  })
+})
