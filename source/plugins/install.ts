@@ -1,4 +1,4 @@
-import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises'
+import { access, mkdir, mkdtemp, realpath, rename, rm } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
 import type { AppPaths } from '../config/app-paths.js'
 import { PRIVATE_DIR } from '../util/safe-files.js'
@@ -98,9 +98,23 @@ async function marketplaceEntry(
       `marketplace ${market} lists no plugin named ${plugin} (agent-tui plugin marketplace list ${market})`,
     )
   if (!entry.installable) throw new PluginError(`${plugin}@${market}: ${entry.why}`)
-  if (!isGitSource(entry.source) && !within(root, resolve(root, entry.source)))
-    throw new PluginError(`${plugin}@${market}: its source ${entry.source} leads out of the marketplace`)
-  return { ...entry, source: isGitSource(entry.source) ? entry.source : resolve(root, entry.source) }
+  if (isGitSource(entry.source)) return entry
+  const leadsOut = new PluginError(
+    `${plugin}@${market}: its source ${entry.source} leads out of the marketplace`,
+  )
+  if (!within(root, resolve(root, entry.source))) throw leadsOut
+  // Judged where it leads: a link inside the marketplace folder may point anywhere. The copy is made from
+  // the resolved folder, so what was judged is what is copied.
+  const [realRoot, realSource] = await Promise.all([
+    realpath(root),
+    realpath(resolve(root, entry.source)),
+  ]).catch((error: NodeJS.ErrnoException) => {
+    throw new PluginError(
+      `${plugin}@${market}: its source ${entry.source} cannot be read (${error.code ?? error.message})`,
+    )
+  })
+  if (!within(realRoot, realSource)) throw leadsOut
+  return { ...entry, source: realSource }
 }
 
 /** The installed plugin `name`, read from its folder. */

@@ -163,6 +163,42 @@ describe('installing', () => {
   })
 })
 
+describe('a local marketplace whose entry is a link', () => {
+  const marketWith = async (link: string) => {
+    const market = join(root, 'mkt')
+    await mkdir(join(market, '.claude-plugin'), { recursive: true })
+    await mkdir(join(market, 'plugins'))
+    await symlink(link, join(market, 'plugins', 'linked'))
+    const entry = { name: 'linked', description: 'a link', source: './plugins/linked' }
+    await writeFile(
+      join(market, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify({ name: 'mine', owner: { name: 'me' }, plugins: [entry] }),
+    )
+    await addMarketplace(paths, market, { cwd: root })
+    return market
+  }
+
+  it('is judged where it leads: a link out of the marketplace is refused, nothing installed', async () => {
+    await cp(fixture('security-guidance'), join(root, 'elsewhere', 'evil'), { recursive: true })
+    await marketWith(join(root, 'elsewhere', 'evil'))
+    await expect(installPlugin(paths, 'linked@mine', { cwd: root })).rejects.toThrow(
+      'linked@mine: its source ./plugins/linked leads out of the marketplace',
+    )
+    expect(readRegistry(paths).plugins).toEqual({})
+  })
+
+  it('a link that stays inside the marketplace installs; a dangling one says why', async () => {
+    const market = await marketWith('../shared/guard')
+    await cp(fixture('security-guidance'), join(market, 'shared', 'guard'), { recursive: true })
+    expect((await installPlugin(paths, 'linked@mine', { cwd: root })).name).toBe('security-guidance')
+    await rm(join(market, 'shared'), { recursive: true })
+    await rm(join(paths.pluginsDir, 'security-guidance'), { recursive: true })
+    await expect(installPlugin(paths, 'linked@mine', { cwd: root })).rejects.toThrow(
+      'linked@mine: its source ./plugins/linked cannot be read (ENOENT)',
+    )
+  })
+})
+
 describe('a marketplace entry in another repository (git-subdir), pinned to a commit', () => {
   const git = (cwd: string, ...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe' })
