@@ -86,7 +86,8 @@ export function createCommandTable(builtin: readonly SlashCommand[]): CommandTab
     list: () => entries,
     find: (name) => byName.get(name.toLowerCase()),
     complete(text) {
-      const m = /^\/([\w-]*)$/.exec(text)
+      // A plugin's commands are `plugin:name`, and plugin names may hold dots.
+      const m = /^\/([\w.:-]*)$/.exec(text)
       if (!m) return []
       const prefix = (m[1] ?? '').toLowerCase()
       return entries.filter((c) => namesOf(c).some((n) => n.startsWith(prefix)))
@@ -174,7 +175,7 @@ export function argumentCompletions(
   text: string,
   state: State,
 ): { command: SlashCommand; candidates: readonly ArgumentCompletion[] } | null {
-  const m = /^\/([a-zA-Z][\w-]*) ([^\n]*)$/.exec(text)
+  const m = /^\/((?:[a-z0-9][\w.-]*:)?[a-zA-Z][\w-]*) ([^\n]*)$/.exec(text)
   const command = m ? table.find(m[1] ?? '') : undefined
   if (!command?.completeArguments) return null
   return { command, candidates: command.completeArguments(m?.[2] ?? '', state) }

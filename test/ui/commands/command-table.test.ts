@@ -4,6 +4,7 @@ import type { Mode } from '../../../source/store/domain.js'
 import { BUILTIN_COMMANDS, INIT_PROMPT } from '../../../source/ui/commands/builtin-commands.js'
 import type { CommandContext, FlashLevel } from '../../../source/ui/commands/command-context.js'
 import {
+  argumentCompletions,
   commandUsage,
   createCommandTable,
   parseSlash,
@@ -340,6 +341,26 @@ describe('entries added at runtime', () => {
     added.remove()
     expect(table.find('review')).toBeUndefined()
     expect(seen).toEqual([BUILTIN_COMMANDS.length + 1, BUILTIN_COMMANDS.length])
+  })
+
+  it("a plugin's namespaced name completes past its colon, and offers its argument completions", () => {
+    const table = builtin()
+    const namespaced: SlashCommand = {
+      ...review,
+      name: 'pr-tools.v2:review',
+      aliases: ['review'],
+      completeArguments: (typed) => [{ value: `src${typed}` }],
+    }
+    table.add([namespaced])
+    for (const typed of ['/pr', '/pr-tools.v2', '/pr-tools.v2:', '/pr-tools.v2:rev', '/PR-TOOLS.V2:Review'])
+      expect(
+        table.complete(typed).map((c) => c.name),
+        typed,
+      ).toEqual(['pr-tools.v2:review'])
+    expect(table.complete('/pr-tools.v2:x')).toEqual([])
+    const args = argumentCompletions(table, '/pr-tools.v2:review /a', makeStore().getState())
+    expect(args?.command).toBe(namespaced)
+    expect(args?.candidates.map((c) => c.value)).toEqual(['src/a'])
   })
 
   it('never take a name or alias that is already in the table', () => {
