@@ -91,7 +91,7 @@ export function sessionDiscovery(opts: {
           ...(opts.userState?.() ? [opts.userState()!] : []),
           ...(trust?.settings(trust.isTrusted()).loaded.sources ?? opts.config.sources),
         ],
-        trust?.settings(false).ignored ?? [],
+        trust?.settings(trust.isTrusted()).ignored ?? [],
       ),
     mcp: () => opts.store.getState().mcp.servers,
   })

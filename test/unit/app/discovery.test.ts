@@ -3,8 +3,10 @@ import {
   createDiscovery,
   instructionEntries,
   placesEntries,
+  sessionDiscovery,
   settingsEntries,
 } from '../../../source/app/session/discovery.ts'
+import type { ProjectTrust } from '../../../source/config/project-trust.ts'
 import { statusLines } from '../../../source/ui/commands/info-lines.ts'
 import type { SettingsSource } from '../../../source/config/load.ts'
 
@@ -52,6 +54,39 @@ describe('/status: what was loaded from where', () => {
       },
       { what: '.claude/settings.local.json', note: 'not read: invalid JSON at 1:3: …', skipped: true },
     ])
+  })
+
+  it('a rule waits for trust only while the folder is untrusted', () => {
+    const local: SettingsSource = {
+      scope: 'local',
+      path: '/w/.claude/settings.local.json',
+      label: '.claude/settings.local.json',
+      exists: true,
+      settings: { permissions: { allow: ['Bash(touch *)'] } },
+      claudeCode: { ignored: [] },
+    }
+    const held = { kind: 'rule', file: local.label, label: 'Bash(touch *)' } as never
+    let trusted = false
+    const trust = {
+      isTrusted: () => trusted,
+      settings: (t = trusted) => ({ loaded: { sources: [local] }, ignored: t ? [] : [held] }),
+    } as unknown as ProjectTrust
+    const discovery = sessionDiscovery({
+      config: { sources: [local], claudeDirsOffBy: undefined },
+      claude: null,
+      store: { getState: () => ({ mcp: { servers: [] } }) } as never,
+      home: '/h',
+      workspace: '/w',
+      trust,
+    })
+    const notes = () =>
+      discovery
+        .report()
+        .sections.find((s) => s.title === 'Settings files')
+        ?.entries.map((e) => e.note)
+    expect(notes()).toContain('waits for trust: Bash(touch *)')
+    trusted = true
+    expect(notes()).toEqual(['rules: 1 allow'])
   })
 
   it('instructions: each file with its size and importer; what was left out and why (a missing root file is not)', () => {
