@@ -150,7 +150,13 @@ export async function runCommandLine(table: CommandTable, line: string, ctx: Com
   const parsed = parseSlash(line)
   const command = parsed ? table.find(parsed.name) : undefined
   if (!parsed || !command) {
-    ctx.flash(`Unknown command ${line.trim().split(/\s/)[0]} — type / to list commands`, 'warn')
+    const several = parsed ? namespacedAs(table, parsed.name) : []
+    ctx.flash(
+      several.length > 1
+        ? `/${parsed?.name} is a command of more than one plugin: ${several.join(', ')}`
+        : `Unknown command ${line.trim().split(/\s/)[0]} — type / to list commands`,
+      'warn',
+    )
     return
   }
   const unavailable = command.unavailable?.(ctx.getState())
@@ -195,6 +201,12 @@ export async function promptOfLine(
   if (!parsed) return null
   const command = table.find(parsed.name)
   if (!command) {
+    const several = namespacedAs(table, parsed.name)
+    if (several.length > 1)
+      return {
+        ok: false,
+        message: `/${parsed.name} is a command of more than one plugin: ${several.join(', ')}`,
+      }
     const prompts = table
       .list()
       .filter((c) => c.prompt)
@@ -225,4 +237,13 @@ export async function promptOfLine(
       message: `/${command.name} failed: ${error instanceof Error ? error.message : String(error)}`,
     }
   }
+}
+
+/** `/plugin:name` for each plugin with a command `name`: a bare name two plugins share is neither's. */
+function namespacedAs(table: CommandTable, name: string): string[] {
+  const suffix = `:${name.toLowerCase()}`
+  return table
+    .list()
+    .filter((c) => c.name.toLowerCase().endsWith(suffix))
+    .map((c) => `/${c.name}`)
 }

@@ -8,6 +8,7 @@ import {
   commandUsage,
   createCommandTable,
   parseSlash,
+  promptOfLine,
   runCommandLine,
   type SlashCommand,
 } from '../../../source/ui/commands/command-table.js'
@@ -361,6 +362,24 @@ describe('entries added at runtime', () => {
     const args = argumentCompletions(table, '/pr-tools.v2:review /a', makeStore().getState())
     expect(args?.command).toBe(namespaced)
     expect(args?.candidates.map((c) => c.value)).toEqual(['src/a'])
+  })
+
+  it("a bare name two plugins share names both plugins' commands, in the TUI and headless", async () => {
+    const table = builtin()
+    table.add([
+      { ...review, name: 'commit-commands:commit' },
+      { ...review, name: 'git-tools:commit' },
+    ])
+    const f = fakeContext()
+    await runCommandLine(table, '/commit now', f.ctx)
+    const both = '/commit is a command of more than one plugin: /commit-commands:commit, /git-tools:commit'
+    expect(f.lastFlash()).toEqual({ text: both, level: 'warn' })
+    expect(await promptOfLine(table, '/commit now', makeStore().getState())).toEqual({
+      ok: false,
+      message: both,
+    })
+    await runCommandLine(table, '/nothing', f.ctx)
+    expect(f.lastFlash()?.text).toBe('Unknown command /nothing — type / to list commands')
   })
 
   it('never take a name or alias that is already in the table', () => {
