@@ -58,7 +58,9 @@ export function agentLines(listing: AgentListing): string[] {
     '',
     '/agents <name> runs the main session as another agent: a new system prompt and tools, so the',
     "provider's prompt cache starts over. The model starts subagents with the Agent tool.",
-    'Custom agents: .agent-tui/agents/*.md (this project, once trusted) and ~/.config/agent-tui/agents/*.md.',
+    'Custom agents: .agent-tui/agents/*.md (this project, once trusted) and ~/.config/agent-tui/agents/*.md;',
+    "Claude Code's .claude/agents/ and ~/.claude/agents/ (unless claudeDirs is off), and enabled plugins'.",
+    '/status lists what was read from where.',
   )
   return lines
 }
@@ -78,7 +80,9 @@ export function skillLines(listing: SkillListing): string[] {
   lines.push(
     '',
     `${listing.skills.length} skills. The agent loads one with the Skill tool when a task matches it; /<name> [arguments] runs one now.`,
-    'Skills: .agent-tui/skills/<name>/SKILL.md (this project, once trusted) and ~/.config/agent-tui/skills/<name>/SKILL.md.',
+    'Skills: .agent-tui/skills/<name>/SKILL.md (this project, once trusted) and ~/.config/agent-tui/skills/<name>/SKILL.md;',
+    "Claude Code's .claude/skills/ and ~/.claude/skills/ (unless claudeDirs is off), and enabled plugins'.",
+    '/status lists what was read from where.',
   )
   return lines
 }
