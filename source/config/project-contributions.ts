@@ -127,8 +127,14 @@ export function summarizeContributions(contributions: readonly Contribution[]): 
     if (mine.length === 0) return []
     const files = [...new Set(mine.map((c) => c.file).filter(Boolean))]
     const where = files.length === 1 ? ` (${files[0]})` : ''
-    return [`${mine.length === 1 ? spec.noun : spec.plural} ${mine.map((c) => c.label).join(', ')}${where}`]
+    const labels = uniqueLabels(mine)
+    return [`${labels.length === 1 ? spec.noun : spec.plural} ${labels.join(', ')}${where}`]
   }).join('; ')
+}
+
+/** Each name once: an agent `tester` in both `.agent-tui/agents/` and `.claude/agents/` is one name, two files. */
+function uniqueLabels(contributions: readonly Contribution[]): string[] {
+  return [...new Set(contributions.map((c) => c.label))]
 }
 
 /** Contributions grouped in registry order, for the prompt: [{title, items, files}] without empty groups. */
@@ -139,7 +145,7 @@ export function groupContributions(
     const mine = contributions.filter((c) => c.kind === spec.kind)
     return {
       title: spec.title,
-      items: mine.map((c) => c.label),
+      items: uniqueLabels(mine),
       files: [...new Set(mine.map((c) => c.file).filter(Boolean))],
     }
   }).filter((g) => g.items.length > 0)
