@@ -111,10 +111,12 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
       if (action.type !== 'notice/added' || action.level === 'info') return
       // The endpoint writes tool calls as text: the run does nothing, and this says why.
       // CodeSearch's index failed (a key refused, no such model): the fix is in the settings.
+      // A nested CLAUDE.md was left out (it leads outside the workspace): the run goes on without it.
       if (
         action.id.startsWith('web-') ||
         action.id.startsWith('tool-support-') ||
-        action.id.startsWith('code-search-')
+        action.id.startsWith('code-search-') ||
+        action.id.startsWith('nested-instructions-')
       )
         err.write(`agent-tui: warning: ${action.text}\n`)
     })

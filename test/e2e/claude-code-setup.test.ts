@@ -5,7 +5,7 @@
  * (settings with a PreToolUse guard, commands, agents). What the model was sent is asserted from the
  * server's record.
  */
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { access, mkdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -332,6 +332,25 @@ describe('nested CLAUDE.md files, read when the agent first works there', () => 
     expect(off.code).toBe(0)
     expect(all(env.server.requests.length - 1)).not.toContain('NESTED-LIB')
     expect(env.server.requests.length).toBe(before + 3)
+  })
+})
+
+describe('a nested CLAUDE.md that is left out', () => {
+  it('is named on stderr in a headless run, without --verbose, and never sent', async () => {
+    const ws = env.box.workspace
+    await put(env.box.home, 'secret.txt', 'SECRET-NESTED\n')
+    await mkdir(join(ws, 'pkg'), { recursive: true })
+    await symlink(join(env.box.home, 'secret.txt'), join(ws, 'pkg', 'CLAUDE.md'))
+    await put(ws, 'pkg/index.ts', 'export {}\n')
+    env.server.enqueue(
+      { toolCalls: [{ name: 'Read', arguments: { file_path: join(ws, 'pkg/index.ts') } }] },
+      { text: 'done' },
+    )
+    const r = await run('look at pkg', [])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/agent-tui: warning: pkg\/CLAUDE\.md was left out: /)
+    const sent = env.server.requests.map((q) => JSON.stringify(q.body)).join('\n')
+    expect(sent).not.toContain('SECRET-NESTED')
   })
 })
 
