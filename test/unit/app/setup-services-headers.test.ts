@@ -15,6 +15,7 @@ afterEach(async () => {
   await Promise.all([gw.close(), other.close()])
 })
 
+const signal = new AbortController().signal
 const services = (headers: EndpointHeader[]) =>
   createSetupServices({
     paths: { configDir: '/nonexistent', userSettingsFile: '/nonexistent/settings.json' },
@@ -30,10 +31,10 @@ describe('/login with configured headers', () => {
     const s = services(headers)
     gw.enqueue({ text: 'OK' })
     other.enqueue({ text: 'OK' })
-    expect((await s.listModels(gw.baseUrl, { kind: 'none' })).ok).toBe(true)
-    expect((await s.test(gw.baseUrl, { kind: 'none' }, 'test-model')).ok).toBe(true)
-    expect((await s.listModels(other.baseUrl, { kind: 'none' })).ok).toBe(true)
-    expect((await s.test(other.baseUrl, { kind: 'none' }, 'test-model')).ok).toBe(true)
+    expect((await s.listModels(gw.baseUrl, { kind: 'none' }, signal)).ok).toBe(true)
+    expect((await s.test(gw.baseUrl, { kind: 'none' }, 'test-model', signal)).ok).toBe(true)
+    expect((await s.listModels(other.baseUrl, { kind: 'none' }, signal)).ok).toBe(true)
+    expect((await s.test(other.baseUrl, { kind: 'none' }, 'test-model', signal)).ok).toBe(true)
     expect(gw.modelListings[0]?.['x-gw-key']).toBe('secret')
     expect(gw.requests[0]?.headers['x-gw-key']).toBe('secret')
     expect(other.modelListings[0]?.['x-gw-key']).toBeUndefined()
