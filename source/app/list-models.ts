@@ -1,5 +1,5 @@
 import type { ModelList } from '../agent/runtime/commands.js'
-import { describeHeaders, type EndpointHeader, headerRecord } from '../config/headers.js'
+import { describeHeadersAt, type EndpointHeader, headersFor } from '../config/headers.js'
 
 /**
  * The endpoint's models for `/model`: its `/models` listing, loaded lazily (the first use loads undici).
@@ -26,9 +26,10 @@ export function endpointCommands(
   headers: readonly EndpointHeader[],
   model: () => string,
 ): { listModels(): Promise<ModelList>; endpointHeaders(): string[] } {
-  const withHeaders = { ...endpoint, ...(headers.length > 0 ? { headers: headerRecord(headers) } : {}) }
+  const sent = headersFor(headers, endpoint.baseUrl)
+  const withHeaders = { ...endpoint, ...(sent ? { headers: sent } : {}) }
   return {
     listModels: () => listEndpointModels(withHeaders, model()),
-    endpointHeaders: () => describeHeaders(headers),
+    endpointHeaders: () => describeHeadersAt(headers, endpoint.baseUrl),
   }
 }

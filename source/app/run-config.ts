@@ -5,7 +5,7 @@ import { type AppPaths, resolvePaths } from '../config/app-paths.js'
 import { credentialsPath, readStoredKey } from '../config/credentials.js'
 import { DEFAULT_MAX_STEPS, type ResolvedConfig, resolveConfig } from '../config/resolve-config.js'
 import { openProjectTrust, type ProjectTrust, tildePath } from '../config/project-trust.js'
-import { headerRecord } from '../config/headers.js'
+import { headersFor, withHeaders } from '../config/headers.js'
 import { unaskedWindowsDir } from '../provenance/windows.js'
 import { DEFAULT_BREAKER } from '../agent/turn/circuit-breaker.js'
 import type { SessionOptions } from './session/types.js'
@@ -52,7 +52,7 @@ export function endpointOptionsOf(config: ResolvedConfig) {
   return {
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
+    ...withHeaders(headersFor(config.headers, config.baseUrl)),
     ...(config.model ? { model: config.model } : {}),
     ...(config.preferredModel ? { preferredModel: config.preferredModel } : {}),
   }

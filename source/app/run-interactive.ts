@@ -149,7 +149,13 @@ async function setUp(
 ): Promise<{ endpoint: SessionEndpoint; describe: () => Promise<ResolvedEndpoint>; notice: string } | null> {
   const home = process.env.HOME || homedir()
   const { createSetupServices, keyOfChoice } = await import('./setup-services.js')
-  const services = createSetupServices({ paths: opts.paths, env: process.env })
+  const { headersFor, withHeaders } = await import('../config/headers.js')
+  const services = createSetupServices({
+    paths: opts.paths,
+    env: process.env,
+    // Only to the origin they were configured for: /login to another endpoint sends none.
+    headersFor: (url) => headersFor(opts.config.headers, url),
+  })
   const outcome = await ui.runSetupForm(
     {
       start: current ? { current } : {},
@@ -173,7 +179,13 @@ async function setUp(
   const describe = async () => {
     const { createNodeFetch } = await import('../provider/node-fetch.js')
     const { resolveEndpoint } = await import('../config/endpoint.js')
-    return resolveEndpoint({ baseUrl, model, ...(apiKey ? { apiKey } : {}), fetchImpl: createNodeFetch() })
+    return resolveEndpoint({
+      baseUrl,
+      model,
+      ...(apiKey ? { apiKey } : {}),
+      ...withHeaders(headersFor(opts.config.headers, baseUrl)),
+      fetchImpl: createNodeFetch(),
+    })
   }
   const where = outcome.saved
     ? `saved to ${tildePath(opts.paths.userSettingsFile, home)}${outcome.choice.key.kind === 'stored' ? ` (the key to ${tildePath(credentialsPath(opts.paths), home)})` : ''}`

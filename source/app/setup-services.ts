@@ -17,6 +17,11 @@ export interface SetupServiceOptions {
   probeBudgetMs?: number
   /** The test request's limit (default 90 s: a local server may load the model first). */
   testTimeoutMs?: number
+  /**
+   * The configured request headers for a base URL (config/headers.ts headersFor): a gateway that needs
+   * them is listed and tested with them; another origin gets none.
+   */
+  headersFor?: (baseUrl: string) => Record<string, string> | undefined
 }
 
 const LIST_TIMEOUT_MS = 10_000
@@ -48,6 +53,7 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
     async listModels(baseUrl, key, signal) {
       const listing = await listEndpointModels(baseUrl, {
         apiKey: keyOf(key),
+        headers: opts.headersFor?.(baseUrl),
         fetchImpl: await fetcher(),
         timeoutMs: LIST_TIMEOUT_MS,
         signal,
@@ -64,7 +70,7 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
     async test(baseUrl, key, model, signal) {
       const { testReply } = await import('../provider/endpoint-probe.js')
       const reply = await testReply(
-        { baseUrl, apiKey: keyOf(key), model },
+        { baseUrl, apiKey: keyOf(key), headers: opts.headersFor?.(baseUrl), model },
         { fetchImpl: await fetcher(), signal, timeoutMs: opts.testTimeoutMs ?? 90_000 },
       )
       if (!reply.ok) return { ok: false, error: testFailure(reply.error, reply.status) }

@@ -21,6 +21,7 @@ import { SessionError } from './session-error.js'
 import { readStdin } from './stdin.js'
 import { cleanedWriter } from '../util/display-text.js'
 import { endpointOptionsOf, headlessEndpoint, openRunConfig } from './run-config.js'
+import { headersFor, withHeaders } from '../config/headers.js'
 
 /** Loads configuration, finds the endpoint, and runs headless or the TUI. Returns the exit code. */
 export async function start(args: ParsedArgs): Promise<number> {
@@ -104,6 +105,7 @@ export async function start(args: ParsedArgs): Promise<number> {
             baseUrl: endpoint.baseUrl,
             model: endpoint.model,
             ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
+            ...withHeaders(headersFor(config.headers, endpoint.baseUrl)),
           }
         : undefined
     const describeEndpoint = later

@@ -103,11 +103,18 @@ export type Listing =
 /** One try at `GET <baseUrl>/models` within `timeoutMs` (the setup form, `doctor`). Never throws. */
 export function listEndpointModels(
   baseUrl: string,
-  opts: { apiKey?: string | undefined; fetchImpl?: typeof fetch; timeoutMs: number; signal?: AbortSignal },
+  opts: {
+    apiKey?: string | undefined
+    headers?: Record<string, string> | undefined
+    fetchImpl?: typeof fetch
+    timeoutMs: number
+    signal?: AbortSignal
+  },
 ): Promise<Listing> {
   const timeout = AbortSignal.timeout(opts.timeoutMs)
   return listModels(baseUrl.replace(/\/+$/, ''), {
     apiKey: opts.apiKey,
+    ...(opts.headers ? { headers: opts.headers } : {}),
     fetchImpl: opts.fetchImpl ?? fetch,
     signal: opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout,
     timeoutMs: opts.timeoutMs,
@@ -156,6 +163,7 @@ export async function resolveEndpoint(opts: EndpointOptions): Promise<ResolvedEn
         fetchImpl,
         ask: opts.servedWindow !== false,
         ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+        ...(opts.headers ? { headers: opts.headers } : {}),
       },
     )
     return { ...base, ...chosen, models: listing.models.map((m) => m.id) }
@@ -242,7 +250,7 @@ function chooseModel(models: ModelInfo[], configured: string | undefined, prefer
 async function withServedWindow(
   baseUrl: string,
   chosen: Chosen,
-  opts: { fetchImpl: typeof fetch; apiKey?: string; ask: boolean },
+  opts: { fetchImpl: typeof fetch; apiKey?: string; headers?: Record<string, string>; ask: boolean },
 ): Promise<Omit<Chosen, 'trainedOnly'>> {
   const { trainedOnly, ...out } = chosen
   const needed = out.contextLength === undefined || trainedOnly === true

@@ -18,6 +18,11 @@ export interface EndpointHeader {
   name: string
   value: string
   from: 'settings' | 'env' | 'flag'
+  /**
+   * The origin (scheme, host, port) of the base URL it was configured with; undefined when none was
+   * (the endpoint is then found by probing, and gets no header).
+   */
+  origin?: string
 }
 
 /** RFC 9110 token characters. */
@@ -52,13 +57,18 @@ export function headerValueProblem(value: string): string | undefined {
   if (/[\r\n\0]/.test(value)) return 'a header value cannot hold a line break or NUL'
   if (/[\u0001-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value))
     return 'a header value cannot hold control characters'
+  // Node sends a header value's characters as single bytes (Latin-1), so `café` would arrive as `cafÃ©`.
+  const wide = /[^\u0020-\u007e\t]/.exec(value)
+  if (wide)
+    return `a header value must be ASCII (character ${wide.index + 1} is "${wide[0]}"): HTTP headers do not carry UTF-8; percent-encode it or leave it out`
   return undefined
 }
 
 /** `Name: value` → the pair; throws Error with the problem (the caller names the flag or variable). */
 export function parseHeaderLine(line: string): { name: string; value: string } {
   const colon = line.indexOf(':')
-  if (colon <= 0) throw new Error(`expected "Name: value" (got ${JSON.stringify(line)})`)
+  // Redacted: a line without its colon may be the secret itself.
+  if (colon <= 0) throw new Error(`expected "Name: value" (got ${redactHeaderValue(line)})`)
   const name = line.slice(0, colon).trim()
   const value = line.slice(colon + 1).trim()
   const problem = headerNameProblem(name) ?? headerValueProblem(value)
@@ -113,6 +123,62 @@ export function mergeHeaders(
 /** `{name: value}` for the HTTP client. */
 export function headerRecord(headers: readonly EndpointHeader[]): Record<string, string> {
   return Object.fromEntries(headers.map((h) => [h.name, h.value]))
+}
+
+/** `https://gw.example` of `https://gw.example/v1`; undefined for what is not a URL. */
+export function originOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The one rule for who gets the headers: those configured for `baseUrl`'s origin, as the HTTP client
+ * takes them; undefined when none are. A probed server, or an endpoint chosen later with `/login` on
+ * another origin, gets none.
+ */
+export function headersFor(
+  headers: readonly EndpointHeader[],
+  baseUrl: string | undefined,
+): Record<string, string> | undefined {
+  const at = originOf(baseUrl)
+  const sent = at === undefined ? [] : headers.filter((h) => h.origin === at)
+  return sent.length > 0 ? headerRecord(sent) : undefined
+}
+
+/** `{headers}` when there are any, for an options object. */
+export function withHeaders(headers: Record<string, string> | undefined): {
+  headers?: Record<string, string>
+} {
+  return headers ? { headers } : {}
+}
+
+/**
+ * `/status` and `/context`: each header redacted, and for those `baseUrl` does not get, why
+ * (`not sent: configured for https://gw.example, endpoint is http://127.0.0.1:11434`).
+ */
+export function describeHeadersAt(headers: readonly EndpointHeader[], baseUrl: string | undefined): string[] {
+  const at = originOf(baseUrl)
+  const unsent = headers.filter((h) => at === undefined || h.origin !== at)
+  if (unsent.length === 0) return describeHeaders(headers)
+  const endpoint = at ?? baseUrl ?? 'none'
+  const groups = new Map<string | undefined, number>()
+  for (const h of unsent) groups.set(h.origin, (groups.get(h.origin) ?? 0) + 1)
+  const why = [...groups].map(([origin, count]) => {
+    const n = `${count} header${count === 1 ? '' : 's'}`
+    return origin === undefined
+      ? `${n} not sent: no baseUrl was configured (a server found by probing gets none), endpoint is ${endpoint}`
+      : `${n} not sent: configured for ${origin}, endpoint is ${endpoint}`
+  })
+  return [
+    ...why,
+    ...describeHeaders(headers).map((line, i) =>
+      unsent.includes(headers[i] as EndpointHeader) ? `${line}, not sent` : line,
+    ),
+  ]
 }
 
 /**

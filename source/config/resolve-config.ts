@@ -6,7 +6,7 @@ import { ConfigError, UsageError } from './errors.js'
 import type { OutputFormat, ParsedArgs } from './flags.js'
 import type { LoadedSettings, SourcedRules } from './load.js'
 import type { Settings } from './schema.js'
-import { type EndpointHeader, mergeHeaders, parseHeaderLines } from './headers.js'
+import { type EndpointHeader, mergeHeaders, originOf, parseHeaderLines } from './headers.js'
 
 /**
  * The step cap for one user turn when neither a flag nor a settings file sets one. `--help` names it
@@ -112,7 +112,7 @@ export function resolveConfig(
       throw new ConfigError(`AGENT_TUI_CUSTOM_HEADERS: ${(error as Error).message}`)
     }
   }
-  const headers = mergeHeaders([
+  const merged = mergeHeaders([
     {
       from: 'settings',
       headers: Object.entries(settings.headers ?? {}).map(([name, value]) => ({ name, value })),
@@ -132,6 +132,11 @@ export function resolveConfig(
     ? [...loaded.sources].reverse().find((s) => s.claudeCode?.preferredModel)?.claudeCode?.preferredModel
     : undefined
   const baseUrl = pick(args.baseUrl, envBaseUrl, settings.baseUrl)
+  const headers = headersWithOrigins(merged, baseUrl.value, settings.baseUrl)
+  if (headers.length > 0 && baseUrl.value === undefined)
+    warnings.push(
+      `${headers.length === 1 ? 'a request header is' : `${headers.length} request headers are`} configured but no baseUrl: a local server found by probing gets none`,
+    )
   const namedKeyEnv = settings.apiKey === undefined ? settings.apiKeyEnv : undefined
   const namedKey = namedKeyEnv === undefined ? undefined : envValue(namedKeyEnv)
   const apiKey = pick(args.apiKey, envValue('OPENAI_API_KEY'), settings.apiKey ?? namedKey)
@@ -191,6 +196,25 @@ export function resolveConfig(
     env: settings.env ?? {},
     embeddingModel: args.embeddingModel ?? settings.embeddings?.model,
   }
+}
+
+/**
+ * Which origin each header belongs to (docs/configuration.md#request-headers): `--header` and
+ * `AGENT_TUI_CUSTOM_HEADERS` are this run's, so the run's base URL (flag > env > settings); a settings
+ * file's `headers` go with the settings' own `baseUrl` when they name one (a `--base-url` elsewhere for
+ * one run does not take a gateway's key along), else with the run's.
+ */
+function headersWithOrigins(
+  headers: EndpointHeader[],
+  runBaseUrl: string | undefined,
+  settingsBaseUrl: string | undefined,
+): EndpointHeader[] {
+  const run = originOf(runBaseUrl)
+  const ofSettings = settingsBaseUrl === undefined ? run : originOf(settingsBaseUrl)
+  return headers.map((h) => {
+    const origin = h.from === 'settings' ? ofSettings : run
+    return origin === undefined ? h : { ...h, origin }
+  })
 }
 
 function pick(

@@ -46,7 +46,7 @@ const record = (value: unknown): Record<string, unknown> =>
 async function getJson(
   fetchImpl: Fetch,
   url: string,
-  init: { signal: AbortSignal; headers: Record<string, string>; body?: string },
+  init: { signal: AbortSignal; headers: Record<string, string>; body?: string; redirect?: 'manual' },
 ): Promise<unknown> {
   try {
     const response = await fetchImpl(url, {
@@ -54,6 +54,7 @@ async function getJson(
       headers:
         init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' },
       signal: init.signal,
+      ...(init.redirect ? { redirect: init.redirect } : {}),
       ...(init.body === undefined ? {} : { body: init.body }),
     })
     if (!response.ok) {
@@ -118,13 +119,14 @@ function ollamaName(name: string): string {
 export async function servedWindow(
   baseUrl: string,
   model: string,
-  opts: { fetchImpl: Fetch; apiKey?: string; timeoutMs?: number },
+  opts: { fetchImpl: Fetch; apiKey?: string; headers?: Record<string, string>; timeoutMs?: number },
 ): Promise<ServedWindow | null> {
   const root = baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')
   const signal = AbortSignal.timeout(opts.timeoutMs ?? 1500)
-  const headers: Record<string, string> = { accept: 'application/json' }
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' }
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`
-  const init = { signal, headers }
+  // The endpoint's custom headers stay on its origin: a redirect is an answer without a window.
+  const init = { signal, headers, ...(opts.headers ? { redirect: 'manual' as const } : {}) }
   const [props, ps, show, lmStudio] = await Promise.all([
     getJson(opts.fetchImpl, `${root}/props`, init),
     getJson(opts.fetchImpl, `${root}/api/ps`, init),

@@ -18,6 +18,8 @@ import {
 export interface ProbeTarget {
   baseUrl: string
   apiKey?: string | undefined
+  /** The custom request headers configured for this endpoint's origin (config/headers.ts headersFor). */
+  headers?: Record<string, string> | undefined
   model: string
 }
 
@@ -101,7 +103,11 @@ export async function sendChat(
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const timeout = AbortSignal.timeout(timeoutMs)
   const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' }
+  const headers: Record<string, string> = {
+    ...target.headers,
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+  }
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`
   const body = {
     model: target.model,
@@ -118,8 +124,20 @@ export async function sendChat(
         headers,
         body: JSON.stringify(body),
         signal,
+        // Custom headers (a gateway's key) go to this origin only: a redirect is not followed with them.
+        ...(target.headers ? { redirect: 'manual' as const } : {}),
       },
     )
+    if (target.headers && response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined)
+      const to = response.headers.get('location') ?? 'elsewhere'
+      return {
+        ok: false,
+        ms: ms(),
+        status: response.status,
+        error: `HTTP ${response.status}: a redirect to ${to}, not followed with the request headers`,
+      }
+    }
     const raw = await readCapped(response, MAX_REPLY_BYTES)
     if (raw === null)
       return { ok: false, ms: ms(), error: `the reply was larger than ${MAX_REPLY_BYTES / 1_000_000} MB` }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { makeSandbox, runCli, type Sandbox } from '../support/run-cli.ts'
+import { endpointReply } from '../support/scripted-endpoints.ts'
 import { startScriptedServer } from '../support/scripted-server.ts'
 import type { ScriptedServer } from '../support/scripted-types.ts'
 import { send, startWebServer, type WebServer } from '../support/web-server.ts'
@@ -151,5 +152,111 @@ describe('endpoint request headers', () => {
     const trusted = await cli(['-p', 'hi', '--model', 'gpt-routed', '--trust-project'])
     expect(trusted.code).toBe(0)
     expect(openai.requests.at(-1)?.headers['x-portkey-api-key']).toBe('pk-repo')
+  })
+
+  it('a --base-url elsewhere for one run does not take the headers of the settings along', async () => {
+    const file = join(box.home, '.config', 'agent-tui', 'settings.json')
+    await mkdir(dirname(file), { recursive: true })
+    await writeFile(
+      file,
+      JSON.stringify({
+        baseUrl: gateway.url,
+        headers: { 'x-portkey-provider': 'openai', 'x-portkey-api-key': 'pk-live-0123456789abcdef' },
+      }),
+    )
+    other.enqueue({ text: 'elsewhere' })
+    const r = await runCli(['-p', 'hi', '--base-url', other.baseUrl, '--header', 'x-run: this-run'], {
+      cwd: box.workspace,
+      env: box.env,
+    })
+    expect(r.code).toBe(0)
+    expect(r.stdout.trim()).toBe('elsewhere')
+    expect(gateway.seen).toEqual([])
+    const carried = [...other.modelListings, ...other.requests.map((q) => q.headers)]
+    expect(carried.length).toBeGreaterThanOrEqual(2)
+    for (const headers of carried) {
+      expect(headers['x-portkey-api-key']).toBeUndefined()
+      expect(headers['x-portkey-provider']).toBeUndefined()
+      // The run's own --header goes to the run's endpoint.
+      expect(headers['x-run']).toBe('this-run')
+    }
+  })
+
+  it('doctor sends them as a session does: behind the gateway every check passes', async () => {
+    const routed = await startScriptedServer({ fallback: endpointReply('tools') })
+    const viaGateway = await startGateway({ openai: routed })
+    try {
+      const r = await runCli(
+        [
+          'doctor',
+          '--base-url',
+          viaGateway.url,
+          '--model',
+          'test-model',
+          '--header',
+          'x-portkey-provider: openai',
+          '--header',
+          'x-portkey-api-key: pk-live-0123456789abcdef',
+        ],
+        { cwd: box.workspace, env: box.env },
+      )
+      expect(r.stdout).not.toContain('refused the key')
+      for (const title of ['Endpoint', 'Model', 'Test request', 'Tool calls'])
+        expect(r.stdout.split('\n').find((l) => l.slice(2).startsWith(title)) ?? '', r.stdout).toMatch(/^✓ /)
+      expect(viaGateway.seen.length).toBeGreaterThanOrEqual(3)
+      for (const headers of viaGateway.seen)
+        expect(headers['x-portkey-api-key'], String(headers[':path'])).toBe('pk-live-0123456789abcdef')
+      expect(routed.requests.length).toBeGreaterThanOrEqual(2)
+    } finally {
+      viaGateway.server.closeAllConnections()
+      await new Promise<void>((resolve) => viaGateway.server.close(() => resolve()))
+      await routed.close()
+    }
+  })
+
+  it('a value that is not ASCII is a usage error (HTTP would send café as Latin-1); a malformed variable line is not echoed', async () => {
+    const bad = await cli(['-p', 'hi', '--header', 'x-team: café'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--header: a header value must be ASCII (character 4 is "é")')
+    const env = await cli(['-p', 'hi', '--model', 'gpt-routed'], {
+      AGENT_TUI_CUSTOM_HEADERS: 'x-portkey-provider: openai\npk-live-0123456789abcdef',
+    })
+    expect(env.code).not.toBe(0)
+    expect(env.stderr).toContain(
+      'AGENT_TUI_CUSTOM_HEADERS: line 2: expected "Name: value" (got pk…ef (24 characters))',
+    )
+    expect(env.stderr).not.toContain('pk-live')
+    expect(gateway.seen).toEqual([])
+  })
+})
+
+describe('a local server found by probing', () => {
+  it('gets no configured header (listing or chat), and the run says why', async (ctx) => {
+    // The probe asks Ollama's port; a server of the machine's own already there leaves nothing to test.
+    let local: ScriptedServer
+    try {
+      local = await startScriptedServer({ port: 11434, models: [{ id: 'llama3' }] })
+    } catch {
+      ctx.skip()
+      return
+    }
+    try {
+      local.enqueue({ text: 'local answer' })
+      const r = await runCli(['-p', 'hi', '--header', 'x-gw-key: secret-value'], {
+        cwd: box.workspace,
+        env: box.env,
+      })
+      expect(r.code).toBe(0)
+      expect(r.stdout.trim()).toBe('local answer')
+      expect(r.stderr).toContain(
+        'a request header is configured but no baseUrl: a local server found by probing gets none',
+      )
+      expect(r.stderr).not.toContain('secret-value')
+      const carried = [...local.modelListings, ...local.requests.map((q) => q.headers)]
+      expect(local.requests).toHaveLength(1)
+      for (const headers of carried) expect(headers['x-gw-key']).toBeUndefined()
+    } finally {
+      await local.close()
+    }
   })
 })

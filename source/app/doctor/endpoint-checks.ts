@@ -13,6 +13,8 @@ import type { Check } from './report.js'
 export interface EndpointInput {
   baseUrl: string | undefined
   apiKey: string | undefined
+  /** The custom request headers configured for this endpoint's origin; none for another. */
+  headers?: Record<string, string> | undefined
   model: string | undefined
   origins: {
     baseUrl: Origin | 'probed' | 'session'
@@ -67,6 +69,7 @@ export async function endpointChecks(input: EndpointInput): Promise<Check[]> {
   const listing = await listEndpointModels(baseUrl, {
     ...opts,
     apiKey: input.apiKey,
+    headers: input.headers,
     timeoutMs: Math.min(opts.timeoutMs, 10_000),
   })
   const from = `(${ORIGIN[input.origins.baseUrl] ?? input.origins.baseUrl})`
@@ -150,7 +153,7 @@ export async function endpointChecks(input: EndpointInput): Promise<Check[]> {
         },
   )
   checks.push(windowCheck(model, listed, input.overrides))
-  const target = { baseUrl, apiKey: input.apiKey, model }
+  const target = { baseUrl, apiKey: input.apiKey, headers: input.headers, model }
   const reply = await testReply(target, opts)
   checks.push(...replyChecks(reply, model))
   if (!reply.ok) {
@@ -254,7 +257,12 @@ function replyChecks(reply: ChatReply, model: string): Check[] {
 }
 
 async function toolCheck(
-  target: { baseUrl: string; apiKey: string | undefined; model: string },
+  target: {
+    baseUrl: string
+    apiKey: string | undefined
+    headers?: Record<string, string> | undefined
+    model: string
+  },
   kind: ReturnType<typeof serverKindOf>,
   opts: { fetchImpl?: typeof fetch; timeoutMs: number },
 ): Promise<Check> {

@@ -6,6 +6,7 @@ import { resolvePaths } from '../../config/app-paths.js'
 import { credentialsPath, readStoredKey } from '../../config/credentials.js'
 import { resolveEndpoint } from '../../config/endpoint.js'
 import { ConfigError, UsageError } from '../../config/errors.js'
+import { headersFor, withHeaders } from '../../config/headers.js'
 import type { ParsedArgs } from '../../config/flags.js'
 import { loadSettings } from '../../config/load.js'
 import { openProjectTrust, tildePath } from '../../config/project-trust.js'
@@ -98,6 +99,7 @@ export async function collectChecks(args: ParsedArgs, opts: DoctorOptions = {}):
     : await resolveEndpoint({
         ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
         ...(apiKey ? { apiKey } : {}),
+        ...withHeaders(headersFor(config.headers, config.baseUrl)),
         ...(config.model ? { model: config.model } : {}),
         listAttempts: 1,
       })
@@ -105,6 +107,8 @@ export async function collectChecks(args: ParsedArgs, opts: DoctorOptions = {}):
     ...(await endpointChecks({
       baseUrl: endpoint.kind === 'none' ? undefined : endpoint.baseUrl,
       apiKey,
+      // As a session sends them: to the origin they were configured for only.
+      ...(endpoint.kind === 'none' ? {} : withHeaders(headersFor(config.headers, endpoint.baseUrl))),
       model: opts.endpoint?.model ?? config.model,
       origins: {
         baseUrl: opts.endpoint ? 'session' : endpoint.kind === 'probed' ? 'probed' : config.origins.baseUrl,

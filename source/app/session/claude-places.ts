@@ -22,8 +22,11 @@ import { type Discovery, type DiscoveryTopic, instructionEntries, sessionDiscove
  */
 export interface ClaudePlaces {
   claude: ClaudeCodePaths | null
-  /** Real path of `~/.claude` (the user's reader may read there), when the places are read. */
-  claudeDir: string | undefined
+  /**
+   * `~/.claude` as named and its real path (the user's reader may read there), when the places are read.
+   * Both: a file is judged as named and as resolved, and a dotfiles setup links `~/.claude` elsewhere.
+   */
+  claudeUserDirs: string[]
   discovery: Discovery
   /** `~/.claude.json`'s MCP servers: read once, on the first `read()` (when MCP servers start). */
   userState?: { read(): Promise<SettingsSource>; now(): SettingsSource | null }
@@ -53,7 +56,7 @@ export async function claudePlaces(opts: {
   setup: { trust: ProjectTrust } | undefined
 }): Promise<ClaudePlaces> {
   const claude = opts.config.claudeDirs ? claudeCodePaths(process.env, opts.home, opts.workspace) : null
-  const claudeDir = claude ? await realPathOf(claude.userDir) : undefined
+  const claudeUserDirs = claude ? [...new Set([claude.userDir, await realPathOf(claude.userDir)])] : []
   const trust = opts.setup ? { trust: opts.setup.trust } : {}
   let state: SettingsSource | null = null
   let reading: Promise<SettingsSource> | undefined
@@ -83,7 +86,7 @@ export async function claudePlaces(opts: {
   const seen = new Set<string>()
   return {
     claude,
-    claudeDir,
+    claudeUserDirs,
     discovery,
     ...(userState ? { userState } : {}),
     layers: (topic) => ({ claude, record: (entries) => discovery.set(topic, entries) }),

@@ -3,7 +3,7 @@ import type { TaskDirectory } from '../../agent/subagents/task-directory.js'
 import { toolMask } from '../../agent/toolset/mask.js'
 import { type AppPaths, uniqueProjectKey } from '../../config/app-paths.js'
 import { resolveEmbeddings } from '../../config/embeddings-endpoint.js'
-import { headerRecord } from '../../config/headers.js'
+import { headersFor } from '../../config/headers.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
 import type { RuntimeGate } from '../../permissions/gate.js'
 import type { Store } from '../../store/create-store.js'
@@ -51,13 +51,14 @@ export async function sessionCodeSearch(opts: {
   holdYoungGeneration?: () => () => void
 }): Promise<SessionCodeSearchPart | undefined> {
   const { config } = opts
+  const chatHeaders = headersFor(config.headers, opts.endpoint.baseUrl)
   const resolved = resolveEmbeddings({
     model: config.embeddingModel,
     settings: config.settings.embeddings,
     chat: {
       baseUrl: opts.endpoint.baseUrl,
       ...(opts.endpoint.apiKey ? { apiKey: opts.endpoint.apiKey } : {}),
-      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
+      ...(chatHeaders ? { headers: chatHeaders } : {}),
     },
     env: process.env,
     warnings: opts.warnings,

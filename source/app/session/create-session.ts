@@ -128,8 +128,8 @@ export async function createSession(opts: SessionOptions): Promise<Session> {
   )) as [string, string, string, string, string]
   // Claude Code's places beside agent-tui's own (docs/coming-from-claude-code.md).
   const places = await claudePlaces({ config, home, workspace, store, setup })
-  const { claude, claudeDir, discovery } = places
-  const dirs = { workspace: realWorkspace, home, additionalDirs, appDirs, claudeDir }
+  const { claude, claudeUserDirs, discovery } = places
+  const dirs = { workspace: realWorkspace, home, additionalDirs, appDirs, claudeUserDirs }
   const instructions = boundaryReaders({ ...dirs, config })
   // A grant re-judges the other pending requests with the policy (it needs the gate, made below).
   let gateRef: RuntimeGate | undefined

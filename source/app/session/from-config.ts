@@ -18,7 +18,7 @@ import { saveAlwaysRule } from '../../config/ignore-local-settings.js'
 import { recordLocalSettings } from '../../config/local-settings-ledger.js'
 import type { AppPaths } from '../../config/app-paths.js'
 import type { ResolvedConfig } from '../../config/resolve-config.js'
-import { headerRecord } from '../../config/headers.js'
+import { headersFor } from '../../config/headers.js'
 import { createLazyProvider, type LazyProvider } from '../../provider/lazy-provider.js'
 import { type ApplyPatchOffer, type ModelProfile, resolveProfile } from '../../provider/model-profiles.js'
 import { createPidRegistry, type PidRegistry } from '../../tasks/pid-registry.js'
@@ -78,11 +78,13 @@ export function sessionProvider(
   endpoint: { baseUrl: string; apiKey?: string },
 ): LazyProvider {
   const retry = config.settings.retry
+  // Only those configured for this endpoint's origin: not a probed server's, not one /login chose.
+  const headers = headersFor(config.headers, endpoint.baseUrl)
   return createLazyProvider(async () =>
     (await import('../../provider/client.js')).createOpenAIProvider({
       baseUrl: endpoint.baseUrl,
       ...(endpoint.apiKey ? { apiKey: endpoint.apiKey } : {}),
-      ...(config.headers.length > 0 ? { headers: headerRecord(config.headers) } : {}),
+      ...(headers ? { headers } : {}),
       ...(retry?.maxAttempts !== undefined ? { maxAttempts: retry.maxAttempts } : {}),
       ...(retry?.maxRetryAfterSeconds !== undefined
         ? { maxRetryAfterMs: retry.maxRetryAfterSeconds * 1000 }

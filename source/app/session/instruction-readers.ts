@@ -38,8 +38,11 @@ export function boundaryReaders(opts: {
    * dir, and the data dir (installed plugins, `$XDG_DATA_HOME/agent-tui`), in that order.
    */
   appDirs: readonly string[]
-  /** Real path of Claude Code's user dir (`~/.claude`) when Claude Code's places are read. */
-  claudeDir?: string | undefined
+  /**
+   * Claude Code's user dir (`~/.claude`) as named and its real path, when Claude Code's places are read:
+   * the user's own, wherever a link puts it (never a repository's `.claude`, which the project reader reads).
+   */
+  claudeUserDirs?: readonly string[]
 }): InstructionReaders {
   let rules = opts.config.rules
   const boundary = {
@@ -54,7 +57,7 @@ export function boundaryReaders(opts: {
   // (its .credentials.json is one).
   const user = instructionReader(
     boundary,
-    [opts.appDirs[0], opts.appDirs[2], opts.claudeDir].filter((d) => d !== undefined),
+    [opts.appDirs[0], opts.appDirs[2], ...(opts.claudeUserDirs ?? [])].filter((d) => d !== undefined),
   )
   return {
     project,
