@@ -111,10 +111,12 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
       if (action.type !== 'notice/added' || action.level === 'info') return
       // The endpoint writes tool calls as text: the run does nothing, and this says why.
       // CodeSearch's index failed (a key refused, no such model): the fix is in the settings.
+      // A command's own `!` failed inside the sandbox (its protected folders are read-only there).
       if (
         action.id.startsWith('web-') ||
         action.id.startsWith('tool-support-') ||
-        action.id.startsWith('code-search-')
+        action.id.startsWith('code-search-') ||
+        action.id.startsWith('command-sandbox-')
       )
         err.write(`agent-tui: warning: ${action.text}\n`)
     })
