@@ -77,6 +77,10 @@ describe('a skill run as /name is rendered as a command', () => {
     const r = await env.cli(['-p', '/stamper'])
     expect(r.code).toBe(1)
     expect(r.stderr).toContain('/stamper: `touch stamped.txt` did not run')
+    // A skill's allowed-tools grant nothing as /name: the hint points where a grant works.
+    expect(r.stderr).toContain(
+      `to allow it, pass --allowed-tools "Bash(touch stamped.txt)" or add it to permissions.allow in your settings (a skill's allowed-tools grant nothing when it runs as /stamper)`,
+    )
     expect(await exists(join(env.box.workspace, 'stamped.txt'))).toBe(false)
     expect(env.server.requests).toHaveLength(0)
   })

@@ -119,7 +119,9 @@ function refusal(command: CommandInvocation, what: string, outcome: CallOutcome,
   const hint =
     /^the user denied/.test(why) || outcome.noAllowRule
       ? ''
-      : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
+      : command.skill
+        ? ` — to allow it, pass --allowed-tools "${rule}" or add it to permissions.allow in your settings (a skill's allowed-tools grant nothing when it runs as /${command.name})`
+        : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
   return `/${command.name}: ${what}: ${why}${hint}. Nothing was sent to the model.`
 }
 

@@ -150,6 +150,7 @@ export function skillCommands(
         text: typed ? `/${name} ${typed}` : `/${name}`,
         command: {
           ...expanded,
+          skill: true,
           parts: [
             { kind: 'text', text: head },
             ...expanded.parts,
