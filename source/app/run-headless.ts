@@ -104,20 +104,11 @@ export async function runHeadlessTask(opts: HeadlessOptions, io: HeadlessIo): Pr
     })
   }
   if (format !== 'stream-json' && !(opts.args.verbose && format === 'text')) {
-    // A web tool that cannot work as configured (WebSearch without a provider): the notice holds the
-    // setting to add, which the model's envelope does not (stream-json has it as an event). Likewise an
-    // endpoint that writes tool calls as text.
+    // The notices that change what the run did (`STDERR_NOTICES`): they hold the setting to add or the
+    // file left out, which the model's envelope does not (stream-json has them as events).
     observers.push((action) => {
       if (action.type !== 'notice/added' || action.level === 'info') return
-      // The endpoint writes tool calls as text: the run does nothing, and this says why.
-      // CodeSearch's index failed (a key refused, no such model): the fix is in the settings.
-      // A nested CLAUDE.md was left out (it leads outside the workspace): the run goes on without it.
-      if (
-        action.id.startsWith('web-') ||
-        action.id.startsWith('tool-support-') ||
-        action.id.startsWith('code-search-') ||
-        action.id.startsWith('nested-instructions-')
-      )
+      if (STDERR_NOTICES.some((prefix) => action.id.startsWith(prefix)))
         err.write(`agent-tui: warning: ${action.text}\n`)
     })
   }
@@ -318,3 +309,13 @@ function progressLine(action: Action, err: TextWriter): void {
     err.write(`[${action.level}] ${action.text}\n`)
   else if (action.type === 'hook/ran') err.write(`[hook] ${action.text}\n`)
 }
+
+/**
+ * Notices a headless run prints on stderr whatever --verbose says: each changes what the run did.
+ * - `web-`: a web tool cannot work as configured (WebSearch without a provider);
+ * - `tool-support-`: the endpoint writes tool calls as text, so the run does nothing;
+ * - `code-search-`: CodeSearch's index failed (a key refused, no such model);
+ * - `nested-instructions-`: a nested CLAUDE.md was left out (it leads outside the workspace);
+ * - `command-sandbox-`: a command's own `!` failed inside the sandbox (its protected folders are read-only).
+ */
+const STDERR_NOTICES = ['web-', 'tool-support-', 'code-search-', 'nested-instructions-', 'command-sandbox-']

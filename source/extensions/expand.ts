@@ -5,7 +5,9 @@ import type { CommandDefinition, CommandInvocation, PromptPart } from './types.j
  * after the name, `$1`…`$9` the words of it (quotes keep words together); a prompt that uses neither gets
  * the arguments appended as `ARGUMENTS: …`. Then the prompt is cut into text, `` !`command` `` (run first;
  * its output goes in its place) and `@path` (the file is included). Inside code spans nothing runs
- * and nothing is included; inside fenced code blocks `` !`command` `` runs (as in Claude Code), `@path` stays text. Pure: the runtime runs the pieces.
+ * and nothing is included; inside fenced code blocks `` !`command` `` runs (as in Claude Code), `@path` stays text.
+ * A fenced block opened with ```` ```! ```` is one shell command, its whole text (Claude Code's bash block):
+ * its output replaces the block. Pure: the runtime runs the pieces.
  */
 export function expandCommand(
   command: Pick<CommandDefinition, 'name' | 'file' | 'allowedTools' | 'model'>,
@@ -50,7 +52,28 @@ export function promptParts(text: string): PromptPart[] {
     else parts.push({ kind: 'text', text: t })
   }
   let inFence = false
+  // The lines of an open ```` ```! ```` block, and the fence that closes it (its character, at least as long).
+  let bashBlock: { open: string; lines: string[]; close: RegExp } | null = null
   for (const line of text.split(/(?<=\n)/)) {
+    if (bashBlock) {
+      if (!bashBlock.close.test(line)) {
+        bashBlock.lines.push(line)
+        continue
+      }
+      const command = bashBlock.lines.join('').trim()
+      if (command !== '') parts.push({ kind: 'shell', command })
+      // The output takes the block's place; what followed the fence starts on its own line.
+      if (line.endsWith('\n')) pushText('\n')
+      bashBlock = null
+      continue
+    }
+    const opens = inFence ? null : /^\s*(`{3,})!\s*$/.exec(line)
+    if (opens) {
+      const fence = opens[1] ?? '```'
+      const close = new RegExp(`^\\s*${fence[0]}{${fence.length},}\\s*$`)
+      bashBlock = { open: line, lines: [], close }
+      continue
+    }
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence
     if (inFence || /^\s*(```|~~~)/.test(line)) {
       // Claude Code runs `` !`…` `` inside a fence too (commands show their context in one); `@` stays text.
@@ -83,5 +106,7 @@ export function promptParts(text: string): PromptPart[] {
     }
     pushText(line.slice(at))
   }
+  // A block never closed runs nothing: what it holds is text, as it was written.
+  if (bashBlock) pushText([bashBlock.open, ...bashBlock.lines].join(''))
   return parts
 }

@@ -59,6 +59,8 @@ export interface CommandInvocation {
   parts: PromptPart[]
   allowedTools: readonly string[]
   model?: string
+  /** A skill run as `/name`: its file's `allowed-tools` grant nothing, so a refusal does not point there. */
+  skill?: true
 }
 
 /** One skill: a folder with a SKILL.md whose frontmatter names and describes it. */

@@ -51,6 +51,8 @@ export type ToolDisplay =
       truncated: boolean
       taskId?: string
       timedOut?: boolean
+      /** It ran inside the Bash sandbox (a failed write may be the sandbox's doing). */
+      sandboxed?: boolean
     }
   | { kind: 'file'; path: string; lines: number; note?: string }
   | { kind: 'list'; count: number; truncated: boolean; items: string[] }

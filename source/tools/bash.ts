@@ -260,6 +260,7 @@ async function runForeground(args: BashArgs, ctx: ToolContext, readOnly: boolean
       output: bounded.text,
       truncated: bounded.truncated,
       ...(timedOut ? { timedOut: true } : {}),
+      ...(sandbox ? { sandboxed: true } : {}),
     },
     ...(timedOut || exit.exitCode !== 0 ? { failed: true } : {}),
   }

@@ -82,14 +82,14 @@ export function createSkillTool(opts: {
 }
 
 /**
- * A skill's instructions as the model gets them, whether it loaded the skill (the Skill tool) or the user
- * ran it as `/name` (then `args` follow, as a command's do): its folder, its files, its body.
+ * A skill's instructions in three pieces: the lines about its folder and files, its SKILL.md body (cut at
+ * MAX_BODY_CHARS), and the note that it was cut. The Skill tool sends them as they are; `/name` puts the
+ * arguments into the body and runs its `` !`…` `` first, as a command's (app/session/skills.ts).
  */
-export async function loadSkillText(
+export async function loadSkillPieces(
   skill: SkillEntry,
   read: (skill: SkillEntry) => Promise<InstructionFile>,
-  args?: string,
-): Promise<{ text: string; lines: number }> {
+): Promise<{ head: string; body: string; tail: string; lines: number }> {
   const file = await read(skill)
   if (file.kind === 'missing') throw new ToolError('not_found', `${skill.path} is gone.`)
   if (file.kind === 'refused') throw new ToolError('permission', `${skill.path} was left out: ${file.reason}`)
@@ -101,14 +101,23 @@ export async function loadSkillText(
     `Its folder is ${skill.dir}; read the files it mentions from there (paths are relative to it).`,
     ...(files.length ? [`Files: ${files.join(', ')}`] : []),
   ]
-  const tail = cut
-    ? [`\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`]
-    : []
-  const given = args?.trim() ? ['', `ARGUMENTS: ${args.trim()}`] : []
   return {
-    text: [...head, '', cut ? body.slice(0, MAX_BODY_CHARS) : body, ...tail, ...given].join('\n'),
+    head: `${head.join('\n')}\n\n`,
+    body: cut ? body.slice(0, MAX_BODY_CHARS) : body,
+    tail: cut
+      ? `\n\n[SKILL.md continues past ${MAX_BODY_CHARS} characters: Read ${skill.path} for the rest]`
+      : '',
     lines: body.split('\n').length,
   }
+}
+
+/** A skill's instructions as the model gets them when it loads the skill (the Skill tool): its folder, its files, its body. */
+export async function loadSkillText(
+  skill: SkillEntry,
+  read: (skill: SkillEntry) => Promise<InstructionFile>,
+): Promise<{ text: string; lines: number }> {
+  const { head, body, tail, lines } = await loadSkillPieces(skill, read)
+  return { text: head + body + tail, lines }
 }
 
 /**

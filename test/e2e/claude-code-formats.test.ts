@@ -95,7 +95,11 @@ describe('real Claude Code files, unchanged', () => {
     const sent = lastUser(env.server.requests[0])
     expect(sent).toContain('Skill "claude-api" loaded.')
     expect(sent).toContain('This lets users invoke specific flows via `/claude-api <subcommand>`')
-    expect(sent.endsWith('ARGUMENTS: migrate to the newest model')).toBe(true)
+    // Run as /name it is rendered as a command: its price table's `$5.00` is `$5`, the fifth word typed
+    // (the command rule, expand.ts), so no `ARGUMENTS:` line is appended.
+    expect(sent).toContain('| model.00 ')
+    expect(sent).not.toContain('$5.00')
+    expect(sent).not.toContain('ARGUMENTS: migrate')
   })
 
   it('a community command that is valid YAML (a flow list over two lines) runs', async () => {

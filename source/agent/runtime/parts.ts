@@ -125,6 +125,9 @@ export function createRuntimeParts(opts: RuntimeOptions, rt: RuntimeCallbacks): 
     toolContext: (signal, onProgress, callId) => host.context(signal, onProgress, callId),
     dispatch: store.dispatch,
     notice: (text) => rt.notice('info', text),
+    // Its own id: a headless run writes it to stderr (run-headless.ts).
+    warn: (text) =>
+      store.dispatch({ type: 'notice/added', id: rt.newId('command-sandbox'), level: 'warn', text }),
     newId: rt.newId,
     setModel: rt.setTurnModel,
   })

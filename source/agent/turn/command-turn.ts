@@ -19,6 +19,8 @@ export interface CommandTurnHost {
   call(tool: 'Bash' | 'Read', args: Record<string, string>, signal: AbortSignal): Promise<CallOutcome>
   /** A line in the transcript saying what the command ran and read. */
   notice(text: string): void
+  /** A warning the user sees (stderr in headless runs). */
+  warn?(text: string): void
 }
 
 export async function expandCommandTurn(
@@ -47,6 +49,9 @@ export async function expandCommandTurn(
       }
       prompt += commandOutput(outcome)
       ran.push(`\`${part.command}\``)
+      const fenced = sandboxFailure(outcome)
+      if (fenced)
+        (host.warn ?? host.notice)(`/${command.name} (${command.file}): \`${part.command}\` ${fenced}`)
       continue
     }
     prompt += `@${part.path}`
@@ -92,6 +97,21 @@ function commandOutput(outcome: CallOutcome): string {
   return `${output}${status}`
 }
 
+/**
+ * Why a command that failed inside the Bash sandbox may have: its protected folders are read-only there
+ * (a plugin's script that keeps its state in `.claude/`, as ralph-loop's does, cannot write it). Null
+ * when it did not fail or ran unfenced.
+ */
+function sandboxFailure(outcome: CallOutcome): string | null {
+  const display = outcome.display
+  if (display?.kind !== 'command' || !display.sandboxed || display.exitCode === 0) return null
+  return (
+    `failed (exit code ${display.exitCode ?? 'none: killed by a signal'}) inside the Bash sandbox, where ` +
+    '.git/, .agent-tui/, .claude/ and .mcp.json are read-only at any depth ("Read-only file system" there is the sandbox\'s doing); ' +
+    'its output went to the model as it is. To let it write there, run the command with --no-sandbox'
+  )
+}
+
 function refusal(command: CommandInvocation, what: string, outcome: CallOutcome, rule: string): string {
   const why = outcome.errorMessage ?? 'refused'
   // A person who said no needs no hint, nor a call no allow rule opens (a deny rule, a protected write);
@@ -99,7 +119,9 @@ function refusal(command: CommandInvocation, what: string, outcome: CallOutcome,
   const hint =
     /^the user denied/.test(why) || outcome.noAllowRule
       ? ''
-      : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
+      : command.skill
+        ? ` — to allow it, pass --allowed-tools "${rule}" or add it to permissions.allow in your settings (a skill's allowed-tools grant nothing when it runs as /${command.name})`
+        : ` — to allow it, add ${rule} to allowed-tools in ${command.file} (or pass --allowed-tools "${rule}")`
   return `/${command.name}: ${what}: ${why}${hint}. Nothing was sent to the model.`
 }
 
@@ -109,6 +131,8 @@ export interface CommandTurnDeps {
   toolContext(signal: AbortSignal, onProgress: (text: string) => void, callId: string): ToolContext
   dispatch: Dispatch
   notice(text: string): void
+  /** A warning the user sees (stderr in headless runs). */
+  warn?(text: string): void
   newId(prefix: string): string
   /** The model of the turn running now (null: the session's). */
   setModel(model: string | null): void
@@ -194,5 +218,6 @@ function commandCalls(deps: CommandTurnDeps, grants: readonly Rule[]): CommandTu
         { parsed: { value: args } },
       ),
     notice: deps.notice,
+    ...(deps.warn ? { warn: deps.warn } : {}),
   }
 }

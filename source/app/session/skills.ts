@@ -7,7 +7,8 @@ import { loadSkillDir } from '../../extensions/skill-files.js'
 import type { ExtensionProblem, SkillDefinition } from '../../extensions/types.js'
 import type { SkillListing } from '../../agent/runtime/commands.js'
 import type { InstructionFile } from '../../tools/instruction-file.js'
-import { loadSkillText, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
+import { loadSkillPieces, type SkillCatalog, type SkillEntry } from '../../tools/skill.js'
+import { expandCommand } from '../../extensions/expand.js'
 import type { SkillCommands } from './load-commands.js'
 import type { InstructionReaders } from './instruction-readers.js'
 import { type LayerLoad, layerEntries, layerLabel, loadLayers } from './extension-layers.js'
@@ -126,7 +127,12 @@ export function skillListing(skills: SessionSkills): SkillListing {
   }
 }
 
-/** Each skill runnable as `/name`: its instructions (read through the boundary), then the arguments. */
+/**
+ * Each skill runnable as `/name`, rendered as Claude Code renders a skill run so: its instructions (read
+ * through the boundary) with the arguments put in and its `` !`…` `` and `@file` pieces cut out exactly as
+ * a command's (expandCommand), so they run under the same permission path before anything is sent. The
+ * lines about its folder are the session's, not the file's: they are text, never expanded.
+ */
 export function skillCommands(
   skills: SessionSkills,
   read: (skill: SkillEntry) => Promise<InstructionFile>,
@@ -137,11 +143,20 @@ export function skillCommands(
     async prompt(name, args) {
       const skill = skills.all().find((s) => s.name === name)
       if (!skill) throw new Error(`The skill "${name}" is no longer available`)
-      const { text } = await loadSkillText(skill, read, args)
+      const { head, body, tail } = await loadSkillPieces(skill, read)
+      const expanded = expandCommand({ name, file: skill.file, allowedTools: [] }, body, args)
       const typed = args.trim()
       return {
         text: typed ? `/${name} ${typed}` : `/${name}`,
-        command: { name, file: skill.file, parts: [{ kind: 'text', text }], allowedTools: [] },
+        command: {
+          ...expanded,
+          skill: true,
+          parts: [
+            { kind: 'text', text: head },
+            ...expanded.parts,
+            ...(tail ? [{ kind: 'text' as const, text: tail }] : []),
+          ],
+        },
       }
     },
   }

@@ -70,13 +70,34 @@ it('a skill runs as /name: its instructions, its folder and the arguments reach 
   const input = await entry?.prompt?.('2.1.0')
   expect(input?.text).toBe('/release-notes 2.1.0')
   const parts = input?.command?.parts ?? []
-  expect(parts).toHaveLength(1)
-  const text = parts[0]?.kind === 'text' ? parts[0].text : ''
+  expect(parts.every((p) => p.kind === 'text')).toBe(true)
+  const text = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('')
   expect(text).toContain('Skill "release-notes" loaded.')
   expect(text).toContain('Files: template.md')
   expect(text).toContain('# Notes\nWrite the notes for the version given.')
   expect(text).not.toContain('argument-hint')
   expect(text.endsWith('ARGUMENTS: 2.1.0')).toBe(true)
+  expect(input?.command?.allowedTools).toEqual([])
+})
+
+it('/name renders the skill as a command: $ARGUMENTS and $1 put in, !`…` and a ```! block cut out to run; its folder lines stay text', async () => {
+  await write(
+    'home/.config/agent-tui/skills/ctxskill/SKILL.md',
+    '---\nname: ctxskill\ndescription: Context\n---\nCheck version $ARGUMENTS first=$1\n!`git status --short`\n```!\ngit log -1 $1\n```\nDone\n',
+  )
+  const { table } = await setUp()
+  const input = await table.find('ctxskill')?.prompt?.('v2.4.0 extra')
+  const parts = input?.command?.parts ?? []
+  expect(parts.filter((p) => p.kind === 'shell')).toEqual([
+    { kind: 'shell', command: 'git status --short' },
+    { kind: 'shell', command: 'git log -1 v2.4.0' },
+  ])
+  const text = parts.map((p) => (p.kind === 'text' ? p.text : '')).join('')
+  expect(text).toContain('Skill "ctxskill" loaded.')
+  expect(text).toContain('Check version v2.4.0 extra first=v2.4.0\n')
+  expect(text).not.toContain('$ARGUMENTS')
+  expect(text).not.toContain('ARGUMENTS: ')
+  expect(input?.command?.name).toBe('ctxskill')
   expect(input?.command?.allowedTools).toEqual([])
 })
 

