@@ -1,9 +1,8 @@
 import type { CommandDefinition, CommandInvocation, PromptPart } from './types.js'
 
 /**
- * A command's prompt (its `body`, read when it runs) with its arguments put in (Claude Code's syntax): `$ARGUMENTS` is everything typed
- * after the name, `$1`…`$9` the words of it (quotes keep words together); a prompt that uses neither gets
- * the arguments appended as `ARGUMENTS: …`. Then the prompt is cut into text, `` !`command` `` (run first;
+ * A command's prompt (its `body`, read when it runs) with its arguments put in (Claude Code's syntax,
+ * `substituteArguments`). Then the prompt is cut into text, `` !`command` `` (run first;
  * its output goes in its place) and `@path` (the file is included). Inside code spans nothing runs
  * and nothing is included; inside fenced code blocks `` !`command` `` runs (as in Claude Code), `@path` stays text.
  * A fenced block opened with ```` ```! ```` is one shell command, its whole text (Claude Code's bash block):
@@ -23,14 +22,31 @@ export function expandCommand(
   }
 }
 
+/**
+ * Claude Code's substitution: `$ARGUMENTS` is everything typed, `$ARGUMENTS[N]` and its shorthand `$N` the
+ * N-th word counted from 0. A `$N` with no such word stays as written: real prompts hold prices (`$5.00`)
+ * and awk fields (`{print $1}`) that no argument was meant for. When nothing was put in, the arguments
+ * are appended as `ARGUMENTS: …`, so what was typed is never lost.
+ */
 export function substituteArguments(body: string, args: string): string {
   const all = args.trim()
-  if (!/\$(ARGUMENTS|[1-9])/.test(body)) return all === '' ? body : `${body}\n\nARGUMENTS: ${all}`
   const words = splitArguments(all)
-  return body.replace(/\$(ARGUMENTS|[1-9])/g, (_m, which: string) =>
-    which === 'ARGUMENTS' ? all : (words[Number(which) - 1] ?? ''),
-  )
+  let used = false
+  const out = body.replace(PLACEHOLDER, (match, index: string | undefined, short: string | undefined) => {
+    if (index === undefined && short === undefined) {
+      used = true
+      return all
+    }
+    const word = words[Number(index ?? short)]
+    if (word === undefined) return match
+    used = true
+    return word
+  })
+  return used || all === '' ? out : `${out}\n\nARGUMENTS: ${all}`
 }
+
+/** `$ARGUMENTS[N]`, `$ARGUMENTS`, or `$N` (not `$N` inside a longer name such as `$1abc`). */
+const PLACEHOLDER = /\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?!\[\d)|\$(\d+)(?![\w])/g
 
 /** `a "b c" 'd'` → ['a', 'b c', 'd']: blanks separate words, quotes keep them together. */
 export function splitArguments(text: string): string[] {

@@ -1,6 +1,6 @@
 /**
  * Commands and skills as Claude Code renders them, headless against the scripted server: a skill run as
- * `/name` gets `$ARGUMENTS`, `$1` and its `` !`…` `` like a command (Anthropic's example-command skill,
+ * `/name` gets `$ARGUMENTS`, `$0` and its `` !`…` `` like a command (Anthropic's example-command skill,
  * unchanged), and a ```` ```! ```` block runs as one shell command through the same gate — read-only ones
  * unasked in `-p`, anything else refused whatever its arguments bring (Anthropic's ralph-loop, unchanged).
  */
@@ -38,14 +38,14 @@ function gitRepo() {
 }
 
 describe('a skill run as /name is rendered as a command', () => {
-  it('$ARGUMENTS and $1 are put in and its !`git status --short` runs (read-only: unasked in -p)', async () => {
+  it('$ARGUMENTS and $0 are put in and its !`git status --short` runs (read-only: unasked in -p)', async () => {
     gitRepo()
     await writeFile(join(env.box.workspace, 'new.txt'), 'x\n')
     const dir = join(env.box.home, '.claude', 'skills', 'ctxskill')
     await mkdir(dir, { recursive: true })
     await writeFile(
       join(dir, 'SKILL.md'),
-      '---\nname: ctxskill\ndescription: Checks a version\n---\nCheck version $ARGUMENTS first=$1\n!`git status --short`\n',
+      '---\nname: ctxskill\ndescription: Checks a version\n---\nCheck version $ARGUMENTS first=$0\n!`git status --short`\n',
     )
     env.server.enqueue({ text: 'ok' })
     const r = await env.cli(['-p', '/ctxskill v2.4.0'])
@@ -108,7 +108,7 @@ describe('a ```! block runs as one shell command', () => {
     ['the same, over two lines', 'git status\ntouch pwned', ''],
     ['a write brought in by $ARGUMENTS', 'git log -1 $ARGUMENTS', '; touch pwned'],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's ${IFS}, one word with no blank
-    ['a command substitution brought in by $1', 'git log -1 $1', '$(touch${IFS}pwned)'],
+    ['a command substitution brought in by $0', 'git log -1 $0', '$(touch${IFS}pwned)'],
   ])('%s is refused in -p: nothing runs, nothing is sent', async (_name, block, args) => {
     await mkdir(join(env.box.workspace, 'victim'), { recursive: true })
     await mkdir(commands(), { recursive: true })

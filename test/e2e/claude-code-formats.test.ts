@@ -95,11 +95,11 @@ describe('real Claude Code files, unchanged', () => {
     const sent = lastUser(env.server.requests[0])
     expect(sent).toContain('Skill "claude-api" loaded.')
     expect(sent).toContain('This lets users invoke specific flows via `/claude-api <subcommand>`')
-    // Run as /name it is rendered as a command: its price table's `$5.00` is `$5`, the fifth word typed
-    // (the command rule, expand.ts), so no `ARGUMENTS:` line is appended.
-    expect(sent).toContain('| model.00 ')
-    expect(sent).not.toContain('$5.00')
-    expect(sent).not.toContain('ARGUMENTS: migrate')
+    // Run as /name it is rendered as a command (Claude Code's rule, expand.ts): five words are $0…$4, so
+    // its price table's `$5.00` and `$25.00` have no word to take and stay as written.
+    expect(sent).toContain('$5.00')
+    expect(sent).toContain('$25.00')
+    expect(sent).not.toContain('model.00')
   })
 
   it('a community command that is valid YAML (a flow list over two lines) runs', async () => {
@@ -110,9 +110,11 @@ describe('real Claude Code files, unchanged', () => {
     const r = await env.cli(['-p', '/business-case a bakery'])
     expect(leftOut(r.stderr)).toEqual([])
     expect(r.code).toBe(0)
-    // Its prompt has no $ARGUMENTS but "$2.0M": Claude Code's $2, the second word, as there.
+    // Its prompt has no $ARGUMENTS but "$2.0M" and "$0.5M": two words are $0 and $1 (Claude Code counts
+    // from 0), so `$2` has none and stays; `$0` is the first word, as in Claude Code.
     expect(lastUser(env.server.requests[0])).toContain('# Business Case Generator')
-    expect(lastUser(env.server.requests[0])).toContain('Product Development: bakery.0M')
+    expect(lastUser(env.server.requests[0])).toContain('Product Development: $2.0M')
+    expect(lastUser(env.server.requests[0])).toContain('Working Capital: a.5M')
   })
 })
 

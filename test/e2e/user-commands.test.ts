@@ -96,7 +96,7 @@ describe('headless: -p "/review src"', () => {
   it("the user's own commands need no trust; a bad file is named with its field and the others still run", async () => {
     const commands = join(env.box.env.XDG_CONFIG_HOME ?? '', 'agent-tui', 'commands')
     await mkdir(join(commands, 'notes'), { recursive: true })
-    await writeFile(join(commands, 'notes', 'summarize.md'), 'Summarize $1 in $2 words.')
+    await writeFile(join(commands, 'notes', 'summarize.md'), 'Summarize $0 in $1 words.')
     await writeFile(join(commands, 'broken.md'), '---\nallowed-tools: Bash(git\n---\nx')
     env.server.enqueue({ text: 'Summary.' })
     const r = await env.cli(['-p', '/summarize README.md 50'])
@@ -227,7 +227,7 @@ describe('TUI', () => {
   it('a command given on the command line runs once the commands are loaded', async () => {
     const commands = join(env.box.env.XDG_CONFIG_HOME ?? '', 'agent-tui', 'commands')
     await mkdir(commands, { recursive: true })
-    await writeFile(join(commands, 'greet.md'), 'Say hello to $1.')
+    await writeFile(join(commands, 'greet.md'), 'Say hello to $0.')
     env.server.enqueue({ text: 'Hello, Ada!' })
     tui = startTui({
       args: ['--base-url', env.server.baseUrl, '--model', 'm', '/greet Ada'],

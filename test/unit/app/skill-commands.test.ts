@@ -80,10 +80,10 @@ it('a skill runs as /name: its instructions, its folder and the arguments reach 
   expect(input?.command?.allowedTools).toEqual([])
 })
 
-it('/name renders the skill as a command: $ARGUMENTS and $1 put in, !`…` and a ```! block cut out to run; its folder lines stay text', async () => {
+it('/name renders the skill as a command: $ARGUMENTS and $0 put in, !`…` and a ```! block cut out to run; its folder lines stay text', async () => {
   await write(
     'home/.config/agent-tui/skills/ctxskill/SKILL.md',
-    '---\nname: ctxskill\ndescription: Context\n---\nCheck version $ARGUMENTS first=$1\n!`git status --short`\n```!\ngit log -1 $1\n```\nDone\n',
+    '---\nname: ctxskill\ndescription: Context\n---\nCheck version $ARGUMENTS first=$0\n!`git status --short`\n```!\ngit log -1 $0\n```\nDone\n',
   )
   const { table } = await setUp()
   const input = await table.find('ctxskill')?.prompt?.('v2.4.0 extra')

@@ -10,8 +10,19 @@ import type { CommandDefinition } from '../../../source/extensions/types.js'
 describe('substituteArguments', () => {
   it.each([
     ['$ARGUMENTS is everything typed', 'Fix issue #$ARGUMENTS now', '123 high', 'Fix issue #123 high now'],
-    ['$1 and $2 are words; quotes keep one', 'PR $1 to "$2"', '456 "Ann Lee"', 'PR 456 to "Ann Lee"'],
-    ['a missing word is empty', 'a=$1 b=$2', 'x', 'a=x b='],
+    ['$0 and $1 are words, from 0; quotes keep one', 'PR $0 to "$1"', '456 "Ann Lee"', 'PR 456 to "Ann Lee"'],
+    ['$ARGUMENTS[N] is the same as $N', '$ARGUMENTS[1]/$1 of $ARGUMENTS', 'a b', 'b/b of a b'],
+    ['a $N with no such word stays as written', 'a=$0 b=$1', 'x', 'a=x b=$1'],
+    // Anthropic's claude-api skill (a price table) and commit-commands' clean_gone (awk in a bash fence).
+    [
+      'prices with no argument for them stay, and the arguments are appended',
+      'Opus: $5.00 / $25.00 per million',
+      'migrate to the newest model',
+      'Opus: $5.00 / $25.00 per million\n\nARGUMENTS: migrate to the newest model',
+    ],
+    ['no arguments: every $N stays', "awk '{print $1}' costs $5", '', "awk '{print $1}' costs $5"],
+    ['$10 is the eleventh word, not $1 and a 0', '$10', 'a b c d e f g h i j k', 'k'],
+    ['$1abc is not a placeholder', 'x$1abc', 'a b', 'x$1abc\n\nARGUMENTS: a b'],
     [
       'no placeholder: the arguments are appended',
       'Review the code',
@@ -19,7 +30,7 @@ describe('substituteArguments', () => {
       'Review the code\n\nARGUMENTS: src/',
     ],
     ['no placeholder and no arguments: unchanged', 'Review the code', '', 'Review the code'],
-    ['every occurrence', '$1/$1 $ARGUMENTS', 'a b', 'a/a a b'],
+    ['every occurrence', '$0/$0 $ARGUMENTS', 'a b', 'a/a a b'],
   ])('%s', (_name, body, args, expected) => {
     expect(substituteArguments(body, args)).toBe(expected)
   })
@@ -125,7 +136,7 @@ describe('expandCommand', () => {
       readBody: async () => 'unused',
       file: '.agent-tui/commands/review.md',
     }
-    expect(expandCommand(command, 'Review $1: !`git diff --stat $1`', 'src')).toEqual({
+    expect(expandCommand(command, 'Review $0: !`git diff --stat $0`', 'src')).toEqual({
       name: 'review',
       file: '.agent-tui/commands/review.md',
       parts: [
