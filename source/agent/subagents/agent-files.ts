@@ -24,6 +24,8 @@ export interface AgentFileProblem {
   message: string
   /** False for warnings: the agent still loaded. */
   skipped: boolean
+  /** Which agent a name means (a clash): never folded into the start-up summary line. */
+  naming?: boolean
 }
 
 /** An agent file as parsed, its body included (the profile reads it again when the agent runs). */

@@ -4,7 +4,8 @@
  * as one profile (`build` unless `--agent`/`/agents` picks another); subagents run as any but `build`.
  */
 
-export type AgentSource = 'built-in' | 'user' | 'project'
+/** `plugin:NAME`: an enabled plugin's agent (read as the user's files are). */
+export type AgentSource = 'built-in' | 'user' | 'project' | `plugin:${string}`
 
 export interface AgentProfile {
   name: string
