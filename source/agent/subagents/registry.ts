@@ -185,6 +185,7 @@ function sameAgent(a: AgentProfile, b: AgentProfile): boolean {
     a.file === b.file &&
     a.description === b.description &&
     a.model === b.model &&
-    String(a.tools) === String(b.tools)
+    String(a.tools) === String(b.tools) &&
+    String(a.disallowedTools) === String(b.disallowedTools)
   )
 }

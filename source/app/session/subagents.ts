@@ -194,6 +194,12 @@ export async function setUpAgents(opts: {
 }
 
 function toolsText(profile: AgentProfile): string {
+  const text = allowedText(profile)
+  const denied = profile.disallowedTools ?? []
+  return denied.length ? `${text}, except ${denied.join(', ')}` : text
+}
+
+function allowedText(profile: AgentProfile): string {
   if (profile.readOnly)
     return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
   if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
