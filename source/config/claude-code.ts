@@ -51,6 +51,8 @@ export interface ExtensionLayer {
   scope: 'user' | 'project'
   /** One of Claude Code's places (`.claude/`, `~/.claude/`). */
   claudeCode: boolean
+  /** An enabled plugin's folder: its items are named `plugin:name` (the bare name when unique). */
+  plugin?: string
 }
 
 /**

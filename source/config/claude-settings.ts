@@ -35,9 +35,6 @@ const MODES: Readonly<Record<string, Mode>> = {
 /** Claude Code's model tiers and aliases: they name no model of another endpoint. */
 const MODEL_ALIASES = /^(default|best|sonnet|opus|haiku|opusplan)(\[1m\])?$/i
 
-/** Read by another part of agent-tui (plugins): neither mapped here nor reported. */
-const READ_ELSEWHERE = new Set(['enabledPlugins', 'extraKnownMarketplaces'])
-
 const NO_EQUIVALENT = 'a Claude Code preference with no agent-tui equivalent'
 const MANAGED = 'a managed-policy setting; agent-tui has no managed settings'
 
@@ -99,7 +96,7 @@ export function translateClaudeSettings(json: unknown): ClaudeSettings {
   const out: Record<string, unknown> = {}
   let preferredModel: string | undefined
   for (const [key, value] of Object.entries(json)) {
-    if (key === '$schema' || READ_ELSEWHERE.has(key)) continue
+    if (key === '$schema') continue
     if (key === 'permissions') readPermissions(value, out, ignore)
     else if (key === 'hooks') readHooks(value, out, ignore)
     else if (key === 'disableAllHooks') {
@@ -112,13 +109,44 @@ export function translateClaudeSettings(json: unknown): ClaudeSettings {
         ignore(key, `"${value}" is a Claude Code model tier, not a model of this endpoint`)
       else preferredModel = value.trim()
     } else if (key === 'sandbox') readSandbox(value, out, ignore)
-    else ignore(key, IGNORED_WHY[key] ?? 'not a Claude Code setting agent-tui knows')
+    else if (key === 'enabledPlugins') readEnabledPlugins(value, out, ignore)
+    else if (key === 'extraKnownMarketplaces') {
+      // Kept as agent-tui's own key: named at start, never fetched (plugins/session-plugins.ts).
+      if (isObject(value)) out.extraKnownMarketplaces = value
+      else ignore(key, 'expected an object of marketplaces')
+    } else ignore(key, IGNORED_WHY[key] ?? 'not a Claude Code setting agent-tui knows')
   }
   const checked = settingsSchema.safeParse(out)
   // Each piece was checked on its own above; a failure here is a bug in this mapping, not the file.
   const settings = checked.success ? checked.data : {}
   if (!checked.success) ignore('(the mapped settings)', checked.error.issues[0]?.message ?? 'invalid')
   return { settings, ignored, ...(preferredModel ? { preferredModel } : {}) }
+}
+
+/**
+ * `{"name@marketplace": true}`: the same switches as agent-tui's own `enabledPlugins` (they turn plugins
+ * installed in agent-tui on or off, never install one; a repository's wait for trust like any of its
+ * settings). An entry that is not true or false is named, the others kept.
+ */
+function readEnabledPlugins(
+  value: unknown,
+  out: Record<string, unknown>,
+  ignore: (key: string, why: string) => void,
+): void {
+  if (!isObject(value)) {
+    ignore('enabledPlugins', 'expected an object such as {"name@marketplace": true}')
+    return
+  }
+  const switches: Record<string, boolean> = {}
+  for (const [id, on] of Object.entries(value)) {
+    if (typeof on === 'boolean') switches[id] = on
+    else
+      ignore(
+        `enabledPlugins.${id}`,
+        `expected true or false; agent-tui plugin enable ${id.split('@')[0]} turns it on`,
+      )
+  }
+  if (Object.keys(switches).length > 0) out.enabledPlugins = switches
 }
 
 function readPermissions(

@@ -70,6 +70,8 @@ export interface SkillDefinition {
   /** Shown after `/name` in completion and `/help` (a skill runs as a command too). */
   argumentHint?: string
   scope: ExtensionScope
+  /** The enabled plugin it came from (its name is then `plugin:name`). */
+  plugin?: string
   /** The skill's folder (absolute, symlinks resolved): the model may read what is in it. */
   dir: string
   /** The absolute path of its SKILL.md. */

@@ -281,6 +281,32 @@ describe('the Agent tool (headless)', () => {
     expect(lastToolResult(mainRequests()[1])).toContain('reader reporting')
   })
 
+  it("withholds an agent's disallowedTools (Claude Code's names mapped), and says so in its listing", async () => {
+    await writeAgent(
+      'limited.md',
+      '---\nname: limited\ndescription: Limited helper\ndisallowedTools: LS, KillShell, Task\n---\nYou are LIMITED.\n',
+    )
+    const router = agentRouter()
+      .main(call('Agent', { description: 'Use it', prompt: 'TASK-L: go', subagent_type: 'limited' }), {
+        text: 'ok',
+      })
+      .agent('TASK-L', { text: 'limited reporting' })
+    env.server.enqueue(...router.sources())
+    const r = await cli(['-p', 'custom', '--trust-project'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).not.toContain('not a field agent-tui knows')
+    expect(r.stderr).toContain(
+      `"disallowedTools": Claude Code's LS, KillShell and Task are Glob, TaskStop and Agent here`,
+    )
+    const names = toolNamesOf(agentRequests('TASK-L')[0])
+    expect(names).toContain('Read')
+    for (const gone of ['Glob', 'TaskStop', 'Agent']) expect(names).not.toContain(gone)
+    const description = JSON.stringify(mainRequests()[0]?.body.tools)
+    expect(description).toContain(
+      '- limited: Limited helper (tools: every tool but Agent, except Glob, TaskStop, Agent)',
+    )
+  })
+
   it('loads no project agent in an untrusted folder', async () => {
     await writeAgent('reader.md', '---\nname: reader\ndescription: Reads\n---\nBody.\n')
     env.server.enqueue(call('Agent', { description: 'x', prompt: 'TASK-U', subagent_type: 'reader' }), {

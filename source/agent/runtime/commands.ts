@@ -61,7 +61,7 @@ export interface StatusReport {
 export interface AgentView {
   name: string
   description: string
-  /** `built-in`, `user` (the config dir) or `project` (`.agent-tui/agents/`). */
+  /** `built-in`, `user` (the config dir), `project` (`.agent-tui/agents/`) or `plugin:NAME`. */
   source: string
   file?: string
   /** `all but Agent`, `read-only: Bash (read-only commands), Read…`, or the listed tools. */
@@ -85,7 +85,7 @@ export interface SkillView {
   name: string
   /** Whole, however long (the Skill tool's listing shortens it). */
   description: string
-  /** `user` (the config dir) or `project`. */
+  /** `user` (the config dir), `project` or `plugin:NAME`. */
   source: string
   file: string
 }

@@ -9,8 +9,8 @@ import { ownString } from '../../util/own-string.js'
 import { type AgentProfile, type AgentSource, BUILT_IN_AGENTS } from './agent-profiles.js'
 
 /**
- * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`, `model`,
- * `max_turns`) whose body is the agent's instructions, in Claude Code's format and with its leniency: a
+ * Custom agents: Markdown files with a frontmatter block (`name`, `description`, `tools`,
+ * `disallowedTools`, `model`, `max_turns`) whose body is the agent's instructions, in Claude Code's format and with its leniency: a
  * block that is not YAML is read as Claude Code reads it, a name that is no agent name is the file's,
  * Claude Code's tool names are agent-tui's (`LS` is `Glob`), each with a one-line notice. A file that
  * cannot be used is reported with the file and the field, and skipped: it never stops the session.
@@ -24,6 +24,8 @@ export interface AgentFileProblem {
   message: string
   /** False for warnings: the agent still loaded. */
   skipped: boolean
+  /** Which agent a name means (a clash): never folded into the start-up summary line. */
+  naming?: boolean
 }
 
 /** An agent file as parsed, its body included (the profile reads it again when the agent runs). */
@@ -46,6 +48,8 @@ const READ_AT_ONCE = 8
 const CLAUDE_TIERS = new Set(['sonnet', 'opus', 'haiku'])
 /** Claude Code's fields with no meaning here (its UI colour, effort, …): left out without a warning. */
 const QUIET_FIELDS = new Set(['color', 'effort', 'initialPrompt', 'permissionMode', 'maxTurns'])
+
+const KNOWN_FIELDS = ['name', 'description', 'tools', 'disallowedTools', 'model', 'max_turns']
 
 const nameSchema = z
   .string({ error: 'expected a name such as "reviewer"' })
@@ -161,6 +165,7 @@ async function readAgentFile(
     name: ownString(agent.name),
     description: ownString(agent.description),
     ...(agent.tools ? { tools: agent.tools.map(ownString) } : {}),
+    ...(agent.disallowedTools ? { disallowedTools: agent.disallowedTools.map(ownString) } : {}),
     ...(agent.model ? { model: ownString(agent.model) } : {}),
   }
   return { agent: owned, problems: parsed.problems, real: read.real }
@@ -174,7 +179,7 @@ async function readAgentFile(
 async function instructionsAgain(
   at: AgentFileAt,
   real: string,
-  kept: Pick<AgentProfile, 'name' | 'tools' | 'model'>,
+  kept: Pick<AgentProfile, 'name' | 'tools' | 'disallowedTools' | 'model'>,
 ): Promise<string> {
   const now = await readAgentFile(at)
   if (!now.agent) {
@@ -186,7 +191,12 @@ async function instructionsAgain(
       `${at.file} now leads to ${now.real}, not the file read when the session started (${real}); restart the session to use it`,
     )
   const { agent } = now
-  if (agent.name !== kept.name || String(agent.tools) !== String(kept.tools) || agent.model !== kept.model)
+  if (
+    agent.name !== kept.name ||
+    String(agent.tools) !== String(kept.tools) ||
+    String(agent.disallowedTools) !== String(kept.disallowedTools) ||
+    agent.model !== kept.model
+  )
     throw new Error(
       `${at.file}: its name, tools or model changed since the session started; restart the session to use them`,
     )
@@ -218,8 +228,8 @@ export async function parseAgentFile(
   const warn = (field: string, message: string) => problems.push({ file, field, message, skipped: false })
 
   for (const key of Object.keys(data)) {
-    if (!['name', 'description', 'tools', 'model', 'max_turns'].includes(key) && !QUIET_FIELDS.has(key))
-      warn(key, 'not a field agent-tui knows (name, description, tools, model, max_turns); ignored')
+    if (!KNOWN_FIELDS.includes(key) && !QUIET_FIELDS.has(key))
+      warn(key, `not a field agent-tui knows (${KNOWN_FIELDS.join(', ')}); ignored`)
   }
   let name = nameSchema.safeParse(data.name ?? opts.fallbackName)
   if (!name.success && data.name !== undefined && data.name !== null) {
@@ -247,6 +257,12 @@ export async function parseAgentFile(
   // every entry is unknown is a mistake.
   if (tools.names !== null && tools.names.length === 0 && tools.unknown.length > 0)
     return fail('none of the listed tools exists in this session', 'tools')
+  const denied = readDisallowed(data.disallowedTools, opts.tools)
+  if ('message' in denied) return fail(denied.message, 'disallowedTools')
+  const deniedRenamed = renamedNotice(denied.renamed)
+  if (deniedRenamed) warn('disallowedTools', deniedRenamed)
+  for (const unknown of denied.unknown)
+    warn('disallowedTools', `no tool named "${unknown}" in this session; nothing to withhold`)
 
   let model: string | undefined
   if (data.model !== undefined && data.model !== null) {
@@ -273,6 +289,7 @@ export async function parseAgentFile(
       file,
       prompt,
       tools: tools.names,
+      ...(denied.names.length ? { disallowedTools: denied.names } : {}),
       ...(model ? { model } : {}),
       ...(maxTurns !== undefined ? { maxTurns } : {}),
       readOnly: false,
@@ -308,6 +325,25 @@ function readTools(
     } else unknown.push(raw)
   }
   return { names: out, unknown, renamed }
+}
+
+/**
+ * `disallowedTools`: the same forms and Claude Code names as `tools`, withheld from what `tools` gives.
+ * `*` withholds every tool; an `mcp__…` entry is kept as it is (child-run withholds the MCP servers).
+ */
+function readDisallowed(
+  value: FrontmatterValue | undefined,
+  known: readonly string[],
+): { names: string[]; unknown: string[]; renamed: Array<[string, string]> } | { message: string } {
+  if (value === undefined || value === null) return { names: [], unknown: [], renamed: [] }
+  const read = readTools(value, known)
+  if ('message' in read) return read
+  const mcp = read.unknown.filter((n) => n.startsWith('mcp__'))
+  return {
+    names: [...(read.names ?? [...known, 'Agent', 'mcp__*']), ...mcp],
+    unknown: read.unknown.filter((n) => !n.startsWith('mcp__')),
+    renamed: read.renamed,
+  }
 }
 
 function firstIssue(error: z.ZodError): string {

@@ -4,7 +4,8 @@
  * as one profile (`build` unless `--agent`/`/agents` picks another); subagents run as any but `build`.
  */
 
-export type AgentSource = 'built-in' | 'user' | 'project'
+/** `plugin:NAME`: an enabled plugin's agent (read as the user's files are). */
+export type AgentSource = 'built-in' | 'user' | 'project' | `plugin:${string}`
 
 export interface AgentProfile {
   name: string
@@ -20,6 +21,11 @@ export interface AgentProfile {
   instructions(): Promise<string>
   /** Tool names it gets, in any order; null: every tool but Agent. */
   tools: readonly string[] | null
+  /**
+   * Tool names withheld from what `tools` gives (Claude Code's `disallowedTools`): it only narrows. An
+   * `mcp__…` entry withholds the session's MCP servers altogether (their tools are not known up front).
+   */
+  disallowedTools?: readonly string[]
   /** A model id of the same endpoint; undefined: the caller's model. */
   model?: string
   maxTurns?: number
@@ -107,13 +113,15 @@ export const BUILT_IN_AGENTS: readonly AgentProfile[] = [
 
 /** Names of the tools a profile gets, in the catalog's order. `nesting`: whether Agent may stay. */
 export function toolNamesFor(
-  profile: Pick<AgentProfile, 'tools' | 'mainOnly'>,
+  profile: Pick<AgentProfile, 'tools' | 'mainOnly' | 'disallowedTools'>,
   catalog: readonly string[],
   opts: { subagent: boolean; nesting: boolean },
 ): string[] {
   const wanted = profile.tools === null ? null : new Set(profile.tools)
+  const denied = new Set(profile.disallowedTools ?? [])
   return catalog.filter((name) => {
     if (opts.subagent && NEVER_IN_SUBAGENTS.has(name)) return false
+    if (denied.has(name) || (name.startsWith('mcp__') && withholdsMcp(profile))) return false
     if (name === 'Agent') {
       // `build` (the main session) always delegates; other profiles only when they list Agent.
       if (profile.mainOnly && wanted === null) return true
@@ -124,6 +132,11 @@ export function toolNamesFor(
 }
 
 /** Whether a profile lists Agent: its subagents may start one level of their own. */
-export function allowsNesting(profile: Pick<AgentProfile, 'tools'>): boolean {
-  return profile.tools?.includes('Agent') === true
+export function allowsNesting(profile: Pick<AgentProfile, 'tools' | 'disallowedTools'>): boolean {
+  return profile.tools?.includes('Agent') === true && !profile.disallowedTools?.includes('Agent')
+}
+
+/** Whether `disallowedTools` names an MCP tool or server: the agent then gets no MCP server. */
+export function withholdsMcp(profile: Pick<AgentProfile, 'disallowedTools'>): boolean {
+  return profile.disallowedTools?.some((name) => name.startsWith('mcp__')) === true
 }

@@ -28,7 +28,7 @@ import type { DeferMode } from '../toolset/deferral.js'
 import type { ToolList } from '../toolset/mask.js'
 import { type ModelCapabilities, Runtime, type RuntimeOptions } from '../runtime/runtime.js'
 import { childGate } from './child-gate.js'
-import type { AgentProfile } from './agent-profiles.js'
+import { type AgentProfile, withholdsMcp } from './agent-profiles.js'
 import type { OwnedTasks } from './task-directory.js'
 
 /**
@@ -197,7 +197,9 @@ export function createChildRun(host: SubagentHost, spec: ChildSpec): ChildRun {
     ...(host.sandbox ? { sandbox: host.sandbox } : {}),
     ...(host.programs ? { programs: host.programs } : {}),
     ...(host.unasked ? { unasked: host.unasked } : {}),
-    ...(host.mcp && profile.tools === null && !profile.readOnly ? { mcp: host.mcp } : {}),
+    ...(host.mcp && profile.tools === null && !profile.readOnly && !withholdsMcp(profile)
+      ? { mcp: host.mcp }
+      : {}),
     ...(host.questions ? { questions: host.questions } : {}),
     ...(host.checkpoints
       ? {

@@ -10,7 +10,8 @@ import { compareNames } from '../../util/compare-names.js'
  * Claude Code's `~/.claude/agents/`, always) and the project's (`.agent-tui/agents/*.md` and
  * `.claude/agents/`, only while the folder is trusted; they appear or go when the user answers the trust
  * prompt). Of agents with one name, the one of the first folder wins (config/claude-code.ts
- * extensionLayers: agent-tui's before Claude Code's, the project's before the user's).
+ * extensionLayers: agent-tui's before Claude Code's, the project's before the user's); an enabled plugin's
+ * are `plugin:name` (mergeLayers).
  */
 
 export interface AgentChange {
@@ -23,6 +24,7 @@ export interface AgentRegistry {
   list(): AgentProfile[]
   /** Each folder and how many agents it gave (null: a project folder not read, the workspace untrusted). */
   folders(): Array<{ layer: ExtensionLayer; count: number | null }>
+  /** By name; a plugin's agent also by its bare name when that is unique and no own agent has it. */
   get(name: string): AgentProfile | undefined
   /** Files that could not be used (or only partly), for `/agents` and the start-up notice. */
   problems(): AgentFileProblem[]
@@ -56,7 +58,7 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   const load = (layer: ExtensionLayer) =>
     loadAgentDir({
       dir: layer.dir,
-      source: layer.scope,
+      source: layer.plugin ? `plugin:${layer.plugin}` : layer.scope,
       label: opts.label,
       tools: opts.tools,
       read: opts.read[layer.scope],
@@ -72,6 +74,7 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   const userLoads = loads.map((l, i) => (layers[i]?.scope === 'user' ? l : null))
   let merged = mergeLayers(layers, loads)
   let all = merged.agents
+  const find = (name: string) => all.find((a) => a.name === name) ?? merged.bare.get(name)
   const listeners = new Set<(change: AgentChange) => void>()
   /** Bumped on every trust answer: a slow load for an older answer is dropped. */
   let generation = 0
@@ -104,7 +107,7 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   return {
     list: () => all,
     folders: () => layers.map((layer, i) => ({ layer, count: loads[i]?.agents.length ?? null })),
-    get: (name) => all.find((a) => a.name === name),
+    get: find,
     problems: () => merged.problems,
     onChange(listener) {
       listeners.add(listener)
@@ -114,21 +117,64 @@ export async function openAgentRegistry(opts: AgentRegistryOptions): Promise<Age
   }
 }
 
-/** One agent per name, the first folder's; the built-in ones first, then the rest by name. */
-function mergeLayers(
+/**
+ * One agent per name, the first folder's; the built-in ones first, then the rest by name. A plugin's
+ * agents are `plugin:name` (as in Claude Code), and answer to the bare name when no other plugin has it
+ * and neither the built-in nor the user's or project's own agents do: those files win a bare name.
+ */
+export function mergeLayers(
   layers: readonly ExtensionLayer[],
   loads: ReadonlyArray<LoadedAgents | null>,
-): { agents: AgentProfile[]; problems: AgentFileProblem[] } {
+): { agents: AgentProfile[]; problems: AgentFileProblem[]; bare: Map<string, AgentProfile> } {
   const entries = loads.flatMap((loaded, i) =>
     (loaded?.agents ?? []).map((item) => ({ item, layer: layers[i]!, file: item.file ?? item.name })),
   )
-  const { kept, hidden } = pickByName(entries, (name) => `the agent ${name}`)
+  const { kept, hidden } = pickByName(
+    entries.filter((e) => !e.layer.plugin),
+    (name) => `the agent ${name}`,
+  )
   const problems: AgentFileProblem[] = [
     ...loads.flatMap((l) => l?.problems ?? []),
-    ...hidden.map((h) => ({ ...h, skipped: false })),
+    ...hidden.map((h) => ({ ...h, skipped: false, naming: true })),
   ]
-  const custom = kept.sort((a, b) => compareNames(a.name, b.name))
-  return { agents: [...BUILT_IN_AGENTS, ...custom], problems }
+  const taken = new Set([...BUILT_IN_AGENTS, ...kept].map((a) => a.name.toLowerCase()))
+  const fromPlugins: Array<{ bare: string; plugin: string; file: string; agent: AgentProfile }> = []
+  for (const e of entries) {
+    const plugin = e.layer.plugin
+    if (!plugin) continue
+    const name = `${plugin}:${e.item.name}`
+    // Two agents folders of one plugin: the first one's.
+    if (fromPlugins.some((p) => p.agent.name === name)) continue
+    fromPlugins.push({ bare: e.item.name, plugin, file: e.file, agent: { ...e.item, name } })
+  }
+  const bare = new Map<string, AgentProfile>()
+  const byBare = new Map<string, typeof fromPlugins>()
+  for (const p of fromPlugins) {
+    const key = p.bare.toLowerCase()
+    byBare.set(key, [...(byBare.get(key) ?? []), p])
+  }
+  for (const group of byBare.values()) {
+    const first = group[0]!
+    if (group.length > 1) {
+      // One notice per clash, on the first plugin's file.
+      problems.push({
+        file: first.file,
+        message: `the agent ${first.bare} is in the plugins ${group.map((g) => g.plugin).join(' and ')}: reachable as ${group.map((g) => g.agent.name).join(' and ')}, not as ${first.bare}`,
+        skipped: false,
+        naming: true,
+      })
+    } else if (taken.has(first.bare.toLowerCase())) {
+      const own = kept.find((a) => a.name.toLowerCase() === first.bare.toLowerCase())
+      problems.push({
+        file: first.file,
+        message: `${first.bare} is ${own?.file ? `the agent of ${own.file}` : 'a built-in agent'}: this plugin's is ${first.agent.name}`,
+        skipped: false,
+        naming: true,
+      })
+    } else bare.set(first.bare, first.agent)
+  }
+  const custom = [...kept, ...fromPlugins.map((p) => p.agent)].sort((a, b) => compareNames(a.name, b.name))
+  return { agents: [...BUILT_IN_AGENTS, ...custom], problems, bare }
 }
 
 /** Its instructions are read when it runs: the same file and fields are the same agent. */
@@ -139,6 +185,7 @@ function sameAgent(a: AgentProfile, b: AgentProfile): boolean {
     a.file === b.file &&
     a.description === b.description &&
     a.model === b.model &&
-    String(a.tools) === String(b.tools)
+    String(a.tools) === String(b.tools) &&
+    String(a.disallowedTools) === String(b.disallowedTools)
   )
 }

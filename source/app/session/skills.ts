@@ -120,9 +120,12 @@ export async function loadSessionSkills(opts: SessionSkillOptions): Promise<Sess
 /** The skills as `/skills` lists them: every one, its whole description, and the files that could not be used. */
 export function skillListing(skills: SessionSkills): SkillListing {
   return {
-    skills: skills
-      .all()
-      .map((s) => ({ name: s.name, description: s.description, source: s.scope, file: s.file })),
+    skills: skills.all().map((s) => ({
+      name: s.name,
+      description: s.description,
+      source: s.plugin ? `plugin:${s.plugin}` : s.scope,
+      file: s.file,
+    })),
     problems: skills.problems,
   }
 }
@@ -175,7 +178,7 @@ async function loadPluginSkills(
       problems.push(...loaded.problems)
       for (const skill of loaded.skills) {
         const name = `${plugin.name}:${skill.name}`
-        if (!skills.some((s) => s.name === name)) skills.push({ ...skill, name })
+        if (!skills.some((s) => s.name === name)) skills.push({ ...skill, name, plugin: plugin.name })
       }
     }
   }

@@ -51,7 +51,7 @@ export async function setUpAgents(opts: {
   home: string
   /** The read boundary for the user's and the project's agent files. */
   read: InstructionReaders
-  /** The enabled plugins: their agents are offered like the user's own. */
+  /** The enabled plugins: their agents come as `plugin:name` (and `name` when no other agent has it). */
   plugins?: readonly EnabledPlugin[]
   trust?: { mayLoad(kind: 'agent'): boolean; subscribe(listener: () => void): () => void }
   /** `--agent NAME`. */
@@ -70,11 +70,11 @@ export async function setUpAgents(opts: {
     configDir: opts.configDir,
     claude: opts.claude ?? null,
   })
-  // The enabled plugins' agents come as the user's, right below the user's own folder.
+  // The enabled plugins' agents are read as the user's files are, named `plugin:name` (registry.ts).
   const pluginLayers = (opts.plugins ?? []).flatMap((p) =>
-    p.manifest.agents.map((dir) => ({ dir, scope: 'user' as const, claudeCode: false })),
+    p.manifest.agents.map((dir) => ({ dir, scope: 'user' as const, claudeCode: false, plugin: p.name })),
   )
-  const layers = [...own.slice(0, 2), ...pluginLayers, ...own.slice(2)]
+  const layers = [...own, ...pluginLayers]
   const registry = await openAgentRegistry({
     userDir: join(opts.configDir, 'agents'),
     projectDir,
@@ -194,6 +194,12 @@ export async function setUpAgents(opts: {
 }
 
 function toolsText(profile: AgentProfile): string {
+  const text = allowedText(profile)
+  const denied = profile.disallowedTools ?? []
+  return denied.length ? `${text}, except ${denied.join(', ')}` : text
+}
+
+function allowedText(profile: AgentProfile): string {
   if (profile.readOnly)
     return `read-only: ${READ_ONLY_TOOLS.map((t) => (t === 'Bash' ? 'Bash (read-only commands)' : t)).join(', ')}`
   if (profile.tools === null) return profile.mainOnly ? 'every tool' : 'every tool but Agent'
@@ -243,16 +249,16 @@ async function agentEntries(
 const MAX_NOTE_LINES = 5
 
 /**
- * The start-up warnings: each agent file left out, and the notes about the ones that loaded — one line
- * when there are many (a Claude Code collection names a model tier in most of its files).
+ * The start-up warnings: each agent file left out and each name clash, and the notes about the ones
+ * that loaded — one line when there are many (a Claude Code collection names a model tier in most of its files).
  */
 export function startUpLines(problems: readonly AgentFileProblem[]): string[] {
-  const notes = problems.filter((p) => !p.skipped)
+  const notes = problems.filter((p) => !p.skipped && !p.naming)
   if (notes.length <= MAX_NOTE_LINES) return problems.map(problemLine)
   const files = new Set(notes.map((p) => p.file)).size
   const first = notes[0] as AgentFileProblem
   return [
-    ...problems.filter((p) => p.skipped).map(problemLine),
+    ...problems.filter((p) => p.skipped || p.naming).map(problemLine),
     `${files} agent files loaded with ${notes.length} notes, such as ${problemLine(first)}; /agents lists them all`,
   ]
 }

@@ -33,13 +33,16 @@ export function skillCommandEntries(
   skills: readonly SkillDefinition[],
   prompt: (name: string, args: string) => Promise<SubmitInput>,
 ): SlashCommand[] {
-  return skills.map((skill) => ({
-    name: skill.name,
-    ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
-    description: `${oneLine(skill.description)} (skill, ${skill.scope})`,
-    source: `skill:${skill.scope}`,
-    prompt: (args) => prompt(skill.name, args),
-  }))
+  return skills.map((skill) => {
+    const from = skill.plugin ? `plugin ${skill.plugin}` : skill.scope
+    return {
+      name: skill.name,
+      ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
+      description: `${oneLine(skill.description)} (skill, ${from})`,
+      source: skill.plugin ? `skill:plugin:${skill.plugin}` : `skill:${skill.scope}`,
+      prompt: (args) => prompt(skill.name, args),
+    }
+  })
 }
 
 /** A skill's description may run to a paragraph; completion and `/help` show the start of it. */

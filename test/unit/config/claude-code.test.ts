@@ -162,6 +162,18 @@ describe('translateClaudeSettings: what maps, what is ignored and why', () => {
       { sandbox: 'workspace-write' },
       ['sandbox.network'],
     ],
+    [
+      "enabledPlugins: agent-tui's own switches (installed plugins only); a value not true or false is named",
+      { enabledPlugins: { 'evil@m': true, 'off@m': false, 'odd@m': 'yes' } },
+      { enabledPlugins: { 'evil@m': true, 'off@m': false } },
+      ['enabledPlugins.odd@m (expected true or false; agent-tui plugin enable odd turns it on)'],
+    ],
+    [
+      'enabledPlugins that is no object is named with what it should be',
+      { enabledPlugins: ['a'] },
+      {},
+      ['enabledPlugins (expected an object'],
+    ],
   ])('%s', (_what, json, settings, ignored) => {
     const out = translateClaudeSettings(json)
     expect(out.settings).toEqual(settings)
