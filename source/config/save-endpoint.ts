@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { PRIVATE_DIR } from '../util/safe-files.js'
 import type { AppPaths } from './app-paths.js'
 import { credentialsPath, storeKey } from './credentials.js'
+import { originOf } from './headers.js'
 import { parseSettingsText } from './load.js'
 import { readSettingsObject, writeAtomically } from './save-rule.js'
 
@@ -46,6 +47,7 @@ export async function saveEndpoint(
   mkdirSync(paths.configDir, { recursive: true, mode: PRIVATE_DIR })
   const file = paths.userSettingsFile
   const current = await readSettingsObject(file, paths.configDir)
+  refuseMovingHeaders(file, current, choice.baseUrl)
   const next: Record<string, unknown> = { ...current, baseUrl: choice.baseUrl, model: choice.model }
   const removed: string[] = []
   if ('apiKey' in next) {
@@ -66,4 +68,20 @@ export async function saveEndpoint(
     ...(choice.key.kind === 'stored' ? { credentialsFile: credentialsPath(paths) } : {}),
     removed,
   }
+}
+
+/**
+ * A settings file's `headers` go to its own `baseUrl`'s origin (docs/configuration.md#request-headers):
+ * saving another origin there would send them — a gateway's key, say — to the new endpoint from the next
+ * start. Not saved; the file says what to do, and nothing in it is lost.
+ */
+function refuseMovingHeaders(file: string, current: Record<string, unknown>, baseUrl: string): void {
+  const headers = current.headers
+  if (typeof headers !== 'object' || headers === null || Object.keys(headers).length === 0) return
+  const from = originOf(typeof current.baseUrl === 'string' ? current.baseUrl : undefined)
+  const to = originOf(baseUrl)
+  if (from !== undefined && from === to) return
+  throw new Error(
+    `not saved: ${file} has "headers" ${from ? `for ${from}` : 'and no "baseUrl"'}; saved with ${to ?? baseUrl} they would be sent there from the next start. Move or remove "headers" in that file, then save again`,
+  )
 }

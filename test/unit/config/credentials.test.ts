@@ -107,6 +107,26 @@ describe('saveEndpoint', () => {
     expect(settings()).toEqual({ baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' })
   })
 
+  it("never moves a file's headers to another origin: not saved, the file unchanged; the same origin saves", async () => {
+    mkdirSync(paths.configDir, { recursive: true })
+    const before = JSON.stringify({ baseUrl: 'https://gw.example/v1', headers: { 'x-gw-key': 'gw-secret' } })
+    writeFileSync(paths.userSettingsFile, before)
+    const elsewhere = { baseUrl: 'https://b.example/v1', model: 'm', key: { kind: 'none' } as const }
+    await expect(saveEndpoint(paths, elsewhere)).rejects.toThrow(
+      `not saved: ${paths.userSettingsFile} has "headers" for https://gw.example; saved with https://b.example they would be sent there from the next start`,
+    )
+    expect(readFileSync(paths.userSettingsFile, 'utf8')).toBe(before)
+    await saveEndpoint(paths, { ...elsewhere, baseUrl: 'https://gw.example/v2' })
+    expect(settings()).toEqual({
+      baseUrl: 'https://gw.example/v2',
+      headers: { 'x-gw-key': 'gw-secret' },
+      model: 'm',
+    })
+    // Headers with no baseUrl of their own would take the saved one's origin: refused too.
+    writeFileSync(paths.userSettingsFile, JSON.stringify({ headers: { 'x-gw-key': 'gw-secret' } }))
+    await expect(saveEndpoint(paths, elsewhere)).rejects.toThrow('has "headers" and no "baseUrl"')
+  })
+
   it('refuses a settings file that is not JSON rather than replace it', async () => {
     mkdirSync(paths.configDir, { recursive: true })
     writeFileSync(paths.userSettingsFile, '{ "theme": ')
