@@ -31,12 +31,21 @@ export function costLines(ctx: CommandContext): string[] {
   ]
 }
 
+/**
+ * A name and its text in two columns; a name too long for its column (a plugin's
+ * `pr-review-toolkit:code-reviewer`) on a line of its own, the text below it in the column.
+ */
+function nameColumn(mark: string, name: string, width: number, text: string): string[] {
+  if (name.length < width - 1) return [`${mark}${name.padEnd(width)}${text}`]
+  return [`${mark}${name}`, `  ${''.padEnd(width)}${text}`]
+}
+
 export function agentLines(listing: AgentListing): string[] {
   const width = Math.min(24, Math.max(8, ...listing.agents.map((a) => a.name.length))) + 2
   const lines = [`${'Main session'.padEnd(LABEL)}runs as ${listing.current}`, '']
   for (const agent of listing.agents) {
     const mark = agent.name === listing.current ? '● ' : '  '
-    lines.push(`${mark}${agent.name.padEnd(width)}${agent.description}`)
+    lines.push(...nameColumn(mark, agent.name, width, agent.description))
     const details = [
       agent.mainOnly ? 'main session only' : agent.source,
       agent.file,
@@ -70,7 +79,7 @@ export function skillLines(listing: SkillListing): string[] {
   const lines: string[] = []
   if (listing.skills.length === 0) lines.push('No skills in this session.')
   for (const skill of listing.skills) {
-    lines.push(`  ${skill.name.padEnd(width)}${skill.description}`)
+    lines.push(...nameColumn('  ', skill.name, width, skill.description))
     lines.push(`  ${''.padEnd(width)}${skill.source} · ${skill.file} · /${skill.name} runs it`)
   }
   if (listing.problems.length > 0) {

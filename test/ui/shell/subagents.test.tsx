@@ -163,6 +163,27 @@ describe('/agents and /cost', () => {
     expect(lines).toContain('.agent-tui/agents/bad.md: "max_turns": expected a number (agent not loaded)')
   })
 
+  it("a plugin's long name has a line of its own; its description starts in the column, never against it", () => {
+    const long = 'pr-review-toolkit:code-reviewer'
+    const lines = agentLines({
+      ...listing,
+      agents: [
+        ...listing.agents,
+        {
+          name: long,
+          description: 'Reviews code',
+          source: 'plugin:pr-review-toolkit',
+          tools: 'every tool',
+          mainOnly: false,
+        },
+      ],
+    })
+    const at = lines.indexOf(`  ${long}`)
+    expect(at).toBeGreaterThan(0)
+    expect(lines[at + 1]).toBe(`${' '.repeat(28)}Reviews code`)
+    expect(lines.join('\n')).toMatch(/ {2}reviewer {2,}Reviews diffs/)
+  })
+
   async function runCommand(line: string, actions: Action[] = []) {
     const store = makeStore(actions)
     const commands = fakeCommands({ store, agents: listing })
