@@ -166,7 +166,8 @@ describe('parseArgs: errors', () => {
     ],
     [['--add-dir'], '--add-dir needs a value'],
     [['--header'], '--header needs a value'],
-    [['--header', 'no colon'], '--header: expected "Name: value" (got "no colon")'],
+    // The value is redacted: a malformed line may hold a secret (`Authorization Bearer sk-…`).
+    [['--header', 'no colon'], '--header: expected "Name: value" (got ••• (8 characters))'],
     [['--header', 'two words: v'], '--header: "two words" is not a header name'],
     [['--header', 'Host: evil'], '--header: "Host" is set by the HTTP client and cannot be configured'],
     [['--header=Content-Length: 1'], '--header: "Content-Length" is set by the HTTP client'],

@@ -104,7 +104,7 @@ describe('a user command turn', () => {
     await writeFile(join(dir, 'notes.md'), 'first\nsecond\n')
     const { store, runtime } = session('safe')
     const invocation = expandCommand(
-      command('Look at $1: !`echo one; echo two` and @notes.md and @missing/file.md'),
+      command('Look at $0: !`echo one; echo two` and @notes.md and @missing/file.md'),
       'src',
     )
     const result = await runtime.runTurn({ text: '/review src', command: invocation })
