@@ -237,7 +237,9 @@ describe('reading with real processes', () => {
       timeoutMs: 300,
     })
     expect(got).toEqual({ kind: 'failed', message: 'wl-paste: timed out after 0.3 s' })
-    expect(isProcessAlive(Number(await readFile(pidFile, 'utf8')))).toBe(false)
+    // On a loaded machine the timeout can come before the shell wrote its pid: then it was killed unstarted.
+    const pid = await readFile(pidFile, 'utf8').catch(() => null)
+    if (pid !== null) expect(isProcessAlive(Number(pid))).toBe(false)
   })
 
   it('an image over the size limit is refused, the reader killed', async () => {
